@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs everything rtosbench needs on Debian 12, from Debian packages only.
+# Idempotent: packages already present are not reinstalled.
+set -euo pipefail
+
+packages=(
+  # host tool
+  cmake ninja-build g++ pkg-config git
+  libcli11-dev libboost-dev nlohmann-json3-dev libfmt-dev libspdlog-dev
+  libyaml-cpp-dev libsqlite3-dev sqlite3 libgtest-dev libgmock-dev
+  # fuzzing (libFuzzer comes with clang's runtime)
+  clang libclang-rt-14-dev
+  # firmware and the emulated bench
+  gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi qemu-system-arm
+  # real probes (their command lines are exercised with no probe attached)
+  openocd
+)
+if [[ "${RTOSBENCH_WITH_BROWSER:-0}" == 1 ]]; then
+  packages+=(chromium)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if ((${#missing[@]} == 0)); then
+  echo "setup-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then SUDO=sudo; fi
+echo "setup-deps: installing ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

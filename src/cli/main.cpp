@@ -1,0 +1,44 @@
+// The only entry point: parse the command line, run one subcommand, map an
+// escaped exception to one top-level report and exit code.
+#include "cli/commands.h"
+#include "util/version.h"
+
+#include <fmt/core.h>
+
+#include <exception>
+#include <string>
+#include <vector>
+
+int main(int argc, char** argv) {
+  CLI::App app{"rtosbench: honest, repeatable RTOS benchmarks on one bench"};
+  app.set_version_flag("--version", std::string("rtosbench ") + rb::kVersion);
+  app.require_subcommand(1);
+  std::vector<std::function<int()>> runners;
+  std::vector<CLI::App*> subs;
+  for (const auto& c : rb::cli::commands()) {
+    CLI::App* sub = app.add_subcommand(c.name, c.summary);
+    runners.push_back(c.add(*sub));
+    subs.push_back(sub);
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return rb::cli::kExitUsage;
+  }
+  try {
+    for (size_t i = 0; i < subs.size(); ++i) {
+      if (subs[i]->parsed()) return runners[i]();
+    }
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "rtosbench: internal error: {}\n", e.what());
+    return rb::cli::kExitSoftware;
+  }
+  return rb::cli::kExitUsage;
+}
