@@ -1,0 +1,77 @@
+/* STM32F40x/41x peripheral registers used by the boards: our own minimal
+ * definitions from the reference manual (RM0090), no vendor header. */
+#ifndef RB_STM32F4_REGS_H
+#define RB_STM32F4_REGS_H
+
+#include "cm4_regs.h"
+
+/* General-purpose timers TIM2 (32-bit) and TIM3 */
+#define TIM2_BASE 0x40000000u
+#define TIM3_BASE 0x40000400u
+#define TIM_CR1(b) RB_REG32((b) + 0x00u)
+#define TIM_DIER(b) RB_REG32((b) + 0x0Cu)
+#define TIM_SR(b) RB_REG32((b) + 0x10u)
+#define TIM_EGR(b) RB_REG32((b) + 0x14u)
+#define TIM_CCMR1(b) RB_REG32((b) + 0x18u)
+#define TIM_CCER(b) RB_REG32((b) + 0x20u)
+#define TIM_CNT(b) RB_REG32((b) + 0x24u)
+#define TIM_PSC(b) RB_REG32((b) + 0x28u)
+#define TIM_ARR(b) RB_REG32((b) + 0x2Cu)
+#define TIM_CCR1(b) RB_REG32((b) + 0x34u)
+#define TIM_CR1_CEN (1u << 0)
+#define TIM_DIER_UIE (1u << 0)
+#define TIM_DIER_CC1IE (1u << 1)
+#define TIM_SR_UIF (1u << 0)
+#define TIM_SR_CC1IF (1u << 1)
+#define TIM_EGR_UG (1u << 0)
+#define TIM2_IRQN 28u
+#define TIM3_IRQN 29u
+
+/* USART (status and data registers, F4 layout) */
+#define USART1_BASE 0x40011000u
+#define USART2_BASE 0x40004400u
+#define USART_SR(b) RB_REG32((b) + 0x00u)
+#define USART_DR(b) RB_REG32((b) + 0x04u)
+#define USART_BRR(b) RB_REG32((b) + 0x08u)
+#define USART_CR1(b) RB_REG32((b) + 0x0Cu)
+#define USART_SR_TXE (1u << 7)
+#define USART_SR_TC (1u << 6)
+#define USART_CR1_UE (1u << 13)
+#define USART_CR1_TE (1u << 3)
+#define USART_CR1_RE (1u << 2)
+
+/* RCC */
+#define RCC_BASE 0x40023800u
+#define RCC_CR RB_REG32(RCC_BASE + 0x00u)
+#define RCC_PLLCFGR RB_REG32(RCC_BASE + 0x04u)
+#define RCC_CFGR RB_REG32(RCC_BASE + 0x08u)
+#define RCC_AHB1ENR RB_REG32(RCC_BASE + 0x30u)
+#define RCC_APB1ENR RB_REG32(RCC_BASE + 0x40u)
+#define RCC_CSR RB_REG32(RCC_BASE + 0x74u)
+#define RCC_CR_HSEON (1u << 16)
+#define RCC_CR_HSERDY (1u << 17)
+#define RCC_CR_PLLON (1u << 24)
+#define RCC_CR_PLLRDY (1u << 25)
+#define RCC_CSR_RMVF (1u << 24)
+
+/* PWR */
+#define PWR_CR RB_REG32(0x40007000u)
+#define PWR_CR_VOS (1u << 14)
+
+/* FLASH interface */
+#define FLASH_ACR RB_REG32(0x40023C00u)
+#define FLASH_ACR_LATENCY_MASK 0x7u
+#define FLASH_ACR_PRFTEN (1u << 8)
+#define FLASH_ACR_ICEN (1u << 9)
+#define FLASH_ACR_DCEN (1u << 10)
+#define FLASH_ACR_ICRST (1u << 11)
+#define FLASH_ACR_DCRST (1u << 12)
+
+/* GPIOA */
+#define GPIOA_BASE 0x40020000u
+#define GPIO_MODER(b) RB_REG32((b) + 0x00u)
+#define GPIO_OSPEEDR(b) RB_REG32((b) + 0x08u)
+#define GPIO_PUPDR(b) RB_REG32((b) + 0x0Cu)
+#define GPIO_AFRL(b) RB_REG32((b) + 0x20u)
+
+#endif

@@ -1,0 +1,81 @@
+/* QEMU netduinoplus2 board layer (facts: docs/firmware.md, "The emulated
+ * board"). RCC and the flash interface are not modelled (they read 0), so no
+ * clock is configured and no clock or reset fact is claimed: they are n/a.
+ * USART1 is QEMU's first serial port and needs no setup. */
+#include "rb_board.h"
+#include "rb_port.h"
+#include "stm32f4_regs.h"
+
+/* TIM3 update events: QEMU (7.2) arms its update timer when ARR is written,
+ * and the k-th update then happens exactly k * ARR counts after that store
+ * (measured: the counter read just before the store is one count earlier;
+ * docs/firmware.md). Clearing CEN stops the events (and the cost of QEMU's
+ * timer callbacks outside this test); writing CNT or EGR, or toggling DIER,
+ * would stop them for good, so neither is ever done. */
+static volatile uint32_t rb_ev_next;
+static uint32_t rb_ev_origin;
+
+void rb_board_init(void) {
+  TIM_CR1(TIM3_BASE) = 0;
+  TIM_PSC(TIM3_BASE) = 0;
+  TIM_DIER(TIM3_BASE) = TIM_DIER_UIE;
+  NVIC_ICER(TIM3_IRQN) = NVIC_BIT(TIM3_IRQN);
+  NVIC_IPR(TIM3_IRQN) = RB_PRIO_BYTE(RB_IRQ_PRIO);
+}
+
+void rb_board_write(const char* s, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    while (!(USART_SR(USART1_BASE) & USART_SR_TXE)) {
+    }
+    USART_DR(USART1_BASE) = (uint8_t)s[i];
+  }
+}
+
+/* The first event after `now` (events are origin + k * period). */
+static uint32_t rb_ev_after(uint32_t now) {
+  const uint32_t k = (now - rb_ev_origin) / RB_EVENT_PERIOD + 1u;
+  return rb_ev_origin + k * RB_EVENT_PERIOD;
+}
+
+void rb_event_start(void) {
+  NVIC_ICER(TIM3_IRQN) = NVIC_BIT(TIM3_IRQN);
+  TIM_SR(TIM3_BASE) = 0;
+  NVIC_ICPR(TIM3_IRQN) = NVIC_BIT(TIM3_IRQN);
+  TIM_CR1(TIM3_BASE) = TIM_CR1_CEN;
+  uint32_t before;
+  __asm volatile(
+      "ldr %0, [%1, #0x24]\n\t"
+      "str %2, [%1, #0x2c]\n\t"
+      : "=&r"(before)
+      : "r"(TIM3_BASE), "r"(RB_EVENT_PERIOD)
+      : "memory");
+  rb_ev_origin = before + 1u; /* the count at the ARR store */
+  rb_ev_next = rb_ev_origin + RB_EVENT_PERIOD;
+  NVIC_ISER(TIM3_IRQN) = NVIC_BIT(TIM3_IRQN);
+}
+
+void rb_event_stop(void) {
+  TIM_CR1(TIM3_BASE) = 0;
+  NVIC_ICER(TIM3_IRQN) = NVIC_BIT(TIM3_IRQN);
+  TIM_SR(TIM3_BASE) = 0;
+  NVIC_ICPR(TIM3_IRQN) = NVIC_BIT(TIM3_IRQN);
+  __asm volatile("dsb\n\tisb" ::: "memory");
+}
+
+void TIM3_IRQHandler(void) {
+  const uint32_t now = rb_event_now();
+  TIM_SR(TIM3_BASE) = 0;
+  const uint32_t event = rb_ev_next;
+  /* A period or more late: the harness counts it bad; resynchronise. */
+  rb_ev_next = (now - event >= RB_EVENT_PERIOD) ? rb_ev_after(now) : event + RB_EVENT_PERIOD;
+  rb_event_irq(event, now);
+}
+
+void rb_board_read_facts(struct rb_board_facts* facts) {
+  facts->core_measured_hz = 0;
+  facts->reset_cause = 0;
+  facts->flash_ws = -1;
+  facts->icache = -1;
+  facts->dcache = -1;
+  facts->prefetch = -1;
+}

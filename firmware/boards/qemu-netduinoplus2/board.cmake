@@ -1,0 +1,24 @@
+# QEMU netduinoplus2 (STM32F405 model): the emulated bench.
+set(RB_BOARD_SOURCES
+  "${RB_BOARD_DIR}/board.c"
+  "${RB_BOARD_DIR}/../common/startup.c")
+set(RB_BOARD_INCLUDE_DIRS "${RB_BOARD_DIR}")
+set(RB_BOARD_LINKER_SCRIPT "${RB_BOARD_DIR}/../common/stm32f4.ld")
+# Two buffers of RB_SAMPLES words must fit next to 7 stacks of 2 KB in 128 KB.
+set(RB_BOARD_MAX_SAMPLES 13000)
+# A 1 kHz tick is a million emulated instructions, and a loop that reads a
+# timer costs about 200 ns of host time per read: tick-paced tests take fewer
+# samples here, scaled to the tick rate so they span about 0.2 s (time_slice)
+# and 0.1 s (tick_overhead) of virtual time. CONFIG reports them as
+# samples.<test> and warmup.<test>.
+function(rb_qemu_tick_cap var per_1khz floor)
+  math(EXPR n "${per_1khz} * ${RB_TICK_HZ} / 1000")
+  if(n LESS floor)
+    set(n ${floor})
+  endif()
+  set(${var} ${n} PARENT_SCOPE)
+endfunction()
+rb_qemu_tick_cap(RB_BOARD_SAMPLES_CAP_time_slice 200 20)
+rb_qemu_tick_cap(RB_BOARD_WARMUP_CAP_time_slice 10 2)
+rb_qemu_tick_cap(RB_BOARD_SAMPLES_CAP_tick_overhead 100 10)
+rb_qemu_tick_cap(RB_BOARD_WARMUP_CAP_tick_overhead 5 1)

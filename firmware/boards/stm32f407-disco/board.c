@@ -1,0 +1,188 @@
+/* STM32F407 Discovery board layer: clock tree as in seed 000 (HSE 8 MHz,
+ * PLL to 168 MHz, VOS scale 1, 5 flash wait states, ART caches and prefetch
+ * on), DWT cycle counter enabled by the firmware itself (a debugger that
+ * disconnects may leave TRCENA clear), TIM2 CC1 as the event source, USART2
+ * on PA2/PA3 as the console. */
+#include "rb_board.h"
+#include "rb_port.h"
+#include "stm32f4_regs.h"
+
+#define RB_HSE_HZ 8000000u
+#define RB_HSI_HZ 16000000u
+#define RB_PLL_M 8u
+#define RB_PLL_N 336u
+#define RB_PLL_P 2u
+#define RB_PLL_Q 7u
+#define RB_APB1_HZ (RB_CORE_HZ / 4u)
+#define RB_STARTUP_SPINS 500000u
+
+static uint32_t rb_csr_at_boot;
+
+static int rb_wait_set(volatile uint32_t* reg, uint32_t mask) {
+  for (uint32_t i = 0; i < RB_STARTUP_SPINS; i++) {
+    if (*reg & mask) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static void rb_clock_init(void) {
+  RCC_CR |= RCC_CR_HSEON;
+  if (!rb_wait_set(&RCC_CR, RCC_CR_HSERDY)) {
+    /* No crystal: stay on HSI; core_measured in CONFIG shows it. */
+    return;
+  }
+  RCC_APB1ENR |= 1u << 28; /* PWREN */
+  PWR_CR |= PWR_CR_VOS;    /* scale 1: required for 168 MHz */
+  FLASH_ACR = FLASH_ACR_ICRST | FLASH_ACR_DCRST;
+  FLASH_ACR = 5u | FLASH_ACR_PRFTEN | FLASH_ACR_ICEN | FLASH_ACR_DCEN;
+  /* AHB /1, APB1 /4 (42 MHz), APB2 /2 (84 MHz). */
+  RCC_CFGR = (RCC_CFGR & ~0x0000FCF0u) | (5u << 10) | (4u << 13);
+  RCC_PLLCFGR =
+      RB_PLL_M | (RB_PLL_N << 6) | (((RB_PLL_P / 2u) - 1u) << 16) | (1u << 22) | (RB_PLL_Q << 24);
+  RCC_CR |= RCC_CR_PLLON;
+  if (!rb_wait_set(&RCC_CR, RCC_CR_PLLRDY)) {
+    return;
+  }
+  RCC_CFGR = (RCC_CFGR & ~0x3u) | 0x2u; /* SW = PLL */
+  for (uint32_t i = 0; i < RB_STARTUP_SPINS && ((RCC_CFGR >> 2) & 0x3u) != 0x2u; i++) {
+  }
+}
+
+static void rb_uart_init(void) {
+  RCC_AHB1ENR |= 1u << 0;  /* GPIOA */
+  RCC_APB1ENR |= 1u << 17; /* USART2 */
+  (void)RCC_APB1ENR;
+  /* PA2, PA3: alternate function 7, high speed, pull-up on RX. */
+  GPIO_MODER(GPIOA_BASE) = (GPIO_MODER(GPIOA_BASE) & ~(0xFu << 4)) | (0xAu << 4);
+  GPIO_OSPEEDR(GPIOA_BASE) |= 0xFu << 4;
+  GPIO_PUPDR(GPIOA_BASE) = (GPIO_PUPDR(GPIOA_BASE) & ~(0xFu << 4)) | (0x4u << 4);
+  GPIO_AFRL(GPIOA_BASE) = (GPIO_AFRL(GPIOA_BASE) & ~(0xFFu << 8)) | (0x77u << 8);
+  /* 16x oversampling: BRR = fck / baud, rounded (mantissa.fraction in 1/16). */
+  USART_BRR(USART2_BASE) = (RB_APB1_HZ + RB_UART_BAUD / 2u) / RB_UART_BAUD;
+  USART_CR1(USART2_BASE) = USART_CR1_UE | USART_CR1_TE | USART_CR1_RE;
+}
+
+static void rb_counters_init(void) {
+  DBG_DEMCR |= DBG_DEMCR_TRCENA;
+  DWT_CYCCNT = 0;
+  DWT_CTRL |= DWT_CTRL_CYCCNTENA;
+  /* TIM2: free-running 32-bit at 84 MHz; CC1 in frozen output-compare mode
+   * only raises CC1IF when CNT reaches CCR1. */
+  RCC_APB1ENR |= 1u << 0;
+  (void)RCC_APB1ENR;
+  TIM_PSC(TIM2_BASE) = 0;
+  TIM_ARR(TIM2_BASE) = 0xFFFFFFFFu;
+  TIM_CCMR1(TIM2_BASE) = 0;
+  TIM_EGR(TIM2_BASE) = TIM_EGR_UG;
+  TIM_SR(TIM2_BASE) = 0;
+  TIM_DIER(TIM2_BASE) = 0;
+  TIM_CR1(TIM2_BASE) = TIM_CR1_CEN;
+  NVIC_ICER(TIM2_IRQN) = NVIC_BIT(TIM2_IRQN);
+  NVIC_IPR(TIM2_IRQN) = RB_PRIO_BYTE(RB_IRQ_PRIO);
+}
+
+void rb_board_init(void) {
+  rb_csr_at_boot = RCC_CSR;
+  RCC_CSR |= RCC_CSR_RMVF;
+  rb_clock_init();
+  rb_counters_init();
+  rb_uart_init();
+}
+
+void rb_board_write(const char* s, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    while (!(USART_SR(USART2_BASE) & USART_SR_TXE)) {
+    }
+    USART_DR(USART2_BASE) = (uint8_t)s[i];
+  }
+  while (!(USART_SR(USART2_BASE) & USART_SR_TC)) {
+  }
+}
+
+void rb_event_start(void) {
+  NVIC_ICER(TIM2_IRQN) = NVIC_BIT(TIM2_IRQN);
+  TIM_CCR1(TIM2_BASE) = rb_event_now() + RB_EVENT_PERIOD;
+  TIM_SR(TIM2_BASE) = ~TIM_SR_CC1IF;
+  NVIC_ICPR(TIM2_IRQN) = NVIC_BIT(TIM2_IRQN);
+  TIM_DIER(TIM2_BASE) = TIM_DIER_CC1IE;
+  NVIC_ISER(TIM2_IRQN) = NVIC_BIT(TIM2_IRQN);
+}
+
+void rb_event_stop(void) {
+  TIM_DIER(TIM2_BASE) = 0;
+  NVIC_ICER(TIM2_IRQN) = NVIC_BIT(TIM2_IRQN);
+  TIM_SR(TIM2_BASE) = ~TIM_SR_CC1IF;
+  NVIC_ICPR(TIM2_IRQN) = NVIC_BIT(TIM2_IRQN);
+  __asm volatile("dsb\n\tisb" ::: "memory");
+}
+
+void TIM2_IRQHandler(void) {
+  const uint32_t now = rb_event_now();
+  const uint32_t event = TIM_CCR1(TIM2_BASE); /* the hardware keeps the event time */
+  TIM_SR(TIM2_BASE) = ~TIM_SR_CC1IF;
+  const uint32_t lat = now - event;
+  /* Next compare a period later; if this one was a period or more late the
+   * harness counts it bad, and the next is scheduled from now. */
+  TIM_CCR1(TIM2_BASE) = (lat < RB_EVENT_PERIOD ? event : now) + RB_EVENT_PERIOD;
+  rb_event_irq(event, now);
+}
+
+static uint32_t rb_core_from_registers(void) {
+  const uint32_t cfgr = RCC_CFGR;
+  uint32_t sysclk;
+  switch ((cfgr >> 2) & 0x3u) {
+    case 0:
+      sysclk = RB_HSI_HZ;
+      break;
+    case 1:
+      sysclk = RB_HSE_HZ;
+      break;
+    case 2: {
+      const uint32_t pll = RCC_PLLCFGR;
+      const uint32_t m = pll & 0x3Fu;
+      const uint32_t n = (pll >> 6) & 0x1FFu;
+      const uint32_t p = (((pll >> 16) & 0x3u) + 1u) * 2u;
+      const uint32_t src = (pll & (1u << 22)) ? RB_HSE_HZ : RB_HSI_HZ;
+      if (m == 0u) {
+        return 0;
+      }
+      sysclk = (uint32_t)(((uint64_t)src / m) * n / p);
+      break;
+    }
+    default:
+      return 0;
+  }
+  const uint32_t hpre = (cfgr >> 4) & 0xFu;
+  static const uint16_t ahb_div[8] = {2, 4, 8, 16, 64, 128, 256, 512};
+  return (hpre & 0x8u) ? sysclk / ahb_div[hpre & 0x7u] : sysclk;
+}
+
+void rb_board_read_facts(struct rb_board_facts* facts) {
+  facts->core_measured_hz = rb_core_from_registers();
+  const uint32_t csr = rb_csr_at_boot;
+  /* A power-on reset also sets PIN and BOR: test the specific causes first. */
+  if (csr & (1u << 31)) {
+    facts->reset_cause = "lpwr";
+  } else if (csr & (1u << 30)) {
+    facts->reset_cause = "wwdg";
+  } else if (csr & (1u << 29)) {
+    facts->reset_cause = "iwdg";
+  } else if (csr & (1u << 28)) {
+    facts->reset_cause = "sw";
+  } else if (csr & (1u << 27)) {
+    facts->reset_cause = "por";
+  } else if (csr & (1u << 25)) {
+    facts->reset_cause = "bor";
+  } else if (csr & (1u << 26)) {
+    facts->reset_cause = "pin";
+  } else {
+    facts->reset_cause = 0;
+  }
+  const uint32_t acr = FLASH_ACR;
+  facts->flash_ws = (int)(acr & FLASH_ACR_LATENCY_MASK);
+  facts->icache = (acr & FLASH_ACR_ICEN) ? 1 : 0;
+  facts->dcache = (acr & FLASH_ACR_DCEN) ? 1 : 0;
+  facts->prefetch = (acr & FLASH_ACR_PRFTEN) ? 1 : 0;
+}

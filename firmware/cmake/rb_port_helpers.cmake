@@ -1,0 +1,58 @@
+# Helpers for firmware/CMakeLists.txt and for ports/<name>/port.cmake.
+
+# rb_list_subdirs_with(<dir> <marker file> <out var>): the sorted names of the
+# subdirectories of <dir> that contain <marker file>.
+function(rb_list_subdirs_with dir marker out)
+  file(GLOB _markers RELATIVE "${dir}" "${dir}/*/${marker}")
+  set(_names "")
+  foreach(m IN LISTS _markers)
+    get_filename_component(_n "${m}" DIRECTORY)
+    list(APPEND _names "${_n}")
+  endforeach()
+  list(SORT _names)
+  set(${out} ${_names} PARENT_SCOPE)
+endfunction()
+
+# rb_require_uint(<var> <min>): FATAL_ERROR unless ${var} is a decimal
+# integer >= min.
+function(rb_require_uint var min)
+  if(NOT "${${var}}" MATCHES "^[0-9]+$" OR "${${var}}" LESS ${min})
+    message(FATAL_ERROR "${var}='${${var}}' must be an integer >= ${min}")
+  endif()
+endfunction()
+
+# rb_require_config_value(<var>): the value is echoed in a CONFIG line, where
+# ',', '|', CR and LF would break the record (docs/protocol.md section 1), and
+# it becomes a C string literal, where '"' and '\' would break the build.
+function(rb_require_config_value var)
+  if("${${var}}" MATCHES "[,|\r\n\"\\]")
+    message(FATAL_ERROR "${var}='${${var}}' must not contain ',', '|', '\"', '\\' or a line break: "
+      "it is echoed in the firmware's CONFIG line")
+  endif()
+endfunction()
+
+# rb_require_kernel_source(FILES <relative path>... [HINT <text>]): for kernel
+# ports. FATAL_ERROR when RB_KERNEL_SOURCE is empty, is not a directory, or
+# lacks one of FILES (paths relative to RB_KERNEL_SOURCE), naming what is
+# missing and how to provide it.
+function(rb_require_kernel_source)
+  cmake_parse_arguments(ARG "" "HINT" "FILES" ${ARGN})
+  set(_hint "")
+  if(ARG_HINT)
+    set(_hint " (${ARG_HINT})")
+  endif()
+  if("${RB_KERNEL_SOURCE}" STREQUAL "")
+    message(FATAL_ERROR "RB_PORT=${RB_PORT} needs the kernel source: RB_KERNEL_SOURCE is empty; "
+      "pass -DRB_KERNEL_SOURCE=<path to the kernel checkout>${_hint}")
+  endif()
+  if(NOT IS_DIRECTORY "${RB_KERNEL_SOURCE}")
+    message(FATAL_ERROR "RB_PORT=${RB_PORT} needs the kernel source: RB_KERNEL_SOURCE='${RB_KERNEL_SOURCE}' "
+      "is not a directory${_hint}")
+  endif()
+  foreach(f IN LISTS ARG_FILES)
+    if(NOT EXISTS "${RB_KERNEL_SOURCE}/${f}")
+      message(FATAL_ERROR "RB_PORT=${RB_PORT} needs the kernel source: '${RB_KERNEL_SOURCE}' has no '${f}'"
+        "${_hint}")
+    endif()
+  endforeach()
+endfunction()

@@ -1,0 +1,247 @@
+/* Boot, the fixed task layout and the controller that runs every test.
+ *
+ * main() initialises the board and the port, creates every object and task
+ * (the same ones for every kernel, whether a test uses them or not) and
+ * starts the kernel. The controller task prints BEGIN and CONFIG, runs the
+ * selected tests in a fixed order, prints END and then blocks forever; the
+ * idle task keeps running (the host stops QEMU or the board). */
+#include "rb_harness.h"
+
+uint32_t rb_buf_a[RB_CFG_SAMPLES];
+uint32_t rb_buf_b[RB_CFG_SAMPLES];
+
+static uint32_t rb_stacks[RB_TASKS][RB_STACK_WORDS] __attribute__((aligned(8)));
+#define RB_STACK_FILL 0xA5A5A5A5u
+
+volatile uint32_t rb_tick_hook_count;
+volatile uint32_t rb_idle_passes;
+uint32_t rb_base_ticks;
+uint32_t rb_boot_dhcsr;
+
+#define RB_TEST(id, caps) \
+  { #id, (caps), RB_CFG_ON_##id, RB_CFG_SAMPLES_##id, RB_CFG_WARMUP_##id, rb_test_##id }
+
+const struct rb_test rb_tests[] = {
+    RB_TEST(ruler, 0),
+    RB_TEST(api_overhead, RBP_HAS_TASKS),
+    RB_TEST(wake_latency, RBP_HAS_TASKS | RBP_HAS_PREEMPTION),
+    RB_TEST(round_trip, RBP_HAS_TASKS),
+    RB_TEST(irq_latency, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR),
+    RB_TEST(time_slice, RBP_HAS_TASKS | RBP_HAS_TIME_SLICE),
+    RB_TEST(tick_overhead, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK),
+    RB_TEST(queue, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_QUEUE),
+    RB_TEST(mutex, RBP_HAS_TASKS | RBP_HAS_MUTEX),
+};
+const uint32_t rb_test_count = sizeof rb_tests / sizeof rb_tests[0];
+
+static const struct {
+  uint32_t cap;
+  const char* what;
+} rb_cap_names[] = {
+    {RBP_HAS_TASKS, "tasks and semaphores"},
+    {RBP_HAS_PREEMPTION, "preemptive scheduling"},
+    {RBP_HAS_SEM_FROM_ISR, "a semaphore give from an ISR"},
+    {RBP_HAS_QUEUE, "a message queue"},
+    {RBP_HAS_MUTEX, "a mutex"},
+    {RBP_HAS_MUTEX_PI, "a priority-inheritance mutex"},
+    {RBP_HAS_TIME_SLICE, "time slicing among equal priorities"},
+    {RBP_HAS_TICK_HOOK, "a tick hook"},
+    {RBP_HAS_IDLE_HOOK, "an idle hook"},
+};
+
+void rb_tick_hook(void) {
+  rb_tick_hook_count++;
+}
+
+void rb_idle_hook(void) {
+  rb_idle_passes++;
+}
+
+void rb_fatal(const char* what) {
+  __asm volatile("cpsid i" ::: "memory");
+  rb_board_write("!! port error: ", 15);
+  rb_other_line(what);
+  for (;;) {
+  }
+}
+
+void rb_check(int rc, const char* what) {
+  if (rc != RBP_OK) {
+    rb_fatal(what);
+  }
+}
+
+void rb_fpu_touch(void) {
+#if RB_CFG_FPU_CONTEXT
+  __asm volatile("vmov.f32 s15, s15" ::: "memory");
+#endif
+}
+
+/* NA reason for a test whose needs the port lacks: names the first missing
+ * capability. The text is static per capability, so no formatting is needed. */
+static void rb_emit_missing(const char* test, uint32_t missing) {
+  static char reason[128];
+  const char* what = "a capability";
+  for (uint32_t i = 0; i < sizeof rb_cap_names / sizeof rb_cap_names[0]; i++) {
+    if (missing & rb_cap_names[i].cap) {
+      what = rb_cap_names[i].what;
+      break;
+    }
+  }
+  uint32_t n = 0;
+  const char* parts[] = {"port ",         RB_CFG_PORT,      " (kernel ",
+                         rbp_port.kernel, ") provides no ", what};
+  for (uint32_t p = 0; p < sizeof parts / sizeof parts[0]; p++) {
+    for (const char* s = parts[p]; *s && n + 1 < sizeof reason; s++) {
+      reason[n++] = *s;
+    }
+  }
+  reason[n] = '\0';
+  rb_emit_na(test, reason);
+}
+
+static uint32_t rb_stack_free_words(const uint32_t* stack) {
+  uint32_t n = 0;
+  while (n < RB_STACK_WORDS && stack[n] == RB_STACK_FILL) {
+    n++;
+  }
+  return n;
+}
+
+/* Runs every selected test and prints the whole log. */
+static void rb_run_all(void) {
+  rb_report_init();
+  rb_rec_begin("BEGIN,RTOS_BENCH_V2");
+  rb_rec_end();
+  rb_config_emit();
+
+  uint32_t run = 0;
+  uint32_t na = 0;
+  for (uint32_t i = 0; i < rb_test_count; i++) {
+    const struct rb_test* t = &rb_tests[i];
+    if (!t->enabled) {
+      continue;
+    }
+    rb_rec_begin("TEST,");
+    rb_rec_text(t->name);
+    rb_rec_end();
+    uint32_t missing = t->needs & ~rbp_port.caps;
+    if (missing != 0u) {
+      rb_emit_missing(t->name, missing);
+      na++;
+      continue;
+    }
+    t->run(t);
+    run++;
+  }
+
+  rb_rec_begin("END,RTOS_BENCH_V2");
+  rb_rec_kv_u32("tests_run", run);
+  rb_rec_kv_u32("tests_na", na);
+  if (rbp_port.caps & RBP_HAS_TASKS) {
+    uint32_t min_free = RB_STACK_WORDS;
+    for (int k = 0; k < RB_TASKS; k++) {
+      uint32_t f = rb_stack_free_words(rb_stacks[k]);
+      if (f < min_free) {
+        min_free = f;
+      }
+    }
+    rb_rec_kv_u32("stack_min_free_words", min_free);
+  }
+  rb_rec_end();
+}
+
+static void rb_controller(void* arg) {
+  (void)arg;
+  rb_fpu_touch();
+  rb_run_all();
+  for (;;) {
+    rbp_port.sem_take(RB_S_NEVER);
+  }
+}
+
+static void rb_require(int ok, const char* what) {
+  if (!ok) {
+    rb_fatal(what);
+  }
+}
+
+/* A port that claims a capability must provide its operations. */
+static void rb_check_port_table(void) {
+  const struct rbp_ops* p = &rbp_port;
+  const uint32_t c = p->caps;
+  rb_require(p->kernel != 0, "rbp_port.kernel is NULL");
+  if (c & RBP_HAS_TASKS) {
+    rb_require(p->init && p->task_create && p->start && p->sem_create && p->sem_give &&
+                   p->sem_take && p->critical_enter && p->critical_exit && p->delay &&
+                   p->tick_count,
+               "RBP_HAS_TASKS set but an operation it needs is NULL");
+  }
+  if (c & RBP_HAS_SEM_FROM_ISR) {
+    rb_require(p->sem_give_from_isr && p->isr_enter && p->isr_exit,
+               "RBP_HAS_SEM_FROM_ISR set but sem_give_from_isr/isr_enter/isr_exit is NULL");
+  }
+  if (c & RBP_HAS_QUEUE) {
+    rb_require(p->queue_create && p->queue_send && p->queue_receive,
+               "RBP_HAS_QUEUE set but a queue operation is NULL");
+  }
+  if (c & RBP_HAS_MUTEX) {
+    rb_require(p->mutex_create && p->mutex_lock && p->mutex_unlock,
+               "RBP_HAS_MUTEX set but a mutex operation is NULL");
+  }
+  rb_require(!(c & RBP_HAS_MUTEX_PI) || (c & RBP_HAS_MUTEX),
+             "RBP_HAS_MUTEX_PI without RBP_HAS_MUTEX");
+}
+
+int main(void) {
+  /* Read before anything else touches the debug registers. */
+  rb_boot_dhcsr = *(volatile uint32_t*)0xE000EDF0u;
+  rb_board_init();
+  rb_board_read_facts(&rb_facts);
+  rb_other_line("rtosbench-fw: board=" RB_CFG_BOARD " port=" RB_CFG_PORT
+                " harness=" RB_CFG_HARNESS_HASH " nonce=" RB_CFG_NONCE);
+  rb_check_port_table();
+
+  if (!(rbp_port.caps & RBP_HAS_TASKS)) {
+    /* No kernel (the template port): the ruler still runs, every other test
+     * is reported NA. */
+    rb_run_all();
+    for (;;) {
+    }
+  }
+
+  rb_check(rbp_port.init(), "init");
+  for (int id = 0; id < RB_SEMS; id++) {
+    rb_check(rbp_port.sem_create(id), "sem_create");
+  }
+  if (rbp_port.caps & RBP_HAS_QUEUE) {
+    for (int id = 0; id < RB_QUEUES; id++) {
+      rb_check(rbp_port.queue_create(id), "queue_create");
+    }
+  }
+  if (rbp_port.caps & RBP_HAS_MUTEX) {
+    for (int id = 0; id < RB_MUTEXES; id++) {
+      rb_check(rbp_port.mutex_create(id), "mutex_create");
+    }
+  }
+
+  static const struct {
+    const char* name;
+    int prio;
+  } layout[RB_TASKS] = {
+      [RB_T_CTL] = {"ctl", RB_PRIO_CTL},  [RB_T_HI] = {"hi", RB_PRIO_HI},
+      [RB_T_MED] = {"med", RB_PRIO_MED},  [RB_T_LO] = {"lo", RB_PRIO_LO},
+      [RB_T_BG_A] = {"bg_a", RB_PRIO_BG}, [RB_T_BG_B] = {"bg_b", RB_PRIO_BG},
+  };
+  for (int k = 0; k < RB_TASKS; k++) {
+    for (uint32_t w = 0; w < RB_STACK_WORDS; w++) {
+      rb_stacks[k][w] = RB_STACK_FILL;
+    }
+    rbp_entry_fn entry = (k == RB_T_CTL) ? rb_controller : rb_worker_main;
+    rb_check(rbp_port.task_create(k, layout[k].name, entry, (void*)(intptr_t)k, layout[k].prio,
+                                  rb_stacks[k], RB_STACK_WORDS),
+             "task_create");
+  }
+  rbp_port.start();
+  rb_fatal("start returned");
+}

@@ -1,0 +1,138 @@
+/* Internal interface of the kernel-neutral harness: the fixed task layout,
+ * object IDs, sample buffers, the protocol writer and the statistics.
+ * docs/firmware.md describes the layout and each test's method. */
+#ifndef RB_HARNESS_H
+#define RB_HARNESS_H
+
+#include <stdint.h>
+
+#include "rb_board.h"
+#include "rb_build_config.h"
+#include "rb_port.h"
+
+/* ---- Task layout: the same for every kernel ------------------------------
+ * Every test runs on these six tasks (plus the kernel's idle task); all have
+ * RB_STACK_WORDS-word stacks. ctl runs the tests and prints; the others are
+ * workers that run a role function when ctl starts them. */
+enum rb_task_id { RB_T_CTL, RB_T_HI, RB_T_MED, RB_T_LO, RB_T_BG_A, RB_T_BG_B, RB_TASKS };
+#define RB_PRIO_CTL 4
+#define RB_PRIO_HI 7
+#define RB_PRIO_MED 5
+#define RB_PRIO_LO 3
+#define RB_PRIO_BG 2
+
+/* Semaphores (binary), queue and mutex IDs. */
+enum rb_sem_id {
+  RB_S_START0 = 0,                     /* + task: ctl -> worker, run your role */
+  RB_S_DONE0 = RB_S_START0 + RB_TASKS, /* + task: worker -> ctl, role finished */
+  RB_S_WAKE = RB_S_DONE0 + RB_TASKS,   /* wake_latency: ctl -> hi */
+  RB_S_PARTNER,                        /* round_trip: ctl -> lo */
+  RB_S_BACK,                           /* round_trip: lo -> ctl */
+  RB_S_FREE,                           /* api_overhead: give + take in ctl */
+  RB_S_IRQ,                            /* irq_latency: ISR -> hi */
+  RB_S_IRQ_END,                        /* irq_latency: ISR -> ctl after the last event */
+  RB_S_PI_HI,                          /* mutex_pi: lo -> hi */
+  RB_S_PI_MED,                         /* mutex_pi: hi -> med */
+  RB_S_NEVER,                          /* ctl waits here forever after END */
+  RB_SEMS
+};
+enum rb_queue_id { RB_Q_MSG, RB_QUEUES };
+enum rb_mutex_id { RB_M_API, RB_M_PI, RB_MUTEXES };
+
+/* ---- Sample buffers: two series of RB_CFG_SAMPLES live at once ---------- */
+extern uint32_t rb_buf_a[RB_CFG_SAMPLES];
+extern uint32_t rb_buf_b[RB_CFG_SAMPLES];
+
+/* ---- Tests ---------------------------------------------------------------- */
+struct rb_test {
+  const char* name;
+  uint32_t needs;   /* RBP_HAS_* the test cannot do without */
+  int enabled;      /* selected by RB_TESTS */
+  uint32_t samples; /* kept per series */
+  uint32_t warmup;  /* discarded per series */
+  void (*run)(const struct rb_test* t);
+};
+extern const struct rb_test rb_tests[];
+extern const uint32_t rb_test_count;
+
+void rb_test_ruler(const struct rb_test* t);
+void rb_test_api_overhead(const struct rb_test* t);
+void rb_test_wake_latency(const struct rb_test* t);
+void rb_test_round_trip(const struct rb_test* t);
+void rb_test_irq_latency(const struct rb_test* t);
+void rb_test_time_slice(const struct rb_test* t);
+void rb_test_tick_overhead(const struct rb_test* t);
+void rb_test_queue(const struct rb_test* t);
+void rb_test_mutex(const struct rb_test* t);
+
+/* ---- Workers -------------------------------------------------------------- */
+typedef void (*rb_role_fn)(void);
+/* Hands `role` to worker `task` and lets it run (a higher-priority worker runs
+ * at once up to its first block; a lower one when ctl blocks). */
+void rb_team_start(int task, rb_role_fn role);
+/* Waits until worker `task` has finished its role. */
+void rb_team_join(int task);
+/* Returns once every task but ctl is blocked (the idle hook has run). */
+void rb_quiesce(void);
+void rb_worker_main(void* arg);
+
+/* ---- The empty operation of the ruler: same call shape as a port op ------ */
+struct rb_empty_table {
+  int (*op)(int id);
+};
+extern const struct rb_empty_table rb_empty_table;
+
+/* ---- Counters shared with the hooks -------------------------------------- */
+extern volatile uint32_t rb_tick_hook_count;
+extern volatile uint32_t rb_idle_passes;
+/* ruler_loop median; carried as base_ticks by the ruler-measured series. */
+extern uint32_t rb_base_ticks;
+extern uint32_t rb_boot_dhcsr;
+
+/* Calls fatal when rc != 0 (outside measurement windows only). */
+void rb_check(int rc, const char* what);
+/* Executes one FP instruction in FP builds so the calling task's context
+ * carries FP state from now on (CONTROL.FPCA); nothing in soft-float builds. */
+void rb_fpu_touch(void);
+
+/* ---- Protocol writer (docs/protocol.md, V2) ------------------------------ */
+void rb_report_init(void);
+/* A protocol record: begin, append fields, end (adds |seq|crc and LF). */
+void rb_rec_begin(const char* kind);
+void rb_rec_text(const char* s);                    /* appends s as is (",name" etc.) */
+void rb_rec_u32(uint32_t v);                        /* appends decimal */
+void rb_rec_kv(const char* key, const char* value); /* ",key=value"; NULL -> n/a */
+void rb_rec_kv_u32(const char* key, uint32_t v);
+void rb_rec_kv_u64(const char* key, uint64_t v);
+void rb_rec_kv_int(const char* key, int v);      /* negative -> n/a */
+void rb_rec_kv_hex(const char* key, uint32_t v); /* 0x%08x */
+void rb_rec_end(void);
+/* A line outside the protocol (no seq, no crc): banners and `!!` errors. */
+void rb_other_line(const char* s);
+/* NA,<name>,reason=<reason> */
+void rb_emit_na(const char* name, const char* reason);
+/* CHECK,<name>,rounds=,pass=,fail=,status= */
+void rb_emit_check(const char* name, uint32_t rounds, uint32_t pass, uint32_t fail);
+
+/* ---- Statistics ----------------------------------------------------------- */
+#define RB_NO_BASE 0
+#define RB_WITH_BASE 1
+/* Prints the RAW lines of samples[0..n) in measurement order, sorts the
+ * buffer, prints the RESULT (docs/protocol.md section 4; with base_ticks when
+ * with_base) and returns the median. n == 0 prints NA instead. */
+uint32_t rb_emit_series(const char* name, uint32_t* samples, uint32_t n, uint32_t hz,
+                        int with_base);
+void rb_sort_u32(uint32_t* v, uint32_t n);
+/* floor(a * b / c), exact (96-bit intermediate); c > 0. */
+uint64_t rb_muldiv(uint64_t a, uint32_t b, uint64_t c);
+
+/* ---- CONFIG -------------------------------------------------------------- */
+/* Read once in main() before the kernel starts. */
+extern struct rb_board_facts rb_facts;
+void rb_config_emit(void);
+
+/* irq_latency, phase critical: the background task masks interrupts for
+ * about 20 us of the ruler once per tick. */
+#define RB_CRIT_TICKS (RB_COUNTER_HZ / 50000u)
+
+#endif

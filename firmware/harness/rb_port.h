@@ -1,0 +1,147 @@
+/* The port API: what the kernel-neutral harness needs from a kernel.
+ *
+ * A port (firmware/ports/<name>/) defines one constant table `rbp_port` of
+ * type `struct rbp_ops`. The harness calls the kernel only through this
+ * table, so every measured path has the same shape (one load of a function
+ * pointer from flash, one indirect call) on every kernel; the ruler measures
+ * exactly that shape with an empty operation (docs/firmware.md, "ruler").
+ *
+ * Objects are named by small integer IDs chosen by the harness
+ * (0 <= id < RBP_MAX_*); the port keeps its kernel objects in static arrays
+ * indexed by ID. Every object and task is created before `start`, never
+ * deleted. No heap is needed.
+ *
+ * Priorities use one neutral scale, RBP_PRIO_MIN (1, lowest task) to
+ * RBP_PRIO_MAX (8, highest); the kernel's idle task is below 1. A port maps
+ * the scale onto its kernel monotonically (e.g. ThreadX: 31 - p). Equal
+ * neutral priorities must map to equal kernel priorities (time slicing).
+ *
+ * What a kernel cannot do is declared by leaving its capability flag out of
+ * `caps` (the operation may then be NULL); the harness reports the affected
+ * test or series as NA with a reason, never as a number.
+ *
+ * Interrupt priorities (same for every kernel, 4 priority bits on STM32F4):
+ * SysTick and PendSV at RB_TICK_PRIO (15, lowest), the harness' test timer at
+ * RB_IRQ_PRIO (14). The test-timer ISR calls sem_give_from_isr, so a port
+ * whose kernel masks interrupts by priority (BASEPRI) must allow kernel calls
+ * from RB_IRQ_PRIO (FreeRTOS: configMAX_SYSCALL_INTERRUPT_PRIORITY <= 14<<4).
+ * The firmware reads both priorities back and reports them in CONFIG.
+ *
+ * Return values: 0 (RBP_OK) on success, a negative value on failure. The
+ * harness treats any failure of an operation during a test as fatal for the
+ * run: it prints a `!! port error` line and stops (the host then times out
+ * and reports the capture as truncated), because a number measured around a
+ * failed kernel call would be meaningless.
+ */
+#ifndef RB_PORT_H
+#define RB_PORT_H
+
+#include <stdint.h>
+
+#define RBP_OK 0
+#define RBP_ERR (-1)
+
+/* Neutral priority scale. */
+#define RBP_PRIO_MIN 1
+#define RBP_PRIO_MAX 8
+
+/* Interrupt priorities (values of the 4 implemented NVIC priority bits). */
+#define RB_TICK_PRIO 15
+#define RB_IRQ_PRIO 14
+
+/* Object ID spaces: ports size their static arrays with these. */
+#define RBP_MAX_TASKS 8
+#define RBP_MAX_SEMS 24
+#define RBP_MAX_QUEUES 2
+#define RBP_MAX_MUTEXES 2
+
+/* Every task stack, harness tasks and the kernel's idle task alike. */
+#define RB_STACK_WORDS 512
+
+/* Capability flags (struct rbp_ops.caps). */
+#define RBP_HAS_TASKS (1u << 0)        /* init, task_create, start, delay, critical_*, sem_* */
+#define RBP_HAS_PREEMPTION (1u << 1)   /* a ready higher-priority task runs at once */
+#define RBP_HAS_SEM_FROM_ISR (1u << 2) /* sem_give_from_isr, isr_enter, isr_exit */
+#define RBP_HAS_QUEUE (1u << 3)        /* queue_* */
+#define RBP_HAS_MUTEX (1u << 4)        /* mutex_* */
+#define RBP_HAS_MUTEX_PI (1u << 5)     /* mutex_lock raises the owner to the waiter's priority */
+#define RBP_HAS_TIME_SLICE (1u << 6)   /* equal-priority ready tasks rotate every tick */
+#define RBP_HAS_TICK_HOOK (1u << 7)    /* the port calls rb_tick_hook() on every tick */
+#define RBP_HAS_IDLE_HOOK (1u << 8)    /* the port calls rb_idle_hook() from its idle loop */
+
+typedef void (*rbp_entry_fn)(void* arg);
+
+struct rbp_ops {
+  /* CONFIG kernel=: the kernel's name ("bare", "freertos", ...). */
+  const char* kernel;
+  /* RBP_HAS_* flags of this port in this build. */
+  uint32_t caps;
+
+  /* Called once from main() before any other operation, with interrupts
+   * enabled and the board initialised. */
+  int (*init)(void);
+  /* Creates task `id` running entry(arg) at neutral priority `prio` on the
+   * harness-provided stack (stack_words 32-bit words, 8-byte aligned). Called
+   * before start() only. */
+  int (*task_create)(int id, const char* name, rbp_entry_fn entry, void* arg, int prio,
+                     uint32_t* stack, uint32_t stack_words);
+  /* Starts the tick (RB_CFG_TICK_HZ from the core clock RB_CORE_HZ, interrupt
+   * priority RB_TICK_PRIO) and the scheduler; never returns. */
+  void (*start)(void);
+
+  /* Binary semaphore: created empty; give on a full one leaves it full and
+   * succeeds; take waits forever. */
+  int (*sem_create)(int id);
+  int (*sem_give)(int id);
+  int (*sem_take)(int id);
+  /* From the test-timer ISR, between isr_enter and isr_exit: give and request
+   * the switch on interrupt exit the kernel's own way (e.g. FreeRTOS:
+   * xSemaphoreGiveFromISR + portYIELD_FROM_ISR). */
+  int (*sem_give_from_isr)(int id);
+  /* Kernel bookkeeping at ISR entry and exit (RT-Thread rt_interrupt_enter/
+   * leave, uC/OS-III OSIntEnter/OSIntExit); a no-op function where the
+   * kernel needs none. Never NULL when RBP_HAS_SEM_FROM_ISR is set. */
+  void (*isr_enter)(void);
+  void (*isr_exit)(void);
+
+  /* Queue of one uint32_t slot: send waits while full, receive while empty. */
+  int (*queue_create)(int id);
+  int (*queue_send)(int id, uint32_t msg);
+  int (*queue_receive)(int id, uint32_t* msg);
+
+  /* Mutex (non-recursive; unlocked by its owner). */
+  int (*mutex_create)(int id);
+  int (*mutex_lock)(int id);
+  int (*mutex_unlock)(int id);
+
+  /* Gives up the processor to a ready task of the same priority. */
+  void (*yield)(void);
+  /* Kernel critical section: masks at least the test timer (RB_IRQ_PRIO) and
+   * the tick; nests through the returned state. */
+  uint32_t (*critical_enter)(void);
+  void (*critical_exit)(uint32_t state);
+  /* Blocks the calling task for `ticks` kernel ticks (>= 1). */
+  void (*delay)(uint32_t ticks);
+  /* Kernel tick count since start. */
+  uint32_t (*tick_count)(void);
+};
+
+/* The port's table, defined by the port. */
+extern const struct rbp_ops rbp_port;
+
+/* Hooks provided by the harness and called by the port. Both are short and
+ * may run with interrupts masked.
+ * rb_tick_hook: from the kernel's tick interrupt, once per tick (its cost is
+ *   inside tick_overhead, equally for every kernel).
+ * rb_idle_hook: from every pass of the idle task's loop. The idle loop must
+ *   busy-wait, not sleep (WFI stops the DWT cycle counter on hardware and
+ *   makes QEMU's -icount timing depend on the wake source); the harness uses
+ *   the hook to know when every task is blocked. */
+void rb_tick_hook(void);
+void rb_idle_hook(void);
+
+/* For ports: reports an unrecoverable port error as a `!! port error` line
+ * and stops the firmware. */
+void rb_fatal(const char* what) __attribute__((noreturn));
+
+#endif

@@ -1,0 +1,162 @@
+/* irq_latency: a periodic hardware timer event (rb_event_start) to
+ *   irq_entry:     the first read of the event timer in the ISR, and
+ *   event_to_task: the first read in hi (priority 7), which the ISR wakes
+ *                  with the port's from-ISR give and switch-on-exit request.
+ * Both are event-timer ticks since the event (hz = RB_EVENT_HZ). Three
+ * phases (seed 003): idle (nothing else runs), busy (bg_a, priority 2, runs
+ * an integer loop), critical (bg_a masks interrupts through the port's
+ * critical section for RB_CRIT_TICKS of the ruler once per tick).
+ *
+ * Counters per phase (PHASE line): irq = ISR samples kept, task = task
+ * samples kept, bad = events where the ISR came a period or more late or hi
+ * had not consumed the previous event, plus task wakeups that did not match
+ * the ISR's count. One extra, unrecorded event ends the phase and wakes ctl. */
+#include "rb_harness.h"
+
+static volatile uint32_t rb_irq_n;  /* ISR calls this phase */
+static volatile uint32_t rb_task_n; /* hi wakeups this phase */
+static volatile uint32_t rb_irq_bad;
+static volatile uint32_t rb_irq_event; /* event time of the latest ISR call */
+static volatile int rb_irq_abort;
+static volatile int rb_irq_active;
+static volatile int rb_irq_rc;
+static uint32_t rb_irq_total; /* warmup + samples */
+static uint32_t rb_irq_warmup;
+
+static volatile int rb_bg_stop;
+static volatile uint32_t rb_bg_sink;
+
+void rb_event_irq(uint32_t event, uint32_t now) {
+  rbp_port.isr_enter();
+  const uint32_t i = rb_irq_n;
+  if (!rb_irq_active || i > rb_irq_total) {
+    /* Not measuring: a stray event. */
+    rb_event_stop();
+    rbp_port.isr_exit();
+    return;
+  }
+  const uint32_t lat = now - event;
+  if (lat >= RB_EVENT_PERIOD || rb_task_n != i) {
+    rb_irq_bad++;
+  }
+  rb_irq_n = i + 1u;
+  int rc;
+  if (i < rb_irq_total) {
+    if (i >= rb_irq_warmup) {
+      rb_buf_a[i - rb_irq_warmup] = lat;
+    }
+    rb_irq_event = event;
+    rc = rbp_port.sem_give_from_isr(RB_S_IRQ);
+  } else {
+    /* The terminating event: not recorded, wakes ctl. */
+    rb_event_stop();
+    rb_irq_active = 0;
+    rc = rbp_port.sem_give_from_isr(RB_S_IRQ_END);
+  }
+  rb_irq_rc |= rc;
+  rbp_port.isr_exit();
+}
+
+static void rb_irq_receiver(void) {
+  int rc = RBP_OK;
+  for (;;) {
+    rc |= rbp_port.sem_take(RB_S_IRQ);
+    const uint32_t now = rb_event_now();
+    if (rb_irq_abort) {
+      break;
+    }
+    const uint32_t j = rb_task_n;
+    const uint32_t lat = now - rb_irq_event;
+    if (rb_irq_n != j + 1u || lat >= RB_EVENT_PERIOD) {
+      rb_irq_bad++;
+    }
+    if (j >= rb_irq_warmup) {
+      rb_buf_b[j - rb_irq_warmup] = lat;
+    }
+    rb_task_n = j + 1u;
+    if (j + 1u == rb_irq_total) {
+      break;
+    }
+  }
+  rb_irq_rc |= rc;
+}
+
+static void rb_bg_busy(void) {
+  uint32_t x = 1u;
+  while (!rb_bg_stop) {
+    x = x * 1664525u + 1013904223u;
+  }
+  rb_bg_sink = x;
+}
+
+/* Ticks seen by the tick hook where the port has one (a plain load: cheaper
+ * to poll, above all under QEMU), else the kernel's tick count. */
+static uint32_t rb_bg_ticks(void) {
+  return (rbp_port.caps & RBP_HAS_TICK_HOOK) ? rb_tick_hook_count : rbp_port.tick_count();
+}
+
+static void rb_bg_critical(void) {
+  uint32_t seen = rb_bg_ticks();
+  while (!rb_bg_stop) {
+    const uint32_t tick = rb_bg_ticks();
+    if (tick == seen) {
+      continue;
+    }
+    seen = tick;
+    const uint32_t state = rbp_port.critical_enter();
+    const uint32_t t0 = rb_counter_now();
+    while (rb_counter_now() - t0 < RB_CRIT_TICKS) {
+    }
+    rbp_port.critical_exit(state);
+  }
+}
+
+static void rb_irq_phase(const char* phase, rb_role_fn background, uint32_t n, uint32_t w) {
+  rb_irq_n = 0;
+  rb_task_n = 0;
+  rb_irq_bad = 0;
+  rb_irq_abort = 0;
+  rb_irq_rc = RBP_OK;
+  rb_irq_total = w + n;
+  rb_irq_warmup = w;
+  rb_bg_stop = 0;
+  rb_team_start(RB_T_HI, rb_irq_receiver); /* blocks on RB_S_IRQ */
+  if (background) {
+    rb_team_start(RB_T_BG_A, background); /* runs when ctl blocks */
+  }
+  rb_irq_active = 1;
+  rb_event_start();
+  rb_check(rbp_port.sem_take(RB_S_IRQ_END), "irq_latency: take end");
+  if (rb_task_n != rb_irq_total) {
+    /* A wakeup was lost (the ISR gave a semaphore still full): release hi. */
+    rb_irq_abort = 1;
+    rb_check(rbp_port.sem_give(RB_S_IRQ), "irq_latency: release hi");
+  }
+  rb_team_join(RB_T_HI);
+  rb_bg_stop = 1;
+  if (background) {
+    rb_team_join(RB_T_BG_A);
+  }
+  rb_check(rb_irq_rc, "irq_latency: kernel call");
+  rb_quiesce();
+
+  const uint32_t irq_kept = (rb_irq_n > w + 1u) ? rb_irq_n - 1u - w : 0u;
+  const uint32_t task_kept = (rb_task_n > w) ? rb_task_n - w : 0u;
+  const int ok = rb_irq_bad == 0u && irq_kept == n && task_kept == n;
+  rb_rec_begin("PHASE,");
+  rb_rec_text(phase);
+  rb_rec_kv_u32("irq", irq_kept);
+  rb_rec_kv_u32("task", task_kept);
+  rb_rec_kv_u32("bad", rb_irq_bad);
+  rb_rec_kv("status", ok ? "OK" : "BAD");
+  rb_rec_kv_u32("expected", n);
+  rb_rec_end();
+  rb_emit_series("irq_entry", rb_buf_a, irq_kept, RB_EVENT_HZ, RB_NO_BASE);
+  rb_emit_series("event_to_task", rb_buf_b, task_kept, RB_EVENT_HZ, RB_NO_BASE);
+}
+
+void rb_test_irq_latency(const struct rb_test* t) {
+  rb_irq_phase("idle", 0, t->samples, t->warmup);
+  rb_irq_phase("busy", rb_bg_busy, t->samples, t->warmup);
+  rb_irq_phase("critical", rb_bg_critical, t->samples, t->warmup);
+}

@@ -1,0 +1,87 @@
+/* round_trip: ctl (priority 4) gives a semaphore lo (priority 3) waits on and
+ * blocks on a second one; lo runs and gives it back; ctl is woken and reads
+ * the counter. Two switches: give, block, woken back. */
+#include "rb_harness.h"
+
+static uint32_t rb_rt_rounds;
+static volatile int rb_rt_rc;
+
+static void rb_rt_partner(void) {
+  int rc = RBP_OK;
+  for (uint32_t i = 0; i < rb_rt_rounds; i++) {
+    rc |= rbp_port.sem_take(RB_S_PARTNER);
+    rc |= rbp_port.sem_give(RB_S_BACK);
+  }
+  rb_rt_rc = rc;
+}
+
+#if RB_CFG_FPU_CONTEXT
+/* FP builds: the same give/block/woken-back exchange, with each side writing
+ * its own values into s16, s24 and s31 (callee-saved under the AAPCS, so only
+ * a context switch that loses FP state can change them between the calls).
+ * Counted per round as CHECK fp_context. Outside the measured loop. */
+#define RB_FP_ROUNDS 1000u
+
+static void rb_fp_set(uint32_t v) {
+  __asm volatile("vmov s16, %0\n\tvmov s24, %0\n\tvmov s31, %0" ::"r"(v) : "s16", "s24", "s31");
+}
+
+static int rb_fp_holds(uint32_t v) {
+  uint32_t a, b, c;
+  __asm volatile("vmov %0, s16\n\tvmov %1, s24\n\tvmov %2, s31" : "=r"(a), "=r"(b), "=r"(c));
+  return a == v && b == v && c == v;
+}
+
+static void rb_fp_partner(void) {
+  int rc = RBP_OK;
+  for (uint32_t i = 0; i < RB_FP_ROUNDS; i++) {
+    rc |= rbp_port.sem_take(RB_S_PARTNER);
+    rb_fp_set(0xB0000000u | i);
+    rc |= rbp_port.sem_give(RB_S_BACK);
+  }
+  rb_rt_rc = rc;
+}
+
+static void rb_fp_context_check(void) {
+  rb_rt_rc = RBP_OK;
+  rb_team_start(RB_T_LO, rb_fp_partner);
+  int rc = RBP_OK;
+  uint32_t pass = 0;
+  for (uint32_t i = 0; i < RB_FP_ROUNDS; i++) {
+    const uint32_t mine = 0xA0000000u | i;
+    rb_fp_set(mine);
+    rc |= rbp_port.sem_give(RB_S_PARTNER);
+    rc |= rbp_port.sem_take(RB_S_BACK);
+    pass += rb_fp_holds(mine) ? 1u : 0u;
+  }
+  rb_team_join(RB_T_LO);
+  rb_check(rc | rb_rt_rc, "fp_context: sem give/take");
+  rb_quiesce();
+  rb_emit_check("fp_context", RB_FP_ROUNDS, pass, RB_FP_ROUNDS - pass);
+}
+#endif
+
+void rb_test_round_trip(const struct rb_test* t) {
+  const uint32_t n = t->samples;
+  const uint32_t w = t->warmup;
+  rb_rt_rounds = w + n;
+  rb_rt_rc = RBP_OK;
+  rb_team_start(RB_T_LO, rb_rt_partner); /* lo is lower: it runs when ctl blocks */
+  int rc = RBP_OK;
+  for (uint32_t i = 0; i < w + n; i++) {
+    uint32_t t0 = rb_counter_now();
+    rc |= rbp_port.sem_give(RB_S_PARTNER);
+    rc |= rbp_port.sem_take(RB_S_BACK);
+    uint32_t t1 = rb_counter_now();
+    if (i >= w) {
+      rb_buf_a[i - w] = t1 - t0;
+    }
+  }
+  rb_team_join(RB_T_LO);
+  rb_check(rc | rb_rt_rc, "round_trip: sem give/take");
+  rb_quiesce();
+  rb_emit_series("round_trip", rb_buf_a, n, RB_COUNTER_HZ, RB_WITH_BASE);
+#if RB_CFG_FPU_CONTEXT
+  rb_fp_context_check();
+#endif
+}

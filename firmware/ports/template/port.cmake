@@ -1,0 +1,16 @@
+# The template port: a starting point for a kernel port (docs/porting.md).
+# As shipped it builds and runs with no kernel: caps is 0, so the firmware
+# runs the ruler and reports every other test NA.
+#
+# A kernel port replaces this file with its own recipe, for example:
+#
+#   rb_require_kernel_source(FILES tasks.c include/FreeRTOS.h
+#     HINT "a FreeRTOS-Kernel checkout at tag V10.5.1")
+#   set(RB_KERNEL_SOURCES "${RB_KERNEL_SOURCE}/tasks.c" "${RB_KERNEL_SOURCE}/queue.c" ...)
+#   set(RB_KERNEL_INCLUDE_DIRS "${RB_KERNEL_SOURCE}/include" ...)
+#   set(RB_KERNEL_DEFINITIONS "")
+#   set(RB_PORT_SOURCES "${RB_PORT_DIR}/rbp_<name>.c")
+#   set(RB_PORT_INCLUDE_DIRS "${RB_PORT_DIR}")   # the kernel's config header lives here
+#   set(RB_PORT_DEFINITIONS "")
+set(RB_PORT_SOURCES "${RB_PORT_DIR}/rbp_template.c")
+set(RB_PORT_INCLUDE_DIRS "${RB_PORT_DIR}")

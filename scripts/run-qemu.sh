@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Runs a firmware image on the emulated bench and captures its serial output.
+#
+#   scripts/run-qemu.sh ELF OUTFILE [TIMEOUT_SECONDS]
+#
+# Starts qemu-system-arm (netduinoplus2, -icount shift=0,align=off,sleep=off:
+# deterministic, one instruction per virtual nanosecond) with USART1 written
+# to OUTFILE by a file chardev (synchronous writes: nothing is lost), waits
+# until OUTFILE holds an END line, then stops QEMU (the firmware idles
+# forever after END). Exit status: 0 END seen; 124 timeout (default 60 s);
+# 1 QEMU exited early or the firmware printed a `!!` fault line; 2 usage.
+# QEMU's own messages go to OUTFILE.qemu.log.
+set -euo pipefail
+
+if [[ $# -lt 2 || $# -gt 3 ]]; then
+  echo "usage: $0 ELF OUTFILE [TIMEOUT_SECONDS]" >&2
+  exit 2
+fi
+elf=$1
+out=$2
+timeout_s=${3:-60}
+if [[ ! -f $elf ]]; then
+  echo "run-qemu: no such file: $elf" >&2
+  exit 2
+fi
+if ! [[ $timeout_s =~ ^[0-9]+$ ]] || ((timeout_s == 0)); then
+  echo "run-qemu: TIMEOUT_SECONDS must be a positive integer, got '$timeout_s'" >&2
+  exit 2
+fi
+qemu=${QEMU_SYSTEM_ARM:-qemu-system-arm}
+if ! command -v "$qemu" >/dev/null 2>&1; then
+  echo "run-qemu: $qemu not found (Debian: apt-get install qemu-system-arm)" >&2
+  exit 2
+fi
+
+: >"$out"
+"$qemu" -M netduinoplus2 -nographic -monitor none \
+  -icount shift=0,align=off,sleep=off \
+  -serial "file:$out" -kernel "$elf" </dev/null >"$out.qemu.log" 2>&1 &
+qemu_pid=$!
+stop_qemu() {
+  if kill -0 "$qemu_pid" 2>/dev/null; then
+    kill "$qemu_pid" 2>/dev/null || true
+    wait "$qemu_pid" 2>/dev/null || true
+  fi
+}
+trap stop_qemu EXIT
+
+deadline=$((SECONDS + timeout_s))
+while :; do
+  if grep -q '^END,' "$out"; then
+    exit 0
+  fi
+  if grep -q '^!!' "$out"; then
+    echo "run-qemu: the firmware reported a fault:" >&2
+    grep '^!!' "$out" | head -3 >&2
+    exit 1
+  fi
+  if ! kill -0 "$qemu_pid" 2>/dev/null; then
+    # One last look: QEMU may have written END just before exiting.
+    grep -q '^END,' "$out" && exit 0
+    echo "run-qemu: QEMU exited before END; see $out.qemu.log" >&2
+    exit 1
+  fi
+  if ((SECONDS >= deadline)); then
+    echo "run-qemu: no END line after ${timeout_s}s (output: $(wc -l <"$out") lines)" >&2
+    exit 124
+  fi
+  sleep 0.05
+done

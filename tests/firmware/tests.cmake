@@ -1,0 +1,71 @@
+# End-to-end tests of the benchmark firmware (firmware/): the real
+# arm-none-eabi-gcc build, the real QEMU, the real `rtosbench verify`.
+# The logic lives in the shell scripts next to this file.
+
+set(RB_FW_SRC "${PROJECT_SOURCE_DIR}/firmware")
+set(RB_FW_TESTS "${CMAKE_CURRENT_LIST_DIR}")
+set(RB_FW_WORK "${CMAKE_BINARY_DIR}/firmware-tests")
+set(RB_FW_NONCE "5eed0003")
+
+# (a) The bare firmware for the emulated bench: a fixture for the QEMU runs.
+add_test(NAME firmware_build_qemu_bare
+  COMMAND ${RB_FW_TESTS}/build.sh ${RB_FW_SRC} ${RB_FW_WORK}/qemu-bare ${CMAKE_GENERATOR}
+          -DRB_PORT=bare -DRB_BOARD=qemu-netduinoplus2 -DRB_NONCE=${RB_FW_NONCE})
+set_tests_properties(firmware_build_qemu_bare PROPERTIES
+  FIXTURES_SETUP fw_qemu_bare LABELS firmware TIMEOUT 300)
+
+# (b) Three runs under QEMU: each verified (exit 0, conditions pinned),
+# statistics byte-identical across runs, every series present.
+add_test(NAME firmware_qemu_bare_three_runs
+  COMMAND ${RB_FW_TESTS}/qemu-runs.sh ${RTOSBENCH_BIN} ${RB_FW_WORK}/qemu-bare
+          ${RB_FW_WORK}/qemu-bare-runs 3 ${PROJECT_SOURCE_DIR} 15:0
+          board=qemu-netduinoplus2 port=bare kernel=bare counter=tim2 unit=instructions
+          nonce=${RB_FW_NONCE} debugger=0 fpu=0 tick=1000 preempt=1 slicing=1
+          stack_words=512 irq_prio=14 tick_prio=15 "opt=-O2 -g0")
+set_tests_properties(firmware_qemu_bare_three_runs PROPERTIES
+  FIXTURES_REQUIRED fw_qemu_bare LABELS firmware TIMEOUT 400)
+
+# (c) The STM32F407 Discovery image builds; its size is printed.
+add_test(NAME firmware_build_f407_bare
+  COMMAND ${RB_FW_TESTS}/build.sh ${RB_FW_SRC} ${RB_FW_WORK}/f407-bare ${CMAKE_GENERATOR}
+          -DRB_PORT=bare -DRB_BOARD=stm32f407-disco)
+set_tests_properties(firmware_build_f407_bare PROPERTIES LABELS firmware TIMEOUT 300)
+
+# FP context: hard-float build whose tasks carry FP state; one short run.
+add_test(NAME firmware_build_qemu_bare_fpu
+  COMMAND ${RB_FW_TESTS}/build.sh ${RB_FW_SRC} ${RB_FW_WORK}/qemu-bare-fpu ${CMAKE_GENERATOR}
+          -DRB_PORT=bare -DRB_FPU_CONTEXT=1 -DRB_SAMPLES=2000 -DRB_WARMUP=100
+          "-DRB_TESTS=wake_latency,round_trip,irq_latency,mutex")
+set_tests_properties(firmware_build_qemu_bare_fpu PROPERTIES
+  FIXTURES_SETUP fw_qemu_bare_fpu LABELS firmware TIMEOUT 300)
+add_test(NAME firmware_qemu_bare_fpu_run
+  COMMAND ${RB_FW_TESTS}/qemu-runs.sh ${RTOSBENCH_BIN} ${RB_FW_WORK}/qemu-bare-fpu
+          ${RB_FW_WORK}/qemu-bare-fpu-runs 1 ${PROJECT_SOURCE_DIR} 11:0
+          fpu=1 samples=2000 warmup=100 port=bare)
+set_tests_properties(firmware_qemu_bare_fpu_run PROPERTIES
+  FIXTURES_REQUIRED fw_qemu_bare_fpu LABELS firmware TIMEOUT 200)
+
+# The template port builds and runs: the ruler, and NA for everything else.
+add_test(NAME firmware_build_qemu_template
+  COMMAND ${RB_FW_TESTS}/build.sh ${RB_FW_SRC} ${RB_FW_WORK}/qemu-template ${CMAKE_GENERATOR}
+          -DRB_PORT=template -DRB_SAMPLES=1000 -DRB_WARMUP=10)
+set_tests_properties(firmware_build_qemu_template PROPERTIES
+  FIXTURES_SETUP fw_qemu_template LABELS firmware TIMEOUT 300)
+add_test(NAME firmware_qemu_template_run
+  COMMAND ${RB_FW_TESTS}/qemu-runs.sh ${RTOSBENCH_BIN} ${RB_FW_WORK}/qemu-template
+          ${RB_FW_WORK}/qemu-template-runs 1 ${PROJECT_SOURCE_DIR} 2:8
+          port=template kernel=template tick=0)
+set_tests_properties(firmware_qemu_template_run PROPERTIES
+  FIXTURES_REQUIRED fw_qemu_template LABELS firmware TIMEOUT 200)
+
+# Bad options and missing kernel sources are configuration errors that say so.
+add_test(NAME firmware_options_rejected
+  COMMAND ${RB_FW_TESTS}/options.sh ${RB_FW_SRC} ${RB_FW_WORK}/options ${CMAKE_GENERATOR})
+set_tests_properties(firmware_options_rejected PROPERTIES LABELS firmware TIMEOUT 300)
+
+# scripts/run-qemu.sh itself: timeout (124), fault line (1), usage (2).
+add_test(NAME firmware_run_qemu_statuses
+  COMMAND ${RB_FW_TESTS}/run-qemu-selftest.sh ${PROJECT_SOURCE_DIR}
+          ${RB_FW_WORK}/qemu-bare/rtosbench-fw.elf ${RB_FW_WORK}/run-qemu-statuses)
+set_tests_properties(firmware_run_qemu_statuses PROPERTIES
+  FIXTURES_REQUIRED fw_qemu_bare LABELS firmware TIMEOUT 120)
