@@ -1,0 +1,87 @@
+# Build recipe of the FreeRTOS port: FreeRTOS-Kernel V10.5.1 from the checkout
+# RB_KERNEL_SOURCE (never copied into this repository), its GCC/ARM_CM4F CPU
+# port and heap_4, compiled with the harness' flags (firmware/CMakeLists.txt
+# adds the sources to the rb_kernel object library).
+#
+#   -DRB_KERNEL_SOURCE=<FreeRTOS-Kernel checkout at tag V10.5.1>
+#   -DRB_TIME_SLICING=ON|OFF   configUSE_TIME_SLICING (default ON)
+#   -DRB_FREERTOS_CPU_PORT=ARM_CM4F|ARM_CM3
+#       the GCC CPU port. Default ARM_CM4F, the Cortex-M4F port, in FP and
+#       soft-float builds alike (seed 000: "the official Cortex-M4F port").
+#       ARM_CM3 (soft-float builds only) is FreeRTOS' choice for a Cortex-M4
+#       without FP use: its switch has no EXC_RETURN FP test, like the other
+#       kernels' ports in soft-float builds. CONFIG port= stays freertos; the
+#       choice is recorded in docs/kernels.md and must be stated with results.
+#
+# RB_KERNEL_VERSION / RB_KERNEL_COMMIT, when given, must match the checkout
+# (task.h's tskKERNEL_VERSION_NUMBER, git HEAD); when left at n/a they are
+# read from it, so CONFIG always names what was compiled.
+
+# Time slicing among equal priorities (CONFIG slicing=, RBP_HAS_TIME_SLICE):
+# on with a one-tick quantum in every kernel port, the same condition for all;
+# -DRB_TIME_SLICING=OFF builds the no-slicing variant.
+set(RB_TIME_SLICING ON CACHE BOOL "time slicing among equal-priority tasks (one-tick quantum)")
+if(RB_TIME_SLICING)
+  list(APPEND RB_PORT_DEFINITIONS RB_TIME_SLICING=1)
+else()
+  list(APPEND RB_PORT_DEFINITIONS RB_TIME_SLICING=0)
+endif()
+set(RB_FREERTOS_CPU_PORT "ARM_CM4F" CACHE STRING "FreeRTOS GCC CPU port: ARM_CM4F or ARM_CM3")
+set_property(CACHE RB_FREERTOS_CPU_PORT PROPERTY STRINGS ARM_CM4F ARM_CM3)
+if(NOT RB_FREERTOS_CPU_PORT MATCHES "^(ARM_CM4F|ARM_CM3)$")
+  message(FATAL_ERROR "RB_FREERTOS_CPU_PORT='${RB_FREERTOS_CPU_PORT}': allowed values are ARM_CM4F and ARM_CM3")
+endif()
+if(RB_FREERTOS_CPU_PORT STREQUAL "ARM_CM3" AND RB_FPU_CONTEXT)
+  message(FATAL_ERROR "RB_FREERTOS_CPU_PORT=ARM_CM3 cannot save FP context: use ARM_CM4F with RB_FPU_CONTEXT=1")
+endif()
+set(_rb_frt_cpu "portable/GCC/${RB_FREERTOS_CPU_PORT}")
+
+rb_require_kernel_source(
+  FILES tasks.c queue.c list.c timers.c include/task.h ${_rb_frt_cpu}/port.c
+        portable/MemMang/heap_4.c
+  HINT "a FreeRTOS-Kernel checkout: git clone -b V10.5.1 https://github.com/FreeRTOS/FreeRTOS-Kernel")
+
+# ---- Version and commit of the checkout ----------------------------------
+file(STRINGS "${RB_KERNEL_SOURCE}/include/task.h" _rb_frt_ver
+  REGEX "^#define[ \t]+tskKERNEL_VERSION_NUMBER[ \t]+\"V?[0-9.]+\"")
+string(REGEX REPLACE ".*\"V?([0-9.]+)\".*" "\\1" _rb_frt_ver "${_rb_frt_ver}")
+if(NOT _rb_frt_ver MATCHES "^[0-9]+\\.[0-9]+\\.[0-9]+$")
+  message(FATAL_ERROR "RB_PORT=freertos: cannot read tskKERNEL_VERSION_NUMBER from "
+    "'${RB_KERNEL_SOURCE}/include/task.h'")
+endif()
+if(RB_KERNEL_VERSION STREQUAL "n/a")
+  set(RB_KERNEL_VERSION "${_rb_frt_ver}")
+elseif(NOT RB_KERNEL_VERSION STREQUAL _rb_frt_ver)
+  message(FATAL_ERROR "RB_PORT=freertos: RB_KERNEL_VERSION='${RB_KERNEL_VERSION}' but the checkout "
+    "'${RB_KERNEL_SOURCE}' is FreeRTOS ${_rb_frt_ver} (include/task.h)")
+endif()
+execute_process(COMMAND git -C "${RB_KERNEL_SOURCE}" rev-parse HEAD
+  OUTPUT_VARIABLE _rb_head OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE _rb_git_rc ERROR_QUIET)
+if(_rb_git_rc EQUAL 0)
+  if(RB_KERNEL_COMMIT STREQUAL "n/a")
+    string(SUBSTRING "${_rb_head}" 0 8 RB_KERNEL_COMMIT)
+  elseif(NOT _rb_head MATCHES "^${RB_KERNEL_COMMIT}")
+    message(FATAL_ERROR "RB_PORT=freertos: RB_KERNEL_COMMIT='${RB_KERNEL_COMMIT}' but the checkout "
+      "'${RB_KERNEL_SOURCE}' is at ${_rb_head}")
+  endif()
+endif()
+
+# ---- Sources ----------------------------------------------------------------
+set(_rb_frt "${RB_KERNEL_SOURCE}")
+list(APPEND RB_KERNEL_SOURCES
+  "${_rb_frt}/tasks.c" "${_rb_frt}/queue.c" "${_rb_frt}/list.c" "${_rb_frt}/timers.c"
+  "${_rb_frt}/portable/MemMang/heap_4.c" "${_rb_frt}/${_rb_frt_cpu}/port.c")
+list(APPEND RB_KERNEL_INCLUDE_DIRS "${_rb_frt}/include" "${_rb_frt}/${_rb_frt_cpu}")
+list(APPEND RB_PORT_SOURCES "${CMAKE_CURRENT_LIST_DIR}/rb_port_freertos.c")
+list(APPEND RB_PORT_INCLUDE_DIRS "${CMAKE_CURRENT_LIST_DIR}")
+
+# ARM_CM4F's context switch saves s16-s31 when a task's exception frame is an
+# FP frame, in inline assembly the assembler accepts only with an FPU
+# selected. In soft-float builds (RB_FPU_CONTEXT=0) port.c alone is compiled
+# for the softfp ABI: the same calling convention as soft, no floating-point
+# code in the file, the FP path is never taken (no task ever sets
+# CONTROL.FPCA). The port thus stays exactly as upstream ships it.
+if(NOT RB_FPU_CONTEXT AND RB_FREERTOS_CPU_PORT STREQUAL "ARM_CM4F")
+  set_source_files_properties("${_rb_frt}/portable/GCC/ARM_CM4F/port.c" PROPERTIES
+    COMPILE_OPTIONS "-mfloat-abi=softfp;-mfpu=fpv4-sp-d16")
+endif()

@@ -1,0 +1,73 @@
+# Build recipe of the rtthread_nano port: RT-Thread Nano 3.1.5
+# (github.com/RT-Thread/rtthread-nano, tag v3.1.5) from the checkout
+# RB_KERNEL_SOURCE, never copied here: rt-thread/src/*.c and
+# rt-thread/libcpu/arm/cortex-m4 (cpuport.c, context_gcc.S).
+#
+#   -DRB_KERNEL_SOURCE=<rtthread-nano checkout at v3.1.5>   (the directory
+#       holding rt-thread/; the rt-thread/ directory itself is accepted too)
+#
+# RB_KERNEL_VERSION / RB_KERNEL_COMMIT, when given, must match the checkout
+# (rtdef.h's RT_VERSION.RT_SUBVERSION.RT_REVISION, git HEAD); left at n/a
+# they are read from it.
+
+if(NOT "${RB_KERNEL_SOURCE}" STREQUAL "" AND EXISTS "${RB_KERNEL_SOURCE}/src/scheduler.c"
+   AND EXISTS "${RB_KERNEL_SOURCE}/include/rtdef.h")
+  get_filename_component(RB_KERNEL_SOURCE "${RB_KERNEL_SOURCE}/.." ABSOLUTE)
+endif()
+rb_require_kernel_source(
+  FILES rt-thread/src/scheduler.c rt-thread/include/rtdef.h rt-thread/libcpu/arm/cortex-m4/context_gcc.S
+        rt-thread/libcpu/arm/cortex-m4/cpuport.c
+  HINT "an rtthread-nano checkout: git clone -b v3.1.5 https://github.com/RT-Thread/rtthread-nano")
+set(_rb_rt "${RB_KERNEL_SOURCE}/rt-thread")
+
+# ---- Version and commit of the checkout ----------------------------------
+set(_rb_rt_ver "")
+foreach(part RT_VERSION RT_SUBVERSION RT_REVISION)
+  file(STRINGS "${_rb_rt}/include/rtdef.h" _l REGEX "^#define[ \t]+${part}[ \t]+[0-9]+L?")
+  string(REGEX REPLACE ".*${part}[ \t]+([0-9]+).*" "\\1" _n "${_l}")
+  if(NOT _n MATCHES "^[0-9]+$")
+    message(FATAL_ERROR "RB_PORT=rtthread_nano: cannot read ${part} from '${_rb_rt}/include/rtdef.h'")
+  endif()
+  list(APPEND _rb_rt_ver "${_n}")
+endforeach()
+list(JOIN _rb_rt_ver "." _rb_rt_ver)
+if(RB_KERNEL_VERSION STREQUAL "n/a")
+  set(RB_KERNEL_VERSION "${_rb_rt_ver}")
+elseif(NOT RB_KERNEL_VERSION STREQUAL _rb_rt_ver)
+  message(FATAL_ERROR "RB_PORT=rtthread_nano: RB_KERNEL_VERSION='${RB_KERNEL_VERSION}' but the checkout "
+    "'${RB_KERNEL_SOURCE}' is RT-Thread ${_rb_rt_ver} (rt-thread/include/rtdef.h)")
+endif()
+execute_process(COMMAND git -C "${RB_KERNEL_SOURCE}" rev-parse HEAD
+  OUTPUT_VARIABLE _rb_head OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE _rb_git_rc ERROR_QUIET)
+if(_rb_git_rc EQUAL 0)
+  if(RB_KERNEL_COMMIT STREQUAL "n/a")
+    string(SUBSTRING "${_rb_head}" 0 8 RB_KERNEL_COMMIT)
+  elseif(NOT _rb_head MATCHES "^${RB_KERNEL_COMMIT}")
+    message(FATAL_ERROR "RB_PORT=rtthread_nano: RB_KERNEL_COMMIT='${RB_KERNEL_COMMIT}' but the checkout "
+      "'${RB_KERNEL_SOURCE}' is at ${_rb_head}")
+  endif()
+endif()
+
+# ---- Sources ----------------------------------------------------------------
+file(GLOB _rb_rt_src "${_rb_rt}/src/*.c")
+list(APPEND RB_KERNEL_SOURCES ${_rb_rt_src}
+  "${_rb_rt}/libcpu/arm/cortex-m4/cpuport.c" "${_rb_rt}/libcpu/arm/cortex-m4/context_gcc.S")
+list(APPEND RB_KERNEL_INCLUDE_DIRS "${_rb_rt}/include")
+# context_gcc.S writes conditional FP instructions without IT blocks and
+# relies on the assembler adding them: RT-Thread's own build passes
+# -Wa,-mimplicit-it=thumb for every assembly file (its BSPs' rtconfig.py).
+set_source_files_properties("${_rb_rt}/libcpu/arm/cortex-m4/context_gcc.S" PROPERTIES
+  COMPILE_OPTIONS "-Wa,-mimplicit-it=thumb")
+# context_gcc.S defines HardFault_Handler (RT-Thread's fault dump, which
+# needs the console this configuration leaves out); renamed, it stays unused
+# and the board's fault reporter keeps the vector.
+list(APPEND RB_KERNEL_DEFINITIONS HardFault_Handler=rb_rtthread_hardfault_unused)
+# RT-Thread always rotates equal-priority ready threads when their tick budget
+# runs out; there is no switch to turn that off.
+set(RB_TIME_SLICING ON CACHE BOOL "time slicing among equal-priority tasks (one-tick quantum)")
+if(NOT RB_TIME_SLICING)
+  message(FATAL_ERROR "RB_PORT=rtthread_nano: RB_TIME_SLICING=OFF is not possible: RT-Thread always "
+    "time-slices threads of equal priority (each thread has a tick budget)")
+endif()
+list(APPEND RB_PORT_SOURCES "${CMAKE_CURRENT_LIST_DIR}/rb_port_rtthread_nano.c")
+list(APPEND RB_PORT_INCLUDE_DIRS "${CMAKE_CURRENT_LIST_DIR}")

@@ -1,0 +1,203 @@
+/* rtosbench port for RT-Thread Nano 3.1.5 (libcpu/arm/cortex-m4, as shipped).
+ *
+ *   semaphores  rt_sem_init (value 0, RT_IPC_FLAG_PRIO) / rt_sem_release /
+ *               rt_sem_take(RT_WAITING_FOREVER). RT-Thread semaphores are
+ *               counting; it has no binary form. A valid harness run never
+ *               gives a semaphore twice without a take in between
+ *               (irq_latency counts any such event bad), so counting and
+ *               binary behave the same on every measured path.
+ *   from ISR    isr_enter = rt_interrupt_enter, rt_sem_release (in an ISR the
+ *               scheduler only pends PendSV), isr_exit = rt_interrupt_leave;
+ *               the switch happens on exit
+ *   queue       rt_mq_init (one 4-byte message) / rt_mq_send_wait
+ *               (blocks while full) / rt_mq_recv
+ *   mutex       rt_mutex_init / rt_mutex_take / rt_mutex_release
+ *               (priority inheritance built in)
+ *   yield       rt_thread_yield
+ *   critical    rt_hw_interrupt_disable / rt_hw_interrupt_enable (PRIMASK,
+ *               nesting through the returned level)
+ *   slicing     every thread's time slice is 1 tick
+ *   hooks       rt_thread_idle_sethook (RT_USING_IDLE_HOOK); the tick hook
+ *               sits in the SysTick handler, which belongs to the board
+ *               support package in RT-Thread and is written here
+ *
+ * RT-Thread's context_gcc.S defines its own HardFault_Handler; port.cmake
+ * renames it so the board's fault reporter keeps the vector. */
+#include <rthw.h>
+#include <rtthread.h>
+
+#include "rb_board_hw.h"
+#include "rb_build_config.h"
+#include "rb_port.h"
+
+/* Neutral 1..8 -> RT-Thread 10 - p = 9..2 (0 is the most urgent); idle is
+ * RT_THREAD_PRIORITY_MAX - 1 = 31. */
+#define RB_RT_PRIO(p) ((rt_uint8_t)(10 - (p)))
+
+static struct rt_thread rb_rt_thread[RBP_MAX_TASKS];
+static struct rt_semaphore rb_rt_sem[RBP_MAX_SEMS];
+static struct rt_messagequeue rb_rt_queue[RBP_MAX_QUEUES];
+/* One message: the kernel's per-message header (a pointer) + 4 bytes. */
+static rt_uint32_t rb_rt_queue_pool[RBP_MAX_QUEUES][2];
+static struct rt_mutex rb_rt_mutex[RBP_MAX_MUTEXES];
+
+#define RB_RT_SYST_CSR (*(volatile uint32_t*)0xE000E010u)
+#define RB_RT_SYST_RVR (*(volatile uint32_t*)0xE000E014u)
+#define RB_RT_SYST_CVR (*(volatile uint32_t*)0xE000E018u)
+
+/* The BSP's SysTick handler, as RT-Thread's board templates write it. */
+void SysTick_Handler(void) {
+  rt_interrupt_enter();
+  rb_tick_hook();
+  rt_tick_increase();
+  rt_interrupt_leave();
+}
+
+/* ---- Port operations ---------------------------------------------------- */
+
+static int rb_rt_init(void) {
+  /* rtthread_startup() without the board, banner and main thread: the
+   * harness is the application. Interrupts stay masked until the first
+   * thread runs, as there. */
+  rt_hw_interrupt_disable();
+  rt_system_timer_init();
+  rt_system_scheduler_init();
+  rt_system_timer_thread_init(); /* empty: RT_USING_TIMER_SOFT is off */
+  rt_thread_idle_init();
+  return rt_thread_idle_sethook(rb_idle_hook) == RT_EOK ? RBP_OK : RBP_ERR;
+}
+
+static int rb_rt_task_create(int id, const char* name, rbp_entry_fn entry, void* arg, int prio,
+                             uint32_t* stack, uint32_t stack_words) {
+  if (id < 0 || id >= RBP_MAX_TASKS || prio < RBP_PRIO_MIN || prio > RBP_PRIO_MAX) {
+    return RBP_ERR;
+  }
+  /* rt_thread_init fills the whole stack with '#', erasing the pattern the
+   * harness wrote to find the high-water mark (END stack_min_free_words).
+   * Put the harness' fill word back below the initial frame. Creation time
+   * only; no measured path changes. */
+  const uint32_t fill = stack[0];
+  /* Time slice: one tick. */
+  if (rt_thread_init(&rb_rt_thread[id], name, entry, arg, stack, stack_words * sizeof(uint32_t),
+                     RB_RT_PRIO(prio), 1) != RT_EOK) {
+    return RBP_ERR;
+  }
+  for (uint32_t* w = stack; w < (uint32_t*)rb_rt_thread[id].sp; w++) {
+    *w = fill;
+  }
+  return rt_thread_startup(&rb_rt_thread[id]) == RT_EOK ? RBP_OK : RBP_ERR;
+}
+
+static void rb_rt_start(void) {
+  /* The tick, as the Nano board templates program it (SysTick_Config); its
+   * priority (lowest, with PendSV) is set by rt_hw_context_switch_to. */
+  RB_RT_SYST_CSR = 0;
+  RB_RT_SYST_RVR = RB_CORE_HZ / RT_TICK_PER_SECOND - 1u;
+  RB_RT_SYST_CVR = 0;
+  RB_RT_SYST_CSR = 0x7u; /* processor clock, interrupt, enable */
+  rt_system_scheduler_start();
+}
+
+static int rb_rt_sem_create(int id) {
+  if (id < 0 || id >= RBP_MAX_SEMS) {
+    return RBP_ERR;
+  }
+  return rt_sem_init(&rb_rt_sem[id], "rb", 0, RT_IPC_FLAG_PRIO) == RT_EOK ? RBP_OK : RBP_ERR;
+}
+
+static int rb_rt_sem_give(int id) {
+  return rt_sem_release(&rb_rt_sem[id]) == RT_EOK ? RBP_OK : RBP_ERR;
+}
+
+static int rb_rt_sem_take(int id) {
+  return rt_sem_take(&rb_rt_sem[id], RT_WAITING_FOREVER) == RT_EOK ? RBP_OK : RBP_ERR;
+}
+
+static void rb_rt_isr_enter(void) {
+  rt_interrupt_enter();
+}
+
+static void rb_rt_isr_exit(void) {
+  rt_interrupt_leave();
+}
+
+static int rb_rt_queue_create(int id) {
+  if (id < 0 || id >= RBP_MAX_QUEUES) {
+    return RBP_ERR;
+  }
+  rt_err_t rc = rt_mq_init(&rb_rt_queue[id], "rb", rb_rt_queue_pool[id], sizeof(uint32_t),
+                           sizeof rb_rt_queue_pool[id], RT_IPC_FLAG_PRIO);
+  return rc == RT_EOK ? RBP_OK : RBP_ERR;
+}
+
+static int rb_rt_queue_send(int id, uint32_t msg) {
+  rt_err_t rc = rt_mq_send_wait(&rb_rt_queue[id], &msg, sizeof msg, RT_WAITING_FOREVER);
+  return rc == RT_EOK ? RBP_OK : RBP_ERR;
+}
+
+static int rb_rt_queue_receive(int id, uint32_t* msg) {
+  rt_err_t rc = rt_mq_recv(&rb_rt_queue[id], msg, sizeof *msg, RT_WAITING_FOREVER);
+  return rc == RT_EOK ? RBP_OK : RBP_ERR;
+}
+
+static int rb_rt_mutex_create(int id) {
+  if (id < 0 || id >= RBP_MAX_MUTEXES) {
+    return RBP_ERR;
+  }
+  return rt_mutex_init(&rb_rt_mutex[id], "rb", RT_IPC_FLAG_PRIO) == RT_EOK ? RBP_OK : RBP_ERR;
+}
+
+static int rb_rt_mutex_lock(int id) {
+  return rt_mutex_take(&rb_rt_mutex[id], RT_WAITING_FOREVER) == RT_EOK ? RBP_OK : RBP_ERR;
+}
+
+static int rb_rt_mutex_unlock(int id) {
+  return rt_mutex_release(&rb_rt_mutex[id]) == RT_EOK ? RBP_OK : RBP_ERR;
+}
+
+static void rb_rt_yield(void) {
+  (void)rt_thread_yield();
+}
+
+static uint32_t rb_rt_critical_enter(void) {
+  return (uint32_t)rt_hw_interrupt_disable();
+}
+
+static void rb_rt_critical_exit(uint32_t state) {
+  rt_hw_interrupt_enable((rt_base_t)state);
+}
+
+static void rb_rt_delay(uint32_t ticks) {
+  (void)rt_thread_delay((rt_tick_t)ticks);
+}
+
+static uint32_t rb_rt_tick_count(void) {
+  return (uint32_t)rt_tick_get();
+}
+
+const struct rbp_ops rbp_port = {
+    .kernel = "rtthread_nano",
+    .caps = RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_QUEUE |
+            RBP_HAS_MUTEX | RBP_HAS_MUTEX_PI | RBP_HAS_TIME_SLICE | RBP_HAS_TICK_HOOK |
+            RBP_HAS_IDLE_HOOK,
+    .init = rb_rt_init,
+    .task_create = rb_rt_task_create,
+    .start = rb_rt_start,
+    .sem_create = rb_rt_sem_create,
+    .sem_give = rb_rt_sem_give,
+    .sem_take = rb_rt_sem_take,
+    .sem_give_from_isr = rb_rt_sem_give,
+    .isr_enter = rb_rt_isr_enter,
+    .isr_exit = rb_rt_isr_exit,
+    .queue_create = rb_rt_queue_create,
+    .queue_send = rb_rt_queue_send,
+    .queue_receive = rb_rt_queue_receive,
+    .mutex_create = rb_rt_mutex_create,
+    .mutex_lock = rb_rt_mutex_lock,
+    .mutex_unlock = rb_rt_mutex_unlock,
+    .yield = rb_rt_yield,
+    .critical_enter = rb_rt_critical_enter,
+    .critical_exit = rb_rt_critical_exit,
+    .delay = rb_rt_delay,
+    .tick_count = rb_rt_tick_count,
+};

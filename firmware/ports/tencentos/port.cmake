@@ -1,0 +1,68 @@
+# Build recipe of the tencentos port: TencentOS-tiny (OpenAtomFoundation/
+# TencentOS-tiny, branch master at 1a4f91ab, kernel version 2.5.2) from the
+# checkout RB_KERNEL_SOURCE, never copied here: kernel/core/*.c,
+# kernel/pm/*.c (compiled out by the configuration), the arm-v7m common
+# files and arch/arm/arm-v7m/cortex-m4/gcc (port_c.c, port_s.S). TencentOS'
+# port includes the CMSIS-Core header core_cm4.h from the vendor BSP; this
+# port provides the few CMSIS functions it uses (cmsis/core_cm4.h).
+#
+#   -DRB_KERNEL_SOURCE=<TencentOS-tiny checkout>
+#
+# RB_KERNEL_VERSION / RB_KERNEL_COMMIT, when given, must match the checkout
+# (tos_version.h's TOS_VERSION, git HEAD); left at n/a they are read from it.
+# Seed 000 names 2.6.0, a version never published; 2.5.2 is the newest.
+
+rb_require_kernel_source(
+  FILES kernel/core/tos_sys.c kernel/core/include/tos_k.h kernel/core/include/tos_version.h
+        arch/arm/arm-v7m/common/tos_cpu.c arch/arm/arm-v7m/cortex-m4/gcc/port_s.S
+        arch/arm/arm-v7m/cortex-m4/gcc/port_c.c
+  HINT "a TencentOS-tiny checkout: git clone https://github.com/OpenAtomFoundation/TencentOS-tiny (master, commit 1a4f91ab)")
+set(_rb_tos "${RB_KERNEL_SOURCE}")
+
+# ---- Version and commit of the checkout ----------------------------------
+file(STRINGS "${_rb_tos}/kernel/core/include/tos_version.h" _rb_tos_ver
+  REGEX "^#define[ \t]+TOS_VERSION[ \t]+\"[0-9.]+\"")
+string(REGEX REPLACE ".*\"([0-9.]+)\".*" "\\1" _rb_tos_ver "${_rb_tos_ver}")
+if(NOT _rb_tos_ver MATCHES "^[0-9]+\\.[0-9]+\\.[0-9]+$")
+  message(FATAL_ERROR "RB_PORT=tencentos: cannot read TOS_VERSION from "
+    "'${_rb_tos}/kernel/core/include/tos_version.h'")
+endif()
+if(RB_KERNEL_VERSION STREQUAL "n/a")
+  set(RB_KERNEL_VERSION "${_rb_tos_ver}")
+elseif(NOT RB_KERNEL_VERSION STREQUAL _rb_tos_ver)
+  message(FATAL_ERROR "RB_PORT=tencentos: RB_KERNEL_VERSION='${RB_KERNEL_VERSION}' but the checkout "
+    "'${_rb_tos}' is TencentOS-tiny ${_rb_tos_ver} (kernel/core/include/tos_version.h)")
+endif()
+execute_process(COMMAND git -C "${_rb_tos}" rev-parse HEAD
+  OUTPUT_VARIABLE _rb_head OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE _rb_git_rc ERROR_QUIET)
+if(_rb_git_rc EQUAL 0)
+  if(RB_KERNEL_COMMIT STREQUAL "n/a")
+    string(SUBSTRING "${_rb_head}" 0 8 RB_KERNEL_COMMIT)
+  elseif(NOT _rb_head MATCHES "^${RB_KERNEL_COMMIT}")
+    message(FATAL_ERROR "RB_PORT=tencentos: RB_KERNEL_COMMIT='${RB_KERNEL_COMMIT}' but the checkout "
+      "'${_rb_tos}' is at ${_rb_head}")
+  endif()
+endif()
+
+# ---- Sources ----------------------------------------------------------------
+file(GLOB _rb_tos_core "${_rb_tos}/kernel/core/*.c")
+file(GLOB _rb_tos_pm "${_rb_tos}/kernel/pm/*.c")
+list(APPEND RB_KERNEL_SOURCES ${_rb_tos_core} ${_rb_tos_pm}
+  "${_rb_tos}/arch/arm/arm-v7m/common/tos_cpu.c"
+  "${_rb_tos}/arch/arm/arm-v7m/common/tos_fault.c"
+  "${_rb_tos}/arch/arm/arm-v7m/cortex-m4/gcc/port_c.c"
+  "${_rb_tos}/arch/arm/arm-v7m/cortex-m4/gcc/port_s.S")
+list(APPEND RB_KERNEL_INCLUDE_DIRS
+  "${_rb_tos}/kernel/core/include" "${_rb_tos}/kernel/pm/include" "${_rb_tos}/kernel/hal/include"
+  "${_rb_tos}/arch/arm/arm-v7m/common/include" "${_rb_tos}/arch/arm/arm-v7m/cortex-m4/gcc")
+# Time slicing among equal priorities (CONFIG slicing=, RBP_HAS_TIME_SLICE):
+# on with a one-tick quantum in every kernel port, the same condition for all;
+# -DRB_TIME_SLICING=OFF builds the no-slicing variant.
+set(RB_TIME_SLICING ON CACHE BOOL "time slicing among equal-priority tasks (one-tick quantum)")
+if(RB_TIME_SLICING)
+  list(APPEND RB_PORT_DEFINITIONS RB_TIME_SLICING=1)
+else()
+  list(APPEND RB_PORT_DEFINITIONS RB_TIME_SLICING=0)
+endif()
+list(APPEND RB_PORT_SOURCES "${CMAKE_CURRENT_LIST_DIR}/rb_port_tencentos.c")
+list(APPEND RB_PORT_INCLUDE_DIRS "${CMAKE_CURRENT_LIST_DIR}" "${CMAKE_CURRENT_LIST_DIR}/cmsis")

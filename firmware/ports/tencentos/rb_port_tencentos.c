@@ -1,0 +1,181 @@
+/* rtosbench port for TencentOS-tiny 2.5.2 (arch/arm/arm-v7m/cortex-m4/gcc,
+ * as shipped).
+ *
+ *   semaphores  tos_sem_create_max(0, max 1): binary; a post on a full one
+ *               returns K_ERR_SEM_OVERFLOW and leaves it full / tos_sem_post /
+ *               tos_sem_pend(TOS_TIME_FOREVER)
+ *   from ISR    isr_enter = tos_knl_irq_enter, tos_sem_post, isr_exit =
+ *               tos_knl_irq_leave, which pends PendSV for the switch on exit
+ *   queue       tos_msg_q_create (one slot); the uint32 travels as the message
+ *               pointer. tos_msg_q_post never blocks: when full the port waits
+ *               a tick and retries (never reached by the harness, whose
+ *               receiver has the higher priority)
+ *   mutex       tos_mutex_create / tos_mutex_pend / tos_mutex_post
+ *               (priority inheritance built in)
+ *   yield       tos_task_yield
+ *   critical    TOS_CPU_INT_DISABLE / TOS_CPU_INT_ENABLE (PRIMASK, nesting
+ *               through the saved state)
+ *   slicing     round robin on (TOS_CFG_ROUND_ROBIN_EN follows RB_TIME_SLICING),
+ *               every task's time slice 1 tick
+ *
+ * The SysTick handler belongs to the application in TencentOS (the board
+ * examples' stm32f4xx_it.c): written here, with the tick hook. TencentOS
+ * starts SysTick in tos_knl_init (init), the handler ignores ticks until
+ * tos_knl_start. Its idle task has no hook, so this port has no idle hook
+ * (RBP_HAS_IDLE_HOOK not set; the harness then waits with a delay). */
+#include "rb_port.h"
+#include "tos_k.h"
+
+/* Neutral 1..8 -> TencentOS 8 - p = 7..0 (0 is the most urgent); the timer
+ * task is at 8, idle at 9. */
+#define RB_TOS_PRIO(p) ((k_prio_t)(8 - (p)))
+
+static k_task_t rb_tos_task[RBP_MAX_TASKS];
+static k_sem_t rb_tos_sem[RBP_MAX_SEMS];
+static k_msg_q_t rb_tos_queue[RBP_MAX_QUEUES];
+static void* rb_tos_queue_pool[RBP_MAX_QUEUES][1];
+static k_mutex_t rb_tos_mutex[RBP_MAX_MUTEXES];
+
+void SysTick_Handler(void) {
+  if (tos_knl_is_running()) {
+    tos_knl_irq_enter();
+    rb_tick_hook();
+    tos_tick_handler();
+    tos_knl_irq_leave();
+  }
+}
+
+/* ---- Port operations ---------------------------------------------------- */
+
+static int rb_tos_init(void) {
+  return tos_knl_init() == K_ERR_NONE ? RBP_OK : RBP_ERR;
+}
+
+static int rb_tos_task_create(int id, const char* name, rbp_entry_fn entry, void* arg, int prio,
+                              uint32_t* stack, uint32_t stack_words) {
+  if (id < 0 || id >= RBP_MAX_TASKS || prio < RBP_PRIO_MIN || prio > RBP_PRIO_MAX) {
+    return RBP_ERR;
+  }
+  /* Time slice: one tick. */
+  k_err_t err = tos_task_create(&rb_tos_task[id], (char*)name, entry, arg, RB_TOS_PRIO(prio),
+                                (k_stack_t*)stack, stack_words * sizeof(uint32_t), 1u);
+  return err == K_ERR_NONE ? RBP_OK : RBP_ERR;
+}
+
+static void rb_tos_start(void) {
+  (void)tos_knl_start();
+}
+
+static int rb_tos_sem_create(int id) {
+  if (id < 0 || id >= RBP_MAX_SEMS) {
+    return RBP_ERR;
+  }
+  return tos_sem_create_max(&rb_tos_sem[id], 0u, 1u) == K_ERR_NONE ? RBP_OK : RBP_ERR;
+}
+
+static int rb_tos_sem_give(int id) {
+  k_err_t err = tos_sem_post(&rb_tos_sem[id]);
+  return (err == K_ERR_NONE || err == K_ERR_SEM_OVERFLOW) ? RBP_OK : RBP_ERR;
+}
+
+static int rb_tos_sem_take(int id) {
+  return tos_sem_pend(&rb_tos_sem[id], TOS_TIME_FOREVER) == K_ERR_NONE ? RBP_OK : RBP_ERR;
+}
+
+static void rb_tos_isr_enter(void) {
+  tos_knl_irq_enter();
+}
+
+static void rb_tos_isr_exit(void) {
+  tos_knl_irq_leave();
+}
+
+static int rb_tos_queue_create(int id) {
+  if (id < 0 || id >= RBP_MAX_QUEUES) {
+    return RBP_ERR;
+  }
+  k_err_t err = tos_msg_q_create(&rb_tos_queue[id], rb_tos_queue_pool[id], 1u);
+  return err == K_ERR_NONE ? RBP_OK : RBP_ERR;
+}
+
+static int rb_tos_queue_send(int id, uint32_t msg) {
+  for (;;) {
+    k_err_t err = tos_msg_q_post(&rb_tos_queue[id], (void*)(uintptr_t)msg);
+    if (err != K_ERR_RING_Q_FULL) {
+      return err == K_ERR_NONE ? RBP_OK : RBP_ERR;
+    }
+    (void)tos_task_delay(1u); /* full: wait for the receiver */
+  }
+}
+
+static int rb_tos_queue_receive(int id, uint32_t* msg) {
+  void* p = K_NULL;
+  k_err_t err = tos_msg_q_pend(&rb_tos_queue[id], &p, TOS_TIME_FOREVER);
+  *msg = (uint32_t)(uintptr_t)p;
+  return err == K_ERR_NONE ? RBP_OK : RBP_ERR;
+}
+
+static int rb_tos_mutex_create(int id) {
+  if (id < 0 || id >= RBP_MAX_MUTEXES) {
+    return RBP_ERR;
+  }
+  return tos_mutex_create(&rb_tos_mutex[id]) == K_ERR_NONE ? RBP_OK : RBP_ERR;
+}
+
+static int rb_tos_mutex_lock(int id) {
+  return tos_mutex_pend(&rb_tos_mutex[id]) == K_ERR_NONE ? RBP_OK : RBP_ERR;
+}
+
+static int rb_tos_mutex_unlock(int id) {
+  return tos_mutex_post(&rb_tos_mutex[id]) == K_ERR_NONE ? RBP_OK : RBP_ERR;
+}
+
+static void rb_tos_yield(void) {
+  tos_task_yield();
+}
+
+static uint32_t rb_tos_critical_enter(void) {
+  TOS_CPU_CPSR_ALLOC();
+  TOS_CPU_INT_DISABLE();
+  return (uint32_t)cpu_cpsr;
+}
+
+static void rb_tos_critical_exit(uint32_t state) {
+  cpu_cpsr_t cpu_cpsr = (cpu_cpsr_t)state;
+  TOS_CPU_INT_ENABLE();
+}
+
+static void rb_tos_delay(uint32_t ticks) {
+  (void)tos_task_delay((k_tick_t)ticks);
+}
+
+static uint32_t rb_tos_tick_count(void) {
+  return (uint32_t)tos_systick_get();
+}
+
+const struct rbp_ops rbp_port = {
+    .kernel = "tencentos",
+    .caps = RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_QUEUE |
+            RBP_HAS_MUTEX | RBP_HAS_MUTEX_PI | (TOS_CFG_ROUND_ROBIN_EN ? RBP_HAS_TIME_SLICE : 0u) |
+            RBP_HAS_TICK_HOOK,
+    .init = rb_tos_init,
+    .task_create = rb_tos_task_create,
+    .start = rb_tos_start,
+    .sem_create = rb_tos_sem_create,
+    .sem_give = rb_tos_sem_give,
+    .sem_take = rb_tos_sem_take,
+    .sem_give_from_isr = rb_tos_sem_give,
+    .isr_enter = rb_tos_isr_enter,
+    .isr_exit = rb_tos_isr_exit,
+    .queue_create = rb_tos_queue_create,
+    .queue_send = rb_tos_queue_send,
+    .queue_receive = rb_tos_queue_receive,
+    .mutex_create = rb_tos_mutex_create,
+    .mutex_lock = rb_tos_mutex_lock,
+    .mutex_unlock = rb_tos_mutex_unlock,
+    .yield = rb_tos_yield,
+    .critical_enter = rb_tos_critical_enter,
+    .critical_exit = rb_tos_critical_exit,
+    .delay = rb_tos_delay,
+    .tick_count = rb_tos_tick_count,
+};

@@ -1,0 +1,66 @@
+# Build recipe of the ThreadX port: ThreadX 6.2.0 (eclipse-threadx/threadx,
+# tag v6.2.0_rel) from the checkout RB_KERNEL_SOURCE, never copied here: every
+# common/src/*.c (unused services are dropped by --gc-sections) and the
+# ports/cortex_m4/gnu assembly files that port's own CMakeLists.txt lists.
+#
+#   -DRB_KERNEL_SOURCE=<threadx checkout at tag v6.2.0_rel>
+#
+# RB_KERNEL_VERSION / RB_KERNEL_COMMIT, when given, must match the checkout
+# (tx_api.h's THREADX_*_VERSION, git HEAD); left at n/a they are read from it.
+
+rb_require_kernel_source(
+  FILES common/inc/tx_api.h common/src/tx_thread_create.c ports/cortex_m4/gnu/inc/tx_port.h
+        ports/cortex_m4/gnu/src/tx_thread_schedule.S
+  HINT "a ThreadX checkout: git clone -b v6.2.0_rel https://github.com/eclipse-threadx/threadx")
+
+set(_rb_tx "${RB_KERNEL_SOURCE}")
+
+# ---- Version and commit of the checkout ----------------------------------
+set(_rb_tx_ver "")
+foreach(part MAJOR MINOR PATCH)
+  file(STRINGS "${_rb_tx}/common/inc/tx_api.h" _l REGEX "^#define[ \t]+THREADX_${part}_VERSION[ \t]+[0-9]+")
+  string(REGEX REPLACE ".*VERSION[ \t]+([0-9]+).*" "\\1" _n "${_l}")
+  if(NOT _n MATCHES "^[0-9]+$")
+    message(FATAL_ERROR "RB_PORT=threadx: cannot read THREADX_${part}_VERSION from '${_rb_tx}/common/inc/tx_api.h'")
+  endif()
+  list(APPEND _rb_tx_ver "${_n}")
+endforeach()
+list(JOIN _rb_tx_ver "." _rb_tx_ver)
+if(RB_KERNEL_VERSION STREQUAL "n/a")
+  set(RB_KERNEL_VERSION "${_rb_tx_ver}")
+elseif(NOT RB_KERNEL_VERSION STREQUAL _rb_tx_ver)
+  message(FATAL_ERROR "RB_PORT=threadx: RB_KERNEL_VERSION='${RB_KERNEL_VERSION}' but the checkout "
+    "'${_rb_tx}' is ThreadX ${_rb_tx_ver} (common/inc/tx_api.h)")
+endif()
+execute_process(COMMAND git -C "${_rb_tx}" rev-parse HEAD
+  OUTPUT_VARIABLE _rb_head OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE _rb_git_rc ERROR_QUIET)
+if(_rb_git_rc EQUAL 0)
+  if(RB_KERNEL_COMMIT STREQUAL "n/a")
+    string(SUBSTRING "${_rb_head}" 0 8 RB_KERNEL_COMMIT)
+  elseif(NOT _rb_head MATCHES "^${RB_KERNEL_COMMIT}")
+    message(FATAL_ERROR "RB_PORT=threadx: RB_KERNEL_COMMIT='${RB_KERNEL_COMMIT}' but the checkout "
+      "'${_rb_tx}' is at ${_rb_head}")
+  endif()
+endif()
+
+# ---- Sources ----------------------------------------------------------------
+file(GLOB _rb_tx_common "${_rb_tx}/common/src/*.c")
+list(APPEND RB_KERNEL_SOURCES ${_rb_tx_common})
+foreach(f tx_thread_context_restore tx_thread_context_save tx_thread_interrupt_control
+          tx_thread_schedule tx_thread_stack_build tx_thread_system_return tx_timer_interrupt)
+  list(APPEND RB_KERNEL_SOURCES "${_rb_tx}/ports/cortex_m4/gnu/src/${f}.S")
+endforeach()
+list(APPEND RB_KERNEL_INCLUDE_DIRS "${_rb_tx}/common/inc" "${_rb_tx}/ports/cortex_m4/gnu/inc")
+list(APPEND RB_PORT_SOURCES "${CMAKE_CURRENT_LIST_DIR}/rb_port_threadx.c")
+list(APPEND RB_PORT_INCLUDE_DIRS "${CMAKE_CURRENT_LIST_DIR}")
+list(APPEND RB_PORT_DEFINITIONS TX_INCLUDE_USER_DEFINE_FILE)
+
+# Time slicing among equal priorities (CONFIG slicing=, RBP_HAS_TIME_SLICE):
+# on with a one-tick quantum in every kernel port, the same condition for all;
+# -DRB_TIME_SLICING=OFF builds the no-slicing variant.
+set(RB_TIME_SLICING ON CACHE BOOL "time slicing among equal-priority tasks (one-tick quantum)")
+if(RB_TIME_SLICING)
+  list(APPEND RB_PORT_DEFINITIONS RB_TIME_SLICING=1)
+else()
+  list(APPEND RB_PORT_DEFINITIONS RB_TIME_SLICING=0)
+endif()

@@ -1,0 +1,255 @@
+/* rtosbench port for ThreadX 6.2.0 (ports/cortex_m4/gnu, as shipped).
+ *
+ *   semaphores  tx_semaphore_create (count 0) / tx_semaphore_ceiling_put(1)
+ *               (ThreadX' binary form: a put on a full semaphore returns
+ *               TX_CEILING_EXCEEDED and leaves it full) / tx_semaphore_get
+ *   from ISR    the same tx_semaphore_ceiling_put: ThreadX services detect
+ *               ISR context themselves and the port pends PendSV, which
+ *               switches on interrupt exit; Cortex-M ISRs need no
+ *               _tx_thread_context_save/restore (readme_threadx.txt, 6.2)
+ *   queue       tx_queue_create (one 1-ULONG message) / tx_queue_send /
+ *               tx_queue_receive
+ *   mutex       tx_mutex_create(TX_INHERIT) / tx_mutex_get / tx_mutex_put
+ *   yield       tx_thread_relinquish
+ *   critical    tx_interrupt_control(TX_INT_DISABLE) / (old posture): PRIMASK
+ *   slicing     every thread is created with a 1-tick time slice
+ *               (TX_NO_TIME_SLICE when RB_TIME_SLICING is 0)
+ *
+ * ThreadX leaves the low-level start-up (_tx_initialize_low_level) and the
+ * SysTick handler to the application; both are written here.
+ *
+ * Idle: ThreadX has no idle thread. With nothing ready, its PendSV handler
+ * spins in handler mode until an interrupt readies a thread, which only works
+ * when SysTick is above PendSV (ThreadX' example uses 0x40 vs 0xFF). Every
+ * rtosbench kernel has SysTick and PendSV at the same, lowest priority
+ * (RB_TICK_PRIO), where that spin would block the tick forever (observed: a
+ * sleeping thread never wakes). So this port creates the idle task the other
+ * kernels have: a thread at ThreadX priority 31 (below every harness task),
+ * 512-word stack, busy loop calling rb_idle_hook. PendSV then always finds a
+ * thread to run; waking a task from idle is a thread-to-thread switch, as on
+ * the other kernels. docs/kernels.md records this as a ThreadX condition. */
+#include "tx_api.h"
+#include "tx_initialize.h"
+#include "tx_thread.h"
+#include "tx_timer.h"
+
+/* The port's tick processing (ports/cortex_m4/gnu/src/tx_timer_interrupt.S);
+ * ThreadX declares it in no header. */
+VOID _tx_timer_interrupt(VOID);
+
+#include "rb_board_hw.h"
+#include "rb_build_config.h"
+#include "rb_port.h"
+
+/* Neutral priority p (1..8, higher is more urgent) -> ThreadX 31 - p (0 is
+ * the most urgent; 0 is the timer thread's). */
+#define RB_TX_PRIO(p) ((UINT)(31 - (p)))
+
+#if RB_TIME_SLICING
+#define RB_TX_TIME_SLICE 1u
+#define RB_TX_CAP_SLICE RBP_HAS_TIME_SLICE
+#else
+#define RB_TX_TIME_SLICE TX_NO_TIME_SLICE
+#define RB_TX_CAP_SLICE 0u
+#endif
+
+static TX_THREAD rb_tx_thread[RBP_MAX_TASKS];
+static rbp_entry_fn rb_tx_entry_fn[RBP_MAX_TASKS];
+static void* rb_tx_entry_arg[RBP_MAX_TASKS];
+static TX_SEMAPHORE rb_tx_sem[RBP_MAX_SEMS];
+static TX_QUEUE rb_tx_queue[RBP_MAX_QUEUES];
+static ULONG rb_tx_queue_store[RBP_MAX_QUEUES][1];
+static TX_MUTEX rb_tx_mutex[RBP_MAX_MUTEXES];
+
+static TX_THREAD rb_tx_idle_thread;
+static uint32_t rb_tx_idle_stack[RB_STACK_WORDS] __attribute__((aligned(8)));
+#define RB_TX_IDLE_PRIO (TX_MAX_PRIORITIES - 1u)
+
+/* ---- What ThreadX expects from the application --------------------------- */
+
+extern uint32_t _estack; /* initial MSP, from the linker script */
+
+#define RB_TX_SHPR2 (*(volatile uint32_t*)0xE000ED1Cu)
+#define RB_TX_SHPR3 (*(volatile uint32_t*)0xE000ED20u)
+#define RB_TX_SYST_CSR (*(volatile uint32_t*)0xE000E010u)
+#define RB_TX_SYST_RVR (*(volatile uint32_t*)0xE000E014u)
+#define RB_TX_SYST_CVR (*(volatile uint32_t*)0xE000E018u)
+
+/* Called by _tx_initialize_kernel_setup with interrupts about to be masked
+ * until the scheduler starts (ThreadX' own convention). */
+void _tx_initialize_low_level(void) {
+  __asm volatile("cpsid i" ::: "memory");
+  _tx_thread_system_stack_ptr = (VOID*)&_estack;
+  _tx_initialize_unused_memory = TX_NULL; /* the port allocates nothing at run time */
+  /* SVCall, PendSV and SysTick at the lowest priority, RB_TICK_PRIO: ThreadX
+   * requires PendSV lowest; SysTick joins it as for every kernel. */
+  const uint32_t lowest = (uint32_t)RB_TICK_PRIO << 4;
+  RB_TX_SHPR2 = (RB_TX_SHPR2 & 0x00FFFFFFu) | (lowest << 24);
+  RB_TX_SHPR3 = (RB_TX_SHPR3 & 0x0000FFFFu) | (lowest << 24) | (lowest << 16);
+}
+
+/* Objects are created by the harness through the port before tx_kernel_enter
+ * (after _tx_initialize_kernel_setup), so there is nothing left to do here. */
+void tx_application_define(void* first_unused_memory) {
+  (void)first_unused_memory;
+}
+
+/* The SysTick handler is the application's in ThreadX (the example puts it in
+ * tx_initialize_low_level.S): the tick hook, then the kernel's timer
+ * interrupt processing. */
+void SysTick_Handler(void) {
+  rb_tick_hook();
+  _tx_timer_interrupt();
+}
+
+/* The idle task: never blocks, never sleeps (see the header comment). */
+static VOID rb_tx_idle_entry(ULONG unused) {
+  (void)unused;
+  for (;;) {
+    rb_idle_hook();
+  }
+}
+
+/* ThreadX entry functions take a ULONG; the harness passes a pointer. */
+static VOID rb_tx_trampoline(ULONG id) {
+  rb_tx_entry_fn[id](rb_tx_entry_arg[id]);
+}
+
+/* ---- Port operations ---------------------------------------------------- */
+
+static int rb_tx_init(void) {
+  /* Low- and high-level initialisation (timer thread included) now, so the
+   * harness can create objects before start(); tx_kernel_enter then skips
+   * it (TX_INITIALIZE_ALMOST_DONE). */
+  _tx_initialize_kernel_setup();
+  UINT rc = tx_thread_create(&rb_tx_idle_thread, "idle", rb_tx_idle_entry, 0, rb_tx_idle_stack,
+                             sizeof rb_tx_idle_stack, RB_TX_IDLE_PRIO, RB_TX_IDLE_PRIO,
+                             TX_NO_TIME_SLICE, TX_AUTO_START);
+  return rc == TX_SUCCESS ? RBP_OK : RBP_ERR;
+}
+
+static int rb_tx_task_create(int id, const char* name, rbp_entry_fn entry, void* arg, int prio,
+                             uint32_t* stack, uint32_t stack_words) {
+  if (id < 0 || id >= RBP_MAX_TASKS || prio < RBP_PRIO_MIN || prio > RBP_PRIO_MAX) {
+    return RBP_ERR;
+  }
+  rb_tx_entry_fn[id] = entry;
+  rb_tx_entry_arg[id] = arg;
+  const UINT p = RB_TX_PRIO(prio);
+  /* Preemption threshold = priority: no threshold. Time slice: one tick. */
+  UINT rc = tx_thread_create(&rb_tx_thread[id], (CHAR*)name, rb_tx_trampoline, (ULONG)id, stack,
+                             stack_words * sizeof(uint32_t), p, p, RB_TX_TIME_SLICE, TX_AUTO_START);
+  return rc == TX_SUCCESS ? RBP_OK : RBP_ERR;
+}
+
+static void rb_tx_start(void) {
+  /* The tick: SysTick from the core clock, first interrupt one period after
+   * the scheduler unmasks interrupts. */
+  RB_TX_SYST_CSR = 0;
+  RB_TX_SYST_RVR = RB_CORE_HZ / RB_CFG_TICK_HZ - 1u;
+  RB_TX_SYST_CVR = 0;
+  RB_TX_SYST_CSR = 0x7u; /* processor clock, interrupt, enable */
+  tx_kernel_enter();
+}
+
+static int rb_tx_sem_create(int id) {
+  if (id < 0 || id >= RBP_MAX_SEMS) {
+    return RBP_ERR;
+  }
+  return tx_semaphore_create(&rb_tx_sem[id], "rb", 0) == TX_SUCCESS ? RBP_OK : RBP_ERR;
+}
+
+static int rb_tx_sem_give(int id) {
+  UINT rc = tx_semaphore_ceiling_put(&rb_tx_sem[id], 1u);
+  return (rc == TX_SUCCESS || rc == TX_CEILING_EXCEEDED) ? RBP_OK : RBP_ERR;
+}
+
+static int rb_tx_sem_take(int id) {
+  return tx_semaphore_get(&rb_tx_sem[id], TX_WAIT_FOREVER) == TX_SUCCESS ? RBP_OK : RBP_ERR;
+}
+
+/* ThreadX needs no bookkeeping at ISR entry and exit on Cortex-M. */
+static void rb_tx_isr_nothing(void) {}
+
+static int rb_tx_queue_create(int id) {
+  if (id < 0 || id >= RBP_MAX_QUEUES) {
+    return RBP_ERR;
+  }
+  UINT rc = tx_queue_create(&rb_tx_queue[id], "rb", TX_1_ULONG, rb_tx_queue_store[id],
+                            sizeof rb_tx_queue_store[id]);
+  return rc == TX_SUCCESS ? RBP_OK : RBP_ERR;
+}
+
+static int rb_tx_queue_send(int id, uint32_t msg) {
+  ULONG m = msg;
+  return tx_queue_send(&rb_tx_queue[id], &m, TX_WAIT_FOREVER) == TX_SUCCESS ? RBP_OK : RBP_ERR;
+}
+
+static int rb_tx_queue_receive(int id, uint32_t* msg) {
+  ULONG m = 0;
+  UINT rc = tx_queue_receive(&rb_tx_queue[id], &m, TX_WAIT_FOREVER);
+  *msg = (uint32_t)m;
+  return rc == TX_SUCCESS ? RBP_OK : RBP_ERR;
+}
+
+static int rb_tx_mutex_create(int id) {
+  if (id < 0 || id >= RBP_MAX_MUTEXES) {
+    return RBP_ERR;
+  }
+  return tx_mutex_create(&rb_tx_mutex[id], "rb", TX_INHERIT) == TX_SUCCESS ? RBP_OK : RBP_ERR;
+}
+
+static int rb_tx_mutex_lock(int id) {
+  return tx_mutex_get(&rb_tx_mutex[id], TX_WAIT_FOREVER) == TX_SUCCESS ? RBP_OK : RBP_ERR;
+}
+
+static int rb_tx_mutex_unlock(int id) {
+  return tx_mutex_put(&rb_tx_mutex[id]) == TX_SUCCESS ? RBP_OK : RBP_ERR;
+}
+
+static void rb_tx_yield(void) {
+  tx_thread_relinquish();
+}
+
+static uint32_t rb_tx_critical_enter(void) {
+  return (uint32_t)tx_interrupt_control(TX_INT_DISABLE);
+}
+
+static void rb_tx_critical_exit(uint32_t state) {
+  (void)tx_interrupt_control((UINT)state);
+}
+
+static void rb_tx_delay(uint32_t ticks) {
+  (void)tx_thread_sleep((ULONG)ticks);
+}
+
+static uint32_t rb_tx_tick_count(void) {
+  return (uint32_t)tx_time_get();
+}
+
+const struct rbp_ops rbp_port = {
+    .kernel = "threadx",
+    .caps = RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_QUEUE |
+            RBP_HAS_MUTEX | RBP_HAS_MUTEX_PI | RB_TX_CAP_SLICE | RBP_HAS_TICK_HOOK |
+            RBP_HAS_IDLE_HOOK,
+    .init = rb_tx_init,
+    .task_create = rb_tx_task_create,
+    .start = rb_tx_start,
+    .sem_create = rb_tx_sem_create,
+    .sem_give = rb_tx_sem_give,
+    .sem_take = rb_tx_sem_take,
+    .sem_give_from_isr = rb_tx_sem_give,
+    .isr_enter = rb_tx_isr_nothing,
+    .isr_exit = rb_tx_isr_nothing,
+    .queue_create = rb_tx_queue_create,
+    .queue_send = rb_tx_queue_send,
+    .queue_receive = rb_tx_queue_receive,
+    .mutex_create = rb_tx_mutex_create,
+    .mutex_lock = rb_tx_mutex_lock,
+    .mutex_unlock = rb_tx_mutex_unlock,
+    .yield = rb_tx_yield,
+    .critical_enter = rb_tx_critical_enter,
+    .critical_exit = rb_tx_critical_exit,
+    .delay = rb_tx_delay,
+    .tick_count = rb_tx_tick_count,
+};

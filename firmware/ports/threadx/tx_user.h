@@ -1,0 +1,20 @@
+/* ThreadX user configuration of the rtosbench ThreadX port (ThreadX 6.2.0,
+ * ports/cortex_m4/gnu). Everything not set here is ThreadX' own default:
+ * timer thread on (TX_TIMER_PROCESS_IN_ISR not defined), API error checking
+ * on (TX_DISABLE_ERROR_CHECKING not defined), no trace, no event logging, no
+ * execution profiling, 32 priorities. docs/kernels.md explains each choice. */
+#ifndef TX_USER_H
+#define TX_USER_H
+
+#include "rb_port.h" /* RB_STACK_WORDS */
+
+/* The timer thread gets the same 512-word stack as every other task. */
+#define TX_TIMER_THREAD_STACK_SIZE (RB_STACK_WORDS * 4u)
+
+/* The harness fills every stack with its own pattern before creating the
+ * task and reads the high-water mark from it (END stack_min_free_words);
+ * ThreadX' own 0xEF fill at creation would erase it. Creation only: no
+ * measured path changes. */
+#define TX_DISABLE_STACK_FILLING
+
+#endif

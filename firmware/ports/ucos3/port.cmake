@@ -1,0 +1,126 @@
+# Build recipe of the ucos3 port: uC/OS-III 3.08.00 with uC-CPU 1.32.01 and
+# uC-LIB 1.39.01 (github.com/weston-embedded, tags v3.08.00, v1.32.01,
+# v1.39.01), never copied here. Three checkouts are needed; they are found as
+#   1. RB_KERNEL_SOURCE = the uC-OS3 checkout, with RB_KERNEL_SOURCE_UC_CPU and
+#      RB_KERNEL_SOURCE_UC_LIB naming the other two (what `rtosbench run`
+#      passes for the extra sources named uc_cpu and uc_lib), or
+#   2. RB_KERNEL_SOURCE = the uC-OS3 checkout with uC-CPU/ and uC-LIB/ as its
+#      siblings (../uC-CPU, ../uC-LIB), or
+#   3. RB_KERNEL_SOURCE = a directory holding uC-OS3/, uC-CPU/ and uC-LIB/.
+# Compiled: uC-OS3 Source/*.c (os_dbg.c and the __dbg file left out: debug
+# tables only), Ports/ARM-Cortex-M/ARMv7-M (os_cpu_c.c, GNU/os_cpu_a.S),
+# uC-CPU cpu_core.c + ARM-Cortex-M/ARMv7-M (cpu_c.c, GNU/cpu_a.s) and the
+# uC-LIB sources; the configuration headers are this directory's.
+#
+# RB_KERNEL_VERSION / RB_KERNEL_COMMIT, when given, must match the uC-OS3
+# checkout (os.h's OS_VERSION as x.yy.zz, git HEAD); left at n/a they are read
+# from it. uC-CPU and uC-LIB must be the versions named above (checked).
+
+set(RB_KERNEL_SOURCE_UC_CPU "" CACHE PATH "uC-CPU checkout (ucos3 port)")
+set(RB_KERNEL_SOURCE_UC_LIB "" CACHE PATH "uC-LIB checkout (ucos3 port)")
+
+set(_rb_os_hint "RB_KERNEL_SOURCE=<uC-OS3 checkout at v3.08.00> with uC-CPU (v1.32.01) and uC-LIB "
+  "(v1.39.01) as siblings, or -DRB_KERNEL_SOURCE_UC_CPU=... -DRB_KERNEL_SOURCE_UC_LIB=...; "
+  "git clone -b v3.08.00 https://github.com/weston-embedded/uC-OS3 (uC-CPU, uC-LIB likewise)")
+string(CONCAT _rb_os_hint ${_rb_os_hint})
+if(NOT "${RB_KERNEL_SOURCE}" STREQUAL "" AND EXISTS "${RB_KERNEL_SOURCE}/uC-OS3/Source/os.h")
+  set(_rb_os_bundle "${RB_KERNEL_SOURCE}")
+  set(RB_KERNEL_SOURCE "${RB_KERNEL_SOURCE}/uC-OS3")
+else()
+  get_filename_component(_rb_os_bundle "${RB_KERNEL_SOURCE}/.." ABSOLUTE)
+endif()
+rb_require_kernel_source(
+  FILES Source/os.h Source/os_core.c Ports/ARM-Cortex-M/ARMv7-M/os_cpu_c.c
+        Ports/ARM-Cortex-M/ARMv7-M/GNU/os_cpu_a.S
+  HINT "${_rb_os_hint}")
+set(_rb_os "${RB_KERNEL_SOURCE}")
+
+set(_rb_cpu "${RB_KERNEL_SOURCE_UC_CPU}")
+if(_rb_cpu STREQUAL "")
+  set(_rb_cpu "${_rb_os_bundle}/uC-CPU")
+endif()
+set(_rb_lib "${RB_KERNEL_SOURCE_UC_LIB}")
+if(_rb_lib STREQUAL "")
+  set(_rb_lib "${_rb_os_bundle}/uC-LIB")
+endif()
+foreach(f cpu_core.c cpu_def.h ARM-Cortex-M/ARMv7-M/cpu_c.c ARM-Cortex-M/ARMv7-M/GNU/cpu_a.s)
+  if(NOT EXISTS "${_rb_cpu}/${f}")
+    message(FATAL_ERROR "RB_PORT=ucos3 needs uC-CPU: '${_rb_cpu}' has no '${f}' (${_rb_os_hint})")
+  endif()
+endforeach()
+foreach(f lib_def.h lib_mem.c lib_str.c)
+  if(NOT EXISTS "${_rb_lib}/${f}")
+    message(FATAL_ERROR "RB_PORT=ucos3 needs uC-LIB: '${_rb_lib}' has no '${f}' (${_rb_os_hint})")
+  endif()
+endforeach()
+
+# ---- Versions and commit -------------------------------------------------------
+# A version number N as "x.yy.zz" (N = x*10000 + yy*100 + zz).
+function(_rb_os_version file regex out)
+  file(STRINGS "${file}" _l REGEX "${regex}")
+  string(REGEX REPLACE ".*[ \t]([0-9]+)u.*" "\\1" _n "${_l}")
+  if(NOT _n MATCHES "^[0-9]+$")
+    message(FATAL_ERROR "RB_PORT=ucos3: cannot read a version from '${file}'")
+  endif()
+  math(EXPR _maj "${_n} / 10000")
+  math(EXPR _min "(${_n} / 100) % 100")
+  math(EXPR _pat "${_n} % 100")
+  foreach(v _min _pat)
+    if(${v} LESS 10)
+      set(${v} "0${${v}}")
+    endif()
+  endforeach()
+  set(${out} "${_maj}.${_min}.${_pat}" PARENT_SCOPE)
+endfunction()
+_rb_os_version("${_rb_os}/Source/os.h" "^#define[ \t]+OS_VERSION[ \t]+[0-9]+u" _rb_os_ver)
+_rb_os_version("${_rb_cpu}/cpu_def.h" "^#define[ \t]+CPU_CORE_VERSION[ \t]+[0-9]+u" _rb_cpu_ver)
+_rb_os_version("${_rb_lib}/lib_def.h" "^#define[ \t]+LIB_VERSION[ \t]+[0-9]+u" _rb_lib_ver)
+if(NOT _rb_cpu_ver STREQUAL "1.32.01" OR NOT _rb_lib_ver STREQUAL "1.39.01")
+  message(FATAL_ERROR "RB_PORT=ucos3 is written for uC-CPU 1.32.01 and uC-LIB 1.39.01; "
+    "'${_rb_cpu}' is ${_rb_cpu_ver} and '${_rb_lib}' is ${_rb_lib_ver}")
+endif()
+if(RB_KERNEL_VERSION STREQUAL "n/a")
+  set(RB_KERNEL_VERSION "${_rb_os_ver}")
+elseif(NOT RB_KERNEL_VERSION STREQUAL _rb_os_ver)
+  message(FATAL_ERROR "RB_PORT=ucos3: RB_KERNEL_VERSION='${RB_KERNEL_VERSION}' but the checkout "
+    "'${_rb_os}' is uC/OS-III ${_rb_os_ver} (Source/os.h)")
+endif()
+execute_process(COMMAND git -C "${_rb_os}" rev-parse HEAD
+  OUTPUT_VARIABLE _rb_head OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE _rb_git_rc ERROR_QUIET)
+if(_rb_git_rc EQUAL 0)
+  if(RB_KERNEL_COMMIT STREQUAL "n/a")
+    string(SUBSTRING "${_rb_head}" 0 8 RB_KERNEL_COMMIT)
+  elseif(NOT _rb_head MATCHES "^${RB_KERNEL_COMMIT}")
+    message(FATAL_ERROR "RB_PORT=ucos3: RB_KERNEL_COMMIT='${RB_KERNEL_COMMIT}' but the checkout "
+      "'${_rb_os}' is at ${_rb_head}")
+  endif()
+endif()
+
+# ---- Sources ----------------------------------------------------------------------
+foreach(f os_cfg_app os_core os_flag os_mem os_msg os_mutex os_prio os_q os_sem os_stat os_task
+          os_tick os_time os_tmr os_var)
+  list(APPEND RB_KERNEL_SOURCES "${_rb_os}/Source/${f}.c")
+endforeach()
+list(APPEND RB_KERNEL_SOURCES
+  "${_rb_os}/Ports/ARM-Cortex-M/ARMv7-M/os_cpu_c.c"
+  "${_rb_os}/Ports/ARM-Cortex-M/ARMv7-M/GNU/os_cpu_a.S"
+  "${_rb_cpu}/cpu_core.c"
+  "${_rb_cpu}/ARM-Cortex-M/ARMv7-M/cpu_c.c"
+  "${_rb_cpu}/ARM-Cortex-M/ARMv7-M/GNU/cpu_a.s"
+  "${_rb_lib}/lib_mem.c" "${_rb_lib}/lib_str.c" "${_rb_lib}/lib_math.c" "${_rb_lib}/lib_ascii.c")
+list(APPEND RB_KERNEL_INCLUDE_DIRS "${_rb_os}/Source" "${_rb_os}/Ports/ARM-Cortex-M/ARMv7-M/GNU"
+  "${_rb_cpu}" "${_rb_cpu}/ARM-Cortex-M/ARMv7-M/GNU" "${_rb_lib}")
+# The kernel's exception handlers under the vector table's names.
+list(APPEND RB_KERNEL_DEFINITIONS OS_CPU_PendSVHandler=PendSV_Handler
+  OS_CPU_SysTickHandler=SysTick_Handler)
+# Time slicing among equal priorities (CONFIG slicing=, RBP_HAS_TIME_SLICE):
+# on with a one-tick quantum in every kernel port, the same condition for all;
+# -DRB_TIME_SLICING=OFF builds the no-slicing variant.
+set(RB_TIME_SLICING ON CACHE BOOL "time slicing among equal-priority tasks (one-tick quantum)")
+if(RB_TIME_SLICING)
+  list(APPEND RB_PORT_DEFINITIONS RB_TIME_SLICING=1)
+else()
+  list(APPEND RB_PORT_DEFINITIONS RB_TIME_SLICING=0)
+endif()
+list(APPEND RB_PORT_SOURCES "${CMAKE_CURRENT_LIST_DIR}/rb_port_ucos3.c")
+list(APPEND RB_PORT_INCLUDE_DIRS "${CMAKE_CURRENT_LIST_DIR}")

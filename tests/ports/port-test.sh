@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# End-to-end test of one kernel port (firmware/ports/<port>/) with the real
+# kernel source, the real arm-none-eabi-gcc, the real QEMU and the real
+# `rtosbench verify`.
+#
+#   port-test.sh qemu PORT ENV_VAR VERSION RTOSBENCH_BIN REPO_ROOT WORK_DIR GENERATOR BARE_BUILD [KNOWN_DEFECT]
+#   port-test.sh f407 PORT ENV_VAR VERSION RTOSBENCH_BIN REPO_ROOT WORK_DIR GENERATOR
+#
+# The kernel source is the directory named by the environment variable
+# ENV_VAR (e.g. RTOSBENCH_KERNEL_FREERTOS), read now, at test time. When it is
+# unset or empty the test prints why and exits 77, which tests.cmake declares
+# as CTest's SKIP_RETURN_CODE: reported as skipped, never as passed. A
+# variable that names no directory is an error (exit 1), not a skip.
+#
+# qemu: builds for qemu-netduinoplus2 (RB_KERNEL_VERSION=VERSION, so the
+#   port's recipe checks the checkout is that version), runs every harness test
+#   under QEMU (scripts/run-qemu.sh), and requires `rtosbench verify` to
+#   accept the log (exit 0, every PHASE OK, conditions pinned with --expect),
+#   every test run and none NA, and a second run to give identical statistics
+#   (QEMU -icount is deterministic). KNOWN_DEFECT=<check> instead requires verify to
+#   report exactly one problem: that CHECK failing (a kernel defect documented
+#   in docs/kernels.md), everything else valid. Then computes the footprint
+#   against BARE_BUILD (scripts/footprint.sh) and checks its two ways of
+#   counting agree.
+# f407: builds the stm32f407-disco image and checks the outputs.
+set -euo pipefail
+
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+mode=$1 port=$2 env_var=$3 version=$4 bin=$5 root=$6 work=$7 gen=$8
+bare=${9:-}
+defect=${10:-}
+case $mode in qemu | f407) ;; *) fail "unknown mode '$mode' (qemu or f407)" ;; esac
+
+src=${!env_var:-}
+if [[ -z $src ]]; then
+  echo "SKIPPED: source for $port not found: set $env_var to a checkout of the kernel" \
+    "(docs/kernels.md lists each kernel's upstream URL and tag)"
+  exit 77
+fi
+[[ -d $src ]] || fail "$env_var='$src' is not a directory"
+
+extra=()
+if [[ $port == ucos3 ]]; then
+  # uC/OS-III also needs uC-CPU and uC-LIB: siblings of the uC-OS3 checkout,
+  # a bundle directory, or these two variables (ports/ucos3/port.cmake).
+  [[ -n ${RTOSBENCH_KERNEL_UCOS3_CPU:-} ]] && extra+=("-DRB_KERNEL_SOURCE_UC_CPU=$RTOSBENCH_KERNEL_UCOS3_CPU")
+  [[ -n ${RTOSBENCH_KERNEL_UCOS3_LIB:-} ]] && extra+=("-DRB_KERNEL_SOURCE_UC_LIB=$RTOSBENCH_KERNEL_UCOS3_LIB")
+fi
+
+if [[ $mode == qemu ]]; then
+  board=qemu-netduinoplus2
+else
+  board=stm32f407-disco
+fi
+# Fewer samples than a benchmark run: this checks the port, not the figures.
+samples=2000
+warmup=200
+nonce=5eed0105
+build=$work/$port-$board
+rm -rf "$build"
+mkdir -p "$work"
+start=$SECONDS
+if ! cmake -S "$root/firmware" -B "$build" -G "$gen" -DRB_PORT="$port" -DRB_BOARD="$board" \
+  -DRB_KERNEL_SOURCE="$src" -DRB_KERNEL_VERSION="$version" -DRB_SAMPLES=$samples \
+  -DRB_WARMUP=$warmup -DRB_NONCE=$nonce "${extra[@]}" >"$build.configure.log" 2>&1; then
+  cat "$build.configure.log" >&2
+  fail "configuring $port for $board failed"
+fi
+if ! cmake --build "$build" >"$build.build.log" 2>&1; then
+  tail -40 "$build.build.log" >&2
+  fail "building $port for $board failed"
+fi
+# Kernel sources are compiled with -w; the port's own code must be clean.
+if grep -i 'warning:' "$build.build.log" | grep -q "/ports/$port/"; then
+  grep -i 'warning:' "$build.build.log" >&2
+  fail "the $port port compiles with warnings"
+fi
+for f in rtosbench-fw.elf rtosbench-fw.map rtosbench-fw.bin size.txt size.json; do
+  [[ -s $build/$f ]] || fail "$build/$f is missing or empty"
+done
+echo "$port for $board built in $((SECONDS - start)) s: $(cat "$build/size.json")"
+[[ $mode == f407 ]] && exit 0
+
+# ---- qemu: run, verify ------------------------------------------------------
+[[ -x $bin ]] || fail "rtosbench binary not found: $bin"
+log=$work/$port-qemu.log
+start=$SECONDS
+rc=0
+"$root/scripts/run-qemu.sh" "$build/rtosbench-fw.elf" "$log" 300 || rc=$?
+[[ $rc -eq 0 ]] || { tail -5 "$log" >&2; fail "run-qemu.sh exited $rc"; }
+echo "ran under QEMU in $((SECONDS - start)) s: $(wc -l <"$log") lines"
+
+expect=()
+for pin in "kernel=$port" "port=$port" "board=$board" "kernel_version=$version" \
+  "harness=$("$root/scripts/fw-harness-hash.sh" "$root/firmware/harness")" "nonce=$nonce" \
+  tick=1000 preempt=1 slicing=1 fpu=0 stack_words=512 irq_prio=14 tick_prio=15 \
+  pendsv_prio=15 counter=tim2 unit=instructions debugger=0 samples=$samples warmup=$warmup; do
+  expect+=(--expect "$pin")
+done
+rc=0
+"$bin" verify "$log" "${expect[@]}" --json "$work/$port-qemu.json" >"$work/$port-qemu.verify.txt" 2>&1 || rc=$?
+verdicts=$(tr -d ' \n' <"$work/$port-qemu.json" | sed -n 's/.*"verdicts":\[\([^]]*\)\].*/\1/p')
+if [[ -z $defect ]]; then
+  if [[ $rc -ne 0 ]]; then
+    cat "$work/$port-qemu.verify.txt" >&2
+    fail "rtosbench verify exited $rc (0 required)"
+  fi
+else
+  # Exactly one problem, the documented one.
+  n=$(grep -o '"check":' <<<"$verdicts" | wc -l)
+  if [[ $rc -ne 1 || $n -ne 1 ]] || ! grep -q "\"check\":\"check_failed\"" <<<"$verdicts" ||
+    ! grep -q "CHECK${defect}failed" <<<"$verdicts"; then
+    cat "$work/$port-qemu.verify.txt" >&2
+    fail "expected verify to exit 1 with the single known defect 'CHECK $defect failed'" \
+      "(docs/kernels.md); got exit $rc with $n problem(s)"
+  fi
+  echo "known kernel defect reproduced: CHECK $defect failed (docs/kernels.md); every other check passed"
+fi
+# QEMU with -icount is deterministic: a second run must give the same
+# statistics (a port reading uninitialised state, or racing the host, would not).
+rc=0
+"$root/scripts/run-qemu.sh" "$build/rtosbench-fw.elf" "$log.2" 300 || rc=$?
+[[ $rc -eq 0 ]] || { tail -5 "$log.2" >&2; fail "second run: run-qemu.sh exited $rc"; }
+if ! cmp -s <(grep -E '^(RESULT|PHASE|CHECK|NA),' "$log") <(grep -E '^(RESULT|PHASE|CHECK|NA),' "$log.2"); then
+  diff <(grep -E '^(RESULT|PHASE|CHECK|NA),' "$log") <(grep -E '^(RESULT|PHASE|CHECK|NA),' "$log.2") | head >&2
+  fail "the second QEMU run's statistics differ from the first"
+fi
+echo "second run: statistics identical"
+end=$(grep '^END,' "$log" | cut -d'|' -f1)
+[[ $end == *",tests_run=9,"* && $end == *",tests_na=0"* ]] ||
+  fail "expected every test to run (tests_run=9, tests_na=0): $end"
+grep '^PHASE,' "$log" | cut -d'|' -f1
+grep -E '^(RESULT|CHECK),' "$log" | cut -d'|' -f1 |
+  sed -E 's/^(RESULT,[^,]+,n=[0-9]+),.*median_ticks=([0-9]+),.*p99_ticks=([0-9]+),.*/\1 median=\2 p99=\3/'
+
+# ---- footprint ---------------------------------------------------------------
+[[ -n $bare && -f $bare/size.json ]] || fail "no bare build at '$bare' (the ports_bare_qemu fixture failed?)"
+fp=$("$root/scripts/footprint.sh" "$build" "$bare")
+echo "footprint: $fp"
+num() { sed -n "s/.*\"$1\":{[^}]*\"$2\":\([0-9-]*\).*/\1/p" <<<"$fp"; }
+for m in flash ram; do
+  k=$(num kernel $m) g=$(num port_glue $m) l=$(num libs $m) b=$(num bare_port $m) d=$(num delta $m)
+  [[ -n $k && -n $g && -n $l && -n $b && -n $d ]] || fail "footprint: cannot read $m figures"
+  diff=$((k + g + l - b - d))
+  # The images differ only in kernel + glue + the C library code they pull in
+  # vs the bare scheduler, up to section alignment and fill.
+  ((diff >= -64 && diff <= 64)) ||
+    fail "footprint: kernel+glue+libs-bare_port ($((k + g + l - b))) and image delta ($d) disagree on $m"
+done
+(($(num kernel flash) > 1000)) || fail "footprint: implausibly small kernel ($(num kernel flash) bytes of flash)"
