@@ -14,6 +14,7 @@ packages=(
   gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi qemu-system-arm
   # real probes (their command lines are exercised with no probe attached)
   openocd
+  jq  # tests/run/e2e: the run tests read result JSON
 )
 if [[ "${RTOSBENCH_WITH_BROWSER:-0}" == 1 ]]; then
   packages+=(chromium)

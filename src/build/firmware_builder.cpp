@@ -1,0 +1,311 @@
+#include "build/firmware_builder.h"
+
+#include "util/atomic_write.h"
+#include "util/sha256.h"
+
+#include <fmt/core.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+namespace rb::build {
+
+namespace {
+
+std::string utc_now() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+void log_line(const std::filesystem::path& log, const std::string& line) {
+  if (log.empty()) return;
+  std::error_code ec;
+  std::filesystem::create_directories(log.parent_path(), ec);
+  std::ofstream out(log, std::ios::app);
+  out << line << '\n';
+}
+
+std::string upper(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// An exclusive lock on a cache entry while it is checked or built, so two
+// runs sharing a cache do not build into the same directory at once.
+class EntryLock {
+ public:
+  explicit EntryLock(const std::filesystem::path& file) {
+    fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ >= 0) ::flock(fd_, LOCK_EX);
+  }
+  ~EntryLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  EntryLock(const EntryLock&) = delete;
+  EntryLock& operator=(const EntryLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+Result<Footprint> read_footprint(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  if (!in) return Error{fmt::format("the firmware build wrote no {}", p.string())};
+  try {
+    nlohmann::json j = nlohmann::json::parse(in);
+    Footprint f;
+    f.text = j.at("text").get<uint64_t>();
+    f.data = j.at("data").get<uint64_t>();
+    f.bss = j.at("bss").get<uint64_t>();
+    f.flash = j.value("flash", f.text + f.data);
+    f.ram = j.value("ram", f.data + f.bss);
+    return f;
+  } catch (const std::exception& e) {
+    return Error{fmt::format("{}: not the expected {{\"text\",\"data\",\"bss\",\"flash\",\"ram\"}}: {}", p.string(),
+                             e.what())};
+  }
+}
+
+}  // namespace
+
+std::string error_excerpt(const std::string& output) {
+  std::istringstream in(output);
+  std::string line;
+  std::vector<std::string> errors, last;
+  while (std::getline(in, line)) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    if (line.empty()) continue;
+    std::string lower = line;
+    for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    bool is_error = lower.find("error") != std::string::npos && lower.rfind("ninja: build stopped", 0) != 0 &&
+                    lower.rfind("failed: ", 0) != 0 && lower.find(" -c ") == std::string::npos;
+    if (is_error && errors.size() < 3) errors.push_back(line);
+    last.push_back(line);
+    if (last.size() > 3) last.erase(last.begin());
+  }
+  const auto& pick = errors.empty() ? last : errors;
+  std::string out;
+  for (const auto& l : pick) out += (out.empty() ? "" : " | ") + l;
+  if (out.size() > 400) out = out.substr(0, 397) + "...";
+  return out.empty() ? "(no output)" : out;
+}
+
+nlohmann::json to_json(const BuildOutput& b) {
+  return nlohmann::json{
+      {"cached", b.cached},
+      {"cacheable", b.cacheable},
+      {"key", b.key},
+      {"nonce", b.nonce},
+      {"elf_sha256", b.elf_sha256},
+      {"map_sha256", b.map_sha256},
+      {"footprint",
+       {{"text", b.footprint.text},
+        {"data", b.footprint.data},
+        {"bss", b.footprint.bss},
+        {"flash", b.footprint.flash},
+        {"ram", b.footprint.ram}}},
+      {"defines", b.defines},
+      {"seconds", b.seconds},
+      {"built_at", b.built_at},
+  };
+}
+
+Result<BuildOutput> build_output_from_json(const nlohmann::json& j) {
+  try {
+    BuildOutput b;
+    b.cached = j.at("cached").get<bool>();
+    b.cacheable = j.value("cacheable", true);
+    b.key = j.at("key").get<std::string>();
+    b.nonce = j.at("nonce").get<std::string>();
+    b.elf_sha256 = j.at("elf_sha256").get<std::string>();
+    b.map_sha256 = j.at("map_sha256").get<std::string>();
+    const auto& f = j.at("footprint");
+    b.footprint = Footprint{f.at("text").get<uint64_t>(), f.at("data").get<uint64_t>(), f.at("bss").get<uint64_t>(),
+                            f.at("flash").get<uint64_t>(), f.at("ram").get<uint64_t>()};
+    b.defines = j.at("defines").get<std::map<std::string, std::string>>();
+    b.seconds = j.value("seconds", 0.0);
+    b.built_at = j.value("built_at", "");
+    return b;
+  } catch (const std::exception& e) {
+    return Error{fmt::format("build record: {}", e.what())};
+  }
+}
+
+std::map<std::string, std::string> job_defines(const BuildRequest& req) {
+  const auto& j = req.job;
+  std::map<std::string, std::string> d{
+      {"RB_PORT", j.kernel.port},
+      {"RB_BOARD", j.board},
+      {"RB_OPT", j.opt},
+      {"RB_TICK_HZ", std::to_string(j.tick_hz)},
+      {"RB_FPU_CONTEXT", std::to_string(j.fpu_context)},
+      {"RB_WARMUP", std::to_string(j.warmup)},
+      {"RB_SAMPLES", std::to_string(j.samples)},
+      {"RB_TESTS", fmt::format("{}", fmt::join(j.tests, ","))},
+      {"RB_KERNEL_VERSION", j.kernel.version},
+      {"RB_KERNEL_COMMIT", req.kernel.has_source ? req.kernel.main.commit : "n/a"},
+  };
+  if (req.kernel.has_source) {
+    d["RB_KERNEL_SOURCE"] = req.kernel.main.path.string();
+    for (const auto& x : req.kernel.extras) {
+      std::string name = x.name.substr(x.name.find('.') + 1);
+      d["RB_KERNEL_SOURCE_" + upper(name)] = x.path.string();
+    }
+  }
+  return d;
+}
+
+Result<std::string> input_manifest(const BuildRequest& req) {
+  std::ostringstream m;
+  m << "rtosbench-build-inputs 1\n";
+  m << "toolchain.gcc " << req.toolchain.gcc_banner << '\n';
+  m << "toolchain.gcc_version " << req.toolchain.gcc_version << '\n';
+  m << "toolchain.cmake " << req.toolchain.cmake_version << '\n';
+  m << "toolchain.ninja " << req.toolchain.ninja_version << '\n';
+  for (const auto& [k, v] : job_defines(req)) {
+    if (k.rfind("RB_KERNEL_SOURCE", 0) == 0) continue;  // where the source is does not change the image
+    m << "define " << k << '=' << v << '\n';
+  }
+  m << "kernel " << req.kernel.identity() << '\n';
+  std::vector<std::filesystem::path> files;
+  std::error_code ec;
+  auto it = std::filesystem::recursive_directory_iterator(req.firmware_dir, ec);
+  if (ec) return Error{fmt::format("cannot list firmware sources in {}: {}", req.firmware_dir.string(), ec.message())};
+  for (auto end = std::filesystem::recursive_directory_iterator(); it != end; it.increment(ec)) {
+    if (ec) return Error{fmt::format("cannot list firmware sources in {}: {}", req.firmware_dir.string(), ec.message())};
+    std::string name = it->path().filename().string();
+    if (it->is_directory() && (name.rfind('.', 0) == 0 || name.rfind("build", 0) == 0)) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_regular_file()) files.push_back(it->path().lexically_relative(req.firmware_dir));
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    auto h = sha256_file(req.firmware_dir / f);
+    if (!h.ok()) return h.error();
+    m << "file " << f.generic_string() << ' ' << *h << '\n';
+  }
+  return m.str();
+}
+
+std::filesystem::path default_build_cache_dir() {
+  if (const char* d = std::getenv("RTOSBENCH_BUILD_CACHE"); d && *d) return d;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::filesystem::path(x) / "rtosbench" / "builds";
+  if (const char* h = std::getenv("HOME"); h && *h) return std::filesystem::path(h) / ".cache" / "rtosbench" / "builds";
+  return std::filesystem::temp_directory_path() / "rtosbench-builds";
+}
+
+CmakeBuilder::CmakeBuilder(run::ProcessRunner& runner, std::filesystem::path cache_dir)
+    : runner_(runner), cache_dir_(std::move(cache_dir)) {}
+
+Result<BuildOutput> CmakeBuilder::build(const BuildRequest& req) {
+  auto manifest = input_manifest(req);
+  if (!manifest.ok()) return manifest.error();
+  BuildOutput out;
+  out.key = sha256_hex(*manifest);
+  out.nonce = out.key.substr(0, 8);
+  out.cacheable = !req.kernel.identity().empty();
+  out.defines = job_defines(req);
+  out.defines["RB_NONCE"] = out.nonce;
+  out.dir = cache_dir_ / out.key;
+  std::filesystem::path bdir = out.dir / "build";
+  out.elf = bdir / "rtosbench-fw.elf";
+  out.map = bdir / "rtosbench-fw.map";
+  out.bin = bdir / "rtosbench-fw.bin";
+  out.size_json = bdir / "size.json";
+
+  std::error_code ec;
+  std::filesystem::create_directories(out.dir, ec);
+  if (ec) return Error{fmt::format("cannot create build cache entry {}: {}", out.dir.string(), ec.message())};
+  EntryLock lock(out.dir / "lock");
+
+  const std::filesystem::path record = out.dir / "build.json";
+  if (out.cacheable && std::filesystem::exists(record)) {
+    std::ifstream in(record);
+    try {
+      auto prior = build_output_from_json(nlohmann::json::parse(in));
+      if (prior.ok() && std::filesystem::exists(out.elf) && std::filesystem::exists(out.map)) {
+        auto elf_sha = sha256_file(out.elf);
+        if (elf_sha.ok() && *elf_sha == prior->elf_sha256) {
+          BuildOutput hit = *prior;
+          hit.cached = true;
+          hit.dir = out.dir;
+          hit.elf = out.elf;
+          hit.map = out.map;
+          hit.bin = out.bin;
+          hit.size_json = out.size_json;
+          log_line(req.log, fmt::format("build cache hit: {} (built {}, elf sha256 {})", out.key, hit.built_at,
+                                        hit.elf_sha256));
+          return hit;
+        }
+        log_line(req.log, "build cache entry " + out.key + " does not match its record; rebuilding");
+      }
+    } catch (const std::exception&) {
+      log_line(req.log, "build cache record " + record.string() + " unreadable; rebuilding");
+    }
+  }
+  std::filesystem::remove(record, ec);
+  if (auto s = write_file_atomic(out.dir / "inputs.txt", *manifest); !s.ok()) return s.error();
+
+  auto start = std::chrono::steady_clock::now();
+  auto remaining = [&]() {
+    auto used = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+    return std::max(std::chrono::milliseconds(1), req.timeout - used);
+  };
+  run::ProcessSpec configure;
+  configure.argv = {"cmake", "-S", req.firmware_dir.string(), "-B", bdir.string(), "-G", "Ninja",
+                    "-DCMAKE_TOOLCHAIN_FILE=" + (req.firmware_dir / "cmake" / "arm-none-eabi.cmake").string()};
+  for (const auto& [k, v] : out.defines) configure.argv.push_back("-D" + k + "=" + v);
+  configure.log = req.log;
+  configure.timeout = remaining();
+  log_line(req.log, fmt::format("build key {}\n$ {}", out.key, fmt::join(configure.argv, " ")));
+  auto c = runner_.run(configure);
+  if (!c.ok()) {
+    return Error{fmt::format("cmake configure failed ({}): {}", c.describe(), error_excerpt(c.output))};
+  }
+  run::ProcessSpec compile;
+  compile.argv = {"cmake", "--build", bdir.string()};
+  if (req.parallel > 0) {
+    compile.argv.push_back("--parallel");
+    compile.argv.push_back(std::to_string(req.parallel));
+  }
+  compile.log = req.log;
+  compile.timeout = remaining();
+  log_line(req.log, fmt::format("$ {}", fmt::join(compile.argv, " ")));
+  auto b = runner_.run(compile);
+  if (!b.ok()) {
+    return Error{fmt::format("firmware build failed ({}): {}", b.describe(), error_excerpt(b.output))};
+  }
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (const auto& p : {out.elf, out.map, out.bin}) {
+    if (!std::filesystem::exists(p)) return Error{fmt::format("the firmware build wrote no {}", p.string())};
+  }
+  auto fp = read_footprint(out.size_json);
+  if (!fp.ok()) return fp.error();
+  out.footprint = *fp;
+  auto es = sha256_file(out.elf);
+  if (!es.ok()) return es.error();
+  auto ms = sha256_file(out.map);
+  if (!ms.ok()) return ms.error();
+  out.elf_sha256 = *es;
+  out.map_sha256 = *ms;
+  out.built_at = utc_now();
+  if (out.cacheable) {
+    if (auto s = write_file_atomic(record, to_json(out).dump(2) + "\n"); !s.ok()) return s.error();
+  }
+  log_line(req.log, fmt::format("built in {:.1f} s: elf sha256 {}", out.seconds, out.elf_sha256));
+  return out;
+}
+
+}  // namespace rb::build

@@ -1,0 +1,81 @@
+// `rtosbench doctor [--matrix FILE] [--bench FILE]`: is this machine ready?
+#include "cli/commands.h"
+#include "kernels/source.h"
+#include "matrix/load.h"
+#include "run/doctor.h"
+#include "run/process.h"
+
+#include <fmt/core.h>
+
+namespace rb::cli {
+
+namespace {
+
+struct DoctorArgs {
+  std::string matrix;
+  std::string bench;
+  std::vector<std::string> kernel_sources;
+  std::string kernel_cache;
+  std::string sys_root = "/";
+  bool json = false;
+};
+
+int doctor_command(const DoctorArgs& a) {
+  run::DoctorInputs in;
+  in.sys_root = a.sys_root;
+  std::vector<matrix::Diagnostic> errors;
+  if (!a.matrix.empty()) {
+    auto lm = matrix::load_matrix(a.matrix);
+    if (!lm.ok()) {
+      errors.insert(errors.end(), lm.errors.begin(), lm.errors.end());
+    } else {
+      in.matrix = lm.value;
+    }
+  }
+  std::string bench_file = a.bench;
+  if (bench_file.empty() && in.matrix && !in.matrix->bench.empty()) bench_file = in.matrix->bench.string();
+  if (!bench_file.empty()) {
+    auto lb = matrix::load_bench(bench_file);
+    if (!lb.ok()) {
+      errors.insert(errors.end(), lb.errors.begin(), lb.errors.end());
+    } else {
+      in.bench = lb.value;
+    }
+  }
+  if (!errors.empty()) {
+    for (const auto& d : errors) fmt::print(stderr, "{}\n", d.format());
+    return kExitUsage;
+  }
+  for (const auto& ks : a.kernel_sources) {
+    auto o = kernels::parse_override(ks);
+    if (!o.ok()) {
+      fmt::print(stderr, "rtosbench doctor: {}\n", o.error().message);
+      return kExitUsage;
+    }
+    in.kernel_options.overrides[o->first] = o->second;
+  }
+  in.kernel_options.cache_dir = a.kernel_cache.empty() ? kernels::default_cache_dir() : std::filesystem::path(a.kernel_cache);
+  auto processes = run::make_posix_runner();
+  auto findings = run::run_doctor(in, *processes);
+  if (a.json) {
+    fmt::print("{}\n", run::to_json(findings).dump(2));
+  } else {
+    fmt::print("{}", run::format_findings(findings));
+  }
+  return run::has_errors(findings) ? 1 : kExitOk;
+}
+
+}  // namespace
+
+std::function<int()> add_doctor(CLI::App& app) {
+  auto a = std::make_shared<DoctorArgs>();
+  app.add_option("--matrix", a->matrix, "check the toolchain pin and kernel sources of this matrix");
+  app.add_option("--bench", a->bench, "check the probes, ports and tools of this bench (default: the matrix's)");
+  app.add_option("--kernel-source", a->kernel_sources, "NAME=PATH: a local checkout of kernel NAME (repeatable)");
+  app.add_option("--kernel-cache", a->kernel_cache, "kernel source cache (default ~/.cache/rtosbench/kernels)");
+  app.add_option("--sys-root", a->sys_root, "read /sys and /dev under this root (tests)")->group("");
+  app.add_flag("--json", a->json, "print the findings as JSON");
+  return [a] { return doctor_command(*a); };
+}
+
+}  // namespace rb::cli

@@ -1,0 +1,58 @@
+#include "matrix/expand.h"
+
+#include <fmt/core.h>
+
+#include <sstream>
+
+namespace rb::matrix {
+
+std::string opt_id(const std::string& opt) {
+  std::istringstream in(opt);
+  std::string tok;
+  while (in >> tok) {
+    if (tok.size() >= 2 && tok[0] == '-' && tok[1] == 'O') return tok.substr(1);
+  }
+  std::string id;
+  for (char c : opt) {
+    if (std::isalnum(static_cast<unsigned char>(c))) id += c;
+  }
+  return id.empty() ? "opt" : id;
+}
+
+std::vector<Job> expand_jobs(const Matrix& m) {
+  std::vector<Job> jobs;
+  for (const auto& k : m.kernels) {
+    std::filesystem::path port_file = m.firmware / "ports" / k.port / "port.cmake";
+    bool exists = std::filesystem::exists(port_file);
+    for (const auto& opt : m.opts) {
+      for (int tick : m.tick_hz) {
+        for (int fpu : m.fpu_context) {
+          for (int r = 1; r <= m.repeats; ++r) {
+            Job j;
+            j.kernel = k;
+            j.board = m.board;
+            j.opt = opt;
+            j.opt_id = opt_id(opt);
+            j.tick_hz = tick;
+            j.fpu_context = fpu;
+            j.repeat = r;
+            j.tests = m.tests;
+            j.samples = m.samples;
+            j.warmup = m.warmup;
+            j.build_id = fmt::format("{}-{}-tick{}-fpu{}", k.name, j.opt_id, tick, fpu);
+            j.id = m.repeats > 1 ? fmt::format("{}-r{}", j.build_id, r) : j.build_id;
+            j.port_exists = exists;
+            if (!exists) {
+              j.port_missing_reason = fmt::format("no firmware port '{}' yet ({} does not exist)", k.port,
+                                                  port_file.lexically_relative(m.firmware.parent_path()).string());
+            }
+            jobs.push_back(std::move(j));
+          }
+        }
+      }
+    }
+  }
+  return jobs;
+}
+
+}  // namespace rb::matrix

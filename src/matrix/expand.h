@@ -1,0 +1,18 @@
+#pragma once
+// Variant expansion: kernels x opt x tick x fpu x repeats, in matrix order,
+// with stable readable ids.
+#include "matrix/model.h"
+
+#include <vector>
+
+namespace rb::matrix {
+
+// "-O2 -g0" -> "O2", "-Os" -> "Os"; flags without an -O level are reduced to
+// [A-Za-z0-9] so the id stays a file name.
+std::string opt_id(const std::string& opt);
+
+// Every job of the matrix. A kernel whose firmware/ports/<port>/port.cmake is
+// missing still gets its jobs, marked port_exists=false with the reason.
+std::vector<Job> expand_jobs(const Matrix& m);
+
+}  // namespace rb::matrix

@@ -1,0 +1,40 @@
+#pragma once
+// Loading and validating matrix and bench files. Validation collects every
+// problem of a file before failing, each as `file:line:column: message`, with
+// the allowed values when the set is closed.
+#include "matrix/model.h"
+
+#include <string>
+#include <vector>
+
+namespace rb::matrix {
+
+struct Diagnostic {
+  std::string file;
+  int line = 0;    // 1-based; 0 when unknown
+  int column = 0;  // 1-based
+  std::string message;
+  std::string format() const;  // "file:line:column: error: message"
+};
+
+// The outcome of loading one file: the model when `errors` is empty.
+template <typename T>
+struct Loaded {
+  T value;
+  std::vector<Diagnostic> errors;
+  bool ok() const { return errors.empty(); }
+};
+
+// Reads and validates a matrix. Relative paths in it (bench, firmware,
+// kernel sources) are resolved against the matrix file's directory. An
+// unreadable file or a YAML syntax error is one diagnostic.
+Loaded<Matrix> load_matrix(const std::filesystem::path& file);
+Loaded<Matrix> parse_matrix(const std::string& text, const std::filesystem::path& file);
+
+Loaded<Bench> load_bench(const std::filesystem::path& file);
+Loaded<Bench> parse_bench(const std::string& text, const std::filesystem::path& file);
+
+// Test names the harness knows (docs/protocol.md section 8).
+const std::vector<std::string>& known_tests();
+
+}  // namespace rb::matrix

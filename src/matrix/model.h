@@ -1,0 +1,129 @@
+#pragma once
+// The two configuration files of a run (docs/matrix.md):
+// - a test matrix says WHAT to measure: kernels pinned to upstream versions,
+//   variants, tests, sample counts, repeats, pinned conditions, timeouts;
+// - a bench file says WHAT IS PLUGGED IN: board instances with their probe,
+//   serial port, reset method and power-cycle command (after twister's
+//   hardware map), so one matrix runs on any bench.
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rb::matrix {
+
+// A second upstream repository a kernel needs (uC/OS-III's uC-CPU, NuttX's
+// apps); passed to the firmware as RB_KERNEL_SOURCE_<NAME>.
+struct ExtraSource {
+  std::string name;
+  std::string git;
+  std::string tag;
+  std::filesystem::path source;  // local checkout (absolute), empty if none
+};
+
+struct KernelSpec {
+  std::string name;      // job id prefix and CONFIG kernel name, e.g. "freertos"
+  std::string port;      // firmware/ports/<port>/port.cmake; defaults to name
+  std::string version;   // pinned version, e.g. "10.5.1"; "n/a" for bare
+  std::string git;       // upstream URL; empty for kernels without source (bare)
+  std::string tag;       // upstream tag of `version`
+  std::filesystem::path source;  // local checkout named in the matrix (absolute)
+  std::string note;      // shown with every result, e.g. why a version differs from a seed
+  std::vector<ExtraSource> extra_sources;
+  // Per-kernel pin overrides; an empty optional removes a pin.
+  std::map<std::string, std::optional<std::string>> expect;
+  bool needs_source() const { return !git.empty() || !source.empty(); }
+};
+
+struct Timeouts {
+  double build_s = 900;
+  double flash_s = 120;
+  double capture_s = 600;     // whole capture, `cont` to END
+  double inactivity_s = 30;   // longest silence on the port
+};
+
+struct Retries {
+  int build = 0;    // BUILD_ERROR
+  int flash = 1;    // FLASH_ERROR
+  int capture = 1;  // TIMEOUT, PORT_ERROR, PROTOCOL_ERROR (never INVALID)
+};
+
+struct Matrix {
+  std::filesystem::path file;      // absolute path of the matrix file
+  std::string name;
+  std::filesystem::path bench;     // default bench file (absolute), may be empty
+  std::filesystem::path firmware;  // firmware CMake project (absolute)
+  std::string board;               // RB_BOARD of every image
+  std::string gcc_pin;             // arm-none-eabi-gcc -dumpversion to require; empty: none
+  std::vector<KernelSpec> kernels;
+  std::vector<std::string> opts{"-O2 -g0"};
+  std::vector<int> tick_hz{1000};
+  std::vector<int> fpu_context{0};
+  std::vector<std::string> tests{"all"};
+  int samples = 10000;
+  int warmup = 1000;
+  int repeats = 1;
+  std::map<std::string, std::string> expect;  // CONFIG pins of every capture
+  Timeouts timeouts;
+  Retries retries;
+};
+
+enum class FlasherKind { kQemu, kOpenocd, kPyocd };
+enum class ResetMethod { kHardware, kSystem, kPowerCycle };
+
+const char* to_string(FlasherKind k);
+const char* to_string(ResetMethod r);
+
+struct ProbeSpec {
+  std::string serial;     // probe serial number: openocd `adapter serial`, pyocd `-u`
+  std::string interface = "interface/stlink.cfg";  // openocd interface script
+  std::string target;     // openocd target script / pyocd target name
+  std::string pack;       // pyocd CMSIS pack
+  bool connect_under_reset = false;
+};
+
+struct QemuSpec {
+  std::string machine = "netduinoplus2";
+  std::vector<std::string> extra_args;
+};
+
+struct BoardInstance {
+  std::string id;          // unique in the bench, e.g. "disco-1"
+  std::string board;       // board type; a job runs on instances of its matrix's board
+  FlasherKind flasher = FlasherKind::kQemu;
+  ProbeSpec probe;
+  QemuSpec qemu;
+  std::string serial_port; // by-id path; empty for qemu (the pty is made per job)
+  unsigned baud = 115200;
+  ResetMethod reset = ResetMethod::kSystem;
+  std::string power_cycle; // shell command; required for power-cycle reset
+  double port_wait_s = 10; // how long to wait for the port to (re)appear
+};
+
+struct Bench {
+  std::filesystem::path file;
+  std::string name;
+  std::vector<BoardInstance> boards;
+};
+
+// One expanded job: a kernel at one variant (and repeat).
+struct Job {
+  std::string id;          // e.g. "freertos-O2-tick1000-fpu0", "-r2" appended for repeats
+  std::string build_id;    // the id without the repeat: repeats share one image
+  KernelSpec kernel;
+  std::string board;
+  std::string opt;         // e.g. "-O2 -g0"
+  std::string opt_id;      // e.g. "O2"
+  int tick_hz = 1000;
+  int fpu_context = 0;
+  int repeat = 1;          // 1-based
+  std::vector<std::string> tests;
+  int samples = 10000;
+  int warmup = 1000;
+  bool port_exists = true;
+  std::string port_missing_reason;  // set when !port_exists
+};
+
+}  // namespace rb::matrix

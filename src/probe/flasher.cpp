@@ -1,0 +1,75 @@
+#include "probe/flasher.h"
+
+#include <fmt/core.h>
+
+#include <sstream>
+
+namespace rb::probe {
+
+namespace {
+
+using Factory = std::unique_ptr<Flasher> (*)(run::ProcessRunner&);
+
+struct Registration {
+  matrix::FlasherKind kind;
+  Factory make;
+};
+
+// One line per backend.
+constexpr Registration kFlashers[] = {
+    {matrix::FlasherKind::kQemu, make_qemu_flasher},
+    {matrix::FlasherKind::kOpenocd, make_openocd_flasher},
+    {matrix::FlasherKind::kPyocd, make_pyocd_flasher},
+};
+
+}  // namespace
+
+std::unique_ptr<Flasher> make_flasher(matrix::FlasherKind kind, run::ProcessRunner& runner) {
+  for (const auto& r : kFlashers) {
+    if (r.kind == kind) return r.make(runner);
+  }
+  return nullptr;
+}
+
+Status power_cycle(run::ProcessRunner& runner, const matrix::BoardInstance& board, const std::filesystem::path& log,
+                   std::chrono::milliseconds timeout) {
+  if (board.power_cycle.empty()) {
+    return Error{fmt::format("board '{}' has reset: power-cycle but no power_cycle command", board.id)};
+  }
+  run::ProcessSpec spec;
+  spec.argv = {"sh", "-c", board.power_cycle};
+  spec.log = log;
+  spec.timeout = timeout;
+  auto r = runner.run(spec);
+  if (!r.ok()) {
+    return Error{fmt::format("power-cycle command `{}` failed ({}): {}", board.power_cycle, r.describe(),
+                             failure_lines(r))};
+  }
+  return {};
+}
+
+std::string failure_lines(const run::ProcessResult& r, size_t max) {
+  std::istringstream in(r.output);
+  std::string line, out;
+  size_t n = 0;
+  while (std::getline(in, line) && n < max) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    bool is_error = line.rfind("Error", 0) == 0 || line.rfind("error", 0) == 0 || line.rfind("** ", 0) == 0 ||
+                    line.rfind("in procedure", 0) == 0 || line.find("ERROR") != std::string::npos ||
+                    line.find("No such file") != std::string::npos;
+    if (!is_error) continue;
+    if (!out.empty()) out += "; ";
+    out += line;
+    ++n;
+  }
+  if (out.empty()) {
+    std::string t = r.tail(2);
+    for (auto& c : t) {
+      if (c == '\n') c = ';';
+    }
+    out = t.empty() ? "(no output)" : t;
+  }
+  return out;
+}
+
+}  // namespace rb::probe

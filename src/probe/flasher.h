@@ -1,0 +1,84 @@
+#pragma once
+// Flash backends behind one small interface, one file each (qemu.cpp,
+// openocd.cpp, pyocd.cpp) and one registration line each (flasher.cpp).
+// A backend programs and verifies an image and leaves the target held before
+// its first instruction; the runner then opens the serial capture and
+// releases the target, so the first line is never lost. Released targets run
+// with the debugger detached (DHCSR.C_DEBUGEN cleared or power-on reset).
+#include "matrix/model.h"
+#include "run/process.h"
+#include "util/result.h"
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rb::probe {
+
+struct FlashContext {
+  matrix::BoardInstance board;
+  std::filesystem::path elf;
+  std::filesystem::path bin;
+  std::filesystem::path dir;  // the attempt directory: flash.log (and qemu.log) go here
+  std::chrono::milliseconds timeout{std::chrono::minutes(2)};
+};
+
+// A programmed target held in reset (or halted), waiting to be released.
+class TargetSession {
+ public:
+  virtual ~TargetSession() = default;
+  // The port to capture from (QEMU: the pty it made for this job).
+  virtual std::filesystem::path serial_port() const = 0;
+  // False when releasing makes the port disappear and come back (power
+  // cycle): the runner then opens the port after release().
+  virtual bool port_survives_release() const { return true; }
+  // Starts the target from reset with the debugger detached. The error
+  // carries the tool's own message.
+  virtual Status release() = 0;
+  // "" while the target's end of the port is alive; otherwise why it is not
+  // (e.g. "QEMU exited with status 134").
+  virtual std::string liveness() { return {}; }
+  // Called once the capture is over (QEMU: quit).
+  virtual void stop() {}
+  // The commands run so far, for the flash log and the result JSON.
+  virtual std::vector<std::string> commands() const = 0;
+};
+
+struct ToolCheck {
+  bool present = false;
+  std::string path;
+  std::string version;
+  std::string problem;  // what is wrong and how to fix it (empty when fine)
+};
+
+class Flasher {
+ public:
+  virtual ~Flasher() = default;
+  virtual const char* name() const = 0;
+  // Programs and verifies ctx.elf on ctx.board. Error (reported as
+  // FLASH_ERROR) carries the tool's message and how to fix what is missing.
+  virtual Result<std::unique_ptr<TargetSession>> program(const FlashContext& ctx) = 0;
+  // Is the tool installed, which version (for `doctor`).
+  virtual ToolCheck check_tool() = 0;
+};
+
+std::unique_ptr<Flasher> make_flasher(matrix::FlasherKind kind, run::ProcessRunner& runner);
+
+// Backend factories (one per file).
+std::unique_ptr<Flasher> make_qemu_flasher(run::ProcessRunner& runner);
+std::unique_ptr<Flasher> make_openocd_flasher(run::ProcessRunner& runner);
+std::unique_ptr<Flasher> make_pyocd_flasher(run::ProcessRunner& runner);
+
+// Shared by the probe backends: runs the board's power-cycle command through
+// `sh -c`, logging to `log`. Error carries the command's output.
+Status power_cycle(run::ProcessRunner& runner, const matrix::BoardInstance& board, const std::filesystem::path& log,
+                   std::chrono::milliseconds timeout);
+
+// Lines of a tool's output that explain a failure ("Error: ...", "** ... **",
+// "error: ..."), joined with "; ", at most `max` of them; falls back to the
+// last lines.
+std::string failure_lines(const run::ProcessResult& r, size_t max = 4);
+
+}  // namespace rb::probe

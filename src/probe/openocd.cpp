@@ -1,0 +1,140 @@
+// OpenOCD backend (Debian openocd 0.12). Program + verify in one call, target
+// left halted; release writes DBGMCU_CR, DEMCR and DHCSR so the core runs
+// with C_DEBUGEN cleared (OpenOCD never clears it on shutdown), or power-
+// cycles the board for a cold start. Sequences: docs/run.md, probes notes.
+#include "probe/flasher.h"
+
+#include <fmt/core.h>
+#include <fmt/format.h>
+
+#include <fstream>
+
+namespace rb::probe {
+
+namespace {
+
+std::vector<std::string> base_args(const matrix::BoardInstance& b, bool hardware_reset) {
+  std::vector<std::string> a{"openocd", "-f", b.probe.interface};
+  if (!b.probe.serial.empty()) {
+    a.push_back("-c");
+    a.push_back("adapter serial " + b.probe.serial);
+  }
+  a.push_back("-f");
+  a.push_back(b.probe.target);
+  if (hardware_reset || b.probe.connect_under_reset) {
+    a.push_back("-c");
+    a.push_back(b.probe.connect_under_reset ? "reset_config srst_only srst_nogate connect_assert_srst"
+                                            : "reset_config srst_only srst_nogate");
+  }
+  return a;
+}
+
+std::string quoted(const std::vector<std::string>& argv) {
+  std::string s;
+  for (const auto& a : argv) {
+    if (!s.empty()) s += ' ';
+    s += a.find(' ') != std::string::npos ? "\"" + a + "\"" : a;
+  }
+  return s;
+}
+
+class OpenocdSession final : public TargetSession {
+ public:
+  OpenocdSession(run::ProcessRunner& runner, FlashContext ctx, std::vector<std::string> commands)
+      : runner_(runner), ctx_(std::move(ctx)), commands_(std::move(commands)) {}
+
+  std::filesystem::path serial_port() const override { return ctx_.board.serial_port; }
+  bool port_survives_release() const override { return ctx_.board.reset != matrix::ResetMethod::kPowerCycle; }
+
+  Status release() override {
+    const auto log = ctx_.dir / "flash.log";
+    if (ctx_.board.reset == matrix::ResetMethod::kPowerCycle) {
+      // A power-on reset clears C_DEBUGEN and the DEMCR catch bits.
+      commands_.push_back("sh -c '" + ctx_.board.power_cycle + "'");
+      return power_cycle(runner_, ctx_.board, log, ctx_.timeout);
+    }
+    run::ProcessSpec spec;
+    spec.argv = base_args(ctx_.board, ctx_.board.reset == matrix::ResetMethod::kHardware);
+    for (const char* c : {"init", "reset halt", "mww 0xE0042004 0", "mww 0xE000EDFC 0", "mww 0xE000EDF0 0xA05F0000",
+                          "shutdown"}) {
+      spec.argv.push_back("-c");
+      spec.argv.push_back(c);
+    }
+    spec.log = log;
+    spec.timeout = ctx_.timeout;
+    commands_.push_back(quoted(spec.argv));
+    std::ofstream(log, std::ios::app) << "$ " << quoted(spec.argv) << '\n';
+    auto r = runner_.run(spec);
+    if (!r.ok()) return Error{fmt::format("openocd release failed ({}): {}", r.describe(), failure_lines(r))};
+    return {};
+  }
+
+  std::vector<std::string> commands() const override { return commands_; }
+
+ private:
+  run::ProcessRunner& runner_;
+  FlashContext ctx_;
+  std::vector<std::string> commands_;
+};
+
+class OpenocdFlasher final : public Flasher {
+ public:
+  explicit OpenocdFlasher(run::ProcessRunner& runner) : runner_(runner) {}
+  const char* name() const override { return "openocd"; }
+
+  ToolCheck check_tool() override {
+    ToolCheck t;
+    auto path = run::find_in_path("openocd");
+    if (path.empty()) {
+      t.problem = "openocd not found in PATH; install the Debian package openocd";
+      return t;
+    }
+    t.present = true;
+    t.path = path.string();
+    run::ProcessSpec spec;
+    spec.argv = {"openocd", "--version"};
+    spec.timeout = std::chrono::seconds(10);
+    auto r = runner_.run(spec);
+    t.version = r.output.substr(0, r.output.find('\n'));
+    return t;
+  }
+
+  Result<std::unique_ptr<TargetSession>> program(const FlashContext& ctx) override {
+    std::error_code ec;
+    std::filesystem::create_directories(ctx.dir, ec);
+    const auto log = ctx.dir / "flash.log";
+    if (run::find_in_path("openocd").empty()) {
+      return Error{"openocd not found in PATH; install the Debian package openocd"};
+    }
+    run::ProcessSpec spec;
+    spec.argv = base_args(ctx.board, ctx.board.reset == matrix::ResetMethod::kHardware);
+    for (const std::string& c : {"program " + ctx.elf.string() + " verify", std::string("reset halt"),
+                                std::string("shutdown")}) {
+      spec.argv.push_back("-c");
+      spec.argv.push_back(c);
+    }
+    spec.log = log;
+    spec.timeout = ctx.timeout;
+    std::ofstream(log, std::ios::app) << "$ " << quoted(spec.argv) << '\n';
+    auto r = runner_.run(spec);
+    if (!r.ok()) {
+      return Error{fmt::format("openocd program failed ({}): {}", r.describe(), failure_lines(r))};
+    }
+    if (r.output.find("** Verified OK **") == std::string::npos) {
+      return Error{"openocd exited 0 but did not print '** Verified OK **': the image was not verified"};
+    }
+    return std::unique_ptr<TargetSession>(std::make_unique<OpenocdSession>(runner_, ctx,
+                                                                           std::vector<std::string>{quoted(spec.argv)}));
+  }
+
+ private:
+  run::ProcessRunner& runner_;
+};
+
+}  // namespace
+
+std::unique_ptr<Flasher> make_openocd_flasher(run::ProcessRunner& runner) {
+  return std::make_unique<OpenocdFlasher>(runner);
+}
+
+}  // namespace rb::probe

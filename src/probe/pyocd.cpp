@@ -1,0 +1,152 @@
+// pyOCD backend (a current `pyocd` CLI; Debian's python3-pyocd 0.13 has no
+// `pyocd` command). `pyocd load` does not verify, so the image is compared
+// with `pyocd cmd -c "compare ADDR FILE"`, whose verdict is only in its text.
+// Release: `pyocd reset -m hardware|system`; pyOCD's resume-on-disconnect
+// writes DHCSR=DBGKEY and DEMCR=0, leaving the debugger detached.
+#include "probe/flasher.h"
+
+#include <fmt/core.h>
+#include <fmt/format.h>
+
+#include <fstream>
+
+namespace rb::probe {
+
+namespace {
+
+constexpr const char* kInstallHint = "install a current pyOCD with `pipx install pyocd`";
+
+std::string missing_message() {
+  std::string m = "pyocd is not installed: no `pyocd` command in PATH";
+  if (!run::find_in_path("pyocd-flashtool").empty()) {
+    m += " (found pyocd-flashtool from Debian's python3-pyocd 0.13, which is too old: it has no `pyocd` command and "
+         "no STM32F407 target)";
+  }
+  return m + "; " + kInstallHint;
+}
+
+std::vector<std::string> target_args(const matrix::BoardInstance& b) {
+  std::vector<std::string> a{"-t", b.probe.target};
+  if (!b.probe.serial.empty()) {
+    a.push_back("-u");
+    a.push_back(b.probe.serial);
+  }
+  if (!b.probe.pack.empty()) {
+    a.push_back("--pack");
+    a.push_back(b.probe.pack);
+  }
+  return a;
+}
+
+std::string joined(const std::vector<std::string>& argv) { return fmt::format("{}", fmt::join(argv, " ")); }
+
+run::ProcessResult run_logged(run::ProcessRunner& runner, std::vector<std::string> argv,
+                              const std::filesystem::path& log, std::chrono::milliseconds timeout,
+                              std::vector<std::string>& commands) {
+  run::ProcessSpec spec;
+  spec.argv = std::move(argv);
+  spec.log = log;
+  spec.timeout = timeout;
+  commands.push_back(joined(spec.argv));
+  std::ofstream(log, std::ios::app) << "$ " << joined(spec.argv) << '\n';
+  return runner.run(spec);
+}
+
+class PyocdSession final : public TargetSession {
+ public:
+  PyocdSession(run::ProcessRunner& runner, FlashContext ctx, std::vector<std::string> commands)
+      : runner_(runner), ctx_(std::move(ctx)), commands_(std::move(commands)) {}
+
+  std::filesystem::path serial_port() const override { return ctx_.board.serial_port; }
+  bool port_survives_release() const override { return ctx_.board.reset != matrix::ResetMethod::kPowerCycle; }
+
+  Status release() override {
+    const auto log = ctx_.dir / "flash.log";
+    if (ctx_.board.reset == matrix::ResetMethod::kPowerCycle) {
+      commands_.push_back("sh -c '" + ctx_.board.power_cycle + "'");
+      return power_cycle(runner_, ctx_.board, log, ctx_.timeout);
+    }
+    std::vector<std::string> argv{"pyocd", "reset", "-m",
+                                  ctx_.board.reset == matrix::ResetMethod::kHardware ? "hardware" : "system"};
+    auto t = target_args(ctx_.board);
+    argv.insert(argv.end(), t.begin(), t.end());
+    auto r = run_logged(runner_, argv, log, ctx_.timeout, commands_);
+    if (!r.ok()) return Error{fmt::format("pyocd reset failed ({}): {}", r.describe(), failure_lines(r))};
+    return {};
+  }
+
+  std::vector<std::string> commands() const override { return commands_; }
+
+ private:
+  run::ProcessRunner& runner_;
+  FlashContext ctx_;
+  std::vector<std::string> commands_;
+};
+
+class PyocdFlasher final : public Flasher {
+ public:
+  explicit PyocdFlasher(run::ProcessRunner& runner) : runner_(runner) {}
+  const char* name() const override { return "pyocd"; }
+
+  ToolCheck check_tool() override {
+    ToolCheck t;
+    auto path = run::find_in_path("pyocd");
+    if (path.empty()) {
+      t.problem = missing_message();
+      return t;
+    }
+    t.present = true;
+    t.path = path.string();
+    run::ProcessSpec spec;
+    spec.argv = {"pyocd", "--version"};
+    spec.timeout = std::chrono::seconds(20);
+    auto r = runner_.run(spec);
+    t.version = r.output.substr(0, r.output.find('\n'));
+    return t;
+  }
+
+  Result<std::unique_ptr<TargetSession>> program(const FlashContext& ctx) override {
+    std::error_code ec;
+    std::filesystem::create_directories(ctx.dir, ec);
+    const auto log = ctx.dir / "flash.log";
+    if (run::find_in_path("pyocd").empty()) {
+      std::ofstream(log, std::ios::app) << missing_message() << '\n';
+      return Error{missing_message()};
+    }
+    std::vector<std::string> commands;
+    std::vector<std::string> load{"pyocd", "load"};
+    auto t = target_args(ctx.board);
+    load.insert(load.end(), t.begin(), t.end());
+    if (ctx.board.probe.connect_under_reset) {
+      load.push_back("-M");
+      load.push_back("under-reset");
+    }
+    load.push_back(ctx.elf.string());
+    auto r = run_logged(runner_, load, log, ctx.timeout, commands);
+    if (!r.ok()) return Error{fmt::format("pyocd load failed ({}): {}", r.describe(), failure_lines(r))};
+    // Verify, then hold the core so nothing runs before the capture is open.
+    std::vector<std::string> cmd{"pyocd", "cmd"};
+    cmd.insert(cmd.end(), t.begin(), t.end());
+    for (const std::string& c : {"compare 0x08000000 " + ctx.bin.string(), std::string("reset halt")}) {
+      cmd.push_back("-c");
+      cmd.push_back(c);
+    }
+    auto v = run_logged(runner_, cmd, log, ctx.timeout, commands);
+    if (!v.ok()) return Error{fmt::format("pyocd verify failed ({}): {}", v.describe(), failure_lines(v))};
+    if (v.output.find("bytes match") == std::string::npos || v.output.find("All ") == std::string::npos) {
+      return Error{fmt::format("pyocd compare did not report 'All N bytes match.': {}", failure_lines(v))};
+    }
+    return std::unique_ptr<TargetSession>(std::make_unique<PyocdSession>(runner_, ctx, std::move(commands)));
+  }
+
+ private:
+  run::ProcessRunner& runner_;
+};
+
+}  // namespace
+
+std::unique_ptr<Flasher> make_pyocd_flasher(run::ProcessRunner& runner) {
+  return std::make_unique<PyocdFlasher>(runner);
+}
+
+}  // namespace rb::probe

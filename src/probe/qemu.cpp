@@ -1,0 +1,196 @@
+// The emulated bench: QEMU's netduinoplus2 (STM32F405) with deterministic
+// instruction counting. The guest is started halted (-S) with a monitor
+// socket and a pty for USART1; "verify" reads the start of flash back through
+// the monitor and compares it with the image; release is the monitor's
+// `cont`, sent after the runner has opened the pty.
+#include "probe/flasher.h"
+#include "probe/qemu_monitor.h"
+
+#include <fmt/core.h>
+#include <fmt/format.h>
+
+#include <cstring>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+#include <stdlib.h>
+
+namespace rb::probe {
+
+namespace {
+
+void append_log(const std::filesystem::path& log, const std::string& text) {
+  std::ofstream out(log, std::ios::app);
+  out << text << '\n';
+}
+
+std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+class QemuSession final : public TargetSession {
+ public:
+  QemuSession(std::unique_ptr<run::ChildProcess> child, std::filesystem::path tmpdir, std::filesystem::path pty,
+              std::filesystem::path flash_log, std::vector<std::string> commands)
+      : child_(std::move(child)), tmpdir_(std::move(tmpdir)), pty_(std::move(pty)),
+        flash_log_(std::move(flash_log)), commands_(std::move(commands)) {}
+  ~QemuSession() override {
+    stop();
+    std::error_code ec;
+    std::filesystem::remove_all(tmpdir_, ec);
+  }
+  QemuMonitor& monitor() { return monitor_; }
+
+  std::filesystem::path serial_port() const override { return pty_; }
+
+  Status release() override {
+    commands_.push_back("(monitor) cont");
+    auto r = monitor_.command("cont", std::chrono::seconds(5));
+    if (!r.ok()) return Error{fmt::format("QEMU monitor `cont` failed: {}", r.error().message)};
+    append_log(flash_log_, "released: monitor `cont`");
+    return {};
+  }
+
+  std::string liveness() override {
+    if (child_->running()) return {};
+    return fmt::format("QEMU exited ({})", child_->result().describe());
+  }
+
+  void stop() override {
+    if (stopped_) return;
+    stopped_ = true;
+    if (child_->running() && monitor_.connected()) {
+      (void)monitor_.send("quit");
+      child_->wait_for(std::chrono::seconds(2));
+    }
+    child_->stop(std::chrono::milliseconds(500));
+  }
+
+  std::vector<std::string> commands() const override { return commands_; }
+
+ private:
+  std::unique_ptr<run::ChildProcess> child_;
+  std::filesystem::path tmpdir_;
+  std::filesystem::path pty_;
+  std::filesystem::path flash_log_;
+  std::vector<std::string> commands_;
+  QemuMonitor monitor_;
+  bool stopped_ = false;
+};
+
+class QemuFlasher final : public Flasher {
+ public:
+  explicit QemuFlasher(run::ProcessRunner& runner) : runner_(runner) {}
+  const char* name() const override { return "qemu"; }
+
+  ToolCheck check_tool() override {
+    ToolCheck t;
+    auto path = run::find_in_path("qemu-system-arm");
+    if (path.empty()) {
+      t.problem = "qemu-system-arm not found in PATH; install the Debian package qemu-system-arm";
+      return t;
+    }
+    t.present = true;
+    t.path = path.string();
+    run::ProcessSpec spec;
+    spec.argv = {"qemu-system-arm", "--version"};
+    spec.timeout = std::chrono::seconds(10);
+    auto r = runner_.run(spec);
+    t.version = r.ok() ? r.output.substr(0, r.output.find('\n')) : "";
+    return t;
+  }
+
+  Result<std::unique_ptr<TargetSession>> program(const FlashContext& ctx) override {
+    const std::filesystem::path flash_log = ctx.dir / "flash.log";
+    const std::filesystem::path qemu_log = ctx.dir / "qemu.log";
+    std::error_code ec;
+    std::filesystem::create_directories(ctx.dir, ec);
+    if (run::find_in_path("qemu-system-arm").empty()) {
+      return Error{"qemu-system-arm not found in PATH; install the Debian package qemu-system-arm"};
+    }
+    // The monitor socket lives in a short private directory: Unix socket
+    // paths are limited to 107 bytes and run directories can be deep.
+    std::string tmpl = (std::filesystem::temp_directory_path() / "rtosbench-qemu-XXXXXX").string();
+    if (!::mkdtemp(tmpl.data())) return Error{fmt::format("mkdtemp {}: {}", tmpl, std::strerror(errno))};
+    std::filesystem::path tmpdir = tmpl;
+    std::filesystem::path sock = tmpdir / "monitor.sock";
+
+    run::ProcessSpec spec;
+    spec.argv = {"qemu-system-arm", "-M", ctx.board.qemu.machine, "-nographic",
+                 "-icount", "shift=0,align=off,sleep=off", "-S",
+                 "-monitor", fmt::format("unix:{},server=on,wait=off", sock.string()),
+                 "-serial", "pty", "-kernel", ctx.elf.string()};
+    spec.argv.insert(spec.argv.end(), ctx.board.qemu.extra_args.begin(), ctx.board.qemu.extra_args.end());
+    spec.log = qemu_log;
+    std::string cmdline = fmt::format("{}", fmt::join(spec.argv, " "));
+    append_log(flash_log, "$ " + cmdline);
+    auto cleanup = [&] { std::filesystem::remove_all(tmpdir, ec); };
+    auto child = runner_.spawn(spec);
+    if (!child.ok()) {
+      cleanup();
+      return Error{child.error().message};
+    }
+    // QEMU announces the pty it made for serial slot 0.
+    static const std::regex kPty("char device redirected to (\\S+) \\(label serial0\\)");
+    std::filesystem::path pty;
+    auto deadline = std::chrono::steady_clock::now() + ctx.timeout;
+    while (pty.empty()) {
+      std::smatch m;
+      std::string text = read_file(qemu_log);
+      if (std::regex_search(text, m, kPty)) {
+        pty = m[1].str();
+        break;
+      }
+      if (!(*child)->running()) {
+        auto r = (*child)->result();
+        cleanup();
+        return Error{fmt::format("QEMU exited before starting ({}): {}", r.describe(), failure_lines(r))};
+      }
+      if (std::chrono::steady_clock::now() >= deadline || run::interrupt_requested()) {
+        (*child)->stop(std::chrono::milliseconds(200));
+        cleanup();
+        return Error{fmt::format("QEMU did not announce its serial pty within {} ms", ctx.timeout.count())};
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    auto session = std::make_unique<QemuSession>(std::move(*child), tmpdir, pty, flash_log,
+                                                 std::vector<std::string>{cmdline});
+    if (auto s = session->monitor().connect(sock, std::chrono::seconds(5)); !s.ok()) return s.error();
+
+    // Verify: the first words of flash must be the image's first words.
+    std::string bin = read_file(ctx.bin);
+    size_t words = std::min<size_t>(16, bin.size() / 4);
+    if (words == 0) return Error{fmt::format("cannot verify: image {} is empty or missing", ctx.bin.string())};
+    auto xp = session->monitor().command(fmt::format("xp /{}wx 0x08000000", words), std::chrono::seconds(5));
+    if (!xp.ok()) return Error{fmt::format("verify: {}", xp.error().message)};
+    std::vector<uint32_t> got = parse_xp_words(*xp);
+    for (size_t i = 0; i < words; ++i) {
+      uint32_t want = 0;
+      std::memcpy(&want, bin.data() + 4 * i, 4);
+      if (i >= got.size() || got[i] != want) {
+        return Error{fmt::format("verify failed: flash word {} at 0x{:08x} is {} but the image has 0x{:08x}", i,
+                                 0x08000000 + 4 * i, i < got.size() ? fmt::format("0x{:08x}", got[i]) : "unreadable",
+                                 want)};
+      }
+    }
+    append_log(flash_log, fmt::format("verified: the first {} words of flash match {}; serial pty {}", words,
+                                      ctx.bin.filename().string(), pty.string()));
+    return std::unique_ptr<TargetSession>(std::move(session));
+  }
+
+ private:
+  run::ProcessRunner& runner_;
+};
+
+}  // namespace
+
+std::unique_ptr<Flasher> make_qemu_flasher(run::ProcessRunner& runner) {
+  return std::make_unique<QemuFlasher>(runner);
+}
+
+}  // namespace rb::probe

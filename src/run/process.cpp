@@ -1,0 +1,334 @@
+#include "run/process.h"
+
+#include <fmt/core.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <thread>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace rb::run {
+
+namespace {
+
+std::atomic<bool> g_interrupt{false};
+
+constexpr size_t kMaxOutput = 1 << 20;
+
+void keep_tail(std::string& s) {
+  if (s.size() > kMaxOutput) s.erase(0, s.size() - kMaxOutput);
+}
+
+std::vector<std::string> make_env(const std::map<std::string, std::string>& extra) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e) {
+    std::string kv(*e);
+    auto eq = kv.find('=');
+    if (eq != std::string::npos && extra.count(kv.substr(0, eq))) continue;
+    env.push_back(std::move(kv));
+  }
+  for (const auto& [k, v] : extra) env.push_back(k + "=" + v);
+  return env;
+}
+
+void fill_exit(ProcessResult& r, int status) {
+  if (WIFEXITED(status)) {
+    r.exit_code = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    r.signal = WTERMSIG(status);
+  }
+}
+
+// Spawns with stdout+stderr on `out_fd`. Returns the pid or an error text.
+Result<pid_t> spawn_with_fd(const ProcessSpec& spec, int out_fd) {
+  if (spec.argv.empty()) return Error{"empty command line"};
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
+  posix_spawn_file_actions_adddup2(&fa, out_fd, 2);
+  if (!spec.cwd.empty()) posix_spawn_file_actions_addchdir_np(&fa, spec.cwd.c_str());
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  sigset_t none, defaults;
+  sigemptyset(&none);
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGINT);
+  sigaddset(&defaults, SIGTERM);
+  sigaddset(&defaults, SIGPIPE);
+  sigaddset(&defaults, SIGHUP);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &defaults);
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+
+  std::vector<std::string> env = make_env(spec.env);
+  std::vector<char*> envp;
+  for (auto& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> args = spec.argv;
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  pid_t pid = -1;
+  int rc = posix_spawnp(&pid, argv[0], &fa, &attr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) return Error{fmt::format("cannot start '{}': {}", spec.argv[0], std::strerror(rc))};
+  return pid;
+}
+
+void kill_group(pid_t pid, int sig) {
+  if (::kill(-pid, sig) != 0) ::kill(pid, sig);
+}
+
+// Kills the group, waits for the leader; returns its wait status.
+int terminate_and_reap(pid_t pid, std::chrono::milliseconds grace) {
+  kill_group(pid, SIGTERM);
+  auto deadline = std::chrono::steady_clock::now() + grace;
+  int status = 0;
+  while (true) {
+    pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == pid) break;
+    if (r < 0 && errno != EINTR) return 0;
+    if (std::chrono::steady_clock::now() >= deadline) {
+      kill_group(pid, SIGKILL);
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  kill_group(pid, SIGKILL);  // stragglers of the group (a compiler under ninja)
+  return status;
+}
+
+int open_log(const std::filesystem::path& log) {
+  if (log.empty()) return -1;
+  std::error_code ec;
+  std::filesystem::create_directories(log.parent_path(), ec);
+  return ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+}
+
+std::string read_tail(const std::filesystem::path& p) {
+  int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  off_t size = lseek(fd, 0, SEEK_END);
+  off_t from = size > static_cast<off_t>(kMaxOutput) ? size - static_cast<off_t>(kMaxOutput) : 0;
+  std::string out(static_cast<size_t>(size - from), '\0');
+  ssize_t n = pread(fd, out.data(), out.size(), from);
+  ::close(fd);
+  out.resize(n > 0 ? static_cast<size_t>(n) : 0);
+  return out;
+}
+
+class PosixChild final : public ChildProcess {
+ public:
+  PosixChild(pid_t pid, std::filesystem::path log) : pid_(pid), log_(std::move(log)) {
+    result_.started = true;
+  }
+  ~PosixChild() override {
+    if (!reaped_) stop(std::chrono::milliseconds(500));
+  }
+  int pid() const override { return pid_; }
+  bool running() override {
+    if (reaped_) return false;
+    int status = 0;
+    pid_t r = waitpid(pid_, &status, WNOHANG);
+    if (r == pid_) {
+      reap(status);
+      return false;
+    }
+    return true;
+  }
+  bool wait_for(std::chrono::milliseconds timeout) override {
+    auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (running()) {
+      if (std::chrono::steady_clock::now() >= deadline) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return true;
+  }
+  void stop(std::chrono::milliseconds grace) override {
+    if (!running()) return;
+    reap(terminate_and_reap(pid_, grace));
+  }
+  ProcessResult result() const override {
+    ProcessResult r = result_;
+    if (!log_.empty()) r.output = read_tail(log_);
+    return r;
+  }
+
+ private:
+  void reap(int status) {
+    reaped_ = true;
+    fill_exit(result_, status);
+  }
+  pid_t pid_;
+  std::filesystem::path log_;
+  bool reaped_ = false;
+  ProcessResult result_;
+};
+
+class PosixRunner final : public ProcessRunner {
+ public:
+  ProcessResult run(const ProcessSpec& spec) override {
+    ProcessResult r;
+    int log_fd = open_log(spec.log);
+    if (!spec.log.empty() && log_fd < 0) {
+      r.error = fmt::format("cannot open log {}: {}", spec.log.string(), std::strerror(errno));
+      return r;
+    }
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) {
+      r.error = fmt::format("pipe: {}", std::strerror(errno));
+      if (log_fd >= 0) ::close(log_fd);
+      return r;
+    }
+    auto pid = spawn_with_fd(spec, fds[1]);
+    ::close(fds[1]);
+    if (!pid.ok()) {
+      r.error = pid.error().message;
+      ::close(fds[0]);
+      if (log_fd >= 0) ::close(log_fd);
+      return r;
+    }
+    r.started = true;
+    auto start = std::chrono::steady_clock::now();
+    bool killed = false, hard_killed = false;
+    std::chrono::steady_clock::time_point killed_at;
+    char buf[8192];
+    while (true) {
+      pollfd p{fds[0], POLLIN, 0};
+      int pr = poll(&p, 1, 50);
+      if (pr > 0) {
+        ssize_t n = ::read(fds[0], buf, sizeof buf);
+        if (n > 0) {
+          r.output.append(buf, static_cast<size_t>(n));
+          keep_tail(r.output);
+          if (log_fd >= 0 && ::write(log_fd, buf, static_cast<size_t>(n)) < 0) {
+          }
+          continue;
+        }
+        if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) break;  // EOF
+      }
+      if (killed) {
+        // A grandchild may ignore SIGTERM and hold the pipe open.
+        if (!hard_killed && std::chrono::steady_clock::now() - killed_at > std::chrono::seconds(2)) {
+          kill_group(*pid, SIGKILL);
+          hard_killed = true;
+        }
+        continue;
+      }
+      if (spec.timeout.count() > 0 && std::chrono::steady_clock::now() - start >= spec.timeout) {
+        r.timed_out = true;
+      } else if (interrupt_requested()) {
+        r.interrupted = true;
+      } else {
+        continue;
+      }
+      kill_group(*pid, SIGTERM);
+      killed = true;
+      killed_at = std::chrono::steady_clock::now();
+    }
+    ::close(fds[0]);
+    if (log_fd >= 0) ::close(log_fd);
+    // The output is closed; the process may still run (a tool that closed
+    // its stdout): the timeout and interruption still apply.
+    int status = 0;
+    while (true) {
+      pid_t w = waitpid(*pid, &status, WNOHANG);
+      if (w == *pid || (w < 0 && errno != EINTR)) break;
+      bool overdue = spec.timeout.count() > 0 && std::chrono::steady_clock::now() - start >= spec.timeout;
+      if (!killed && (overdue || interrupt_requested())) {
+        r.timed_out = overdue;
+        r.interrupted = !overdue;
+        status = terminate_and_reap(*pid, std::chrono::seconds(2));
+        break;
+      }
+      if (killed && !hard_killed && std::chrono::steady_clock::now() - killed_at > std::chrono::seconds(2)) {
+        kill_group(*pid, SIGKILL);
+        hard_killed = true;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    fill_exit(r, status);
+    return r;
+  }
+
+  Result<std::unique_ptr<ChildProcess>> spawn(const ProcessSpec& spec) override {
+    int log_fd = open_log(spec.log);
+    if (log_fd < 0) log_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    auto pid = spawn_with_fd(spec, log_fd);
+    ::close(log_fd);
+    if (!pid.ok()) return pid.error();
+    return std::unique_ptr<ChildProcess>(std::make_unique<PosixChild>(*pid, spec.log));
+  }
+};
+
+}  // namespace
+
+std::string ProcessResult::describe() const {
+  if (!started) return "could not start: " + error;
+  if (interrupted) return "interrupted";
+  if (timed_out) return "timed out";
+  if (signal) return fmt::format("killed by signal {} ({})", signal, strsignal(signal));
+  return fmt::format("exit status {}", exit_code);
+}
+
+std::string ProcessResult::tail(size_t max_lines) const {
+  std::vector<std::string> lines;
+  size_t pos = output.size();
+  while (pos > 0 && lines.size() < max_lines) {
+    size_t nl = output.rfind('\n', pos - 1);
+    size_t begin = nl == std::string::npos ? 0 : nl + 1;
+    std::string l = output.substr(begin, pos - begin);
+    while (!l.empty() && (l.back() == '\r' || l.back() == ' ')) l.pop_back();
+    if (!l.empty()) lines.insert(lines.begin(), l);
+    if (nl == std::string::npos) break;
+    pos = nl;
+  }
+  std::string out;
+  for (const auto& l : lines) {
+    if (!out.empty()) out += '\n';
+    out += l;
+  }
+  return out;
+}
+
+std::unique_ptr<ProcessRunner> make_posix_runner() { return std::make_unique<PosixRunner>(); }
+
+std::filesystem::path find_in_path(const std::string& name) {
+  if (name.find('/') != std::string::npos) {
+    return access(name.c_str(), X_OK) == 0 ? std::filesystem::path(name) : std::filesystem::path();
+  }
+  const char* path = std::getenv("PATH");
+  std::string p = path ? path : "/usr/bin:/bin";
+  size_t start = 0;
+  while (start <= p.size()) {
+    size_t end = p.find(':', start);
+    if (end == std::string::npos) end = p.size();
+    std::string dir = p.substr(start, end - start);
+    if (dir.empty()) dir = ".";
+    std::filesystem::path candidate = std::filesystem::path(dir) / name;
+    if (access(candidate.c_str(), X_OK) == 0 && !std::filesystem::is_directory(candidate)) return candidate;
+    start = end + 1;
+  }
+  return {};
+}
+
+void request_interrupt() { g_interrupt.store(true); }
+bool interrupt_requested() { return g_interrupt.load(); }
+void clear_interrupt() { g_interrupt.store(false); }
+
+}  // namespace rb::run

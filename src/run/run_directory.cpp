@@ -1,0 +1,120 @@
+#include "run/run_directory.h"
+
+#include "util/atomic_write.h"
+
+#include <fmt/core.h>
+
+#include <ctime>
+#include <fstream>
+#include <sstream>
+
+namespace rb::run {
+
+namespace {
+
+Result<std::string> slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return Error{fmt::format("cannot read {}", p.string())};
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+int highest_numbered(const std::filesystem::path& dir, const std::string& prefix) {
+  int n = 0;
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator(dir, ec); !ec && it != std::filesystem::directory_iterator();
+       it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (name.rfind(prefix, 0) != 0) continue;
+    try {
+      n = std::max(n, std::stoi(name.substr(prefix.size())));
+    } catch (const std::exception&) {
+    }
+  }
+  return n;
+}
+
+}  // namespace
+
+Result<RunDirectory> RunDirectory::create(const std::filesystem::path& out, const std::string& matrix_name,
+                                          const std::filesystem::path& matrix_file,
+                                          const std::filesystem::path& bench_file) {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+  std::error_code ec;
+  std::filesystem::create_directories(out, ec);
+  if (ec) return Error{fmt::format("cannot create output directory {}: {}", out.string(), ec.message())};
+  std::string id = fmt::format("{}-{}", stamp, matrix_name);
+  std::filesystem::path root = out / id;
+  for (int n = 2; !std::filesystem::create_directory(root, ec); ++n) {
+    if (ec) return Error{fmt::format("cannot create run directory {}: {}", root.string(), ec.message())};
+    id = fmt::format("{}-{}-{}", stamp, matrix_name, n);
+    root = out / id;
+  }
+  RunDirectory dir(std::filesystem::absolute(root), id);
+  for (const auto& [src, dst] : {std::pair{matrix_file, dir.matrix_snapshot()}, std::pair{bench_file, dir.bench_snapshot()}}) {
+    auto text = slurp(src);
+    if (!text.ok()) return text.error();
+    if (auto s = write_file_atomic(dst, *text); !s.ok()) return s.error();
+  }
+  std::filesystem::create_directories(root / "jobs", ec);
+  return dir;
+}
+
+Result<RunDirectory> RunDirectory::open(const std::filesystem::path& dir) {
+  auto text = slurp(dir / "run.json");
+  if (!text.ok()) return Error{fmt::format("{} is not a run directory: no readable run.json", dir.string())};
+  try {
+    nlohmann::json j = nlohmann::json::parse(*text);
+    if (j.value("schema", "") != store::kRunSummarySchema) {
+      return Error{fmt::format("{}/run.json is not an rtosbench run summary", dir.string())};
+    }
+    RunDirectory d(std::filesystem::absolute(dir).lexically_normal(), j.at("run_id").get<std::string>());
+    d.summary_ = std::move(j);
+    return d;
+  } catch (const std::exception& e) {
+    return Error{fmt::format("{}/run.json: {}", dir.string(), e.what())};
+  }
+}
+
+std::filesystem::path RunDirectory::build_attempt_dir(const std::string& build_id, int n) const {
+  return root_ / "builds" / build_id / fmt::format("attempt-{}", n);
+}
+
+std::filesystem::path RunDirectory::attempt_dir(const std::string& job, int n) const {
+  return job_dir(job) / fmt::format("attempt-{}", n);
+}
+
+int RunDirectory::next_attempt(const std::string& job) const { return highest_numbered(job_dir(job), "attempt-") + 1; }
+
+int RunDirectory::next_build_attempt(const std::string& build_id) const {
+  return highest_numbered(root_ / "builds" / build_id, "attempt-") + 1;
+}
+
+std::set<std::string> RunDirectory::finished_jobs() const {
+  std::set<std::string> done;
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator(root_ / "jobs", ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    auto r = store::read_job_result(it->path() / "result.json");
+    if (r.ok() && r->job_id == it->path().filename().string()) done.insert(r->job_id);
+  }
+  return done;
+}
+
+nlohmann::json RunDirectory::summary() const {
+  std::lock_guard lock(mu_);
+  return summary_;
+}
+
+Status RunDirectory::write_summary(const nlohmann::json& summary) {
+  std::lock_guard lock(mu_);
+  summary_ = summary;
+  return write_file_atomic(root_ / "run.json", summary.dump(2) + "\n");
+}
+
+}  // namespace rb::run

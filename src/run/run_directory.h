@@ -1,0 +1,64 @@
+#pragma once
+// One directory per run (docs/run.md):
+//   run.json                     summary, rewritten atomically as jobs finish
+//   matrix.yaml, bench.yaml      snapshots of the inputs
+//   builds/<build-id>/attempt-N/build.log
+//   jobs/<job-id>/result.json    written once, atomically, at the job's final status
+//   jobs/<job-id>/firmware/      rtosbench-fw.elf, .map, .bin, size.json
+//   jobs/<job-id>/build.log      the log of the build that produced the image
+//   jobs/<job-id>/attempt-N/     flash.log, qemu.log, capture.raw, verify.json, attempt.json
+// A job is finished exactly when its result.json exists and parses.
+#include "store/result.h"
+#include "util/result.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <mutex>
+#include <set>
+#include <string>
+
+namespace rb::run {
+
+class RunDirectory {
+ public:
+  // Creates <out>/<UTC time>-<matrix name>[-N] and snapshots both inputs.
+  static Result<RunDirectory> create(const std::filesystem::path& out, const std::string& matrix_name,
+                                     const std::filesystem::path& matrix_file,
+                                     const std::filesystem::path& bench_file);
+  // Opens an existing run for --resume; error when run.json is missing or
+  // unreadable.
+  static Result<RunDirectory> open(const std::filesystem::path& dir);
+
+  RunDirectory(RunDirectory&& other) noexcept : root_(std::move(other.root_)), id_(std::move(other.id_)),
+                                                summary_(std::move(other.summary_)) {}
+
+  const std::filesystem::path& root() const { return root_; }
+  const std::string& id() const { return id_; }
+  std::filesystem::path matrix_snapshot() const { return root_ / "matrix.yaml"; }
+  std::filesystem::path bench_snapshot() const { return root_ / "bench.yaml"; }
+  std::filesystem::path job_dir(const std::string& job) const { return root_ / "jobs" / job; }
+  std::filesystem::path result_file(const std::string& job) const { return job_dir(job) / "result.json"; }
+  std::filesystem::path build_attempt_dir(const std::string& build_id, int n) const;
+  std::filesystem::path attempt_dir(const std::string& job, int n) const;
+  // 1 + the highest attempt-N directory present for the job.
+  int next_attempt(const std::string& job) const;
+  int next_build_attempt(const std::string& build_id) const;
+
+  // Jobs whose result.json exists and parses.
+  std::set<std::string> finished_jobs() const;
+
+  // The summary as last written (run.json).
+  nlohmann::json summary() const;
+  // Replaces run.json atomically. Thread-safe.
+  Status write_summary(const nlohmann::json& summary);
+
+ private:
+  RunDirectory(std::filesystem::path root, std::string id) : root_(std::move(root)), id_(std::move(id)) {}
+  std::filesystem::path root_;
+  std::string id_;
+  nlohmann::json summary_;
+  mutable std::mutex mu_;
+};
+
+}  // namespace rb::run

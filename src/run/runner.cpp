@@ -1,0 +1,755 @@
+#include "run/runner.h"
+
+#include "matrix/expand.h"
+#include "probe/flasher.h"
+#include "serial/capture.h"
+#include "util/atomic_write.h"
+#include "util/sha256.h"
+#include "util/version.h"
+#include "verify/verify.h"
+
+#include <fmt/core.h>
+#include <fmt/format.h>
+#include <spdlog/logger.h>
+#include <spdlog/sinks/basic_file_sink.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <fstream>
+#include <optional>
+#include <set>
+#include <thread>
+
+namespace rb::run {
+
+using store::JobStatus;
+using nlohmann::json;
+
+std::map<std::string, std::string> job_expect(const matrix::Matrix& m, const matrix::Job& job,
+                                              const std::string& nonce, const std::string& kernel_commit) {
+  std::map<std::string, std::string> pins = m.expect;
+  pins["nonce"] = nonce;
+  pins["port"] = job.kernel.port;
+  pins["board"] = job.board;
+  pins["opt"] = job.opt;
+  pins["tick"] = std::to_string(job.tick_hz);
+  pins["fpu"] = std::to_string(job.fpu_context);
+  pins["kernel_version"] = job.kernel.version;
+  pins["kernel_commit"] = kernel_commit;
+  pins["samples"] = std::to_string(job.samples);
+  pins["warmup"] = std::to_string(job.warmup);
+  for (const auto& [k, v] : job.kernel.expect) {
+    if (v) {
+      pins[k] = *v;
+    } else {
+      pins.erase(k);
+    }
+  }
+  return pins;
+}
+
+Status check_bench_covers(const matrix::Matrix& m, const matrix::Bench& bench) {
+  for (const auto& b : bench.boards) {
+    if (b.board == m.board) return {};
+  }
+  std::vector<std::string> have;
+  for (const auto& b : bench.boards) have.push_back(b.id + " (" + b.board + ")");
+  return Error{fmt::format("bench '{}' ({}) has no board instance of board '{}' that matrix '{}' is built for; it has: {}",
+                           bench.name, bench.file.string(), m.board, m.name, fmt::join(have, ", "))};
+}
+
+int exit_code_for(const std::vector<store::JobResult>& results, int jobs_total, bool interrupted) {
+  if (interrupted) return 130;
+  bool infra = false, measurement = false;
+  for (const auto& r : results) {
+    if (store::counts_as_success(r.status)) continue;
+    if (store::is_infrastructure_failure(r.status)) {
+      infra = true;
+    } else {
+      measurement = true;
+    }
+  }
+  if (infra) return kExitInfrastructureFailed;
+  if (measurement) return kExitMeasurementFailed;
+  if (static_cast<int>(results.size()) < jobs_total) return kExitInfrastructureFailed;  // jobs that never ran
+  return kExitAllOk;
+}
+
+std::string format_table(const std::vector<store::JobResult>& results) {
+  static const std::pair<const char*, const char*> kCols[] = {
+      {"wake_latency", "wake_latency"}, {"api_overhead", "api_overhead"}, {"round_trip", "round_trip"},
+      {"event_to_task", "event_to_task(idle)"}};
+  size_t wid = 3, wst = 6;
+  for (const auto& r : results) {
+    wid = std::max(wid, r.job_id.size());
+    wst = std::max(wst, std::string(store::to_string(r.status)).size());
+  }
+  std::string unit;
+  for (const auto& r : results) {
+    if (r.status == JobStatus::kOk && !r.unit.empty()) unit = r.unit;
+  }
+  std::string out = fmt::format("{:<{}}  {:<{}}", "job", wid, "status", wst);
+  for (const auto& [name, title] : kCols) out += fmt::format("  {:>19}", title);
+  out += "  note\n";
+  for (const auto& r : results) {
+    out += fmt::format("{:<{}}  {:<{}}", r.job_id, wid, store::to_string(r.status), wst);
+    for (const auto& [name, title] : kCols) {
+      std::string cell = "-";
+      if (r.status == JobStatus::kOk) {
+        for (const auto& h : r.headline) {
+          if (h.name == name) cell = std::to_string(h.median_ticks);
+        }
+      }
+      out += fmt::format("  {:>19}", cell);
+    }
+    std::string note = r.status == JobStatus::kOk ? "" : r.reason;
+    if (note.size() > 120) note = note.substr(0, 117) + "...";
+    out += "  " + note + "\n";
+  }
+  if (!unit.empty()) {
+    out += fmt::format("medians in {}{}\n", unit,
+                       unit == "instructions" ? " (QEMU -icount: instruction counts, not Cortex-M4 cycles)" : "");
+  }
+  return out;
+}
+
+namespace {
+
+// An image shared by the jobs of one build id (repeats).
+struct BuildGroup {
+  std::string build_id;
+  std::vector<size_t> jobs;
+  // Outcome, set by the build worker.
+  bool done = false;
+  bool ok = false;
+  JobStatus status = JobStatus::kOk;
+  std::string reason;
+  kernels::ResolvedKernel kernel;
+  std::optional<build::BuildOutput> output;
+  std::vector<store::BuildAttemptRecord> attempts;
+};
+
+json kernel_json(const kernels::ResolvedKernel& k) {
+  if (!k.has_source) return json{{"has_source", false}};
+  auto repo = [](const kernels::ResolvedRepo& r) {
+    return json{{"name", r.name},     {"path", r.path.string()}, {"origin", r.origin}, {"tag", r.tag},
+                {"commit", r.commit}, {"at_tag", r.at_tag},      {"dirty", r.dirty},   {"note", r.note}};
+  };
+  json extras = json::array();
+  for (const auto& e : k.extras) extras.push_back(repo(e));
+  json j = repo(k.main);
+  j["has_source"] = true;
+  j["extras"] = extras;
+  return j;
+}
+
+json toolchain_json(const build::Toolchain& t) {
+  return json{{"arm_none_eabi_gcc", t.gcc_version},
+              {"arm_none_eabi_gcc_banner", t.gcc_banner},
+              {"cmake", t.cmake_version},
+              {"ninja", t.ninja_version}};
+}
+
+json job_json(const matrix::Job& j, int repeats) {
+  return json{{"id", j.id},
+              {"build_id", j.build_id},
+              {"kernel", j.kernel.name},
+              {"kernel_version", j.kernel.version},
+              {"kernel_git", j.kernel.git},
+              {"kernel_tag", j.kernel.tag},
+              {"kernel_note", j.kernel.note},
+              {"port", j.kernel.port},
+              {"board", j.board},
+              {"opt", j.opt},
+              {"opt_id", j.opt_id},
+              {"tick_hz", j.tick_hz},
+              {"fpu_context", j.fpu_context},
+              {"repeat", j.repeat},
+              {"repeats", repeats},
+              {"tests", j.tests},
+              {"samples", j.samples},
+              {"warmup", j.warmup}};
+}
+
+JobStatus status_of(verify::Outcome o) {
+  switch (o) {
+    case verify::Outcome::kValid: return JobStatus::kOk;
+    case verify::Outcome::kInvalid: return JobStatus::kInvalid;
+    case verify::Outcome::kProtocolError: return JobStatus::kProtocolError;
+    case verify::Outcome::kUnverified: return JobStatus::kUnverified;
+  }
+  return JobStatus::kProtocolError;
+}
+
+std::string verdict_summary(const verify::Report& report) {
+  std::vector<std::string> parts;
+  for (const auto& v : report.verdicts) {
+    if (v.severity == verify::Outcome::kValid) continue;
+    if (v.severity != report.outcome) continue;
+    parts.push_back(v.line ? fmt::format("line {}: {}", v.line, v.message) : v.message);
+    if (parts.size() == 3) break;
+  }
+  size_t more = 0;
+  for (const auto& v : report.verdicts) {
+    if (v.severity == report.outcome) ++more;
+  }
+  std::string s = fmt::format("{}", fmt::join(parts, "; "));
+  if (more > parts.size()) s += fmt::format(" (+{} more)", more - parts.size());
+  return s;
+}
+
+void copy_into(const std::filesystem::path& from, const std::filesystem::path& to) {
+  std::error_code ec;
+  std::filesystem::create_directories(to.parent_path(), ec);
+  std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing, ec);
+}
+
+bool retryable_capture(JobStatus s) {
+  return s == JobStatus::kTimeout || s == JobStatus::kPortError || s == JobStatus::kProtocolError;
+}
+
+class Session {
+ public:
+  Session(ProcessRunner& processes, Progress& progress, const Clock& clock, const RunConfig& config, RunDirectory& dir)
+      : processes_(processes), progress_(progress), clock_(clock), cfg_(config), dir_(dir),
+        resolver_(processes, config.kernel_options), builder_(processes, config.build_cache) {}
+
+  RunOutcome run() {
+    auto start = clock_.now();
+    jobs_ = matrix::expand_jobs(cfg_.matrix);
+    results_.resize(jobs_.size());
+    std::set<std::string> finished = dir_.finished_jobs();
+    for (size_t i = 0; i < jobs_.size(); ++i) {
+      if (finished.count(jobs_[i].id)) {
+        auto r = store::read_job_result(dir_.result_file(jobs_[i].id));
+        if (r.ok()) results_[i] = *r;
+      }
+    }
+    write_summary("running");
+
+    // Jobs without a port are final at once; the rest are grouped per image.
+    std::map<std::string, size_t> group_of;
+    for (size_t i = 0; i < jobs_.size(); ++i) {
+      if (results_[i]) continue;
+      const auto& j = jobs_[i];
+      if (!j.port_exists) {
+        store::JobResult r = base_result(j);
+        r.status = JobStatus::kPortMissing;
+        r.reason = j.port_missing_reason;
+        finish(i, std::move(r), 0, false);
+        continue;
+      }
+      auto [it, inserted] = group_of.emplace(j.build_id, groups_.size());
+      if (inserted) {
+        BuildGroup g;
+        g.build_id = j.build_id;
+        groups_.push_back(std::move(g));
+      }
+      groups_[it->second].jobs.push_back(i);
+    }
+    builds_left_ = groups_.size();
+
+    std::vector<std::thread> threads;
+    int workers = std::max(1, std::min<int>(cfg_.build_workers, static_cast<int>(groups_.size())));
+    for (int w = 0; w < workers && !groups_.empty(); ++w) {
+      threads.emplace_back([this, w] { build_worker(w); });
+    }
+    for (const auto& b : cfg_.bench.boards) {
+      if (b.board != cfg_.matrix.board) continue;
+      threads.emplace_back([this, b] { board_worker(b); });
+    }
+    std::atomic<bool> all_done{false};
+    std::thread ticker([&] {
+      while (!all_done.load()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(250));
+        progress_.tick();
+      }
+    });
+    for (auto& t : threads) t.join();
+    all_done = true;
+    ticker.join();
+
+    RunOutcome out;
+    out.interrupted = interrupt_requested();
+    for (auto& r : results_) {
+      if (r) out.results.push_back(*r);
+    }
+    out.jobs_total = static_cast<int>(jobs_.size());
+    out.wall_seconds = std::chrono::duration<double>(clock_.now() - start).count();
+    out.target_run_seconds = target_run_seconds_;
+    out.exit_code = exit_code_for(out.results, out.jobs_total, out.interrupted);
+    if (!out.interrupted && static_cast<int>(out.results.size()) < out.jobs_total) {
+      progress_.note("some jobs did not run (no board took them)");
+    }
+    out.summary = write_summary(out.interrupted ? "interrupted" : "complete", &out);
+    return out;
+  }
+
+ private:
+  store::JobResult base_result(const matrix::Job& j) {
+    store::JobResult r;
+    r.run_id = dir_.id();
+    r.job_id = j.id;
+    r.build_id = j.build_id;
+    r.job = job_json(j, cfg_.matrix.repeats);
+    r.toolchain = toolchain_json(cfg_.toolchain);
+    return r;
+  }
+
+  void fill_build(store::JobResult& r, const BuildGroup& g) {
+    r.kernel_source = g.kernel.has_source || g.ok ? kernel_json(g.kernel) : json();
+    r.build_attempts = g.attempts;
+    if (g.output) {
+      json b = build::to_json(*g.output);
+      b["elf"] = "firmware/rtosbench-fw.elf";
+      b["map"] = "firmware/rtosbench-fw.map";
+      b["bin"] = "firmware/rtosbench-fw.bin";
+      b["log"] = "build.log";
+      r.build = b;
+    }
+  }
+
+  // Records a job's final result: result.json first, then run.json.
+  void finish(size_t index, store::JobResult r, double seconds, bool counted) {
+    r.finished_at = store::utc_timestamp();
+    job_log(r.job_id, fmt::format("final status {}{}", store::to_string(r.status), r.reason.empty() ? "" : ": " + r.reason));
+    std::error_code ec;
+    std::filesystem::create_directories(dir_.job_dir(r.job_id), ec);
+    auto s = store::write_job_result(dir_.result_file(r.job_id), r);
+    if (!s.ok()) progress_.note("cannot write result: " + s.error().message);
+    std::string detail = r.status == JobStatus::kOk ? headline_text(r) : r.reason;
+    std::string status = store::to_string(r.status);
+    std::string id = r.job_id;
+    {
+      std::lock_guard lock(mu_);
+      results_[index] = std::move(r);
+    }
+    write_summary("running");
+    progress_.finished(id, status, detail, seconds, counted);
+  }
+
+  // One timestamped line in jobs/<id>/job.log: what the runner decided and
+  // when, next to the tools' own logs.
+  void job_log(const std::string& job, const std::string& line) {
+    try {
+      std::error_code ec;
+      std::filesystem::create_directories(dir_.job_dir(job), ec);
+      auto sink = std::make_shared<spdlog::sinks::basic_file_sink_st>((dir_.job_dir(job) / "job.log").string());
+      spdlog::logger log("job", sink);
+      log.set_pattern("%Y-%m-%dT%H:%M:%S.%e %v");
+      log.info(line);
+      log.flush();
+    } catch (const std::exception& e) {
+      progress_.note(fmt::format("{}: cannot write job.log: {}", job, e.what()));
+    }
+  }
+
+  static std::string headline_text(const store::JobResult& r) {
+    std::vector<std::string> parts;
+    for (const auto& h : r.headline) parts.push_back(fmt::format("{} {}", h.name, h.median_ticks));
+    if (parts.empty()) return "";
+    return fmt::format("medians: {} {}", fmt::join(parts, ", "), r.headline.front().unit);
+  }
+
+  json write_summary(const std::string& state, const RunOutcome* out = nullptr) {
+    std::lock_guard lock(summary_mu_);
+    json prev = dir_.summary();
+    if (!prev.is_object()) prev = json::object();
+    json jobs = json::array();
+    std::map<std::string, int> counts;
+    {
+      std::lock_guard l(mu_);
+      for (size_t i = 0; i < jobs_.size(); ++i) {
+        json e{{"id", jobs_[i].id}, {"kernel", jobs_[i].kernel.name}};
+        if (results_[i]) {
+          const auto& r = *results_[i];
+          e["status"] = store::to_string(r.status);
+          e["reason"] = r.reason;
+          e["result"] = fmt::format("jobs/{}/result.json", r.job_id);
+          e["attempts"] = r.attempts.size();
+          json h = json::array();
+          for (const auto& x : r.headline) {
+            h.push_back(json{{"name", x.name}, {"phase", x.phase}, {"median_ticks", x.median_ticks},
+                             {"median_ns", x.median_ns}, {"unit", x.unit}});
+          }
+          e["headline"] = h;
+          ++counts[store::to_string(r.status)];
+        } else {
+          e["status"] = "PENDING";
+          ++counts["PENDING"];
+        }
+        jobs.push_back(e);
+      }
+    }
+    json s{
+        {"schema", store::kRunSummarySchema},
+        {"schema_version", store::kSchemaVersion},
+        {"run_id", dir_.id()},
+        {"state", state},
+        {"started_at", prev.value("started_at", store::utc_timestamp())},
+        {"updated_at", store::utc_timestamp()},
+        {"rtosbench_version", kVersion},
+        {"matrix",
+         {{"name", cfg_.matrix.name},
+          {"snapshot", "matrix.yaml"},
+          {"source", cfg_.original_matrix},
+          {"sha256", sha256_file(dir_.matrix_snapshot()).ok() ? *sha256_file(dir_.matrix_snapshot()) : ""}}},
+        {"bench",
+         {{"name", cfg_.bench.name},
+          {"snapshot", "bench.yaml"},
+          {"source", cfg_.original_bench},
+          {"sha256", sha256_file(dir_.bench_snapshot()).ok() ? *sha256_file(dir_.bench_snapshot()) : ""}}},
+        {"toolchain", toolchain_json(cfg_.toolchain)},
+        {"options", prev.value("options", json::object())},
+        {"sessions", prev.value("sessions", json::array())},
+        {"jobs", jobs},
+        {"counts", counts},
+    };
+    if (out) {
+      json session{{"finished_at", store::utc_timestamp()},
+                   {"state", state},
+                   {"wall_seconds", out->wall_seconds},
+                   {"target_run_seconds", out->target_run_seconds},
+                   {"exit_code", out->exit_code}};
+      s["sessions"].push_back(session);
+      s["exit_code"] = out->exit_code;
+      s["finished_at"] = store::utc_timestamp();
+    }
+    if (auto w = dir_.write_summary(s); !w.ok()) progress_.note("cannot write run.json: " + w.error().message);
+    return s;
+  }
+
+  void build_worker(int worker) {
+    std::string slot = groups_.size() > 1 && cfg_.build_workers > 1 ? fmt::format("build{}", worker + 1) : "build";
+    while (true) {
+      size_t gi;
+      {
+        std::lock_guard lock(mu_);
+        if (next_group_ >= groups_.size() || interrupt_requested()) break;
+        gi = next_group_++;
+      }
+      BuildGroup& g = groups_[gi];
+      const matrix::Job& lead = jobs_[g.jobs.front()];
+      progress_.stage(slot, g.build_id, "source");
+      auto kernel = resolver_.resolve(lead.kernel, dir_.root() / "builds" / g.build_id / "source.log");
+      if (!kernel.ok()) {
+        g.status = JobStatus::kSourceMissing;
+        g.reason = kernel.error().message;
+      } else {
+        g.kernel = *kernel;
+        for (int attempt = 0; attempt <= cfg_.matrix.retries.build && !interrupt_requested(); ++attempt) {
+          progress_.stage(slot, g.build_id, attempt ? fmt::format("build (retry {})", attempt) : "build");
+          int n = dir_.next_build_attempt(g.build_id);
+          std::filesystem::path log = dir_.build_attempt_dir(g.build_id, n) / "build.log";
+          build::BuildRequest req;
+          req.job = lead;
+          req.firmware_dir = cfg_.matrix.firmware;
+          req.kernel = g.kernel;
+          req.toolchain = cfg_.toolchain;
+          req.log = log;
+          req.timeout = std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.build_s * 1000));
+          req.parallel = cfg_.build_parallel;
+          auto t0 = clock_.now();
+          std::error_code ec;
+          std::filesystem::create_directories(log.parent_path(), ec);
+          auto out = builder_.build(req);
+          double secs = std::chrono::duration<double>(clock_.now() - t0).count();
+          std::string rel = std::filesystem::relative(log, dir_.root()).string();
+          if (out.ok()) {
+            g.attempts.push_back(store::BuildAttemptRecord{n, true, out->cached ? "cache hit" : "", secs, rel});
+            for (size_t ji : g.jobs) {
+              job_log(jobs_[ji].id, fmt::format("image {} ({}, key {}, elf sha256 {})", out->cached ? "from the build cache" : "built",
+                                                rel, out->key.substr(0, 16), out->elf_sha256));
+            }
+            g.output = *out;
+            g.ok = true;
+            for (size_t ji : g.jobs) {
+              auto jd = dir_.job_dir(jobs_[ji].id);
+              copy_into(out->elf, jd / "firmware" / "rtosbench-fw.elf");
+              copy_into(out->map, jd / "firmware" / "rtosbench-fw.map");
+              copy_into(out->bin, jd / "firmware" / "rtosbench-fw.bin");
+              copy_into(out->size_json, jd / "firmware" / "size.json");
+              copy_into(log, jd / "build.log");
+            }
+            break;
+          }
+          g.attempts.push_back(store::BuildAttemptRecord{n, false, out.error().message, secs, rel});
+          for (size_t ji : g.jobs) job_log(jobs_[ji].id, fmt::format("build attempt {} failed: {}", n, out.error().message));
+          g.status = interrupt_requested() ? JobStatus::kInterrupted : JobStatus::kBuildError;
+          g.reason = out.error().message;
+        }
+      }
+      progress_.idle(slot);
+      {
+        std::lock_guard lock(mu_);
+        g.done = true;
+        --builds_left_;
+        if (g.ok) {
+          for (size_t ji : g.jobs) ready_.insert(ji);
+        }
+      }
+      if (!g.ok && g.status != JobStatus::kInterrupted && !interrupt_requested()) {
+        for (size_t ji : g.jobs) {
+          store::JobResult r = base_result(jobs_[ji]);
+          fill_build(r, g);
+          r.status = g.status;
+          r.reason = g.reason;
+          finish(ji, std::move(r), 0, true);
+        }
+      }
+      cv_.notify_all();
+    }
+    {
+      std::lock_guard lock(mu_);
+      // Groups never started (interrupted) are not coming.
+      if (interrupt_requested()) builds_left_ = 0;
+    }
+    cv_.notify_all();
+  }
+
+  void board_worker(const matrix::BoardInstance& board) {
+    auto flasher = probe::make_flasher(board.flasher, processes_);
+    while (true) {
+      size_t ji;
+      {
+        std::unique_lock lock(mu_);
+        cv_.wait_for(lock, std::chrono::milliseconds(100),
+                     [&] { return !ready_.empty() || builds_left_ == 0 || interrupt_requested(); });
+        if (interrupt_requested()) break;
+        if (ready_.empty()) {
+          if (builds_left_ == 0) break;
+          continue;
+        }
+        ji = *ready_.begin();
+        ready_.erase(ready_.begin());
+      }
+      run_job(ji, board, *flasher);
+      progress_.idle(board.id);
+    }
+  }
+
+  void run_job(size_t ji, const matrix::BoardInstance& board, probe::Flasher& flasher) {
+    const matrix::Job& job = jobs_[ji];
+    const BuildGroup* group = nullptr;
+    for (const auto& g : groups_) {
+      if (g.build_id == job.build_id) group = &g;
+    }
+    auto job_start = clock_.now();
+    store::JobResult r = base_result(job);
+    fill_build(r, *group);
+    r.expect = job_expect(cfg_.matrix, job, group->output->nonce,
+                          group->kernel.has_source ? group->kernel.main.commit : "n/a");
+    const auto jd = dir_.job_dir(job.id);
+    // Attempts of an interrupted earlier session stay in the record.
+    for (int n = 1; n < dir_.next_attempt(job.id); ++n) {
+      std::ifstream in(dir_.attempt_dir(job.id, n) / "attempt.json");
+      if (!in) continue;
+      try {
+        json a = json::parse(in);
+        store::AttemptRecord rec;
+        rec.number = a.at("number").get<int>();
+        rec.status = store::status_from_string(a.at("status").get<std::string>()).value_or(JobStatus::kInterrupted);
+        rec.reason = a.value("reason", "");
+        rec.board = a.value("board", "");
+        rec.started_at = a.value("started_at", "");
+        rec.seconds = a.value("seconds", 0.0);
+        rec.capture_stop = a.value("capture_stop", "");
+        r.attempts.push_back(rec);
+      } catch (const std::exception&) {
+      }
+    }
+    int flash_tries = 0, capture_tries = 0;
+    std::optional<verify::Report> final_report;
+    double final_target = 0;
+    while (true) {
+      int n = dir_.next_attempt(job.id);
+      auto adir = dir_.attempt_dir(job.id, n);
+      std::error_code ec;
+      std::filesystem::create_directories(adir, ec);
+      store::AttemptRecord a;
+      a.number = n;
+      a.board = board.id;
+      a.started_at = store::utc_timestamp();
+      auto t0 = clock_.now();
+      std::optional<verify::Report> report;
+      job_log(job.id, fmt::format("attempt {} on board {}", n, board.id));
+      attempt(job, board, flasher, adir, jd, r.expect, a, report);
+      job_log(job.id, fmt::format("attempt {}: {}{} (capture {}, {} bytes)", n, store::to_string(a.status),
+                                  a.reason.empty() ? "" : ": " + a.reason, a.capture_stop.empty() ? "not started" : a.capture_stop,
+                                  a.capture_bytes));
+      a.seconds = std::chrono::duration<double>(clock_.now() - t0).count();
+      {
+        json aj{{"number", a.number},           {"status", store::to_string(a.status)}, {"reason", a.reason},
+                {"board", a.board},             {"started_at", a.started_at},           {"seconds", a.seconds},
+                {"capture_stop", a.capture_stop}, {"target_run_seconds", a.target_run_seconds}};
+        (void)write_file_atomic(adir / "attempt.json", aj.dump(2) + "\n");
+      }
+      r.attempts.push_back(a);
+      if (a.status == JobStatus::kInterrupted) return;  // no result: --resume redoes this job
+      bool retry = false;
+      if (a.status == JobStatus::kFlashError && flash_tries < cfg_.matrix.retries.flash) {
+        ++flash_tries;
+        retry = true;
+      } else if (retryable_capture(a.status) && capture_tries < cfg_.matrix.retries.capture) {
+        ++capture_tries;
+        retry = true;
+      }
+      if (retry && !interrupt_requested()) {
+        progress_.note(fmt::format("{}: attempt {} {}: {}; retrying", job.id, n, store::to_string(a.status), a.reason));
+        continue;
+      }
+      if (interrupt_requested() && retry) return;
+      r.status = a.status;
+      r.reason = a.reason;
+      final_report = std::move(report);
+      final_target = a.target_run_seconds;
+      break;
+    }
+    if (final_report) {
+      r.conditions = final_report->config;
+      r.unit = final_report->config.count("unit") ? final_report->config.at("unit") : "";
+      for (const auto& s : final_report->series) r.series.push_back(store::series_json(s));
+      for (const auto& [name, reason] : final_report->not_applicable) {
+        r.not_applicable.push_back(json{{"name", name}, {"reason", reason}});
+      }
+      r.verify = verify::to_json(*final_report);
+      if (r.status == JobStatus::kOk) r.headline = store::headline_of(*final_report);
+    }
+    {
+      std::lock_guard lock(mu_);
+      target_run_seconds_ += final_target;
+    }
+    finish(ji, std::move(r), std::chrono::duration<double>(clock_.now() - job_start).count(), true);
+  }
+
+  // One flash + capture + verify cycle; fills `a` (and `report` when verified).
+  void attempt(const matrix::Job& job, const matrix::BoardInstance& board, probe::Flasher& flasher,
+               const std::filesystem::path& adir, const std::filesystem::path& jd,
+               const std::map<std::string, std::string>& expect, store::AttemptRecord& a,
+               std::optional<verify::Report>& report) {
+    auto fail = [&](JobStatus s, std::string reason) {
+      a.status = interrupt_requested() ? JobStatus::kInterrupted : s;
+      a.reason = interrupt_requested() ? "interrupted" : std::move(reason);
+    };
+    progress_.stage(board.id, job.id, "flash");
+    probe::FlashContext ctx;
+    ctx.board = board;
+    ctx.elf = jd / "firmware" / "rtosbench-fw.elf";
+    ctx.bin = jd / "firmware" / "rtosbench-fw.bin";
+    ctx.dir = adir;
+    ctx.timeout = std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.flash_s * 1000));
+    auto tf = clock_.now();
+    auto session = flasher.program(ctx);
+    a.flash_seconds = std::chrono::duration<double>(clock_.now() - tf).count();
+    if (!session.ok()) {
+      std::ofstream(adir / "flash.log", std::ios::app) << "FLASH_ERROR: " << session.error().message << '\n';
+      return fail(JobStatus::kFlashError, session.error().message);
+    }
+    auto& target = **session;
+    a.serial_port = target.serial_port().string();
+    const auto raw = adir / "capture.raw";
+    a.raw_file = std::filesystem::relative(raw, jd).string();
+    auto wait_ms = std::chrono::milliseconds(static_cast<long>(board.port_wait_s * 1000));
+    std::unique_ptr<serial::SerialCapture> capture;
+    auto open_port = [&]() -> bool {
+      if (!serial::wait_for_port(target.serial_port(), wait_ms)) {
+        fail(JobStatus::kPortError, fmt::format("serial port {} did not appear within {:.0f} s",
+                                                target.serial_port().string(), board.port_wait_s));
+        return false;
+      }
+      auto c = serial::SerialCapture::open(target.serial_port(), board.baud, raw);
+      if (!c.ok()) {
+        fail(JobStatus::kPortError, c.error().message);
+        return false;
+      }
+      capture = std::move(*c);
+      return true;
+    };
+    // The port is open before the target leaves reset, so no line is lost;
+    // only a power cycle takes the port away and needs it opened after.
+    if (target.port_survives_release() && !open_port()) return finish_session(target, a);
+    auto t_release = clock_.now();
+    if (auto s = target.release(); !s.ok()) {
+      fail(JobStatus::kFlashError, s.error().message);
+      return finish_session(target, a);
+    }
+    if (!target.port_survives_release() && !open_port()) return finish_session(target, a);
+    double release_s = std::chrono::duration<double>(clock_.now() - t_release).count();
+    progress_.stage(board.id, job.id, "capture");
+    serial::CaptureOptions opts;
+    opts.overall = std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.capture_s * 1000));
+    opts.inactivity = std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.inactivity_s * 1000));
+    opts.liveness = [&target] { return target.liveness(); };
+    serial::CaptureResult cr = capture->run(opts);
+    capture.reset();
+    std::string dead;
+    if (cr.reason == serial::StopReason::kPortError) {
+      // The port can hang up a moment before the process behind it (QEMU)
+      // is gone: give it a second to say why.
+      for (int i = 0; i < 20 && dead.empty(); ++i) {
+        dead = target.liveness();
+        if (dead.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      }
+    }
+    finish_session(target, a);
+    a.capture_stop = serial::to_string(cr.reason);
+    a.capture_bytes = cr.bytes;
+    a.capture_lines = cr.lines;
+    if (auto h = sha256_file(raw); h.ok()) a.raw_sha256 = *h;
+    switch (cr.reason) {
+      case serial::StopReason::kEnd: break;
+      case serial::StopReason::kOverallTimeout:
+      case serial::StopReason::kInactivityTimeout: return fail(JobStatus::kTimeout, cr.message);
+      case serial::StopReason::kPortError:
+        return fail(JobStatus::kPortError, dead.empty() || cr.message.find(dead) != std::string::npos
+                                               ? cr.message
+                                               : cr.message + "; " + dead);
+      case serial::StopReason::kInterrupted: return fail(JobStatus::kInterrupted, "interrupted");
+    }
+    a.target_run_seconds = release_s + cr.seconds_to_end;
+    progress_.stage(board.id, job.id, "verify");
+    verify::Options vo;
+    vo.expect = expect;
+    auto rep = verify::verify_file(raw, vo);
+    if (!rep.ok()) return fail(JobStatus::kProtocolError, rep.error().message);
+    (void)write_file_atomic(adir / "verify.json", verify::to_json(*rep).dump(2) + "\n");
+    a.verify_outcome = verify::to_string(rep->outcome);
+    a.verdicts = store::verdicts_json(*rep);
+    a.status = status_of(rep->outcome);
+    if (a.status != JobStatus::kOk) a.reason = fmt::format("{}: {}", a.verify_outcome, verdict_summary(*rep));
+    report = std::move(*rep);
+  }
+
+  void finish_session(probe::TargetSession& target, store::AttemptRecord& a) {
+    target.stop();
+    a.flash_commands = target.commands();
+  }
+
+  ProcessRunner& processes_;
+  Progress& progress_;
+  const Clock& clock_;
+  const RunConfig& cfg_;
+  RunDirectory& dir_;
+  kernels::SourceResolver resolver_;
+  build::CmakeBuilder builder_;
+
+  std::vector<matrix::Job> jobs_;
+  std::vector<std::optional<store::JobResult>> results_;
+  std::vector<BuildGroup> groups_;
+  size_t next_group_ = 0;
+  size_t builds_left_ = 0;
+  std::set<size_t> ready_;
+  double target_run_seconds_ = 0;
+  std::mutex mu_;
+  std::mutex summary_mu_;
+  std::condition_variable cv_;
+};
+
+}  // namespace
+
+RunOutcome Runner::run(const RunConfig& config, RunDirectory& dir) {
+  Session s(processes_, progress_, clock_, config, dir);
+  return s.run();
+}
+
+}  // namespace rb::run

@@ -1,0 +1,218 @@
+#include "serial/capture.h"
+
+#include "run/process.h"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/serial_port.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <fmt/core.h>
+
+#include <array>
+#include <cstring>
+#include <thread>
+
+#include <fcntl.h>
+#include <termios.h>
+#include <unistd.h>
+
+namespace rb::serial {
+
+const char* to_string(StopReason r) {
+  switch (r) {
+    case StopReason::kEnd: return "end";
+    case StopReason::kOverallTimeout: return "overall_timeout";
+    case StopReason::kInactivityTimeout: return "inactivity_timeout";
+    case StopReason::kPortError: return "port_error";
+    case StopReason::kInterrupted: return "interrupted";
+  }
+  return "?";
+}
+
+struct SerialCapture::State {
+  boost::asio::io_context io;
+  boost::asio::serial_port port{io};
+  std::filesystem::path port_path;
+  std::filesystem::path raw_path;
+  int raw_fd = -1;
+  ~State() {
+    if (raw_fd >= 0) ::close(raw_fd);
+  }
+};
+
+SerialCapture::SerialCapture(std::unique_ptr<State> s) : s_(std::move(s)) {}
+SerialCapture::~SerialCapture() = default;
+
+Result<std::unique_ptr<SerialCapture>> SerialCapture::open(const std::filesystem::path& port, unsigned baud,
+                                                           const std::filesystem::path& raw_file) {
+  auto s = std::make_unique<State>();
+  s->port_path = port;
+  s->raw_path = raw_file;
+  boost::system::error_code ec;
+  s->port.open(port.string(), ec);
+  if (ec) {
+    std::string hint;
+    if (ec == boost::system::errc::permission_denied) hint = " (add the user to group dialout, or fix the udev rule)";
+    if (ec == boost::system::errc::no_such_file_or_directory) hint = " (board unplugged or wrong port in the bench file)";
+    return Error{fmt::format("cannot open serial port {}: {}{}", port.string(), ec.message(), hint)};
+  }
+  s->port.set_option(boost::asio::serial_port_base::baud_rate(baud), ec);
+  if (!ec) s->port.set_option(boost::asio::serial_port_base::character_size(8), ec);
+  if (!ec) s->port.set_option(boost::asio::serial_port_base::parity(boost::asio::serial_port_base::parity::none), ec);
+  if (!ec) s->port.set_option(boost::asio::serial_port_base::stop_bits(boost::asio::serial_port_base::stop_bits::one), ec);
+  if (!ec) {
+    s->port.set_option(boost::asio::serial_port_base::flow_control(boost::asio::serial_port_base::flow_control::none),
+                       ec);
+  }
+  if (ec) return Error{fmt::format("cannot configure serial port {} ({} 8N1): {}", port.string(), baud, ec.message())};
+  // Whatever the port buffered before now belongs to an earlier image or
+  // run: it must not be read as this capture's.
+  ::tcflush(s->port.native_handle(), TCIFLUSH);
+  std::error_code fec;
+  std::filesystem::create_directories(raw_file.parent_path(), fec);
+  s->raw_fd = ::open(raw_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (s->raw_fd < 0) return Error{fmt::format("cannot create capture file {}: {}", raw_file.string(), std::strerror(errno))};
+  return std::unique_ptr<SerialCapture>(new SerialCapture(std::move(s)));
+}
+
+namespace {
+
+bool is_record_start(const std::string& line) {
+  static const char* kKinds[] = {"BEGIN", "CONFIG", "DWT_READ_PAIR", "TEST", "PHASE", "RAW",
+                                 "RESULT", "CHECK", "NA", "END"};
+  for (const char* k : kKinds) {
+    size_t n = std::strlen(k);
+    if (line.compare(0, n, k) == 0 && (line.size() == n || line[n] == ',' || line[n] == '|')) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+CaptureResult SerialCapture::run(const CaptureOptions& options) {
+  using clock = std::chrono::steady_clock;
+  CaptureResult result;
+  State& s = *s_;
+  const auto start = clock::now();
+  auto last_data = start;
+  bool done = false;
+  std::string line;
+  std::array<char, 4096> buf{};
+
+  auto finish = [&](StopReason reason, std::string message) {
+    if (done) return;
+    done = true;
+    result.reason = reason;
+    result.message = std::move(message);
+    boost::system::error_code ignored;
+    s.port.cancel(ignored);
+    s.io.stop();
+  };
+
+  auto on_line = [&](const std::string& l) {
+    ++result.lines;
+    result.last_line = l.size() > 200 ? l.substr(0, 200) + "..." : l;
+    if (is_record_start(l)) ++result.protocol_lines_seen;
+    if (l.compare(0, 4, "END,") == 0 || l == "END" || l.compare(0, 4, "END|") == 0) {
+      result.seconds_to_end = std::chrono::duration<double>(clock::now() - start).count();
+      finish(StopReason::kEnd, "END received");
+    }
+  };
+
+  std::function<void(const boost::system::error_code&, size_t)> on_read =
+      [&](const boost::system::error_code& ec, size_t n) {
+        if (done) return;
+        if (n > 0) {
+          last_data = clock::now();
+          // Bytes reach the file before anything is parsed: a crash of the
+          // host leaves the capture as received.
+          size_t off = 0;
+          while (off < n) {
+            ssize_t w = ::write(s.raw_fd, buf.data() + off, n - off);
+            if (w < 0) {
+              if (errno == EINTR) continue;
+              finish(StopReason::kPortError, fmt::format("cannot write {}: {}", s.raw_path.string(), std::strerror(errno)));
+              return;
+            }
+            off += static_cast<size_t>(w);
+          }
+          result.bytes += n;
+          for (size_t i = 0; i < n && !done; ++i) {
+            char c = buf[i];
+            if (c == '\n' || c == '\r') {
+              if (!line.empty()) on_line(line);
+              line.clear();
+            } else if (line.size() < 4200) {
+              line += c;
+            }
+          }
+          if (done) return;
+        }
+        if (ec) {
+          finish(StopReason::kPortError,
+                 fmt::format("serial port {} failed after {} bytes: {}{}", s.port_path.string(), result.bytes,
+                             ec.message(), ec == boost::asio::error::eof ? " (hang-up: the other end closed)" : ""));
+          return;
+        }
+        s.port.async_read_some(boost::asio::buffer(buf), on_read);
+      };
+
+  boost::asio::steady_timer tick(s.io);
+  std::function<void(const boost::system::error_code&)> on_tick = [&](const boost::system::error_code& ec) {
+    if (ec || done) return;
+    auto now = clock::now();
+    if (run::interrupt_requested()) return finish(StopReason::kInterrupted, "interrupted");
+    if (now - start >= options.overall) {
+      return finish(StopReason::kOverallTimeout,
+                    fmt::format("no END within {:.0f} s ({} bytes, {} lines received; last line: '{}')",
+                                std::chrono::duration<double>(options.overall).count(), result.bytes, result.lines,
+                                result.last_line));
+    }
+    if (now - last_data >= options.inactivity) {
+      return finish(StopReason::kInactivityTimeout,
+                    fmt::format("port silent for {:.0f} s before END ({} bytes, {} lines received; last line: '{}')",
+                                std::chrono::duration<double>(options.inactivity).count(), result.bytes,
+                                result.lines, result.last_line));
+    }
+    if (options.liveness) {
+      std::string dead = options.liveness();
+      if (!dead.empty()) {
+        // Give the reader a moment to drain what the dying end wrote.
+        if (now - last_data < std::chrono::milliseconds(200)) {
+          tick.expires_after(std::chrono::milliseconds(50));
+          tick.async_wait(on_tick);
+          return;
+        }
+        return finish(StopReason::kPortError,
+                      fmt::format("{} after {} bytes, before END (last line: '{}')", dead, result.bytes,
+                                  result.last_line));
+      }
+    }
+    tick.expires_after(std::chrono::milliseconds(50));
+    tick.async_wait(on_tick);
+  };
+
+  s.port.async_read_some(boost::asio::buffer(buf), on_read);
+  tick.expires_after(std::chrono::milliseconds(50));
+  tick.async_wait(on_tick);
+  s.io.run();
+  if (!done) {
+    result.reason = StopReason::kPortError;
+    result.message = "capture loop ended unexpectedly";
+  }
+  if (!line.empty()) result.last_line = line.size() > 200 ? line.substr(0, 200) + "..." : line;
+  ::fsync(s.raw_fd);
+  result.seconds = std::chrono::duration<double>(clock::now() - start).count();
+  return result;
+}
+
+bool wait_for_port(const std::filesystem::path& port, std::chrono::milliseconds timeout) {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (true) {
+    std::error_code ec;
+    if (std::filesystem::exists(port, ec)) return true;
+    if (run::interrupt_requested() || std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+}
+
+}  // namespace rb::serial

@@ -1,0 +1,33 @@
+#pragma once
+// Job and attempt statuses (docs/run.md). A job's status is its last
+// attempt's; every attempt keeps its own.
+#include <optional>
+#include <string>
+
+namespace rb::store {
+
+enum class JobStatus {
+  kOk,             // captured, verified against the pins, every check passed
+  kInvalid,        // the measurement is invalid (bad counters, pin mismatch, ...)
+  kUnverified,     // the numbers cannot be checked (e.g. RESULT without RAW)
+  kProtocolError,  // the capture breaks the protocol (crc, lost lines, truncated)
+  kTimeout,        // no END within the capture or inactivity timeout
+  kFlashError,     // programming / verifying / releasing the target failed
+  kPortError,      // the serial port could not be opened or vanished mid-run
+  kBuildError,     // the firmware did not build
+  kSourceMissing,  // the kernel source is missing or not at the pinned tag
+  kPortMissing,    // the firmware has no port for this kernel yet (N/A, never a number)
+  kInterrupted,    // attempts only: the run was interrupted during this attempt
+};
+
+const char* to_string(JobStatus s);  // "OK", "INVALID", ..., "PORT_MISSING", "INTERRUPTED"
+std::optional<JobStatus> status_from_string(const std::string& s);
+
+// OK and PORT_MISSING (a known absence, reported with its reason) do not
+// make a run fail.
+bool counts_as_success(JobStatus s);
+// BUILD_ERROR, SOURCE_MISSING, FLASH_ERROR, PORT_ERROR: the bench or the
+// setup failed, not the measurement.
+bool is_infrastructure_failure(JobStatus s);
+
+}  // namespace rb::store

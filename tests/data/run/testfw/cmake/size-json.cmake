@@ -1,0 +1,12 @@
+# Writes size.json {"text","data","bss","flash","ram"} from arm-none-eabi-size.
+execute_process(COMMAND ${SIZE} -B ${ELF} OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "size failed on ${ELF}")
+endif()
+string(REGEX MATCH "\n *([0-9]+)[ \t]+([0-9]+)[ \t]+([0-9]+)" m "${out}")
+set(text ${CMAKE_MATCH_1})
+set(data ${CMAKE_MATCH_2})
+set(bss ${CMAKE_MATCH_3})
+math(EXPR flash "${text} + ${data}")
+math(EXPR ram "${data} + ${bss}")
+file(WRITE size.json "{\"text\":${text},\"data\":${data},\"bss\":${bss},\"flash\":${flash},\"ram\":${ram}}\n")

@@ -1,0 +1,2 @@
+# Test firmware port: badcounters log.
+set(TESTFW_MODE badcounters)

@@ -1,0 +1,2 @@
+# Test firmware port: normal log.
+set(TESTFW_MODE normal)

@@ -1,0 +1,2 @@
+# Test firmware port: broken log.
+set(TESTFW_MODE broken)

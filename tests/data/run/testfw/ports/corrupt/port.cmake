@@ -1,0 +1,2 @@
+# Test firmware port: corrupt log.
+set(TESTFW_MODE corrupt)

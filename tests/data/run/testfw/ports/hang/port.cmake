@@ -1,0 +1,2 @@
+# Test firmware port: hang log.
+set(TESTFW_MODE hang)

@@ -1,0 +1,2 @@
+# Test firmware port: truncated log.
+set(TESTFW_MODE truncated)

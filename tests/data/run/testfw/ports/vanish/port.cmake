@@ -1,0 +1,2 @@
+# Test firmware port: vanish log.
+set(TESTFW_MODE vanish)

@@ -1,0 +1,70 @@
+#include "matrix/expand.h"
+#include "matrix/load.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+namespace rb::matrix {
+namespace {
+
+TEST(OptId, TakesTheOptimisationLevel) {
+  EXPECT_EQ(opt_id("-O2 -g0"), "O2");
+  EXPECT_EQ(opt_id("-g0 -Os"), "Os");
+  EXPECT_EQ(opt_id("-O3"), "O3");
+  EXPECT_EQ(opt_id("-flto -g0"), "fltog0");
+}
+
+class ExpandJobs : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    fw_ = std::filesystem::temp_directory_path() / ("rb-expand-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(fw_ / "ports" / "freertos");
+    std::ofstream(fw_ / "ports" / "freertos" / "port.cmake") << "# port\n";
+  }
+  void TearDown() override { std::filesystem::remove_all(fw_); }
+  std::filesystem::path fw_;
+};
+
+TEST_F(ExpandJobs, VariantsExpandInMatrixOrderWithStableIds) {
+  auto m = parse_matrix(R"(matrix: m
+board: stm32f407-disco
+kernels:
+  - name: freertos
+    version: "10.5.1"
+    git: https://github.com/FreeRTOS/FreeRTOS-Kernel
+    tag: V10.5.1
+  - name: zephyr
+variants:
+  opt: ["-O2 -g0", "-Os -g0"]
+  tick_hz: [1000, 100]
+)", "m.yaml");
+  ASSERT_TRUE(m.ok());
+  m.value.firmware = fw_;
+  auto jobs = expand_jobs(m.value);
+  ASSERT_EQ(jobs.size(), 8u);
+  EXPECT_EQ(jobs[0].id, "freertos-O2-tick1000-fpu0");
+  EXPECT_EQ(jobs[1].id, "freertos-O2-tick100-fpu0");
+  EXPECT_EQ(jobs[2].id, "freertos-Os-tick1000-fpu0");
+  EXPECT_EQ(jobs[4].id, "zephyr-O2-tick1000-fpu0");
+  EXPECT_TRUE(jobs[0].port_exists);
+  EXPECT_FALSE(jobs[4].port_exists);
+  EXPECT_NE(jobs[4].port_missing_reason.find("no firmware port 'zephyr'"), std::string::npos);
+  EXPECT_EQ(jobs[2].opt, "-Os -g0");
+  EXPECT_EQ(jobs[1].tick_hz, 100);
+}
+
+TEST_F(ExpandJobs, RepeatsShareTheBuildId) {
+  auto m = parse_matrix("matrix: m\nboard: stm32f407-disco\nkernels: [{name: freertos}]\nrepeats: 3\n", "m.yaml");
+  ASSERT_TRUE(m.ok());
+  m.value.firmware = fw_;
+  auto jobs = expand_jobs(m.value);
+  ASSERT_EQ(jobs.size(), 3u);
+  EXPECT_EQ(jobs[0].id, "freertos-O2-tick1000-fpu0-r1");
+  EXPECT_EQ(jobs[2].id, "freertos-O2-tick1000-fpu0-r3");
+  EXPECT_EQ(jobs[2].build_id, "freertos-O2-tick1000-fpu0");
+  EXPECT_EQ(jobs[2].repeat, 3);
+}
+
+}  // namespace
+}  // namespace rb::matrix

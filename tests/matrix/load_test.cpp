@@ -1,0 +1,179 @@
+#include "matrix/load.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace rb::matrix {
+namespace {
+
+const char* kMinimal = R"(matrix: m
+board: qemu-netduinoplus2
+kernels:
+  - name: bare
+)";
+
+bool has_error(const std::vector<Diagnostic>& errors, int line, int column, const std::string& text) {
+  return std::any_of(errors.begin(), errors.end(), [&](const Diagnostic& d) {
+    return d.line == line && d.column == column && d.message.find(text) != std::string::npos;
+  });
+}
+
+TEST(MatrixLoad, MinimalMatrixTakesTheDefaults) {
+  auto m = parse_matrix(kMinimal, "/x/m.yaml");
+  ASSERT_TRUE(m.ok()) << m.errors.front().format();
+  EXPECT_EQ(m.value.name, "m");
+  EXPECT_EQ(m.value.opts, std::vector<std::string>{"-O2 -g0"});
+  EXPECT_EQ(m.value.tick_hz, std::vector<int>{1000});
+  EXPECT_EQ(m.value.samples, 10000);
+  EXPECT_EQ(m.value.repeats, 1);
+  ASSERT_EQ(m.value.kernels.size(), 1u);
+  EXPECT_EQ(m.value.kernels[0].port, "bare");
+  EXPECT_EQ(m.value.kernels[0].version, "n/a");
+  EXPECT_FALSE(m.value.kernels[0].needs_source());
+}
+
+TEST(MatrixLoad, RelativePathsAreResolvedAgainstTheMatrixFile) {
+  auto m = parse_matrix(std::string(kMinimal) + "bench: benches/b.yaml\nfirmware: ../fw\n", "/a/configs/m.yaml");
+  ASSERT_TRUE(m.ok());
+  EXPECT_EQ(m.value.bench, std::filesystem::path("/a/configs/benches/b.yaml"));
+  EXPECT_EQ(m.value.firmware, std::filesystem::path("/a/fw"));
+}
+
+TEST(MatrixLoad, KernelWithSourceAndOverrides) {
+  auto m = parse_matrix(R"(matrix: m
+board: stm32f407-disco
+kernels:
+  - name: ucos3
+    version: "3.08"
+    git: https://example.org/uC-OS3
+    tag: v3.08.00
+    note: statistics task off
+    extra_sources:
+      - name: uc_cpu
+        git: https://example.org/uC-CPU
+        tag: v1.32.01
+    expect:
+      tick: "100"
+      kernel_commit: ~
+variants:
+  opt: ["-O2 -g0", "-Os -g0"]
+  tick_hz: [1000, 100]
+  fpu_context: [0, 1]
+tests: [ruler, mutex]
+repeats: 3
+timeouts: {capture: 30.5}
+retries: {capture: 2}
+)", "/m.yaml");
+  ASSERT_TRUE(m.ok()) << m.errors.front().format();
+  const auto& k = m.value.kernels[0];
+  EXPECT_TRUE(k.needs_source());
+  EXPECT_EQ(k.tag, "v3.08.00");
+  ASSERT_EQ(k.extra_sources.size(), 1u);
+  EXPECT_EQ(k.extra_sources[0].name, "uc_cpu");
+  EXPECT_EQ(k.expect.at("tick"), std::optional<std::string>("100"));
+  EXPECT_FALSE(k.expect.at("kernel_commit").has_value());
+  EXPECT_EQ(m.value.opts.size(), 2u);
+  EXPECT_EQ(m.value.fpu_context, (std::vector<int>{0, 1}));
+  EXPECT_EQ(m.value.tests, (std::vector<std::string>{"ruler", "mutex"}));
+  EXPECT_DOUBLE_EQ(m.value.timeouts.capture_s, 30.5);
+  EXPECT_EQ(m.value.retries.capture, 2);
+}
+
+TEST(MatrixLoad, EveryErrorIsReportedAtOnceWithItsPosition) {
+  auto m = parse_matrix(R"(matrix: m
+board: stm32f4
+colour: blue
+kernels:
+  - name: a
+  - name: a
+variants:
+  tick_hz: [1000, fast]
+  fpu_context: 2
+tests: [ruler, jitter]
+)", "m.yaml");
+  ASSERT_FALSE(m.ok());
+  EXPECT_TRUE(has_error(m.errors, 2, 8, "allowed: qemu-netduinoplus2, stm32f407-disco"));
+  EXPECT_TRUE(has_error(m.errors, 3, 1, "unknown key 'colour'"));
+  EXPECT_TRUE(has_error(m.errors, 6, 11, "listed twice"));
+  EXPECT_TRUE(has_error(m.errors, 8, 19, "got 'fast'"));
+  EXPECT_TRUE(has_error(m.errors, 9, 16, "allowed: 0, 1"));
+  EXPECT_TRUE(has_error(m.errors, 10, 16, "unknown test 'jitter'"));
+  EXPECT_EQ(m.errors.size(), 6u);
+  // Sorted by position.
+  EXPECT_TRUE(std::is_sorted(m.errors.begin(), m.errors.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    return a.line < b.line;
+  }));
+  EXPECT_EQ(m.errors[0].format(), "m.yaml:2:8: error: 'board' in the matrix is 'stm32f4' (allowed: qemu-netduinoplus2, stm32f407-disco)");
+}
+
+TEST(MatrixLoad, MissingRequiredKeysPointAtTheMapping) {
+  auto m = parse_matrix("matrix: m\n", "m.yaml");
+  ASSERT_FALSE(m.ok());
+  EXPECT_TRUE(has_error(m.errors, 1, 1, "needs 'board'"));
+  EXPECT_TRUE(has_error(m.errors, 1, 1, "needs 'kernels'"));
+}
+
+TEST(MatrixLoad, SyntaxErrorIsOneDiagnosticWithPosition) {
+  auto m = parse_matrix("matrix: m\nkernels: [a, b\n", "m.yaml");
+  ASSERT_EQ(m.errors.size(), 1u);
+  EXPECT_GT(m.errors[0].line, 0);
+  EXPECT_NE(m.errors[0].message.find("YAML syntax"), std::string::npos);
+}
+
+TEST(MatrixLoad, UnreadableFileIsOneDiagnosticWithoutPosition) {
+  auto m = load_matrix("/nonexistent/dir/m.yaml");
+  ASSERT_EQ(m.errors.size(), 1u);
+  EXPECT_EQ(m.errors[0].line, 0);
+  EXPECT_EQ(m.errors[0].format(), "/nonexistent/dir/m.yaml: error: cannot read the file (missing or not a regular file)");
+}
+
+TEST(BenchLoad, ProbeBoardAndDefaults) {
+  auto b = parse_bench(R"(bench: lab
+boards:
+  - id: disco-1
+    board: stm32f407-disco
+    flasher: openocd
+    probe: {serial: "066AFF"}
+    serial: {port: /dev/serial/by-id/usb-STM-if02, baud: 921600}
+    reset: power-cycle
+    power_cycle: uhubctl -l 1-1 -p 2 -a cycle -d 3
+    port_wait: 15
+  - id: qemu-0
+    board: qemu-netduinoplus2
+    flasher: qemu
+)", "/lab.yaml");
+  ASSERT_TRUE(b.ok()) << b.errors.front().format();
+  ASSERT_EQ(b.value.boards.size(), 2u);
+  const auto& d = b.value.boards[0];
+  EXPECT_EQ(d.flasher, FlasherKind::kOpenocd);
+  EXPECT_EQ(d.probe.target, "target/stm32f4x.cfg");
+  EXPECT_EQ(d.probe.interface, "interface/stlink.cfg");
+  EXPECT_EQ(d.baud, 921600u);
+  EXPECT_EQ(d.reset, ResetMethod::kPowerCycle);
+  EXPECT_DOUBLE_EQ(d.port_wait_s, 15);
+  EXPECT_EQ(b.value.boards[1].flasher, FlasherKind::kQemu);
+  EXPECT_TRUE(b.value.boards[1].serial_port.empty());
+}
+
+TEST(BenchLoad, ErrorsNameTheAllowedValues) {
+  auto b = parse_bench(R"(bench: lab
+boards:
+  - id: x
+    board: stm32f407-disco
+    flasher: jlink
+  - id: x
+    board: stm32f407-disco
+    flasher: pyocd
+    reset: power-cycle
+)", "lab.yaml");
+  ASSERT_FALSE(b.ok());
+  EXPECT_TRUE(has_error(b.errors, 5, 14, "allowed: qemu, openocd, pyocd"));
+  EXPECT_TRUE(has_error(b.errors, 6, 9, "used twice"));
+  EXPECT_TRUE(has_error(b.errors, 6, 5, "needs 'serial"));
+  EXPECT_TRUE(has_error(b.errors, 6, 5, "needs 'power_cycle'"));
+  EXPECT_EQ(b.errors.size(), 4u);
+}
+
+}  // namespace
+}  // namespace rb::matrix

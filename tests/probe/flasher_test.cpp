@@ -1,0 +1,193 @@
+// The probe backends' command sequences and failure messages, driven by a
+// scripted process runner. OpenOCD and QEMU are also run for real by the
+// end-to-end tests (tests/run/tests.cmake).
+#include "probe/flasher.h"
+#include "probe/qemu_monitor.h"
+
+#include "../run/fake_process_runner.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+
+namespace rb::probe {
+namespace {
+
+std::string joined(const std::vector<std::string>& argv) {
+  std::string s;
+  for (const auto& a : argv) s += (s.empty() ? "" : " ") + a;
+  return s;
+}
+
+class ProbeBackends : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() / ("rb-probe-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_ / "bin");
+    ctx_.board.id = "disco-1";
+    ctx_.board.board = "stm32f407-disco";
+    ctx_.board.probe.serial = "066AFF";
+    ctx_.board.probe.target = "target/stm32f4x.cfg";
+    ctx_.board.serial_port = "/dev/serial/by-id/usb-STM-if02";
+    ctx_.elf = dir_ / "fw.elf";
+    ctx_.bin = dir_ / "fw.bin";
+    ctx_.dir = dir_ / "attempt-1";
+    saved_path_ = std::getenv("PATH");
+  }
+  void TearDown() override {
+    setenv("PATH", saved_path_.c_str(), 1);
+    std::filesystem::remove_all(dir_);
+  }
+  // Puts an executable stub named `tool` first in PATH (the fake runner
+  // answers for it; the stub only makes the tool "installed").
+  void install_stub(const std::string& tool) {
+    auto p = dir_ / "bin" / tool;
+    std::ofstream(p) << "#!/bin/sh\nexit 99\n";
+    std::filesystem::permissions(p, std::filesystem::perms::owner_all);
+    setenv("PATH", ((dir_ / "bin").string() + ":" + saved_path_).c_str(), 1);
+  }
+  std::filesystem::path dir_;
+  FlashContext ctx_;
+  std::string saved_path_;
+};
+
+TEST_F(ProbeBackends, OpenocdProgramsVerifiesThenReleasesWithDebugDisabled) {
+  testing::FakeProcessRunner fake;
+  fake.on("openocd", "program", 0, "** Programming Finished **\n** Verified OK **\n");
+  fake.on("openocd", "mww", 0, "shutdown command invoked\n");
+  auto flasher = make_openocd_flasher(fake);
+  install_stub("openocd");
+  auto session = flasher->program(ctx_);
+  ASSERT_TRUE(session.ok()) << session.error().message;
+  EXPECT_EQ(joined(fake.calls.at(0)),
+            "openocd -f interface/stlink.cfg -c adapter serial 066AFF -f target/stm32f4x.cfg -c program " +
+                ctx_.elf.string() + " verify -c reset halt -c shutdown");
+  EXPECT_EQ((*session)->serial_port(), ctx_.board.serial_port);
+  EXPECT_TRUE((*session)->port_survives_release());
+  ASSERT_TRUE((*session)->release().ok());
+  std::string release = joined(fake.calls.at(1));
+  EXPECT_NE(release.find("-c init -c reset halt -c mww 0xE0042004 0 -c mww 0xE000EDFC 0 -c mww 0xE000EDF0 0xA05F0000 -c shutdown"),
+            std::string::npos)
+      << release;
+  EXPECT_EQ((*session)->commands().size(), 2u);
+}
+
+TEST_F(ProbeBackends, OpenocdHardwareResetUsesSrst) {
+  testing::FakeProcessRunner fake;
+  fake.on("openocd", "program", 0, "** Verified OK **\n");
+  fake.on("openocd", "mww", 0, "");
+  ctx_.board.reset = matrix::ResetMethod::kHardware;
+  install_stub("openocd");
+  auto session = make_openocd_flasher(fake)->program(ctx_);
+  ASSERT_TRUE(session.ok());
+  ASSERT_TRUE((*session)->release().ok());
+  EXPECT_NE(joined(fake.calls.at(1)).find("reset_config srst_only srst_nogate"), std::string::npos);
+}
+
+TEST_F(ProbeBackends, OpenocdFailureCarriesItsErrorLines) {
+  testing::FakeProcessRunner fake;
+  fake.on("openocd", "program", 1,
+          "Open On-Chip Debugger 0.12.0\nInfo : clock speed 2000 kHz\nError: open failed\nin procedure 'program'\n"
+          "** OpenOCD init failed **\nshutdown command invoked\n");
+  install_stub("openocd");
+  auto session = make_openocd_flasher(fake)->program(ctx_);
+  ASSERT_FALSE(session.ok());
+  EXPECT_EQ(session.error().message,
+            "openocd program failed (exit status 1): Error: open failed; in procedure 'program'; ** OpenOCD init failed **");
+}
+
+TEST_F(ProbeBackends, OpenocdWithoutVerifiedOkIsAFailure) {
+  testing::FakeProcessRunner fake;
+  fake.on("openocd", "program", 0, "** Programming Finished **\n");
+  install_stub("openocd");
+  auto session = make_openocd_flasher(fake)->program(ctx_);
+  ASSERT_FALSE(session.ok());
+  EXPECT_NE(session.error().message.find("Verified OK"), std::string::npos);
+}
+
+TEST_F(ProbeBackends, PowerCycleTakesThePortAwayAndRunsTheCommand) {
+  testing::FakeProcessRunner fake;
+  fake.on("openocd", "program", 0, "** Verified OK **\n");
+  fake.on("sh", "uhubctl", 0, "Sent power cycle request\n");
+  ctx_.board.reset = matrix::ResetMethod::kPowerCycle;
+  ctx_.board.power_cycle = "uhubctl -l 1-1 -p 2 -a cycle -d 3";
+  install_stub("openocd");
+  auto session = make_openocd_flasher(fake)->program(ctx_);
+  ASSERT_TRUE(session.ok());
+  EXPECT_FALSE((*session)->port_survives_release());
+  ASSERT_TRUE((*session)->release().ok());
+  EXPECT_EQ(joined(fake.calls.at(1)), "sh -c uhubctl -l 1-1 -p 2 -a cycle -d 3");
+}
+
+TEST_F(ProbeBackends, PyocdMissingSaysHowToInstall) {
+  setenv("PATH", (dir_ / "bin").string().c_str(), 1);
+  testing::FakeProcessRunner fake;
+  auto flasher = make_pyocd_flasher(fake);
+  auto session = flasher->program(ctx_);
+  ASSERT_FALSE(session.ok());
+  EXPECT_NE(session.error().message.find("no `pyocd` command in PATH"), std::string::npos);
+  EXPECT_NE(session.error().message.find("pipx install pyocd"), std::string::npos);
+  EXPECT_TRUE(fake.calls.empty());
+  EXPECT_FALSE(flasher->check_tool().present);
+}
+
+TEST_F(ProbeBackends, PyocdOldDebianPackageIsNamed) {
+  setenv("PATH", (dir_ / "bin").string().c_str(), 1);
+  auto p = dir_ / "bin" / "pyocd-flashtool";
+  std::ofstream(p) << "#!/bin/sh\n";
+  std::filesystem::permissions(p, std::filesystem::perms::owner_all);
+  testing::FakeProcessRunner fake;
+  auto session = make_pyocd_flasher(fake)->program(ctx_);
+  ASSERT_FALSE(session.ok());
+  EXPECT_NE(session.error().message.find("python3-pyocd 0.13, which is too old"), std::string::npos);
+}
+
+TEST_F(ProbeBackends, PyocdLoadsComparesAndResets) {
+  install_stub("pyocd");
+  testing::FakeProcessRunner fake;
+  fake.on("pyocd", "load", 0, "[====================] 100%\n");
+  fake.on("pyocd", "compare", 0, "All 4096 bytes match.\n");
+  fake.on("pyocd", "reset", 0, "");
+  ctx_.board.probe.target = "stm32f407vgtx";
+  ctx_.board.reset = matrix::ResetMethod::kHardware;
+  auto session = make_pyocd_flasher(fake)->program(ctx_);
+  ASSERT_TRUE(session.ok()) << session.error().message;
+  EXPECT_EQ(joined(fake.calls.at(0)), "pyocd load -t stm32f407vgtx -u 066AFF " + ctx_.elf.string());
+  EXPECT_EQ(joined(fake.calls.at(1)),
+            "pyocd cmd -t stm32f407vgtx -u 066AFF -c compare 0x08000000 " + ctx_.bin.string() + " -c reset halt");
+  ASSERT_TRUE((*session)->release().ok());
+  EXPECT_EQ(joined(fake.calls.at(2)), "pyocd reset -m hardware -t stm32f407vgtx -u 066AFF");
+}
+
+TEST_F(ProbeBackends, PyocdCompareMismatchIsAFailureDespiteExitZero) {
+  install_stub("pyocd");
+  testing::FakeProcessRunner fake;
+  fake.on("pyocd", "load", 0, "");
+  fake.on("pyocd", "compare", 0, "Mismatch at 0x08000010\n");
+  auto session = make_pyocd_flasher(fake)->program(ctx_);
+  ASSERT_FALSE(session.ok());
+  EXPECT_NE(session.error().message.find("did not report 'All N bytes match.'"), std::string::npos);
+}
+
+TEST(QemuMonitorText, ParsesXpWords) {
+  auto words = parse_xp_words(
+      "xp /8wx 0x08000000\r\n0000000008000000: 0x20020000 0x08000431 0x08000041 0x08000041\r\n"
+      "0000000008000010: 0x08000041 0x08000041 0x08000041 0x00000000\r\n");
+  ASSERT_EQ(words.size(), 8u);
+  EXPECT_EQ(words[0], 0x20020000u);
+  EXPECT_EQ(words[1], 0x08000431u);
+  EXPECT_EQ(words[7], 0u);
+  EXPECT_TRUE(parse_xp_words("Cannot access memory\r\n").empty());
+}
+
+TEST(FailureLines, FallsBackToTheLastLines) {
+  run::ProcessResult r;
+  r.started = true;
+  r.exit_code = 2;
+  r.output = "starting\nsomething odd\n";
+  EXPECT_EQ(failure_lines(r), "starting;something odd");
+}
+
+}  // namespace
+}  // namespace rb::probe

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The shipped configurations validate and expand; doctor passes for the
+# emulated bench and names what is missing (with the fix) for probe benches.
+source "$(dirname "$0")/lib.sh" "$@"
+CONFIGS=$DATA/../../configs
+
+set +e
+list=$("$RB" run --matrix "$CONFIGS/qemu.yaml" --list 2>&1); rc=$?
+set -e
+expect_eq "qemu.yaml valid" 0 "$rc"
+expect_contains "qemu.yaml jobs" "bare-O2-tick1000-fpu0" "$list"
+
+set +e
+list=$("$RB" run --matrix "$CONFIGS/f407.yaml" --list 2>&1); rc=$?
+set -e
+expect_eq "f407.yaml valid" 0 "$rc"
+expect_eq "f407.yaml job count (10 kernels x 2 opt x 2 tick)" 40 "$(echo "$list" | wc -l)"
+expect_contains "f407.yaml ids" "freertos-Os-tick100-fpu0" "$list"
+expect_contains "f407.yaml: absent ports reported" "nuttx-O2-tick1000-fpu0  PORT_MISSING: no firmware port 'nuttx'" "$list"
+
+set +e
+out=$("$RB" doctor --matrix "$CONFIGS/qemu.yaml" 2>&1); rc=$?
+set -e
+expect_eq "doctor on the emulated bench" 0 "$rc"
+expect_contains "doctor checks qemu" "ok       qemu-system-arm" "$out"
+expect_contains "doctor checks the pin" "12.2.1 (matches the pin)" "$out"
+
+set +e
+out=$("$RB" doctor --bench "$DATA/run/benches/openocd.yaml" 2>&1); rc=$?
+set -e
+expect_eq "doctor with an absent probe" 1 "$rc"
+expect_contains "probe finding" "no USB debug probe with serial 0669FF000000000000000000" "$out"
+expect_contains "fix" "fix: plug the probe in" "$out"
+
+set +e
+out=$(PATH=/usr/bin:/bin "$RB" doctor --bench "$DATA/run/benches/pyocd.yaml" --json 2>&1); rc=$?
+set -e
+expect_eq "doctor without pyocd" 1 "$rc"
+expect_eq "pyocd is an error when the bench uses it" error "$(echo "$out" | jq -r '.findings[] | select(.topic=="pyocd") | .level')"
+expect_eq "pyocd fix" 'install a current pyOCD with `pipx install pyocd`' "$(echo "$out" | jq -r '.findings[] | select(.topic=="pyocd") | .fix')"
+finish

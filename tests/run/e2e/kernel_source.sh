@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Kernel sources with real git: a local checkout at the pinned tag builds and
+# its commit is recorded; a checkout at another commit is SOURCE_MISSING
+# unless --allow-other-commit; --fetch-kernels clones the tag into the cache
+# (from a file:// URL: no network).
+source "$(dirname "$0")/lib.sh" "$@"
+
+up=$WORK/fakeos
+mkdir -p "$up"
+export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.org GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.org
+git -C "$up" init -q -b main
+echo '#define FAKEOS 1' >"$up/fakeos.h"
+git -C "$up" add fakeos.h && git -C "$up" commit -q -m v1 && git -C "$up" tag v1.0.0
+tag_commit=$(git -C "$up" rev-parse HEAD)
+echo '#define FAKEOS 2' >"$up/fakeos.h"
+git -C "$up" commit -q -am v2
+
+sed "s|@URL@|file://$up|" "$DATA/run/kernel.yaml.in" >"$WORK/kernel.yaml"
+cp -r "$DATA/run/testfw" "$WORK/testfw"
+cp -r "$DATA/run/benches" "$WORK/benches"
+
+rb_run --matrix "$WORK/kernel.yaml" --out "$WORK/runs" --kernel-source "fakeos=$up"
+expect_eq "checkout not at the tag: exit code" 2 "$RC"
+d=$(run_dir "$WORK/runs")
+expect_eq "status" SOURCE_MISSING "$(job_status "$d" fakeos-O2-tick1000-fpu0)"
+expect_contains "reason" "the pinned tag v1.0.0" "$(job_reason "$d" fakeos-O2-tick1000-fpu0)"
+
+rb_run --matrix "$WORK/kernel.yaml" --out "$WORK/runs" --kernel-source "fakeos=$up" --allow-other-commit
+expect_eq "accepted with --allow-other-commit" 0 "$RC"
+d=$(run_dir "$WORK/runs")
+r=$d/jobs/fakeos-O2-tick1000-fpu0/result.json
+expect_eq "HEAD recorded" "$(git -C "$up" rev-parse HEAD)" "$(jq -r .kernel_source.commit "$r")"
+expect_eq "not at tag" false "$(jq .kernel_source.at_tag "$r")"
+expect_contains "note recorded" "accepted by --allow-other-commit" "$(jq -r .kernel_source.note "$r")"
+
+git -C "$up" checkout -q v1.0.0
+rb_run --matrix "$WORK/kernel.yaml" --out "$WORK/runs" --kernel-source "fakeos=$up"
+expect_eq "checkout at the tag" 0 "$RC"
+d=$(run_dir "$WORK/runs")
+r=$d/jobs/fakeos-O2-tick1000-fpu0/result.json
+expect_eq "tag commit recorded" "$tag_commit" "$(jq -r .kernel_source.commit "$r")"
+expect_eq "commit echoed by the firmware and pinned" "$tag_commit" "$(jq -r .conditions.kernel_commit "$r")"
+expect_eq "origin" "command line" "$(jq -r .kernel_source.origin "$r")"
+
+rb_run --matrix "$WORK/kernel.yaml" --out "$WORK/runs"
+expect_eq "not in the cache, no fetch" 2 "$RC"
+rb_run --matrix "$WORK/kernel.yaml" --out "$WORK/runs" --fetch-kernels
+expect_eq "fetched into the cache" 0 "$RC"
+d=$(run_dir "$WORK/runs")
+expect_eq "fetched origin" fetched "$(jq -r .kernel_source.origin "$d/jobs/fakeos-O2-tick1000-fpu0/result.json")"
+expect_file "$KCACHE/fakeos-v1.0.0/fakeos.h"
+finish

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The real-probe backends invoked for real with no probe attached: OpenOCD's
+# own message becomes the FLASH_ERROR (after the configured retry, both
+# attempts kept); a machine without pyocd is told what is missing and how to
+# install it.
+source "$(dirname "$0")/lib.sh" "$@"
+
+rb_run --matrix "$DATA/run/probes.yaml" --bench "$DATA/run/benches/openocd.yaml" --out "$WORK/runs"
+expect_eq "openocd exit code" 2 "$RC"
+d=$(run_dir "$WORK/runs")
+j=bare-O2-tick1000-fpu0
+expect_eq "openocd status" FLASH_ERROR "$(job_status "$d" $j)"
+expect_contains "openocd message" "Error: open failed" "$(job_reason "$d" $j)"
+expect_eq "flash retried, every attempt kept" 2 "$(jq '.attempts | length' "$d/jobs/$j/result.json")"
+expect_file "$d/jobs/$j/attempt-1/flash.log"
+expect_file "$d/jobs/$j/attempt-2/flash.log"
+expect_contains "openocd command line logged" 'adapter serial 0669FF000000000000000000' "$(cat "$d/jobs/$j/attempt-1/flash.log")"
+
+# pyocd is not installed here (and hidden from PATH if it is).
+bindir=$WORK/bin
+mkdir -p "$bindir"
+for t in cmake ninja git sh $(cd /usr/bin && ls arm-none-eabi-*); do
+  ln -s "$(command -v $t)" "$bindir/$t"
+done
+PATH=$bindir rb_run --matrix "$DATA/run/probes.yaml" --bench "$DATA/run/benches/pyocd.yaml" --out "$WORK/runs2"
+expect_eq "pyocd exit code" 2 "$RC"
+d=$(run_dir "$WORK/runs2")
+expect_eq "pyocd status" FLASH_ERROR "$(job_status "$d" $j)"
+expect_contains "pyocd message says what is missing" "no \`pyocd\` command in PATH" "$(job_reason "$d" $j)"
+expect_contains "pyocd message says how to install" "pipx install pyocd" "$(job_reason "$d" $j)"
+finish

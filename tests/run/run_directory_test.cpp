@@ -1,0 +1,74 @@
+#include "run/run_directory.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+namespace rb::run {
+namespace {
+
+class RunDir : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = std::filesystem::temp_directory_path() / ("rb-rundir-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(root_);
+    std::filesystem::create_directories(root_);
+    std::ofstream(root_ / "m.yaml") << "matrix: m\n";
+    std::ofstream(root_ / "b.yaml") << "bench: b\n";
+  }
+  void TearDown() override { std::filesystem::remove_all(root_); }
+  std::filesystem::path root_;
+};
+
+TEST_F(RunDir, CreateSnapshotsInputsAndNeverReusesADirectory) {
+  auto a = RunDirectory::create(root_ / "runs", "m", root_ / "m.yaml", root_ / "b.yaml");
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  auto b = RunDirectory::create(root_ / "runs", "m", root_ / "m.yaml", root_ / "b.yaml");
+  ASSERT_TRUE(b.ok());
+  EXPECT_NE(a->root(), b->root());
+  std::ifstream in(a->matrix_snapshot());
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(text, "matrix: m\n");
+  EXPECT_TRUE(std::filesystem::exists(a->bench_snapshot()));
+}
+
+TEST_F(RunDir, AttemptsAreNumberedAfterThoseOnDisk) {
+  auto d = RunDirectory::create(root_ / "runs", "m", root_ / "m.yaml", root_ / "b.yaml");
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(d->next_attempt("j"), 1);
+  std::filesystem::create_directories(d->attempt_dir("j", 1));
+  std::filesystem::create_directories(d->attempt_dir("j", 3));
+  EXPECT_EQ(d->next_attempt("j"), 4);
+  EXPECT_EQ(d->next_build_attempt("j"), 1);
+}
+
+TEST_F(RunDir, FinishedMeansAReadableResultOfThatJob) {
+  auto d = RunDirectory::create(root_ / "runs", "m", root_ / "m.yaml", root_ / "b.yaml");
+  ASSERT_TRUE(d.ok());
+  store::JobResult r;
+  r.run_id = d->id();
+  r.job_id = "good";
+  std::filesystem::create_directories(d->job_dir("good"));
+  ASSERT_TRUE(store::write_job_result(d->result_file("good"), r).ok());
+  std::filesystem::create_directories(d->job_dir("torn"));
+  std::ofstream(d->result_file("torn")) << "{\"schema\":";
+  std::filesystem::create_directories(d->job_dir("other"));
+  ASSERT_TRUE(store::write_job_result(d->result_file("other"), r).ok());  // says it is "good"
+  EXPECT_EQ(d->finished_jobs(), std::set<std::string>{"good"});
+}
+
+TEST_F(RunDir, OpenNeedsARunSummary) {
+  auto bad = RunDirectory::open(root_);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("not a run directory"), std::string::npos);
+  auto d = RunDirectory::create(root_ / "runs", "m", root_ / "m.yaml", root_ / "b.yaml");
+  ASSERT_TRUE(d.ok());
+  ASSERT_TRUE(d->write_summary({{"schema", store::kRunSummarySchema}, {"run_id", d->id()}, {"state", "running"}}).ok());
+  auto again = RunDirectory::open(d->root());
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(again->id(), d->id());
+  EXPECT_EQ(again->summary()["state"], "running");
+}
+
+}  // namespace
+}  // namespace rb::run

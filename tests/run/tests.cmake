@@ -1,0 +1,10 @@
+# End-to-end tests of `rtosbench run` and `rtosbench doctor`: the real
+# binary, arm-none-eabi-gcc, QEMU (through a pty), OpenOCD, git. Each test is
+# a bash script under tests/run/e2e/ taking the binary and the test data
+# directory; it prints one line per check and fails on the first bad one.
+set(RTOSBENCH_RUN_E2E normal failures probes interrupt_resume malformed kernel_source doctor_configs realfw)
+foreach(name ${RTOSBENCH_RUN_E2E})
+  add_test(NAME run.e2e.${name}
+           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/${name}.sh ${RTOSBENCH_BIN} ${RTOSBENCH_TEST_DATA})
+  set_tests_properties(run.e2e.${name} PROPERTIES LABELS "e2e;run" TIMEOUT 300)
+endforeach()

@@ -1,0 +1,142 @@
+// SerialCapture on a real pty (the same code path as QEMU's pty and a
+// /dev/ttyACM device): the test writes on the master side.
+#include "serial/capture.h"
+
+#include "run/process.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <thread>
+
+#include <fcntl.h>
+#include <pty.h>
+#include <unistd.h>
+
+namespace rb::serial {
+namespace {
+
+class PtyCapture : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char name[256];
+    ASSERT_EQ(openpty(&master_, &slave_, name, nullptr, nullptr), 0);
+    slave_path_ = name;
+    raw_ = std::filesystem::temp_directory_path() / ("rb-capture-" + std::to_string(::getpid()) + ".raw");
+  }
+  void TearDown() override {
+    if (master_ >= 0) ::close(master_);
+    if (slave_ >= 0) ::close(slave_);
+    std::filesystem::remove(raw_);
+    run::clear_interrupt();
+  }
+  void write_master(const std::string& s) { ASSERT_EQ(::write(master_, s.data(), s.size()), static_cast<ssize_t>(s.size())); }
+  std::string raw_text() {
+    std::ifstream in(raw_, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), {});
+  }
+  CaptureOptions quick() {
+    CaptureOptions o;
+    o.overall = std::chrono::seconds(5);
+    o.inactivity = std::chrono::milliseconds(500);
+    return o;
+  }
+  int master_ = -1, slave_ = -1;
+  std::filesystem::path slave_path_, raw_;
+};
+
+TEST_F(PtyCapture, StopsAtEndAndKeepsEveryByte) {
+  auto cap = SerialCapture::open(slave_path_, 115200, raw_);
+  ASSERT_TRUE(cap.ok()) << cap.error().message;
+  std::string log = "boot banner\r\nBEGIN,RTOS_BENCH_V2|0|00000000\r\nRAW,x,0,1|1|00000000\r\nEND,RTOS_BENCH_V2|2|00000000\r\n";
+  std::thread writer([&] {
+    for (char c : log) {
+      write_master(std::string(1, c));
+    }
+  });
+  auto r = (*cap)->run(quick());
+  writer.join();
+  EXPECT_EQ(r.reason, StopReason::kEnd) << r.message;
+  EXPECT_EQ(r.lines, 4u);
+  EXPECT_EQ(r.protocol_lines_seen, 3u);
+  EXPECT_EQ(raw_text().substr(0, log.size() - 2), log.substr(0, log.size() - 2));
+}
+
+TEST_F(PtyCapture, SilenceIsAnInactivityTimeout) {
+  auto cap = SerialCapture::open(slave_path_, 115200, raw_);
+  ASSERT_TRUE(cap.ok());
+  write_master("BEGIN,RTOS_BENCH_V2|0|00000000\n");
+  auto r = (*cap)->run(quick());
+  EXPECT_EQ(r.reason, StopReason::kInactivityTimeout);
+  EXPECT_NE(r.message.find("silent"), std::string::npos);
+  EXPECT_EQ(r.bytes, 31u);
+  EXPECT_EQ(raw_text(), "BEGIN,RTOS_BENCH_V2|0|00000000\n");
+}
+
+TEST_F(PtyCapture, ChatterWithoutEndIsAnOverallTimeout) {
+  auto cap = SerialCapture::open(slave_path_, 115200, raw_);
+  ASSERT_TRUE(cap.ok());
+  std::atomic<bool> stop{false};
+  std::thread writer([&] {
+    while (!stop) {
+      write_master("noise\n");
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  });
+  auto o = quick();
+  o.overall = std::chrono::milliseconds(600);
+  auto r = (*cap)->run(o);
+  stop = true;
+  writer.join();
+  EXPECT_EQ(r.reason, StopReason::kOverallTimeout);
+}
+
+TEST_F(PtyCapture, MasterClosingMidStreamIsAPortError) {
+  auto cap = SerialCapture::open(slave_path_, 115200, raw_);
+  ASSERT_TRUE(cap.ok());
+  write_master("BEGIN,RTOS_BENCH_V2|0|00000000\nRAW,x,0,1");
+  std::thread closer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    ::close(master_);
+    master_ = -1;
+  });
+  auto r = (*cap)->run(quick());
+  closer.join();
+  EXPECT_EQ(r.reason, StopReason::kPortError) << r.message;
+  EXPECT_NE(r.message.find(slave_path_.string()), std::string::npos);
+}
+
+TEST_F(PtyCapture, LivenessFailureStopsAsPortError) {
+  auto cap = SerialCapture::open(slave_path_, 115200, raw_);
+  ASSERT_TRUE(cap.ok());
+  auto o = quick();
+  o.liveness = [] { return std::string("QEMU exited (exit status 1)"); };
+  auto r = (*cap)->run(o);
+  EXPECT_EQ(r.reason, StopReason::kPortError);
+  EXPECT_NE(r.message.find("QEMU exited"), std::string::npos);
+}
+
+TEST_F(PtyCapture, InterruptStopsTheCapture) {
+  auto cap = SerialCapture::open(slave_path_, 115200, raw_);
+  ASSERT_TRUE(cap.ok());
+  run::request_interrupt();
+  auto r = (*cap)->run(quick());
+  EXPECT_EQ(r.reason, StopReason::kInterrupted);
+}
+
+TEST(SerialOpen, MissingPortSaysSo) {
+  auto cap = SerialCapture::open("/dev/serial/by-id/usb-nothing-here", 115200, "/tmp/unused.raw");
+  ASSERT_FALSE(cap.ok());
+  EXPECT_NE(cap.error().message.find("cannot open serial port /dev/serial/by-id/usb-nothing-here"), std::string::npos);
+  EXPECT_NE(cap.error().message.find("unplugged or wrong port"), std::string::npos);
+}
+
+TEST(SerialOpen, WaitForPortTimesOut) {
+  auto t0 = std::chrono::steady_clock::now();
+  EXPECT_FALSE(wait_for_port("/dev/does-not-exist", std::chrono::milliseconds(200)));
+  EXPECT_GE(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(200));
+  EXPECT_TRUE(wait_for_port("/dev/null", std::chrono::milliseconds(10)));
+}
+
+}  // namespace
+}  // namespace rb::serial

@@ -1,0 +1,115 @@
+#include "store/result.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+namespace rb::store {
+namespace {
+
+JobResult sample() {
+  JobResult r;
+  r.run_id = "20260101T000000Z-qemu";
+  r.job_id = "freertos-O2-tick1000-fpu0-r2";
+  r.build_id = "freertos-O2-tick1000-fpu0";
+  r.status = JobStatus::kInvalid;
+  r.reason = "invalid: line 35: PHASE idle: irq=64 but task=61";
+  r.job = {{"kernel", "freertos"}, {"tick_hz", 1000}};
+  r.expect = {{"nonce", "7f3a9c21"}, {"tick", "1000"}};
+  AttemptRecord a;
+  a.number = 1;
+  a.status = JobStatus::kTimeout;
+  a.reason = "port silent for 30 s before END";
+  a.board = "qemu-0";
+  a.capture_stop = "inactivity_timeout";
+  a.capture_bytes = 1234;
+  r.attempts.push_back(a);
+  a.number = 2;
+  a.status = JobStatus::kInvalid;
+  a.capture_stop = "end";
+  a.target_run_seconds = 2.5;
+  a.verify_outcome = "invalid";
+  r.attempts.push_back(a);
+  r.build_attempts.push_back(BuildAttemptRecord{1, true, "cache hit", 0.01, "builds/x/attempt-1/build.log"});
+  r.conditions = {{"unit", "instructions"}};
+  r.unit = "instructions";
+  r.headline.push_back(Headline{"wake_latency", "", 321, 321, "instructions"});
+  r.finished_at = "2026-01-01T00:00:05Z";
+  return r;
+}
+
+TEST(JobResultJson, RoundTrips) {
+  JobResult r = sample();
+  nlohmann::json j = to_json(r);
+  EXPECT_EQ(j["schema"], "rtosbench.job_result");
+  EXPECT_EQ(j["schema_version"], 1);
+  EXPECT_EQ(j["status"], "INVALID");
+  EXPECT_EQ(j["attempts"][0]["capture"]["stop"], "inactivity_timeout");
+  auto back = job_result_from_json(j);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(to_json(*back), j);
+}
+
+TEST(JobResultJson, RejectsWhatItCannotRead) {
+  nlohmann::json j = to_json(sample());
+  j["status"] = "GREAT";
+  EXPECT_FALSE(job_result_from_json(j).ok());
+  j = to_json(sample());
+  j["schema_version"] = 99;
+  auto r = job_result_from_json(j);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("newer"), std::string::npos);
+  j = to_json(sample());
+  j.erase("attempts");
+  EXPECT_FALSE(job_result_from_json(j).ok());
+}
+
+TEST(JobResultFile, WriteThenRead) {
+  auto p = std::filesystem::temp_directory_path() / ("rb-result-" + std::to_string(::getpid()) + ".json");
+  ASSERT_TRUE(write_job_result(p, sample()).ok());
+  auto r = read_job_result(p);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->attempts.size(), 2u);
+  std::ofstream(p) << "{ truncated";
+  EXPECT_FALSE(read_job_result(p).ok());
+  std::filesystem::remove(p);
+  EXPECT_FALSE(read_job_result(p).ok());
+}
+
+TEST(SeriesJson, CarriesTicksAndNanoseconds) {
+  verify::SeriesStats s;
+  s.phase = "idle";
+  s.name = "event_to_task";
+  s.n = 4;
+  s.hz = 168000000;
+  s.min = 100;
+  s.median = 168;
+  s.max = 500;
+  s.base_ticks = 20;
+  auto j = series_json(s);
+  EXPECT_EQ(j["median_ticks"], 168u);
+  EXPECT_EQ(j["median_ns"], 1000u);
+  EXPECT_EQ(j["min_ns"], 595u);  // floor(100 * 1e9 / 168e6) = 595.2
+  EXPECT_EQ(j["median_minus_base_ticks"], 148u);
+}
+
+TEST(Units, TicksToNsFloorsIn128Bits) {
+  EXPECT_EQ(ticks_to_ns(466, 250000000), 1864u);
+  EXPECT_EQ(ticks_to_ns(UINT64_MAX, 1000000000), UINT64_MAX);
+  EXPECT_EQ(ticks_to_ns(5, 0), 0u);
+}
+
+TEST(Statuses, NamesRoundTripAndClassify) {
+  for (auto s : {JobStatus::kOk, JobStatus::kInvalid, JobStatus::kUnverified, JobStatus::kProtocolError,
+                 JobStatus::kTimeout, JobStatus::kFlashError, JobStatus::kPortError, JobStatus::kBuildError,
+                 JobStatus::kSourceMissing, JobStatus::kPortMissing, JobStatus::kInterrupted}) {
+    EXPECT_EQ(status_from_string(to_string(s)), s);
+  }
+  EXPECT_TRUE(counts_as_success(JobStatus::kPortMissing));
+  EXPECT_FALSE(counts_as_success(JobStatus::kUnverified));
+  EXPECT_TRUE(is_infrastructure_failure(JobStatus::kSourceMissing));
+  EXPECT_FALSE(is_infrastructure_failure(JobStatus::kTimeout));
+}
+
+}  // namespace
+}  // namespace rb::store
