@@ -1,0 +1,88 @@
+// `rtosbench diff RUN_A RUN_B`: the CLI face of rb::report::diff_runs.
+// Exit codes (docs/reports.md): 0 identical, 1 within tolerance, 2 beyond,
+// 3 refused (pinned conditions differ), 64 usage, 66 unreadable run.
+#include <fmt/core.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "cli/commands.h"
+#include "report/diff.h"
+#include "report/snapshot.h"
+#include "report/tolerance.h"
+#include "util/atomic_write.h"
+
+namespace rb::cli {
+
+namespace {
+constexpr int kExitCantCreate = 73;  // sysexits.h EX_CANTCREAT
+}
+
+std::function<int()> add_diff(CLI::App& app) {
+  struct Args {
+    std::string a, b;
+    std::string tolerances;
+    std::string json;
+    bool allow_mixed = false;
+    bool all = false;
+  };
+  auto args = std::make_shared<Args>();
+  app.add_option("RUN_A", args->a, "the reference: a run directory or a baseline file")->required();
+  app.add_option("RUN_B", args->b, "the run compared with it: a run directory or a baseline file")
+      ->required();
+  app.add_option("--tolerances", args->tolerances,
+                 "YAML file with a `tolerances:` mapping (default: RUN_B's matrix snapshot, else "
+                 "the built-in ones)")
+      ->type_name("FILE");
+  app.add_flag("--allow-mixed", args->allow_mixed,
+               "compare jobs whose pinned conditions differ (they are refused otherwise)");
+  app.add_flag("--all", args->all, "show every statistic, not only those that changed");
+  app.add_option("--json", args->json, "write the comparison as JSON to FILE; '-' for stdout")
+      ->type_name("FILE");
+
+  return [args]() -> int {
+    auto a = report::load_run_or_baseline(args->a);
+    if (!a.ok()) {
+      fmt::print(stderr, "rtosbench diff: {}\n", a.error().message);
+      return kExitNoInput;
+    }
+    auto b = report::load_run_or_baseline(args->b);
+    if (!b.ok()) {
+      fmt::print(stderr, "rtosbench diff: {}\n", b.error().message);
+      return kExitNoInput;
+    }
+    Result<report::Tolerances> tol = report::Tolerances::defaults();
+    if (!args->tolerances.empty()) {
+      tol = report::load_tolerances_file(args->tolerances);
+    } else if (!b->is_baseline &&
+               std::filesystem::exists(std::filesystem::path(b->source) / "matrix.yaml")) {
+      tol = report::tolerances_from_matrix(std::filesystem::path(b->source) / "matrix.yaml");
+    }
+    if (!tol.ok()) {
+      fmt::print(stderr, "rtosbench diff: tolerances: {}\n", tol.error().message);
+      return kExitUsage;
+    }
+    report::DiffOptions options;
+    options.allow_mixed = args->allow_mixed;
+    report::DiffReport r = report::diff_runs(*a, *b, *tol, options);
+
+    const bool json_stdout = args->json == "-";
+    std::FILE* text_out = json_stdout ? stderr : stdout;
+    std::string text = report::to_text(r, args->all);
+    std::fwrite(text.data(), 1, text.size(), text_out);
+    std::fflush(text_out);
+    if (!args->json.empty()) {
+      std::string doc = report::to_json(r).dump(2) + "\n";
+      if (json_stdout) {
+        std::fwrite(doc.data(), 1, doc.size(), stdout);
+      } else if (auto s = write_file_atomic(args->json, doc); !s.ok()) {
+        fmt::print(stderr, "rtosbench diff: {}\n", s.error().message);
+        return kExitCantCreate;
+      }
+    }
+    return report::exit_code(r);
+  };
+}
+
+}  // namespace rb::cli

@@ -1,0 +1,142 @@
+// `rtosbench regress --baseline RUN_OR_FILE RUN [--junit FILE] [--md FILE]`
+// and `rtosbench regress --export-baseline FILE RUN`: the CLI face of
+// rb::report::regress. Exit codes (docs/reports.md): 0 no regression,
+// 1 a regression or a missing/invalid job, 3 refused (pinned conditions
+// differ), 64 usage, 66 unreadable run or baseline, 73 an output not written.
+#include <fmt/core.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include "cli/commands.h"
+#include "report/regress.h"
+#include "report/snapshot.h"
+#include "report/tolerance.h"
+#include "store/result.h"
+#include "util/atomic_write.h"
+
+namespace rb::cli {
+
+namespace {
+constexpr int kExitCantCreate = 73;  // sysexits.h EX_CANTCREAT
+}
+
+std::function<int()> add_regress(CLI::App& app) {
+  struct Args {
+    std::string baseline;
+    std::string run;
+    std::string junit, md, json;
+    std::string tolerances;
+    std::string export_baseline;
+    bool allow_mixed = false;
+  };
+  auto args = std::make_shared<Args>();
+  app.add_option("RUN", args->run, "the run directory to check")->required();
+  app.add_option("--baseline", args->baseline, "the reference: a run directory or a baseline file")
+      ->type_name("RUN_OR_FILE");
+  app.add_option("--junit", args->junit,
+                 "write JUnit XML (one test case per job and statistic) to FILE ('-': stdout)")
+      ->type_name("FILE");
+  app.add_option("--md", args->md, "write a Markdown summary to FILE ('-': stdout)")
+      ->type_name("FILE");
+  app.add_option("--json", args->json, "write every check as JSON to FILE; '-' for stdout")
+      ->type_name("FILE");
+  app.add_option("--tolerances", args->tolerances,
+                 "YAML file with a `tolerances:` mapping (default: RUN's matrix snapshot, else the "
+                 "built-in ones)")
+      ->type_name("FILE");
+  app.add_option("--export-baseline", args->export_baseline,
+                 "write RUN's figures as a baseline file to FILE and exit (no check)")
+      ->type_name("FILE");
+  app.add_flag("--allow-mixed", args->allow_mixed,
+               "check jobs whose pinned conditions differ from the baseline's (refused otherwise)");
+
+  return [args]() -> int {
+    if (args->export_baseline.empty() == args->baseline.empty()) {
+      fmt::print(stderr,
+                 "rtosbench regress: give exactly one of --baseline RUN_OR_FILE and "
+                 "--export-baseline FILE\n");
+      return kExitUsage;
+    }
+    auto run = report::load_run_or_baseline(args->run);
+    if (!run.ok()) {
+      fmt::print(stderr, "rtosbench regress: {}\n", run.error().message);
+      return kExitNoInput;
+    }
+    if (!args->export_baseline.empty()) {
+      std::string doc = report::baseline_json(*run, store::utc_timestamp()).dump(2) + "\n";
+      if (auto s = write_file_atomic(args->export_baseline, doc); !s.ok()) {
+        fmt::print(stderr, "rtosbench regress: {}\n", s.error().message);
+        return kExitCantCreate;
+      }
+      fmt::print("baseline of {} ({} jobs) written to {}\n", run->id, run->jobs.size(),
+                 args->export_baseline);
+      return kExitOk;
+    }
+    auto baseline = report::load_run_or_baseline(args->baseline);
+    if (!baseline.ok()) {
+      fmt::print(stderr, "rtosbench regress: baseline: {}\n", baseline.error().message);
+      return kExitNoInput;
+    }
+    Result<report::Tolerances> tol = report::Tolerances::defaults();
+    std::filesystem::path matrix = std::filesystem::path(run->source) / "matrix.yaml";
+    if (!args->tolerances.empty()) {
+      tol = report::load_tolerances_file(args->tolerances);
+    } else if (!run->is_baseline && std::filesystem::exists(matrix)) {
+      tol = report::tolerances_from_matrix(matrix);
+    }
+    if (!tol.ok()) {
+      fmt::print(stderr, "rtosbench regress: tolerances: {}\n", tol.error().message);
+      return kExitUsage;
+    }
+    report::RegressOptions options;
+    options.allow_mixed = args->allow_mixed;
+    report::RegressReport r = report::regress(*baseline, *run, *tol, options);
+
+    // An output sent to stdout keeps stdout to itself; the summary goes to stderr.
+    const bool any_stdout = args->json == "-" || args->junit == "-" || args->md == "-";
+    std::FILE* text_out = any_stdout ? stderr : stdout;
+    std::string text = report::to_text(r);
+    std::fwrite(text.data(), 1, text.size(), text_out);
+    std::fflush(text_out);
+    int status = report::exit_code(r);
+    auto write = [&](const std::string& file, const std::string& doc) {
+      if (file.empty()) return true;
+      if (file == "-") {
+        std::fwrite(doc.data(), 1, doc.size(), stdout);
+        return true;
+      }
+      if (auto s = write_file_atomic(file, doc); !s.ok()) {
+        fmt::print(stderr, "rtosbench regress: {}\n", s.error().message);
+        return false;
+      }
+      return true;
+    };
+    bool ok = write(args->junit, report::to_junit(r)) && write(args->md, report::to_markdown(r));
+    if (ok && !args->json.empty()) {
+      nlohmann::json cases = nlohmann::json::array();
+      for (const auto& c : r.cases) {
+        auto opt = [](const std::optional<double>& v) {
+          return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+        };
+        cases.push_back({{"job_id", c.job_id},
+                         {"name", c.name},
+                         {"outcome", report::to_string(c.outcome)},
+                         {"message", c.message},
+                         {"unit", c.unit},
+                         {"baseline", opt(c.baseline)},
+                         {"current", opt(c.current)},
+                         {"pct", opt(c.pct)}});
+      }
+      nlohmann::json doc{{"baseline", r.baseline_id},        {"run", r.run_id},
+                         {"tolerances", r.tolerance_origin}, {"cases", cases},
+                         {"new_jobs", r.new_jobs},           {"exit_code", status}};
+      ok = write(args->json, doc.dump(2) + "\n");
+    }
+    if (!ok) return kExitCantCreate;
+    return status;
+  };
+}
+
+}  // namespace rb::cli

@@ -1,0 +1,32 @@
+#pragma once
+// The raw samples of a finished job, re-read from its capture with the
+// protocol parser, for the distribution plots and the samples CSV. The
+// capture was judged by verify when the job ran; here a line that does not
+// parse is skipped, never trusted.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "util/result.h"
+
+namespace rb::report {
+
+struct RawSeries {
+  std::string phase;  // "" outside a phase
+  std::string name;
+  std::vector<uint64_t> values;  // in capture order (index 0 first)
+  std::string key() const { return phase.empty() ? name : phase + "/" + name; }
+};
+
+struct RawCapture {
+  std::filesystem::path file;
+  std::vector<RawSeries> series;  // in capture order
+  uint64_t skipped_lines = 0;     // protocol lines with a bad checksum or a broken record
+  const RawSeries* find(const std::string& phase, const std::string& name) const;
+};
+
+// Error when the file cannot be read (missing, unreadable).
+Result<RawCapture> read_raw_capture(const std::filesystem::path& file);
+
+}  // namespace rb::report

@@ -1,0 +1,354 @@
+#include "report/regress.h"
+
+#include <fmt/core.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "report/svg.h"
+
+namespace rb::report {
+
+const char* to_string(CaseOutcome o) {
+  switch (o) {
+    case CaseOutcome::kPass:
+      return "pass";
+    case CaseOutcome::kImproved:
+      return "improved";
+    case CaseOutcome::kRegression:
+      return "regression";
+    case CaseOutcome::kInvalid:
+      return "invalid";
+    case CaseOutcome::kMixed:
+      return "mixed";
+    case CaseOutcome::kSkipped:
+      return "skipped";
+  }
+  return "?";
+}
+
+bool is_failure(CaseOutcome o) {
+  return o == CaseOutcome::kRegression || o == CaseOutcome::kInvalid || o == CaseOutcome::kMixed;
+}
+
+size_t RegressReport::count(CaseOutcome o) const {
+  return static_cast<size_t>(
+      std::count_if(cases.begin(), cases.end(), [&](const auto& c) { return c.outcome == o; }));
+}
+
+size_t RegressReport::failures() const {
+  return static_cast<size_t>(std::count_if(cases.begin(), cases.end(),
+                                           [](const auto& c) { return is_failure(c.outcome); }));
+}
+
+namespace {
+
+std::string value_with_unit(const MetricDef& def, double v, const std::string& unit) {
+  std::string s = format_value(def, v);
+  // n and jitter are counts and ratios, not ticks.
+  if (unit.empty() || std::string(def.name) == "n" || std::string(def.name) == "jitter") return s;
+  return s + " " + unit;
+}
+
+void add_job_cases(const JobSnapshot& base, const JobSnapshot* cur, bool unfinished,
+                   const Tolerances& tolerances, const RegressOptions& options,
+                   RegressReport& out) {
+  auto add = [&](std::string name, CaseOutcome o, std::string message) {
+    RegressCase c;
+    c.job_id = base.id;
+    c.name = std::move(name);
+    c.outcome = o;
+    c.message = std::move(message);
+    c.unit = cur && !cur->unit.empty() ? cur->unit : base.unit;
+    out.cases.push_back(std::move(c));
+  };
+  if (!cur) {
+    add("status", CaseOutcome::kInvalid,
+        unfinished ? "job did not finish in the run (no result.json)"
+                   : "job is missing from the run");
+    return;
+  }
+  const bool base_ok = base.status == "OK";
+  if (cur->status != "OK") {
+    if (cur->status == base.status && cur->status == "PORT_MISSING") {
+      add("status", CaseOutcome::kPass, fmt::format("PORT_MISSING in both: {}", cur->reason));
+    } else {
+      add("status", CaseOutcome::kInvalid,
+          fmt::format("job ended {}{}{}", cur->status, cur->reason.empty() ? "" : ": ",
+                      cur->reason));
+    }
+    return;
+  }
+  if (!base_ok) {
+    add("status", CaseOutcome::kSkipped,
+        fmt::format("job is OK, but the baseline's ended {}: no figures to compare", base.status));
+    return;
+  }
+  auto mismatches = condition_mismatches(base, *cur);
+  if (!mismatches.empty()) {
+    std::vector<std::string> parts;
+    for (const auto& m : mismatches)
+      parts.push_back(fmt::format("{}: baseline '{}' vs run '{}'", m.key, m.a, m.b));
+    if (!options.allow_mixed) {
+      add("conditions", CaseOutcome::kMixed,
+          fmt::format("pinned conditions differ, figures not compared: {}",
+                      fmt::join(parts, "; ")));
+      out.refused = true;
+      return;
+    }
+    add("conditions", CaseOutcome::kPass,
+        fmt::format("mixed conditions allowed: {}", fmt::join(parts, "; ")));
+  } else {
+    add("status", CaseOutcome::kPass, "OK");
+  }
+
+  DiffOptions d;
+  d.allow_mixed = true;  // decided above
+  RunSnapshot base_run, cur_run;
+  base_run.jobs.push_back(base);
+  cur_run.jobs.push_back(*cur);
+  DiffReport diff = diff_runs(base_run, cur_run, tolerances, d);
+  for (const auto& s : diff.jobs.front().series) {
+    if (!s.in_a) continue;  // a new series has no baseline
+    if (!s.in_b) {
+      std::string why = "series missing from the run";
+      for (const auto& [n, r] : cur->not_applicable) {
+        if (n == s.name || n == s.test) why += fmt::format(" (n/a: {})", r);
+      }
+      add(s.key(), CaseOutcome::kRegression, why);
+      continue;
+    }
+    for (const auto& m : s.metrics) {
+      if (m.tolerance.off || !m.a) continue;
+      RegressCase c;
+      c.job_id = base.id;
+      c.name = fmt::format("{}.{}", s.key(), m.def->name);
+      c.unit = cur->unit;
+      c.def = m.def;
+      c.baseline = m.a;
+      c.current = m.b;
+      c.delta = m.delta;
+      c.pct = m.pct;
+      c.tolerance = m.tolerance;
+      if (!m.b) {
+        c.outcome = CaseOutcome::kRegression;
+        c.message = fmt::format("{} {}: missing from the run (baseline {})", s.key(), m.def->name,
+                                value_with_unit(*m.def, *m.a, c.unit));
+      } else {
+        std::string change = fmt::format("{} {}: {} -> {} ({}, {})", s.key(), m.def->name,
+                                         value_with_unit(*m.def, *m.a, c.unit),
+                                         value_with_unit(*m.def, *m.b, c.unit),
+                                         format_delta(*m.def, m.delta), format_pct(m.pct));
+        if (m.worse()) {
+          c.outcome = CaseOutcome::kRegression;
+          c.message = fmt::format("{} beyond tolerance ({})", change, m.tolerance.describe());
+        } else if (m.verdict == Verdict::kBeyond) {
+          c.outcome = CaseOutcome::kImproved;
+          c.message = fmt::format("{} better beyond tolerance ({}): update the baseline", change,
+                                  m.tolerance.describe());
+        } else {
+          c.outcome = CaseOutcome::kPass;
+          c.message = m.verdict == Verdict::kIdentical
+                          ? fmt::format("{} {}: {} identical", s.key(), m.def->name,
+                                        value_with_unit(*m.def, *m.b, c.unit))
+                          : fmt::format("{} within tolerance ({})", change, m.tolerance.describe());
+        }
+      }
+      out.cases.push_back(std::move(c));
+    }
+  }
+}
+
+std::string md_escape(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    if (ch == '|')
+      out += "\\|";
+    else if (ch == '\n')
+      out += ' ';
+    else
+      out += ch;
+  }
+  return out;
+}
+
+}  // namespace
+
+RegressReport regress(const RunSnapshot& baseline, const RunSnapshot& run,
+                      const Tolerances& tolerances, const RegressOptions& options) {
+  RegressReport out;
+  out.baseline_id = baseline.id;
+  out.baseline_source = baseline.source;
+  out.run_id = run.id;
+  out.run_source = run.source;
+  out.tolerance_origin = tolerances.origin();
+  for (const auto& base : baseline.jobs) {
+    bool unfinished =
+        std::find(run.unfinished.begin(), run.unfinished.end(), base.id) != run.unfinished.end();
+    add_job_cases(base, run.find(base.id), unfinished, tolerances, options, out);
+  }
+  for (const auto& j : run.jobs) {
+    if (!baseline.find(j.id)) out.new_jobs.push_back(j.id);
+  }
+  return out;
+}
+
+int exit_code(const RegressReport& report) {
+  if (report.refused) return kRegressRefusedMixed;
+  return report.failures() ? kRegressFail : kRegressPass;
+}
+
+std::string to_junit(const RegressReport& r) {
+  // Jobs in first-seen order.
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const RegressCase*>> by_job;
+  for (const auto& c : r.cases) {
+    if (!by_job.count(c.job_id)) order.push_back(c.job_id);
+    by_job[c.job_id].push_back(&c);
+  }
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out += fmt::format(
+      "<testsuites name=\"rtosbench regress\" tests=\"{}\" failures=\"{}\" errors=\"0\" "
+      "skipped=\"{}\">\n",
+      r.cases.size(), r.failures(), r.count(CaseOutcome::kSkipped));
+  for (const auto& job : order) {
+    const auto& cases = by_job[job];
+    size_t failures =
+        std::count_if(cases.begin(), cases.end(), [](auto* c) { return is_failure(c->outcome); });
+    size_t skipped = std::count_if(cases.begin(), cases.end(),
+                                   [](auto* c) { return c->outcome == CaseOutcome::kSkipped; });
+    out += fmt::format(
+        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\">\n",
+        xml_escape(job), cases.size(), failures, skipped);
+    out += fmt::format(
+        "    <properties>\n      <property name=\"baseline\" value=\"{}\"/>\n      <property "
+        "name=\"run\" value=\"{}\"/>\n      <property name=\"tolerances\" value=\"{}\"/>\n    "
+        "</properties>\n",
+        xml_escape(r.baseline_id), xml_escape(r.run_id), xml_escape(r.tolerance_origin));
+    for (const RegressCase* c : cases) {
+      std::string head =
+          fmt::format("    <testcase classname=\"rtosbench.{}\" name=\"{}\" time=\"0\"",
+                      xml_escape(c->job_id), xml_escape(c->name));
+      std::string values;
+      if (c->def) {
+        values = fmt::format("baseline={}\ncurrent={}\nunit={}\n",
+                             c->baseline ? format_value(*c->def, *c->baseline) : "-",
+                             c->current ? format_value(*c->def, *c->current) : "-", c->unit);
+        if (c->baseline && c->current) {
+          values += fmt::format("delta={}\npct={}\n", format_delta(*c->def, c->delta),
+                                format_pct(c->pct));
+        }
+        values += fmt::format("tolerance={}\n", c->tolerance.describe());
+      }
+      switch (c->outcome) {
+        case CaseOutcome::kPass:
+          out += head + "/>\n";
+          break;
+        case CaseOutcome::kImproved:
+          out += head + ">\n";
+          out += fmt::format("      <system-out>{}\n{}</system-out>\n", xml_escape(c->message),
+                             xml_escape(values));
+          out += "    </testcase>\n";
+          break;
+        case CaseOutcome::kSkipped:
+          out += head + ">\n";
+          out += fmt::format("      <skipped message=\"{}\"/>\n", xml_escape(c->message));
+          out += "    </testcase>\n";
+          break;
+        case CaseOutcome::kRegression:
+        case CaseOutcome::kInvalid:
+        case CaseOutcome::kMixed:
+          out += head + ">\n";
+          out += fmt::format("      <failure type=\"{}\" message=\"{}\">{}</failure>\n",
+                             to_string(c->outcome), xml_escape(c->message),
+                             xml_escape(values.empty() ? c->message : values));
+          out += "    </testcase>\n";
+          break;
+      }
+    }
+    out += "  </testsuite>\n";
+  }
+  out += "</testsuites>\n";
+  return out;
+}
+
+std::string to_markdown(const RegressReport& r) {
+  const char* verdict =
+      r.refused ? "REFUSED (pinned conditions differ)" : (r.failures() ? "FAIL" : "PASS");
+  std::string out = fmt::format("# rtosbench regress: {}\n\n", verdict);
+  out += fmt::format("Baseline `{}` vs run `{}`. Tolerances: {}.\n\n", r.baseline_id, r.run_id,
+                     md_escape(r.tolerance_origin));
+  out +=
+      "| checks | passed | regressions | invalid jobs | mixed conditions | improved | skipped |\n";
+  out += "|---:|---:|---:|---:|---:|---:|---:|\n";
+  out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n\n", r.cases.size(),
+                     r.count(CaseOutcome::kPass), r.count(CaseOutcome::kRegression),
+                     r.count(CaseOutcome::kInvalid), r.count(CaseOutcome::kMixed),
+                     r.count(CaseOutcome::kImproved), r.count(CaseOutcome::kSkipped));
+  auto stat_table = [&](CaseOutcome which, const char* title) {
+    std::vector<const RegressCase*> rows;
+    std::vector<const RegressCase*> others;
+    for (const auto& c : r.cases) {
+      if (c.outcome != which) continue;
+      (c.def && c.baseline && c.current ? rows : others).push_back(&c);
+    }
+    if (rows.empty() && others.empty()) return;
+    out += fmt::format("## {}\n\n", title);
+    if (!rows.empty()) {
+      out += "| job | series | statistic | baseline | current | change | % | tolerance |\n";
+      out += "|---|---|---|---:|---:|---:|---:|---|\n";
+      for (const RegressCase* c : rows) {
+        std::string series = c->name.substr(0, c->name.rfind('.'));
+        out += fmt::format(
+            "| {} | {} | {} | {} | {} | {} | {} | {} |\n", md_escape(c->job_id), md_escape(series),
+            c->def->name, value_with_unit(*c->def, *c->baseline, c->unit),
+            value_with_unit(*c->def, *c->current, c->unit), format_delta(*c->def, c->delta),
+            format_pct(c->pct), c->tolerance.describe());
+      }
+      out += "\n";
+    }
+    for (const RegressCase* c : others)
+      out += fmt::format("- `{}` {}: {}\n", c->job_id, c->name, md_escape(c->message));
+    if (!others.empty()) out += "\n";
+  };
+  stat_table(CaseOutcome::kRegression, "Regressions");
+  stat_table(CaseOutcome::kInvalid, "Invalid or missing jobs");
+  stat_table(CaseOutcome::kMixed, "Refused: pinned conditions differ");
+  stat_table(CaseOutcome::kImproved, "Improved beyond tolerance (update the baseline)");
+  stat_table(CaseOutcome::kSkipped, "Skipped");
+  if (!r.new_jobs.empty()) {
+    out += "## New jobs (not in the baseline)\n\n";
+    for (const auto& j : r.new_jobs) out += fmt::format("- `{}`\n", j);
+    out += "\n";
+  }
+  return out;
+}
+
+std::string to_text(const RegressReport& r) {
+  std::string out =
+      fmt::format("baseline: {} ({})\nrun:      {} ({})\ntolerances: {}\n", r.baseline_id,
+                  r.baseline_source, r.run_id, r.run_source, r.tolerance_origin);
+  for (const auto& c : r.cases) {
+    if (c.outcome == CaseOutcome::kPass) continue;
+    std::string tag = c.outcome == CaseOutcome::kImproved     ? "IMPROVED"
+                      : c.outcome == CaseOutcome::kSkipped    ? "SKIPPED"
+                      : c.outcome == CaseOutcome::kRegression ? "REGRESSION"
+                      : c.outcome == CaseOutcome::kMixed      ? "MIXED"
+                                                              : "INVALID";
+    out += fmt::format("{:<10}  {}: {}\n", tag, c.job_id, c.message);
+  }
+  for (const auto& j : r.new_jobs)
+    out += fmt::format("{:<10}  {}: not in the baseline\n", "NEW", j);
+  out += fmt::format(
+      "{} checks: {} passed, {} regressions, {} invalid, {} mixed, {} improved, {} skipped\n",
+      r.cases.size(), r.count(CaseOutcome::kPass), r.count(CaseOutcome::kRegression),
+      r.count(CaseOutcome::kInvalid), r.count(CaseOutcome::kMixed), r.count(CaseOutcome::kImproved),
+      r.count(CaseOutcome::kSkipped));
+  const char* verdict =
+      r.refused ? "refused, pinned conditions differ" : (r.failures() ? "FAIL" : "PASS");
+  out += fmt::format("result: {} (exit {})\n", verdict, exit_code(r));
+  return out;
+}
+
+}  // namespace rb::report

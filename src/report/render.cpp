@@ -1,0 +1,1015 @@
+#include "report/render.h"
+
+#include <fmt/core.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "report/diff.h"
+#include "report/svg.h"
+#include "util/atomic_write.h"
+
+namespace rb::report {
+
+using nlohmann::json;
+
+std::string unit_label(const std::string& unit) {
+  if (unit == "instructions" || unit == "cycles") return unit;
+  return "ticks";
+}
+
+std::vector<RunView> view_runs(const std::vector<Run>& runs, const ReportOptions& options) {
+  std::vector<RunView> out;
+  for (const Run& run : runs) {
+    RunView v;
+    v.run = &run;
+    v.snap = snapshot_of(run);
+    for (size_t i = 0; i < run.results.size(); ++i) {
+      JobView j;
+      j.result = &run.results[i];
+      j.snap = v.snap.jobs[i];
+      if (!options.read_raw) {
+        j.raw_problem = "raw captures not read (--no-raw)";
+      } else if (j.result->attempts.empty() || j.result->attempts.back().raw_file.empty()) {
+        j.raw_problem = "no capture";
+      } else {
+        const std::string& rel = j.result->attempts.back().raw_file;
+        auto file = run.job_dir(j.result->job_id) / rel;
+        std::error_code ec;
+        if (!std::filesystem::exists(file, ec)) {
+          j.raw_problem = fmt::format("capture {} is missing", rel);
+        } else if (auto raw = read_raw_capture(file); raw.ok()) {
+          j.raw = std::move(*raw);
+        } else {
+          j.raw_problem = fmt::format("capture {} cannot be read: {}", rel, raw.error().message);
+        }
+      }
+      v.jobs.push_back(std::move(j));
+    }
+    out.push_back(std::move(v));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const RunView& a, const RunView& b) {
+    return std::tie(a.snap.started_at, a.snap.id) < std::tie(b.snap.started_at, b.snap.id);
+  });
+  return out;
+}
+
+namespace {
+
+struct HeadlineColumn {
+  const char* title;
+  const char* phase;
+  const char* name;
+};
+
+// Seed 000's speed table, in its order.
+const HeadlineColumn kHeadline[] = {
+    {"wake latency", "", "wake_latency"},   {"API overhead", "", "api_overhead"},
+    {"round trip", "", "round_trip"},       {"IRQ to task (idle)", "idle", "event_to_task"},
+    {"tick overhead", "", "tick_overhead"},
+};
+
+void heading(Document& d, int level, std::string text) {
+  Block b;
+  b.kind = Block::Kind::kHeading;
+  b.level = level;
+  b.text = std::move(text);
+  d.blocks.push_back(std::move(b));
+}
+void paragraph(Document& d, std::string text, Block::Kind kind = Block::Kind::kParagraph) {
+  Block b;
+  b.kind = kind;
+  b.text = std::move(text);
+  d.blocks.push_back(std::move(b));
+}
+void list(Document& d, std::vector<std::string> items) {
+  if (items.empty()) return;
+  Block b;
+  b.kind = Block::Kind::kList;
+  b.items = std::move(items);
+  d.blocks.push_back(std::move(b));
+}
+void table(Document& d, Table t) {
+  Block b;
+  b.kind = Block::Kind::kTable;
+  b.table = std::move(t);
+  d.blocks.push_back(std::move(b));
+}
+void plot(Document& d, const Plot& p) {
+  Block b;
+  b.kind = Block::Kind::kPlot;
+  b.text = p.title;
+  b.svg = render_svg(p);
+  d.blocks.push_back(std::move(b));
+}
+
+std::optional<double> value(const SeriesValues& s, const char* metric) {
+  auto it = s.values.find(metric);
+  if (it == s.values.end()) return std::nullopt;
+  return it->second;
+}
+
+// Median minus the ruler baseline, floored at 0 (docs/protocol.md section 5).
+std::optional<double> net(const SeriesValues& s, const char* metric) {
+  auto v = value(s, metric);
+  auto b = value(s, "base");
+  if (!v || !b) return std::nullopt;
+  return std::max(0.0, *v - *b);
+}
+
+std::string ticks(double v) {
+  return fmt::format("{:.0f}", v);
+}
+
+std::string micros(double ticks_value, uint64_t hz) {
+  if (hz == 0) return "-";
+  return fmt::format("{:.3f}", ticks_value * 1e6 / static_cast<double>(hz));
+}
+
+std::string na_reason(const JobSnapshot& j, const std::string& name, const std::string& test) {
+  for (const auto& [n, r] : j.not_applicable) {
+    if (n == name || n == test) return r;
+  }
+  return "";
+}
+
+bool all_same_unit(const std::vector<const JobView*>& jobs, std::string& unit) {
+  std::set<std::string> units;
+  for (const JobView* j : jobs) units.insert(unit_label(j->snap.unit));
+  unit = units.size() == 1 ? *units.begin() : "ticks";
+  return units.size() <= 1;
+}
+
+std::string time_unit(const std::string& unit) {
+  return unit == "instructions" ? "virtual µs" : "µs";
+}
+
+std::vector<const JobView*> measured_jobs(const RunView& run) {
+  std::vector<const JobView*> out;
+  for (const auto& j : run.jobs) {
+    if (j.snap.status == "OK" && !j.snap.series.empty()) out.push_back(&j);
+  }
+  return out;
+}
+
+// Series keys in first-seen order over the jobs, headline series first.
+std::vector<std::pair<std::string, std::string>> series_order(
+    const std::vector<const JobView*>& jobs) {
+  std::vector<std::pair<std::string, std::string>> out;
+  auto add = [&](const std::string& phase, const std::string& name) {
+    auto k = std::make_pair(phase, name);
+    if (std::find(out.begin(), out.end(), k) == out.end()) out.push_back(k);
+  };
+  for (const auto& h : kHeadline) {
+    for (const JobView* j : jobs) {
+      if (j->snap.find(h.phase, h.name)) {
+        add(h.phase, h.name);
+        break;
+      }
+    }
+  }
+  for (const JobView* j : jobs) {
+    for (const auto& s : j->snap.series) add(s.phase, s.name);
+  }
+  return out;
+}
+
+std::string series_key(const std::string& phase, const std::string& name) {
+  return phase.empty() ? name : phase + "/" + name;
+}
+
+void overview(Document& d, const std::vector<RunView>& runs) {
+  const RunView& cur = runs.back();
+  const json& s = cur.run->summary;
+  std::map<std::string, int> counts;
+  for (const auto& j : cur.snap.jobs) ++counts[j.status];
+  std::vector<std::string> parts;
+  for (const auto& [k, n] : counts) parts.push_back(fmt::format("{} {}", n, k));
+  std::string matrix =
+      s.contains("matrix") && s["matrix"].is_object() ? s["matrix"].value("name", "") : "";
+  std::string bench =
+      s.contains("bench") && s["bench"].is_object() ? s["bench"].value("name", "") : "";
+  paragraph(d, fmt::format("Run `{}`: matrix `{}`, bench `{}`, started {}, finished {}, rtosbench "
+                           "{}. {} job(s): {}{}.",
+                           cur.snap.id, matrix, bench, s.value("started_at", "-"),
+                           s.value("finished_at", "-"), s.value("rtosbench_version", "-"),
+                           cur.snap.jobs.size(), fmt::join(parts, ", "),
+                           cur.snap.unfinished.empty()
+                               ? ""
+                               : fmt::format("; {} unfinished", cur.snap.unfinished.size())));
+  if (runs.size() > 1) {
+    std::vector<std::string> ids;
+    for (const auto& r : runs) ids.push_back("`" + r.snap.id + "`");
+    paragraph(
+        d,
+        fmt::format(
+            "{} runs given ({}); the tables are for the newest, the trends at the end cover all.",
+            runs.size(), fmt::join(ids, ", ")));
+  }
+  bool emulated = false, hardware = false;
+  for (const auto& r : runs) {
+    for (const auto& j : r.snap.jobs) {
+      if (j.unit == "instructions") emulated = true;
+      if (j.unit == "cycles") hardware = true;
+    }
+  }
+  if (emulated) {
+    paragraph(d,
+              "Emulated bench: figures with unit `instructions` are instruction counts under "
+              "QEMU (`-icount shift=0`: one instruction per virtual nanosecond, exception "
+              "entry and exit cost nothing). They rank code paths; they are not the timing of "
+              "a real Cortex-M4 core and must not be set against hardware figures.",
+              Block::Kind::kNote);
+  }
+  if (hardware) {
+    paragraph(d,
+              "Figures with unit `cycles` were read from the core's cycle counter on the board "
+              "named in the conditions.",
+              Block::Kind::kNote);
+  }
+}
+
+void headline(Document& d, const RunView& cur) {
+  auto jobs = measured_jobs(cur);
+  heading(d, 2, "Headline");
+  if (jobs.empty()) {
+    paragraph(d, "No job of this run ended OK: there are no figures to show.");
+    return;
+  }
+  std::string unit;
+  bool same = all_same_unit(jobs, unit);
+  paragraph(d,
+            fmt::format("Per job, the median of each headline test net of the ruler baseline (the "
+                        "empty measurement loop, `ruler_loop`), the raw median in "
+                        "parentheses{}; `n/a`: the kernel cannot be measured honestly there "
+                        "(reason under Verify). `*`: no ruler baseline, raw median.",
+                        same ? "" : "; units differ between jobs, see the unit column"));
+
+  auto head = [&] {
+    Table t;
+    t.head = {"kernel", "job"};
+    t.align = "ll";
+    for (const auto& h : kHeadline) {
+      t.head.push_back(h.title);
+      t.align += 'r';
+    }
+    t.head.push_back("unit");
+    t.align += 'l';
+    return t;
+  };
+  auto cell = [&](const JobView* j, const HeadlineColumn& h, auto&& f) -> std::string {
+    const SeriesValues* s = j->snap.find(h.phase, h.name);
+    if (!s) {
+      std::string r = na_reason(j->snap, h.name, test_of_series(h.name));
+      return r.empty() ? "-" : "n/a";
+    }
+    return f(*s);
+  };
+
+  heading(d, 3, fmt::format("Median [{}]", same ? unit : "ticks"));
+  Table t1 = head();
+  for (const JobView* j : jobs) {
+    std::vector<std::string> row{j->snap.kernel, j->snap.id};
+    for (const auto& h : kHeadline) {
+      row.push_back(cell(j, h, [&](const SeriesValues& s) -> std::string {
+        auto m = value(s, "median");
+        if (!m) return "-";
+        auto n = net(s, "median");
+        if (!n) return ticks(*m) + "*";
+        return fmt::format("{} ({})", ticks(*n), ticks(*m));
+      }));
+    }
+    row.push_back(unit_label(j->snap.unit));
+    t1.rows.push_back(std::move(row));
+  }
+  table(d, std::move(t1));
+
+  heading(d, 3, fmt::format("Median [{}]", time_unit(same ? unit : "")));
+  paragraph(d, "The net medians above converted at each series' counter frequency (`hz`).");
+  Table t2 = head();
+  for (const JobView* j : jobs) {
+    std::vector<std::string> row{j->snap.kernel, j->snap.id};
+    for (const auto& h : kHeadline) {
+      row.push_back(cell(j, h, [&](const SeriesValues& s) -> std::string {
+        auto m = value(s, "median");
+        if (!m) return "-";
+        auto n = net(s, "median");
+        return n ? micros(*n, s.hz) : micros(*m, s.hz) + "*";
+      }));
+    }
+    row.push_back(time_unit(j->snap.unit));
+    t2.rows.push_back(std::move(row));
+  }
+  table(d, std::move(t2));
+
+  heading(d, 3, fmt::format("Tail: p99 [{}] and p99/median", same ? unit : "ticks"));
+  paragraph(
+      d,
+      "Raw p99 (before the baseline) and the jitter ratio p99/median in parentheses: the tail "
+      "a hard real-time system lives with.");
+  Table t3 = head();
+  for (const JobView* j : jobs) {
+    std::vector<std::string> row{j->snap.kernel, j->snap.id};
+    for (const auto& h : kHeadline) {
+      row.push_back(cell(j, h, [&](const SeriesValues& s) -> std::string {
+        auto p = value(s, "p99");
+        auto r = value(s, "jitter");
+        if (!p) return "-";
+        return r ? fmt::format("{} ({:.2f})", ticks(*p), *r) : ticks(*p);
+      }));
+    }
+    row.push_back(unit_label(j->snap.unit));
+    t3.rows.push_back(std::move(row));
+  }
+  table(d, std::move(t3));
+}
+
+void every_series(Document& d, const RunView& cur) {
+  auto jobs = measured_jobs(cur);
+  if (jobs.empty()) return;
+  heading(d, 2, "Every series");
+  paragraph(d,
+            "All statistics in ticks of each job's unit; `net` is the median minus the ruler "
+            "baseline `base`.");
+  Table t;
+  t.head = {"job",   "series", "test", "n",      "min",        "median", "net",  "p90",   "p99",
+            "p99.9", "max",    "avg",  "stddev", "p99/median", "base",   "unit", "source"};
+  t.align = "lllrrrrrrrrrrrrll";
+  for (const JobView* j : jobs) {
+    for (const auto& s : j->snap.series) {
+      auto f = [&](const char* m) {
+        auto v = value(s, m);
+        return v ? format_value(*find_metric(m), *v) : std::string("-");
+      };
+      auto nm = net(s, "median");
+      t.rows.push_back({j->snap.id, s.key(), s.test, f("n"), f("min"), f("median"),
+                        nm ? ticks(*nm) : "-", f("p90"), f("p99"), f("p999"), f("max"), f("avg"),
+                        f("stddev"), f("jitter"), f("base"), unit_label(j->snap.unit),
+                        s.has_raw ? "RAW" : "RESULT only"});
+    }
+  }
+  table(d, std::move(t));
+}
+
+void distributions(Document& d, const RunView& cur) {
+  auto jobs = measured_jobs(cur);
+  if (jobs.empty()) return;
+  heading(d, 2, "Distributions");
+  paragraph(d,
+            "Per series, the cumulative distribution of every sample of each job, re-read from the "
+            "job's capture; a dashed line is drawn from the statistics (min, median, p90, p99, "
+            "p99.9, max) because the capture could not be re-read. The Markdown report leaves the "
+            "plots out; the HTML report has them.");
+  std::vector<std::string> missing;
+  for (const JobView* j : jobs) {
+    if (!j->raw) missing.push_back(fmt::format("`{}`: {}", j->snap.id, j->raw_problem));
+  }
+  if (!missing.empty()) {
+    paragraph(d, "Drawn from statistics (no raw capture):");
+    list(d, missing);
+  }
+  std::string unit;
+  bool same = all_same_unit(jobs, unit);
+  for (const auto& [phase, name] : series_order(jobs)) {
+    Plot p;
+    p.title = fmt::format("{}: cumulative distribution", series_key(phase, name));
+    p.x_label = same ? unit : "ticks";
+    p.y_label = "samples at or below";
+    p.y_percent = true;
+    for (const JobView* j : jobs) {
+      const SeriesValues* s = j->snap.find(phase, name);
+      if (!s) continue;
+      PlotLine line;
+      line.label = j->snap.id;
+      line.step = true;
+      const RawSeries* raw = j->raw ? j->raw->find(phase, name) : nullptr;
+      if (raw && !raw->values.empty()) {
+        std::vector<uint64_t> sorted = raw->values;
+        std::sort(sorted.begin(), sorted.end());
+        line.points = cdf_points(sorted, 400);
+      } else {
+        line.dashed = true;
+        line.step = false;
+        const std::pair<const char*, double> kAt[] = {{"min", 0.0},  {"median", 0.5}, {"p90", 0.9},
+                                                      {"p99", 0.99}, {"p999", 0.999}, {"max", 1.0}};
+        for (const auto& [m, q] : kAt) {
+          if (auto v = value(*s, m)) line.points.emplace_back(*v, q);
+        }
+      }
+      p.lines.push_back(std::move(line));
+    }
+    plot(d, p);
+  }
+}
+
+struct Footprint {
+  std::optional<int64_t> text, data, bss, flash, ram;
+};
+
+Footprint footprint_of(const store::JobResult& r) {
+  Footprint f;
+  if (!r.build.is_object()) return f;
+  json fp = r.build.value("footprint", json());
+  if (!fp.is_object()) return f;
+  auto get = [&](const char* k) -> std::optional<int64_t> {
+    if (fp.contains(k) && fp[k].is_number()) return fp[k].get<int64_t>();
+    return std::nullopt;
+  };
+  f.text = get("text");
+  f.data = get("data");
+  f.bss = get("bss");
+  f.flash = get("flash");
+  f.ram = get("ram");
+  return f;
+}
+
+// The bare job on the same board, opt and tick as `j` (same fpu preferred).
+const JobView* bare_for(const RunView& run, const JobView& j) {
+  const JobView* found = nullptr;
+  for (const auto& b : run.jobs) {
+    const json& bj = b.result->job;
+    const json& jj = j.result->job;
+    if (bj.value("kernel", "") != "bare" || !footprint_of(*b.result).flash) continue;
+    if (bj.value("board", "") != jj.value("board", "") ||
+        bj.value("opt", "") != jj.value("opt", "") ||
+        bj.value("tick_hz", json()) != jj.value("tick_hz", json())) {
+      continue;
+    }
+    if (!found || bj.value("fpu_context", json()) == jj.value("fpu_context", json())) found = &b;
+  }
+  return found;
+}
+
+std::string bytes(const std::optional<int64_t>& v) {
+  return v ? fmt::format("{}", *v) : "-";
+}
+
+void footprint(Document& d, const RunView& cur) {
+  heading(d, 2, "Footprint");
+  paragraph(d,
+            "Bytes from the linked image (`text` + `data` in flash, `data` + `bss` in RAM; "
+            "every image has the same task stacks). Kernel alone: the image minus the "
+            "bare-metal port's image built on the same board, optimisation and tick (`-` when "
+            "the run has no such bare job).");
+  Table t;
+  t.head = {"kernel",           "job", "text", "data", "bss", "flash", "RAM", "kernel alone: flash",
+            "kernel alone: RAM"};
+  t.align = "llrrrrrrr";
+  for (const auto& j : cur.jobs) {
+    Footprint f = footprint_of(*j.result);
+    if (!f.flash && !f.text) continue;
+    std::string kf = "-", kr = "-";
+    if (j.result->job.value("kernel", "") == "bare") {
+      kf = kr = "(floor)";
+    } else if (const JobView* b = bare_for(cur, j)) {
+      Footprint bf = footprint_of(*b->result);
+      if (f.flash && bf.flash) kf = fmt::format("{}", *f.flash - *bf.flash);
+      if (f.ram && bf.ram) kr = fmt::format("{}", *f.ram - *bf.ram);
+    }
+    t.rows.push_back({j.snap.kernel, j.snap.id, bytes(f.text), bytes(f.data), bytes(f.bss),
+                      bytes(f.flash), bytes(f.ram), kf, kr});
+  }
+  if (t.rows.empty()) {
+    paragraph(d, "No job of this run has a built image.");
+    return;
+  }
+  table(d, std::move(t));
+}
+
+void conditions(Document& d, const RunView& cur) {
+  heading(d, 2, "Conditions");
+  std::vector<const JobView*> jobs;
+  for (const auto& j : cur.jobs) {
+    if (!j.snap.conditions.empty()) jobs.push_back(&j);
+  }
+  const json& s = cur.run->summary;
+  std::vector<std::string> facts;
+  if (s.contains("toolchain") && s["toolchain"].is_object()) {
+    const json& t = s["toolchain"];
+    facts.push_back(fmt::format("toolchain: `{}`, cmake {}, ninja {}",
+                                t.value("arm_none_eabi_gcc_banner", "-"), t.value("cmake", "-"),
+                                t.value("ninja", "-")));
+  }
+  for (const auto& j : cur.jobs) {
+    const json& ks = j.result->kernel_source;
+    if (ks.is_object() && ks.value("has_source", false)) {
+      facts.push_back(fmt::format("`{}` kernel source: {} at tag `{}`, commit `{}`{}{}", j.snap.id,
+                                  ks.value("origin", "-"), ks.value("tag", "-"),
+                                  ks.value("commit", "-"),
+                                  ks.value("at_tag", true) ? "" : " (not at the tag)",
+                                  ks.value("dirty", false) ? " (dirty)" : ""));
+    }
+    std::string note = j.result->job.value("kernel_note", "");
+    if (!note.empty()) facts.push_back(fmt::format("`{}`: {}", j.snap.id, note));
+  }
+  list(d, facts);
+  if (jobs.empty()) {
+    paragraph(d, "No job reached a capture: no CONFIG to show.");
+    return;
+  }
+  paragraph(d,
+            "Every CONFIG key the firmware reported (docs/protocol.md section 3). Keys with "
+            "one value for every job first; then the keys that differ between jobs.");
+  std::set<std::string> keys;
+  for (const JobView* j : jobs) {
+    for (const auto& [k, v] : j->snap.conditions) keys.insert(k);
+  }
+  Table common;
+  common.head = {"key", "value"};
+  common.align = "ll";
+  Table differ;
+  differ.head = {"key"};
+  differ.align = "l";
+  for (const JobView* j : jobs) {
+    differ.head.push_back(j->snap.id);
+    differ.align += 'l';
+  }
+  for (const auto& k : keys) {
+    std::set<std::string> values;
+    for (const JobView* j : jobs)
+      values.insert(j->snap.conditions.count(k) ? j->snap.conditions.at(k) : "(absent)");
+    if (values.size() == 1) {
+      common.rows.push_back({k, *values.begin()});
+    } else {
+      std::vector<std::string> row{k};
+      for (const JobView* j : jobs)
+        row.push_back(j->snap.conditions.count(k) ? j->snap.conditions.at(k) : "(absent)");
+      differ.rows.push_back(std::move(row));
+    }
+  }
+  table(d, std::move(common));
+  if (!differ.rows.empty()) table(d, std::move(differ));
+}
+
+void verify_section(Document& d, const RunView& cur) {
+  heading(d, 2, "Verify: warnings, notes and failures");
+  std::vector<std::string> failed;
+  for (const auto& j : cur.jobs) {
+    if (j.snap.status != "OK") {
+      failed.push_back(fmt::format("`{}`: {}{}{}", j.snap.id, j.snap.status,
+                                   j.snap.reason.empty() ? "" : ": ", j.snap.reason));
+    }
+  }
+  for (const auto& id : cur.snap.unfinished)
+    failed.push_back(fmt::format("`{}`: unfinished (no result.json)", id));
+  if (!failed.empty()) {
+    paragraph(d, "Jobs that did not end OK (no figures are shown for them):");
+    list(d, failed);
+  }
+  std::vector<std::string> na;
+  for (const auto& j : cur.jobs) {
+    for (const auto& [n, r] : j.snap.not_applicable)
+      na.push_back(fmt::format("`{}` {}: {}", j.snap.id, n, r));
+  }
+  if (!na.empty()) {
+    paragraph(d,
+              "Not applicable (the firmware says the figure cannot be measured honestly there):");
+    list(d, na);
+  }
+  Table t;
+  t.head = {"job", "attempt", "check", "severity", "line", "message"};
+  t.align = "lrllrw";
+  for (const auto& j : cur.jobs) {
+    for (const auto& a : j.result->attempts) {
+      if (!a.verdicts.is_array()) continue;
+      for (const auto& v : a.verdicts) {
+        if (!v.is_object()) continue;
+        json line = v.value("line", json());
+        t.rows.push_back(
+            {j.snap.id, fmt::format("{}", a.number), v.value("check", ""), v.value("severity", ""),
+             line.is_number() && line.get<uint64_t>() ? fmt::format("{}", line.get<uint64_t>())
+                                                      : "-",
+             v.value("message", "")});
+      }
+    }
+  }
+  if (t.rows.empty()) {
+    paragraph(d, "Verify raised no warning and no note on any attempt.");
+  } else {
+    paragraph(d,
+              "Every verdict verify raised on every attempt (severity `valid` is a note that "
+              "does not change the outcome).");
+    table(d, std::move(t));
+  }
+}
+
+void trends(Document& d, const std::vector<RunView>& runs) {
+  if (runs.size() < 2) return;
+  heading(d, 2, "Across runs");
+  paragraph(d,
+            "Raw median per job and series over the runs given, oldest first. A job whose "
+            "pinned conditions changed from the previous run is marked with the keys that "
+            "changed.");
+  std::vector<std::string> labels;
+  for (const auto& r : runs) {
+    // "2026-11-29T22:52:05Z" -> "11-29 22:52": short enough for an axis.
+    const std::string& t = r.snap.started_at;
+    labels.push_back(t.size() >= 16 ? t.substr(5, 5) + " " + t.substr(11, 5) : r.snap.id);
+  }
+  // Jobs and series in first-seen order over all runs.
+  std::vector<std::string> job_ids;
+  for (const auto& r : runs) {
+    for (const auto& j : r.snap.jobs) {
+      if (std::find(job_ids.begin(), job_ids.end(), j.id) == job_ids.end()) job_ids.push_back(j.id);
+    }
+  }
+  Table t;
+  t.head = {"job", "series"};
+  t.align = "ll";
+  for (const auto& r : runs) {
+    t.head.push_back(r.snap.id);
+    t.align += 'r';
+  }
+  t.head.push_back("conditions changed");
+  t.align += 'w';
+  for (const auto& id : job_ids) {
+    std::vector<std::pair<std::string, std::string>> keys;
+    std::vector<std::string> changes;
+    const JobSnapshot* prev = nullptr;
+    for (size_t i = 0; i < runs.size(); ++i) {
+      const JobSnapshot* j = runs[i].snap.find(id);
+      if (!j) continue;
+      for (const auto& s : j->series) {
+        auto k = std::make_pair(s.phase, s.name);
+        if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+      }
+      if (prev && j->status == "OK" && prev->status == "OK") {
+        std::vector<std::string> changed;
+        for (const auto& m : condition_mismatches(*prev, *j)) changed.push_back(m.key);
+        if (!changed.empty())
+          changes.push_back(fmt::format("{}: {}", runs[i].snap.id, fmt::join(changed, ", ")));
+      }
+      if (j->status == "OK") prev = j;
+    }
+    for (const auto& [phase, name] : keys) {
+      std::vector<std::string> row{id, series_key(phase, name)};
+      for (const auto& r : runs) {
+        const JobSnapshot* j = r.snap.find(id);
+        const SeriesValues* s = j ? j->find(phase, name) : nullptr;
+        auto m = s ? value(*s, "median") : std::nullopt;
+        row.push_back(m ? ticks(*m) : (j ? (j->status == "OK" ? "-" : j->status) : "absent"));
+      }
+      row.push_back(changes.empty() ? "" : fmt::format("{}", fmt::join(changes, "; ")));
+      t.rows.push_back(std::move(row));
+    }
+  }
+  table(d, std::move(t));
+
+  for (const auto& h : kHeadline) {
+    Plot p;
+    p.title = fmt::format("{}: median over runs", series_key(h.phase, h.name));
+    p.x_label = "run (start time)";
+    std::string unit;
+    std::set<std::string> units;
+    p.x_categories = labels;
+    for (const auto& id : job_ids) {
+      PlotLine line;
+      line.label = id;
+      line.markers = true;
+      for (size_t i = 0; i < runs.size(); ++i) {
+        const JobSnapshot* j = runs[i].snap.find(id);
+        const SeriesValues* s = j && j->status == "OK" ? j->find(h.phase, h.name) : nullptr;
+        if (!s) continue;
+        if (auto m = value(*s, "median")) {
+          line.points.emplace_back(static_cast<double>(i), *m);
+          units.insert(unit_label(j->unit));
+        }
+      }
+      if (!line.points.empty()) p.lines.push_back(std::move(line));
+    }
+    if (p.lines.empty()) continue;
+    p.y_label = units.size() == 1 ? "median [" + *units.begin() + "]" : "median [ticks]";
+    plot(d, p);
+  }
+}
+
+}  // namespace
+
+Document build_report(const std::vector<RunView>& runs) {
+  Document d;
+  d.title =
+      runs.empty() ? "rtosbench report" : fmt::format("rtosbench report: {}", runs.back().snap.id);
+  if (runs.empty()) return d;
+  const RunView& cur = runs.back();
+  overview(d, runs);
+  headline(d, cur);
+  every_series(d, cur);
+  distributions(d, cur);
+  footprint(d, cur);
+  conditions(d, cur);
+  verify_section(d, cur);
+  trends(d, runs);
+  return d;
+}
+
+// ---------------------------------------------------------------- Markdown
+
+namespace {
+
+std::string md_cell(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|')
+      out += "\\|";
+    else if (c == '\n')
+      out += ' ';
+    else
+      out += c;
+  }
+  return out.empty() ? " " : out;
+}
+
+}  // namespace
+
+std::string to_markdown(const Document& doc) {
+  std::string out = fmt::format("# {}\n", doc.title);
+  for (const auto& b : doc.blocks) {
+    out += "\n";
+    switch (b.kind) {
+      case Block::Kind::kHeading:
+        out += fmt::format("{} {}\n", std::string(b.level, '#'), b.text);
+        break;
+      case Block::Kind::kParagraph:
+        out += b.text + "\n";
+        break;
+      case Block::Kind::kNote:
+        out += "> " + b.text + "\n";
+        break;
+      case Block::Kind::kList:
+        for (const auto& i : b.items) out += "- " + i + "\n";
+        break;
+      case Block::Kind::kTable: {
+        const Table& t = b.table;
+        out += "|";
+        for (const auto& h : t.head) out += " " + md_cell(h) + " |";
+        out += "\n|";
+        for (size_t c = 0; c < t.head.size(); ++c)
+          out += c < t.align.size() && t.align[c] == 'r' ? "---:|" : "---|";
+        out += "\n";
+        for (const auto& row : t.rows) {
+          out += "|";
+          for (const auto& cell : row) out += " " + md_cell(cell) + " |";
+          out += "\n";
+        }
+        break;
+      }
+      case Block::Kind::kPlot:
+        // Plots live in the HTML report; keep the Markdown free of blank lines
+        // where a plot would be.
+        out.pop_back();
+        break;
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- HTML
+
+namespace {
+
+// Escapes text and turns `code` spans into <code>.
+std::string inline_html(const std::string& s) {
+  std::string out;
+  bool code = false;
+  size_t start = 0;
+  for (size_t i = 0; i <= s.size(); ++i) {
+    if (i == s.size() || s[i] == '`') {
+      out += xml_escape(s.substr(start, i - start));
+      if (i < s.size()) out += code ? "</code>" : "<code>";
+      code = !code;
+      start = i + 1;
+    }
+  }
+  if (!code) out += "</code>";  // an unbalanced backtick
+  return out;
+}
+
+const char* kCss = R"css(
+:root { color-scheme: light; }
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
+       margin: 0; color: #1d2430; background: #fff; line-height: 1.45; }
+main { max-width: 1200px; margin: 0 auto; padding: 24px 32px 64px; }
+h1 { font-size: 1.6em; margin: 0.2em 0 0.6em; }
+h2 { font-size: 1.3em; margin-top: 2em; border-bottom: 1px solid #d8dde6; padding-bottom: 4px; }
+h3 { font-size: 1.05em; margin-top: 1.4em; }
+code { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: 0.92em;
+       background: #f2f4f8; padding: 0 3px; border-radius: 3px; }
+.note { background: #fff8e1; border-left: 4px solid #f0b400; padding: 8px 12px; margin: 12px 0; }
+.table-wrap { overflow-x: auto; margin: 10px 0 16px; }
+table { border-collapse: collapse; font-size: 0.88em; }
+th, td { border: 1px solid #d8dde6; padding: 3px 8px; vertical-align: top; }
+th { background: #eef1f6; text-align: left; cursor: pointer; user-select: none; white-space: nowrap; }
+th.sorted-asc::after { content: " \25B2"; font-size: 0.7em; }
+th.sorted-desc::after { content: " \25BC"; font-size: 0.7em; }
+td { white-space: nowrap; }
+td.r { text-align: right; font-variant-numeric: tabular-nums; }
+td.w { white-space: normal; min-width: 24em; }
+tr:nth-child(even) td { background: #fafbfd; }
+figure { margin: 12px 0 20px; }
+svg.plot { max-width: 100%; height: auto; background: #fff; }
+svg.plot .grid { stroke: #e3e7ee; stroke-width: 1; }
+svg.plot .frame { fill: none; stroke: #9aa4b2; stroke-width: 1; }
+svg.plot .tick { font-size: 11px; fill: #4a5566; }
+svg.plot .axis { font-size: 12px; fill: #2b3442; }
+svg.plot .legend { font-size: 11px; fill: #2b3442; }
+svg.plot .plot-title { font-size: 13px; font-weight: 600; fill: #1d2430; }
+@media print { th { cursor: auto; } main { padding: 0; } }
+)css";
+
+// Sortable tables (click a header); marks the page ready so a headless
+// browser can tell the script ran without an error.
+const char* kScript = R"js(
+(function () {
+  "use strict";
+  function key(cell) {
+    var t = cell.textContent.trim();
+    var m = t.match(/^[-+]?[0-9]+(\.[0-9]+)?/);
+    return m ? { n: parseFloat(m[0]), s: t } : { n: null, s: t };
+  }
+  function sortBy(table, col, th) {
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows);
+    var asc = !th.classList.contains("sorted-asc");
+    rows.sort(function (a, b) {
+      var x = key(a.cells[col]), y = key(b.cells[col]);
+      var c = (x.n !== null && y.n !== null) ? x.n - y.n : x.s.localeCompare(y.s);
+      return asc ? c : -c;
+    });
+    rows.forEach(function (r) { body.appendChild(r); });
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (h) {
+      h.classList.remove("sorted-asc", "sorted-desc");
+    });
+    th.classList.add(asc ? "sorted-asc" : "sorted-desc");
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), function (table) {
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, col) {
+      th.addEventListener("click", function () { sortBy(table, col, th); });
+    });
+  });
+  document.documentElement.setAttribute("data-report-ready", "1");
+})();
+)js";
+
+}  // namespace
+
+std::string to_html(const Document& doc) {
+  std::string out =
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta "
+      "name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta "
+      "name=\"generator\" content=\"rtosbench\">\n";
+  out += fmt::format("<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n<main>\n",
+                     xml_escape(doc.title), kCss);
+  out += fmt::format("<h1>{}</h1>\n", inline_html(doc.title));
+  bool in_list = false;
+  for (const auto& b : doc.blocks) {
+    if (in_list && b.kind != Block::Kind::kList) in_list = false;
+    switch (b.kind) {
+      case Block::Kind::kHeading:
+        out += fmt::format("<h{0}>{1}</h{0}>\n", b.level, inline_html(b.text));
+        break;
+      case Block::Kind::kParagraph:
+        out += fmt::format("<p>{}</p>\n", inline_html(b.text));
+        break;
+      case Block::Kind::kNote:
+        out += fmt::format("<p class=\"note\">{}</p>\n", inline_html(b.text));
+        break;
+      case Block::Kind::kList:
+        out += "<ul>\n";
+        for (const auto& i : b.items) out += fmt::format("<li>{}</li>\n", inline_html(i));
+        out += "</ul>\n";
+        break;
+      case Block::Kind::kTable: {
+        const Table& t = b.table;
+        out += "<div class=\"table-wrap\"><table class=\"sortable\">\n<thead><tr>";
+        for (const auto& h : t.head) out += fmt::format("<th>{}</th>", inline_html(h));
+        out += "</tr></thead>\n<tbody>\n";
+        for (const auto& row : t.rows) {
+          out += "<tr>";
+          for (size_t c = 0; c < row.size(); ++c) {
+            char a = c < t.align.size() ? t.align[c] : 'l';
+            out += fmt::format("<td{}>{}</td>",
+                               a == 'r'   ? " class=\"r\""
+                               : a == 'w' ? " class=\"w\""
+                                          : "",
+                               inline_html(row[c]));
+          }
+          out += "</tr>\n";
+        }
+        out += "</tbody>\n</table></div>\n";
+        break;
+      }
+      case Block::Kind::kPlot:
+        out += fmt::format("<figure>\n{}</figure>\n", b.svg);
+        break;
+    }
+  }
+  out += fmt::format("</main>\n<script>{}</script>\n</body>\n</html>\n", kScript);
+  return out;
+}
+
+// ---------------------------------------------------------------- CSV
+
+namespace {
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string csv_row(const std::vector<std::string>& fields) {
+  std::string out;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (i) out += ',';
+    out += csv_field(fields[i]);
+  }
+  return out + "\n";
+}
+
+}  // namespace
+
+Status write_csv(const std::vector<RunView>& runs, const std::filesystem::path& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec)
+    return Error{fmt::format("cannot create CSV directory {}: {}", dir.string(), ec.message())};
+
+  std::string summary = csv_row(
+      {"run_id", "started_at", "job_id", "kernel", "status", "unit",       "phase",     "series",
+       "test",   "hz",         "n",      "min",    "median", "net_median", "avg",       "p90",
+       "p99",    "p999",       "max",    "stddev", "jitter", "base",       "median_ns", "p99_ns"});
+  std::string samples = csv_row({"run_id", "job_id", "unit", "phase", "series", "index", "ticks"});
+  std::string foot = csv_row({"run_id", "job_id", "kernel", "board", "opt", "tick_hz", "text",
+                              "data", "bss", "flash", "ram", "kernel_flash", "kernel_ram"});
+  for (const auto& r : runs) {
+    for (const auto& j : r.jobs) {
+      for (const auto& s : j.snap.series) {
+        auto f = [&](const char* m) {
+          auto v = value(s, m);
+          return v ? format_value(*find_metric(m), *v) : std::string();
+        };
+        auto nm = net(s, "median");
+        auto ns = [&](const char* m) {
+          auto v = value(s, m);
+          return v && s.hz ? fmt::format("{}", store::ticks_to_ns(static_cast<uint64_t>(*v), s.hz))
+                           : std::string();
+        };
+        summary += csv_row({r.snap.id,     r.snap.started_at,
+                            j.snap.id,     j.snap.kernel,
+                            j.snap.status, j.snap.unit,
+                            s.phase,       s.name,
+                            s.test,        fmt::format("{}", s.hz),
+                            f("n"),        f("min"),
+                            f("median"),   nm ? ticks(*nm) : "",
+                            f("avg"),      f("p90"),
+                            f("p99"),      f("p999"),
+                            f("max"),      f("stddev"),
+                            f("jitter"),   f("base"),
+                            ns("median"),  ns("p99")});
+      }
+      if (j.raw) {
+        for (const auto& s : j.raw->series) {
+          std::string prefix = csv_field(r.snap.id) + "," + csv_field(j.snap.id) + "," +
+                               csv_field(j.snap.unit) + "," + csv_field(s.phase) + "," +
+                               csv_field(s.name) + ",";
+          for (size_t i = 0; i < s.values.size(); ++i)
+            samples += fmt::format("{}{},{}\n", prefix, i, s.values[i]);
+        }
+      }
+      Footprint fp = footprint_of(*j.result);
+      if (fp.flash || fp.text) {
+        std::string kf, kr;
+        if (const JobView* b = bare_for(r, j); b && j.result->job.value("kernel", "") != "bare") {
+          Footprint bf = footprint_of(*b->result);
+          if (fp.flash && bf.flash) kf = fmt::format("{}", *fp.flash - *bf.flash);
+          if (fp.ram && bf.ram) kr = fmt::format("{}", *fp.ram - *bf.ram);
+        }
+        auto opt = [](const std::optional<int64_t>& v) {
+          return v ? fmt::format("{}", *v) : std::string();
+        };
+        const json& job = j.result->job;
+        foot +=
+            csv_row({r.snap.id, j.snap.id, j.snap.kernel, job.value("board", ""),
+                     job.value("opt", ""), job.contains("tick_hz") ? job["tick_hz"].dump() : "",
+                     opt(fp.text), opt(fp.data), opt(fp.bss), opt(fp.flash), opt(fp.ram), kf, kr});
+      }
+    }
+  }
+  for (const auto& [name, text] :
+       {std::pair<const char*, const std::string*>{"summary.csv", &summary},
+        {"samples.csv", &samples},
+        {"footprint.csv", &foot}}) {
+    if (auto s = write_file_atomic(dir / name, *text); !s.ok()) return s;
+  }
+  return {};
+}
+
+}  // namespace rb::report

@@ -1,0 +1,328 @@
+#include "report/snapshot.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+
+#include "store/history.h"
+
+namespace rb::report {
+
+using nlohmann::json;
+
+const std::vector<MetricDef>& metric_defs() {
+  static const std::vector<MetricDef> kMetrics{
+      {"n", "n", true, Worse::kAnyChange},
+      {"min", "min_ticks", true, Worse::kHigher},
+      {"median", "median_ticks", true, Worse::kHigher},
+      {"avg", "avg_ticks", true, Worse::kHigher},
+      {"p90", "p90_ticks", true, Worse::kHigher},
+      {"p99", "p99_ticks", true, Worse::kHigher},
+      {"p999", "p999_ticks", true, Worse::kHigher},
+      {"max", "max_ticks", true, Worse::kHigher},
+      {"stddev", "stddev_ticks", false, Worse::kHigher},
+      {"jitter", "jitter", false, Worse::kHigher},
+      // The ruler baseline moves only when the measurement path changed.
+      {"base", "base_ticks", true, Worse::kAnyChange},
+  };
+  return kMetrics;
+}
+
+const MetricDef* find_metric(const std::string& name) {
+  for (const auto& m : metric_defs()) {
+    if (name == m.name) return &m;
+  }
+  return nullptr;
+}
+
+const std::vector<std::string>& pinned_keys() {
+  return store::pinned_condition_keys();
+}
+
+std::string test_of_series(const std::string& name) {
+  return store::test_of_series(name);
+}
+
+std::map<std::string, double> metric_values(const json& series) {
+  std::map<std::string, double> out;
+  if (!series.is_object()) return out;
+  for (const auto& m : metric_defs()) {
+    auto it = series.find(m.json_key);
+    if (it == series.end() || !it->is_number()) continue;
+    double v = it->get<double>();
+    if (std::isnan(v)) continue;
+    out[m.name] = v;
+  }
+  return out;
+}
+
+std::string format_value(const MetricDef& m, double v) {
+  if (std::isnan(v)) return "-";
+  if (m.integer) return fmt::format("{:.0f}", v);
+  if (std::string(m.name) == "jitter") return fmt::format("{:.3f}", v);
+  return fmt::format("{:.2f}", v);
+}
+
+const SeriesValues* JobSnapshot::find(const std::string& phase_, const std::string& name_) const {
+  for (const auto& s : series) {
+    if (s.phase == phase_ && s.name == name_) return &s;
+  }
+  return nullptr;
+}
+
+const JobSnapshot* RunSnapshot::find(const std::string& job_id) const {
+  for (const auto& j : jobs) {
+    if (j.id == job_id) return &j;
+  }
+  return nullptr;
+}
+
+namespace {
+
+Result<json> read_json(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) return Error{fmt::format("cannot read {}", file.string())};
+  try {
+    return json::parse(in);
+  } catch (const std::exception& e) {
+    return Error{fmt::format("{}: not JSON: {}", file.string(), e.what())};
+  }
+}
+
+// The TEST of each (phase, name) as verify recorded it.
+std::map<std::pair<std::string, std::string>, std::string> tests_from_verify(const json& verify) {
+  std::map<std::pair<std::string, std::string>, std::string> out;
+  if (!verify.is_object()) return out;
+  for (const auto& s : verify.value("series", json::array())) {
+    if (!s.is_object()) continue;
+    std::string test = s.value("test", "");
+    if (!test.empty()) out[{s.value("phase", ""), s.value("name", "")}] = test;
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<Run> load_run(const std::filesystem::path& dir) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) {
+    return Error{fmt::format("{} is not a run directory (not a directory)", dir.string())};
+  }
+  auto summary = read_json(dir / "run.json");
+  if (!summary.ok()) {
+    return Error{
+        fmt::format("{} is not a run directory: {}", dir.string(), summary.error().message)};
+  }
+  if (!summary->is_object() || summary->value("schema", "") != store::kRunSummarySchema) {
+    return Error{fmt::format("{}/run.json is not an rtosbench run summary (schema is not {})",
+                             dir.string(), store::kRunSummarySchema)};
+  }
+  Run run;
+  run.root = std::filesystem::absolute(dir).lexically_normal();
+  if (run.root.filename().empty()) run.root = run.root.parent_path();
+  run.summary = std::move(*summary);
+
+  // Job order: run.json's list, then any result.json it does not list
+  // (a summary written before the last job finished).
+  std::vector<std::string> ids;
+  for (const auto& j : run.summary.value("jobs", json::array())) {
+    if (j.is_object() && j.contains("id")) ids.push_back(j.at("id").get<std::string>());
+  }
+  std::vector<std::string> extra;
+  for (auto it = std::filesystem::directory_iterator(run.root / "jobs", ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    std::string id = it->path().filename().string();
+    if (std::find(ids.begin(), ids.end(), id) == ids.end() &&
+        std::filesystem::exists(it->path() / "result.json")) {
+      extra.push_back(id);
+    }
+  }
+  std::sort(extra.begin(), extra.end());
+  ids.insert(ids.end(), extra.begin(), extra.end());
+
+  for (const auto& id : ids) {
+    std::filesystem::path file = run.root / "jobs" / id / "result.json";
+    if (!std::filesystem::exists(file, ec)) {
+      run.unfinished.push_back(id);
+      continue;
+    }
+    auto j = read_json(file);
+    if (!j.ok()) return j.error();
+    auto r = store::job_result_from_json(*j);
+    if (!r.ok()) return Error{fmt::format("{}: {}", file.string(), r.error().message)};
+    run.loads.push_back(j->contains("loads") && (*j)["loads"].is_array() ? (*j)["loads"] : json());
+    run.results.push_back(std::move(*r));
+  }
+  return run;
+}
+
+RunSnapshot snapshot_of(const Run& run) {
+  RunSnapshot snap;
+  snap.id = run.id();
+  snap.source = run.root.string();
+  snap.started_at = run.summary.value("started_at", "");
+  snap.unfinished = run.unfinished;
+  for (size_t i = 0; i < run.results.size(); ++i) {
+    const store::JobResult& r = run.results[i];
+    JobSnapshot job;
+    job.id = r.job_id;
+    job.kernel =
+        r.job.value("kernel", r.conditions.count("kernel") ? r.conditions.at("kernel") : "");
+    job.status = store::to_string(r.status);
+    job.reason = r.reason;
+    job.unit =
+        !r.unit.empty() ? r.unit : (r.conditions.count("unit") ? r.conditions.at("unit") : "");
+    job.conditions = r.conditions;
+    for (const auto& na : r.not_applicable) {
+      if (na.is_object())
+        job.not_applicable.emplace_back(na.value("name", ""), na.value("reason", ""));
+    }
+    auto tests = tests_from_verify(r.verify);
+    for (const auto& s : r.series) {
+      if (!s.is_object()) continue;
+      SeriesValues v;
+      v.phase = s.value("phase", "");
+      v.name = s.value("name", "");
+      v.hz = s.value("hz", uint64_t{0});
+      v.has_raw = s.value("has_raw", false);
+      auto t = tests.find({v.phase, v.name});
+      v.test = t != tests.end() ? t->second : test_of_series(v.name);
+      v.values = metric_values(s);
+      job.series.push_back(std::move(v));
+    }
+    const json& loads = run.loads[i];
+    if (loads.is_array()) {
+      job.loads = loads.size();
+      for (auto& v : job.series) v.loads.resize(loads.size());
+      for (size_t l = 0; l < loads.size(); ++l) {
+        if (!loads[l].is_object()) continue;
+        for (const auto& s : loads[l].value("series", json::array())) {
+          if (!s.is_object()) continue;
+          for (auto& v : job.series) {
+            if (v.phase == s.value("phase", "") && v.name == s.value("name", ""))
+              v.loads[l] = metric_values(s);
+          }
+        }
+      }
+    }
+    snap.jobs.push_back(std::move(job));
+  }
+  return snap;
+}
+
+json baseline_json(const RunSnapshot& snapshot, const std::string& exported_at) {
+  json jobs = json::array();
+  for (const auto& j : snapshot.jobs) {
+    json conditions = json::object();
+    for (const auto& k : pinned_keys()) {
+      if (auto it = j.conditions.find(k); it != j.conditions.end()) conditions[k] = it->second;
+    }
+    if (auto it = j.conditions.find("kernel"); it != j.conditions.end())
+      conditions["kernel"] = it->second;
+    json series = json::array();
+    for (const auto& s : j.series) {
+      json values = json::object();
+      for (const auto& [k, v] : s.values) values[k] = v;
+      json e{
+          {"phase", s.phase}, {"name", s.name}, {"test", s.test}, {"hz", s.hz}, {"values", values}};
+      if (!s.loads.empty()) {
+        json loads = json::array();
+        for (const auto& l : s.loads) loads.push_back(l);
+        e["loads"] = loads;
+      }
+      series.push_back(e);
+    }
+    json na = json::array();
+    for (const auto& [n, r] : j.not_applicable) na.push_back(json{{"name", n}, {"reason", r}});
+    jobs.push_back(json{{"job_id", j.id},
+                        {"kernel", j.kernel},
+                        {"status", j.status},
+                        {"reason", j.reason},
+                        {"unit", j.unit},
+                        {"conditions", conditions},
+                        {"series", series},
+                        {"not_applicable", na}});
+  }
+  return json{{"schema", kBaselineSchema},  {"schema_version", kBaselineSchemaVersion},
+              {"source_run", snapshot.id},  {"started_at", snapshot.started_at},
+              {"exported_at", exported_at}, {"jobs", jobs}};
+}
+
+Result<RunSnapshot> load_baseline(const std::filesystem::path& file) {
+  auto j = read_json(file);
+  if (!j.ok()) return j.error();
+  try {
+    if (!j->is_object() || j->value("schema", "") != kBaselineSchema) {
+      return Error{fmt::format("{}: not an rtosbench baseline (schema is not {})", file.string(),
+                               kBaselineSchema)};
+    }
+    if (j->at("schema_version").get<int>() > kBaselineSchemaVersion) {
+      return Error{fmt::format("{}: schema_version {} is newer than this rtosbench ({})",
+                               file.string(), j->at("schema_version").get<int>(),
+                               kBaselineSchemaVersion)};
+    }
+    RunSnapshot snap;
+    snap.is_baseline = true;
+    snap.source = file.string();
+    snap.id = j->value("source_run", file.filename().string());
+    snap.started_at = j->value("started_at", "");
+    for (const auto& e : j->at("jobs")) {
+      JobSnapshot job;
+      job.id = e.at("job_id").get<std::string>();
+      job.kernel = e.value("kernel", "");
+      job.status = e.value("status", "OK");
+      job.reason = e.value("reason", "");
+      job.unit = e.value("unit", "");
+      job.conditions = e.value("conditions", std::map<std::string, std::string>{});
+      for (const auto& s : e.value("series", json::array())) {
+        SeriesValues v;
+        v.phase = s.value("phase", "");
+        v.name = s.at("name").get<std::string>();
+        v.test = s.value("test", test_of_series(v.name));
+        v.hz = s.value("hz", uint64_t{0});
+        const json values = s.value("values", json::object());
+        for (const auto& [k, x] : values.items()) {
+          if (!find_metric(k)) {
+            return Error{fmt::format("{}: job {} series {}: unknown statistic '{}'", file.string(),
+                                     job.id, v.key(), k)};
+          }
+          if (x.is_number()) v.values[k] = x.get<double>();
+        }
+        for (const auto& l : s.value("loads", json::array())) {
+          std::map<std::string, double> m;
+          for (const auto& [k, x] : l.items()) {
+            if (x.is_number()) m[k] = x.get<double>();
+          }
+          v.loads.push_back(std::move(m));
+        }
+        job.loads = std::max(job.loads, v.loads.size());
+        job.series.push_back(std::move(v));
+      }
+      for (const auto& na : e.value("not_applicable", json::array())) {
+        job.not_applicable.emplace_back(na.value("name", ""), na.value("reason", ""));
+      }
+      snap.jobs.push_back(std::move(job));
+    }
+    return snap;
+  } catch (const std::exception& e) {
+    return Error{fmt::format("{}: {}", file.string(), e.what())};
+  }
+}
+
+Result<RunSnapshot> load_run_or_baseline(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    auto run = load_run(path);
+    if (!run.ok()) return run.error();
+    return snapshot_of(*run);
+  }
+  if (!std::filesystem::exists(path, ec)) {
+    return Error{
+        fmt::format("{} does not exist (give a run directory or a baseline file)", path.string())};
+  }
+  return load_baseline(path);
+}
+
+}  // namespace rb::report

@@ -1,0 +1,125 @@
+#pragma once
+// What diff, regress and report compare: the figures of a run, reduced to
+// jobs -> series -> statistics, whether they come from a run directory (its
+// run.json and jobs/*/result.json, docs/results.md) or from a baseline file
+// exported earlier (`rtosbench regress --export-baseline`, docs/reports.md).
+//
+// A job result may carry a `loads` array (one entry per repeated load of the
+// same image, each with its own `series` array in the result schema); its
+// figures are kept per load so a comparison can look at the spread.
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "store/result.h"
+#include "util/result.h"
+
+namespace rb::report {
+
+inline constexpr const char* kBaselineSchema = "rtosbench.baseline";
+inline constexpr int kBaselineSchemaVersion = 1;
+
+// Which way a statistic gets worse. Latencies get worse when they grow; a
+// sample count or the ruler baseline is wrong when it changes at all.
+enum class Worse { kHigher, kAnyChange };
+
+struct MetricDef {
+  const char* name;      // short name: "median"
+  const char* json_key;  // key in a result.json series: "median_ticks"
+  bool integer;          // printed without decimals
+  Worse worse;
+};
+
+// Every statistic compared, in display order: n, min, median, avg, p90, p99,
+// p999, max, stddev, jitter, base.
+const std::vector<MetricDef>& metric_defs();
+// nullptr when `name` is not one of metric_defs().
+const MetricDef* find_metric(const std::string& name);
+
+// The CONFIG keys that must be equal before two figures are compared.
+const std::vector<std::string>& pinned_keys();
+
+// One series (phase, name) and its statistics, in ticks of its counter.
+struct SeriesValues {
+  std::string phase;  // "" outside a phase
+  std::string name;
+  std::string test;  // the TEST it belongs to (from verify, else by name)
+  uint64_t hz = 0;
+  bool has_raw = false;
+  std::map<std::string, double> values;  // metric -> value; absent when the result lacks it
+  std::vector<std::map<std::string, double>> loads;  // per load, when the job was repeated
+  // "name", or "phase/name" inside a phase.
+  std::string key() const { return phase.empty() ? name : phase + "/" + name; }
+};
+
+struct JobSnapshot {
+  std::string id;
+  std::string kernel;
+  std::string status;  // "OK", "INVALID", ... (store::to_string)
+  std::string reason;
+  std::string unit;  // "cycles", "instructions" or "" when unknown
+  std::map<std::string, std::string>
+      conditions;  // CONFIG of the capture (a baseline keeps the pinned keys)
+  std::vector<SeriesValues> series;
+  std::vector<std::pair<std::string, std::string>> not_applicable;  // name, reason
+  size_t loads = 0;  // number of loads (0: the job carries no `loads` array)
+
+  const SeriesValues* find(const std::string& phase, const std::string& name) const;
+};
+
+struct RunSnapshot {
+  std::string id;      // run id
+  std::string source;  // the path it was read from
+  bool is_baseline = false;
+  std::string started_at;  // ISO 8601 UTC; "" when unknown
+  std::vector<JobSnapshot> jobs;
+  std::vector<std::string> unfinished;  // jobs of run.json without a readable result.json
+  const JobSnapshot* find(const std::string& job_id) const;
+};
+
+// A run directory as read from disk: run.json and every job's result.
+struct Run {
+  std::filesystem::path root;
+  nlohmann::json summary;                 // run.json
+  std::vector<store::JobResult> results;  // finished jobs, in run.json order
+  std::vector<nlohmann::json> loads;      // per result: its `loads` array, or null
+  std::vector<std::string> unfinished;    // listed but without a readable result.json
+  std::string id() const { return summary.value("run_id", root.filename().string()); }
+  std::filesystem::path job_dir(const std::string& job_id) const { return root / "jobs" / job_id; }
+  std::filesystem::path matrix_snapshot() const { return root / "matrix.yaml"; }
+};
+
+// Reads a run directory. Error (naming the path) when run.json is missing or
+// not an rtosbench run summary, or a result.json that exists cannot be
+// parsed; a job without result.json is listed in `unfinished`.
+Result<Run> load_run(const std::filesystem::path& dir);
+
+RunSnapshot snapshot_of(const Run& run);
+
+// Reads a baseline file (kBaselineSchema). Error names the file and the
+// offending field.
+Result<RunSnapshot> load_baseline(const std::filesystem::path& file);
+
+// A run directory or a baseline file, whichever `path` is.
+Result<RunSnapshot> load_run_or_baseline(const std::filesystem::path& path);
+
+// The baseline file of a snapshot: every job's status, pinned conditions and
+// statistics (see docs/reports.md).
+nlohmann::json baseline_json(const RunSnapshot& snapshot, const std::string& exported_at);
+
+// The test a series belongs to when verify did not say (docs/protocol.md
+// section 8): irq_entry/event_to_task -> irq_latency, mutex_lock_unlock ->
+// mutex, ruler_* -> ruler, else the series name.
+std::string test_of_series(const std::string& name);
+
+// The statistics of one result.json series object (missing keys are left
+// out; `null` values too).
+std::map<std::string, double> metric_values(const nlohmann::json& series);
+
+// "149", "1.077", "-": a metric value as the reports print it.
+std::string format_value(const MetricDef& m, double v);
+
+}  // namespace rb::report

@@ -1,0 +1,91 @@
+#pragma once
+// The history of finished runs in one SQLite database, so a metric's trend
+// over weeks of nightly runs is one query away (docs/reports.md, "History").
+// The run directories stay the record; the database is an index of their
+// figures and can be rebuilt by importing them again.
+//
+// Schema version 1 (PRAGMA user_version and meta.schema_version):
+//   runs(run_id PK, path, matrix, bench, state, started_at, finished_at,
+//        rtosbench_version, imported_at)
+//   jobs(run_id, job_id, kernel, kernel_version, board, opt, tick_hz,
+//        fpu_context, status, reason, unit, compiler, harness, flash_bytes,
+//        ram_bytes, conditions JSON, finished_at; PK (run_id, job_id))
+//   series_metrics(run_id, job_id, load, phase, series, test, metric, value,
+//        hz; PK (run_id, job_id, load, phase, series, metric))
+// `metric` is the result.json key (median_ticks, median_ns, n, jitter, ...);
+// `load` is 0 for the job's figures and 1..N for each entry of a `loads`
+// array (repeated loads of one image).
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "util/result.h"
+
+namespace rb::store {
+
+inline constexpr int kHistorySchemaVersion = 1;
+
+// --db, else $RTOSBENCH_HISTORY, else $XDG_DATA_HOME/rtosbench/history.sqlite,
+// else ~/.local/share/rtosbench/history.sqlite. Error when none can be
+// formed (no HOME).
+Result<std::filesystem::path> default_history_path();
+
+struct RecordSummary {
+  std::string run_id;
+  size_t jobs = 0;
+  size_t metrics = 0;     // series_metrics rows written
+  bool replaced = false;  // the run was in the database already; its rows were replaced
+};
+
+// Records (or re-records: idempotent) the run in `run_dir` into the database
+// `db`, creating the database and its directory if needed. Everything is
+// written in one transaction: on error the database is unchanged. Error
+// names the file that cannot be read or the SQLite failure.
+Result<RecordSummary> record_run(const std::filesystem::path& db,
+                                 const std::filesystem::path& run_dir);
+
+struct TrendQuery {
+  std::string kernel;             // empty: every kernel
+  std::string test;               // empty: every test
+  std::string job;                // empty: every job
+  std::string metric = "median";  // a statistic name (median -> median_ticks) or a result.json key
+};
+
+struct TrendPoint {
+  std::string run_id, started_at;
+  std::string job_id, kernel, status, unit;
+  std::string phase, series, test;
+  std::string metric;  // the stored key, e.g. median_ticks
+  double value = 0;
+  uint64_t hz = 0;
+  std::optional<double> delta;  // against the previous run of the same job and series
+  std::optional<double> pct;    // delta in percent of the previous value
+  // Pinned conditions (pinned_condition_keys()) that differ from the previous
+  // run's: the change may be the conditions', not the kernel's.
+  std::vector<std::string> changed;
+};
+
+// The metric over every recorded run, grouped by job and series and ordered
+// by run start within a group. Error when the database does not exist or is
+// not an rtosbench history, or when no run recorded the metric.
+Result<std::vector<TrendPoint>> query_trend(const std::filesystem::path& db,
+                                            const TrendQuery& query);
+
+struct RecordedRun {
+  std::string run_id, started_at, matrix, state, path, imported_at;
+  size_t jobs = 0;
+};
+Result<std::vector<RecordedRun>> list_runs(const std::filesystem::path& db);
+
+// The CONFIG keys that must be equal before two figures are compared
+// (docs/protocol.md section 3): harness, compiler, opt, core, tick,
+// kernel_version, board, unit, fpu, counter.
+const std::vector<std::string>& pinned_condition_keys();
+
+// The test a series belongs to when verify did not record it
+// (docs/protocol.md section 8): irq_entry and event_to_task -> irq_latency,
+// mutex_lock_unlock -> mutex, ruler_* -> ruler, else the series name.
+std::string test_of_series(const std::string& name);
+
+}  // namespace rb::store

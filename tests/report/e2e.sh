@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# End-to-end tests of diff, regress, history and report on real emulated runs
+# (the real firmware's bare port under QEMU, through `rtosbench run`).
+#   e2e.sh STEP RTOSBENCH TEST_DATA WORK CMAKE
+# STEP `runs` makes the runs the other steps read (a CTest fixture): run A
+# and run B of tests/data/report/e2e/matrix.yaml and run M of mixed.yaml.
+# Each step prints one line per check and stops at the first failure.
+set -euo pipefail
+step=$1 bin=$2 data=$3/report/e2e work=$4 cmake=$5
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+ok() { echo "ok: $*"; }
+# Runs the command, expects exit status $1; its output is in $out.
+expect_status() {
+  local want=$1
+  shift
+  set +e
+  out=$("$@" 2>&1)
+  local got=$?
+  set -e
+  if [[ $got != "$want" ]]; then
+    echo "$out" >&2
+    fail "exit $got (expected $want): $*"
+  fi
+  ok "exit $want: ${*##*/}"
+}
+contains() { grep -qF -- "$2" <<<"$1" || { echo "$1" >&2; fail "output lacks: $2"; }; }
+run_dir() { local d=("$work/$1"/*/); [[ -d ${d[0]} ]] || fail "no run directory in $work/$1"; echo "${d[0]%/}"; }
+
+case $step in
+runs)
+  rm -rf "$work"
+  mkdir -p "$work"
+  for r in a:matrix b:matrix m:mixed; do
+    name=${r%%:*} matrix=${r#*:}
+    expect_status 0 "$bin" run --matrix "$data/$matrix.yaml" --out "$work/$name" --build-cache "$work/build-cache"
+    [[ $(ls "$work/$name" | wc -l) == 1 ]] || fail "run $name made more than one run directory"
+  done
+  ;;
+diff_identical)
+  A=$(run_dir a) B=$(run_dir b)
+  expect_status 0 "$bin" diff "$A" "$B"
+  contains "$out" "2 job(s) compared: 2 identical"
+  contains "$out" "result: identical (exit 0)"
+  expect_status 0 "$bin" diff "$A" "$B" --json "$work/diff.json"
+  grep -q '"exit_code": 0' "$work/diff.json" || fail "diff.json lacks exit_code 0"
+  ok "diff.json written"
+  ;;
+perturbed)
+  A=$(run_dir a) B=$(run_dir b)
+  P=$work/perturbed
+  rm -rf "$P"
+  cp -r "$B" "$P"
+  "$cmake" -DFILE="$P/jobs/bare-O2-tick1000-fpu0/result.json" -DSERIES=wake_latency -DSTAT=median_ticks -DDELTA=40 \
+    -P "$(dirname "$0")/perturb.cmake"
+  expect_status 2 "$bin" diff "$A" "$P"
+  contains "$out" "wake_latency  median"
+  contains "$out" "BEYOND"
+  contains "$out" "result: beyond tolerance (exit 2)"
+  expect_status 1 "$bin" regress --baseline "$A" "$P" --junit "$work/perturbed.junit.xml" --md "$work/perturbed.md"
+  contains "$out" "REGRESSION  bare-O2-tick1000-fpu0: wake_latency median"
+  junit=$(cat "$work/perturbed.junit.xml")
+  contains "$junit" '<testcase classname="rtosbench.bare-O2-tick1000-fpu0" name="wake_latency.median" time="0">'
+  contains "$junit" '<failure type="regression"'
+  contains "$junit" 'failures="1"'
+  base=$(grep -A3 'name="wake_latency.median"' "$work/perturbed.junit.xml" | grep -m1 -o 'baseline=[0-9]*' | cut -d= -f2)
+  cur=$(grep -A3 'name="wake_latency.median"' "$work/perturbed.junit.xml" | grep -m1 -o 'current=[0-9]*' | cut -d= -f2)
+  [[ -n $base && -n $cur && $((cur - base)) == 40 ]] || fail "JUnit failure does not carry both values ($base, $cur)"
+  ok "JUnit failure carries baseline=$base current=$cur"
+  contains "$(cat "$work/perturbed.md")" "# rtosbench regress: FAIL"
+  # A small change is within the default tolerance, not within a strict one.
+  S=$work/slight
+  rm -rf "$S"
+  cp -r "$B" "$S"
+  "$cmake" -DFILE="$S/jobs/bare-Os-tick1000-fpu0/result.json" -DSERIES=wake_latency -DSTAT=median_ticks -DDELTA=1 \
+    -P "$(dirname "$0")/perturb.cmake"
+  expect_status 1 "$bin" diff "$A" "$S"
+  contains "$out" "within (abs 2, 2%)"
+  expect_status 0 "$bin" regress --baseline "$A" "$S"
+  expect_status 1 "$bin" regress --baseline "$A" "$S" --tolerances "$data/strict.yaml"
+  contains "$out" "beyond tolerance (abs 0, 0%)"
+  ;;
+regress_baseline)
+  A=$(run_dir a) B=$(run_dir b)
+  expect_status 0 "$bin" regress --baseline "$A" "$B" --junit "$work/pass.junit.xml" --md "$work/pass.md"
+  contains "$(cat "$work/pass.junit.xml")" 'failures="0"'
+  contains "$(cat "$work/pass.md")" "# rtosbench regress: PASS"
+  expect_status 0 "$bin" regress --export-baseline "$work/baseline.json" "$A"
+  expect_status 0 "$bin" regress --baseline "$work/baseline.json" "$B"
+  expect_status 64 "$bin" regress "$B"
+  expect_status 66 "$bin" regress --baseline "$work/no-such-baseline.json" "$B"
+  ;;
+mixed)
+  A=$(run_dir a) M=$(run_dir m)
+  expect_status 3 "$bin" diff "$A" "$M"
+  contains "$out" "bare-O2-tick1000-fpu0: REFUSED"
+  contains "$out" "kernel_version: A 'n/a' vs B '0-mixed'"
+  contains "$out" "jobs only in A: bare-Os-tick1000-fpu0"
+  expect_status 1 "$bin" diff --allow-mixed "$A" "$M"
+  contains "$out" "mixed (allowed): kernel_version"
+  expect_status 3 "$bin" regress --baseline "$A" "$M" --junit "$work/mixed.junit.xml"
+  contains "$(cat "$work/mixed.junit.xml")" '<failure type="mixed"'
+  expect_status 66 "$bin" diff "$A" "$work/no-such-run"
+  expect_status 64 "$bin" diff "$A"
+  ;;
+history)
+  A=$(run_dir a) B=$(run_dir b) M=$(run_dir m)
+  db=$work/history.sqlite
+  rm -f "$db"
+  expect_status 0 "$bin" history --db "$db" --import "$A" --import "$B"
+  contains "$out" "recorded $(basename "$A") (2 jobs"
+  expect_status 0 "$bin" history --db "$db" --import "$A"
+  contains "$out" "re-recorded $(basename "$A")"
+  expect_status 0 "$bin" history --db "$db" --runs
+  [[ $(grep -c -- "-report-e2e" <<<"$out") == 2 ]] || { echo "$out"; fail "re-import duplicated a run"; }
+  ok "re-import is idempotent"
+  # The environment variable names the default database.
+  expect_status 0 env RTOSBENCH_HISTORY="$db" "$bin" history --import "$M"
+  expect_status 0 "$bin" history --db "$db" --kernel bare --test wake_latency
+  contains "$out" "bare-O2-tick1000-fpu0 wake_latency (median_ticks in instructions)"
+  contains "$out" "$(basename "$A")"
+  contains "$out" "$(basename "$B")"
+  contains "$out" "$(basename "$M")"
+  grep -F "$(basename "$M")" <<<"$out" | grep -q "kernel_version" || { echo "$out"; fail "the trend does not flag the changed kernel_version"; }
+  ok "the trend flags the run whose pinned kernel_version changed"
+  expect_status 0 "$bin" history --db "$db" --job bare-Os-tick1000-fpu0 --test irq_latency --metric p99 --json
+  contains "$out" '"metric": "p99_ticks"'
+  contains "$out" '"phase": "critical"'
+  expect_status 66 "$bin" history --db "$work/none.sqlite"
+  ;;
+report)
+  A=$(run_dir a) B=$(run_dir b)
+  rm -rf "$work/report" && mkdir -p "$work/report"
+  expect_status 0 "$bin" report "$B" "$A" --md "$work/report/report.md" --html "$work/report/report.html" --csv "$work/report/csv"
+  md=$(cat "$work/report/report.md")
+  contains "$md" "# rtosbench report: $(basename "$B")"
+  contains "$md" "### Median [instructions]"
+  contains "$md" "| bare | bare-O2-tick1000-fpu0 |"
+  contains "$md" "| bare | bare-Os-tick1000-fpu0 |"
+  contains "$md" "## Footprint"
+  contains "$md" "## Across runs"
+  if grep -qi "cycle" <<<"$md"; then fail "an emulated report speaks of cycles"; fi
+  ok "emulated figures are never called cycles"
+  rows=$(($(wc -l <"$work/report/csv/samples.csv") - 1))
+  [[ $rows -gt 1000 ]] || fail "samples.csv has only $rows samples"
+  ok "samples.csv: $rows samples"
+  html=$work/report/report.html
+  if grep -Eq ' (src|href)=|url\(|@import' "$html"; then fail "the HTML report refers to something outside itself"; fi
+  ok "the HTML report refers to nothing outside itself"
+  ;;
+browser)
+  A=$(run_dir a) B=$(run_dir b)
+  rm -rf "$work/browser" && mkdir -p "$work/browser"
+  html=$work/browser/report.html
+  expect_status 0 "$bin" report "$A" "$B" --html "$html"
+  chromium=$(command -v chromium || true)
+  [[ -n $chromium ]] || fail "chromium is not installed: install the Debian package chromium (RTOSBENCH_WITH_BROWSER=1 scripts/setup-deps.sh)"
+  load() {  # load FILE OUT: the DOM after scripts ran in OUT.dom, the browser's log in OUT.log
+    local profile
+    profile=$(mktemp -d)
+    timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-background-networking \
+      --disable-component-update --disable-sync --no-first-run --user-data-dir="$profile" \
+      --enable-logging=stderr --v=0 --dump-dom "file://$1" >"$2.dom" 2>"$2.log" || true
+    rm -rf "$profile"
+  }
+  problems() { grep -E 'CONSOLE\(|Uncaught|net::ERR|Failed to load' "$1.log" || true; }
+  # The detector must see a broken page, or a clean result means nothing.
+  sed 's|<script>|<script>throw new Error("planted by the test");|' "$html" >"$work/browser/broken.html"
+  load "$work/browser/broken.html" "$work/browser/broken"
+  [[ -n $(problems "$work/browser/broken") ]] || fail "a planted script error went unnoticed by the console check"
+  if grep -q 'data-report-ready="1"' "$work/browser/broken.dom"; then fail "the ready marker survives a script error"; fi
+  ok "a planted script error is caught"
+  load "$html" "$work/browser/page"
+  p=$(problems "$work/browser/page")
+  [[ -z $p ]] || { echo "$p" >&2; fail "the browser reported errors loading the report"; }
+  grep -q 'data-report-ready="1"' "$work/browser/page.dom" || fail "the report's script did not run to its end"
+  grep -q '<svg' "$work/browser/page.dom" || fail "no plot in the rendered page"
+  ok "the report loads without console errors and its script ran"
+  profile=$(mktemp -d)
+  rm -f "$work/browser/report.png"
+  timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-background-networking \
+    --disable-component-update --disable-sync --no-first-run --user-data-dir="$profile" \
+    --screenshot="$work/browser/report.png" --window-size=1280,2000 "file://$html" >/dev/null 2>&1 || true
+  rm -rf "$profile"
+  [[ -s $work/browser/report.png ]] || fail "no screenshot"
+  [[ $(head -c 8 "$work/browser/report.png" | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]] || fail "the screenshot is not a PNG"
+  ok "screenshot: $work/browser/report.png ($(stat -c %s "$work/browser/report.png") bytes)"
+  ;;
+*)
+  fail "unknown step $step"
+  ;;
+esac

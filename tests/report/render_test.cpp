@@ -1,0 +1,193 @@
+#include "report/render.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "report/regress.h"
+#include "report/svg.h"
+#include "run_fixture.h"
+
+namespace rb::report {
+namespace {
+
+// Golden files: tests/data/report/golden/. scripts/regen-golden-reports.sh
+// rewrites them (RTOSBENCH_REGEN_GOLDEN=1) after a deliberate change.
+void expect_golden(const std::string& name, const std::string& actual) {
+  std::filesystem::path file =
+      std::filesystem::path(RTOSBENCH_TEST_DATA) / "report" / "golden" / name;
+  if (const char* regen = std::getenv("RTOSBENCH_REGEN_GOLDEN");
+      regen && std::string(regen) == "1") {
+    std::filesystem::create_directories(file.parent_path());
+    std::ofstream(file, std::ios::binary) << actual;
+    std::cout << "regenerated " << file << "\n";
+  }
+  std::ifstream in(file, std::ios::binary);
+  ASSERT_TRUE(in) << "missing golden file " << file << " (run scripts/regen-golden-reports.sh)";
+  std::stringstream s;
+  s << in.rdbuf();
+  EXPECT_EQ(s.str(), actual) << "differs from " << file << "; after a deliberate change run "
+                             << "scripts/regen-golden-reports.sh and review the diff";
+}
+
+class ReportRender : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir = testrun::temp_dir("render");
+    auto r1 = load_run(testrun::write_run(
+        dir, testrun::standard_run("20260101T000000Z-fixture", "2026-01-01T00:00:00Z")));
+    auto r2 = load_run(testrun::write_run(
+        dir, testrun::standard_run("20260102T000000Z-fixture", "2026-01-02T00:00:00Z", 12)));
+    ASSERT_TRUE(r1.ok() && r2.ok());
+    // Given newest first: the report orders them by start time.
+    runs.push_back(std::move(*r2));
+    runs.push_back(std::move(*r1));
+  }
+  void TearDown() override { std::filesystem::remove_all(dir); }
+  std::filesystem::path dir;
+  std::vector<rb::report::Run> runs;
+};
+
+TEST_F(ReportRender, MarkdownMatchesGolden) {
+  auto views = view_runs(runs, ReportOptions{});
+  ASSERT_EQ(views.size(), 2u);
+  EXPECT_EQ(views.back().snap.id, "20260102T000000Z-fixture");
+  expect_golden("report.md", to_markdown(build_report(views)));
+}
+
+TEST_F(ReportRender, RegressJunitAndMarkdownMatchGolden) {
+  // The older run is the baseline; the current run differs from it in one
+  // statistic up, one down, a job that became invalid and a new job.
+  RunSnapshot base = snapshot_of(runs[1]);
+  RunSnapshot cur = base;
+  cur.id = "20260102T000000Z-fixture";
+  auto& fr = cur.jobs[1];
+  ASSERT_EQ(fr.id, "freertos-O2-tick1000-fpu0");
+  for (auto& s : fr.series) {
+    if (s.name == "wake_latency") s.values["median"] += 20;
+  }
+  for (auto& s : cur.jobs[2].series) {
+    if (s.name == "round_trip") s.values["p99"] -= 30;
+  }
+  cur.jobs[0].status = "INVALID";
+  cur.jobs[0].reason = "line 35: PHASE idle: irq=64 but task=61";
+  cur.jobs[0].series.clear();
+  JobSnapshot zephyr = cur.jobs[1];
+  zephyr.id = "zephyr-O2-tick1000-fpu0";
+  cur.jobs.push_back(zephyr);
+  RegressReport r = regress(base, cur, Tolerances::defaults(), {});
+  EXPECT_EQ(exit_code(r), kRegressFail);
+  EXPECT_EQ(r.count(CaseOutcome::kRegression), 1u);
+  EXPECT_EQ(r.count(CaseOutcome::kImproved), 1u);
+  EXPECT_EQ(r.count(CaseOutcome::kInvalid), 2u);  // bare and nuttx
+  expect_golden("regress.junit.xml", to_junit(r));
+  expect_golden("regress.md", to_markdown(r));
+}
+
+TEST_F(ReportRender, EmulatedFiguresAreNeverCalledCycles) {
+  auto views = view_runs(runs, ReportOptions{});
+  Document d = build_report(views);
+  std::string md = to_markdown(d), html = to_html(d);
+  EXPECT_EQ(md.find("cycle"), std::string::npos);
+  EXPECT_EQ(html.find("cycle"), std::string::npos);
+  EXPECT_NE(md.find("Median [instructions]"), std::string::npos);
+  EXPECT_NE(md.find("instruction counts under QEMU"), std::string::npos);
+}
+
+TEST_F(ReportRender, HardwareFiguresAreCycles) {
+  auto dir2 = testrun::temp_dir("render-hw");
+  auto spec = testrun::standard_run("20260105T000000Z-f407", "2026-01-05T00:00:00Z");
+  for (auto& j : spec.jobs) j.config["unit"] = "cycles", j.config["counter"] = "dwt";
+  auto r = load_run(testrun::write_run(dir2, spec));
+  ASSERT_TRUE(r.ok());
+  std::vector<rb::report::Run> one;
+  one.push_back(std::move(*r));
+  std::string md = to_markdown(build_report(view_runs(one, ReportOptions{})));
+  EXPECT_NE(md.find("Median [cycles]"), std::string::npos);
+  EXPECT_EQ(md.find("instructions"), std::string::npos);
+  std::filesystem::remove_all(dir2);
+}
+
+TEST_F(ReportRender, HtmlIsSelfContained) {
+  std::string html = to_html(build_report(view_runs(runs, ReportOptions{})));
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  // Nothing fetched: no src/href attributes, no CSS url() or @import; the
+  // only URL is the SVG namespace name.
+  EXPECT_EQ(html.find(" src="), std::string::npos);
+  EXPECT_EQ(html.find(" href="), std::string::npos);
+  EXPECT_EQ(html.find("url("), std::string::npos);
+  EXPECT_EQ(html.find("@import"), std::string::npos);
+  std::string stripped = html;
+  for (size_t p; (p = stripped.find("xmlns=\"http://www.w3.org/2000/svg\"")) != std::string::npos;)
+    stripped.erase(p, 34);
+  EXPECT_EQ(stripped.find("http"), std::string::npos);
+  // A plot per series of the newest run (7 series) and one trend per headline test (5).
+  size_t svgs = 0;
+  for (size_t p = html.find("<svg "); p != std::string::npos; p = html.find("<svg ", p + 1)) ++svgs;
+  EXPECT_EQ(svgs, 7u + 5u);
+  EXPECT_NE(html.find("stroke-dasharray"), std::string::npos);  // threadx from statistics
+  EXPECT_NE(html.find("data-report-ready"), std::string::npos);
+}
+
+TEST_F(ReportRender, CsvHoldsSummarySamplesAndFootprint) {
+  auto views = view_runs(runs, ReportOptions{});
+  ASSERT_TRUE(write_csv(views, dir / "csv").ok());
+  auto slurp = [&](const char* f) {
+    std::ifstream in(dir / "csv" / f);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  };
+  std::string summary = slurp("summary.csv"), samples = slurp("samples.csv"),
+              foot = slurp("footprint.csv");
+  EXPECT_EQ(summary.substr(0, summary.find('\n')),
+            "run_id,started_at,job_id,kernel,status,unit,phase,series,test,hz,n,min,median,net_"
+            "median,avg,p90,p99,"
+            "p999,max,stddev,jitter,base,median_ns,p99_ns");
+  // 2 runs x (7 + 7 + 6 series).
+  EXPECT_EQ(std::count(summary.begin(), summary.end(), '\n'), 1 + 2 * 20);
+  // Samples of bare and freertos (threadx has no capture): 6 x 64 + 32 each, both runs.
+  EXPECT_EQ(std::count(samples.begin(), samples.end(), '\n'), 1 + 2 * 2 * (6 * 64 + 32));
+  EXPECT_NE(
+      samples.find(
+          "20260101T000000Z-fixture,freertos-O2-tick1000-fpu0,instructions,idle,event_to_task,0,"),
+      std::string::npos);
+  // Kernel alone = image minus bare: freertos flash 26136 - 17832.
+  EXPECT_NE(foot.find("freertos-O2-tick1000-fpu0,freertos,qemu-netduinoplus2,-O2 "
+                      "-g0,1000,26120,16,23432,26136,23448,"
+                      "8304,3088"),
+            std::string::npos)
+      << foot;
+}
+
+TEST(ReportSvg, CdfPointsStepThroughDistinctValues) {
+  std::vector<uint64_t> v{5, 5, 5, 7, 9, 9};
+  auto p = cdf_points(v, 100);
+  ASSERT_EQ(p.size(), 4u);
+  EXPECT_EQ(p[0], (std::pair<double, double>{5, 0}));
+  EXPECT_EQ(p[1], (std::pair<double, double>{5, 0.5}));
+  EXPECT_EQ(p[2].first, 7);
+  EXPECT_EQ(p[3], (std::pair<double, double>{9, 1}));
+  std::vector<uint64_t> many;
+  for (uint64_t i = 0; i < 10000; ++i) many.push_back(i);
+  auto q = cdf_points(many, 50);
+  EXPECT_LE(q.size(), 50u);
+  EXPECT_EQ(q.front(), (std::pair<double, double>{0, 0}));
+  EXPECT_EQ(q.back(), (std::pair<double, double>{9999, 1}));
+  EXPECT_TRUE(cdf_points({}, 10).empty());
+}
+
+TEST(ReportSvg, EscapesLabelsAndHandlesNoData) {
+  Plot p;
+  p.title = "a<b & \"c\"";
+  std::string s = render_svg(p);
+  EXPECT_NE(s.find("a&lt;b &amp; &quot;c&quot;"), std::string::npos);
+  EXPECT_NE(s.find("no data"), std::string::npos);
+  EXPECT_EQ(axis_label(1000004, 2), "1000004");
+  EXPECT_EQ(axis_label(0.25, 0.05), "0.25");
+}
+
+}  // namespace
+}  // namespace rb::report
