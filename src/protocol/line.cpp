@@ -1,0 +1,301 @@
+#include "protocol/line.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "util/crc32c.h"
+#include "util/decimal.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace rb::protocol {
+
+const char* to_string(RecordKind kind) {
+  switch (kind) {
+    case RecordKind::kBegin:
+      return "BEGIN";
+    case RecordKind::kConfig:
+      return "CONFIG";
+    case RecordKind::kDwtReadPair:
+      return "DWT_READ_PAIR";
+    case RecordKind::kTest:
+      return "TEST";
+    case RecordKind::kPhase:
+      return "PHASE";
+    case RecordKind::kRaw:
+      return "RAW";
+    case RecordKind::kResult:
+      return "RESULT";
+    case RecordKind::kCheck:
+      return "CHECK";
+    case RecordKind::kNa:
+      return "NA";
+    case RecordKind::kEnd:
+      return "END";
+    case RecordKind::kOther:
+      break;
+  }
+  return "other";
+}
+
+namespace {
+
+// True when `record` is exactly `kind` or starts with `kind` followed by ','.
+bool is_kind(std::string_view record, std::string_view kind) {
+  return record.size() >= kind.size() &&
+         std::memcmp(record.data(), kind.data(), kind.size()) == 0 &&
+         (record.size() == kind.size() || record[kind.size()] == ',');
+}
+
+RecordKind classify(std::string_view r) {
+  if (r.empty()) return RecordKind::kOther;
+  switch (r[0]) {
+    case 'R':
+      if (is_kind(r, "RAW")) return RecordKind::kRaw;
+      if (is_kind(r, "RESULT")) return RecordKind::kResult;
+      break;
+    case 'B':
+      if (is_kind(r, "BEGIN")) return RecordKind::kBegin;
+      break;
+    case 'C':
+      if (is_kind(r, "CONFIG")) return RecordKind::kConfig;
+      if (is_kind(r, "CHECK")) return RecordKind::kCheck;
+      break;
+    case 'D':
+      if (is_kind(r, "DWT_READ_PAIR")) return RecordKind::kDwtReadPair;
+      break;
+    case 'T':
+      if (is_kind(r, "TEST")) return RecordKind::kTest;
+      break;
+    case 'P':
+      if (is_kind(r, "PHASE")) return RecordKind::kPhase;
+      break;
+    case 'N':
+      if (is_kind(r, "NA")) return RecordKind::kNa;
+      break;
+    case 'E':
+      if (is_kind(r, "END")) return RecordKind::kEnd;
+      break;
+    default:
+      break;
+  }
+  return RecordKind::kOther;
+}
+
+size_t kind_length(RecordKind k) {
+  static constexpr size_t kLength[] = {0, 5, 6, 13, 4, 5, 3, 6, 5, 2, 3};  // in enum order
+  return kLength[static_cast<size_t>(k)];
+}
+
+}  // namespace
+
+void parse_suffix(std::string_view line, ParsedLine& out) {
+  out.suffix = Suffix::kAbsent;
+  out.seq = 0;
+  out.crc_given = out.crc_computed = 0;
+  out.record = line;
+  const size_t n = line.size();
+  if (n == 0) return;  // (an empty view may have a null data pointer)
+  const char* const d = line.data();
+  // Fast path: "...|<seq>|<8 hex>" with the crc bar exactly 9 bytes from the end.
+  if (n >= 11 && d[n - 9] == '|') {
+    auto crc = parse_hex8_lower(std::string_view(d + n - 8, 8));
+    size_t bar = n - 10;  // last byte of seq
+    size_t digits = 0;
+    while (digits <= 20 && bar > 0 &&
+           static_cast<unsigned>(static_cast<unsigned char>(d[bar]) - '0') <= 9) {
+      --bar;
+      ++digits;
+    }
+    if (crc && digits > 0 && digits <= 20 && d[bar] == '|') {
+      // The seq is followed by "|<8 hex>", so 8 bytes can always be read.
+      auto seq = digits <= 8 ? std::optional<uint64_t>(decimal_value8(d + bar + 1, digits))
+                             : parse_u64(std::string_view(d + bar + 1, digits));
+      if (seq) {
+        out.record = std::string_view(d, bar);
+        out.seq = *seq;
+        out.crc_given = *crc;
+        out.crc_computed = crc32c(std::string_view(d, n - 9));
+        out.suffix = out.crc_given == out.crc_computed ? Suffix::kValid : Suffix::kBadCrc;
+        return;
+      }
+    }
+  }
+  const void* bar = std::memchr(d, '|', n);
+  if (bar != nullptr) {
+    out.suffix = Suffix::kMalformed;
+    out.record = std::string_view(d, static_cast<size_t>(static_cast<const char*>(bar) - d));
+  }
+}
+
+void LineParser::split_fields(std::string_view rest) {
+  fields_.clear();
+  for (;;) {
+    size_t comma = rest.find(',');
+    std::string_view f = rest.substr(0, comma);
+    size_t eq = f.find('=');
+    if (eq != std::string_view::npos && eq > 0) {
+      fields_.push_back(Field{f.substr(0, eq), f.substr(eq + 1)});
+    } else {
+      fields_.push_back(Field{std::string_view(), f});
+    }
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  out_.fields = fields_;
+}
+
+namespace {
+
+// Digit by digit with overflow check: the slow, general path.
+inline bool digits_value_checked(const char* p, const char* e, uint64_t& v) {
+  v = 0;
+  for (; p < e; ++p) {
+    auto d = static_cast<unsigned>(static_cast<unsigned char>(*p) - '0');
+    if (d > 9 || v > (UINT64_MAX - d) / 10) return false;
+    v = v * 10 + d;
+  }
+  return true;
+}
+
+// Parses "v,v,...,v" in [p, e) into out (room for (e - p) / 2 + 1 values).
+// Returns nullptr or what is wrong. Bytes up to readable_end may be read.
+// Where 16 bytes can be read at once, SSE2 finds every ',' and every
+// non-digit of the block as bit masks, so the numbers between commas are
+// converted independently of each other (no chain through the text).
+const char* parse_value_list(const char* p, const char* e, const char* readable_end, uint64_t* out,
+                             size_t& count) {
+  count = 0;
+  const char* start = p;  // first digit of the current number
+  auto emit = [&](const char* end) -> const char* {
+    const size_t len = static_cast<size_t>(end - start);
+    if (len == 0) return "RAW field is not an unsigned decimal number";
+    if (len <= 8 && readable_end - start >= 8) {
+      out[count++] = decimal_value8(start, len);
+    } else if (!digits_value_checked(start, end, out[count++])) {
+      return "RAW value does not fit in 64 bits";
+    }
+    return nullptr;
+  };
+#if defined(__SSE2__)
+  const __m128i comma_v = _mm_set1_epi8(',');
+  const __m128i below0 = _mm_set1_epi8('0' - 1);
+  const __m128i above9 = _mm_set1_epi8('9' + 1);
+  while (p < e && readable_end - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i c = _mm_cmpeq_epi8(v, comma_v);
+    const __m128i d = _mm_and_si128(_mm_cmpgt_epi8(v, below0), _mm_cmplt_epi8(v, above9));
+    unsigned comma = static_cast<unsigned>(_mm_movemask_epi8(c));
+    unsigned other = ~static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(c, d))) & 0xFFFFu;
+    const size_t block = std::min<size_t>(16, static_cast<size_t>(e - p));
+    const unsigned keep = (1u << block) - 1;
+    comma &= keep;
+    // A byte that is neither digit nor ',': a sign, a space, garbage.
+    if ((other & keep) != 0) return "RAW field is not an unsigned decimal number";
+    while (comma != 0) {
+      const char* end = p + __builtin_ctz(comma);
+      if (const char* err = emit(end)) return err;
+      start = end + 1;
+      comma &= comma - 1;
+    }
+    p += block;
+  }
+#endif
+  for (; p < e; ++p) {
+    if (*p == ',') {
+      if (const char* err = emit(p)) return err;
+      start = p + 1;
+    } else if (static_cast<unsigned>(static_cast<unsigned char>(*p) - '0') > 9) {
+      return "RAW field is not an unsigned decimal number";
+    }
+  }
+  return emit(e);
+}
+
+}  // namespace
+
+void LineParser::parse_raw(std::string_view rest, const char* readable_end) {
+  const char* p = rest.data();
+  const char* const e = p + rest.size();
+  const char* name_end =
+      rest.empty() ? nullptr : static_cast<const char*>(std::memchr(p, ',', rest.size()));
+  if (name_end == nullptr) {
+    out_.error = "RAW needs a series name, a first index and at least one value";
+    return;
+  }
+  out_.raw_name = std::string_view(p, static_cast<size_t>(name_end - p));
+  if (out_.raw_name.empty()) {
+    out_.error = "RAW has an empty series name";
+    return;
+  }
+  p = name_end + 1;
+  // Room for every value the line could hold: the list parser needs no checks.
+  const size_t most = static_cast<size_t>(e - p) / 2 + 1;
+  if (values_.size() < most) values_.resize(most);
+  size_t count = 0;
+  if (const char* err = parse_value_list(p, e, readable_end, values_.data(), count)) {
+    out_.error = err;
+    return;
+  }
+  // <first>, then the values.
+  if (count < 2) {
+    out_.error = "RAW needs a series name, a first index and at least one value";
+    return;
+  }
+  out_.raw_first = values_[0];
+  out_.raw_values = std::span<const uint64_t>(values_.data() + 1, count - 1);
+}
+
+const ParsedLine& LineParser::parse(std::string_view line) {
+  out_.fields = {};
+  out_.raw_name = {};
+  out_.raw_first = 0;
+  out_.raw_values = {};
+  out_.error = nullptr;
+  parse_suffix(line, out_);
+  out_.kind = classify(out_.record);
+  if (out_.kind == RecordKind::kOther) return out_;
+  const size_t klen = kind_length(out_.kind);
+  if (out_.record.size() == klen) {
+    // The bare kind: a record with no fields. Only the decoders can say
+    // whether that is enough; an empty field list is passed on.
+    if (out_.kind == RecordKind::kRaw)
+      out_.error = "RAW needs a series name, a first index and at least one value";
+    return out_;
+  }
+  const std::string_view rest(out_.record.data() + klen + 1, out_.record.size() - klen - 1);
+  if (out_.kind == RecordKind::kRaw) {
+    parse_raw(rest, line.data() + line.size());
+  } else {
+    split_fields(rest);
+  }
+  return out_;
+}
+
+void append_v2_line(std::string& out, std::string_view record, uint64_t seq) {
+  const size_t start = out.size();
+  out.append(record);
+  out.push_back('|');
+  char digits[24];
+  int i = 24;
+  do {
+    digits[--i] = static_cast<char>('0' + seq % 10);
+    seq /= 10;
+  } while (seq != 0);
+  out.append(digits + i, digits + 24);
+  const uint32_t crc = crc32c(std::string_view(out).substr(start));
+  out.push_back('|');
+  char hex[8];
+  format_hex8_lower(crc, hex);
+  out.append(hex, 8);
+}
+
+std::string v2_line(std::string_view record, uint64_t seq) {
+  std::string s;
+  append_v2_line(s, record, seq);
+  return s;
+}
+
+}  // namespace rb::protocol

@@ -1,0 +1,200 @@
+#include "protocol/records.h"
+
+#include <string>
+
+#include "util/decimal.h"
+
+namespace rb::protocol {
+namespace {
+
+std::string quoted(std::string_view s) {
+  constexpr size_t kMax = 60;
+  std::string out = "'";
+  for (char c : s.substr(0, kMax)) {
+    auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {
+      out += '?';
+    } else {
+      out += c;
+    }
+  }
+  if (s.size() > kMax) out += "...";
+  out += "'";
+  return out;
+}
+
+Error fail(RecordKind kind, const std::string& what) {
+  return Error{std::string(to_string(kind)) + ": " + what};
+}
+
+// The first positional field, which names the record's subject.
+Result<std::string_view> name_field(const ParsedLine& line, const char* what) {
+  if (line.fields.empty() || !line.fields[0].key.empty() || line.fields[0].value.empty()) {
+    return fail(line.kind, std::string("the first field must be the ") + what);
+  }
+  return line.fields[0].value;
+}
+
+const Field* find(std::span<const Field> fields, std::string_view key) {
+  for (const Field& f : fields) {
+    if (f.key == key) return &f;
+  }
+  return nullptr;
+}
+
+Result<uint64_t> number_field(const ParsedLine& line, std::string_view key) {
+  const Field* f = find(line.fields, key);
+  if (f == nullptr) return fail(line.kind, "field " + std::string(key) + "= is missing");
+  auto v = parse_u64(f->value);
+  if (!v)
+    return fail(line.kind, "field " + std::string(key) + "=" + quoted(f->value) +
+                               " is not an unsigned integer");
+  return *v;
+}
+
+// No key may appear twice in one record: which one would count?
+Status no_repeated_keys(const ParsedLine& line) {
+  for (size_t i = 0; i < line.fields.size(); ++i) {
+    if (line.fields[i].key.empty()) continue;
+    for (size_t j = i + 1; j < line.fields.size(); ++j) {
+      if (line.fields[i].key == line.fields[j].key) {
+        return fail(line.kind, "key " + std::string(line.fields[i].key) + "= appears twice");
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<BeginRecord> decode_begin(const ParsedLine& line) {
+  auto p = name_field(line, "protocol version");
+  if (!p) return p.error();
+  if (line.fields.size() > 1)
+    return fail(line.kind, "unexpected fields after the protocol version");
+  return BeginRecord{*p};
+}
+
+Result<std::vector<Field>> decode_config(const ParsedLine& line) {
+  if (line.fields.empty()) return fail(line.kind, "no key=value fields");
+  for (const Field& f : line.fields) {
+    if (f.key.empty()) return fail(line.kind, "field " + quoted(f.value) + " is not key=value");
+  }
+  if (auto s = no_repeated_keys(line); !s) return s.error();
+  return std::vector<Field>(line.fields.begin(), line.fields.end());
+}
+
+Result<uint64_t> decode_dwt_read_pair(const ParsedLine& line) {
+  if (line.fields.size() != 1 || !line.fields[0].key.empty()) {
+    return fail(line.kind, "expected exactly one field, the tick count");
+  }
+  auto v = parse_u64(line.fields[0].value);
+  if (!v) return fail(line.kind, quoted(line.fields[0].value) + " is not an unsigned integer");
+  return *v;
+}
+
+Result<std::string_view> decode_test(const ParsedLine& line) {
+  auto n = name_field(line, "test name");
+  if (!n) return n.error();
+  if (line.fields.size() > 1) return fail(line.kind, "unexpected fields after the test name");
+  return *n;
+}
+
+Result<PhaseRecord> decode_phase(const ParsedLine& line) {
+  PhaseRecord r;
+  auto n = name_field(line, "phase name");
+  if (!n) return n.error();
+  r.name = *n;
+  if (auto s = no_repeated_keys(line); !s) return s.error();
+  auto irq = number_field(line, "irq");
+  if (!irq) return irq.error();
+  auto task = number_field(line, "task");
+  if (!task) return task.error();
+  auto bad = number_field(line, "bad");
+  if (!bad) return bad.error();
+  r.irq = *irq;
+  r.task = *task;
+  r.bad = *bad;
+  const Field* status = find(line.fields, "status");
+  if (status == nullptr || status->value.empty())
+    return fail(line.kind, "field status= is missing");
+  r.status = status->value;
+  if (find(line.fields, "expected") != nullptr) {
+    auto e = number_field(line, "expected");
+    if (!e) return e.error();
+    r.expected = *e;
+  }
+  for (size_t i = 1; i < line.fields.size(); ++i) {
+    const Field& f = line.fields[i];
+    if (f.key.empty()) return fail(line.kind, "field " + quoted(f.value) + " is not key=value");
+    if (f.key != "irq" && f.key != "task" && f.key != "bad" && f.key != "status" &&
+        f.key != "expected") {
+      r.unknown.push_back(f);
+    }
+  }
+  return r;
+}
+
+Result<ResultRecord> decode_result(const ParsedLine& line) {
+  ResultRecord r;
+  auto n = name_field(line, "series name");
+  if (!n) return n.error();
+  r.name = *n;
+  if (auto s = no_repeated_keys(line); !s) return s.error();
+  for (size_t i = 1; i < line.fields.size(); ++i) {
+    const Field& f = line.fields[i];
+    if (f.key.empty()) return fail(line.kind, "field " + quoted(f.value) + " is not key=value");
+    r.fields.push_back(f);
+  }
+  return r;
+}
+
+Result<CheckRecord> decode_check(const ParsedLine& line) {
+  CheckRecord r;
+  auto n = name_field(line, "check name");
+  if (!n) return n.error();
+  r.name = *n;
+  if (auto s = no_repeated_keys(line); !s) return s.error();
+  auto rounds = number_field(line, "rounds");
+  if (!rounds) return rounds.error();
+  auto pass = number_field(line, "pass");
+  if (!pass) return pass.error();
+  auto failed = number_field(line, "fail");
+  if (!failed) return failed.error();
+  const Field* status = find(line.fields, "status");
+  if (status == nullptr || status->value.empty())
+    return fail(line.kind, "field status= is missing");
+  r.rounds = *rounds;
+  r.pass = *pass;
+  r.fail = *failed;
+  r.status = status->value;
+  return r;
+}
+
+Result<NaRecord> decode_na(const ParsedLine& line) {
+  NaRecord r;
+  auto n = name_field(line, "test or series name");
+  if (!n) return n.error();
+  r.name = *n;
+  const Field* reason = find(line.fields, "reason");
+  if (reason == nullptr || reason->value.empty())
+    return fail(line.kind, "field reason= is missing");
+  r.reason = reason->value;
+  return r;
+}
+
+Result<EndRecord> decode_end(const ParsedLine& line) {
+  EndRecord r;
+  auto p = name_field(line, "protocol version");
+  if (!p) return p.error();
+  r.protocol = *p;
+  if (auto s = no_repeated_keys(line); !s) return s.error();
+  for (size_t i = 1; i < line.fields.size(); ++i) {
+    const Field& f = line.fields[i];
+    if (f.key.empty()) return fail(line.kind, "field " + quoted(f.value) + " is not key=value");
+    r.fields.push_back(f);
+  }
+  return r;
+}
+
+}  // namespace rb::protocol

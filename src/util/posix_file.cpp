@@ -1,0 +1,62 @@
+#include "util/posix_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace rb {
+
+Result<InputFile> InputFile::open(const std::filesystem::path& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    int err = errno;
+    return Error{"cannot read " + path.string() + ": " + std::strerror(err)};
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    int err = errno;
+    ::close(fd);
+    return Error{"cannot read " + path.string() + ": " + std::strerror(err)};
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    return Error{"cannot read " + path.string() + ": it is a directory, not a file"};
+  }
+#ifdef POSIX_FADV_SEQUENTIAL
+  if (S_ISREG(st.st_mode)) (void)::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+  return InputFile(fd, path);
+}
+
+InputFile::InputFile(InputFile&& other) noexcept : fd_(other.fd_), path_(std::move(other.path_)) {
+  other.fd_ = -1;
+}
+
+InputFile& InputFile::operator=(InputFile&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = other.fd_;
+    path_ = std::move(other.path_);
+    other.fd_ = -1;
+  }
+  return *this;
+}
+
+InputFile::~InputFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+Result<size_t> InputFile::read(char* buf, size_t n) {
+  for (;;) {
+    ssize_t r = ::read(fd_, buf, n);
+    if (r >= 0) return static_cast<size_t>(r);
+    if (errno == EINTR) continue;
+    int err = errno;
+    return Error{"cannot read " + path_.string() + ": " + std::strerror(err)};
+  }
+}
+
+}  // namespace rb

@@ -1,0 +1,36 @@
+#pragma once
+// A file opened for reading through POSIX calls, with errors that name the
+// path and the reason (missing, a directory, no permission) as values.
+#include <cstddef>
+#include <filesystem>
+#include <string>
+
+#include "util/result.h"
+
+namespace rb {
+
+class InputFile {
+ public:
+  // Error when the path does not exist, is a directory, or cannot be opened
+  // for reading; the message names the path and the system's reason.
+  static Result<InputFile> open(const std::filesystem::path& path);
+
+  InputFile(InputFile&& other) noexcept;
+  InputFile& operator=(InputFile&& other) noexcept;
+  InputFile(const InputFile&) = delete;
+  InputFile& operator=(const InputFile&) = delete;
+  ~InputFile();
+
+  // Reads up to `n` bytes; 0 means end of file (for now, on a growing file).
+  // Retries on EINTR. Error names the path and the reason.
+  Result<size_t> read(char* buf, size_t n);
+
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  InputFile(int fd, std::filesystem::path path) : fd_(fd), path_(std::move(path)) {}
+  int fd_ = -1;
+  std::filesystem::path path_;
+};
+
+}  // namespace rb

@@ -1,0 +1,898 @@
+// The line-by-line checker behind `rtosbench verify` (docs/verify.md lists
+// every check). RAW lines are the hot path: they are parsed without
+// allocation and added to the open series' SampleAccumulator, which is
+// recycled once the series' RESULT has been checked.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+
+#include "protocol/line.h"
+#include "protocol/records.h"
+#include "stats/accumulator.h"
+#include "stats/summary.h"
+#include "util/decimal.h"
+#include "verify/verify.h"
+
+namespace rb::verify {
+
+using protocol::ParsedLine;
+using protocol::RecordKind;
+using protocol::Suffix;
+
+namespace {
+
+constexpr size_t kMaxRawValuesPerLine = 16;
+constexpr size_t kMaxOpenSeries = 4096;
+constexpr size_t kMaxHistogramSeries = 64;
+constexpr size_t kMaxSeries = 100000;
+constexpr size_t kMaxConfigKeys = 10000;
+constexpr size_t kMaxListed = 10000;  // phases, checks, NA entries, tests
+
+// Printable, bounded copy of log text for messages (the log may hold anything).
+std::string printable(std::string_view s, size_t max = 80) {
+  std::string out;
+  for (char c : s.substr(0, max)) {
+    auto u = static_cast<unsigned char>(c);
+    out += (u < 0x20 || u == 0x7f) ? '?' : c;
+  }
+  if (s.size() > max) out += "...";
+  return out;
+}
+
+// "test/phase/name", leaving out empty parts: how series are named in messages.
+std::string series_label(std::string_view test, std::string_view phase, std::string_view name) {
+  std::string l;
+  if (!test.empty()) l += printable(test, 40) + "/";
+  if (!phase.empty()) l += printable(phase, 40) + "/";
+  return l + printable(name);
+}
+
+// "0x..." or bare hex digits, as registers are written in CONFIG.
+std::optional<uint64_t> parse_hex(std::string_view s) {
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2);
+  if (s.empty() || s.size() > 16) return std::nullopt;
+  uint64_t v = 0;
+  for (char c : s) {
+    uint64_t d;
+    if (c >= '0' && c <= '9') {
+      d = static_cast<uint64_t>(c - '0');
+    } else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') {
+      d = static_cast<uint64_t>((c | 0x20) - 'a' + 10);
+    } else {
+      return std::nullopt;
+    }
+    v = (v << 4) | d;
+  }
+  return v;
+}
+
+// RESULT keys the host re-derives from RAW, and how.
+enum class Stat { kMin, kMedian, kAvg, kP90, kP99, kP999, kMax };
+struct KnownField {
+  const char* key;
+  Stat stat;
+  bool ns;
+};
+constexpr std::array<KnownField, 14> kDerivedFields = {{
+    {"min_ticks", Stat::kMin, false},
+    {"median_ticks", Stat::kMedian, false},
+    {"avg_ticks", Stat::kAvg, false},
+    {"p90_ticks", Stat::kP90, false},
+    {"p99_ticks", Stat::kP99, false},
+    {"p999_ticks", Stat::kP999, false},
+    {"max_ticks", Stat::kMax, false},
+    {"min_ns", Stat::kMin, true},
+    {"median_ns", Stat::kMedian, true},
+    {"avg_ns", Stat::kAvg, true},
+    {"p90_ns", Stat::kP90, true},
+    {"p99_ns", Stat::kP99, true},
+    {"p999_ns", Stat::kP999, true},
+    {"max_ns", Stat::kMax, true},
+}};
+
+uint64_t stat_ticks(const SeriesStats& s, Stat st) {
+  switch (st) {
+    case Stat::kMin:
+      return s.min;
+    case Stat::kMedian:
+      return s.median;
+    case Stat::kAvg:
+      return s.avg_ticks;
+    case Stat::kP90:
+      return s.p90;
+    case Stat::kP99:
+      return s.p99;
+    case Stat::kP999:
+      return s.p999;
+    case Stat::kMax:
+      return s.max;
+  }
+  return 0;
+}
+
+void set_stat_ticks(SeriesStats& s, Stat st, uint64_t v) {
+  switch (st) {
+    case Stat::kMin:
+      s.min = v;
+      break;
+    case Stat::kMedian:
+      s.median = v;
+      break;
+    case Stat::kAvg:
+      s.avg_ticks = v;
+      break;
+    case Stat::kP90:
+      s.p90 = v;
+      break;
+    case Stat::kP99:
+      s.p99 = v;
+      break;
+    case Stat::kP999:
+      s.p999 = v;
+      break;
+    case Stat::kMax:
+      s.max = v;
+      break;
+  }
+}
+
+// What the host derives for a RESULT key from the series' statistics.
+uint64_t derived_value(const SeriesStats& s, const KnownField& f) {
+  if (!f.ns) return stat_ticks(s, f.stat);
+  if (f.stat == Stat::kAvg) return s.avg_ns;
+  return stats::ticks_to_ns(stat_ticks(s, f.stat), s.hz);
+}
+
+struct OpenSeries {
+  std::string name;
+  stats::SampleAccumulator samples;
+  uint64_t first_line = 0;
+  bool broken = false;
+  bool long_line_reported = false;
+};
+
+// A RESULT (or RAW without RESULT) of the current phase, for the phase checks.
+struct PhaseEntry {
+  std::string name;
+  std::optional<uint64_t> n;  // the RESULT's n
+  uint64_t raw_count = 0;
+  bool has_raw = false;
+  uint64_t line = 0;
+};
+
+}  // namespace
+
+struct LogChecker::State {
+  explicit State(Options o) : opt(std::move(o)) {}
+
+  enum class Stage { kBeforeBegin, kInLog, kAfterEnd };
+
+  Options opt;
+  Report r;
+  protocol::LineParser parser;
+  Stage stage = Stage::kBeforeBegin;
+  bool v2 = false;
+  bool end_seen = false;
+  uint64_t next_seq = 0;
+  std::string test, phase;
+  std::optional<size_t> phase_index;  // into r.phases
+  std::vector<OpenSeries> open;
+  size_t last_open = 0;
+  std::vector<stats::SampleAccumulator> pool;
+  std::vector<uint64_t> scratch;
+  std::vector<PhaseEntry> phase_entries;
+  std::map<std::string, uint64_t> config_lines;
+  std::map<std::string, size_t> verdict_counts;
+  uint64_t first_overlong = 0, first_control = 0;
+  uint64_t dwt_line = 0;
+  std::optional<uint64_t> ruler_loop_median, ruler_read_pair_median;
+  bool series_capped = false;
+
+  void add(const char* check, Outcome severity, uint64_t line, std::string message) {
+    r.outcome = worst(r.outcome, severity);
+    size_t& count = verdict_counts[check];
+    if (count >= opt.max_verdicts_per_check) {
+      ++r.suppressed[check];
+      return;
+    }
+    ++count;
+    r.verdicts.push_back(Verdict{check, severity, line, std::move(message)});
+  }
+
+  // Accumulators are recycled so a long log allocates their memory once.
+  stats::SampleAccumulator take_buffer() {
+    if (pool.empty()) return {};
+    stats::SampleAccumulator a = std::move(pool.back());
+    pool.pop_back();
+    return a;
+  }
+  void give_buffer(stats::SampleAccumulator&& a) {
+    a.clear();
+    if (pool.size() < 8) pool.push_back(std::move(a));
+  }
+
+  // ---- integrity ------------------------------------------------------
+
+  // V2 seq and CRC of a protocol line. Returns whether its content may be used.
+  bool integrity(const ParsedLine& p, uint64_t line) {
+    if (!v2) return true;
+    switch (p.suffix) {
+      case Suffix::kAbsent:
+        add("suffix", Outcome::kProtocolError, line,
+            fmt::format("{} line has no |seq|crc suffix in a V2 log", protocol::to_string(p.kind)));
+        return false;
+      case Suffix::kMalformed:
+        add("suffix", Outcome::kProtocolError, line,
+            "malformed integrity suffix: a V2 line ends in |<decimal seq>|<8 lowercase hex crc>");
+        return false;
+      case Suffix::kBadCrc:
+        add("crc", Outcome::kProtocolError, line,
+            fmt::format(
+                "checksum mismatch: the line says {:08x}, its bytes give {:08x} (corrupt line)",
+                p.crc_given, p.crc_computed));
+        // Its seq is untrusted; it still most likely occupied the expected slot.
+        if (p.seq == next_seq) ++next_seq;
+        return false;
+      case Suffix::kValid:
+        break;
+    }
+    if (p.seq == next_seq) {
+      ++next_seq;
+      return true;
+    }
+    if (p.seq > next_seq) {
+      add("seq_gap", Outcome::kProtocolError, line,
+          fmt::format("lost line(s): seq jumps from {} to {} ({} line(s) missing)", next_seq - 1,
+                      p.seq, p.seq - next_seq));
+      next_seq = p.seq + 1;
+      return true;
+    }
+    add("seq_order", Outcome::kProtocolError, line,
+        fmt::format(
+            "seq {} repeats or goes back (expected {}): duplicate or reordered line, ignored",
+            p.seq, next_seq));
+    return false;
+  }
+
+  // ---- records --------------------------------------------------------
+
+  void begin(const ParsedLine& p, uint64_t line) {
+    if (stage != Stage::kBeforeBegin) {
+      add("begin_repeated", Outcome::kProtocolError, line,
+          stage == Stage::kAfterEnd
+              ? "a second log starts after END: two runs are mixed in one capture"
+              : "BEGIN again before END: the target restarted (reset) during the run");
+      close_phase();
+      test.clear();
+      phase.clear();
+    }
+    stage = Stage::kInLog;
+    auto b = protocol::decode_begin(p);
+    std::string proto = b ? std::string(b->protocol) : std::string();
+    if (!b) add("malformed", Outcome::kProtocolError, line, b.error().message);
+    r.protocol = proto;
+    if (proto == "RTOS_BENCH_V2") {
+      v2 = true;
+    } else if (proto == "RTOS_BENCH_V1") {
+      v2 = false;
+      add("integrity_unchecked", Outcome::kUnverified, line,
+          "RTOS_BENCH_V1 lines carry no sequence numbers or checksums: lost or corrupt lines "
+          "cannot be detected");
+    } else {
+      if (b) {
+        add("protocol_version", Outcome::kProtocolError, line,
+            fmt::format("unknown protocol '{}' (this reader knows RTOS_BENCH_V1 and RTOS_BENCH_V2)",
+                        printable(proto)));
+      }
+      v2 = p.suffix != Suffix::kAbsent;
+    }
+    r.integrity_checked = v2;
+    if (!v2) return;
+    next_seq = 0;
+    if (p.suffix == Suffix::kValid && p.seq != 0) {
+      add("seq_gap", Outcome::kProtocolError, line,
+          fmt::format("BEGIN has seq {}; a log starts at seq 0", p.seq));
+      next_seq = p.seq + 1;
+      return;
+    }
+    (void)integrity(p, line);
+    if (next_seq == 0) next_seq = 1;  // BEGIN's slot is used even when its suffix is bad
+  }
+
+  void config(const ParsedLine& p, uint64_t line) {
+    auto c = protocol::decode_config(p);
+    if (!c) {
+      add("malformed", Outcome::kProtocolError, line, c.error().message);
+      return;
+    }
+    for (const protocol::Field& f : *c) {
+      std::string key(f.key), value(f.value);
+      auto it = r.config.find(key);
+      if (it != r.config.end()) {
+        if (it->second != value) {
+          add("config_conflict", Outcome::kProtocolError, line,
+              fmt::format("CONFIG {}={} contradicts {}={} on line {}", printable(key),
+                          printable(value), printable(key), printable(it->second),
+                          config_lines[key]));
+        }
+        continue;
+      }
+      if (r.config.size() >= kMaxConfigKeys) {
+        add("malformed", Outcome::kProtocolError, line,
+            fmt::format("more than {} CONFIG keys; the rest are ignored", kMaxConfigKeys));
+        return;
+      }
+      r.config.emplace(key, value);
+      config_lines[key] = line;
+      if (key == "debugger") {
+        if (value == "1") {
+          add("debugger", Outcome::kInvalid, line,
+              "a debugger was attached (CONFIG debugger=1, DHCSR.C_DEBUGEN set): halting debug "
+              "perturbs timing");
+        } else if (value != "0") {
+          add("debugger", Outcome::kValid, line,
+              fmt::format("debugger state unknown (CONFIG debugger={})", printable(value)));
+        }
+      } else if (key == "dhcsr") {
+        auto dhcsr = parse_hex(value);
+        if (!dhcsr) {
+          add("debugger", Outcome::kValid, line,
+              fmt::format("CONFIG dhcsr={} is not a hex number; debugger state not checked",
+                          printable(value)));
+        } else if ((*dhcsr & 1u) != 0) {
+          add("debugger", Outcome::kInvalid, line,
+              fmt::format("CONFIG dhcsr={} has C_DEBUGEN (bit 0) set: a debugger was attached",
+                          printable(value)));
+        }
+      }
+    }
+  }
+
+  OpenSeries* find_open(std::string_view name) {
+    if (last_open < open.size() && open[last_open].name == name) return &open[last_open];
+    for (size_t i = 0; i < open.size(); ++i) {
+      if (open[i].name == name) {
+        last_open = i;
+        return &open[i];
+      }
+    }
+    return nullptr;
+  }
+
+  void raw(const ParsedLine& p, uint64_t line) {
+    if (p.error != nullptr) {
+      add("malformed", Outcome::kProtocolError, line, fmt::format("RAW: {}", p.error));
+      if (!p.raw_name.empty()) {
+        if (OpenSeries* s = find_open(p.raw_name)) {
+          s->broken = true;
+          give_buffer(std::move(s->samples));
+        }
+      }
+      return;
+    }
+    OpenSeries* s = find_open(p.raw_name);
+    if (s == nullptr) {
+      if (open.size() >= kMaxOpenSeries) {
+        add("malformed", Outcome::kProtocolError, line,
+            fmt::format("more than {} series open at once; RAW of '{}' ignored", kMaxOpenSeries,
+                        printable(p.raw_name)));
+        return;
+      }
+      open.push_back(OpenSeries{std::string(p.raw_name), take_buffer(), line, false, false});
+      last_open = open.size() - 1;
+      s = &open.back();
+    }
+    if (s->broken) return;
+    if (p.raw_values.size() > kMaxRawValuesPerLine && !s->long_line_reported) {
+      s->long_line_reported = true;
+      add("malformed", Outcome::kProtocolError, line,
+          fmt::format("RAW line of {} carries {} values; at most {} are allowed",
+                      series_label(test, phase, s->name), p.raw_values.size(),
+                      kMaxRawValuesPerLine));
+    }
+    const uint64_t have = s->samples.count();
+    if (p.raw_first != have) {
+      add("raw_index", Outcome::kProtocolError, line,
+          p.raw_first > have
+              ? fmt::format("RAW {} index jumps from {} to {}: samples {}..{} are missing",
+                            series_label(test, phase, s->name), have, p.raw_first, have,
+                            p.raw_first - 1)
+              : fmt::format("RAW {} index {} again (expected {}): duplicate samples",
+                            series_label(test, phase, s->name), p.raw_first, have));
+      s->broken = true;
+      give_buffer(std::move(s->samples));
+      return;
+    }
+    // Histograms (128 KB each) only while few series are open at once.
+    s->samples.add(p.raw_values, open.size() <= kMaxHistogramSeries);
+  }
+
+  // Fills the statistics of `st` from the series' samples.
+  void derive(SeriesStats& st, OpenSeries& series) {
+    stats::Summary sum = series.samples.summarize(scratch);
+    st.has_raw = true;
+    st.n = sum.n;
+    st.min = sum.min;
+    st.median = sum.median;
+    st.p90 = sum.p90;
+    st.p99 = sum.p99;
+    st.p999 = sum.p999;
+    st.max = sum.max;
+    if (sum.sum > UINT64_MAX) {
+      add("malformed", Outcome::kProtocolError, st.raw_line,
+          fmt::format("the samples of {} sum beyond 64 bits",
+                      series_label(st.test, st.phase, st.name)));
+    }
+    st.sum = sum.sum > UINT64_MAX ? UINT64_MAX : static_cast<uint64_t>(sum.sum);
+    st.avg_ticks = sum.avg_ticks;
+    st.avg_ns = stats::mean_ns(sum.sum, sum.n, st.hz);
+    st.mean = sum.mean;
+    st.stddev = sum.stddev;
+    st.jitter = sum.jitter;
+  }
+
+  void push_series(SeriesStats&& st) {
+    if (r.series.size() >= kMaxSeries) {
+      if (!series_capped) {
+        series_capped = true;
+        add("malformed", Outcome::kProtocolError, st.result_line ? st.result_line : st.raw_line,
+            fmt::format("more than {} series; the rest are not kept", kMaxSeries));
+      }
+      return;
+    }
+    r.series.push_back(std::move(st));
+  }
+
+  void result(const ParsedLine& p, uint64_t line) {
+    auto rr = protocol::decode_result(p);
+    if (!rr) {
+      add("malformed", Outcome::kProtocolError, line, rr.error().message);
+      return;
+    }
+    SeriesStats st;
+    st.test = test;
+    st.phase = phase;
+    st.name = std::string(rr->name);
+    st.result_line = line;
+    st.has_result = true;
+    const std::string label = series_label(test, phase, st.name);
+
+    std::map<std::string_view, uint64_t> known;
+    bool fields_ok = true;
+    for (const protocol::Field& f : rr->fields) {
+      st.reported.emplace_back(std::string(f.key), std::string(f.value));
+      const bool is_known = f.key == "n" || f.key == "hz" || f.key == "base_ticks" ||
+                            std::any_of(kDerivedFields.begin(), kDerivedFields.end(),
+                                        [&](const KnownField& k) { return f.key == k.key; });
+      if (!is_known) {
+        st.not_checked.emplace_back(f.key);
+        continue;
+      }
+      auto v = parse_u64(f.value);
+      if (!v) {
+        add("malformed", Outcome::kProtocolError, line,
+            fmt::format("RESULT {}: {}={} is not an unsigned integer", label, f.key,
+                        printable(f.value)));
+        fields_ok = false;
+        continue;
+      }
+      known[f.key] = *v;
+    }
+    auto get = [&](std::string_view k) -> std::optional<uint64_t> {
+      auto it = known.find(k);
+      if (it == known.end()) return std::nullopt;
+      return it->second;
+    };
+    if (!get("n") || !get("hz")) {
+      if (fields_ok) {
+        add("malformed", Outcome::kProtocolError, line,
+            fmt::format("RESULT {} needs n= and hz=", label));
+      }
+      fields_ok = false;
+    } else if (*get("hz") == 0) {
+      add("malformed", Outcome::kProtocolError, line, fmt::format("RESULT {} has hz=0", label));
+      fields_ok = false;
+    }
+    st.hz = get("hz").value_or(0);
+    st.base_ticks = get("base_ticks");
+
+    OpenSeries* s = find_open(rr->name);
+    const bool raw_usable = s != nullptr && !s->broken;
+    PhaseEntry entry{st.name, get("n"), 0, false, line};
+    if (raw_usable) {
+      st.raw_line = s->first_line;
+      entry.raw_count = s->samples.count();
+      entry.has_raw = true;
+      derive(st, *s);
+      if (fields_ok) {
+        std::string diffs;
+        auto note = [&](std::string_view key, uint64_t reported, uint64_t derived) {
+          if (reported == derived) return;
+          if (!diffs.empty()) diffs += ", ";
+          diffs += fmt::format("{}={} (RAW gives {})", key, reported, derived);
+        };
+        note("n", *get("n"), st.n);
+        for (const KnownField& k : kDerivedFields) {
+          if (auto v = get(k.key)) note(k.key, *v, derived_value(st, k));
+        }
+        if (!diffs.empty()) {
+          add("result_matches_raw", Outcome::kProtocolError, line,
+              fmt::format("RESULT {} disagrees with its {} RAW samples: {}", label, st.n, diffs));
+        }
+      }
+      if (st.n > 0 && st.max == 0) {
+        add("zero_counter", Outcome::kInvalid, st.raw_line,
+            fmt::format("all {} samples of {} are 0: the counter was not running", st.n, label));
+      }
+    } else {
+      // Only the firmware's own figures: show them, but they prove nothing.
+      st.n = get("n").value_or(0);
+      for (const KnownField& k : kDerivedFields) {
+        if (k.ns) continue;
+        if (auto v = get(k.key)) set_stat_ticks(st, k.stat, *v);
+      }
+      st.avg_ns = get("avg_ns").value_or(0);
+      st.mean = static_cast<double>(st.avg_ticks);
+      st.jitter =
+          st.median != 0 ? static_cast<double>(st.p99) / static_cast<double>(st.median) : 0.0;
+      if (s == nullptr) {
+        add("unverified", Outcome::kUnverified, line,
+            fmt::format("RESULT {} has no RAW samples: its figures are the firmware's own and "
+                        "cannot be re-derived",
+                        label));
+      } else {
+        st.raw_line = s->first_line;
+      }
+      if (st.n > 0 && get("max_ticks") && *get("max_ticks") == 0) {
+        add("zero_counter", Outcome::kInvalid, line,
+            fmt::format("RESULT {} says max_ticks=0 over {} samples: the counter was not running",
+                        label, st.n));
+      }
+    }
+    if (s != nullptr) {
+      give_buffer(std::move(s->samples));
+      const size_t idx = static_cast<size_t>(s - open.data());
+      open.erase(open.begin() + static_cast<std::ptrdiff_t>(idx));
+      last_open = 0;
+    }
+    if (st.has_raw && st.name == "ruler_loop") ruler_loop_median = st.median;
+    if (st.has_raw && st.name == "ruler_read_pair") ruler_read_pair_median = st.median;
+    phase_entries.push_back(std::move(entry));
+    push_series(std::move(st));
+  }
+
+  // Ends the current phase: RAW without RESULT, PHASE counters, pairing.
+  void close_phase() {
+    for (OpenSeries& s : open) {
+      if (s.broken) continue;
+      add("raw_without_result", Outcome::kProtocolError, s.first_line,
+          fmt::format("{} RAW samples of {} have no RESULT line", s.samples.count(),
+                      series_label(test, phase, s.name)));
+      SeriesStats st;
+      st.test = test;
+      st.phase = phase;
+      st.name = s.name;
+      st.raw_line = s.first_line;
+      phase_entries.push_back(
+          PhaseEntry{s.name, std::nullopt, s.samples.count(), true, s.first_line});
+      derive(st, s);
+      give_buffer(std::move(s.samples));
+      push_series(std::move(st));
+    }
+    open.clear();
+    last_open = 0;
+
+    if (phase_index) {
+      const PhaseCounters& pc = r.phases[*phase_index];
+      std::vector<std::string> problems;
+      if (pc.irq != pc.task) problems.push_back(fmt::format("irq={} but task={}", pc.irq, pc.task));
+      if (pc.expected) {
+        if (pc.irq != *pc.expected || pc.task != *pc.expected) {
+          problems.push_back(
+              fmt::format("irq={} task={} but expected={}", pc.irq, pc.task, *pc.expected));
+        }
+      } else {
+        std::vector<uint64_t> declared;
+        for (const PhaseEntry& e : phase_entries) {
+          if (e.n && std::find(declared.begin(), declared.end(), *e.n) == declared.end())
+            declared.push_back(*e.n);
+        }
+        for (uint64_t n : declared) {
+          if (pc.irq != n || pc.task != n) {
+            problems.push_back(fmt::format("irq={} task={} but the phase's RESULTs have n={}",
+                                           pc.irq, pc.task, n));
+          }
+        }
+      }
+      if (pc.bad != 0) problems.push_back(fmt::format("bad={}", pc.bad));
+      if (pc.status != "OK") problems.push_back(fmt::format("status={}", printable(pc.status)));
+      if (!problems.empty()) {
+        std::string joined;
+        for (const std::string& x : problems) joined += (joined.empty() ? "" : "; ") + x;
+        add("phase_counters", Outcome::kInvalid, pc.line,
+            fmt::format("PHASE {}: {}", printable(pc.name), joined));
+      }
+    }
+
+    const PhaseEntry* irq = nullptr;
+    const PhaseEntry* task = nullptr;
+    for (const PhaseEntry& e : phase_entries) {
+      if (e.name == "irq_entry") irq = &e;
+      if (e.name == "event_to_task") task = &e;
+    }
+    if (irq != nullptr && task != nullptr) {
+      std::string where =
+          phase.empty() ? std::string("outside a phase") : "in phase " + printable(phase);
+      const uint64_t line = std::max(irq->line, task->line);
+      if (irq->n && task->n && *irq->n != *task->n) {
+        add("paired_counts", Outcome::kInvalid, line,
+            fmt::format("irq_entry has n={} but event_to_task has n={} {}", *irq->n, *task->n,
+                        where));
+      } else if (irq->has_raw && task->has_raw && irq->raw_count != task->raw_count) {
+        add("paired_counts", Outcome::kInvalid, line,
+            fmt::format("irq_entry has {} RAW samples but event_to_task has {} {}", irq->raw_count,
+                        task->raw_count, where));
+      }
+    }
+    phase_entries.clear();
+    phase_index.reset();
+  }
+
+  void phase_line(const ParsedLine& p, uint64_t line) {
+    close_phase();
+    auto ph = protocol::decode_phase(p);
+    if (!ph) {
+      add("malformed", Outcome::kProtocolError, line, ph.error().message);
+      phase = "?";  // the following series belong to an unknown phase
+      return;
+    }
+    phase = std::string(ph->name);
+    if (r.phases.size() >= kMaxListed) return;
+    PhaseCounters pc;
+    pc.test = test;
+    pc.name = phase;
+    pc.irq = ph->irq;
+    pc.task = ph->task;
+    pc.bad = ph->bad;
+    pc.status = std::string(ph->status);
+    pc.expected = ph->expected;
+    pc.line = line;
+    r.phases.push_back(std::move(pc));
+    phase_index = r.phases.size() - 1;
+  }
+
+  void check_line(const ParsedLine& p, uint64_t line) {
+    auto c = protocol::decode_check(p);
+    if (!c) {
+      add("malformed", Outcome::kProtocolError, line, c.error().message);
+      return;
+    }
+    if (c->fail > 0 || c->status != "OK") {
+      add("check_failed", Outcome::kInvalid, line,
+          fmt::format("CHECK {} failed: {} of {} rounds failed, status={}", printable(c->name),
+                      c->fail, c->rounds, printable(c->status)));
+    } else if (c->pass + c->fail != c->rounds) {
+      add("check_failed", Outcome::kInvalid, line,
+          fmt::format("CHECK {}: pass={} + fail={} is not rounds={}", printable(c->name), c->pass,
+                      c->fail, c->rounds));
+    }
+    if (r.checks.size() < kMaxListed) {
+      r.checks.push_back(CheckOutcome{test, std::string(c->name), c->rounds, c->pass, c->fail,
+                                      std::string(c->status), line});
+    }
+  }
+
+  void na_line(const ParsedLine& p, uint64_t line) {
+    auto n = protocol::decode_na(p);
+    if (!n) {
+      add("malformed", Outcome::kProtocolError, line, n.error().message);
+      return;
+    }
+    if (r.not_applicable.size() < kMaxListed) {
+      r.not_applicable.emplace_back(std::string(n->name), std::string(n->reason));
+      r.not_applicable_lines.push_back(line);
+    }
+    add("not_applicable", Outcome::kValid, line,
+        fmt::format("n/a: {}: {}", printable(n->name), printable(n->reason, 200)));
+  }
+
+  void end_line(const ParsedLine& p, uint64_t line) {
+    close_phase();
+    stage = Stage::kAfterEnd;
+    end_seen = true;
+    auto e = protocol::decode_end(p);
+    if (!e) {
+      add("malformed", Outcome::kProtocolError, line, e.error().message);
+      return;
+    }
+    if (e->protocol != r.protocol) {
+      add("end_mismatch", Outcome::kProtocolError, line,
+          fmt::format("END says {} but BEGIN said {}", printable(e->protocol),
+                      printable(r.protocol)));
+    }
+    for (const protocol::Field& f : e->fields)
+      r.end_fields[std::string(f.key)] = std::string(f.value);
+  }
+
+  void line(std::string_view text, uint64_t number, bool overlong, bool control, bool terminated) {
+    r.lines = number;
+    if (overlong) {
+      ++r.overlong_lines;
+      ++r.other_lines;
+      if (first_overlong == 0) first_overlong = number;
+      return;
+    }
+    if (control) {
+      ++r.control_lines;
+      ++r.other_lines;
+      if (first_control == 0) first_control = number;
+      return;
+    }
+    const ParsedLine& p = parser.parse(text);
+    // An unknown record kind with a valid suffix still occupies a seq slot.
+    const bool sequenced_other =
+        p.kind == RecordKind::kOther && v2 && stage == Stage::kInLog && p.suffix == Suffix::kValid;
+    if (p.kind == RecordKind::kOther && !sequenced_other) {
+      ++r.other_lines;
+      return;
+    }
+    if (sequenced_other) {
+      ++r.other_lines;
+    } else {
+      ++r.protocol_lines;
+    }
+    if (!terminated) {
+      const bool complete_v2 = v2 && p.suffix == Suffix::kValid;
+      const bool complete_v1_end =
+          !v2 && p.kind == RecordKind::kEnd && protocol::decode_end(p).ok();
+      if (!complete_v2 && !complete_v1_end) {
+        add("truncated", Outcome::kProtocolError, number,
+            fmt::format("the log ends inside this {} line (no line end): the capture was cut off",
+                        protocol::to_string(p.kind)));
+        return;
+      }
+    }
+    if (p.kind == RecordKind::kBegin) {
+      begin(p, number);
+      return;
+    }
+    if (stage == Stage::kBeforeBegin) {
+      add("begin_missing", Outcome::kProtocolError, number,
+          fmt::format("{} line before any BEGIN: the start of the log is missing",
+                      protocol::to_string(p.kind)));
+      return;
+    }
+    if (stage == Stage::kAfterEnd) {
+      if (!sequenced_other) {
+        add("after_end", Outcome::kProtocolError, number,
+            fmt::format("{} line after END", protocol::to_string(p.kind)));
+      }
+      return;
+    }
+    if (!integrity(p, number)) return;
+    switch (p.kind) {
+      case RecordKind::kRaw:
+        raw(p, number);
+        break;
+      case RecordKind::kResult:
+        result(p, number);
+        break;
+      case RecordKind::kConfig:
+        config(p, number);
+        break;
+      case RecordKind::kPhase:
+        phase_line(p, number);
+        break;
+      case RecordKind::kTest: {
+        close_phase();
+        auto t = protocol::decode_test(p);
+        if (!t) {
+          add("malformed", Outcome::kProtocolError, number, t.error().message);
+          test = "?";
+        } else {
+          test = std::string(*t);
+          if (r.tests.size() < kMaxListed) r.tests.push_back(test);
+        }
+        phase.clear();
+        break;
+      }
+      case RecordKind::kDwtReadPair: {
+        auto d = protocol::decode_dwt_read_pair(p);
+        if (!d) {
+          add("malformed", Outcome::kProtocolError, number, d.error().message);
+        } else {
+          r.dwt_read_pair = *d;
+          dwt_line = number;
+        }
+        break;
+      }
+      case RecordKind::kCheck:
+        check_line(p, number);
+        break;
+      case RecordKind::kNa:
+        na_line(p, number);
+        break;
+      case RecordKind::kEnd:
+        end_line(p, number);
+        break;
+      case RecordKind::kOther:
+        add("unknown_record", Outcome::kValid, number,
+            fmt::format("unknown record '{}' (valid checksum), kept as an other line",
+                        printable(p.record, 40)));
+        break;
+      case RecordKind::kBegin:
+        break;
+    }
+  }
+
+  Report finish() {
+    if (stage == Stage::kInLog) {
+      close_phase();
+      add("end_missing", Outcome::kProtocolError, r.lines,
+          fmt::format("no END line: the log stops after line {} (truncated capture)", r.lines));
+    } else if (stage == Stage::kBeforeBegin) {
+      add("begin_missing", Outcome::kProtocolError, 0,
+          r.lines == 0 ? std::string("the log is empty")
+                       : fmt::format("no BEGIN line in {} lines", r.lines));
+      if (!end_seen) add("end_missing", Outcome::kProtocolError, 0, "no END line");
+    }
+    if (first_overlong != 0) {
+      add("overlong", Outcome::kValid, first_overlong,
+          fmt::format("{} line(s) longer than 4096 bytes skipped (first here)", r.overlong_lines));
+    }
+    if (first_control != 0) {
+      add("control_bytes", Outcome::kValid, first_control,
+          fmt::format("{} line(s) holding NUL or other control bytes treated as noise (first here)",
+                      r.control_lines));
+    }
+    for (const auto& [key, want] : opt.expect) {
+      auto it = r.config.find(key);
+      if (it == r.config.end()) {
+        add("expect", Outcome::kInvalid, 0,
+            fmt::format("pinned key {} (--expect {}={}) is missing from CONFIG", key, key, want));
+      } else if (it->second != want) {
+        add("expect", Outcome::kInvalid, config_lines[key],
+            fmt::format("CONFIG {}={}, but --expect {}={}", key, printable(it->second), key, want));
+      }
+    }
+    if (ruler_loop_median) {
+      for (const SeriesStats& st : r.series) {
+        if (st.base_ticks && *st.base_ticks != *ruler_loop_median) {
+          add("baseline", Outcome::kProtocolError, st.result_line,
+              fmt::format("RESULT {} has base_ticks={} but the median of ruler_loop is {}",
+                          series_label(st.test, st.phase, st.name), *st.base_ticks,
+                          *ruler_loop_median));
+        }
+      }
+    }
+    if (ruler_read_pair_median && r.dwt_read_pair && *r.dwt_read_pair != *ruler_read_pair_median) {
+      add("baseline", Outcome::kProtocolError, dwt_line,
+          fmt::format("DWT_READ_PAIR,{} but the median of ruler_read_pair is {}", *r.dwt_read_pair,
+                      *ruler_read_pair_median));
+    }
+    auto unit = r.config.find("unit");
+    r.unit = unit != r.config.end() ? printable(unit->second, 20) : std::string("ticks");
+    std::stable_sort(r.verdicts.begin(), r.verdicts.end(),
+                     [](const Verdict& a, const Verdict& b) { return a.line < b.line; });
+    return std::move(r);
+  }
+};
+
+LogChecker::LogChecker(Options options) : s_(std::make_unique<State>(std::move(options))) {}
+LogChecker::~LogChecker() = default;
+
+void LogChecker::add_line(std::string_view text, uint64_t number, bool overlong, bool control,
+                          bool terminated) {
+  s_->line(text, number, overlong, control, terminated);
+}
+
+void LogChecker::add_read_error(const std::string& message) {
+  s_->add("read_error", Outcome::kProtocolError, s_->r.lines, message);
+}
+
+Report LogChecker::finish() {
+  return s_->finish();
+}
+
+}  // namespace rb::verify

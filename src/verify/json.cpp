@@ -1,0 +1,178 @@
+// The machine-readable report: everything the text report shows, plus the
+// firmware's own RESULT fields, the phases, the checks and every verdict.
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "stats/summary.h"
+#include "util/utf8.h"
+#include "util/version.h"
+#include "verify/verify.h"
+
+namespace rb::verify {
+namespace {
+
+using nlohmann::json;
+
+// Every string from the log goes through this: JSON must be valid UTF-8.
+std::string u(std::string_view s) {
+  return valid_utf8(s);
+}
+
+json string_map(const std::map<std::string, std::string>& m) {
+  json o = json::object();
+  for (const auto& [k, v] : m) o[u(k)] = u(v);
+  return o;
+}
+
+json string_list(const std::vector<std::string>& v) {
+  json a = json::array();
+  for (const std::string& s : v) a.push_back(u(s));
+  return a;
+}
+
+// Rounded as the text report prints it, so both say the same.
+double round_to(double v, int decimals) {
+  const double scale = std::pow(10.0, decimals);
+  return std::round(v * scale) / scale;
+}
+
+json ticks_block(const SeriesStats& s) {
+  return json{{"min", s.min},   {"median", s.median}, {"avg", s.avg_ticks},
+              {"mean", s.mean}, {"p90", s.p90},       {"p99", s.p99},
+              {"p999", s.p999}, {"max", s.max},       {"stddev", round_to(s.stddev, 2)},
+              {"sum", s.sum}};
+}
+
+json ns_block(const SeriesStats& s) {
+  auto ns = [&](uint64_t t) { return stats::ticks_to_ns(t, s.hz); };
+  const double scale = s.hz ? 1e9 / static_cast<double>(s.hz) : 0.0;
+  return json{{"min", ns(s.min)}, {"median", ns(s.median)},
+              {"avg", s.avg_ns},  {"p90", ns(s.p90)},
+              {"p99", ns(s.p99)}, {"p999", ns(s.p999)},
+              {"max", ns(s.max)}, {"stddev", round_to(s.stddev * scale, 2)}};
+}
+
+void net_blocks(const SeriesStats& s, json& ticks_out, json& ns_out) {
+  const uint64_t b = *s.base_ticks;
+  auto net = [&](uint64_t v) { return stats::minus_baseline(v, b); };
+  const unsigned __int128 base_sum = static_cast<unsigned __int128>(b) * s.n;
+  const unsigned __int128 net_sum = s.sum > base_sum ? s.sum - base_sum : 0;
+  ticks_out = json{{"min", net(s.min)}, {"median", net(s.median)}, {"avg", net(s.avg_ticks)},
+                   {"p90", net(s.p90)}, {"p99", net(s.p99)},       {"p999", net(s.p999)},
+                   {"max", net(s.max)}};
+  auto ns = [&](uint64_t t) { return stats::ticks_to_ns(net(t), s.hz); };
+  ns_out = json{
+      {"min", ns(s.min)}, {"median", ns(s.median)}, {"avg", stats::mean_ns(net_sum, s.n, s.hz)},
+      {"p90", ns(s.p90)}, {"p99", ns(s.p99)},       {"p999", ns(s.p999)},
+      {"max", ns(s.max)}};
+}
+
+}  // namespace
+
+nlohmann::json to_json(const Report& r) {
+  json j;
+  j["tool"] = "rtosbench verify";
+  j["version"] = kVersion;
+  j["source"] = u(r.source);
+  j["outcome"] = to_string(r.outcome);
+  j["exit_code"] = exit_code(r.outcome);
+  j["protocol"] = u(r.protocol);
+  j["integrity_checked"] = r.integrity_checked;
+  j["unit"] = u(r.unit);
+  j["bytes"] = r.bytes;
+  j["lines"] = json{{"total", r.lines},
+                    {"protocol", r.protocol_lines},
+                    {"other", r.other_lines},
+                    {"overlong", r.overlong_lines},
+                    {"control", r.control_lines}};
+  j["config"] = string_map(r.config);
+  j["end"] = string_map(r.end_fields);
+  j["dwt_read_pair"] = r.dwt_read_pair ? json(*r.dwt_read_pair) : json(nullptr);
+  j["tests"] = string_list(r.tests);
+
+  json series = json::array();
+  for (const SeriesStats& s : r.series) {
+    json o;
+    o["test"] = u(s.test);
+    o["phase"] = u(s.phase);
+    o["name"] = u(s.name);
+    o["raw_line"] = s.raw_line;
+    o["result_line"] = s.result_line;
+    o["has_raw"] = s.has_raw;
+    o["has_result"] = s.has_result;
+    o["n"] = s.n;
+    o["hz"] = s.hz;
+    if (s.has_raw) {
+      o["ticks"] = ticks_block(s);
+      o["ns"] = s.hz ? ns_block(s) : json(nullptr);
+      o["jitter"] = std::isfinite(s.jitter) ? json(round_to(s.jitter, 3)) : json(nullptr);
+    } else {
+      o["ticks"] = nullptr;
+      o["ns"] = nullptr;
+      o["jitter"] = nullptr;
+    }
+    o["base_ticks"] = s.base_ticks ? json(*s.base_ticks) : json(nullptr);
+    if (s.has_raw && s.base_ticks && s.hz) {
+      json t, n;
+      net_blocks(s, t, n);
+      o["net_ticks"] = t;
+      o["net_ns"] = n;
+    } else {
+      o["net_ticks"] = nullptr;
+      o["net_ns"] = nullptr;
+    }
+    json reported = json::object();
+    for (const auto& [k, v] : s.reported) reported[u(k)] = u(v);
+    o["reported"] = reported;
+    o["not_checked"] = string_list(s.not_checked);
+    series.push_back(std::move(o));
+  }
+  j["series"] = std::move(series);
+
+  json phases = json::array();
+  for (const PhaseCounters& p : r.phases) {
+    phases.push_back(json{{"test", u(p.test)},
+                          {"name", u(p.name)},
+                          {"irq", p.irq},
+                          {"task", p.task},
+                          {"bad", p.bad},
+                          {"status", u(p.status)},
+                          {"expected", p.expected ? json(*p.expected) : json(nullptr)},
+                          {"line", p.line}});
+  }
+  j["phases"] = std::move(phases);
+
+  json checks = json::array();
+  for (const CheckOutcome& c : r.checks) {
+    checks.push_back(json{{"test", u(c.test)},
+                          {"name", u(c.name)},
+                          {"rounds", c.rounds},
+                          {"pass", c.pass},
+                          {"fail", c.fail},
+                          {"status", u(c.status)},
+                          {"line", c.line}});
+  }
+  j["checks"] = std::move(checks);
+
+  json na = json::array();
+  for (size_t i = 0; i < r.not_applicable.size(); ++i) {
+    na.push_back(json{{"name", u(r.not_applicable[i].first)},
+                      {"reason", u(r.not_applicable[i].second)},
+                      {"line", i < r.not_applicable_lines.size() ? r.not_applicable_lines[i] : 0}});
+  }
+  j["not_applicable"] = std::move(na);
+
+  json verdicts = json::array();
+  for (const Verdict& v : r.verdicts) {
+    verdicts.push_back(
+        json{{"check", v.check},
+             {"severity", v.severity == Outcome::kValid ? "note" : to_string(v.severity)},
+             {"line", v.line},
+             {"message", u(v.message)}});
+  }
+  j["verdicts"] = std::move(verdicts);
+  j["suppressed"] = r.suppressed;
+  return j;
+}
+
+}  // namespace rb::verify

@@ -1,0 +1,147 @@
+#include "protocol/line.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "util/crc32c.h"
+
+namespace {
+
+using rb::protocol::LineParser;
+using rb::protocol::ParsedLine;
+using rb::protocol::RecordKind;
+using rb::protocol::Suffix;
+
+std::string frame(const std::string& record, uint64_t seq) {
+  const std::string head = record + "|" + std::to_string(seq);
+  char hex[9];
+  std::snprintf(hex, sizeof hex, "%08x", rb::crc32c(head));
+  return head + "|" + hex;
+}
+
+TEST(LineParser, RecognisesEveryRecordKindAndNothingElse) {
+  LineParser p;
+  struct {
+    const char* line;
+    RecordKind kind;
+  } cases[] = {
+      {"BEGIN,RTOS_BENCH_V2", RecordKind::kBegin},
+      {"CONFIG,a=1", RecordKind::kConfig},
+      {"DWT_READ_PAIR,1", RecordKind::kDwtReadPair},
+      {"TEST,ruler", RecordKind::kTest},
+      {"PHASE,idle,irq=1,task=1,bad=0,status=OK", RecordKind::kPhase},
+      {"RAW,x,0,1", RecordKind::kRaw},
+      {"RESULT,x,n=1", RecordKind::kResult},
+      {"CHECK,mutex_pi,rounds=1,pass=1,fail=0,status=OK", RecordKind::kCheck},
+      {"NA,x,reason=y", RecordKind::kNa},
+      {"END,RTOS_BENCH_V2", RecordKind::kEnd},
+      {"END", RecordKind::kEnd},  // exactly the kind
+      {"RAWX,1", RecordKind::kOther},
+      {"RESULTS,x", RecordKind::kOther},
+      {"raw,x,0,1", RecordKind::kOther},
+      {" BEGIN,RTOS_BENCH_V2", RecordKind::kOther},
+      {"BEGIN RTOS_BENCH_V2", RecordKind::kOther},
+      {"CONFIG 行里 tick=1000", RecordKind::kOther},
+      {"", RecordKind::kOther},
+      {"[boot] RAW,x,0,1", RecordKind::kOther},
+  };
+  for (const auto& c : cases) EXPECT_EQ(p.parse(c.line).kind, c.kind) << c.line;
+}
+
+TEST(LineParser, ValidSuffixIsStrippedAndChecked) {
+  LineParser p;
+  const std::string line = frame("RESULT,api_overhead,n=3,hz=168000000", 42);
+  const ParsedLine& r = p.parse(line);
+  EXPECT_EQ(r.suffix, Suffix::kValid);
+  EXPECT_EQ(r.seq, 42u);
+  EXPECT_EQ(r.crc_given, r.crc_computed);
+  EXPECT_EQ(r.record, "RESULT,api_overhead,n=3,hz=168000000");
+  ASSERT_EQ(r.fields.size(), 3u);
+  EXPECT_EQ(r.fields[2].key, "hz");
+  EXPECT_EQ(r.fields[2].value, "168000000");
+}
+
+TEST(LineParser, AnyChangedByteBreaksTheCrc) {
+  LineParser p;
+  const std::string good = frame("RAW,irq_entry,16,26,26,45", 7);
+  for (size_t i = 0; i < good.size() - 9; ++i) {
+    std::string bad = good;
+    bad[i] = bad[i] == '5' ? '6' : '5';
+    const ParsedLine& r = p.parse(bad);
+    EXPECT_NE(r.suffix, Suffix::kValid) << bad;
+  }
+}
+
+TEST(LineParser, SuffixForms) {
+  LineParser p;
+  EXPECT_EQ(p.parse("BEGIN,RTOS_BENCH_V1").suffix, Suffix::kAbsent);
+  EXPECT_EQ(p.parse("BEGIN,RTOS_BENCH_V2|0|DC2E733A").suffix, Suffix::kMalformed);  // uppercase
+  EXPECT_EQ(p.parse("BEGIN,RTOS_BENCH_V2|0|dc2e733").suffix, Suffix::kMalformed);
+  EXPECT_EQ(p.parse("BEGIN,RTOS_BENCH_V2||dc2e733a").suffix, Suffix::kMalformed);
+  EXPECT_EQ(p.parse("BEGIN,RTOS_BENCH_V2|x|dc2e733a").suffix, Suffix::kMalformed);
+  EXPECT_EQ(p.parse("BEGIN,RTOS_BENCH_V2|0").suffix, Suffix::kMalformed);
+  EXPECT_EQ(p.parse("|0|dc2e733a").suffix, Suffix::kBadCrc);  // a suffix on an empty record
+  EXPECT_EQ(p.parse("|0|dc2e733a").kind, RecordKind::kOther);
+  EXPECT_EQ(p.parse("BEGIN,RTOS_BENCH_V2|99999999999999999999999|dc2e733a").suffix,
+            Suffix::kMalformed);
+  const ParsedLine& r = p.parse("BEGIN,RTOS_BENCH_V2|0|dc2e733b");
+  EXPECT_EQ(r.suffix, Suffix::kBadCrc);
+  EXPECT_EQ(r.kind, RecordKind::kBegin);
+  EXPECT_EQ(r.crc_given, 0xdc2e733bu);
+  EXPECT_EQ(r.crc_computed, 0xdc2e733au);
+  EXPECT_EQ(p.parse("BEGIN,RTOS_BENCH_V2|0|dc2e733a").suffix, Suffix::kValid);
+  // A malformed suffix still lets the record kind be seen.
+  const ParsedLine& m = p.parse("RAW,x,0,1,2|3|zz");
+  EXPECT_EQ(m.suffix, Suffix::kMalformed);
+  EXPECT_EQ(m.record, "RAW,x,0,1,2");
+}
+
+TEST(LineParser, RawFastPathDecodesValues) {
+  LineParser p;
+  const std::string line = frame("RAW,event_to_task,2032,466,0,18446744073709551615", 9);
+  const ParsedLine& r = p.parse(line);
+  ASSERT_EQ(r.kind, RecordKind::kRaw);
+  EXPECT_EQ(r.error, nullptr);
+  EXPECT_EQ(r.raw_name, "event_to_task");
+  EXPECT_EQ(r.raw_first, 2032u);
+  ASSERT_EQ(r.raw_values.size(), 3u);
+  EXPECT_EQ(r.raw_values[0], 466u);
+  EXPECT_EQ(r.raw_values[1], 0u);
+  EXPECT_EQ(r.raw_values[2], UINT64_MAX);
+}
+
+TEST(LineParser, RawErrorsAreNamed) {
+  LineParser p;
+  for (const char* bad :
+       {"RAW", "RAW,", "RAW,x", "RAW,x,0", "RAW,x,0,", "RAW,,0,1", "RAW,x,,1", "RAW,x,0,1,,2",
+        "RAW,x,0,1 ", "RAW,x,0,-1", "RAW,x,0,0x1", "RAW,x,0,18446744073709551616", "RAW,x,a,1"}) {
+    const ParsedLine& r = p.parse(bad);
+    EXPECT_EQ(r.kind, RecordKind::kRaw) << bad;
+    EXPECT_NE(r.error, nullptr) << bad;
+  }
+}
+
+TEST(LineParser, FieldsKeepSpacesAndEqualsInValues) {
+  LineParser p;
+  const ParsedLine& r = p.parse("CONFIG,compiler=14.2.1 20241119,opt=-O2 -DX=1,empty=,=lead");
+  ASSERT_EQ(r.fields.size(), 4u);
+  EXPECT_EQ(r.fields[0].key, "compiler");
+  EXPECT_EQ(r.fields[0].value, "14.2.1 20241119");
+  EXPECT_EQ(r.fields[1].value, "-O2 -DX=1");
+  EXPECT_EQ(r.fields[2].key, "empty");
+  EXPECT_EQ(r.fields[2].value, "");
+  EXPECT_EQ(r.fields[3].key, "");  // no key before '=': positional
+  EXPECT_EQ(r.fields[3].value, "=lead");
+}
+
+TEST(V2Line, FramesLikeTheProtocolSays) {
+  EXPECT_EQ(rb::protocol::v2_line("BEGIN,RTOS_BENCH_V2", 0), frame("BEGIN,RTOS_BENCH_V2", 0));
+  EXPECT_EQ(rb::protocol::v2_line("END,RTOS_BENCH_V2", 18446744073709551615u),
+            frame("END,RTOS_BENCH_V2", 18446744073709551615u));
+  // The check value of the protocol's CRC over its own example input.
+  EXPECT_EQ(rb::crc32c("123456789"), 0xE3069283u);
+}
+
+}  // namespace

@@ -1,0 +1,316 @@
+// The checker on logs built in memory: valid logs of every shape, one defect
+// at a time, and hostile input (megabyte lines, NULs, mixed line ends).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "log_builder.h"
+#include "verify/verify.h"
+
+namespace {
+
+using rb::testlog::LogBuilder;
+using rb::verify::Outcome;
+using rb::verify::Report;
+
+Report check(const std::string& text, rb::verify::Options opt = {}) {
+  std::istringstream in(text);
+  return rb::verify::verify_stream(in, opt);
+}
+
+std::set<std::string> problems(const Report& r) {
+  std::set<std::string> s;
+  for (const auto& v : r.verdicts) {
+    if (v.severity != Outcome::kValid) s.insert(v.check);
+  }
+  return s;
+}
+
+const rb::verify::SeriesStats* find(const Report& r, const std::string& phase,
+                                    const std::string& name) {
+  for (const auto& s : r.series) {
+    if (s.phase == phase && s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+TEST(Checker, ValidLogIsValidAndEveryFigureIsReDerived) {
+  const Report r = check(rb::testlog::valid_log().str());
+  EXPECT_EQ(r.outcome, Outcome::kValid) << problems(r).size();
+  EXPECT_TRUE(problems(r).empty());
+  EXPECT_TRUE(r.integrity_checked);
+  EXPECT_EQ(r.protocol, "RTOS_BENCH_V2");
+  EXPECT_EQ(r.unit, "cycles");
+  EXPECT_EQ(r.series.size(), 8u);
+  for (const auto& s : r.series) {
+    EXPECT_TRUE(s.has_raw) << s.name;
+    EXPECT_TRUE(s.has_result) << s.name;
+    EXPECT_EQ(s.n, 40u);
+  }
+  EXPECT_EQ(r.tests, (std::vector<std::string>{"ruler", "api_overhead", "irq_latency", "mutex",
+                                               "time_slice"}));
+  ASSERT_EQ(r.not_applicable.size(), 1u);
+  EXPECT_EQ(r.not_applicable[0].first, "time_slice");
+  ASSERT_EQ(r.checks.size(), 1u);
+  EXPECT_EQ(r.checks[0].pass, 100u);
+  const auto* busy = find(r, "busy", "irq_entry");
+  ASSERT_NE(busy, nullptr);
+  EXPECT_EQ(busy->test, "irq_latency");
+  ASSERT_TRUE(busy->base_ticks.has_value());
+  EXPECT_EQ(*busy->base_ticks, find(r, "", "ruler_loop")->median);
+}
+
+TEST(Checker, StatisticsMatchTheBuildersIndependentArithmetic) {
+  // 100003 samples with spikes: the builder's RESULT (std::sort + nearest
+  // rank written out) must equal what the checker derives.
+  LogBuilder b;
+  b.rec("BEGIN,RTOS_BENCH_V2");
+  b.rec("CONFIG,unit=cycles");
+  b.series("big", rb::testlog::samples(77, 100003, 1000, 4000, 90000), 168000000);
+  b.series("wide", rb::testlog::samples(78, 5000, 1ull << 40, 1ull << 35), 1000000000);
+  b.rec("END,RTOS_BENCH_V2");
+  const Report r = check(b.str(true, "\n"));
+  EXPECT_EQ(r.outcome, Outcome::kValid);
+  EXPECT_TRUE(problems(r).empty()) << r.verdicts.front().message;
+  EXPECT_EQ(find(r, "", "big")->n, 100003u);
+}
+
+TEST(Checker, EachDerivedResultFieldIsCompared) {
+  const LogBuilder base = rb::testlog::valid_log();
+  const size_t at = base.find("RESULT,api_overhead,");
+  const std::string rec = base.entries[at].text;
+  for (const char* key :
+       {"n", "min_ticks", "median_ticks", "avg_ticks", "p90_ticks", "p99_ticks", "p999_ticks",
+        "max_ticks", "min_ns", "median_ns", "avg_ns", "p90_ns", "p99_ns", "p999_ns", "max_ns"}) {
+    const std::string needle = std::string(",") + key + "=";
+    const size_t pos = rec.find(needle);
+    ASSERT_NE(pos, std::string::npos) << key;
+    const size_t vstart = pos + needle.size();
+    const size_t vend = rec.find(',', vstart);
+    const uint64_t v = std::stoull(rec.substr(vstart, vend - vstart));
+    LogBuilder b = base;
+    b.entries[at].text = rec.substr(0, vstart) + std::to_string(v + 1) + rec.substr(vend);
+    const Report r = check(b.str());
+    EXPECT_EQ(problems(r), (std::set<std::string>{"result_matches_raw"})) << key;
+    bool named = false;
+    for (const auto& verdict : r.verdicts) {
+      named |= verdict.message.find(std::string(key) + "=" + std::to_string(v + 1) +
+                                    " (RAW gives " + std::to_string(v) + ")") != std::string::npos;
+    }
+    EXPECT_TRUE(named) << key;
+  }
+}
+
+TEST(Checker, UnknownResultFieldsAreKeptNotChecked) {
+  LogBuilder b = rb::testlog::valid_log();
+  b.entries[b.find("RESULT,api_overhead,")].text += ",cache_misses=12";
+  const Report r = check(b.str());
+  EXPECT_EQ(r.outcome, Outcome::kValid);
+  const auto* s = find(r, "", "api_overhead");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->not_checked, std::vector<std::string>{"cache_misses"});
+  EXPECT_NE(rb::verify::to_text(r).find("not checked (unknown RESULT fields): cache_misses"),
+            std::string::npos);
+}
+
+TEST(Checker, InstructionsAreNotCalledCycles) {
+  const Report r = check(rb::testlog::valid_log(40, "instructions").str());
+  EXPECT_EQ(r.outcome, Outcome::kValid);
+  EXPECT_EQ(r.unit, "instructions");
+  const std::string text = rb::verify::to_text(r);
+  EXPECT_NE(text.find("net instructions"), std::string::npos);
+  // "cycles" only where the report says these are not cycles.
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.find("cycles") != std::string::npos)
+      EXPECT_EQ(line.rfind("unit: instructions", 0), 0u) << line;
+  }
+}
+
+TEST(Checker, NetValuesSubtractTheBaseline) {
+  const Report r = check(rb::testlog::valid_log().str());
+  const auto* s = find(r, "", "api_overhead");
+  ASSERT_NE(s, nullptr);
+  ASSERT_TRUE(s->base_ticks);
+  const auto j = rb::verify::to_json(r);
+  for (const auto& js : j["series"]) {
+    if (js["name"] != "api_overhead") continue;
+    EXPECT_EQ(js["net_ticks"]["min"], s->min - *s->base_ticks);
+    EXPECT_EQ(js["net_ticks"]["median"], s->median - *s->base_ticks);
+    EXPECT_EQ(js["net_ns"]["max"], (s->max - *s->base_ticks) * 1000000000ull / s->hz);
+    EXPECT_EQ(js["ticks"]["p99"], s->p99);
+  }
+  EXPECT_NE(rb::verify::to_text(r).find("net cycles"), std::string::npos);
+}
+
+TEST(Checker, MegabyteLinesNulsAndMixedLineEndsAreHandled) {
+  auto lines = rb::testlog::valid_log().lines();
+  std::string s;
+  const char* eols[] = {"\r\n", "\n", "\r"};
+  for (size_t i = 0; i < lines.size(); ++i) {
+    s += lines[i] + eols[i % 3];
+    if (i == 10) s += std::string(3u << 20, 'A') + "\n";          // 3 MB of noise, one line
+    if (i == 20) s += std::string("\0\0garbage\0", 10) + "\r\n";  // NULs in a noise line
+  }
+  const Report r = check(s);
+  EXPECT_EQ(r.outcome, Outcome::kValid) << rb::verify::to_text(r);
+  EXPECT_EQ(r.overlong_lines, 1u);
+  EXPECT_EQ(r.control_lines, 1u);
+  std::set<std::string> notes;
+  for (const auto& v : r.verdicts) notes.insert(v.check);
+  EXPECT_TRUE(notes.count("overlong"));
+  EXPECT_TRUE(notes.count("control_bytes"));
+}
+
+TEST(Checker, AnOverlongProtocolLineIsALostLine) {
+  LogBuilder b = rb::testlog::valid_log();
+  b.entries[b.find("CHECK,")].text += ",pad=" + std::string(5000, 'x');
+  const Report r = check(b.str());
+  EXPECT_EQ(problems(r), (std::set<std::string>{"seq_gap"}));
+}
+
+TEST(Checker, GarbageVerdictsAreCappedAndCounted) {
+  // 20000 corrupt lines: the report keeps 50 verdicts and counts the rest.
+  LogBuilder b;
+  b.rec("BEGIN,RTOS_BENCH_V2");
+  std::string text = b.str();
+  for (int i = 0; i < 20000; ++i)
+    text += "CONFIG,x=" + std::to_string(i) + "|" + std::to_string(i + 1) + "|00000000\n";
+  const Report r = check(text);
+  EXPECT_EQ(r.outcome, Outcome::kProtocolError);
+  size_t crc = 0;
+  for (const auto& v : r.verdicts) crc += v.check == "crc";
+  EXPECT_EQ(crc, 50u);
+  EXPECT_EQ(r.suppressed.at("crc"), 20000u - 50u);
+}
+
+TEST(Checker, UnknownRecordWithValidChecksumKeepsTheSequence) {
+  LogBuilder b = rb::testlog::valid_log();
+  b.entries.insert(b.entries.begin() + static_cast<std::ptrdiff_t>(b.find("TEST,mutex")),
+                   rb::testlog::Entry{"TEMPERATURE,31", true});
+  const Report r = check(b.str());
+  EXPECT_EQ(r.outcome, Outcome::kValid);
+  bool noted = false;
+  for (const auto& v : r.verdicts) noted |= v.check == "unknown_record";
+  EXPECT_TRUE(noted);
+}
+
+TEST(Checker, BeginMustStartAtSeqZero) {
+  auto lines = rb::testlog::valid_log().lines();
+  lines.erase(lines.begin() + 2);  // BEGIN: the next line (seq 1) becomes the first
+  const Report late = check(LogBuilder::join(lines));
+  EXPECT_TRUE(problems(late).count("begin_missing"));
+  const Report r = check(rb::protocol::v2_line("BEGIN,RTOS_BENCH_V2", 5) + "\n" +
+                         rb::protocol::v2_line("END,RTOS_BENCH_V2", 6) + "\n");
+  EXPECT_EQ(problems(r), (std::set<std::string>{"seq_gap"}));
+}
+
+TEST(Checker, RepeatedIdenticalConfigIsFineConflictingIsNot) {
+  LogBuilder b = rb::testlog::valid_log();
+  b.entries.insert(b.entries.begin() + static_cast<std::ptrdiff_t>(b.find("TEST,ruler")),
+                   rb::testlog::Entry{"CONFIG,tick=1000,core=168000000", true});
+  EXPECT_EQ(check(b.str()).outcome, Outcome::kValid);
+}
+
+TEST(Checker, LinesBeforeBeginAndAfterEndThatAreNoiseAreTolerated) {
+  LogBuilder b = rb::testlog::valid_log();
+  b.entries.insert(b.entries.begin(),
+                   rb::testlog::Entry{"FreeRTOS V10.5.1 booting, RESULT follows", false});
+  b.entries.push_back(rb::testlog::Entry{"shell> RAW,not,0,1", false});
+  const Report r = check(b.str());
+  EXPECT_EQ(r.outcome, Outcome::kValid);
+  EXPECT_EQ(r.other_lines, 5u);
+}
+
+TEST(Checker, V2LineWithoutLineEndButValidCrcIsComplete) {
+  std::string s = rb::testlog::valid_log().str();
+  s.resize(s.rfind("END,"));
+  s += rb::protocol::v2_line("END,RTOS_BENCH_V2,heap_free=122760,min_heap=118440", 45);  // no CRLF
+  const Report r = check(s);
+  EXPECT_TRUE(problems(r).empty()) << rb::verify::to_text(r);
+}
+
+TEST(Checker, CheckCountsMustAddUp) {
+  LogBuilder b = rb::testlog::valid_log();
+  b.entries[b.find("CHECK,")].text = "CHECK,mutex_pi,rounds=100,pass=90,fail=0,status=OK";
+  EXPECT_EQ(problems(check(b.str())), (std::set<std::string>{"check_failed"}));
+}
+
+TEST(Checker, DebuggerUnknownIsANoteNotAFailure) {
+  LogBuilder b = rb::testlog::valid_log();
+  b.entries[b.find("CONFIG,counter=")].text = b.entries[b.find("CONFIG,counter=")].text.replace(
+      b.entries[b.find("CONFIG,counter=")].text.find("debugger=0"), 10, "debugger=n/a");
+  const Report r = check(b.str());
+  EXPECT_EQ(r.outcome, Outcome::kValid);
+}
+
+TEST(VerifyFile, UnreadablePathsAreErrorsNotReports) {
+  auto missing = rb::verify::verify_file("/nonexistent/capture.log", {});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().message.find("/nonexistent/capture.log"), std::string::npos);
+  EXPECT_NE(missing.error().message.find("No such file"), std::string::npos);
+
+  auto dir = rb::verify::verify_file(std::filesystem::temp_directory_path(), {});
+  ASSERT_FALSE(dir.ok());
+  EXPECT_NE(dir.error().message.find("is a directory"), std::string::npos);
+}
+
+TEST(VerifyFile, PermissionDenied) {
+  if (::geteuid() == 0) GTEST_SKIP() << "running as root: permission bits do not stop root";
+  const auto p =
+      std::filesystem::temp_directory_path() / ("rb_noperm_" + std::to_string(::getpid()) + ".log");
+  { std::ofstream(p) << "BEGIN,RTOS_BENCH_V1\n"; }
+  std::filesystem::permissions(p, std::filesystem::perms::none);
+  auto r = rb::verify::verify_file(p, {});
+  std::filesystem::remove(p);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("Permission denied"), std::string::npos) << r.error().message;
+}
+
+TEST(VerifyFile, FileAndStreamGiveTheSameReport) {
+  const std::string path = std::string(RTOSBENCH_TEST_DATA) + "/verify/generated/valid_v2.log";
+  auto f = rb::verify::verify_file(path, {});
+  ASSERT_TRUE(f.ok());
+  std::ifstream in(path, std::ios::binary);
+  Report s = rb::verify::verify_stream(in, {});
+  s.source = f->source;
+  EXPECT_EQ(rb::verify::to_json(*f).dump(), rb::verify::to_json(s).dump());
+}
+
+TEST(Json, InvalidUtf8FromTheLogDoesNotBreakTheJson) {
+  LogBuilder b = rb::testlog::valid_log();
+  b.entries[b.find("CONFIG,core=")].text += ",note=\xff\xfe caf\xc3\xa9";
+  const Report r = check(b.str());
+  const std::string dumped = rb::verify::to_json(r).dump();  // throws on invalid UTF-8
+  EXPECT_NE(dumped.find("caf\xc3\xa9"), std::string::npos);
+}
+
+TEST(Outcome, PrecedenceAndExitCodes) {
+  using rb::verify::worst;
+  EXPECT_EQ(worst(Outcome::kValid, Outcome::kUnverified), Outcome::kUnverified);
+  EXPECT_EQ(worst(Outcome::kUnverified, Outcome::kInvalid), Outcome::kInvalid);
+  EXPECT_EQ(worst(Outcome::kInvalid, Outcome::kProtocolError), Outcome::kProtocolError);
+  EXPECT_EQ(worst(Outcome::kProtocolError, Outcome::kValid), Outcome::kProtocolError);
+  EXPECT_EQ(rb::verify::exit_code(Outcome::kValid), 0);
+  EXPECT_EQ(rb::verify::exit_code(Outcome::kInvalid), 1);
+  EXPECT_EQ(rb::verify::exit_code(Outcome::kProtocolError), 2);
+  EXPECT_EQ(rb::verify::exit_code(Outcome::kUnverified), 3);
+  EXPECT_STREQ(rb::verify::to_string(Outcome::kProtocolError), "protocol_error");
+}
+
+TEST(LogChecker, FedLineByLineAsACaptureGrows) {
+  const auto lines = rb::testlog::valid_log().lines();
+  rb::verify::LogChecker checker({});
+  for (size_t i = 0; i < lines.size(); ++i) checker.add_line(lines[i], i + 1, false, false, true);
+  const Report r = checker.finish();
+  EXPECT_EQ(r.outcome, Outcome::kValid);
+  EXPECT_EQ(r.lines, lines.size());
+}
+
+}  // namespace
