@@ -8,4 +8,5 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/build.sh"
 build=${RTOSBENCH_BUILD_DIR:-$root/build}
 cd "$root"
-exec "$build/src/rtosbench" run --matrix configs/qemu.yaml --out runs "$@"
+# --fetch-kernels clones a kernel missing from the cache at its pinned tag.
+exec "$build/src/rtosbench" run --matrix configs/qemu.yaml --out runs --fetch-kernels "$@"

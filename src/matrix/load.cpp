@@ -294,7 +294,9 @@ Loaded<Matrix> parse_matrix(const std::string& text, const std::filesystem::path
     const YAML::Node& root = *root_opt;
     static const std::vector<std::string> kKeys{"matrix", "bench", "firmware", "board", "toolchain",
                                                 "kernels", "variants", "tests", "samples", "warmup",
-                                                "repeats", "expect", "timeouts", "retries"};
+                                                "repeats", "expect", "timeouts", "retries",
+                                                // read by diff/regress from the run's matrix snapshot
+                                                "tolerances"};
     c.check_map(root, "the matrix", kKeys);
     if (auto name = c.string(root, "matrix", "the matrix", true)) {
       if (!std::regex_match(*name, kIdRe)) c.error(root["matrix"], "matrix name must match [A-Za-z0-9][A-Za-z0-9_.-]*");

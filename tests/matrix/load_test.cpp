@@ -33,6 +33,16 @@ TEST(MatrixLoad, MinimalMatrixTakesTheDefaults) {
   EXPECT_FALSE(m.value.kernels[0].needs_source());
 }
 
+// diff and regress read `tolerances:` from the run's matrix snapshot, so the
+// loader must let it through rather than call it a typo.
+TEST(MatrixLoad, TolerancesKeyIsAccepted) {
+  auto m = parse_matrix(std::string(kMinimal) + "tolerances:\n  default:\n    median: {abs: 2, pct: 2}\n",
+                        "/x/m.yaml");
+  EXPECT_TRUE(m.ok()) << (m.errors.empty() ? "" : m.errors.front().format());
+  auto typo = parse_matrix(std::string(kMinimal) + "tolerance:\n  default: {}\n", "/x/m.yaml");
+  EXPECT_FALSE(typo.ok());
+}
+
 TEST(MatrixLoad, RelativePathsAreResolvedAgainstTheMatrixFile) {
   auto m = parse_matrix(std::string(kMinimal) + "bench: benches/b.yaml\nfirmware: ../fw\n", "/a/configs/m.yaml");
   ASSERT_TRUE(m.ok());

@@ -9,6 +9,7 @@ list=$("$RB" run --matrix "$CONFIGS/qemu.yaml" --list 2>&1); rc=$?
 set -e
 expect_eq "qemu.yaml valid" 0 "$rc"
 expect_contains "qemu.yaml jobs" "bare-O2-tick1000-fpu0" "$list"
+expect_eq "qemu.yaml lists bare and the five kernel ports" 6 "$(echo "$list" | wc -l)"
 
 set +e
 list=$("$RB" run --matrix "$CONFIGS/f407.yaml" --list 2>&1); rc=$?
@@ -19,9 +20,11 @@ expect_contains "f407.yaml ids" "freertos-Os-tick100-fpu0" "$list"
 expect_contains "f407.yaml: absent ports reported" "nuttx-O2-tick1000-fpu0  PORT_MISSING: no firmware port 'nuttx'" "$list"
 
 set +e
-out=$("$RB" doctor --matrix "$CONFIGS/qemu.yaml" 2>&1); rc=$?
+# An empty kernel cache: the machine's own cache must not decide the outcome.
+out=$("$RB" doctor --matrix "$CONFIGS/qemu.yaml" --kernel-cache "$WORK/empty-kernel-cache" 2>&1); rc=$?
 set -e
-expect_eq "doctor on the emulated bench" 0 "$rc"
+expect_eq "doctor on the emulated bench without kernel sources" 1 "$rc"
+expect_contains "doctor names a missing kernel source" "freertos" "$out"
 expect_contains "doctor checks qemu" "ok       qemu-system-arm" "$out"
 expect_contains "doctor checks the pin" "12.2.1 (matches the pin)" "$out"
 
