@@ -56,3 +56,23 @@ function(rb_require_kernel_source)
     endif()
   endforeach()
 endfunction()
+
+# rb_check_kernel_commit(<checkout dir>): for kernel ports. When <dir> is a git
+# checkout, RB_KERNEL_COMMIT "n/a" becomes its HEAD (8 hex digits, echoed in
+# CONFIG), and any other RB_KERNEL_COMMIT must be a prefix of HEAD: building a
+# checkout at another commit than the one recorded is a FATAL_ERROR. A source
+# that is not a git checkout is accepted as is (the run pipeline decides).
+function(rb_check_kernel_commit dir)
+  execute_process(COMMAND git -C "${dir}" rev-parse HEAD
+    OUTPUT_VARIABLE _rb_head OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE _rb_git_rc ERROR_QUIET)
+  if(NOT _rb_git_rc EQUAL 0)
+    return()
+  endif()
+  if(RB_KERNEL_COMMIT STREQUAL "n/a")
+    string(SUBSTRING "${_rb_head}" 0 8 _rb_short)
+    set(RB_KERNEL_COMMIT "${_rb_short}" PARENT_SCOPE)
+  elseif(NOT _rb_head MATCHES "^${RB_KERNEL_COMMIT}")
+    message(FATAL_ERROR "RB_PORT=${RB_PORT}: RB_KERNEL_COMMIT='${RB_KERNEL_COMMIT}' but the checkout "
+      "'${dir}' is at ${_rb_head}")
+  endif()
+endfunction()

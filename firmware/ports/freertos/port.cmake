@@ -55,16 +55,7 @@ elseif(NOT RB_KERNEL_VERSION STREQUAL _rb_frt_ver)
   message(FATAL_ERROR "RB_PORT=freertos: RB_KERNEL_VERSION='${RB_KERNEL_VERSION}' but the checkout "
     "'${RB_KERNEL_SOURCE}' is FreeRTOS ${_rb_frt_ver} (include/task.h)")
 endif()
-execute_process(COMMAND git -C "${RB_KERNEL_SOURCE}" rev-parse HEAD
-  OUTPUT_VARIABLE _rb_head OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE _rb_git_rc ERROR_QUIET)
-if(_rb_git_rc EQUAL 0)
-  if(RB_KERNEL_COMMIT STREQUAL "n/a")
-    string(SUBSTRING "${_rb_head}" 0 8 RB_KERNEL_COMMIT)
-  elseif(NOT _rb_head MATCHES "^${RB_KERNEL_COMMIT}")
-    message(FATAL_ERROR "RB_PORT=freertos: RB_KERNEL_COMMIT='${RB_KERNEL_COMMIT}' but the checkout "
-      "'${RB_KERNEL_SOURCE}' is at ${_rb_head}")
-  endif()
-endif()
+rb_check_kernel_commit("${RB_KERNEL_SOURCE}")
 
 # ---- Sources ----------------------------------------------------------------
 set(_rb_frt "${RB_KERNEL_SOURCE}")

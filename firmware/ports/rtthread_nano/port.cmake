@@ -37,16 +37,7 @@ elseif(NOT RB_KERNEL_VERSION STREQUAL _rb_rt_ver)
   message(FATAL_ERROR "RB_PORT=rtthread_nano: RB_KERNEL_VERSION='${RB_KERNEL_VERSION}' but the checkout "
     "'${RB_KERNEL_SOURCE}' is RT-Thread ${_rb_rt_ver} (rt-thread/include/rtdef.h)")
 endif()
-execute_process(COMMAND git -C "${RB_KERNEL_SOURCE}" rev-parse HEAD
-  OUTPUT_VARIABLE _rb_head OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE _rb_git_rc ERROR_QUIET)
-if(_rb_git_rc EQUAL 0)
-  if(RB_KERNEL_COMMIT STREQUAL "n/a")
-    string(SUBSTRING "${_rb_head}" 0 8 RB_KERNEL_COMMIT)
-  elseif(NOT _rb_head MATCHES "^${RB_KERNEL_COMMIT}")
-    message(FATAL_ERROR "RB_PORT=rtthread_nano: RB_KERNEL_COMMIT='${RB_KERNEL_COMMIT}' but the checkout "
-      "'${RB_KERNEL_SOURCE}' is at ${_rb_head}")
-  endif()
-endif()
+rb_check_kernel_commit("${RB_KERNEL_SOURCE}")
 
 # ---- Sources ----------------------------------------------------------------
 file(GLOB _rb_rt_src "${_rb_rt}/src/*.c")

@@ -33,16 +33,7 @@ elseif(NOT RB_KERNEL_VERSION STREQUAL _rb_tos_ver)
   message(FATAL_ERROR "RB_PORT=tencentos: RB_KERNEL_VERSION='${RB_KERNEL_VERSION}' but the checkout "
     "'${_rb_tos}' is TencentOS-tiny ${_rb_tos_ver} (kernel/core/include/tos_version.h)")
 endif()
-execute_process(COMMAND git -C "${_rb_tos}" rev-parse HEAD
-  OUTPUT_VARIABLE _rb_head OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE _rb_git_rc ERROR_QUIET)
-if(_rb_git_rc EQUAL 0)
-  if(RB_KERNEL_COMMIT STREQUAL "n/a")
-    string(SUBSTRING "${_rb_head}" 0 8 RB_KERNEL_COMMIT)
-  elseif(NOT _rb_head MATCHES "^${RB_KERNEL_COMMIT}")
-    message(FATAL_ERROR "RB_PORT=tencentos: RB_KERNEL_COMMIT='${RB_KERNEL_COMMIT}' but the checkout "
-      "'${_rb_tos}' is at ${_rb_head}")
-  endif()
-endif()
+rb_check_kernel_commit("${_rb_tos}")
 
 # ---- Sources ----------------------------------------------------------------
 file(GLOB _rb_tos_core "${_rb_tos}/kernel/core/*.c")

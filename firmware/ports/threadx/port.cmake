@@ -32,16 +32,7 @@ elseif(NOT RB_KERNEL_VERSION STREQUAL _rb_tx_ver)
   message(FATAL_ERROR "RB_PORT=threadx: RB_KERNEL_VERSION='${RB_KERNEL_VERSION}' but the checkout "
     "'${_rb_tx}' is ThreadX ${_rb_tx_ver} (common/inc/tx_api.h)")
 endif()
-execute_process(COMMAND git -C "${_rb_tx}" rev-parse HEAD
-  OUTPUT_VARIABLE _rb_head OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE _rb_git_rc ERROR_QUIET)
-if(_rb_git_rc EQUAL 0)
-  if(RB_KERNEL_COMMIT STREQUAL "n/a")
-    string(SUBSTRING "${_rb_head}" 0 8 RB_KERNEL_COMMIT)
-  elseif(NOT _rb_head MATCHES "^${RB_KERNEL_COMMIT}")
-    message(FATAL_ERROR "RB_PORT=threadx: RB_KERNEL_COMMIT='${RB_KERNEL_COMMIT}' but the checkout "
-      "'${_rb_tx}' is at ${_rb_head}")
-  endif()
-endif()
+rb_check_kernel_commit("${_rb_tx}")
 
 # ---- Sources ----------------------------------------------------------------
 file(GLOB _rb_tx_common "${_rb_tx}/common/src/*.c")

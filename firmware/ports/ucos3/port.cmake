@@ -85,16 +85,7 @@ elseif(NOT RB_KERNEL_VERSION STREQUAL _rb_os_ver)
   message(FATAL_ERROR "RB_PORT=ucos3: RB_KERNEL_VERSION='${RB_KERNEL_VERSION}' but the checkout "
     "'${_rb_os}' is uC/OS-III ${_rb_os_ver} (Source/os.h)")
 endif()
-execute_process(COMMAND git -C "${_rb_os}" rev-parse HEAD
-  OUTPUT_VARIABLE _rb_head OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE _rb_git_rc ERROR_QUIET)
-if(_rb_git_rc EQUAL 0)
-  if(RB_KERNEL_COMMIT STREQUAL "n/a")
-    string(SUBSTRING "${_rb_head}" 0 8 RB_KERNEL_COMMIT)
-  elseif(NOT _rb_head MATCHES "^${RB_KERNEL_COMMIT}")
-    message(FATAL_ERROR "RB_PORT=ucos3: RB_KERNEL_COMMIT='${RB_KERNEL_COMMIT}' but the checkout "
-      "'${_rb_os}' is at ${_rb_head}")
-  endif()
-endif()
+rb_check_kernel_commit("${_rb_os}")
 
 # ---- Sources ----------------------------------------------------------------------
 foreach(f os_cfg_app os_core os_flag os_mem os_msg os_mutex os_prio os_q os_sem os_stat os_task
