@@ -1,28 +1,78 @@
 #!/usr/bin/env bash
-# Prints `export RTOSBENCH_KERNEL_<NAME>=...` for every kernel whose checkout
-# is in rtosbench's kernel cache (the same place `rtosbench run` looks:
-# $RTOSBENCH_KERNEL_CACHE, else $XDG_CACHE_HOME/rtosbench/kernels, else
-# ~/.cache/rtosbench/kernels; entries are <name>-<tag>). tests/ports reads
-# these variables; a kernel without a cached checkout is skipped there with
-# its reason. Usage: eval "$(scripts/kernel-env.sh)"
+# Prints `export RTOSBENCH_KERNEL_<NAME>=...` for every kernel of a matrix
+# (default configs/qemu.yaml, the kernels the port tests cover) whose
+# checkout is in rtosbench's kernel cache at the pinned tag or commit, and
+# unmodified: the same place and the same check `rtosbench run` uses
+# ($RTOSBENCH_KERNEL_CACHE, else $XDG_CACHE_HOME/rtosbench/kernels, else
+# ~/.cache/rtosbench/kernels; entries are <name>-<commit> for a kernel pinned
+# by commit, else <name>-<tag>; extra sources <name>-<extra>-<tag>).
+# tests/ports reads these variables and skips a kernel without one, with its
+# reason. A kernel left out gets a `# ...` line saying why. A variable the
+# caller already set wins over the cache.
+#
+#   eval "$(scripts/kernel-env.sh [MATRIX])"
 set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+matrix=${1:-$root/configs/qemu.yaml}
 cache=${RTOSBENCH_KERNEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rtosbench/kernels}
+[[ -r $matrix ]] || { echo "kernel-env.sh: cannot read $matrix" >&2; exit 66; }
 
-# variable suffix, cache entry (the pinned tag as in configs/*.yaml)
-entries=(
-  "FREERTOS freertos-V10.5.1"
-  "THREADX threadx-v6.2.0_rel"
-  "UCOS3 ucos3-v3.08.00"
-  "UCOS3_CPU ucos3-uc_cpu-v1.32.01"
-  "UCOS3_LIB ucos3-uc_lib-v1.39.01"
-  "TENCENTOS tencentos-master"
-  "RTTHREAD_NANO rtthread_nano-v3.1.5"
-)
-for e in "${entries[@]}"; do
-  read -r var dir <<<"$e"
-  name=RTOSBENCH_KERNEL_$var
-  # A value the caller set wins over the cache.
-  if [[ -z ${!name:-} && -d "$cache/$dir" ]]; then
-    printf 'export %s=%q\n' "$name" "$cache/$dir"
+# tests/ports names the extra sources of uC/OS-III this way.
+declare -A extra_var=([ucos3.uc_cpu]=UCOS3_CPU [ucos3.uc_lib]=UCOS3_LIB)
+
+# One line per source: KERNEL EXTRA TAG COMMIT ("-" for an empty field), from
+# the matrix's `kernels:` list (entries at two spaces, extra sources at six;
+# commented-out kernels are not listed).
+sources=$(awk '
+  function flush() { if (k != "") print k, (x == "" ? "-" : x), (t == "" ? "-" : t), (c == "" ? "-" : c) }
+  function value(line) { sub(/^[^:]*:[ \t]*/, "", line); sub(/[ \t]+#.*$/, "", line); gsub(/["\047]/, "", line); return line }
+  /^[^ #]/ { inkernels = ($0 ~ /^kernels:/); next }
+  !inkernels { next }
+  /^  - name:/ { flush(); k = value($0); x = ""; t = ""; c = ""; next }
+  /^    tag:/ { t = value($0); next }
+  /^    commit:/ { c = value($0); next }
+  /^      - name:/ { flush(); x = value($0); t = ""; c = ""; next }
+  /^        tag:/ { t = value($0); next }
+  /^        commit:/ { c = value($0); next }
+  END { flush() }
+' "$matrix")
+
+git_at() { git -c safe.directory='*' -C "$1" "${@:2}" 2>/dev/null; }
+
+while read -r kernel extra tag commit; do
+  [[ -n $kernel ]] || continue
+  [[ $tag == - ]] && tag=""
+  [[ $commit == - ]] && commit=""
+  [[ -z $tag && -z $commit ]] && continue  # no upstream (bare)
+  if [[ $extra == - ]]; then
+    var=RTOSBENCH_KERNEL_${kernel^^}
+    entry=$kernel-${commit:-$tag}
+  else
+    var=RTOSBENCH_KERNEL_${extra_var[$kernel.$extra]:-${kernel^^}_${extra^^}}
+    entry=$kernel-$extra-${commit:-$tag}
   fi
-done
+  [[ -n ${!var:-} ]] && continue
+  dir=$cache/$entry
+  if [[ ! -d $dir ]]; then
+    echo "# $var not set: no $dir"
+    continue
+  fi
+  head=$(git_at "$dir" rev-parse --verify HEAD) || { echo "# $var not set: $dir is not a git checkout"; continue; }
+  if [[ -n $commit ]]; then
+    want=$commit
+  else
+    want=$(git_at "$dir" rev-parse --verify --quiet "$tag^{commit}") || {
+      echo "# $var not set: tag $tag is not in $dir"
+      continue
+    }
+  fi
+  if [[ $head != "$want" ]]; then
+    echo "# $var not set: $dir is at ${head:0:12}, not the pinned ${commit:+commit}${commit:-tag $tag} (${want:0:12})"
+    continue
+  fi
+  if [[ -n $(git_at "$dir" status --porcelain --untracked-files=no) ]]; then
+    echo "# $var not set: $dir has modified tracked files"
+    continue
+  fi
+  printf 'export %s=%q\n' "$var" "$dir"
+done <<<"$sources"

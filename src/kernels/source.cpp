@@ -1,6 +1,7 @@
 #include "kernels/source.h"
 
 #include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <unistd.h>
 
@@ -46,6 +47,11 @@ std::filesystem::path default_cache_dir() {
   return std::filesystem::temp_directory_path() / "rtosbench-kernels";
 }
 
+std::string cache_entry_name(const std::string& name, const std::string& tag, const std::string& commit,
+                             const std::string& version) {
+  return sanitize(name + "-" + (!commit.empty() ? commit : !tag.empty() ? tag : version));
+}
+
 Result<std::pair<std::string, std::filesystem::path>> parse_override(const std::string& arg) {
   auto eq = arg.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == arg.size()) {
@@ -67,14 +73,33 @@ run::ProcessResult SourceResolver::git(const std::vector<std::string>& args, con
   return runner_.run(spec);
 }
 
+Status SourceResolver::fetch_commit(const std::string& url, const std::string& commit,
+                                   const std::filesystem::path& dir, const std::filesystem::path& log) {
+  // A commit that no tag names cannot be cloned with --branch; a shallow
+  // fetch of exactly that commit also keeps the download small.
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"init", "--quiet", dir.string()},
+           {"-C", dir.string(), "fetch", "--quiet", "--depth", "1", url, commit},
+           {"-C", dir.string(), "checkout", "--quiet", "--detach", "FETCH_HEAD"}}) {
+    auto r = git(args, log);
+    if (!r.ok()) {
+      return Error{fmt::format("git {} failed ({}): {}", fmt::join(args, " "), r.describe(), r.tail(3))};
+    }
+  }
+  return {};
+}
+
 Result<ResolvedRepo> SourceResolver::resolve_repo(const std::string& key, const std::string& url,
-                                                  const std::string& tag,
+                                                  const std::string& tag, const std::string& commit,
                                                   const std::filesystem::path& matrix_path,
                                                   const std::string& cache_name,
                                                   const std::filesystem::path& log) {
   ResolvedRepo r;
   r.name = key;
   r.tag = tag;
+  r.pinned_commit = commit;
+  const bool by_commit = !commit.empty();
+  const std::string pin = by_commit ? "commit " + commit : tag.empty() ? "(no tag)" : tag;
   if (auto it = options_.overrides.find(key); it != options_.overrides.end()) {
     r.path = it->second;
     r.origin = "command line";
@@ -94,18 +119,25 @@ Result<ResolvedRepo> SourceResolver::resolve_repo(const std::string& key, const 
       return Error{fmt::format(
           "no source for '{}' at {}: not in the kernel cache ({}); name a checkout with "
           "--kernel-source {}=PATH{}",
-          key, tag.empty() ? "(no tag)" : tag, r.path.string(), key,
-          url.empty() ? "" : fmt::format(", or pass --fetch-kernels to clone {} at {}", url, tag))};
+          key, pin, r.path.string(), key,
+          url.empty() ? "" : fmt::format(", or pass --fetch-kernels to fetch {} at {}", url, pin))};
     }
     std::filesystem::create_directories(options_.cache_dir, ec);
     std::filesystem::path tmp = r.path;
     tmp += fmt::format(".partial-{}", ::getpid());
     std::filesystem::remove_all(tmp, ec);
-    auto clone = git({"clone", "--quiet", "--depth", "1", "--branch", tag, url, tmp.string()}, log);
-    if (!clone.ok()) {
-      std::filesystem::remove_all(tmp, ec);
-      return Error{fmt::format("git clone --depth 1 --branch {} {} failed ({}): {}", tag, url, clone.describe(),
-                               clone.tail(3))};
+    if (by_commit) {
+      if (auto f = fetch_commit(url, commit, tmp, log); !f.ok()) {
+        std::filesystem::remove_all(tmp, ec);
+        return f.error();
+      }
+    } else {
+      auto clone = git({"clone", "--quiet", "--depth", "1", "--branch", tag, url, tmp.string()}, log);
+      if (!clone.ok()) {
+        std::filesystem::remove_all(tmp, ec);
+        return Error{fmt::format("git clone --depth 1 --branch {} {} failed ({}): {}", tag, url, clone.describe(),
+                                 clone.tail(3))};
+      }
     }
     std::filesystem::rename(tmp, r.path, ec);
     if (ec) return Error{fmt::format("cannot move clone to {}: {}", r.path.string(), ec.message())};
@@ -117,50 +149,74 @@ Result<ResolvedRepo> SourceResolver::resolve_repo(const std::string& key, const 
     if (!options_.allow_other_commit) {
       return Error{fmt::format("source of '{}' at {} is not a git checkout, so its version cannot be verified ({}); "
                                "use a git checkout of {} or pass --allow-other-commit",
-                               key, r.path.string(), head.tail(1), tag)};
+                               key, r.path.string(), head.tail(1), pin)};
     }
     r.commit = "n/a";
     r.note = "not a git checkout; accepted by --allow-other-commit";
     return r;
   }
   r.commit = trim(head.output);
-  auto tagc = git({"-C", r.path.string(), "rev-parse", "--verify", "--quiet", tag + "^{commit}"}, log);
-  std::string tag_commit = tagc.ok() ? trim(tagc.output) : "";
-  if (tag_commit.empty() && !url.empty() && r.origin == "cache" && options_.fetch) {
-    // A shallow clone of another tag: fetch just this one.
-    auto f = git({"-C", r.path.string(), "fetch", "--quiet", "--depth", "1", "origin", "tag", tag}, log);
-    if (f.ok()) {
-      tagc = git({"-C", r.path.string(), "rev-parse", "--verify", "--quiet", tag + "^{commit}"}, log);
-      tag_commit = tagc.ok() ? trim(tagc.output) : "";
+  const bool ours = r.origin == "cache" || r.origin == "fetched";
+  std::string pin_commit;
+  if (by_commit) {
+    // With a commit pin the tag is informational: a branch name such as
+    // `master` resolves to wherever the branch is now.
+    pin_commit = commit;
+    if (r.commit != commit && ours) {
+      // The cache is ours: move it to the pinned commit, fetching it if needed.
+      auto co = git({"-C", r.path.string(), "checkout", "--quiet", "--detach", commit}, log);
+      if (!co.ok() && options_.fetch && !url.empty()) {
+        auto f = git({"-C", r.path.string(), "fetch", "--quiet", "--depth", "1", url, commit}, log);
+        if (f.ok()) co = git({"-C", r.path.string(), "checkout", "--quiet", "--detach", "FETCH_HEAD"}, log);
+      }
+      if (!co.ok()) {
+        return Error{fmt::format("cached source {} is at {} and commit {} is not in it; pass --fetch-kernels to fetch "
+                                 "it, or remove the directory",
+                                 r.path.string(), r.commit.substr(0, 12), commit)};
+      }
+      auto now = git({"-C", r.path.string(), "rev-parse", "--verify", "HEAD"}, log);
+      r.commit = now.ok() ? trim(now.output) : r.commit;
     }
-  }
-  if (tag_commit.empty()) {
-    if (!options_.allow_other_commit) {
-      return Error{fmt::format("tag {} of '{}' is not in {} (HEAD is {}); fetch the tag (git -C {} fetch origin tag {}) "
-                               "or pass --allow-other-commit",
-                               tag, key, r.path.string(), r.commit.substr(0, 12), r.path.string(), tag)};
+  } else {
+    auto tagc = git({"-C", r.path.string(), "rev-parse", "--verify", "--quiet", tag + "^{commit}"}, log);
+    pin_commit = tagc.ok() ? trim(tagc.output) : "";
+    if (pin_commit.empty() && !url.empty() && r.origin == "cache" && options_.fetch) {
+      // A shallow clone of another tag: fetch just this one.
+      auto f = git({"-C", r.path.string(), "fetch", "--quiet", "--depth", "1", "origin", "tag", tag}, log);
+      if (f.ok()) {
+        tagc = git({"-C", r.path.string(), "rev-parse", "--verify", "--quiet", tag + "^{commit}"}, log);
+        pin_commit = tagc.ok() ? trim(tagc.output) : "";
+      }
     }
-    r.note = fmt::format("tag {} not found; built HEAD {} (--allow-other-commit)", tag, r.commit.substr(0, 12));
-  } else if (tag_commit != r.commit) {
-    if (r.origin == "cache" || r.origin == "fetched") {
+    if (pin_commit.empty()) {
+      if (!options_.allow_other_commit) {
+        return Error{fmt::format("tag {} of '{}' is not in {} (HEAD is {}); fetch the tag (git -C {} fetch origin tag {}) "
+                                 "or pass --allow-other-commit",
+                                 tag, key, r.path.string(), r.commit.substr(0, 12), r.path.string(), tag)};
+      }
+      r.note = fmt::format("tag {} not found; built HEAD {} (--allow-other-commit)", tag, r.commit.substr(0, 12));
+    } else if (pin_commit != r.commit && ours) {
       // The cache is ours: move it to the pinned tag.
       auto co = git({"-C", r.path.string(), "checkout", "--quiet", "--detach", tag}, log);
       if (!co.ok()) {
         return Error{fmt::format("cannot check out {} in cached source {}: {}", tag, r.path.string(), co.tail(2))};
       }
-      r.commit = tag_commit;
+      r.commit = pin_commit;
+    }
+  }
+  if (!pin_commit.empty()) {
+    if (pin_commit == r.commit) {
       r.at_tag = true;
     } else if (!options_.allow_other_commit) {
-      return Error{fmt::format("checkout of '{}' at {} is at {} but the pinned tag {} is {}; run "
+      std::string want = by_commit ? commit : tag;
+      return Error{fmt::format("checkout of '{}' at {} is at {} but the pinned {} is {}; run "
                                "`git -C {} checkout {}` or pass --allow-other-commit",
-                               key, r.path.string(), r.commit.substr(0, 12), tag, tag_commit.substr(0, 12),
-                               r.path.string(), tag)};
+                               key, r.path.string(), r.commit.substr(0, 12), by_commit ? "commit" : "tag " + tag,
+                               pin_commit.substr(0, 12), r.path.string(), want)};
     } else {
-      r.note = fmt::format("HEAD {} is not tag {} ({}); accepted by --allow-other-commit", r.commit.substr(0, 12), tag,
-                           tag_commit.substr(0, 12));
+      r.note = fmt::format("HEAD {} is not {} ({}); accepted by --allow-other-commit", r.commit.substr(0, 12),
+                           by_commit ? "the pinned commit" : "tag " + tag, pin_commit.substr(0, 12));
     }
-  } else {
-    r.at_tag = true;
   }
   auto status = git({"-C", r.path.string(), "status", "--porcelain", "--untracked-files=no"}, log);
   r.dirty = status.ok() && !trim(status.output).empty();
@@ -185,8 +241,8 @@ Result<ResolvedKernel> SourceResolver::resolve(const matrix::KernelSpec& kernel,
     return out;
   }
   out.has_source = true;
-  auto main = resolve_repo(kernel.name, kernel.git, kernel.tag, kernel.source,
-                           sanitize(kernel.name + "-" + (kernel.tag.empty() ? kernel.version : kernel.tag)), log);
+  auto main = resolve_repo(kernel.name, kernel.git, kernel.tag, kernel.commit, kernel.source,
+                           cache_entry_name(kernel.name, kernel.tag, kernel.commit, kernel.version), log);
   if (!main.ok()) {
     Result<ResolvedKernel> err = Error{fmt::format("kernel '{}' {}: {}", kernel.name, kernel.version, main.error().message)};
     memo_.emplace(kernel.name, err);
@@ -195,7 +251,8 @@ Result<ResolvedKernel> SourceResolver::resolve(const matrix::KernelSpec& kernel,
   out.main = *main;
   for (const auto& x : kernel.extra_sources) {
     std::string key = kernel.name + "." + x.name;
-    auto r = resolve_repo(key, x.git, x.tag, x.source, sanitize(kernel.name + "-" + x.name + "-" + x.tag), log);
+    auto r = resolve_repo(key, x.git, x.tag, x.commit, x.source,
+                          cache_entry_name(kernel.name + "-" + x.name, x.tag, x.commit, x.tag), log);
     if (!r.ok()) {
       Result<ResolvedKernel> err = Error{fmt::format("kernel '{}' {}: {}", kernel.name, kernel.version, r.error().message)};
       memo_.emplace(kernel.name, err);

@@ -1,8 +1,9 @@
 #pragma once
-// Kernel sources: each kernel is pinned to an upstream git URL and tag; the
-// checkout is taken from a local path the user names (command line, then
-// matrix) or from a cache directory, verified with git to be at the tag, and
-// the commit actually used is recorded. Cloning is done only when asked.
+// Kernel sources: each kernel is pinned to an upstream git URL and a tag or
+// a commit; the checkout is taken from a local path the user names (command
+// line, then matrix) or from a cache directory, verified with git to be at
+// the pin, and the commit actually used is recorded. Fetching is done only
+// when asked.
 #include "matrix/model.h"
 #include "run/process.h"
 #include "util/result.h"
@@ -19,9 +20,10 @@ struct ResolvedRepo {
   std::string name;                 // kernel name, or extra source name
   std::filesystem::path path;       // checkout used
   std::string origin;               // "command line", "matrix", "cache", "fetched"
-  std::string tag;                  // pinned tag
+  std::string tag;                  // pinned tag (informational when pinned_commit is set)
+  std::string pinned_commit;        // pinned commit, empty when pinned by tag
   std::string commit;               // full commit id of HEAD; "n/a" when not a git checkout
-  bool at_tag = false;              // HEAD is the tag's commit
+  bool at_tag = false;              // HEAD is the pin's commit (the tag's, or pinned_commit)
   bool dirty = false;               // tracked files modified
   std::string note;                 // why a mismatch was accepted (--allow-other-commit)
 };
@@ -38,14 +40,19 @@ struct ResolvedKernel {
 struct ResolveOptions {
   // `--kernel-source NAME=PATH`; NAME is a kernel name or "kernel.extra".
   std::map<std::string, std::filesystem::path> overrides;
-  std::filesystem::path cache_dir;  // <cache>/<kernel>-<tag>/
-  bool fetch = false;               // allow `git clone --depth 1 --branch TAG URL`
+  std::filesystem::path cache_dir;  // <cache>/<kernel>-<tag>/ or <cache>/<kernel>-<commit>/
+  bool fetch = false;               // allow `git clone --depth 1 --branch TAG URL` / `git fetch --depth 1 URL COMMIT`
   bool allow_other_commit = false;  // accept a checkout not at the tag (recorded)
 };
 
 // Default cache: $RTOSBENCH_KERNEL_CACHE, else $XDG_CACHE_HOME/rtosbench/kernels,
 // else ~/.cache/rtosbench/kernels.
 std::filesystem::path default_cache_dir();
+
+// The cache entry's directory name: <name>-<commit> when pinned by commit,
+// else <name>-<tag> (<name>-<version> without either), made file-name safe.
+std::string cache_entry_name(const std::string& name, const std::string& tag, const std::string& commit,
+                             const std::string& version);
 
 // Parses "NAME=PATH" (PATH made absolute); error names the argument.
 Result<std::pair<std::string, std::filesystem::path>> parse_override(const std::string& arg);
@@ -64,8 +71,11 @@ class SourceResolver {
 
  private:
   Result<ResolvedRepo> resolve_repo(const std::string& key, const std::string& git, const std::string& tag,
-                                    const std::filesystem::path& matrix_path, const std::string& cache_name,
-                                    const std::filesystem::path& log);
+                                    const std::string& commit, const std::filesystem::path& matrix_path,
+                                    const std::string& cache_name, const std::filesystem::path& log);
+  // `git init` + `git fetch --depth 1 URL COMMIT` + checkout into `dir`.
+  Status fetch_commit(const std::string& url, const std::string& commit, const std::filesystem::path& dir,
+                      const std::filesystem::path& log);
   run::ProcessResult git(const std::vector<std::string>& args, const std::filesystem::path& log);
 
   run::ProcessRunner& runner_;

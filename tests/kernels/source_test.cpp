@@ -164,6 +164,71 @@ TEST_F(KernelSources, DirectoryWithoutGitCannotBeVerified) {
   EXPECT_EQ(k2->identity(), "");  // cannot be cached
 }
 
+TEST_F(KernelSources, FetchByCommitPinsAVersionWithoutTag) {
+  // The tagged commit is older than the branch head: fetched by its id.
+  spec_.tag = "";
+  spec_.commit = tag_commit_;
+  SourceResolver without_fetch(*runner_, options());
+  auto missing = without_fetch.resolve(spec_, {});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().message.find("at commit " + tag_commit_), std::string::npos) << missing.error().message;
+  auto o = options();
+  o.fetch = true;
+  SourceResolver r(*runner_, o);
+  auto k = r.resolve(spec_, root_ / "git.log");
+  ASSERT_TRUE(k.ok()) << k.error().message;
+  EXPECT_EQ(k->main.origin, "fetched");
+  EXPECT_EQ(k->main.commit, tag_commit_);
+  EXPECT_EQ(k->main.pinned_commit, tag_commit_);
+  EXPECT_TRUE(k->main.at_tag);
+  EXPECT_TRUE(std::filesystem::exists(root_ / "cache" / ("fakeos-" + tag_commit_) / "fakeos.h"));
+  // Only the pinned commit was fetched, not the branch head after it.
+  run::ProcessSpec count;
+  count.argv = {"git", "-C", (root_ / "cache" / ("fakeos-" + tag_commit_)).string(), "rev-list", "--count", "--all"};
+  EXPECT_EQ(runner_->run(count).output, "1\n");
+}
+
+TEST_F(KernelSources, UserCheckoutMustBeAtThePinnedCommitWhateverTheBranchSays) {
+  // `tag: main` names a branch that has moved on: with a commit pin it is
+  // only informational.
+  spec_.tag = "main";
+  spec_.commit = tag_commit_;
+  auto o = options();
+  o.overrides["fakeos"] = upstream_;
+  SourceResolver strict(*runner_, o);
+  auto k = strict.resolve(spec_, {});
+  ASSERT_FALSE(k.ok());
+  EXPECT_NE(k.error().message.find("pinned commit is " + tag_commit_.substr(0, 12)), std::string::npos)
+      << k.error().message;
+  git("checkout -q " + tag_commit_);
+  SourceResolver again(*runner_, o);
+  auto k2 = again.resolve(spec_, {});
+  ASSERT_TRUE(k2.ok()) << k2.error().message;
+  EXPECT_EQ(k2->main.commit, tag_commit_);
+  EXPECT_TRUE(k2->main.at_tag);
+}
+
+TEST_F(KernelSources, CachedCheckoutIsMovedToThePinnedCommit) {
+  spec_.tag = "";
+  spec_.commit = tag_commit_;
+  auto entry = root_ / "cache" / cache_entry_name("fakeos", "", tag_commit_, "1.0.0");
+  std::filesystem::create_directories(root_ / "cache");
+  ASSERT_EQ(std::system(("git clone -q " + upstream_.string() + " " + entry.string()).c_str()), 0);
+  SourceResolver r(*runner_, options());
+  auto k = r.resolve(spec_, {});
+  ASSERT_TRUE(k.ok()) << k.error().message;
+  EXPECT_EQ(k->main.origin, "cache");
+  EXPECT_EQ(k->main.commit, tag_commit_);
+  EXPECT_TRUE(k->main.at_tag);
+}
+
+TEST(KernelCache, EntryNamedByCommitElseTag) {
+  EXPECT_EQ(cache_entry_name("freertos", "V10.5.1", "", "10.5.1"), "freertos-V10.5.1");
+  EXPECT_EQ(cache_entry_name("tencentos", "master", "1a4f91ab8e99fcc5a9db214ae6ba0d996de25498", "2.5.2"),
+            "tencentos-1a4f91ab8e99fcc5a9db214ae6ba0d996de25498");
+  EXPECT_EQ(cache_entry_name("x", "", "", "1.0 beta"), "x-1.0_beta");
+}
+
 TEST(KernelOverride, ParsesNameEqualsPath) {
   auto o = parse_override("freertos=/src/FreeRTOS-Kernel");
   ASSERT_TRUE(o.ok());

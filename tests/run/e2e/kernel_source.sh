@@ -2,7 +2,9 @@
 # Kernel sources with real git: a local checkout at the pinned tag builds and
 # its commit is recorded; a checkout at another commit is SOURCE_MISSING
 # unless --allow-other-commit; --fetch-kernels clones the tag into the cache
-# (from a file:// URL: no network).
+# (from a file:// URL: no network); a kernel pinned by commit is fetched by
+# that commit; scripts/kernel-env.sh exports exactly the cached checkouts at
+# their pin.
 source "$(dirname "$0")/lib.sh" "$@"
 
 up=$WORK/fakeos
@@ -49,4 +51,37 @@ expect_eq "fetched into the cache" 0 "$RC"
 d=$(run_dir "$WORK/runs")
 expect_eq "fetched origin" fetched "$(jq -r .kernel_source.origin "$d/jobs/fakeos-O2-tick1000-fpu0/result.json")"
 expect_file "$KCACHE/fakeos-v1.0.0/fakeos.h"
+
+# Pinned by commit, with a branch name that has moved on as its tag.
+sed -e "s|@URL@|file://$up|" -e "s|tag: v1.0.0|tag: main\n    commit: $tag_commit|" "$DATA/run/kernel.yaml.in" \
+  >"$WORK/kernel-commit.yaml"
+rb_run --matrix "$WORK/kernel-commit.yaml" --out "$WORK/runs" --fetch-kernels
+expect_eq "fetched by commit" 0 "$RC"
+d=$(run_dir "$WORK/runs")
+r=$d/jobs/fakeos-O2-tick1000-fpu0/result.json
+expect_eq "pinned commit recorded" "$tag_commit" "$(jq -r .kernel_source.pinned_commit "$r")"
+expect_eq "built at the pinned commit" "$tag_commit" "$(jq -r .conditions.kernel_commit "$r")"
+expect_file "$KCACHE/fakeos-$tag_commit/fakeos.h"
+git -C "$up" checkout -q main
+rb_run --matrix "$WORK/kernel-commit.yaml" --out "$WORK/runs" --kernel-source "fakeos=$up"
+expect_eq "a named checkout off the pinned commit" 2 "$RC"
+expect_contains "reason" "pinned commit is ${tag_commit:0:12}" "$(job_reason "$(run_dir "$WORK/runs")" fakeos-O2-tick1000-fpu0)"
+
+# scripts/kernel-env.sh: the cached checkouts at their pins, and why not.
+env_sh=$DATA/../../scripts/kernel-env.sh
+out=$(RTOSBENCH_KERNEL_CACHE=$KCACHE "$env_sh" "$WORK/kernel.yaml")
+expect_eq "kernel-env exports the cached tag" "export RTOSBENCH_KERNEL_FAKEOS=$KCACHE/fakeos-v1.0.0" "$out"
+out=$(RTOSBENCH_KERNEL_CACHE=$KCACHE "$env_sh" "$WORK/kernel-commit.yaml")
+expect_eq "kernel-env exports the cached commit" "export RTOSBENCH_KERNEL_FAKEOS=$KCACHE/fakeos-$tag_commit" "$out"
+out=$(RTOSBENCH_KERNEL_CACHE=$KCACHE RTOSBENCH_KERNEL_FAKEOS=/mine "$env_sh" "$WORK/kernel.yaml")
+expect_eq "kernel-env keeps the caller's value" "" "$out"
+echo '#define FAKEOS 9' >"$KCACHE/fakeos-v1.0.0/fakeos.h"
+out=$(RTOSBENCH_KERNEL_CACHE=$KCACHE "$env_sh" "$WORK/kernel.yaml")
+expect_contains "kernel-env skips a modified checkout" "# RTOSBENCH_KERNEL_FAKEOS not set: $KCACHE/fakeos-v1.0.0 has modified tracked files" "$out"
+git -C "$KCACHE/fakeos-v1.0.0" checkout -q -- fakeos.h
+git -C "$KCACHE/fakeos-v1.0.0" fetch -q origin main && git -C "$KCACHE/fakeos-v1.0.0" checkout -q FETCH_HEAD
+out=$(RTOSBENCH_KERNEL_CACHE=$KCACHE "$env_sh" "$WORK/kernel.yaml")
+expect_contains "kernel-env skips a checkout off its tag" "not the pinned tag v1.0.0" "$out"
+out=$(RTOSBENCH_KERNEL_CACHE=$WORK/no-cache "$env_sh" "$WORK/kernel.yaml")
+expect_contains "kernel-env says what is missing" "# RTOSBENCH_KERNEL_FAKEOS not set: no $WORK/no-cache/fakeos-v1.0.0" "$out"
 finish
