@@ -10,6 +10,7 @@
 #include "run/progress.h"
 #include "run/run_directory.h"
 #include "run/runner.h"
+#include "store/history.h"
 
 #include <fmt/core.h>
 
@@ -37,6 +38,9 @@ struct RunArgs {
   bool fetch = false;
   bool allow_other_commit = false;
   int build_jobs = 0;
+  int repeat = 0;  // 0: the matrix's `repeats:`
+  std::string history_db;
+  bool no_history = false;
   bool json = false;
   bool list = false;
 };
@@ -68,6 +72,31 @@ std::string slurp(const std::filesystem::path& p) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+// The finished run goes into the SQLite history; the run directory stays
+// the record, so a failure here is a warning, never a failed run.
+void record_history(const std::string& db_option, const std::filesystem::path& run_dir) {
+  std::filesystem::path db;
+  if (!db_option.empty()) {
+    db = db_option;
+  } else {
+    auto d = store::default_history_path();
+    if (!d.ok()) {
+      fmt::print(stderr, "warning: run not recorded in the history: {}\n", d.error().message);
+      return;
+    }
+    db = *d;
+  }
+  auto rec = store::record_run(db, run_dir);
+  if (!rec.ok()) {
+    fmt::print(stderr, "warning: run not recorded in the history database {}: {} (record it later with "
+                       "`rtosbench history --import {}`)\n",
+               db.string(), rec.error().message, run_dir.string());
+    return;
+  }
+  fmt::print(stderr, "history: {} {} ({} jobs) in {}\n", rec->replaced ? "re-recorded" : "recorded", rec->run_id,
+             rec->jobs, db.string());
 }
 
 int run_command(RunArgs& a) {
@@ -116,6 +145,7 @@ int run_command(RunArgs& a) {
     if (a.build_cache.empty()) a.build_cache = saved_options.value("build_cache", "");
     if (a.firmware.empty()) a.firmware = saved_options.value("firmware", "");
     a.fetch = a.fetch || saved_options.value("fetch_kernels", false);
+    if (a.repeat == 0) a.repeat = saved_options.value("repeats", 0);
     a.allow_other_commit = a.allow_other_commit || saved_options.value("allow_other_commit", false);
   } else {
     if (a.matrix.empty()) {
@@ -145,6 +175,9 @@ int run_command(RunArgs& a) {
     original_bench = bench.file.string();
   }
   if (!a.firmware.empty()) m.firmware = std::filesystem::absolute(a.firmware).lexically_normal();
+  // One source of truth for the loads per job: the matrix's `repeats:`,
+  // which --repeat replaces for this run (and its resumption).
+  if (a.repeat > 0) m.repeats = a.repeat;
 
   if (a.list) {
     for (const auto& j : matrix::expand_jobs(m)) {
@@ -198,6 +231,7 @@ int run_command(RunArgs& a) {
                          {"firmware", m.firmware.string()},
                          {"fetch_kernels", ko.fetch},
                          {"allow_other_commit", ko.allow_other_commit},
+                         {"repeats", m.repeats},
                          {"kernel_sources", nlohmann::json::object()}};
   for (const auto& [k, v] : ko.overrides) options["kernel_sources"][k] = v.string();
 
@@ -248,6 +282,7 @@ int run_command(RunArgs& a) {
   if (out.interrupted) {
     fmt::print(stderr, "interrupted: finish with `rtosbench run --resume {}`\n", dir->root().string());
   }
+  if (!out.interrupted && !a.no_history) record_history(a.history_db, dir->root());
   fmt::print(stderr, "run directory: {} (exit {})\n", dir->root().string(), out.exit_code);
   return out.exit_code;
 }
@@ -268,6 +303,14 @@ std::function<int()> add_run(CLI::App& app) {
   app.add_flag("--allow-other-commit", a->allow_other_commit,
                "accept a kernel checkout that is not at the pinned tag (recorded in the results)");
   app.add_option("--build-jobs", a->build_jobs, "images built at the same time (default: cores, at most 4)");
+  app.add_option("--repeat", a->repeat,
+                 "loads per job, each a cold start of the same image, judged for reproducibility "
+                 "(default: the matrix's `repeats:`)")
+      ->check(CLI::Range(1, 1000));
+  app.add_option("--history-db", a->history_db,
+                 "SQLite history the finished run is recorded in (default $RTOSBENCH_HISTORY, else "
+                 "~/.local/share/rtosbench/history.sqlite)");
+  app.add_flag("--no-history", a->no_history, "do not record the run in the history database");
   app.add_flag("--json", a->json, "print the run summary (run.json) on stdout");
   app.add_flag("--list", a->list, "print the expanded job ids and exit");
   return [a] { return run_command(*a); };

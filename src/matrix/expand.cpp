@@ -27,27 +27,24 @@ std::vector<Job> expand_jobs(const Matrix& m) {
     for (const auto& opt : m.opts) {
       for (int tick : m.tick_hz) {
         for (int fpu : m.fpu_context) {
-          for (int r = 1; r <= m.repeats; ++r) {
-            Job j;
-            j.kernel = k;
-            j.board = m.board;
-            j.opt = opt;
-            j.opt_id = opt_id(opt);
-            j.tick_hz = tick;
-            j.fpu_context = fpu;
-            j.repeat = r;
-            j.tests = m.tests;
-            j.samples = m.samples;
-            j.warmup = m.warmup;
-            j.build_id = fmt::format("{}-{}-tick{}-fpu{}", k.name, j.opt_id, tick, fpu);
-            j.id = m.repeats > 1 ? fmt::format("{}-r{}", j.build_id, r) : j.build_id;
-            j.port_exists = exists;
-            if (!exists) {
-              j.port_missing_reason = fmt::format("no firmware port '{}' yet ({} does not exist)", k.port,
-                                                  port_file.lexically_relative(m.firmware.parent_path()).string());
-            }
-            jobs.push_back(std::move(j));
+          Job j;
+          j.kernel = k;
+          j.board = m.board;
+          j.opt = opt;
+          j.opt_id = opt_id(opt);
+          j.tick_hz = tick;
+          j.fpu_context = fpu;
+          j.tests = m.tests;
+          j.samples = m.samples;
+          j.warmup = m.warmup;
+          j.build_id = fmt::format("{}-{}-tick{}-fpu{}", k.name, j.opt_id, tick, fpu);
+          j.id = j.build_id;
+          j.port_exists = exists;
+          if (!exists) {
+            j.port_missing_reason = fmt::format("no firmware port '{}' yet ({} does not exist)", k.port,
+                                                port_file.lexically_relative(m.firmware.parent_path()).string());
           }
+          jobs.push_back(std::move(j));
         }
       }
     }

@@ -1,6 +1,6 @@
 #pragma once
-// Variant expansion: kernels x opt x tick x fpu x repeats, in matrix order,
-// with stable readable ids.
+// Variant expansion: kernels x opt x tick x fpu, in matrix order, with
+// stable readable ids (repeats are loads inside a job, not jobs).
 #include "matrix/model.h"
 
 #include <vector>

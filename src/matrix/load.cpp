@@ -37,6 +37,12 @@ std::string Diagnostic::format() const {
   return fmt::format("{}: error: {}", file, message);
 }
 
+const std::vector<std::string>& known_statistics() {
+  static const std::vector<std::string> kStats{"n",   "min", "median", "avg",    "p90",   "p99",
+                                               "p999", "max", "stddev", "jitter", "base"};
+  return kStats;
+}
+
 const std::vector<std::string>& known_tests() {
   static const std::vector<std::string> kTests{"ruler", "api_overhead", "wake_latency", "round_trip",
                                                "irq_latency", "time_slice", "tick_overhead", "queue",
@@ -210,8 +216,70 @@ void parse_expect(Checker& c, const YAML::Node& n, const std::string& what,
   }
 }
 
+// `commit:`: a full commit id, because `git fetch URL COMMIT` and the
+// verification need all 40 hex digits; lower-cased.
+std::string pinned_commit(Checker& c, const YAML::Node& map, const std::string& what) {
+  auto v = c.string(map, "commit", what, false);
+  if (!v) return "";
+  static const std::regex kCommitRe("^[0-9a-fA-F]{40}$");
+  if (!std::regex_match(*v, kCommitRe)) {
+    c.error(map["commit"], fmt::format("'commit' of {} must be a full commit id (40 hex digits), got '{}'", what, *v));
+    return "";
+  }
+  std::string lower = *v;
+  for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return lower;
+}
+
+// `reproducibility:`: statistic (or `default`) -> a percentage, `off`, or
+// {abs, pct}.
+void parse_reproducibility(Checker& c, const YAML::Node& n, Matrix& m) {
+  std::vector<std::string> allowed = known_statistics();
+  allowed.insert(allowed.begin(), "default");
+  if (!c.check_map(n, "reproducibility", allowed)) return;
+  for (auto it = n.begin(); it != n.end(); ++it) {
+    std::string key = it->first.IsScalar() ? it->first.Scalar() : "?";
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) continue;
+    const YAML::Node& v = it->second;
+    std::string what = fmt::format("reproducibility.{}", key);
+    SpreadTolerance t;
+    // A number >= 0; `percent` also takes a trailing '%'.
+    auto nonneg = [&](const YAML::Node& x, const std::string& w, bool percent) -> std::optional<double> {
+      std::string text = x.IsScalar() ? x.Scalar() : "";
+      if (percent && !text.empty() && text.back() == '%') text.pop_back();
+      try {
+        size_t used = 0;
+        double d = std::stod(text, &used);
+        if (used == text.size() && d >= 0) return d;
+      } catch (const std::exception&) {
+      }
+      c.error(x, percent ? fmt::format("{} must be a percentage >= 0 (e.g. 2 or \"2%\"), `off`, or {{abs: N, pct: P}}", w)
+                         : fmt::format("{} must be a number >= 0 (in the statistic's unit)", w));
+      return std::nullopt;
+    };
+    auto percent = [&](const YAML::Node& x, const std::string& w) { return nonneg(x, w, true); };
+    if (v.IsScalar() && v.Scalar() == "off") {
+      t.off = true;
+    } else if (v.IsScalar()) {
+      auto p = percent(v, what);
+      if (!p) continue;
+      t.pct = *p;
+    } else if (c.check_map(v, what, {"abs", "pct"})) {
+      if (v["pct"].IsDefined()) {
+        if (auto p = percent(v["pct"], what + ".pct")) t.pct = *p;
+      }
+      if (v["abs"].IsDefined()) {
+        if (auto a = nonneg(v["abs"], what + ".abs", false)) t.abs = *a;
+      }
+    } else {
+      continue;
+    }
+    m.reproducibility[key] = t;
+  }
+}
+
 void parse_kernel(Checker& c, const YAML::Node& k, Matrix& m) {
-  static const std::vector<std::string> kKeys{"name", "port", "version", "git", "tag", "source",
+  static const std::vector<std::string> kKeys{"name", "port", "version", "git", "tag", "commit", "source",
                                               "note", "extra_sources", "expect"};
   if (!c.check_map(k, "a kernel", kKeys)) return;
   KernelSpec spec;
@@ -231,19 +299,22 @@ void parse_kernel(Checker& c, const YAML::Node& k, Matrix& m) {
     c.error(k["port"], fmt::format("port '{}' must match [a-z0-9][a-z0-9_]*", spec.port));
   }
   spec.git = c.string(k, "git", what, false).value_or("");
-  spec.tag = c.string(k, "tag", what, !spec.git.empty()).value_or("");
+  spec.commit = pinned_commit(c, k, what);
+  spec.tag = c.string(k, "tag", what, !spec.git.empty() && !k["commit"].IsDefined()).value_or("");
   spec.version = c.string(k, "version", what, !spec.git.empty()).value_or("n/a");
   if (auto s = c.string(k, "source", what, false)) spec.source = c.path(*s);
   spec.note = c.string(k, "note", what, false).value_or("");
-  if (k["tag"].IsDefined() && spec.git.empty() && spec.source.empty()) {
-    c.error(k["tag"], fmt::format("{} has a tag but neither 'git' nor 'source'", what));
+  for (const char* pin : {"tag", "commit"}) {
+    if (k[pin].IsDefined() && spec.git.empty() && spec.source.empty()) {
+      c.error(k[pin], fmt::format("{} has a {} but neither 'git' nor 'source'", what, pin));
+    }
   }
   if (YAML::Node extras = k["extra_sources"]; extras.IsDefined()) {
     if (!extras.IsSequence()) {
       c.error(extras, fmt::format("'extra_sources' of {} must be a list", what));
     } else {
       for (const auto& e : extras) {
-        static const std::vector<std::string> kExtraKeys{"name", "git", "tag", "source"};
+        static const std::vector<std::string> kExtraKeys{"name", "git", "tag", "commit", "source"};
         if (!c.check_map(e, fmt::format("an extra source of {}", what), kExtraKeys)) continue;
         ExtraSource x;
         x.name = c.string(e, "name", "an extra source", true).value_or("");
@@ -251,7 +322,8 @@ void parse_kernel(Checker& c, const YAML::Node& k, Matrix& m) {
           c.error(e["name"], fmt::format("extra source name '{}' must match [a-z0-9][a-z0-9_]*", x.name));
         }
         x.git = c.string(e, "git", "an extra source", false).value_or("");
-        x.tag = c.string(e, "tag", "an extra source", !x.git.empty()).value_or("");
+        x.commit = pinned_commit(c, e, fmt::format("extra source '{}'", x.name));
+        x.tag = c.string(e, "tag", "an extra source", !x.git.empty() && !e["commit"].IsDefined()).value_or("");
         if (auto s = c.string(e, "source", "an extra source", false)) x.source = c.path(*s);
         if (x.git.empty() && x.source.empty()) {
           c.error(e, fmt::format("extra source '{}' needs 'git' or 'source'", x.name));
@@ -294,7 +366,7 @@ Loaded<Matrix> parse_matrix(const std::string& text, const std::filesystem::path
     const YAML::Node& root = *root_opt;
     static const std::vector<std::string> kKeys{"matrix", "bench", "firmware", "board", "toolchain",
                                                 "kernels", "variants", "tests", "samples", "warmup",
-                                                "repeats", "expect", "timeouts", "retries",
+                                                "repeats", "reproducibility", "expect", "timeouts", "retries",
                                                 // read by diff/regress from the run's matrix snapshot
                                                 "tolerances"};
     c.check_map(root, "the matrix", kKeys);
@@ -374,6 +446,7 @@ Loaded<Matrix> parse_matrix(const std::string& text, const std::filesystem::path
     if (YAML::Node n = root["repeats"]; n.IsDefined()) {
       if (auto v = c.integer(n, "repeats", 1, 1000)) m.repeats = static_cast<int>(*v);
     }
+    if (YAML::Node r = root["reproducibility"]; r.IsDefined()) parse_reproducibility(c, r, m);
     if (YAML::Node e = root["expect"]; e.IsDefined()) {
       std::map<std::string, std::optional<std::string>> pins;
       parse_expect(c, e, "expect", pins, false);
@@ -457,8 +530,11 @@ void parse_board(Checker& c, const YAML::Node& b, Bench& bench) {
     if (inst.flasher == FlasherKind::kPyocd) inst.probe.target = "stm32f407vgtx";
   }
   if (YAML::Node q = b["qemu"]; q.IsDefined()) {
-    if (c.check_map(q, what + " qemu", {"machine", "extra_args"})) {
+    if (c.check_map(q, what + " qemu", {"machine", "serial", "extra_args"})) {
       inst.qemu.machine = c.string(q, "machine", what + " qemu", false).value_or(inst.qemu.machine);
+      if (auto t = c.choice(q, "serial", what + " qemu", {"socket", "pty"}, false)) {
+        inst.qemu.serial = *t == "pty" ? QemuSerial::kPty : QemuSerial::kSocket;
+      }
       if (YAML::Node a = q["extra_args"]; a.IsDefined()) {
         if (!a.IsSequence()) {
           c.error(a, "qemu.extra_args must be a list of strings");

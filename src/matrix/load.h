@@ -37,4 +37,8 @@ Loaded<Bench> parse_bench(const std::string& text, const std::filesystem::path& 
 // Test names the harness knows (docs/protocol.md section 8).
 const std::vector<std::string>& known_tests();
 
+// Statistics a `reproducibility:` tolerance can name, as diff and regress
+// name them: n, min, median, avg, p90, p99, p999, max, stddev, jitter, base.
+const std::vector<std::string>& known_statistics();
+
 }  // namespace rb::matrix

@@ -20,6 +20,7 @@ struct ExtraSource {
   std::string name;
   std::string git;
   std::string tag;
+  std::string commit;            // pinned commit (40 hex digits), empty if pinned by tag
   std::filesystem::path source;  // local checkout (absolute), empty if none
 };
 
@@ -28,7 +29,10 @@ struct KernelSpec {
   std::string port;      // firmware/ports/<port>/port.cmake; defaults to name
   std::string version;   // pinned version, e.g. "10.5.1"; "n/a" for bare
   std::string git;       // upstream URL; empty for kernels without source (bare)
-  std::string tag;       // upstream tag of `version`
+  std::string tag;       // upstream tag of `version` (optional with `commit`)
+  // Pinned commit (40 hex digits) for a version that has no tag, or whose
+  // tag could move (a branch): it wins over `tag`, which is then only checked.
+  std::string commit;
   std::filesystem::path source;  // local checkout named in the matrix (absolute)
   std::string note;      // shown with every result, e.g. why a version differs from a seed
   std::vector<ExtraSource> extra_sources;
@@ -50,6 +54,15 @@ struct Retries {
   int capture = 1;  // TIMEOUT, PORT_ERROR, PROTOCOL_ERROR (never INVALID)
 };
 
+// How far one statistic may differ between the loads of a repeated job: the
+// spread (max - min across the loads) may be at most max(abs, pct % of the
+// smallest load's value).
+struct SpreadTolerance {
+  double abs = 0;
+  double pct = 0;
+  bool off = false;  // the statistic is not judged
+};
+
 struct Matrix {
   std::filesystem::path file;      // absolute path of the matrix file
   std::string name;
@@ -64,7 +77,14 @@ struct Matrix {
   std::vector<std::string> tests{"all"};
   int samples = 10000;
   int warmup = 1000;
+  // Loads per job: each a cold start of the same image (QEMU: a new process;
+  // hardware: flashed once, then reset per load); overridden by
+  // `rtosbench run --repeat N`.
   int repeats = 1;
+  // `reproducibility:` statistic name (known_statistics()) or "default" ->
+  // tolerance between loads; empty: the bench's default (identical on the
+  // emulated bench).
+  std::map<std::string, SpreadTolerance> reproducibility;
   std::map<std::string, std::string> expect;  // CONFIG pins of every capture
   Timeouts timeouts;
   Retries retries;
@@ -84,8 +104,18 @@ struct ProbeSpec {
   bool connect_under_reset = false;
 };
 
+// How QEMU's USART1 reaches the capture. `socket` (the default) is lossless
+// by construction: QEMU waits for the connection before the guest can run
+// and blocks when the reader lags. `pty` goes through the tty path
+// (serial_port) like a board, but QEMU 7.2 drops output written before it
+// notices, by a once-a-second poll, that the pty was opened; the runner
+// waits that out before releasing the guest (docs/run.md, "Capture
+// transport").
+enum class QemuSerial { kSocket, kPty };
+
 struct QemuSpec {
   std::string machine = "netduinoplus2";
+  QemuSerial serial = QemuSerial::kSocket;
   std::vector<std::string> extra_args;
 };
 
@@ -108,17 +138,17 @@ struct Bench {
   std::vector<BoardInstance> boards;
 };
 
-// One expanded job: a kernel at one variant (and repeat).
+// One expanded job: a kernel at one variant. Its loads (Matrix::repeats)
+// run inside the job.
 struct Job {
-  std::string id;          // e.g. "freertos-O2-tick1000-fpu0", "-r2" appended for repeats
-  std::string build_id;    // the id without the repeat: repeats share one image
+  std::string id;          // e.g. "freertos-O2-tick1000-fpu0"
+  std::string build_id;    // the image's id (equal to id: one image per job)
   KernelSpec kernel;
   std::string board;
   std::string opt;         // e.g. "-O2 -g0"
   std::string opt_id;      // e.g. "O2"
   int tick_hz = 1000;
   int fpu_context = 0;
-  int repeat = 1;          // 1-based
   std::vector<std::string> tests;
   int samples = 10000;
   int warmup = 1000;

@@ -29,8 +29,13 @@ struct FlashContext {
 class TargetSession {
  public:
   virtual ~TargetSession() = default;
-  // The port to capture from (QEMU: the pty it made for this job).
+  // The port to capture from (QEMU: its socket or the pty it made), also
+  // what logs and results name.
   virtual std::filesystem::path serial_port() const = 0;
+  // A stream the backend already connected to the target's serial output
+  // (QEMU's socket chardev, connected before the guest can run), handed
+  // over once; the caller owns it. -1: open serial_port() as a tty.
+  virtual int take_serial_stream() { return -1; }
   // False when releasing makes the port disappear and come back (power
   // cycle): the runner then opens the port after release().
   virtual bool port_survives_release() const { return true; }
@@ -60,6 +65,12 @@ class Flasher {
   // Programs and verifies ctx.elf on ctx.board. Error (reported as
   // FLASH_ERROR) carries the tool's message and how to fix what is missing.
   virtual Result<std::unique_ptr<TargetSession>> program(const FlashContext& ctx) = 0;
+  // The next cold start of an image program() already wrote on this board
+  // (the next load of a repeated job, or a retry): the target is held again
+  // without programming, so the image is flashed once per job. The default
+  // programs again, for backends where programming is the cold start
+  // (QEMU: a new process). Errors as program().
+  virtual Result<std::unique_ptr<TargetSession>> reload(const FlashContext& ctx) { return program(ctx); }
   // Is the tool installed, which version (for `doctor`).
   virtual ToolCheck check_tool() = 0;
 };

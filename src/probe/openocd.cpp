@@ -127,6 +127,31 @@ class OpenocdFlasher final : public Flasher {
                                                                            std::vector<std::string>{quoted(spec.argv)}));
   }
 
+  // Flash once per job: the next load only halts the core again (so the
+  // previous run cannot write into the new capture); release() resets it.
+  Result<std::unique_ptr<TargetSession>> reload(const FlashContext& ctx) override {
+    std::error_code ec;
+    std::filesystem::create_directories(ctx.dir, ec);
+    const auto log = ctx.dir / "flash.log";
+    if (run::find_in_path("openocd").empty()) {
+      return Error{"openocd not found in PATH; install the Debian package openocd"};
+    }
+    run::ProcessSpec spec;
+    spec.argv = base_args(ctx.board, ctx.board.reset == matrix::ResetMethod::kHardware);
+    for (const char* c : {"init", "reset halt", "shutdown"}) {
+      spec.argv.push_back("-c");
+      spec.argv.push_back(c);
+    }
+    spec.log = log;
+    spec.timeout = ctx.timeout;
+    std::ofstream(log, std::ios::app) << "(programmed by an earlier load: not flashed again)\n$ " << quoted(spec.argv)
+                                      << '\n';
+    auto r = runner_.run(spec);
+    if (!r.ok()) return Error{fmt::format("openocd reset halt failed ({}): {}", r.describe(), failure_lines(r))};
+    return std::unique_ptr<TargetSession>(std::make_unique<OpenocdSession>(runner_, ctx,
+                                                                           std::vector<std::string>{quoted(spec.argv)}));
+  }
+
  private:
   run::ProcessRunner& runner_;
 };

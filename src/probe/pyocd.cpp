@@ -139,6 +139,28 @@ class PyocdFlasher final : public Flasher {
     return std::unique_ptr<TargetSession>(std::make_unique<PyocdSession>(runner_, ctx, std::move(commands)));
   }
 
+  // Flash once per job: the next load only halts the core again; release()
+  // resets it.
+  Result<std::unique_ptr<TargetSession>> reload(const FlashContext& ctx) override {
+    std::error_code ec;
+    std::filesystem::create_directories(ctx.dir, ec);
+    const auto log = ctx.dir / "flash.log";
+    if (run::find_in_path("pyocd").empty()) {
+      std::ofstream(log, std::ios::app) << missing_message() << '\n';
+      return Error{missing_message()};
+    }
+    std::ofstream(log, std::ios::app) << "(programmed by an earlier load: not flashed again)\n";
+    std::vector<std::string> commands;
+    std::vector<std::string> cmd{"pyocd", "cmd"};
+    auto t = target_args(ctx.board);
+    cmd.insert(cmd.end(), t.begin(), t.end());
+    cmd.push_back("-c");
+    cmd.push_back("reset halt");
+    auto r = run_logged(runner_, cmd, log, ctx.timeout, commands);
+    if (!r.ok()) return Error{fmt::format("pyocd reset halt failed ({}): {}", r.describe(), failure_lines(r))};
+    return std::unique_ptr<TargetSession>(std::make_unique<PyocdSession>(runner_, ctx, std::move(commands)));
+  }
+
  private:
   run::ProcessRunner& runner_;
 };

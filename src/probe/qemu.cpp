@@ -1,8 +1,16 @@
 // The emulated bench: QEMU's netduinoplus2 (STM32F405) with deterministic
 // instruction counting. The guest is started halted (-S) with a monitor
-// socket and a pty for USART1; "verify" reads the start of flash back through
-// the monitor and compares it with the image; release is the monitor's
-// `cont`, sent after the runner has opened the pty.
+// socket; "verify" reads the start of flash back through the monitor and
+// compares it with the image; release is the monitor's `cont`.
+//
+// USART1 reaches the capture through a Unix socket chardev with
+// server=on,wait=on (the default): QEMU does not finish starting until this
+// backend has connected, and from then on a guest write blocks while the
+// reader lags, so no byte can be lost. The pty chardev (`qemu.serial: pty`)
+// is kept for the tty code path, but QEMU 7.2 treats a pty as unconnected
+// until a once-a-second poll has seen its slave open, and meanwhile writes
+// each byte at most once, dropping it when the pty's ~20 KB buffer is full
+// (docs/run.md, "Capture transport"): release() waits that poll out.
 #include "probe/flasher.h"
 #include "probe/qemu_monitor.h"
 
@@ -16,10 +24,16 @@
 #include <thread>
 
 #include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 namespace rb::probe {
 
 namespace {
+
+// Longer than QEMU's 1 s pty reconnect poll, with margin for a loaded host.
+constexpr std::chrono::milliseconds kPtySettle{1500};
 
 void append_log(const std::filesystem::path& log, const std::string& text) {
   std::ofstream out(log, std::ios::app);
@@ -35,20 +49,36 @@ std::string read_file(const std::filesystem::path& p) {
 
 class QemuSession final : public TargetSession {
  public:
-  QemuSession(std::unique_ptr<run::ChildProcess> child, std::filesystem::path tmpdir, std::filesystem::path pty,
-              std::filesystem::path flash_log, std::vector<std::string> commands)
-      : child_(std::move(child)), tmpdir_(std::move(tmpdir)), pty_(std::move(pty)),
+  QemuSession(std::unique_ptr<run::ChildProcess> child, std::filesystem::path tmpdir, std::filesystem::path port,
+              int stream_fd, std::filesystem::path flash_log, std::vector<std::string> commands)
+      : child_(std::move(child)), tmpdir_(std::move(tmpdir)), port_(std::move(port)), stream_fd_(stream_fd),
         flash_log_(std::move(flash_log)), commands_(std::move(commands)) {}
   ~QemuSession() override {
     stop();
+    if (stream_fd_ >= 0) ::close(stream_fd_);
     std::error_code ec;
     std::filesystem::remove_all(tmpdir_, ec);
   }
   QemuMonitor& monitor() { return monitor_; }
 
-  std::filesystem::path serial_port() const override { return pty_; }
+  std::filesystem::path serial_port() const override { return port_; }
+
+  int take_serial_stream() override {
+    int fd = stream_fd_;
+    stream_fd_ = -1;
+    return fd;
+  }
 
   Status release() override {
+    if (pty_) {
+      // The runner opened the pty just before this call; QEMU drops output
+      // until its next poll notices (see the top of this file).
+      auto until = std::chrono::steady_clock::now() + kPtySettle;
+      while (std::chrono::steady_clock::now() < until && !run::interrupt_requested()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+      append_log(flash_log_, fmt::format("waited {} ms for QEMU to notice the open pty", kPtySettle.count()));
+    }
     commands_.push_back("(monitor) cont");
     auto r = monitor_.command("cont", std::chrono::seconds(5));
     if (!r.ok()) return Error{fmt::format("QEMU monitor `cont` failed: {}", r.error().message)};
@@ -73,15 +103,49 @@ class QemuSession final : public TargetSession {
 
   std::vector<std::string> commands() const override { return commands_; }
 
+  void set_pty(bool pty) { pty_ = pty; }
+
  private:
   std::unique_ptr<run::ChildProcess> child_;
   std::filesystem::path tmpdir_;
-  std::filesystem::path pty_;
+  std::filesystem::path port_;
+  int stream_fd_ = -1;
   std::filesystem::path flash_log_;
   std::vector<std::string> commands_;
   QemuMonitor monitor_;
+  bool pty_ = false;
   bool stopped_ = false;
 };
+
+// Connects to QEMU's serial socket, retrying while QEMU creates it. QEMU
+// blocks in its start-up until this connection is made (wait=on).
+Result<int> connect_serial_socket(const std::filesystem::path& path, run::ChildProcess& child,
+                                  std::chrono::milliseconds timeout) {
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  if (path.string().size() >= sizeof addr.sun_path) {
+    return Error{fmt::format("serial socket path too long: {}", path.string())};
+  }
+  std::strncpy(addr.sun_path, path.c_str(), sizeof addr.sun_path - 1);
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  std::string last_error;
+  while (true) {
+    int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return Error{fmt::format("socket: {}", std::strerror(errno))};
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) return fd;
+    last_error = std::strerror(errno);
+    ::close(fd);
+    if (!child.running()) {
+      auto r = child.result();
+      return Error{fmt::format("QEMU exited before starting ({}): {}", r.describe(), failure_lines(r))};
+    }
+    if (std::chrono::steady_clock::now() >= deadline || run::interrupt_requested()) {
+      return Error{fmt::format("cannot connect to QEMU's serial socket {} within {} ms: {}", path.string(),
+                               timeout.count(), last_error)};
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
 
 class QemuFlasher final : public Flasher {
  public:
@@ -108,23 +172,34 @@ class QemuFlasher final : public Flasher {
   Result<std::unique_ptr<TargetSession>> program(const FlashContext& ctx) override {
     const std::filesystem::path flash_log = ctx.dir / "flash.log";
     const std::filesystem::path qemu_log = ctx.dir / "qemu.log";
+    const bool pty = ctx.board.qemu.serial == matrix::QemuSerial::kPty;
     std::error_code ec;
     std::filesystem::create_directories(ctx.dir, ec);
     if (run::find_in_path("qemu-system-arm").empty()) {
       return Error{"qemu-system-arm not found in PATH; install the Debian package qemu-system-arm"};
     }
-    // The monitor socket lives in a short private directory: Unix socket
-    // paths are limited to 107 bytes and run directories can be deep.
+    // The sockets live in a short private directory: Unix socket paths are
+    // limited to 107 bytes and run directories can be deep.
     std::string tmpl = (std::filesystem::temp_directory_path() / "rtosbench-qemu-XXXXXX").string();
     if (!::mkdtemp(tmpl.data())) return Error{fmt::format("mkdtemp {}: {}", tmpl, std::strerror(errno))};
     std::filesystem::path tmpdir = tmpl;
     std::filesystem::path sock = tmpdir / "monitor.sock";
+    std::filesystem::path serial_sock = tmpdir / "serial.sock";
 
     run::ProcessSpec spec;
     spec.argv = {"qemu-system-arm", "-M", ctx.board.qemu.machine, "-nographic",
-                 "-icount", "shift=0,align=off,sleep=off", "-S",
-                 "-monitor", fmt::format("unix:{},server=on,wait=off", sock.string()),
-                 "-serial", "pty", "-kernel", ctx.elf.string()};
+                 "-icount", "shift=0,align=off,sleep=off", "-S"};
+    if (pty) {
+      spec.argv.insert(spec.argv.end(), {"-serial", "pty"});
+    } else {
+      // Before the monitor: QEMU creates chardevs in this order and blocks
+      // on this one until the capture is connected.
+      spec.argv.insert(spec.argv.end(),
+                       {"-chardev", fmt::format("socket,id=rbserial,path={},server=on,wait=on", serial_sock.string()),
+                        "-serial", "chardev:rbserial"});
+    }
+    spec.argv.insert(spec.argv.end(), {"-monitor", fmt::format("unix:{},server=on,wait=off", sock.string()),
+                                       "-kernel", ctx.elf.string()});
     spec.argv.insert(spec.argv.end(), ctx.board.qemu.extra_args.begin(), ctx.board.qemu.extra_args.end());
     spec.log = qemu_log;
     std::string cmdline = fmt::format("{}", fmt::join(spec.argv, " "));
@@ -135,31 +210,44 @@ class QemuFlasher final : public Flasher {
       cleanup();
       return Error{child.error().message};
     }
-    // QEMU announces the pty it made for serial slot 0.
-    static const std::regex kPty("char device redirected to (\\S+) \\(label serial0\\)");
-    std::filesystem::path pty;
-    auto deadline = std::chrono::steady_clock::now() + ctx.timeout;
-    while (pty.empty()) {
-      std::smatch m;
-      std::string text = read_file(qemu_log);
-      if (std::regex_search(text, m, kPty)) {
-        pty = m[1].str();
-        break;
+    std::filesystem::path port;
+    int stream_fd = -1;
+    if (pty) {
+      // QEMU announces the pty it made for serial slot 0.
+      static const std::regex kPty("char device redirected to (\\S+) \\(label serial0\\)");
+      auto deadline = std::chrono::steady_clock::now() + ctx.timeout;
+      while (port.empty()) {
+        std::smatch m;
+        std::string text = read_file(qemu_log);
+        if (std::regex_search(text, m, kPty)) {
+          port = m[1].str();
+          break;
+        }
+        if (!(*child)->running()) {
+          auto r = (*child)->result();
+          cleanup();
+          return Error{fmt::format("QEMU exited before starting ({}): {}", r.describe(), failure_lines(r))};
+        }
+        if (std::chrono::steady_clock::now() >= deadline || run::interrupt_requested()) {
+          (*child)->stop(std::chrono::milliseconds(200));
+          cleanup();
+          return Error{fmt::format("QEMU did not announce its serial pty within {} ms", ctx.timeout.count())};
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
       }
-      if (!(*child)->running()) {
-        auto r = (*child)->result();
-        cleanup();
-        return Error{fmt::format("QEMU exited before starting ({}): {}", r.describe(), failure_lines(r))};
-      }
-      if (std::chrono::steady_clock::now() >= deadline || run::interrupt_requested()) {
+    } else {
+      auto fd = connect_serial_socket(serial_sock, **child, ctx.timeout);
+      if (!fd.ok()) {
         (*child)->stop(std::chrono::milliseconds(200));
         cleanup();
-        return Error{fmt::format("QEMU did not announce its serial pty within {} ms", ctx.timeout.count())};
+        return fd.error();
       }
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      stream_fd = *fd;
+      port = serial_sock;
     }
-    auto session = std::make_unique<QemuSession>(std::move(*child), tmpdir, pty, flash_log,
+    auto session = std::make_unique<QemuSession>(std::move(*child), tmpdir, port, stream_fd, flash_log,
                                                  std::vector<std::string>{cmdline});
+    session->set_pty(pty);
     if (auto s = session->monitor().connect(sock, std::chrono::seconds(5)); !s.ok()) return s.error();
 
     // Verify: the first words of flash must be the image's first words.
@@ -178,8 +266,9 @@ class QemuFlasher final : public Flasher {
                                  want)};
       }
     }
-    append_log(flash_log, fmt::format("verified: the first {} words of flash match {}; serial pty {}", words,
-                                      ctx.bin.filename().string(), pty.string()));
+    append_log(flash_log, fmt::format("verified: the first {} words of flash match {}; serial {} {}", words,
+                                      ctx.bin.filename().string(), pty ? "pty" : "socket (connected)",
+                                      port.string()));
     return std::unique_ptr<TargetSession>(std::move(session));
   }
 

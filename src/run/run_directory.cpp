@@ -91,6 +91,12 @@ std::filesystem::path RunDirectory::attempt_dir(const std::string& job, int n) c
 
 int RunDirectory::next_attempt(const std::string& job) const { return highest_numbered(job_dir(job), "attempt-") + 1; }
 
+std::filesystem::path RunDirectory::load_dir(const std::string& job, int load) const {
+  return job_dir(job) / fmt::format("load-{}", load);
+}
+
+int RunDirectory::next_attempt_in(const std::filesystem::path& dir) { return highest_numbered(dir, "attempt-") + 1; }
+
 int RunDirectory::next_build_attempt(const std::string& build_id) const {
   return highest_numbered(root_ / "builds" / build_id, "attempt-") + 1;
 }

@@ -7,6 +7,7 @@
 //   jobs/<job-id>/firmware/      rtosbench-fw.elf, .map, .bin, size.json
 //   jobs/<job-id>/build.log      the log of the build that produced the image
 //   jobs/<job-id>/attempt-N/     flash.log, qemu.log, capture.raw, verify.json, attempt.json
+//   jobs/<job-id>/load-K/        a repeated job's load K: load.json, attempt-N/ as above
 // A job is finished exactly when its result.json exists and parses.
 #include "store/result.h"
 #include "util/result.h"
@@ -43,6 +44,10 @@ class RunDirectory {
   std::filesystem::path attempt_dir(const std::string& job, int n) const;
   // 1 + the highest attempt-N directory present for the job.
   int next_attempt(const std::string& job) const;
+  // Load K of a repeated job: jobs/<job>/load-<K>.
+  std::filesystem::path load_dir(const std::string& job, int load) const;
+  // 1 + the highest attempt-N directory in `dir` (a job or load directory).
+  static int next_attempt_in(const std::filesystem::path& dir);
   int next_build_attempt(const std::string& build_id) const;
 
   // Jobs whose result.json exists and parses.

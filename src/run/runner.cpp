@@ -2,6 +2,7 @@
 
 #include "matrix/expand.h"
 #include "probe/flasher.h"
+#include "run/reproducibility.h"
 #include "serial/capture.h"
 #include "util/atomic_write.h"
 #include "util/sha256.h"
@@ -103,6 +104,7 @@ std::string format_table(const std::vector<store::JobResult>& results) {
       out += fmt::format("  {:>19}", cell);
     }
     std::string note = r.status == JobStatus::kOk ? "" : r.reason;
+    if (r.status == JobStatus::kOk && r.reproducibility.is_object()) note = r.reproducibility.value("summary", "");
     if (note.size() > 120) note = note.substr(0, 117) + "...";
     out += "  " + note + "\n";
   }
@@ -133,7 +135,8 @@ json kernel_json(const kernels::ResolvedKernel& k) {
   if (!k.has_source) return json{{"has_source", false}};
   auto repo = [](const kernels::ResolvedRepo& r) {
     return json{{"name", r.name},     {"path", r.path.string()}, {"origin", r.origin}, {"tag", r.tag},
-                {"commit", r.commit}, {"at_tag", r.at_tag},      {"dirty", r.dirty},   {"note", r.note}};
+                {"pinned_commit", r.pinned_commit}, {"commit", r.commit}, {"at_tag", r.at_tag},
+                {"dirty", r.dirty},   {"note", r.note}};
   };
   json extras = json::array();
   for (const auto& e : k.extras) extras.push_back(repo(e));
@@ -151,12 +154,14 @@ json toolchain_json(const build::Toolchain& t) {
 }
 
 json job_json(const matrix::Job& j, int repeats) {
+  // `repeats`: the loads this job runs (each a cold start of its image).
   return json{{"id", j.id},
               {"build_id", j.build_id},
               {"kernel", j.kernel.name},
               {"kernel_version", j.kernel.version},
               {"kernel_git", j.kernel.git},
               {"kernel_tag", j.kernel.tag},
+              {"kernel_pinned_commit", j.kernel.commit},
               {"kernel_note", j.kernel.note},
               {"port", j.kernel.port},
               {"board", j.board},
@@ -164,7 +169,6 @@ json job_json(const matrix::Job& j, int repeats) {
               {"opt_id", j.opt_id},
               {"tick_hz", j.tick_hz},
               {"fpu_context", j.fpu_context},
-              {"repeat", j.repeat},
               {"repeats", repeats},
               {"tests", j.tests},
               {"samples", j.samples},
@@ -291,7 +295,7 @@ class Session {
     r.run_id = dir_.id();
     r.job_id = j.id;
     r.build_id = j.build_id;
-    r.job = job_json(j, cfg_.matrix.repeats);
+    r.job = job_json(j, std::max(1, cfg_.matrix.repeats));
     r.toolchain = toolchain_json(cfg_.toolchain);
     return r;
   }
@@ -318,6 +322,9 @@ class Session {
     auto s = store::write_job_result(dir_.result_file(r.job_id), r);
     if (!s.ok()) progress_.note("cannot write result: " + s.error().message);
     std::string detail = r.status == JobStatus::kOk ? headline_text(r) : r.reason;
+    if (r.status == JobStatus::kOk && r.reproducibility.is_object()) {
+      detail += (detail.empty() ? "" : "; ") + r.reproducibility.value("summary", "");
+    }
     std::string status = store::to_string(r.status);
     std::string id = r.job_id;
     {
@@ -373,6 +380,10 @@ class Session {
                              {"median_ns", x.median_ns}, {"unit", x.unit}});
           }
           e["headline"] = h;
+          if (r.reproducibility.is_object()) {
+            e["loads"] = r.loads.is_array() ? r.loads.size() : 0;
+            e["reproducible"] = r.reproducibility.value("reproducible", json());
+          }
           ++counts[store::to_string(r.status)];
         } else {
           e["status"] = "PENDING";
@@ -539,53 +550,114 @@ class Session {
     fill_build(r, *group);
     r.expect = job_expect(cfg_.matrix, job, group->output->nonce,
                           group->kernel.has_source ? group->kernel.main.commit : "n/a");
+    const int planned = std::max(1, cfg_.matrix.repeats);
+    const bool repeated = planned > 1;
+    std::vector<LoadOutcome> loads;
+    double target_seconds = 0;
+    bool programmed = false;  // the board holds this image: later loads only reset it
+    for (int k = 1; k <= planned; ++k) {
+      const auto base = repeated ? dir_.load_dir(job.id, k) : dir_.job_dir(job.id);
+      if (repeated) {
+        // A load that reached its final status in an earlier session is kept.
+        if (auto kept = read_load(base / "load.json")) {
+          job_log(job.id, fmt::format("load {} of {}: kept from an earlier session ({})", k, planned,
+                                      store::to_string(kept->status)));
+          loads.push_back(std::move(*kept));
+          if (loads.back().status != JobStatus::kOk) break;
+          continue;
+        }
+      }
+      auto load = run_load(job, board, flasher, base, repeated ? k : 0, planned, r.expect, programmed);
+      if (!load) return;  // interrupted: no result; --resume redoes the unfinished loads
+      target_seconds += load->target_run_seconds;
+      if (repeated) {
+        load->finished_at = store::utc_timestamp();
+        (void)write_file_atomic(base / "load.json", to_json(*load).dump(2) + "\n");
+        job_log(job.id, fmt::format("load {} of {}: {}{}", k, planned, store::to_string(load->status),
+                                    load->reason.empty() ? "" : ": " + load->reason));
+      }
+      loads.push_back(std::move(*load));
+      // A failed load makes the job fail; the remaining loads would not change that.
+      if (loads.back().status != JobStatus::kOk) break;
+    }
+    fill_from_loads(r, loads, planned, reproducibility_policy(cfg_.matrix, board));
+    {
+      std::lock_guard lock(mu_);
+      target_run_seconds_ += target_seconds;
+    }
+    finish(ji, std::move(r), std::chrono::duration<double>(clock_.now() - job_start).count(), true);
+  }
+
+  static std::optional<LoadOutcome> read_load(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    if (!in) return std::nullopt;
+    try {
+      auto l = load_outcome_from_json(json::parse(in));
+      if (l.ok()) return *l;
+    } catch (const std::exception&) {
+    }
+    return std::nullopt;
+  }
+
+  // Every attempt of one load (flash + capture + verify, retried per
+  // `retries:`), its attempt directories under `base`. `load` is 0 when the
+  // job is not repeated. Empty when the run was interrupted.
+  std::optional<LoadOutcome> run_load(const matrix::Job& job, const matrix::BoardInstance& board,
+                                      probe::Flasher& flasher, const std::filesystem::path& base, int load,
+                                      int planned, const std::map<std::string, std::string>& expect,
+                                      bool& programmed) {
+    LoadOutcome out;
+    out.load = std::max(load, 1);
     const auto jd = dir_.job_dir(job.id);
+    const std::string of_load = load ? fmt::format(" (load {}/{})", load, planned) : "";
     // Attempts of an interrupted earlier session stay in the record.
-    for (int n = 1; n < dir_.next_attempt(job.id); ++n) {
-      std::ifstream in(dir_.attempt_dir(job.id, n) / "attempt.json");
+    for (int n = 1; n < RunDirectory::next_attempt_in(base); ++n) {
+      std::ifstream in(base / fmt::format("attempt-{}", n) / "attempt.json");
       if (!in) continue;
       try {
         json a = json::parse(in);
         store::AttemptRecord rec;
         rec.number = a.at("number").get<int>();
+        rec.load = a.value("load", 0);
         rec.status = store::status_from_string(a.at("status").get<std::string>()).value_or(JobStatus::kInterrupted);
         rec.reason = a.value("reason", "");
         rec.board = a.value("board", "");
         rec.started_at = a.value("started_at", "");
         rec.seconds = a.value("seconds", 0.0);
         rec.capture_stop = a.value("capture_stop", "");
-        r.attempts.push_back(rec);
+        out.attempts.push_back(rec);
       } catch (const std::exception&) {
       }
     }
     int flash_tries = 0, capture_tries = 0;
     std::optional<verify::Report> final_report;
-    double final_target = 0;
     while (true) {
-      int n = dir_.next_attempt(job.id);
-      auto adir = dir_.attempt_dir(job.id, n);
+      int n = RunDirectory::next_attempt_in(base);
+      auto adir = base / fmt::format("attempt-{}", n);
       std::error_code ec;
       std::filesystem::create_directories(adir, ec);
       store::AttemptRecord a;
       a.number = n;
+      a.load = load;
       a.board = board.id;
       a.started_at = store::utc_timestamp();
       auto t0 = clock_.now();
       std::optional<verify::Report> report;
-      job_log(job.id, fmt::format("attempt {} on board {}", n, board.id));
-      attempt(job, board, flasher, adir, jd, r.expect, a, report);
-      job_log(job.id, fmt::format("attempt {}: {}{} (capture {}, {} bytes)", n, store::to_string(a.status),
-                                  a.reason.empty() ? "" : ": " + a.reason, a.capture_stop.empty() ? "not started" : a.capture_stop,
-                                  a.capture_bytes));
+      job_log(job.id, fmt::format("{}attempt {} on board {}", load ? fmt::format("load {}: ", load) : "", n, board.id));
+      attempt(job, board, flasher, programmed, of_load, adir, jd, expect, a, report);
+      job_log(job.id, fmt::format("{}attempt {}: {}{} (capture {}, {} bytes)", load ? fmt::format("load {}: ", load) : "",
+                                  n, store::to_string(a.status), a.reason.empty() ? "" : ": " + a.reason,
+                                  a.capture_stop.empty() ? "not started" : a.capture_stop, a.capture_bytes));
       a.seconds = std::chrono::duration<double>(clock_.now() - t0).count();
       {
         json aj{{"number", a.number},           {"status", store::to_string(a.status)}, {"reason", a.reason},
                 {"board", a.board},             {"started_at", a.started_at},           {"seconds", a.seconds},
                 {"capture_stop", a.capture_stop}, {"target_run_seconds", a.target_run_seconds}};
+        if (load) aj["load"] = load;
         (void)write_file_atomic(adir / "attempt.json", aj.dump(2) + "\n");
       }
-      r.attempts.push_back(a);
-      if (a.status == JobStatus::kInterrupted) return;  // no result: --resume redoes this job
+      out.attempts.push_back(a);
+      if (a.status == JobStatus::kInterrupted) return std::nullopt;
       bool retry = false;
       if (a.status == JobStatus::kFlashError && flash_tries < cfg_.matrix.retries.flash) {
         ++flash_tries;
@@ -595,43 +667,41 @@ class Session {
         retry = true;
       }
       if (retry && !interrupt_requested()) {
-        progress_.note(fmt::format("{}: attempt {} {}: {}; retrying", job.id, n, store::to_string(a.status), a.reason));
+        progress_.note(fmt::format("{}{}: attempt {} {}: {}; retrying", job.id, of_load, n,
+                                   store::to_string(a.status), a.reason));
         continue;
       }
-      if (interrupt_requested() && retry) return;
-      r.status = a.status;
-      r.reason = a.reason;
+      if (interrupt_requested() && retry) return std::nullopt;
+      out.status = a.status;
+      out.reason = a.reason;
+      out.target_run_seconds = a.target_run_seconds;
+      out.raw_sha256 = a.raw_sha256;
       final_report = std::move(report);
-      final_target = a.target_run_seconds;
       break;
     }
     if (final_report) {
-      r.conditions = final_report->config;
-      r.unit = final_report->config.count("unit") ? final_report->config.at("unit") : "";
-      for (const auto& s : final_report->series) r.series.push_back(store::series_json(s));
+      out.conditions = final_report->config;
+      out.unit = final_report->config.count("unit") ? final_report->config.at("unit") : "";
+      for (const auto& s : final_report->series) out.series.push_back(store::series_json(s));
       for (const auto& [name, reason] : final_report->not_applicable) {
-        r.not_applicable.push_back(json{{"name", name}, {"reason", reason}});
+        out.not_applicable.push_back(json{{"name", name}, {"reason", reason}});
       }
-      r.verify = verify::to_json(*final_report);
-      if (r.status == JobStatus::kOk) r.headline = store::headline_of(*final_report);
+      out.verify = verify::to_json(*final_report);
+      if (out.status == JobStatus::kOk) out.headline = store::headline_of(*final_report);
     }
-    {
-      std::lock_guard lock(mu_);
-      target_run_seconds_ += final_target;
-    }
-    finish(ji, std::move(r), std::chrono::duration<double>(clock_.now() - job_start).count(), true);
+    return out;
   }
 
   // One flash + capture + verify cycle; fills `a` (and `report` when verified).
-  void attempt(const matrix::Job& job, const matrix::BoardInstance& board, probe::Flasher& flasher,
-               const std::filesystem::path& adir, const std::filesystem::path& jd,
+  void attempt(const matrix::Job& job, const matrix::BoardInstance& board, probe::Flasher& flasher, bool& programmed,
+               const std::string& of_load, const std::filesystem::path& adir, const std::filesystem::path& jd,
                const std::map<std::string, std::string>& expect, store::AttemptRecord& a,
                std::optional<verify::Report>& report) {
     auto fail = [&](JobStatus s, std::string reason) {
       a.status = interrupt_requested() ? JobStatus::kInterrupted : s;
       a.reason = interrupt_requested() ? "interrupted" : std::move(reason);
     };
-    progress_.stage(board.id, job.id, "flash");
+    progress_.stage(board.id, job.id, "flash" + of_load);
     probe::FlashContext ctx;
     ctx.board = board;
     ctx.elf = jd / "firmware" / "rtosbench-fw.elf";
@@ -639,7 +709,10 @@ class Session {
     ctx.dir = adir;
     ctx.timeout = std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.flash_s * 1000));
     auto tf = clock_.now();
-    auto session = flasher.program(ctx);
+    // Flashed once per job; later loads and retries only hold the target
+    // again (QEMU: a new process is both).
+    auto session = programmed ? flasher.reload(ctx) : flasher.program(ctx);
+    if (session.ok()) programmed = true;
     a.flash_seconds = std::chrono::duration<double>(clock_.now() - tf).count();
     if (!session.ok()) {
       std::ofstream(adir / "flash.log", std::ios::app) << "FLASH_ERROR: " << session.error().message << '\n';
@@ -652,6 +725,15 @@ class Session {
     auto wait_ms = std::chrono::milliseconds(static_cast<long>(board.port_wait_s * 1000));
     std::unique_ptr<serial::SerialCapture> capture;
     auto open_port = [&]() -> bool {
+      if (int fd = target.take_serial_stream(); fd >= 0) {
+        auto c = serial::SerialCapture::adopt_stream(fd, target.serial_port().string(), raw);
+        if (!c.ok()) {
+          fail(JobStatus::kPortError, c.error().message);
+          return false;
+        }
+        capture = std::move(*c);
+        return true;
+      }
       if (!serial::wait_for_port(target.serial_port(), wait_ms)) {
         fail(JobStatus::kPortError, fmt::format("serial port {} did not appear within {:.0f} s",
                                                 target.serial_port().string(), board.port_wait_s));
@@ -675,7 +757,7 @@ class Session {
     }
     if (!target.port_survives_release() && !open_port()) return finish_session(target, a);
     double release_s = std::chrono::duration<double>(clock_.now() - t_release).count();
-    progress_.stage(board.id, job.id, "capture");
+    progress_.stage(board.id, job.id, "capture" + of_load);
     serial::CaptureOptions opts;
     opts.overall = std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.capture_s * 1000));
     opts.inactivity = std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.inactivity_s * 1000));
@@ -707,7 +789,7 @@ class Session {
       case serial::StopReason::kInterrupted: return fail(JobStatus::kInterrupted, "interrupted");
     }
     a.target_run_seconds = release_s + cr.seconds_to_end;
-    progress_.stage(board.id, job.id, "verify");
+    progress_.stage(board.id, job.id, "verify" + of_load);
     verify::Options vo;
     vo.expect = expect;
     auto rep = verify::verify_file(raw, vo);

@@ -1,9 +1,10 @@
 #pragma once
 // The orchestration of `rtosbench run`: kernels resolved and images built in
 // parallel ahead of the boards, each board instance running one job at a
-// time (flash, capture, verify, with retries per stage, every attempt kept),
-// several board instances in parallel, results written atomically so an
-// interrupted run can be resumed without redoing finished jobs.
+// time (flash, capture, verify, with retries per stage, every attempt kept;
+// a repeated job once per load, judged for reproducibility), several board
+// instances in parallel, results written atomically so an interrupted run
+// can be resumed without redoing finished jobs or loads.
 #include "build/firmware_builder.h"
 #include "kernels/source.h"
 #include "matrix/model.h"
@@ -22,7 +23,7 @@ namespace rb::run {
 
 // Exit codes of `rtosbench run` (docs/run.md).
 inline constexpr int kExitAllOk = 0;
-inline constexpr int kExitMeasurementFailed = 1;     // INVALID, UNVERIFIED, PROTOCOL_ERROR, TIMEOUT
+inline constexpr int kExitMeasurementFailed = 1;     // INVALID, UNVERIFIED, PROTOCOL_ERROR, TIMEOUT, NOT_REPRODUCIBLE
 inline constexpr int kExitInfrastructureFailed = 2;  // BUILD_ERROR, SOURCE_MISSING, FLASH_ERROR, PORT_ERROR
 inline constexpr int kExitRefused = 69;              // toolchain pin differs, no board for the matrix, tool missing
 
@@ -62,7 +63,9 @@ Status check_bench_covers(const matrix::Matrix& m, const matrix::Bench& bench);
 // else 1 when any measurement failure; 130 when interrupted.
 int exit_code_for(const std::vector<store::JobResult>& results, int jobs_total, bool interrupted);
 
-// The closing table: job, status, the headline medians with units, reason.
+// The closing table: job, status, the headline medians with units, the
+// reason of a job that is not OK, the reproducibility verdict of a repeated
+// job that is.
 std::string format_table(const std::vector<store::JobResult>& results);
 
 class Runner {

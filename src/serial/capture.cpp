@@ -3,6 +3,7 @@
 #include "run/process.h"
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/serial_port.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <fmt/core.h>
@@ -30,14 +31,33 @@ const char* to_string(StopReason r) {
 
 struct SerialCapture::State {
   boost::asio::io_context io;
-  boost::asio::serial_port port{io};
+  boost::asio::serial_port port{io};             // a tty, or
+  boost::asio::posix::stream_descriptor stream{io};  // an adopted stream
+  bool is_stream = false;
   std::filesystem::path port_path;
   std::filesystem::path raw_path;
   int raw_fd = -1;
   ~State() {
     if (raw_fd >= 0) ::close(raw_fd);
   }
+  template <typename Buffer, typename Handler>
+  void async_read_some(const Buffer& b, Handler&& h) {
+    if (is_stream) {
+      stream.async_read_some(b, std::forward<Handler>(h));
+    } else {
+      port.async_read_some(b, std::forward<Handler>(h));
+    }
+  }
+  void cancel() {
+    boost::system::error_code ignored;
+    if (is_stream) {
+      stream.cancel(ignored);
+    } else {
+      port.cancel(ignored);
+    }
+  }
 };
+
 
 SerialCapture::SerialCapture(std::unique_ptr<State> s) : s_(std::move(s)) {}
 SerialCapture::~SerialCapture() = default;
@@ -74,6 +94,25 @@ Result<std::unique_ptr<SerialCapture>> SerialCapture::open(const std::filesystem
   return std::unique_ptr<SerialCapture>(new SerialCapture(std::move(s)));
 }
 
+Result<std::unique_ptr<SerialCapture>> SerialCapture::adopt_stream(int fd, const std::string& name,
+                                                                   const std::filesystem::path& raw_file) {
+  auto s = std::make_unique<State>();
+  s->is_stream = true;
+  s->port_path = name;
+  s->raw_path = raw_file;
+  boost::system::error_code ec;
+  s->stream.assign(fd, ec);
+  if (ec) {
+    ::close(fd);
+    return Error{fmt::format("cannot read {}: {}", name, ec.message())};
+  }
+  std::error_code fec;
+  std::filesystem::create_directories(raw_file.parent_path(), fec);
+  s->raw_fd = ::open(raw_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (s->raw_fd < 0) return Error{fmt::format("cannot create capture file {}: {}", raw_file.string(), std::strerror(errno))};
+  return std::unique_ptr<SerialCapture>(new SerialCapture(std::move(s)));
+}
+
 namespace {
 
 bool is_record_start(const std::string& line) {
@@ -103,8 +142,7 @@ CaptureResult SerialCapture::run(const CaptureOptions& options) {
     done = true;
     result.reason = reason;
     result.message = std::move(message);
-    boost::system::error_code ignored;
-    s.port.cancel(ignored);
+    s.cancel();
     s.io.stop();
   };
 
@@ -149,11 +187,12 @@ CaptureResult SerialCapture::run(const CaptureOptions& options) {
         }
         if (ec) {
           finish(StopReason::kPortError,
-                 fmt::format("serial port {} failed after {} bytes: {}{}", s.port_path.string(), result.bytes,
+                 fmt::format("{} {} failed after {} bytes: {}{}", s.is_stream ? "serial stream" : "serial port",
+                             s.port_path.string(), result.bytes,
                              ec.message(), ec == boost::asio::error::eof ? " (hang-up: the other end closed)" : ""));
           return;
         }
-        s.port.async_read_some(boost::asio::buffer(buf), on_read);
+        s.async_read_some(boost::asio::buffer(buf), on_read);
       };
 
   boost::asio::steady_timer tick(s.io);
@@ -191,7 +230,7 @@ CaptureResult SerialCapture::run(const CaptureOptions& options) {
     tick.async_wait(on_tick);
   };
 
-  s.port.async_read_some(boost::asio::buffer(buf), on_read);
+  s.async_read_some(boost::asio::buffer(buf), on_read);
   tick.expires_after(std::chrono::milliseconds(50));
   tick.async_wait(on_tick);
   s.io.run();

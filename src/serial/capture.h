@@ -1,8 +1,9 @@
 #pragma once
-// Capturing a board's serial output through Boost.Asio's serial_port, the
-// same code for /dev/ttyACM* and for QEMU's pty. Bytes are appended to the
-// raw capture file as they arrive; the capture stops at the END record, at
-// the overall or inactivity timeout, when the port fails (a board or QEMU
+// Capturing a board's serial output through Boost.Asio: serial_port for a
+// tty (/dev/ttyACM*, a pty), a stream descriptor for a byte stream that is
+// already connected (QEMU's socket chardev). Bytes are appended to the raw
+// capture file as they arrive; the capture stops at the END record, at the
+// overall or inactivity timeout, when the port fails (a board or QEMU
 // vanishing), or when the run is interrupted.
 #include "util/result.h"
 
@@ -49,6 +50,12 @@ class SerialCapture {
   // names the port or file and the system's reason (missing, permission).
   static Result<std::unique_ptr<SerialCapture>> open(const std::filesystem::path& port, unsigned baud,
                                                      const std::filesystem::path& raw_file);
+  // Takes ownership of `fd`, a connected stream (socket or pipe) that
+  // carries the target's serial output, and creates/truncates `raw_file`;
+  // `name` says what the stream is in messages. Nothing is flushed: every
+  // byte on the stream belongs to this capture. Error names the file.
+  static Result<std::unique_ptr<SerialCapture>> adopt_stream(int fd, const std::string& name,
+                                                             const std::filesystem::path& raw_file);
   ~SerialCapture();
 
   // Reads until a stop condition; the raw file is fsync'ed before returning.

@@ -85,10 +85,8 @@ json verdicts_json(const verify::Report& report) {
   return a;
 }
 
-namespace {
-
 json attempt_json(const AttemptRecord& a) {
-  return json{
+  json j{
       {"number", a.number},
       {"status", to_string(a.status)},
       {"reason", a.reason},
@@ -107,11 +105,14 @@ json attempt_json(const AttemptRecord& a) {
         {"raw_sha256", a.raw_sha256}}},
       {"verify", {{"outcome", a.verify_outcome}, {"verdicts", a.verdicts}}},
   };
+  if (a.load > 0) j["load"] = a.load;
+  return j;
 }
 
 AttemptRecord attempt_from_json(const json& j) {
   AttemptRecord a;
   a.number = j.at("number").get<int>();
+  a.load = j.value("load", 0);
   auto st = status_from_string(j.at("status").get<std::string>());
   if (!st) throw std::runtime_error("attempt status '" + j.at("status").get<std::string>() + "' unknown");
   a.status = *st;
@@ -135,8 +136,6 @@ AttemptRecord attempt_from_json(const json& j) {
   return a;
 }
 
-}  // namespace
-
 json to_json(const JobResult& r) {
   json attempts = json::array();
   for (const auto& a : r.attempts) attempts.push_back(attempt_json(a));
@@ -153,7 +152,7 @@ json to_json(const JobResult& r) {
                             {"median_ns", h.median_ns},
                             {"unit", h.unit}});
   }
-  return json{
+  json j{
       {"schema", kJobResultSchema},
       {"schema_version", kSchemaVersion},
       {"run_id", r.run_id},
@@ -176,6 +175,11 @@ json to_json(const JobResult& r) {
       {"verify", r.verify},
       {"finished_at", r.finished_at},
   };
+  // Only repeated jobs carry these: a single-load result stays as it was.
+  if (!r.loads.is_null()) j["loads"] = r.loads;
+  if (!r.spread.is_null()) j["spread"] = r.spread;
+  if (!r.reproducibility.is_null()) j["reproducibility"] = r.reproducibility;
+  return j;
 }
 
 Result<JobResult> job_result_from_json(const json& j) {
@@ -217,6 +221,9 @@ Result<JobResult> job_result_from_json(const json& j) {
                                     h.value("unit", "")});
     }
     r.finished_at = j.value("finished_at", "");
+    r.loads = j.value("loads", json());
+    r.spread = j.value("spread", json());
+    r.reproducibility = j.value("reproducibility", json());
     return r;
   } catch (const std::exception& e) {
     return Error{e.what()};

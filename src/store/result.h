@@ -24,6 +24,7 @@ inline constexpr int kSchemaVersion = 1;
 // One flash + capture + verify cycle of a job on one board instance.
 struct AttemptRecord {
   int number = 0;                     // 1-based, also the directory attempt-<number>
+  int load = 0;                       // 1-based load of a repeated job (load-<load>/); 0 when not repeated
   JobStatus status = JobStatus::kOk;
   std::string reason;
   std::string board;                  // board instance id
@@ -79,9 +80,21 @@ struct JobResult {
   nlohmann::json verify = nullptr;                          // verify::to_json of the final capture
   std::vector<Headline> headline;
   std::string finished_at;
+  // Repeated jobs only (null otherwise; docs/results.md): one entry per load
+  // ({load, status, reason, attempts, conditions, unit, series, headline,
+  // ...}), the spread of every statistic across the loads, and the verdict
+  // against the reproducibility tolerance. The job's own figures above are
+  // load 1's.
+  nlohmann::json loads = nullptr;
+  nlohmann::json spread = nullptr;
+  nlohmann::json reproducibility = nullptr;
 };
 
 nlohmann::json to_json(const JobResult& r);
+// One attempt in the result schema (also a load's attempt list) and back;
+// from_json throws std::exception on a missing or mistyped field.
+nlohmann::json attempt_json(const AttemptRecord& a);
+AttemptRecord attempt_from_json(const nlohmann::json& j);
 // Error names the field that is missing or has the wrong type.
 Result<JobResult> job_result_from_json(const nlohmann::json& j);
 

@@ -6,7 +6,7 @@
 namespace rb::store {
 
 namespace {
-constexpr std::array<std::pair<JobStatus, const char*>, 11> kNames{{
+constexpr std::array<std::pair<JobStatus, const char*>, 12> kNames{{
     {JobStatus::kOk, "OK"},
     {JobStatus::kInvalid, "INVALID"},
     {JobStatus::kUnverified, "UNVERIFIED"},
@@ -18,6 +18,7 @@ constexpr std::array<std::pair<JobStatus, const char*>, 11> kNames{{
     {JobStatus::kSourceMissing, "SOURCE_MISSING"},
     {JobStatus::kPortMissing, "PORT_MISSING"},
     {JobStatus::kInterrupted, "INTERRUPTED"},
+    {JobStatus::kNotReproducible, "NOT_REPRODUCIBLE"},
 }};
 }  // namespace
 

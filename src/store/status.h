@@ -18,9 +18,12 @@ enum class JobStatus {
   kSourceMissing,  // the kernel source is missing or not at the pinned tag
   kPortMissing,    // the firmware has no port for this kernel yet (N/A, never a number)
   kInterrupted,    // attempts only: the run was interrupted during this attempt
+  // Jobs only: every load of a repeated job was OK, but their statistics
+  // differ by more than the reproducibility tolerance (docs/run.md).
+  kNotReproducible,
 };
 
-const char* to_string(JobStatus s);  // "OK", "INVALID", ..., "PORT_MISSING", "INTERRUPTED"
+const char* to_string(JobStatus s);  // "OK", "INVALID", ..., "PORT_MISSING", "INTERRUPTED", "NOT_REPRODUCIBLE"
 std::optional<JobStatus> status_from_string(const std::string& s);
 
 // OK and PORT_MISSING (a known absence, reported with its reason) do not

@@ -54,16 +54,15 @@ variants:
   EXPECT_EQ(jobs[1].tick_hz, 100);
 }
 
-TEST_F(ExpandJobs, RepeatsShareTheBuildId) {
+TEST_F(ExpandJobs, RepeatsAreLoadsInsideOneJob) {
   auto m = parse_matrix("matrix: m\nboard: stm32f407-disco\nkernels: [{name: freertos}]\nrepeats: 3\n", "m.yaml");
   ASSERT_TRUE(m.ok());
   m.value.firmware = fw_;
   auto jobs = expand_jobs(m.value);
-  ASSERT_EQ(jobs.size(), 3u);
-  EXPECT_EQ(jobs[0].id, "freertos-O2-tick1000-fpu0-r1");
-  EXPECT_EQ(jobs[2].id, "freertos-O2-tick1000-fpu0-r3");
-  EXPECT_EQ(jobs[2].build_id, "freertos-O2-tick1000-fpu0");
-  EXPECT_EQ(jobs[2].repeat, 3);
+  ASSERT_EQ(jobs.size(), 1u);
+  EXPECT_EQ(jobs[0].id, "freertos-O2-tick1000-fpu0");
+  EXPECT_EQ(jobs[0].build_id, jobs[0].id);
+  EXPECT_EQ(m.value.repeats, 3);
 }
 
 }  // namespace

@@ -166,6 +166,76 @@ boards:
   EXPECT_TRUE(b.value.boards[1].serial_port.empty());
 }
 
+TEST(MatrixLoad, ReproducibilityToleranceAndCommitPins) {
+  auto m = parse_matrix(R"(matrix: m
+board: qemu-netduinoplus2
+kernels:
+  - name: tencentos
+    version: "2.5.2"
+    git: https://example.org/TencentOS-tiny
+    commit: 1A4F91AB8E99FCC5A9DB214AE6BA0D996DE25498
+    extra_sources:
+      - name: helper
+        git: https://example.org/helper
+        commit: 0123456789abcdef0123456789abcdef01234567
+repeats: 3
+reproducibility:
+  default: 1
+  median: "0.5%"
+  p99: {abs: 4, pct: 10}
+  max: off
+)", "/m.yaml");
+  ASSERT_TRUE(m.ok()) << m.errors.front().format();
+  const auto& k = m.value.kernels[0];
+  EXPECT_EQ(k.commit, "1a4f91ab8e99fcc5a9db214ae6ba0d996de25498");  // lower-cased
+  EXPECT_EQ(k.tag, "");                                            // optional with a commit
+  EXPECT_EQ(k.extra_sources.at(0).commit, "0123456789abcdef0123456789abcdef01234567");
+  EXPECT_EQ(m.value.repeats, 3);
+  const auto& r = m.value.reproducibility;
+  ASSERT_EQ(r.size(), 4u);
+  EXPECT_EQ(r.at("default").pct, 1);
+  EXPECT_EQ(r.at("median").pct, 0.5);
+  EXPECT_EQ(r.at("p99").abs, 4);
+  EXPECT_EQ(r.at("p99").pct, 10);
+  EXPECT_TRUE(r.at("max").off);
+  EXPECT_TRUE(parse_matrix("matrix: m\nboard: qemu-netduinoplus2\nkernels: [{name: bare}]\n", "/m.yaml")
+                  .value.reproducibility.empty());
+}
+
+TEST(MatrixLoad, CommitPinErrors) {
+  auto m = parse_matrix(R"(matrix: m
+board: qemu-netduinoplus2
+kernels:
+  - name: a
+    version: "1"
+    git: https://example.org/a
+    commit: 1a4f91ab
+  - name: b
+    commit: 0123456789abcdef0123456789abcdef01234567
+  - name: c
+    version: "1"
+    git: https://example.org/c
+)", "m.yaml");
+  ASSERT_FALSE(m.ok());
+  EXPECT_TRUE(has_error(m.errors, 7, 13, "must be a full commit id (40 hex digits), got '1a4f91ab'"));
+  EXPECT_TRUE(has_error(m.errors, 9, 13, "has a commit but neither 'git' nor 'source'"));
+  EXPECT_TRUE(has_error(m.errors, 10, 5, "kernel 'c' needs 'tag'"));
+  EXPECT_EQ(m.errors.size(), 3u);
+}
+
+TEST(BenchLoad, QemuSerialTransport) {
+  auto b = parse_bench(R"(bench: q
+boards:
+  - {id: a, board: qemu-netduinoplus2, flasher: qemu}
+  - {id: b, board: qemu-netduinoplus2, flasher: qemu, qemu: {serial: pty}}
+  - {id: c, board: qemu-netduinoplus2, flasher: qemu, qemu: {serial: tcp}}
+)", "q.yaml");
+  ASSERT_EQ(b.errors.size(), 1u);
+  EXPECT_TRUE(has_error(b.errors, 5, 70, "(allowed: socket, pty)"));
+  EXPECT_EQ(b.value.boards[0].qemu.serial, QemuSerial::kSocket);
+  EXPECT_EQ(b.value.boards[1].qemu.serial, QemuSerial::kPty);
+}
+
 TEST(BenchLoad, ErrorsNameTheAllowedValues) {
   auto b = parse_bench(R"(bench: lab
 boards:

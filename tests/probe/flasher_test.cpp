@@ -85,6 +85,25 @@ TEST_F(ProbeBackends, OpenocdHardwareResetUsesSrst) {
   EXPECT_NE(joined(fake.calls.at(1)).find("reset_config srst_only srst_nogate"), std::string::npos);
 }
 
+TEST_F(ProbeBackends, OpenocdReloadHaltsWithoutProgramming) {
+  // The next load of a repeated job: flashed once, only held and reset again.
+  testing::FakeProcessRunner fake;
+  fake.on("openocd", "reset halt", 0, "");
+  install_stub("openocd");
+  auto session = make_openocd_flasher(fake)->reload(ctx_);
+  ASSERT_TRUE(session.ok()) << session.error().message;
+  ASSERT_EQ(fake.calls.size(), 1u);
+  EXPECT_EQ(joined(fake.calls.at(0)),
+            "openocd -f interface/stlink.cfg -c adapter serial 066AFF -f target/stm32f4x.cfg -c init -c reset halt "
+            "-c shutdown");
+  fake.on("openocd", "mww", 0, "");
+  ASSERT_TRUE((*session)->release().ok());
+  EXPECT_NE(joined(fake.calls.at(1)).find("mww 0xE000EDF0 0xA05F0000"), std::string::npos);
+  std::ifstream log(ctx_.dir / "flash.log");
+  std::string text((std::istreambuf_iterator<char>(log)), {});
+  EXPECT_NE(text.find("not flashed again"), std::string::npos) << text;
+}
+
 TEST_F(ProbeBackends, OpenocdFailureCarriesItsErrorLines) {
   testing::FakeProcessRunner fake;
   fake.on("openocd", "program", 1,
@@ -158,6 +177,17 @@ TEST_F(ProbeBackends, PyocdLoadsComparesAndResets) {
             "pyocd cmd -t stm32f407vgtx -u 066AFF -c compare 0x08000000 " + ctx_.bin.string() + " -c reset halt");
   ASSERT_TRUE((*session)->release().ok());
   EXPECT_EQ(joined(fake.calls.at(2)), "pyocd reset -m hardware -t stm32f407vgtx -u 066AFF");
+}
+
+TEST_F(ProbeBackends, PyocdReloadHaltsWithoutLoading) {
+  install_stub("pyocd");
+  testing::FakeProcessRunner fake;
+  fake.on("pyocd", "reset halt", 0, "");
+  ctx_.board.probe.target = "stm32f407vgtx";
+  auto session = make_pyocd_flasher(fake)->reload(ctx_);
+  ASSERT_TRUE(session.ok()) << session.error().message;
+  ASSERT_EQ(fake.calls.size(), 1u);
+  EXPECT_EQ(joined(fake.calls.at(0)), "pyocd cmd -t stm32f407vgtx -u 066AFF -c reset halt");
 }
 
 TEST_F(ProbeBackends, PyocdCompareMismatchIsAFailureDespiteExitZero) {

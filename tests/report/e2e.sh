@@ -7,6 +7,8 @@
 # Each step prints one line per check and stops at the first failure.
 set -euo pipefail
 step=$1 bin=$2 data=$3/report/e2e work=$4 cmake=$5
+# Runs made here must never land in the user's own history database.
+export RTOSBENCH_HISTORY="$work/history.sqlite"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 ok() { echo "ok: $*"; }

@@ -40,6 +40,12 @@ TEST_F(RunDir, AttemptsAreNumberedAfterThoseOnDisk) {
   std::filesystem::create_directories(d->attempt_dir("j", 3));
   EXPECT_EQ(d->next_attempt("j"), 4);
   EXPECT_EQ(d->next_build_attempt("j"), 1);
+  // A repeated job numbers the attempts of each load in the load's directory.
+  EXPECT_EQ(d->load_dir("j", 2), d->job_dir("j") / "load-2");
+  EXPECT_EQ(RunDirectory::next_attempt_in(d->load_dir("j", 2)), 1);
+  std::filesystem::create_directories(d->load_dir("j", 2) / "attempt-2");
+  EXPECT_EQ(RunDirectory::next_attempt_in(d->load_dir("j", 2)), 3);
+  EXPECT_EQ(d->next_attempt("j"), 4);
 }
 
 TEST_F(RunDir, FinishedMeansAReadableResultOfThatJob) {

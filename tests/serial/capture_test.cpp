@@ -11,6 +11,7 @@
 
 #include <fcntl.h>
 #include <pty.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 namespace rb::serial {
@@ -122,6 +123,56 @@ TEST_F(PtyCapture, InterruptStopsTheCapture) {
   run::request_interrupt();
   auto r = (*cap)->run(quick());
   EXPECT_EQ(r.reason, StopReason::kInterrupted);
+}
+
+// QEMU's socket chardev: a connected stream handed over by the flasher.
+TEST(StreamCapture, AdoptedSocketKeepsEveryByteAndStopsAtEnd) {
+  int sv[2];
+  ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+  auto raw = std::filesystem::temp_directory_path() / ("rb-stream-" + std::to_string(::getpid()) + ".raw");
+  auto cap = SerialCapture::adopt_stream(sv[0], "/tmp/q/serial.sock", raw);
+  ASSERT_TRUE(cap.ok()) << cap.error().message;
+  // More than a socket buffer, written before the reader starts: the writer
+  // blocks instead of losing anything.
+  std::string log = "BEGIN,RTOS_BENCH_V2|0|00000000\n";
+  for (int i = 0; i < 20000; ++i) log += "RAW,x," + std::to_string(i) + ",1,2,3,4,5,6,7,8|1|00000000\n";
+  log += "END,RTOS_BENCH_V2|2|00000000\n";
+  std::thread writer([&] {
+    size_t off = 0;
+    while (off < log.size()) {
+      ssize_t n = ::write(sv[1], log.data() + off, log.size() - off);
+      if (n <= 0) break;
+      off += static_cast<size_t>(n);
+    }
+  });
+  CaptureOptions o;
+  o.overall = std::chrono::seconds(20);
+  o.inactivity = std::chrono::seconds(5);
+  auto r = (*cap)->run(o);
+  writer.join();
+  ::close(sv[1]);
+  EXPECT_EQ(r.reason, StopReason::kEnd) << r.message;
+  EXPECT_EQ(r.bytes, log.size());
+  std::ifstream in(raw, std::ios::binary);
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(in)), {}), log);
+  std::filesystem::remove(raw);
+}
+
+TEST(StreamCapture, PeerClosingIsAPortErrorNamingTheStream) {
+  int sv[2];
+  ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+  auto raw = std::filesystem::temp_directory_path() / ("rb-stream-" + std::to_string(::getpid()) + ".raw");
+  auto cap = SerialCapture::adopt_stream(sv[0], "/tmp/q/serial.sock", raw);
+  ASSERT_TRUE(cap.ok());
+  ASSERT_EQ(::write(sv[1], "BEGIN,RTOS_BENCH_V2|0|00000000\nRAW,x", 36), 36);
+  ::close(sv[1]);
+  CaptureOptions o;
+  o.overall = std::chrono::seconds(5);
+  o.inactivity = std::chrono::seconds(2);
+  auto r = (*cap)->run(o);
+  EXPECT_EQ(r.reason, StopReason::kPortError) << r.message;
+  EXPECT_NE(r.message.find("serial stream /tmp/q/serial.sock failed after 36 bytes"), std::string::npos) << r.message;
+  std::filesystem::remove(raw);
 }
 
 TEST(SerialOpen, MissingPortSaysSo) {

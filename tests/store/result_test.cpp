@@ -50,6 +50,25 @@ TEST(JobResultJson, RoundTrips) {
   EXPECT_EQ(to_json(*back), j);
 }
 
+TEST(JobResultJson, RepeatedJobsCarryTheirLoads) {
+  JobResult r = sample();
+  EXPECT_EQ(to_json(r).count("loads"), 0u);
+  EXPECT_EQ(to_json(r)["attempts"][0].count("load"), 0u);
+  r.attempts[1].load = 2;
+  r.loads = nlohmann::json::array({{{"load", 1}, {"status", "OK"}}, {{"load", 2}, {"status", "INVALID"}}});
+  r.spread = nlohmann::json::array();
+  r.reproducibility = {{"verdict", "not_judged"}};
+  auto back = job_result_from_json(to_json(r));
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->attempts[1].load, 2);
+  EXPECT_EQ(back->attempts[0].load, 0);
+  EXPECT_EQ(back->loads, r.loads);
+  EXPECT_EQ(back->reproducibility["verdict"], "not_judged");
+  EXPECT_EQ(status_from_string("NOT_REPRODUCIBLE"), JobStatus::kNotReproducible);
+  EXPECT_FALSE(counts_as_success(JobStatus::kNotReproducible));
+  EXPECT_FALSE(is_infrastructure_failure(JobStatus::kNotReproducible));
+}
+
 TEST(JobResultJson, RejectsWhatItCannotRead) {
   nlohmann::json j = to_json(sample());
   j["status"] = "GREAT";

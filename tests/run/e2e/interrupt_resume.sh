@@ -1,23 +1,24 @@
 #!/usr/bin/env bash
 # SIGINT in the middle of a capture leaves the run directory consistent
-# (finished jobs have their result, the interrupted one has none, run.json
-# says interrupted, exit 130); --resume finishes the rest without redoing
-# finished jobs, and the interrupted attempt stays on record.
+# (finished jobs have their result, the interrupted one has none but keeps
+# its finished load, run.json says interrupted, exit 130); --resume finishes
+# the rest without redoing finished jobs or loads, and the interrupted
+# attempt stays on record. The matrix asks for two loads per job.
 source "$(dirname "$0")/lib.sh" "$@"
 
 set +e
-# One build at a time, in job order: the board takes the bare jobs first.
+# One build at a time, in job order: the board takes the bare job first.
 "$RB" run --matrix "$DATA/run/interrupt.yaml" --out "$WORK/runs" --build-cache "$CACHE" --build-jobs 1 \
   >"$WORK/out.txt" 2>"$WORK/err.txt" &
 pid=$!
 set -e
 target=""
-for _ in $(seq 1 600); do
-  target=$(ls "$WORK"/runs/*/jobs/slow-O2-tick1000-fpu0-r1/attempt-1/capture.raw 2>/dev/null || true)
+for _ in $(seq 1 900); do
+  target=$(ls "$WORK"/runs/*/jobs/slow-O2-tick1000-fpu0/load-2/attempt-1/capture.raw 2>/dev/null || true)
   if [[ -n "$target" && -s "$target" ]]; then break; fi
   sleep 0.1
 done
-[[ -n "$target" ]] || fail "the slow job never started capturing"
+[[ -n "$target" ]] || fail "the slow job's second load never started capturing"
 kill -INT "$pid"
 set +e
 wait "$pid"
@@ -25,14 +26,19 @@ RC=$?
 set -e
 expect_eq "interrupted exit code" 130 "$RC"
 d=$(run_dir "$WORK/runs")
+slow=$d/jobs/slow-O2-tick1000-fpu0
 expect_eq "run state" interrupted "$(jq -r .state "$d/run.json")"
-expect_eq "finished r1" OK "$(job_status "$d" bare-O2-tick1000-fpu0-r1)"
-expect_eq "finished r2" OK "$(job_status "$d" bare-O2-tick1000-fpu0-r2)"
-expect_eq "interrupted job has no result" false "$([[ -e $d/jobs/slow-O2-tick1000-fpu0-r1/result.json ]] && echo true || echo false)"
-expect_eq "interrupted attempt recorded" INTERRUPTED "$(jq -r .status "$d/jobs/slow-O2-tick1000-fpu0-r1/attempt-1/attempt.json")"
-expect_eq "pending in run.json" PENDING "$(jq -r '.jobs[] | select(.id=="slow-O2-tick1000-fpu0-r2") | .status' "$d/run.json")"
+expect_eq "finished job" OK "$(job_status "$d" bare-O2-tick1000-fpu0)"
+expect_eq "finished job has two loads" 2 "$(jq '.loads | length' "$d/jobs/bare-O2-tick1000-fpu0/result.json")"
+expect_eq "interrupted job has no result" false "$([[ -e $slow/result.json ]] && echo true || echo false)"
+expect_eq "its first load is final" OK "$(jq -r .status "$slow/load-1/load.json")"
+expect_eq "its second load is not" false "$([[ -e $slow/load-2/load.json ]] && echo true || echo false)"
+expect_eq "interrupted attempt recorded" INTERRUPTED "$(jq -r .status "$slow/load-2/attempt-1/attempt.json")"
+expect_eq "pending in run.json" PENDING "$(jq -r '.jobs[] | select(.id=="slow-O2-tick1000-fpu0") | .status' "$d/run.json")"
 expect_eq "no QEMU left behind" "" "$(pgrep -f "rtosbench-qemu-.*$(basename "$d")" || true)"
-before=$(sha256sum "$d/jobs/bare-O2-tick1000-fpu0-r1/result.json")
+expect_eq "an interrupted run is not recorded in the history" false "$([[ -e $RTOSBENCH_HISTORY ]] && echo true || echo false)"
+before=$(sha256sum "$d/jobs/bare-O2-tick1000-fpu0/result.json")
+load1=$(sha256sum "$slow/load-1/load.json")
 
 set +e
 "$RB" run --resume "$d" >"$WORK/out.txt" 2>"$WORK/err.txt"
@@ -40,13 +46,15 @@ RC=$?
 set -e
 ERR=$(cat "$WORK/err.txt")
 expect_eq "resume exit code" 0 "$RC"
-expect_contains "resume says what it keeps" "2 job(s) already finished are kept" "$ERR"
-expect_eq "finished job not redone" "$before" "$(sha256sum "$d/jobs/bare-O2-tick1000-fpu0-r1/result.json")"
-expect_eq "bare r1 has one attempt" 1 "$(jq '.attempts | length' "$d/jobs/bare-O2-tick1000-fpu0-r1/result.json")"
-r=$d/jobs/slow-O2-tick1000-fpu0-r1/result.json
+expect_contains "resume says what it keeps" "1 job(s) already finished are kept" "$ERR"
+expect_eq "finished job not redone" "$before" "$(sha256sum "$d/jobs/bare-O2-tick1000-fpu0/result.json")"
+expect_eq "finished load not redone" "$load1" "$(sha256sum "$slow/load-1/load.json")"
+r=$slow/result.json
 expect_eq "resumed job OK" OK "$(jq -r .status "$r")"
-expect_eq "its attempts" "INTERRUPTED OK" "$(jq -r '[.attempts[].status] | join(" ")' "$r")"
-expect_eq "last job OK" OK "$(job_status "$d" slow-O2-tick1000-fpu0-r2)"
+expect_eq "its attempts" "1:OK 2:INTERRUPTED 2:OK" "$(jq -r '[.attempts[] | "\(.load):\(.status)"] | join(" ")' "$r")"
+expect_eq "its loads reproduce" identical "$(jq -r .reproducibility.verdict "$r")"
 expect_eq "run state" complete "$(jq -r .state "$d/run.json")"
 expect_eq "two sessions recorded" "130 0" "$(jq -r '[.sessions[].exit_code] | map(tostring) | join(" ")' "$d/run.json")"
+expect_eq "the resumed run is recorded in the history" 2 \
+  "$(sqlite3 "$RTOSBENCH_HISTORY" "select count(*) from jobs where run_id='$(basename "$d")'")"
 finish

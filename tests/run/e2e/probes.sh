@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The real-probe backends invoked for real with no probe attached: OpenOCD's
 # own message becomes the FLASH_ERROR (after the configured retry, both
-# attempts kept); a machine without pyocd is told what is missing and how to
+# attempts kept; with --repeat, in the failing load's directory); a machine without pyocd is told what is missing and how to
 # install it.
 source "$(dirname "$0")/lib.sh" "$@"
 
@@ -15,6 +15,16 @@ expect_eq "flash retried, every attempt kept" 2 "$(jq '.attempts | length' "$d/j
 expect_file "$d/jobs/$j/attempt-1/flash.log"
 expect_file "$d/jobs/$j/attempt-2/flash.log"
 expect_contains "openocd command line logged" 'adapter serial 0669FF000000000000000000' "$(cat "$d/jobs/$j/attempt-1/flash.log")"
+
+# Repeated: the first load's FLASH_ERROR ends the job; its attempts are in load-1/.
+rb_run --matrix "$DATA/run/probes.yaml" --bench "$DATA/run/benches/openocd.yaml" --out "$WORK/runs-r" --repeat 2
+expect_eq "repeated openocd exit code" 2 "$RC"
+d=$(run_dir "$WORK/runs-r")
+expect_eq "repeated openocd status" FLASH_ERROR "$(job_status "$d" $j)"
+expect_contains "the reason names the load" "load 1 of 2: openocd program failed" "$(job_reason "$d" $j)"
+expect_eq "attempts of load 1" "1:1 1:2" "$(jq -r '[.attempts[] | "\(.load):\(.number)"] | join(" ")' "$d/jobs/$j/result.json")"
+expect_file "$d/jobs/$j/load-1/attempt-2/flash.log"
+expect_eq "not judged" not_judged "$(jq -r .reproducibility.verdict "$d/jobs/$j/result.json")"
 
 # pyocd is not installed here (and hidden from PATH if it is).
 bindir=$WORK/bin
