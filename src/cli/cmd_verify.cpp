@@ -24,6 +24,8 @@ std::function<int()> add_verify(CLI::App& app) {
     std::string log;
     std::vector<std::string> expect;
     std::string json;
+    unsigned threads = 0;
+    size_t chunk = size_t{512} << 10;
   };
   auto args = std::make_shared<Args>();
   app.add_option("LOG", args->log, "captured serial log (a file; '-' for standard input)")
@@ -35,9 +37,19 @@ std::function<int()> add_verify(CLI::App& app) {
   app.add_option("--json", args->json,
                  "write the full report as JSON to FILE (atomically); '-' for stdout")
       ->type_name("FILE");
+  app.add_option("--threads", args->threads,
+                 "threads that split and parse a file's lines while one checks them (0: one per "
+                 "core, the default; 1: none); the report is the same")
+      ->type_name("N");
+  app.add_option("--chunk-bytes", args->chunk,
+                 "bytes of the file each parsing thread takes at a time (default 524288)")
+      ->type_name("BYTES")
+      ->check(CLI::Range(size_t{1}, size_t{1} << 30));
 
   return [args]() -> int {
     rb::verify::Options options;
+    options.threads = args->threads;
+    options.chunk = args->chunk;
     for (const std::string& e : args->expect) {
       const size_t eq = e.find('=');
       if (eq == std::string::npos || eq == 0) {

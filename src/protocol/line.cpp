@@ -9,6 +9,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
 
 namespace rb::protocol {
 
@@ -91,6 +94,58 @@ size_t kind_length(RecordKind k) {
 
 }  // namespace
 
+namespace {
+
+#if defined(__SSE2__)
+// The suffix of a line of at least 32 bytes from its last 32 bytes at once:
+// bit masks of the bars, digits and lowercase hex digits, so the CRC field
+// and the seq are checked without a loop over their bytes. False when the
+// line does not end in "|<1..22 digits>|<8 lowercase hex>" within them
+// (the general path then decides).
+bool parse_suffix_window(const char* d, size_t n, ParsedLine& out) {
+  const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + n - 32));
+  const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + n - 16));
+  auto mask = [](__m128i v, __m128i (*f)(__m128i)) {
+    return static_cast<uint32_t>(_mm_movemask_epi8(f(v)));
+  };
+  auto bar = [](__m128i v) { return _mm_cmpeq_epi8(v, _mm_set1_epi8('|')); };
+  auto digit = [](__m128i v) {
+    const __m128i x = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+    return _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(9)), x);
+  };
+  auto hex_letter = [](__m128i v) {
+    const __m128i x = _mm_sub_epi8(v, _mm_set1_epi8('a'));
+    return _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(5)), x);
+  };
+  const uint32_t bars = mask(lo, bar) | mask(hi, bar) << 16;
+  const uint32_t digits = mask(lo, digit) | mask(hi, digit) << 16;
+  const uint32_t letters = mask(lo, hex_letter) | mask(hi, hex_letter) << 16;
+  // Byte 23 of the window is the bar before the CRC, 24..31 the CRC.
+  if ((bars & (1u << 23)) == 0 || ((digits | letters) >> 24) != 0xFFu) return false;
+  const uint32_t before = bars & ((1u << 23) - 1);
+  if (before == 0) return false;
+  const unsigned seq_bar = 31 - static_cast<unsigned>(__builtin_clz(before));
+  const unsigned seq_digits = 22 - seq_bar;
+  const uint32_t seq_bits = ((1u << 23) - 1) & ~((2u << seq_bar) - 1);
+  if (seq_digits == 0 || (digits & seq_bits) != seq_bits) return false;
+  const char* seq = d + n - 32 + seq_bar + 1;
+  if (seq_digits <= 8) {
+    out.seq = decimal_value8(seq, seq_digits);  // "|<crc>" follows: 8 bytes readable
+  } else {
+    auto v = parse_u64(std::string_view(seq, seq_digits));
+    if (!v) return false;
+    out.seq = *v;
+  }
+  out.record = std::string_view(d, static_cast<size_t>(seq - 1 - d));
+  out.crc_given = hex8_value(d + n - 8);
+  out.crc_computed = crc32c(std::string_view(d, n - 9));
+  out.suffix = out.crc_given == out.crc_computed ? Suffix::kValid : Suffix::kBadCrc;
+  return true;
+}
+#endif
+
+}  // namespace
+
 void parse_suffix(std::string_view line, ParsedLine& out) {
   out.suffix = Suffix::kAbsent;
   out.seq = 0;
@@ -99,6 +154,9 @@ void parse_suffix(std::string_view line, ParsedLine& out) {
   const size_t n = line.size();
   if (n == 0) return;  // (an empty view may have a null data pointer)
   const char* const d = line.data();
+#if defined(__SSE2__)
+  if (n >= 32 && parse_suffix_window(d, n, out)) return;
+#endif
   // Fast path: "...|<seq>|<8 hex>" with the crc bar exactly 9 bytes from the end.
   if (n >= 11 && d[n - 9] == '|') {
     auto crc = parse_hex8_lower(std::string_view(d + n - 8, 8));
@@ -214,6 +272,94 @@ const char* parse_value_list(const char* p, const char* e, const char* readable_
   return emit(e);
 }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define RB_UNIFORM_VALUES 1
+
+// Samples of one series mostly share their number of digits, so a RAW line
+// is mostly "ddd,ddd,ddd,...". Where values of d <= 4 digits follow each
+// other, one 16-byte load holds k of them at fixed places (stride d + 1):
+// one compare checks every digit and comma, one shuffle moves each number
+// into its own 32-bit lane, two multiply-adds give the values. Any other
+// byte, width or the end of the readable data stops this, and the caller
+// goes on with the general parser where it stopped.
+struct UniformLayout {
+  __m128i shuffle;       // digits of number m to bytes 4m..4m+3, right-aligned
+  unsigned digit_bits;   // where the digits are in the 16 bytes
+  unsigned comma_bits;   // where the commas after them are
+  unsigned k;            // numbers per load
+  unsigned stride;       // d + 1
+};
+
+UniformLayout uniform_layout(unsigned d) {
+  UniformLayout l{};
+  l.stride = d + 1;
+  l.k = d <= 3 ? 4 : 3;
+  alignas(16) unsigned char shuf[16];
+  std::memset(shuf, 0x80, sizeof shuf);
+  for (unsigned m = 0; m < l.k; ++m) {
+    for (unsigned j = 0; j < d; ++j) {
+      shuf[4 * m + 4 - d + j] = static_cast<unsigned char>(m * l.stride + j);
+      l.digit_bits |= 1u << (m * l.stride + j);
+    }
+    l.comma_bits |= 1u << (m * l.stride + d);
+  }
+  std::memcpy(&l.shuffle, shuf, sizeof shuf);
+  return l;
+}
+
+const UniformLayout kUniform[5] = {UniformLayout{}, uniform_layout(1), uniform_layout(2),
+                                   uniform_layout(3), uniform_layout(4)};
+
+// From `p`, the first digit of a value in the list that ends at `e`: converts
+// the values while they come in whole groups of one width. Returns where it
+// stopped: the first digit of the next value, or e + 1 when the list ended
+// with a group. `count` values are written to out, which has room for
+// count + 4.
+__attribute__((target("ssse3,sse4.1"))) const char* uniform_values(const char* p, const char* e,
+                                                                   const char* readable_end,
+                                                                   uint64_t* out, size_t& count) {
+  count = 0;
+  unsigned d = 0;
+  while (d < 5 && p + d < e && static_cast<unsigned>(static_cast<unsigned char>(p[d]) - '0') <= 9)
+    ++d;
+  if (d == 0 || d > 4 || p + d >= e || p[d] != ',') return p;
+  const UniformLayout& l = kUniform[d];
+  const __m128i comma_v = _mm_set1_epi8(',');
+  const __m128i zero_v = _mm_set1_epi8('0');
+  const __m128i nine_v = _mm_set1_epi8(9);
+  const __m128i tens = _mm_setr_epi8(10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1);
+  const __m128i hundreds = _mm_setr_epi16(100, 1, 100, 1, 100, 1, 100, 1);
+  const size_t span = l.k * l.stride;  // bytes of a group, its last comma included
+  while (readable_end - p >= 16 && static_cast<size_t>(e - p) + 1 >= span) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i x = _mm_sub_epi8(v, zero_v);
+    // Digits: 0..9 after subtracting '0' (unsigned compare through min).
+    const unsigned digits =
+        static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(x, nine_v), x)));
+    const unsigned commas = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, comma_v)));
+    // The last comma of the last group of the list is the end of the list.
+    unsigned need_commas = l.comma_bits;
+    if (static_cast<size_t>(e - p) + 1 == span) need_commas &= ~(1u << (span - 1));
+    if ((digits & l.digit_bits) != l.digit_bits || (commas & need_commas) != need_commas) break;
+    const __m128i pairs = _mm_maddubs_epi16(_mm_shuffle_epi8(x, l.shuffle), tens);
+    const __m128i values = _mm_madd_epi16(pairs, hundreds);
+    // Four values are stored even when k is 3: the caller leaves room, and
+    // the next group overwrites the extra one.
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + count), _mm_cvtepu32_epi64(values));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + count + 2),
+                     _mm_cvtepu32_epi64(_mm_srli_si128(values, 8)));
+    count += l.k;
+    p += span;
+  }
+  return p;
+}
+
+bool uniform_values_supported() {
+  static const bool ok = __builtin_cpu_supports("ssse3") && __builtin_cpu_supports("sse4.1");
+  return ok;
+}
+#endif
+
 }  // namespace
 
 void LineParser::parse_raw(std::string_view rest, const char* readable_end) {
@@ -231,10 +377,39 @@ void LineParser::parse_raw(std::string_view rest, const char* readable_end) {
     return;
   }
   p = name_end + 1;
-  // Room for every value the line could hold: the list parser needs no checks.
+  // Room for every value the line could hold (and a group more for the
+  // uniform path's stores): the list parsers need no checks.
   const size_t most = static_cast<size_t>(e - p) / 2 + 1;
-  if (values_.size() < most) values_.resize(most);
+  if (values_.size() < most + 4) values_.resize(most + 4);
   size_t count = 0;
+#ifdef RB_UNIFORM_VALUES
+  // <first>,<values>: the first index (wider than the samples) the general
+  // way, then the samples in uniform groups as far as they go. Only valid
+  // numbers are consumed there, so what is left gets exactly the verdict
+  // the general parser alone would give.
+  const char* first_end = static_cast<const char*>(std::memchr(p, ',', static_cast<size_t>(e - p)));
+  if (first_end != nullptr && first_end > p && first_end - p <= 19 && uniform_values_supported()) {
+    uint64_t first = 0;
+    if (digits_value_checked(p, first_end, first)) {
+      values_[0] = first;
+      size_t n = 0;
+      const char* rest = uniform_values(first_end + 1, e, readable_end, values_.data() + 1, n);
+      count = 1 + n;
+      if (rest <= e) {
+        size_t tail = 0;
+        if (const char* err =
+                parse_value_list(rest, e, readable_end, values_.data() + count, tail)) {
+          out_.error = err;
+          return;
+        }
+        count += tail;
+      }
+      out_.raw_first = values_[0];
+      out_.raw_values = std::span<const uint64_t>(values_.data() + 1, count - 1);
+      return;
+    }
+  }
+#endif
   if (const char* err = parse_value_list(p, e, readable_end, values_.data(), count)) {
     out_.error = err;
     return;

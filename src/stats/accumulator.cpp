@@ -53,13 +53,29 @@ void SampleAccumulator::start_histogram() {
 }
 
 void SampleAccumulator::add(std::span<const uint64_t> values, bool allow_histogram) {
-  uint64_t lo = lo_, hi = hi_;
-  for (uint64_t v : values) {
-    lo = v < lo ? v : lo;
-    hi = v > hi ? v : hi;
+  // Four running minima and maxima: one pair would chain every compare to
+  // the one before it.
+  uint64_t lo0 = lo_, lo1 = lo_, lo2 = lo_, lo3 = lo_;
+  uint64_t hi0 = hi_, hi1 = hi_, hi2 = hi_, hi3 = hi_;
+  const uint64_t* v = values.data();
+  const size_t n = values.size();
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    lo0 = std::min(lo0, v[i]);
+    hi0 = std::max(hi0, v[i]);
+    lo1 = std::min(lo1, v[i + 1]);
+    hi1 = std::max(hi1, v[i + 1]);
+    lo2 = std::min(lo2, v[i + 2]);
+    hi2 = std::max(hi2, v[i + 2]);
+    lo3 = std::min(lo3, v[i + 3]);
+    hi3 = std::max(hi3, v[i + 3]);
   }
-  lo_ = lo;
-  hi_ = hi;
+  for (; i < n; ++i) {
+    lo0 = std::min(lo0, v[i]);
+    hi0 = std::max(hi0, v[i]);
+  }
+  lo_ = std::min(std::min(lo0, lo1), std::min(lo2, lo3));
+  hi_ = std::max(std::max(hi0, hi1), std::max(hi2, hi3));
   n_ += values.size();
   if (!histogram_) {
     values_.insert(values_.end(), values.begin(), values.end());

@@ -45,6 +45,20 @@ inline uint64_t decimal_value8(const char* p, size_t len) {
   return ((d & 0x0000FFFF0000FFFFull) * (10000ull * (1ull << 32) + 1)) >> 32;
 }
 
+// Value of the 8 hex digits at p, which the caller has checked are
+// '0'..'9' or 'a'..'f' (parse_hex8_lower without the check).
+inline uint32_t hex8_value(const char* p) {
+  uint64_t w;
+  std::memcpy(&w, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  w = __builtin_bswap64(w);
+#endif
+  uint64_t n = (w & 0x0F0F0F0F0F0F0F0Full) + ((w >> 6) & 0x0101010101010101ull) * 9;
+  n = ((n * (16 * 256 + 1)) >> 8) & 0x00FF00FF00FF00FFull;
+  n = ((n * (256 * 65536 + 1)) >> 16) & 0x0000FFFF0000FFFFull;
+  return static_cast<uint32_t>((n * (65536ull * (1ull << 32) + 1)) >> 32);
+}
+
 // Parses exactly 8 lowercase hex digits. nullopt otherwise. Branch-free
 // SWAR: each byte's nibble is (b & 15) + 9 for 'a'..'f', then the nibbles are
 // packed pairwise.
@@ -61,10 +75,7 @@ inline std::optional<uint32_t> parse_hex8_lower(std::string_view s) {
     bad |= static_cast<unsigned>((c - '0' > 9u) & (c - 'a' > 5u));
   }
   if (bad) return std::nullopt;
-  uint64_t n = (w & 0x0F0F0F0F0F0F0F0Full) + ((w >> 6) & 0x0101010101010101ull) * 9;
-  n = ((n * (16 * 256 + 1)) >> 8) & 0x00FF00FF00FF00FFull;
-  n = ((n * (256 * 65536 + 1)) >> 16) & 0x0000FFFF0000FFFFull;
-  return static_cast<uint32_t>((n * (65536ull * (1ull << 32) + 1)) >> 32);
+  return hex8_value(s.data());
 }
 
 // Writes `v` as 8 lowercase hex digits into out[0..7].

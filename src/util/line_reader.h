@@ -34,6 +34,24 @@ class FileSource final : public ByteSource {
   InputFile file_;
 };
 
+// The bytes [begin, end) of a file, read with pread: one file may be read
+// by several threads at once, each through its own RangeSource.
+class RangeSource final : public ByteSource {
+ public:
+  RangeSource(const InputFile& file, uint64_t begin, uint64_t end)
+      : file_(&file), pos_(begin), end_(end) {}
+  Result<size_t> read(char* buf, size_t n) override;
+  // Reads [begin, end) from now on.
+  void set_range(uint64_t begin, uint64_t end) {
+    pos_ = begin;
+    end_ = end;
+  }
+
+ private:
+  const InputFile* file_;
+  uint64_t pos_, end_;
+};
+
 class StreamSource final : public ByteSource {
  public:
   explicit StreamSource(std::istream& in) : in_(in) {}
@@ -81,6 +99,10 @@ class LineReader {
   // end of the data (or, in follow mode, when no complete line is available
   // yet) and when the source failed (then status() says why).
   bool next(Line& line);
+
+  // Starts over on the source's next bytes, as a new reader would (line
+  // numbers from 1, nothing kept), but keeps the buffer.
+  void restart();
 
   // Follow mode: the data will not grow any more; returns the partial last
   // line (terminated == false), if there is one.

@@ -2,7 +2,9 @@
 // A file opened for reading through POSIX calls, with errors that name the
 // path and the reason (missing, a directory, no permission) as values.
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "util/result.h"
@@ -24,6 +26,13 @@ class InputFile {
   // Reads up to `n` bytes; 0 means end of file (for now, on a growing file).
   // Retries on EINTR. Error names the path and the reason.
   Result<size_t> read(char* buf, size_t n);
+
+  // Reads up to `n` bytes at `offset` without moving the file position, so
+  // several threads may read one file. 0 means end of file.
+  Result<size_t> pread(char* buf, size_t n, uint64_t offset) const;
+
+  // The size of a regular file now; nullopt for a pipe, a tty or a device.
+  std::optional<uint64_t> regular_size() const;
 
   const std::filesystem::path& path() const { return path_; }
 

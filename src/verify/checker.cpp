@@ -715,7 +715,8 @@ struct LogChecker::State {
       r.end_fields[std::string(f.key)] = std::string(f.value);
   }
 
-  void line(std::string_view text, uint64_t number, bool overlong, bool control, bool terminated) {
+  void line(std::string_view text, uint64_t number, bool overlong, bool control, bool terminated,
+            const ParsedLine* parsed = nullptr) {
     r.lines = number;
     if (overlong) {
       ++r.overlong_lines;
@@ -729,7 +730,7 @@ struct LogChecker::State {
       if (first_control == 0) first_control = number;
       return;
     }
-    const ParsedLine& p = parser.parse(text);
+    const ParsedLine& p = parsed != nullptr ? *parsed : parser.parse(text);
     // An unknown record kind with a valid suffix still occupies a seq slot.
     const bool sequenced_other =
         p.kind == RecordKind::kOther && v2 && stage == Stage::kInLog && p.suffix == Suffix::kValid;
@@ -885,6 +886,11 @@ LogChecker::~LogChecker() = default;
 void LogChecker::add_line(std::string_view text, uint64_t number, bool overlong, bool control,
                           bool terminated) {
   s_->line(text, number, overlong, control, terminated);
+}
+
+void LogChecker::add_parsed_line(std::string_view text, const protocol::ParsedLine& parsed,
+                                 uint64_t number, bool terminated) {
+  s_->line(text, number, false, false, terminated, &parsed);
 }
 
 void LogChecker::add_read_error(const std::string& message) {

@@ -2,6 +2,9 @@
 
 #include "util/line_reader.h"
 #include "util/posix_file.h"
+#include "verify/parallel.h"
+
+#include <algorithm>
 
 namespace rb::verify {
 namespace {
@@ -80,6 +83,18 @@ Report verify_stream(std::istream& in, const Options& options) {
 Result<Report> verify_file(const std::filesystem::path& path, const Options& options) {
   auto file = InputFile::open(path);
   if (!file) return file.error();
+  const unsigned threads = parsing_threads(options);
+  const auto size = file->regular_size();
+  if (threads > 1 && size && *size >= 2 * std::max<size_t>(options.chunk, 1)) {
+    LogChecker checker(options);
+    uint64_t bytes = 0;
+    Status status = feed_file_parallel(*file, *size, options, threads, checker, bytes);
+    Report r = checker.finish();
+    if (!status) return status.error();
+    r.bytes = bytes;
+    r.source = path.string();
+    return r;
+  }
   FileSource source(std::move(*file));
   Status status;
   Report r = run(source, options, &status);

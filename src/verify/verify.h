@@ -16,6 +16,10 @@
 
 #include "util/result.h"
 
+namespace rb::protocol {
+struct ParsedLine;
+}
+
 namespace rb::verify {
 
 // Overall outcome; the order of precedence when several apply is
@@ -38,6 +42,13 @@ struct Options {
   size_t max_verdicts_per_check = 50;
   // Size of the read buffer; large buffers make big files fast.
   size_t read_buffer = size_t{1} << 20;
+  // verify_file on a regular file: threads that split and parse lines while
+  // this one checks them (0: one per core; 1: none, all in this thread). The
+  // report is the same either way; only the time differs.
+  unsigned threads = 0;
+  // Bytes per piece of a file handed to one parsing thread (each piece ends
+  // at a line end, so no line is split); at most a few pieces are in memory.
+  size_t chunk = size_t{512} << 10;
 };
 
 // The statistics of one series, re-derived from its RAW samples.
@@ -129,6 +140,11 @@ class LogChecker {
   // 1-based number, and the reader's flags.
   void add_line(std::string_view text, uint64_t number, bool overlong, bool control,
                 bool terminated);
+  // The same for a line another thread already parsed (protocol::LineParser
+  // on `text`, which `parsed` points into); the line is neither overlong nor
+  // holds control bytes. Gives the same report as add_line(text, ...).
+  void add_parsed_line(std::string_view text, const protocol::ParsedLine& parsed, uint64_t number,
+                       bool terminated);
   // Records that the input could not be read to its end.
   void add_read_error(const std::string& message);
   // Ends the log: closes open phases, applies whole-log checks, returns the

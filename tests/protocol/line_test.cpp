@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <optional>
+#include <random>
+#include <vector>
 #include <string>
 
 #include "util/crc32c.h"
@@ -142,6 +145,79 @@ TEST(V2Line, FramesLikeTheProtocolSays) {
             frame("END,RTOS_BENCH_V2", 18446744073709551615u));
   // The check value of the protocol's CRC over its own example input.
   EXPECT_EQ(rb::crc32c("123456789"), 0xE3069283u);
+}
+
+}  // namespace
+
+namespace {
+
+// The RAW value list the slow, obvious way: split at ',' and convert each
+// field digit by digit. nullopt when any field is empty, not all digits, or
+// too big; the fast paths (uniform groups, SWAR, SIMD masks) must agree.
+std::optional<std::vector<uint64_t>> reference_values(const std::string& list) {
+  std::vector<uint64_t> out;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = list.find(',', start);
+    const std::string f = list.substr(start, comma == std::string::npos ? std::string::npos
+                                                                        : comma - start);
+    if (f.empty() || f.size() > 20) return std::nullopt;
+    unsigned __int128 v = 0;
+    for (char c : f) {
+      if (c < '0' || c > '9') return std::nullopt;
+      v = v * 10 + static_cast<unsigned>(c - '0');
+    }
+    if (v > UINT64_MAX) return std::nullopt;
+    out.push_back(static_cast<uint64_t>(v));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (out.size() < 2) return std::nullopt;
+  return out;
+}
+
+TEST(LineParser, RawValuesAgreeWithASimpleParserOnRandomLines) {
+  std::mt19937 rng(7);
+  LineParser parser;
+  int uniform_lines = 0;
+  for (int round = 0; round < 20000; ++round) {
+    // Mostly one width per line (the uniform path), sometimes mixed widths,
+    // sometimes a damaged byte; V2 lines (suffix after the list) and V1
+    // lines (the list runs to the end of the readable bytes).
+    const unsigned width = 1 + rng() % 6;
+    const bool mixed = rng() % 4 == 0;
+    const int n = 1 + static_cast<int>(rng() % 40);
+    std::string list = std::to_string(rng() % 100000);
+    for (int i = 0; i < n; ++i) {
+      const unsigned w = mixed ? 1 + rng() % 9 : width;
+      std::string digits;
+      for (unsigned j = 0; j < w; ++j) digits += static_cast<char>('0' + rng() % 10);
+      list += "," + digits;
+    }
+    if (rng() % 5 == 0) {
+      const char bad[] = {',', 'x', ' ', '-', '|', '/', ':', '\0'};
+      list[rng() % list.size()] = bad[rng() % sizeof bad];
+    }
+    if (!mixed && rng() % 5 != 0) ++uniform_lines;
+    const std::string record = "RAW,series," + list;
+    const bool v2 = rng() % 2 == 0;
+    const std::string line = v2 ? rb::protocol::v2_line(record, 12345) : record;
+    const ParsedLine& p = parser.parse(line);
+    const auto want = reference_values(list);
+    if (p.kind != RecordKind::kRaw) {
+      ADD_FAILURE() << "not RAW: " << line;
+      continue;
+    }
+    // A '|' put into the list starts a suffix: what is left is no list any more.
+    if (list.find('|') != std::string::npos) continue;
+    ASSERT_EQ(p.error == nullptr, want.has_value()) << line;
+    if (!want) continue;
+    ASSERT_EQ(p.raw_first, (*want)[0]) << line;
+    ASSERT_EQ(std::vector<uint64_t>(p.raw_values.begin(), p.raw_values.end()),
+              std::vector<uint64_t>(want->begin() + 1, want->end()))
+        << line;
+  }
+  EXPECT_GT(uniform_lines, 5000);
 }
 
 }  // namespace
