@@ -456,9 +456,9 @@ struct KernelAlone {
 KernelAlone kernel_alone(const RunView& run, const JobView& j) {
   KernelAlone k;
   if (j.result->job.value("kernel", "") == "bare") return k;
-  const json& b = j.result->build;
-  if (b.is_object() && b.contains("footprint_kernel") && b["footprint_kernel"].is_object()) {
-    json delta = b["footprint_kernel"].value("delta", json());
+  const json& build = j.result->build;
+  if (build.is_object() && build.contains("footprint_kernel") && build["footprint_kernel"].is_object()) {
+    json delta = build["footprint_kernel"].value("delta", json());
     if (delta.is_object() && delta.contains("flash") && delta["flash"].is_number_integer() &&
         delta.contains("ram") && delta["ram"].is_number_integer()) {
       k.flash = delta["flash"].get<int64_t>();
