@@ -1,5 +1,7 @@
 #include "build/firmware_builder.h"
 
+#include "build/footprint.h"
+
 #include "util/atomic_write.h"
 #include "util/sha256.h"
 
@@ -57,24 +59,6 @@ class EntryLock {
  private:
   int fd_ = -1;
 };
-
-Result<Footprint> read_footprint(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  if (!in) return Error{fmt::format("the firmware build wrote no {}", p.string())};
-  try {
-    nlohmann::json j = nlohmann::json::parse(in);
-    Footprint f;
-    f.text = j.at("text").get<uint64_t>();
-    f.data = j.at("data").get<uint64_t>();
-    f.bss = j.at("bss").get<uint64_t>();
-    f.flash = j.value("flash", f.text + f.data);
-    f.ram = j.value("ram", f.data + f.bss);
-    return f;
-  } catch (const std::exception& e) {
-    return Error{fmt::format("{}: not the expected {{\"text\",\"data\",\"bss\",\"flash\",\"ram\"}}: {}", p.string(),
-                             e.what())};
-  }
-}
 
 }  // namespace
 
@@ -288,10 +272,10 @@ Result<BuildOutput> CmakeBuilder::build(const BuildRequest& req) {
     return Error{fmt::format("firmware build failed ({}): {}", b.describe(), error_excerpt(b.output))};
   }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  for (const auto& p : {out.elf, out.map, out.bin}) {
+  for (const auto& p : {out.elf, out.map, out.bin, out.size_json}) {
     if (!std::filesystem::exists(p)) return Error{fmt::format("the firmware build wrote no {}", p.string())};
   }
-  auto fp = read_footprint(out.size_json);
+  auto fp = read_size_json(out.size_json);
   if (!fp.ok()) return fp.error();
   out.footprint = *fp;
   auto es = sha256_file(out.elf);

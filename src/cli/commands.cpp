@@ -13,6 +13,7 @@ std::span<const Command> commands() {
       Command{"regress", "check a run against a baseline; JUnit XML and Markdown for CI", add_regress},
       Command{"history", "record runs in the SQLite history and show a metric's trend", add_history},
       Command{"report", "Markdown, self-contained HTML and CSV reports of one or more runs", add_report},
+      Command{"footprint", "flash and RAM of a kernel alone: a kernel build minus the bare build", add_footprint},
   };
   return kCommands;
 }

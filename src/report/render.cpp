@@ -444,6 +444,36 @@ const JobView* bare_for(const RunView& run, const JobView& j) {
   return found;
 }
 
+// Flash and RAM of the kernel alone: what the run stored
+// (build.footprint_kernel.delta, against the bare port's image built with the
+// job's own options), else, for result files without it (older runs, or a
+// reference build that failed), the image minus the run's bare job on the
+// same board, opt and tick. Empty for the bare port and when neither exists.
+struct KernelAlone {
+  std::optional<int64_t> flash, ram;
+};
+
+KernelAlone kernel_alone(const RunView& run, const JobView& j) {
+  KernelAlone k;
+  if (j.result->job.value("kernel", "") == "bare") return k;
+  const json& build = j.result->build;
+  if (build.is_object() && build.contains("footprint_kernel") && build["footprint_kernel"].is_object()) {
+    json delta = build["footprint_kernel"].value("delta", json());
+    if (delta.is_object() && delta.contains("flash") && delta["flash"].is_number_integer() &&
+        delta.contains("ram") && delta["ram"].is_number_integer()) {
+      k.flash = delta["flash"].get<int64_t>();
+      k.ram = delta["ram"].get<int64_t>();
+      return k;
+    }
+  }
+  if (const JobView* b = bare_for(run, j)) {
+    Footprint f = footprint_of(*j.result), bf = footprint_of(*b->result);
+    if (f.flash && bf.flash) k.flash = *f.flash - *bf.flash;
+    if (f.ram && bf.ram) k.ram = *f.ram - *bf.ram;
+  }
+  return k;
+}
+
 std::string bytes(const std::optional<int64_t>& v) {
   return v ? fmt::format("{}", *v) : "-";
 }
@@ -453,8 +483,10 @@ void footprint(Document& d, const RunView& cur) {
   paragraph(d,
             "Bytes from the linked image (`text` + `data` in flash, `data` + `bss` in RAM; "
             "every image has the same task stacks). Kernel alone: the image minus the "
-            "bare-metal port's image built on the same board, optimisation and tick (`-` when "
-            "the run has no such bare job).");
+            "bare-metal port's image built with the same board, optimisation, tick, FPU, samples "
+            "and tests, as the run recorded it (`build.footprint_kernel`), else the image minus "
+            "the run's bare job on the same board, optimisation and tick (`-` when neither "
+            "exists).");
   Table t;
   t.head = {"kernel",           "job", "text", "data", "bss", "flash", "RAM", "kernel alone: flash",
             "kernel alone: RAM"};
@@ -465,10 +497,10 @@ void footprint(Document& d, const RunView& cur) {
     std::string kf = "-", kr = "-";
     if (j.result->job.value("kernel", "") == "bare") {
       kf = kr = "(floor)";
-    } else if (const JobView* b = bare_for(cur, j)) {
-      Footprint bf = footprint_of(*b->result);
-      if (f.flash && bf.flash) kf = fmt::format("{}", *f.flash - *bf.flash);
-      if (f.ram && bf.ram) kr = fmt::format("{}", *f.ram - *bf.ram);
+    } else {
+      KernelAlone k = kernel_alone(cur, j);
+      kf = bytes(k.flash);
+      kr = bytes(k.ram);
     }
     t.rows.push_back({j.snap.kernel, j.snap.id, bytes(f.text), bytes(f.data), bytes(f.bss),
                       bytes(f.flash), bytes(f.ram), kf, kr});
@@ -986,15 +1018,11 @@ Status write_csv(const std::vector<RunView>& runs, const std::filesystem::path& 
       }
       Footprint fp = footprint_of(*j.result);
       if (fp.flash || fp.text) {
-        std::string kf, kr;
-        if (const JobView* b = bare_for(r, j); b && j.result->job.value("kernel", "") != "bare") {
-          Footprint bf = footprint_of(*b->result);
-          if (fp.flash && bf.flash) kf = fmt::format("{}", *fp.flash - *bf.flash);
-          if (fp.ram && bf.ram) kr = fmt::format("{}", *fp.ram - *bf.ram);
-        }
         auto opt = [](const std::optional<int64_t>& v) {
           return v ? fmt::format("{}", *v) : std::string();
         };
+        KernelAlone k = kernel_alone(r, j);
+        std::string kf = opt(k.flash), kr = opt(k.ram);
         const json& job = j.result->job;
         foot +=
             csv_row({r.snap.id, j.snap.id, j.snap.kernel, job.value("board", ""),

@@ -3,6 +3,8 @@
 //   run.json                     summary, rewritten atomically as jobs finish
 //   matrix.yaml, bench.yaml      snapshots of the inputs
 //   builds/<build-id>/attempt-N/build.log
+//   builds/<build-id>/bare-reference/  build.log, size.json, rtosbench-fw.map of the bare
+//                                image a kernel image is compared with (build.footprint_kernel)
 //   jobs/<job-id>/result.json    written once, atomically, at the job's final status
 //   jobs/<job-id>/firmware/      rtosbench-fw.elf, .map, .bin, size.json
 //   jobs/<job-id>/build.log      the log of the build that produced the image
@@ -41,6 +43,10 @@ class RunDirectory {
   std::filesystem::path job_dir(const std::string& job) const { return root_ / "jobs" / job; }
   std::filesystem::path result_file(const std::string& job) const { return job_dir(job) / "result.json"; }
   std::filesystem::path build_attempt_dir(const std::string& build_id, int n) const;
+  // Where the bare port's reference image of a kernel image is recorded.
+  std::filesystem::path bare_reference_dir(const std::string& build_id) const {
+    return root_ / "builds" / build_id / "bare-reference";
+  }
   std::filesystem::path attempt_dir(const std::string& job, int n) const;
   // 1 + the highest attempt-N directory present for the job.
   int next_attempt(const std::string& job) const;

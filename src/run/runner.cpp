@@ -1,5 +1,6 @@
 #include "run/runner.h"
 
+#include "build/footprint.h"
 #include "matrix/expand.h"
 #include "probe/flasher.h"
 #include "run/reproducibility.h"
@@ -129,6 +130,9 @@ struct BuildGroup {
   kernels::ResolvedKernel kernel;
   std::optional<build::BuildOutput> output;
   std::vector<store::BuildAttemptRecord> attempts;
+  // build.footprint_kernel: the kernel-alone figure against the bare port's
+  // image, or {"error": ...}; null for a bare-port image.
+  json footprint_kernel;
 };
 
 json kernel_json(const kernels::ResolvedKernel& k) {
@@ -309,6 +313,7 @@ class Session {
       b["map"] = "firmware/rtosbench-fw.map";
       b["bin"] = "firmware/rtosbench-fw.bin";
       b["log"] = "build.log";
+      if (!g.footprint_kernel.is_null()) b["footprint_kernel"] = g.footprint_kernel;
       r.build = b;
     }
   }
@@ -430,6 +435,76 @@ class Session {
     return s;
   }
 
+  // The bare port's image the matrix builds (or would build) with a kernel
+  // job's options: the matrix's own bare kernel when it has one, so the
+  // reference is the bare job's image (a build-cache hit).
+  matrix::KernelSpec bare_kernel() const {
+    for (const auto& k : cfg_.matrix.kernels) {
+      if (k.port == "bare" && k.name == "bare" && !k.needs_source()) return k;
+    }
+    for (const auto& k : cfg_.matrix.kernels) {
+      if (k.port == "bare" && !k.needs_source()) return k;
+    }
+    matrix::KernelSpec k;
+    k.name = "bare";
+    k.port = "bare";
+    k.version = "n/a";
+    return k;
+  }
+
+  // build.footprint_kernel of a kernel image: the bare port's image with the
+  // same board, RB_OPT, tick, FPU, samples, warm-up and tests, built through
+  // the same builder and cache (recorded in builds/<id>/bare-reference/), and
+  // the kernel-alone footprint against it. A failure is recorded as
+  // {"error": why} and noted; it never fails the job, whose image is fine.
+  json kernel_alone(const BuildGroup& g, const matrix::Job& lead) {
+    const auto ref = dir_.bare_reference_dir(g.build_id);
+    const auto log = ref / "build.log";
+    const std::string log_rel = std::filesystem::relative(log, dir_.root()).string();
+    std::error_code ec;
+    std::filesystem::create_directories(ref, ec);
+    matrix::Job bare = lead;
+    bare.kernel = bare_kernel();
+    json fk;
+    auto kernel = resolver_.resolve(bare.kernel, ref / "source.log");
+    if (!kernel.ok()) {
+      fk = json{{"error", "the bare reference image has no source: " + kernel.error().message}};
+    } else {
+      build::BuildRequest req;
+      req.job = bare;
+      req.firmware_dir = cfg_.matrix.firmware;
+      req.kernel = *kernel;
+      req.toolchain = cfg_.toolchain;
+      req.log = log;
+      req.timeout = std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.build_s * 1000));
+      req.parallel = cfg_.build_parallel;
+      auto out = builder_.build(req);
+      if (!out.ok()) {
+        fk = json{{"error", "the bare reference image did not build: " + out.error().message}};
+      } else {
+        copy_into(out->map, ref / "rtosbench-fw.map");
+        copy_into(out->size_json, ref / "size.json");
+        auto f = build::kernel_footprint_of(*g.output, *out);
+        fk = f.ok() ? build::to_json(*f) : json{{"error", f.error().message}};
+        fk["bare_key"] = out->key;
+        fk["bare_cached"] = out->cached;
+      }
+    }
+    fk["bare_log"] = log_rel;
+    std::string line;
+    if (fk.contains("error")) {
+      line = fmt::format("kernel-alone footprint not computed ({}): {}", log_rel, fk["error"].get<std::string>());
+      progress_.note(fmt::format("{}: {}", g.build_id, line));
+    } else {
+      line = fmt::format("kernel alone: flash {} B, RAM {} B (image minus the bare image {}, {})",
+                         fk["delta"]["flash"].get<int64_t>(), fk["delta"]["ram"].get<int64_t>(),
+                         fk["bare_key"].get<std::string>().substr(0, 16),
+                         fk["bare_cached"].get<bool>() ? "from the build cache" : "built");
+    }
+    for (size_t ji : g.jobs) job_log(jobs_[ji].id, line);
+    return fk;
+  }
+
   void build_worker(int worker) {
     std::string slot = groups_.size() > 1 && cfg_.build_workers > 1 ? fmt::format("build{}", worker + 1) : "build";
     while (true) {
@@ -481,6 +556,10 @@ class Session {
               copy_into(out->bin, jd / "firmware" / "rtosbench-fw.bin");
               copy_into(out->size_json, jd / "firmware" / "size.json");
               copy_into(log, jd / "build.log");
+            }
+            if (lead.kernel.port != "bare" && !interrupt_requested()) {
+              progress_.stage(slot, g.build_id, "bare reference");
+              g.footprint_kernel = kernel_alone(g, lead);
             }
             break;
           }

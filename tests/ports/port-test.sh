@@ -20,7 +20,7 @@
 #   (QEMU -icount is deterministic). KNOWN_DEFECT=<check> instead requires verify to
 #   report exactly one problem: that CHECK failing (a kernel defect documented
 #   in docs/kernels.md), everything else valid. Then computes the footprint
-#   against BARE_BUILD (scripts/footprint.sh) and checks its two ways of
+#   against BARE_BUILD (`rtosbench footprint`) and checks its two ways of
 #   counting agree.
 # f407: builds the stm32f407-disco image and checks the outputs.
 set -euo pipefail
@@ -139,7 +139,7 @@ grep -E '^(RESULT|CHECK),' "$log" | cut -d'|' -f1 |
 
 # ---- footprint ---------------------------------------------------------------
 [[ -n $bare && -f $bare/size.json ]] || fail "no bare build at '$bare' (the ports_bare_qemu fixture failed?)"
-fp=$("$root/scripts/footprint.sh" "$build" "$bare")
+fp=$("$bin" footprint "$build" "$bare" --json)
 echo "footprint: $fp"
 num() { sed -n "s/.*\"$1\":{[^}]*\"$2\":\([0-9-]*\).*/\1/p" <<<"$fp"; }
 for m in flash ram; do

@@ -5,7 +5,7 @@
 # under QEMU RUNS times, checks every log with `rtosbench verify` and that the
 # runs' statistics are byte-identical, and prints the median and p99 of every
 # series (instruction counts: QEMU -icount, not Cortex-M4 cycles) and each
-# kernel's footprint (scripts/footprint.sh) as Markdown.
+# kernel's footprint (`rtosbench footprint`) as Markdown.
 #
 #   RTOSBENCH_KERNEL_FREERTOS=... RTOSBENCH_KERNEL_THREADX=... \
 #   RTOSBENCH_KERNEL_UCOS3=... RTOSBENCH_KERNEL_TENCENTOS=... \
@@ -111,12 +111,12 @@ cell() { # PORT PHASE NAME
   for p in "${done_ports[@]}"; do
     printf ' %s |' "$(grep '^CHECK,mutex_pi,' "$work/$p-run1.log" | cut -d'|' -f1 | sed 's/.*pass=\([0-9]*\),fail=\([0-9]*\),status=\(.*\)/\3 (\1 pass)/')"
   done
-  printf '\n\nFootprint (bytes, scripts/footprint.sh against the bare image):\n\n'
+  printf '\n\nFootprint (bytes, rtosbench footprint against the bare image):\n\n'
   echo '| kernel | image flash | image ram | delta flash | delta ram | kernel flash | kernel ram | glue flash | glue ram | libc flash |'
   echo '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|'
   for p in "${done_ports[@]}"; do
     [[ $p == bare ]] && continue
-    fp=$("$root/scripts/footprint.sh" "$work/$p" "$work/bare")
+    fp=$("$bin" footprint "$work/$p" "$work/bare" --json)
     num() { sed -n "s/.*\"$1\":{[^}]*\"$2\":\([0-9-]*\).*/\1/p" <<<"$fp"; }
     echo "| $p | $(num image flash) | $(num image ram) | $(num delta flash) | $(num delta ram) |" \
       "$(num kernel flash) | $(num kernel ram) | $(num port_glue flash) | $(num port_glue ram) | $(num libs flash) |"

@@ -53,3 +53,9 @@ foreach(entry IN LISTS RB_PORTS)
   set_tests_properties(ports_${port}_f407_build PROPERTIES
     SKIP_RETURN_CODE 77 LABELS ports TIMEOUT 600)
 endforeach()
+
+# A real `rtosbench run` of configs/qemu.yaml (port-test sample counts) stores
+# each kernel job's kernel-alone footprint against the bare job's image.
+add_test(NAME ports_run_footprint
+  COMMAND ${RB_PORTS_TESTS}/run-footprint.sh ${RTOSBENCH_BIN} ${PROJECT_SOURCE_DIR} ${RB_PORTS_WORK}/run-footprint)
+set_tests_properties(ports_run_footprint PROPERTIES SKIP_RETURN_CODE 77 LABELS "ports;qemu" TIMEOUT 900)

@@ -162,6 +162,46 @@ TEST_F(ReportRender, CsvHoldsSummarySamplesAndFootprint) {
       << foot;
 }
 
+// The kernel-alone figure the run stored (against a bare image of the job's
+// own options) wins over image minus the run's bare job; a stored error, or
+// an older result without the field, falls back to that; without a bare job
+// the stored figure is the only one.
+TEST(ReportFootprint, PrefersTheStoredKernelAloneFigure) {
+  auto dir = testrun::temp_dir("footprint");
+  auto spec = testrun::standard_run("20260103T000000Z-fixture", "2026-01-03T00:00:00Z");
+  spec.jobs.pop_back();  // no job without an image
+  spec.jobs[1].footprint_kernel = {{"delta", {{"flash", 4148}, {"ram", 5844}}}, {"bare_key", "k"}};
+  spec.jobs[2].footprint_kernel = {{"error", "the bare reference image did not build: ..."}};
+  auto with_bare = load_run(testrun::write_run(dir, spec));
+  spec.id = "20260104T000000Z-fixture";
+  spec.jobs.erase(spec.jobs.begin());  // no bare job
+  auto without_bare = load_run(testrun::write_run(dir, spec));
+  ASSERT_TRUE(with_bare.ok() && without_bare.ok());
+  std::vector<rb::report::Run> runs;
+  runs.push_back(std::move(*with_bare));
+  auto md = to_markdown(build_report(view_runs(runs, ReportOptions{})));
+  // freertos: stored (not 26136 - 17832 = 8304); threadx: stored error, so
+  // image minus the bare job (24048 - 17832 = 6216, 22312 - 20360 = 1952).
+  EXPECT_NE(md.find("| freertos-O2-tick1000-fpu0 | 26120 | 16 | 23432 | 26136 | 23448 | 4148 | 5844 |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| threadx-O2-tick1000-fpu0 | 24040 | 8 | 22304 | 24048 | 22312 | 6216 | 1952 |"),
+            std::string::npos)
+      << md;
+  ASSERT_TRUE(write_csv(view_runs(runs, ReportOptions{}), dir / "csv").ok());
+  std::ifstream in(dir / "csv" / "footprint.csv");
+  std::stringstream csv;
+  csv << in.rdbuf();
+  EXPECT_NE(csv.str().find(",26120,16,23432,26136,23448,4148,5844\n"), std::string::npos) << csv.str();
+
+  runs.clear();
+  runs.push_back(std::move(*without_bare));
+  md = to_markdown(build_report(view_runs(runs, ReportOptions{})));
+  EXPECT_NE(md.find("| 26136 | 23448 | 4148 | 5844 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 24048 | 22312 | - | - |"), std::string::npos) << md;
+  std::filesystem::remove_all(dir);
+}
+
 TEST(ReportSvg, CdfPointsStepThroughDistinctValues) {
   std::vector<uint64_t> v{5, 5, 5, 7, 9, 9};
   auto p = cdf_points(v, 100);

@@ -45,6 +45,7 @@ struct JobSpec {
   std::string opt = "-O2 -g0";
   int tick_hz = 1000;
   int64_t text = 0, data = 0, bss = 0;  // footprint; none when all 0
+  nlohmann::json footprint_kernel;      // build.footprint_kernel when not null (needs a footprint)
   bool write_capture = true;            // false: result.json names a capture that is not there
   std::string extra_noise;              // an other line in the capture (verify notes it)
   nlohmann::json loads;                 // written as `loads` when not null
@@ -187,6 +188,7 @@ inline std::filesystem::path write_run(const std::filesystem::path& parent, cons
                    {"bss", j.bss},
                    {"flash", j.text + j.data},
                    {"ram", j.data + j.bss}}}};
+      if (!j.footprint_kernel.is_null()) r.build["footprint_kernel"] = j.footprint_kernel;
     }
     r.finished_at = run.finished_at;
     if (j.status == "OK" || j.status == "INVALID") {

@@ -51,6 +51,12 @@ expect_eq "finished job not redone" "$before" "$(sha256sum "$d/jobs/bare-O2-tick
 expect_eq "finished load not redone" "$load1" "$(sha256sum "$slow/load-1/load.json")"
 r=$slow/result.json
 expect_eq "resumed job OK" OK "$(jq -r .status "$r")"
+# The resumed build still compares its image with the bare job's (the slow
+# port has no kernel object, so the figure is the error saying so).
+expect_eq "resumed job's bare reference" "$(jq -r .build.key "$d/jobs/bare-O2-tick1000-fpu0/result.json")" \
+  "$(jq -r .build.footprint_kernel.bare_key "$r")"
+expect_contains "resumed job's kernel-alone figure" "no kernel object (rb_kernel)" \
+  "$(jq -r .build.footprint_kernel.error "$r")"
 expect_eq "its attempts" "1:OK 2:INTERRUPTED 2:OK" "$(jq -r '[.attempts[] | "\(.load):\(.status)"] | join(" ")' "$r")"
 expect_eq "its loads reproduce" identical "$(jq -r .reproducibility.verdict "$r")"
 expect_eq "run state" complete "$(jq -r .state "$d/run.json")"

@@ -214,10 +214,17 @@ static void log_all(void) {
   end_line();
 }
 
+#if defined(TESTFW_KERNEL)
+uint32_t testfw_port_start(void);
+#endif
+
 void reset_handler(void) {
   uint32_t *src = &_data_load;
   for (uint32_t *dst = &_data_start; dst < &_data_end;) *dst++ = *src++;
   for (uint32_t *dst = &_bss_start; dst < &_bss_end;) *dst++ = 0;
+#if defined(TESTFW_KERNEL)
+  (void)testfw_port_start();
+#endif
   log_all();
   for (;;) {}
 }

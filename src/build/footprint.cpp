@@ -1,0 +1,310 @@
+#include "build/footprint.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <vector>
+
+namespace rb::build {
+
+namespace {
+
+std::vector<std::string_view> fields_of(std::string_view line) {
+  std::vector<std::string_view> f;
+  size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+    size_t start = i;
+    while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
+    if (i > start) f.push_back(line.substr(start, i - start));
+  }
+  return f;
+}
+
+bool is_hex_field(std::string_view s) { return s.size() > 2 && s[0] == '0' && s[1] == 'x'; }
+
+std::optional<uint64_t> parse_hex(std::string_view s) {
+  if (!is_hex_field(s) || s.size() > 18) return std::nullopt;
+  uint64_t n = 0;
+  for (char c : s.substr(2)) {
+    int d;
+    if (c >= '0' && c <= '9') {
+      d = c - '0';
+    } else if (c >= 'a' && c <= 'f') {
+      d = c - 'a' + 10;
+    } else if (c >= 'A' && c <= 'F') {
+      d = c - 'A' + 10;
+    } else {
+      return std::nullopt;
+    }
+    n = n * 16 + static_cast<uint64_t>(d);
+  }
+  return n;
+}
+
+bool is_name_start(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
+
+// "/lib<letters and _>.a(" anywhere in the file name: a member of a static
+// library such as libc_nano.a or libgcc.a.
+bool names_library_member(std::string_view file) {
+  for (size_t p = file.find("/lib"); p != std::string_view::npos; p = file.find("/lib", p + 1)) {
+    size_t i = p + 4;
+    while (i < file.size() && ((file[i] >= 'a' && file[i] <= 'z') || file[i] == '_')) ++i;
+    if (file.substr(i, 3) == ".a(") return true;
+  }
+  return false;
+}
+
+std::string slurp(const std::filesystem::path& p, std::string& error) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) {
+    std::error_code ec;
+    error = std::filesystem::exists(p, ec) ? fmt::format("cannot read {}", p.string())
+                                           : fmt::format("{} not found", p.string());
+    return {};
+  }
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+nlohmann::json part_json(const SectionBytes& b) {
+  return nlohmann::json{{"text", b.text}, {"data", b.data}, {"bss", b.bss}, {"flash", b.flash()}, {"ram", b.ram()}};
+}
+
+}  // namespace
+
+Result<MapOwners> sum_map(std::string_view text, std::string_view port, const std::string& origin) {
+  MapOwners out;
+  const std::string glue = fmt::format("/ports/{}/", port);
+  bool in_map = false;
+  std::string_view output;   // the output section the input sections belong to
+  bool pending = false;      // the previous line was a long input-section name alone
+  size_t line_no = 0;
+  std::string error;
+
+  auto account = [&](std::string_view size, std::string_view file) {
+    SectionBytes* who = nullptr;
+    if (file.find("rb_kernel.dir/") != std::string_view::npos) {
+      who = &out.kernel;
+    } else if (file.find(glue) != std::string_view::npos) {
+      who = &out.port_glue;
+    } else if (names_library_member(file)) {
+      who = &out.libs;
+    } else {
+      return;
+    }
+    uint64_t* kind = nullptr;
+    if (output == ".data") {
+      kind = &who->data;
+    } else if (output == ".bss") {
+      kind = &who->bss;
+    } else if (output == ".text" || output == ".isr_vector" || output == ".ARM.exidx") {
+      kind = &who->text;
+    } else {
+      return;
+    }
+    auto n = parse_hex(size);
+    if (!n) {
+      if (error.empty()) error = fmt::format("{}:{}: size '{}' is not hexadecimal", origin, line_no, size);
+      return;
+    }
+    *kind += *n;
+  };
+
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+    pos = nl == std::string_view::npos ? text.size() : nl + 1;
+    ++line_no;
+    if (!in_map) {
+      if (line.rfind("Linker script and memory map", 0) == 0) in_map = true;
+      continue;
+    }
+    auto f = fields_of(line);
+    // An output section starts in column 0: ".text   0x08000000   0x5444".
+    if (line.size() >= 2 && line[0] == '.' && is_name_start(line[1])) {
+      output = f.front();
+      pending = false;
+      continue;
+    }
+    // An input section, one space in: " .text.foo  0x...  0x...  file", or
+    // its name alone when too long, the rest on the next line.
+    if (line.size() >= 2 && line[0] == ' ' && (line[1] == '.' || line[1] == '*' || is_name_start(line[1])) &&
+        f.front() != "*fill*") {
+      if (f.size() >= 4 && is_hex_field(f[1]) && is_hex_field(f[2])) {
+        account(f[2], f[3]);
+        pending = false;
+      } else if (f.size() == 1) {
+        pending = true;
+      }
+      continue;
+    }
+    if (pending && f.size() == 3 && is_hex_field(f[0]) && is_hex_field(f[1])) {
+      account(f[1], f[2]);
+    }
+    pending = false;
+  }
+  if (!in_map) {
+    return Error{fmt::format("{}: no 'Linker script and memory map' line: not a GNU ld map file", origin)};
+  }
+  if (!error.empty()) return Error{error};
+  return out;
+}
+
+Result<MapOwners> sum_map_file(const std::filesystem::path& map, std::string_view port) {
+  std::string error;
+  std::string text = slurp(map, error);
+  if (!error.empty()) return Error{error};
+  return sum_map(text, port, map.string());
+}
+
+Result<Footprint> read_size_json(const std::filesystem::path& p) {
+  std::string error;
+  std::string text = slurp(p, error);
+  if (!error.empty()) return Error{error};
+  try {
+    nlohmann::json j = nlohmann::json::parse(text);
+    Footprint f;
+    f.text = j.at("text").get<uint64_t>();
+    f.data = j.at("data").get<uint64_t>();
+    f.bss = j.at("bss").get<uint64_t>();
+    f.flash = j.value("flash", f.text + f.data);
+    f.ram = j.value("ram", f.data + f.bss);
+    return f;
+  } catch (const std::exception& e) {
+    return Error{fmt::format("{}: not the expected {{\"text\",\"data\",\"bss\",\"flash\",\"ram\"}}: {}", p.string(),
+                             e.what())};
+  }
+}
+
+Result<KernelFootprint> kernel_footprint(const ImageFigures& kernel, const ImageFigures& bare) {
+  if (bare.port != "bare") {
+    return Error{fmt::format("the reference image is not a bare-port build (RB_PORT={})", bare.port)};
+  }
+  if (kernel.map.kernel.text == 0) {
+    return Error{fmt::format("no kernel object (rb_kernel) in the map file of the {} image; is {} a kernel port?",
+                             kernel.port, kernel.port)};
+  }
+  KernelFootprint f;
+  f.port = kernel.port;
+  f.board = kernel.board;
+  f.image_flash = kernel.size.flash;
+  f.image_ram = kernel.size.ram;
+  f.bare_flash = bare.size.flash;
+  f.bare_ram = bare.size.ram;
+  f.kernel = kernel.map.kernel;
+  f.port_glue = kernel.map.port_glue;
+  f.bare_port = bare.map.port_glue;
+  f.libs_flash = static_cast<int64_t>(kernel.map.libs.flash()) - static_cast<int64_t>(bare.map.libs.flash());
+  f.libs_ram = static_cast<int64_t>(kernel.map.libs.ram()) - static_cast<int64_t>(bare.map.libs.ram());
+  return f;
+}
+
+nlohmann::json to_json(const KernelFootprint& f) {
+  return nlohmann::json{
+      {"port", f.port},
+      {"board", f.board},
+      {"image", {{"flash", f.image_flash}, {"ram", f.image_ram}}},
+      {"bare", {{"flash", f.bare_flash}, {"ram", f.bare_ram}}},
+      {"delta", {{"flash", f.delta_flash()}, {"ram", f.delta_ram()}}},
+      {"kernel", part_json(f.kernel)},
+      {"port_glue", part_json(f.port_glue)},
+      {"libs", {{"flash", f.libs_flash}, {"ram", f.libs_ram}}},
+      {"bare_port", part_json(f.bare_port)},
+  };
+}
+
+Status check_like_for_like(const std::map<std::string, std::string>& kernel_options, const std::string& kernel_label,
+                           const std::map<std::string, std::string>& bare_options, const std::string& bare_label) {
+  auto value = [](const std::map<std::string, std::string>& m, const char* k) {
+    auto it = m.find(k);
+    return it == m.end() ? std::string() : it->second;
+  };
+  if (std::string p = value(bare_options, "RB_PORT"); p != "bare") {
+    return Error{fmt::format("{} is not a bare-port build (RB_PORT={})", bare_label, p)};
+  }
+  for (const char* k : kLikeForLikeOptions) {
+    std::string a = value(kernel_options, k), b = value(bare_options, k);
+    if (a != b) {
+      return Error{fmt::format("the builds differ in {} ('{}' in {}, '{}' in {}); compare like with like", k, a,
+                               kernel_label, b, bare_label)};
+    }
+  }
+  return {};
+}
+
+Result<std::map<std::string, std::string>> read_rb_cache_values(const std::filesystem::path& cmake_cache) {
+  std::string error;
+  std::string text = slurp(cmake_cache, error);
+  if (!error.empty()) return Error{error};
+  std::map<std::string, std::string> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.rfind("RB_", 0) != 0) continue;
+    size_t colon = line.find(':'), eq = line.find('=');
+    if (colon == std::string::npos || eq == std::string::npos || colon > eq) continue;
+    std::string name = line.substr(0, colon);
+    bool plain = std::all_of(name.begin(), name.end(),
+                             [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+    if (plain) out.emplace(name, line.substr(eq + 1));  // the first entry wins, as `sed | head -n 1` did
+  }
+  return out;
+}
+
+Result<BuildDirImage> read_build_dir(const std::filesystem::path& dir) {
+  BuildDirImage b;
+  b.dir = dir;
+  for (const char* f : {"size.json", "rtosbench-fw.map", "CMakeCache.txt"}) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(dir / f, ec)) {
+      return Error{fmt::format("{} not found (is {} a built firmware directory?)", (dir / f).string(), dir.string())};
+    }
+  }
+  auto options = read_rb_cache_values(dir / "CMakeCache.txt");
+  if (!options.ok()) return options.error();
+  b.options = *options;
+  b.figures.port = b.options.count("RB_PORT") ? b.options.at("RB_PORT") : "";
+  b.figures.board = b.options.count("RB_BOARD") ? b.options.at("RB_BOARD") : "";
+  if (b.figures.port.empty()) {
+    return Error{fmt::format("{}: no RB_PORT (not a firmware build)", (dir / "CMakeCache.txt").string())};
+  }
+  auto size = read_size_json(dir / "size.json");
+  if (!size.ok()) return size.error();
+  b.figures.size = *size;
+  auto map = sum_map_file(dir / "rtosbench-fw.map", b.figures.port);
+  if (!map.ok()) return map.error();
+  b.figures.map = *map;
+  return b;
+}
+
+Result<KernelFootprint> kernel_footprint_of(const BuildOutput& kernel, const BuildOutput& bare) {
+  auto kernel_label = fmt::format("the {} image", kernel.defines.count("RB_PORT") ? kernel.defines.at("RB_PORT") : "?");
+  if (auto s = check_like_for_like(kernel.defines, kernel_label, bare.defines, "the bare reference image"); !s.ok()) {
+    return s.error();
+  }
+  auto figures = [](const BuildOutput& b) -> Result<ImageFigures> {
+    ImageFigures f;
+    f.port = b.defines.count("RB_PORT") ? b.defines.at("RB_PORT") : "";
+    f.board = b.defines.count("RB_BOARD") ? b.defines.at("RB_BOARD") : "";
+    f.size = b.footprint;
+    auto m = sum_map_file(b.map, f.port);
+    if (!m.ok()) return m.error();
+    f.map = *m;
+    return f;
+  };
+  auto k = figures(kernel);
+  if (!k.ok()) return k.error();
+  auto b = figures(bare);
+  if (!b.ok()) return b.error();
+  return kernel_footprint(*k, *b);
+}
+
+}  // namespace rb::build

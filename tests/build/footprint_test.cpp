@@ -1,0 +1,296 @@
+#include "build/footprint.h"
+
+#include <fmt/core.h>
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <fstream>
+
+namespace rb::build {
+namespace {
+
+// tests/data/build/*-excerpt.map: excerpts of real maps of the FreeRTOS and
+// bare images for qemu-netduinoplus2 (README.md there). The expected sums are
+// the sizes of the listed input sections, added up by hand.
+std::filesystem::path data(const char* name) {
+  return std::filesystem::path(RTOSBENCH_TEST_DATA) / "build" / name;
+}
+
+class FootprintFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = std::filesystem::temp_directory_path() /
+            ("rb-footprint-" + std::to_string(::getpid()) + "-" +
+             ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(root_);
+    std::filesystem::create_directories(root_);
+  }
+  void TearDown() override { std::filesystem::remove_all(root_); }
+  static void write(const std::filesystem::path& p, const std::string& text) {
+    std::filesystem::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << text;
+  }
+  // A firmware build directory as scripts/fw-build.sh leaves it.
+  std::filesystem::path build_dir(const std::string& name, const std::string& port, const char* map,
+                                  const std::string& size_json, const std::string& opt = "-O2 -g0") {
+    auto d = root_ / name;
+    std::filesystem::create_directories(d);
+    std::filesystem::copy_file(data(map), d / "rtosbench-fw.map");
+    write(d / "size.json", size_json);
+    write(d / "CMakeCache.txt",
+          "# This is the CMakeCache file.\n"
+          "CMAKE_BUILD_TYPE:STRING=\n"
+          "RB_BOARD:STRING=qemu-netduinoplus2\n"
+          "RB_FPU_CONTEXT:STRING=0\n"
+          "RB_NONCE:STRING=5eed0105\n"
+          "RB_OPT:STRING=" + opt + "\n"
+          "RB_PORT:STRING=" + port + "\n"
+          "RB_SAMPLES:STRING=2000\n"
+          "RB_TESTS:STRING=all\n"
+          "RB_TICK_HZ:STRING=1000\n"
+          "RB_WARMUP:STRING=200\n"
+          "//Help text of a variable that is not an option\n"
+          "RB_OPT-ADVANCED:INTERNAL=1\n");
+    return d;
+  }
+  std::filesystem::path root_;
+};
+
+TEST(SumMap, CountsKernelPortGlueAndLibrariesByKind) {
+  auto m = sum_map_file(data("freertos-excerpt.map"), "freertos");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  // rb_kernel.dir/: .text 0x134 + 0xa4 + 0x28 (long names, wrapped), .data 4 + 4, .bss 4 + 4.
+  EXPECT_EQ(m->kernel, (SectionBytes{512, 8, 8}));
+  // ports/freertos/: .text 4 + 4 + .rodata (in .text) 9 + 0x58; .bss 0x800 + 0x4c.
+  EXPECT_EQ(m->port_glue, (SectionBytes{105, 0, 2124}));
+  // libc_nano.a(memcpy) 0x134 + (memset) 0xa4 on one line each, libgcc.a .ARM.exidx 8.
+  EXPECT_EQ(m->libs, (SectionBytes{480, 0, 0}));
+  EXPECT_EQ(m->kernel.flash(), 520u);
+  EXPECT_EQ(m->kernel.ram(), 16u);
+}
+
+TEST(SumMap, TheBarePortIsThePortGlueOfTheBareImage) {
+  auto bare = sum_map_file(data("bare-excerpt.map"), "bare");
+  ASSERT_TRUE(bare.ok()) << bare.error().message;
+  EXPECT_EQ(bare->kernel, SectionBytes{});
+  // .text 0x54 + 0x1c + 4, .rodata 0x1f + 5 + 0x58; .bss 4 + 0x800 + 4 + 4 (the fill is nobody's).
+  EXPECT_EQ(bare->port_glue, (SectionBytes{240, 0, 2060}));
+  EXPECT_EQ(bare->libs, (SectionBytes{480, 0, 0}));
+  // The glue is the named port's only.
+  auto other = sum_map_file(data("bare-excerpt.map"), "freertos");
+  ASSERT_TRUE(other.ok());
+  EXPECT_EQ(other->port_glue, SectionBytes{});
+}
+
+TEST(SumMap, WrappedAndOneLineInputSectionsCountAlike) {
+  const std::string head = "Linker script and memory map\n\n.text           0x08000000      0x100\n";
+  auto one_line = sum_map(head + " .text.a        0x08000000       0x10 CMakeFiles/rb_kernel.dir/k/a.c.obj\n", "p", "x");
+  auto wrapped = sum_map(head + " .text.a_name_too_long_for_its_column\n"
+                                "                0x08000000       0x10 CMakeFiles/rb_kernel.dir/k/a.c.obj\n",
+                         "p", "x");
+  ASSERT_TRUE(one_line.ok() && wrapped.ok());
+  EXPECT_EQ(one_line->kernel.text, 16u);
+  EXPECT_EQ(wrapped->kernel.text, 16u);
+  // A symbol line after a wrapped name is not a second section; a size line
+  // without a name before it counts for nothing.
+  auto symbol = sum_map(head + " .text.b\n                0x08000000       0x10 CMakeFiles/rb_kernel.dir/k/b.c.obj\n"
+                               "                0x08000000                b_function\n"
+                               "                0x08000010       0x20 CMakeFiles/rb_kernel.dir/k/b.c.obj\n",
+                        "p", "x");
+  ASSERT_TRUE(symbol.ok());
+  EXPECT_EQ(symbol->kernel.text, 16u);
+}
+
+TEST(SumMap, OnlyTheMemoryMapCountsAndOnlyFlashAndRamSections) {
+  // Discarded input sections come before the memory map; .comment and debug
+  // sections are in neither flash nor RAM.
+  auto m = sum_map(" .text.gone\n                0x00000000       0x64 CMakeFiles/rb_kernel.dir/k/t.c.obj\n"
+                   "Linker script and memory map\n"
+                   ".comment        0x00000000       0x26\n"
+                   " .comment       0x00000000       0x26 CMakeFiles/rb_kernel.dir/k/t.c.obj\n"
+                   ".debug_info     0x00000000      0x8e7\n"
+                   " .debug_info    0x00000000      0x8e7 CMakeFiles/rb_kernel.dir/k/t.c.obj\n"
+                   ".isr_vector     0x08000000      0x188\n"
+                   " .isr_vector    0x08000000      0x188 CMakeFiles/rtosbench-fw.dir/ports/p/v.c.obj\n"
+                   " *fill*         0x08000188       0x38 CMakeFiles/rb_kernel.dir/k/t.c.obj\n",
+                   "p", "x");
+  ASSERT_TRUE(m.ok());
+  EXPECT_EQ(m->kernel, SectionBytes{});
+  EXPECT_EQ(m->port_glue, (SectionBytes{0x188, 0, 0}));
+}
+
+TEST(SumMap, ErrorsNameTheFileAndTheCause) {
+  auto none = sum_map("Archive member included to satisfy reference by file (symbol)\n", "p", "some.map");
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.error().message, "some.map: no 'Linker script and memory map' line: not a GNU ld map file");
+  auto bad = sum_map("Linker script and memory map\n.data 0x20000000 0x8\n"
+                     " .data.x        0x20000000       0x4g CMakeFiles/rb_kernel.dir/k/t.c.obj\n",
+                     "p", "some.map");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message, "some.map:3: size '0x4g' is not hexadecimal");
+  auto missing = sum_map_file("/nonexistent/rtosbench-fw.map", "p");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().message, "/nonexistent/rtosbench-fw.map not found");
+}
+
+ImageFigures figures(const char* port, const char* map, uint64_t flash, uint64_t ram) {
+  ImageFigures f;
+  f.port = port;
+  f.board = "qemu-netduinoplus2";
+  f.size.flash = flash;
+  f.size.ram = ram;
+  auto m = sum_map_file(data(map), port);
+  EXPECT_TRUE(m.ok());
+  if (m.ok()) f.map = *m;
+  return f;
+}
+
+TEST(KernelAlone, DeltaIsImageMinusBareAndLibsAreTheDifferenceOfBoth) {
+  // The size.json figures of the full images the excerpts come from.
+  auto f = kernel_footprint(figures("freertos", "freertos-excerpt.map", 21980, 39804),
+                            figures("bare", "bare-excerpt.map", 17832, 33960));
+  ASSERT_TRUE(f.ok()) << f.error().message;
+  EXPECT_EQ(f->delta_flash(), 21980 - 17832);
+  EXPECT_EQ(f->delta_ram(), 39804 - 33960);
+  EXPECT_EQ(f->libs_flash, 0);
+  EXPECT_EQ(
+      to_json(*f).dump(),
+      R"({"bare":{"flash":17832,"ram":33960},"bare_port":{"bss":2060,"data":0,"flash":240,"ram":2060,"text":240},)"
+      R"("board":"qemu-netduinoplus2","delta":{"flash":4148,"ram":5844},)"
+      R"("image":{"flash":21980,"ram":39804},"kernel":{"bss":8,"data":8,"flash":520,"ram":16,"text":512},)"
+      R"("libs":{"flash":0,"ram":0},"port":"freertos",)"
+      R"("port_glue":{"bss":2124,"data":0,"flash":105,"ram":2124,"text":105}})");
+}
+
+TEST(KernelAlone, NegativeDifferencesStaySigned) {
+  auto k = figures("freertos", "freertos-excerpt.map", 100, 100);
+  auto b = figures("bare", "bare-excerpt.map", 150, 130);
+  b.map.libs.text += 24;  // the bare image pulls in more of the C library
+  auto f = kernel_footprint(k, b);
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->delta_flash(), -50);
+  EXPECT_EQ(f->delta_ram(), -30);
+  EXPECT_EQ(f->libs_flash, -24);
+  EXPECT_EQ(to_json(*f)["delta"]["flash"].get<int64_t>(), -50);
+}
+
+TEST(KernelAlone, RefusesANonBareReferenceAndAnImageWithoutKernel) {
+  auto k = figures("freertos", "freertos-excerpt.map", 21980, 39804);
+  auto notbare = figures("threadx", "bare-excerpt.map", 17832, 33960);
+  auto r = kernel_footprint(k, notbare);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "the reference image is not a bare-port build (RB_PORT=threadx)");
+  auto template_port = figures("template", "bare-excerpt.map", 17000, 33000);
+  r = kernel_footprint(template_port, figures("bare", "bare-excerpt.map", 17832, 33960));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message,
+            "no kernel object (rb_kernel) in the map file of the template image; is template a kernel port?");
+}
+
+TEST(LikeForLike, EveryOptionMustAgreeAndTheReferenceMustBeBare) {
+  std::map<std::string, std::string> k{{"RB_PORT", "freertos"}, {"RB_BOARD", "qemu-netduinoplus2"},
+                                       {"RB_OPT", "-O2 -g0"},   {"RB_TICK_HZ", "1000"},
+                                       {"RB_FPU_CONTEXT", "0"},  {"RB_SAMPLES", "2000"},
+                                       {"RB_WARMUP", "200"},     {"RB_TESTS", "all"},
+                                       {"RB_NONCE", "5eed0105"}, {"RB_KERNEL_VERSION", "10.5.1"}};
+  auto b = k;
+  b["RB_PORT"] = "bare";
+  b["RB_NONCE"] = "0badcafe";  // neither the nonce nor the kernel version matters
+  b["RB_KERNEL_VERSION"] = "n/a";
+  EXPECT_TRUE(check_like_for_like(k, "K", b, "B").ok());
+  for (const char* option : kLikeForLikeOptions) {
+    auto other = b;
+    other[option] = "x";
+    auto s = check_like_for_like(k, "K", other, "B");
+    ASSERT_FALSE(s.ok()) << option;
+    EXPECT_EQ(s.error().message, fmt::format("the builds differ in {} ('{}' in K, 'x' in B); compare like with like",
+                                             option, k.at(option)));
+    other.erase(option);  // missing counts as empty
+    s = check_like_for_like(k, "K", other, "B");
+    ASSERT_FALSE(s.ok()) << option;
+    EXPECT_NE(s.error().message.find("'' in B"), std::string::npos) << s.error().message;
+  }
+  auto s = check_like_for_like(k, "K", k, "B");
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message, "B is not a bare-port build (RB_PORT=freertos)");
+}
+
+TEST_F(FootprintFiles, ReadsABuildDirectoryAndRefusesAnIncompleteOne) {
+  auto k = build_dir("k", "freertos", "freertos-excerpt.map",
+                     R"({"text":21972,"data":8,"bss":39796,"flash":21980,"ram":39804})");
+  auto image = read_build_dir(k);
+  ASSERT_TRUE(image.ok()) << image.error().message;
+  EXPECT_EQ(image->options.at("RB_OPT"), "-O2 -g0");
+  EXPECT_EQ(image->options.count("RB_OPT-ADVANCED"), 0u);
+  EXPECT_EQ(image->figures.port, "freertos");
+  EXPECT_EQ(image->figures.size.flash, 21980u);
+  EXPECT_EQ(image->figures.map.kernel.text, 512u);
+
+  std::filesystem::remove(k / "size.json");
+  auto missing = read_build_dir(k);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().message,
+            fmt::format("{} not found (is {} a built firmware directory?)", (k / "size.json").string(), k.string()));
+  write(k / "size.json", R"({"flash":1})");
+  auto bad = read_build_dir(k);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find((k / "size.json").string() + ": not the expected"), std::string::npos)
+      << bad.error().message;
+}
+
+TEST_F(FootprintFiles, BuildDirectoriesOfTheSameOptionsGiveTheKernelAlone) {
+  auto k = read_build_dir(build_dir("k", "freertos", "freertos-excerpt.map",
+                                    R"({"text":21972,"data":8,"bss":39796,"flash":21980,"ram":39804})"));
+  auto b = read_build_dir(build_dir("b", "bare", "bare-excerpt.map",
+                                    R"({"text":17832,"data":0,"bss":33960,"flash":17832,"ram":33960})"));
+  auto os = read_build_dir(build_dir("os", "bare", "bare-excerpt.map",
+                                     R"({"text":17000,"data":0,"bss":33960,"flash":17000,"ram":33960})", "-Os -g0"));
+  ASSERT_TRUE(k.ok() && b.ok() && os.ok());
+  EXPECT_TRUE(check_like_for_like(k->options, "k", b->options, "b").ok());
+  auto f = kernel_footprint(k->figures, b->figures);
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->delta_flash(), 4148);
+  EXPECT_EQ(f->bare_port.text, 240u);
+  auto refused = check_like_for_like(k->options, "k", os->options, "os");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message,
+            "the builds differ in RB_OPT ('-O2 -g0' in k, '-Os -g0' in os); compare like with like");
+}
+
+TEST_F(FootprintFiles, TheRunPipelinesImagesAreComparedByTheirDefines) {
+  auto kd = build_dir("k", "freertos", "freertos-excerpt.map", "{}");
+  auto bd = build_dir("b", "bare", "bare-excerpt.map", "{}");
+  BuildOutput k, b;
+  k.defines = {{"RB_PORT", "freertos"}, {"RB_BOARD", "qemu-netduinoplus2"}, {"RB_OPT", "-O2 -g0"},
+               {"RB_TICK_HZ", "1000"},  {"RB_FPU_CONTEXT", "0"},            {"RB_SAMPLES", "2000"},
+               {"RB_WARMUP", "200"},    {"RB_TESTS", "all"}};
+  b.defines = k.defines;
+  b.defines["RB_PORT"] = "bare";
+  k.map = kd / "rtosbench-fw.map";
+  b.map = bd / "rtosbench-fw.map";
+  k.footprint.flash = 21980;
+  k.footprint.ram = 39804;
+  b.footprint.flash = 17832;
+  b.footprint.ram = 33960;
+  auto f = kernel_footprint_of(k, b);
+  ASSERT_TRUE(f.ok()) << f.error().message;
+  EXPECT_EQ(f->delta_ram(), 5844);
+  EXPECT_EQ(f->kernel.text, 512u);
+  EXPECT_EQ(f->bare_port.bss, 2060u);
+
+  b.defines["RB_TICK_HZ"] = "100";
+  auto refused = kernel_footprint_of(k, b);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message,
+            "the builds differ in RB_TICK_HZ ('1000' in the freertos image, '100' in the bare reference image); "
+            "compare like with like");
+  b.defines["RB_TICK_HZ"] = "1000";
+  std::filesystem::remove(b.map);
+  auto missing = kernel_footprint_of(k, b);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().message, b.map.string() + " not found");
+}
+
+}  // namespace
+}  // namespace rb::build
