@@ -43,6 +43,14 @@ const std::vector<std::string>& known_statistics() {
   return kStats;
 }
 
+const std::vector<StatisticAllowance>& hardware_allowances() {
+  static const std::vector<StatisticAllowance> kAllowances{
+      {"n", 0, 0},     {"min", 2, 5},     {"median", 2, 2},  {"avg", 2, 2},
+      {"p90", 3, 5},   {"p99", 5, 5},     {"p999", 10, 10},  {"max", 20, 25},
+      {"stddev", 2, 25}, {"jitter", 0.05, 5}, {"base", 1, 2}};
+  return kAllowances;
+}
+
 const std::vector<std::string>& known_tests() {
   static const std::vector<std::string> kTests{"ruler", "api_overhead", "wake_latency", "round_trip",
                                                "irq_latency", "time_slice", "tick_overhead", "queue",

@@ -41,4 +41,15 @@ const std::vector<std::string>& known_tests();
 // name them: n, min, median, avg, p90, p99, p999, max, stddev, jitter, base.
 const std::vector<std::string>& known_statistics();
 
+// How far a statistic may move between cold starts of one board before a
+// change is called real (seed 000: medians by a few cycles, tails and
+// maxima much more): absolute ticks and percent of the first value. The
+// hardware defaults of both `diff`/`regress` and `run --repeat`.
+struct StatisticAllowance {
+  const char* statistic;
+  double abs;
+  double pct;
+};
+const std::vector<StatisticAllowance>& hardware_allowances();
+
 }  // namespace rb::matrix

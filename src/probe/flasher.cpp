@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <fstream>
 #include <sstream>
 
 namespace rb::probe {
@@ -46,6 +47,39 @@ Status power_cycle(run::ProcessRunner& runner, const matrix::BoardInstance& boar
                              failure_lines(r))};
   }
   return {};
+}
+
+std::string quoted_command(const std::vector<std::string>& argv) {
+  std::string s;
+  for (const auto& a : argv) {
+    if (!s.empty()) s += ' ';
+    s += a.find(' ') != std::string::npos ? "\"" + a + "\"" : a;
+  }
+  return s;
+}
+
+run::ProcessResult run_logged(run::ProcessRunner& runner, std::vector<std::string> argv,
+                              const std::filesystem::path& log, std::chrono::milliseconds timeout,
+                              std::vector<std::string>& commands) {
+  run::ProcessSpec spec;
+  spec.argv = std::move(argv);
+  spec.log = log;
+  spec.timeout = timeout;
+  commands.push_back(quoted_command(spec.argv));
+  std::ofstream(log, std::ios::app) << "$ " << commands.back() << '\n';
+  return runner.run(spec);
+}
+
+Result<std::filesystem::path> flash_log(const FlashContext& ctx, const char* tool,
+                                        const std::string& missing) {
+  std::error_code ec;
+  std::filesystem::create_directories(ctx.dir, ec);
+  auto log = ctx.dir / "flash.log";
+  if (run::find_in_path(tool).empty()) {
+    std::ofstream(log, std::ios::app) << missing << '\n';
+    return Error{missing};
+  }
+  return log;
 }
 
 std::string failure_lines(const run::ProcessResult& r, size_t max) {

@@ -87,6 +87,22 @@ std::unique_ptr<Flasher> make_pyocd_flasher(run::ProcessRunner& runner);
 Status power_cycle(run::ProcessRunner& runner, const matrix::BoardInstance& board, const std::filesystem::path& log,
                    std::chrono::milliseconds timeout);
 
+// Shared by the probe backends: `argv` as one line, arguments holding a
+// space in double quotes (what flash.log and result.json show).
+std::string quoted_command(const std::vector<std::string>& argv);
+
+// Shared by the probe backends: runs `argv`, its output appended to `log`
+// after a "$ <command>" line, and adds the command to `commands`.
+run::ProcessResult run_logged(run::ProcessRunner& runner, std::vector<std::string> argv,
+                              const std::filesystem::path& log, std::chrono::milliseconds timeout,
+                              std::vector<std::string>& commands);
+
+// Shared by the probe backends: the attempt's flash.log (its directory made),
+// or, when `tool` is not in PATH, `missing` as the error (also written to
+// the log).
+Result<std::filesystem::path> flash_log(const FlashContext& ctx, const char* tool,
+                                        const std::string& missing);
+
 // Lines of a tool's output that explain a failure ("Error: ...", "** ... **",
 // "error: ..."), joined with "; ", at most `max` of them; falls back to the
 // last lines.

@@ -29,13 +29,17 @@ std::vector<std::string> base_args(const matrix::BoardInstance& b, bool hardware
   return a;
 }
 
-std::string quoted(const std::vector<std::string>& argv) {
-  std::string s;
-  for (const auto& a : argv) {
-    if (!s.empty()) s += ' ';
-    s += a.find(' ') != std::string::npos ? "\"" + a + "\"" : a;
+constexpr const char* kMissing = "openocd not found in PATH; install the Debian package openocd";
+
+// openocd with the board's configuration, then `-c` for each command.
+std::vector<std::string> openocd_argv(const matrix::BoardInstance& b,
+                                      std::initializer_list<std::string> commands) {
+  std::vector<std::string> argv = base_args(b, b.reset == matrix::ResetMethod::kHardware);
+  for (const std::string& c : commands) {
+    argv.push_back("-c");
+    argv.push_back(c);
   }
-  return s;
+  return argv;
 }
 
 class OpenocdSession final : public TargetSession {
@@ -53,18 +57,10 @@ class OpenocdSession final : public TargetSession {
       commands_.push_back("sh -c '" + ctx_.board.power_cycle + "'");
       return power_cycle(runner_, ctx_.board, log, ctx_.timeout);
     }
-    run::ProcessSpec spec;
-    spec.argv = base_args(ctx_.board, ctx_.board.reset == matrix::ResetMethod::kHardware);
-    for (const char* c : {"init", "reset halt", "mww 0xE0042004 0", "mww 0xE000EDFC 0", "mww 0xE000EDF0 0xA05F0000",
-                          "shutdown"}) {
-      spec.argv.push_back("-c");
-      spec.argv.push_back(c);
-    }
-    spec.log = log;
-    spec.timeout = ctx_.timeout;
-    commands_.push_back(quoted(spec.argv));
-    std::ofstream(log, std::ios::app) << "$ " << quoted(spec.argv) << '\n';
-    auto r = runner_.run(spec);
+    auto r = run_logged(runner_,
+                        openocd_argv(ctx_.board, {"init", "reset halt", "mww 0xE0042004 0", "mww 0xE000EDFC 0",
+                                                  "mww 0xE000EDF0 0xA05F0000", "shutdown"}),
+                        log, ctx_.timeout, commands_);
     if (!r.ok()) return Error{fmt::format("openocd release failed ({}): {}", r.describe(), failure_lines(r))};
     return {};
   }
@@ -86,7 +82,7 @@ class OpenocdFlasher final : public Flasher {
     ToolCheck t;
     auto path = run::find_in_path("openocd");
     if (path.empty()) {
-      t.problem = "openocd not found in PATH; install the Debian package openocd";
+      t.problem = kMissing;
       return t;
     }
     t.present = true;
@@ -100,56 +96,32 @@ class OpenocdFlasher final : public Flasher {
   }
 
   Result<std::unique_ptr<TargetSession>> program(const FlashContext& ctx) override {
-    std::error_code ec;
-    std::filesystem::create_directories(ctx.dir, ec);
-    const auto log = ctx.dir / "flash.log";
-    if (run::find_in_path("openocd").empty()) {
-      return Error{"openocd not found in PATH; install the Debian package openocd"};
-    }
-    run::ProcessSpec spec;
-    spec.argv = base_args(ctx.board, ctx.board.reset == matrix::ResetMethod::kHardware);
-    for (const std::string& c : {"program " + ctx.elf.string() + " verify", std::string("reset halt"),
-                                std::string("shutdown")}) {
-      spec.argv.push_back("-c");
-      spec.argv.push_back(c);
-    }
-    spec.log = log;
-    spec.timeout = ctx.timeout;
-    std::ofstream(log, std::ios::app) << "$ " << quoted(spec.argv) << '\n';
-    auto r = runner_.run(spec);
+    auto log = flash_log(ctx, "openocd", kMissing);
+    if (!log) return log.error();
+    std::vector<std::string> commands;
+    auto r = run_logged(runner_, openocd_argv(ctx.board, {"program " + ctx.elf.string() + " verify", "reset halt",
+                                                          "shutdown"}),
+                        *log, ctx.timeout, commands);
     if (!r.ok()) {
       return Error{fmt::format("openocd program failed ({}): {}", r.describe(), failure_lines(r))};
     }
     if (r.output.find("** Verified OK **") == std::string::npos) {
       return Error{"openocd exited 0 but did not print '** Verified OK **': the image was not verified"};
     }
-    return std::unique_ptr<TargetSession>(std::make_unique<OpenocdSession>(runner_, ctx,
-                                                                           std::vector<std::string>{quoted(spec.argv)}));
+    return std::unique_ptr<TargetSession>(std::make_unique<OpenocdSession>(runner_, ctx, std::move(commands)));
   }
 
   // Flash once per job: the next load only halts the core again (so the
   // previous run cannot write into the new capture); release() resets it.
   Result<std::unique_ptr<TargetSession>> reload(const FlashContext& ctx) override {
-    std::error_code ec;
-    std::filesystem::create_directories(ctx.dir, ec);
-    const auto log = ctx.dir / "flash.log";
-    if (run::find_in_path("openocd").empty()) {
-      return Error{"openocd not found in PATH; install the Debian package openocd"};
-    }
-    run::ProcessSpec spec;
-    spec.argv = base_args(ctx.board, ctx.board.reset == matrix::ResetMethod::kHardware);
-    for (const char* c : {"init", "reset halt", "shutdown"}) {
-      spec.argv.push_back("-c");
-      spec.argv.push_back(c);
-    }
-    spec.log = log;
-    spec.timeout = ctx.timeout;
-    std::ofstream(log, std::ios::app) << "(programmed by an earlier load: not flashed again)\n$ " << quoted(spec.argv)
-                                      << '\n';
-    auto r = runner_.run(spec);
+    auto log = flash_log(ctx, "openocd", kMissing);
+    if (!log) return log.error();
+    std::ofstream(*log, std::ios::app) << "(programmed by an earlier load: not flashed again)\n";
+    std::vector<std::string> commands;
+    auto r = run_logged(runner_, openocd_argv(ctx.board, {"init", "reset halt", "shutdown"}), *log, ctx.timeout,
+                        commands);
     if (!r.ok()) return Error{fmt::format("openocd reset halt failed ({}): {}", r.describe(), failure_lines(r))};
-    return std::unique_ptr<TargetSession>(std::make_unique<OpenocdSession>(runner_, ctx,
-                                                                           std::vector<std::string>{quoted(spec.argv)}));
+    return std::unique_ptr<TargetSession>(std::make_unique<OpenocdSession>(runner_, ctx, std::move(commands)));
   }
 
  private:

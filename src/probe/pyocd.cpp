@@ -38,20 +38,6 @@ std::vector<std::string> target_args(const matrix::BoardInstance& b) {
   return a;
 }
 
-std::string joined(const std::vector<std::string>& argv) { return fmt::format("{}", fmt::join(argv, " ")); }
-
-run::ProcessResult run_logged(run::ProcessRunner& runner, std::vector<std::string> argv,
-                              const std::filesystem::path& log, std::chrono::milliseconds timeout,
-                              std::vector<std::string>& commands) {
-  run::ProcessSpec spec;
-  spec.argv = std::move(argv);
-  spec.log = log;
-  spec.timeout = timeout;
-  commands.push_back(joined(spec.argv));
-  std::ofstream(log, std::ios::app) << "$ " << joined(spec.argv) << '\n';
-  return runner.run(spec);
-}
-
 class PyocdSession final : public TargetSession {
  public:
   PyocdSession(run::ProcessRunner& runner, FlashContext ctx, std::vector<std::string> commands)
@@ -106,13 +92,9 @@ class PyocdFlasher final : public Flasher {
   }
 
   Result<std::unique_ptr<TargetSession>> program(const FlashContext& ctx) override {
-    std::error_code ec;
-    std::filesystem::create_directories(ctx.dir, ec);
-    const auto log = ctx.dir / "flash.log";
-    if (run::find_in_path("pyocd").empty()) {
-      std::ofstream(log, std::ios::app) << missing_message() << '\n';
-      return Error{missing_message()};
-    }
+    auto log_path = flash_log(ctx, "pyocd", missing_message());
+    if (!log_path) return log_path.error();
+    const std::filesystem::path& log = *log_path;
     std::vector<std::string> commands;
     std::vector<std::string> load{"pyocd", "load"};
     auto t = target_args(ctx.board);
@@ -142,13 +124,9 @@ class PyocdFlasher final : public Flasher {
   // Flash once per job: the next load only halts the core again; release()
   // resets it.
   Result<std::unique_ptr<TargetSession>> reload(const FlashContext& ctx) override {
-    std::error_code ec;
-    std::filesystem::create_directories(ctx.dir, ec);
-    const auto log = ctx.dir / "flash.log";
-    if (run::find_in_path("pyocd").empty()) {
-      std::ofstream(log, std::ios::app) << missing_message() << '\n';
-      return Error{missing_message()};
-    }
+    auto log_path = flash_log(ctx, "pyocd", missing_message());
+    if (!log_path) return log_path.error();
+    const std::filesystem::path& log = *log_path;
     std::ofstream(log, std::ios::app) << "(programmed by an earlier load: not flashed again)\n";
     std::vector<std::string> commands;
     std::vector<std::string> cmd{"pyocd", "cmd"};

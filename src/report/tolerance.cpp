@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
+#include "matrix/load.h"
 #include "report/snapshot.h"
 // GCC 12 warns about yaml-cpp's own node iterators (a known false positive).
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
@@ -29,20 +30,7 @@ Tolerances Tolerances::defaults() {
   // Emulated runs repeat to the instruction; on hardware the medians move by
   // a few cycles between cold starts (seed 000), tails and maxima much more.
   Tolerances t;
-  auto set = [&](const char* m, double abs, double pct) {
-    t.default_[m] = Partial{abs, pct, false};
-  };
-  set("n", 0, 0);
-  set("min", 2, 5);
-  set("median", 2, 2);
-  set("avg", 2, 2);
-  set("p90", 3, 5);
-  set("p99", 5, 5);
-  set("p999", 10, 10);
-  set("max", 20, 25);
-  set("stddev", 2, 25);
-  set("jitter", 0.05, 5);
-  set("base", 1, 2);
+  for (const auto& a : matrix::hardware_allowances()) t.default_[a.statistic] = Partial{a.abs, a.pct, false};
   return t;
 }
 

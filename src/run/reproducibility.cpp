@@ -75,21 +75,8 @@ ReproducibilityPolicy reproducibility_policy(const matrix::Matrix& m,
   for (const auto& name : matrix::known_statistics()) p.per_statistic[name] = {};
   if (!emulated) {
     // Cold starts of one board move medians by a few cycles and tails much
-    // more (seed 000): the same allowances `rtosbench diff` uses.
-    auto set = [&](const char* s, double abs, double pct) {
-      p.per_statistic[s] = {abs, pct, false};
-    };
-    set("n", 0, 0);
-    set("min", 2, 5);
-    set("median", 2, 2);
-    set("avg", 2, 2);
-    set("p90", 3, 5);
-    set("p99", 5, 5);
-    set("p999", 10, 10);
-    set("max", 20, 25);
-    set("stddev", 2, 25);
-    set("jitter", 0.05, 5);
-    set("base", 1, 2);
+    // more: the same allowances `rtosbench diff` uses.
+    for (const auto& a : matrix::hardware_allowances()) p.per_statistic[a.statistic] = {a.abs, a.pct, false};
   }
   p.origin = emulated ? "emulated bench default: identical loads"
                       : "hardware default (the allowances of diff)";
