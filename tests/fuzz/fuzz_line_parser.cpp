@@ -3,6 +3,10 @@
 // Built with clang++ -fsanitize=fuzzer,address,undefined when RTOSBENCH_FUZZ
 // is ON (tests/fuzz/tests.cmake). Besides "no crash, no hang, no leak" it
 // checks invariants that must hold for any input, aborting when one breaks.
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -140,6 +144,27 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   require(report.lines <= size + 1, "no more lines than bytes");
   (void)rb::verify::to_text(report);
   (void)rb::verify::to_json(report).dump();  // throws (and so aborts) on invalid UTF-8
+
+  // The parallel reader cuts the file into pieces at line ends; with pieces
+  // of a few bytes every cut is tried, and the report must not change. (At
+  // most ~64 pieces, and only for every fourth input size: the threads cost
+  // more than the rest of this function.)
+  if (size >= 2 && size % 4 == 0) {
+    const int fd = ::memfd_create("rb_fuzz", MFD_CLOEXEC);
+    require(fd >= 0, "memfd_create");
+    require(::write(fd, data, size) == static_cast<ssize_t>(size), "write to memfd");
+    const std::string path = "/proc/self/fd/" + std::to_string(fd);
+    rb::verify::Options seq = vopt, par = vopt;
+    seq.threads = 1;
+    par.threads = 2;
+    par.chunk = std::max<size_t>(1 + size % 13, size / 64);
+    auto a = rb::verify::verify_file(path, seq);
+    auto b = rb::verify::verify_file(path, par);
+    ::close(fd);
+    require(a.ok() && b.ok(), "a memfd is readable");
+    require(rb::verify::to_json(*a).dump() == rb::verify::to_json(*b).dump(),
+            "the parallel reader gives the sequential report");
+  }
 
   check_accumulator(input);
   return 0;
