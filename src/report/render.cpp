@@ -512,6 +512,55 @@ void footprint(Document& d, const RunView& cur) {
   table(d, std::move(t));
 }
 
+// `run --repeat`: each job's loads, its verdict and, per headline test, the
+// spread (max - min) of the median across the loads.
+void reproducibility(Document& d, const RunView& cur) {
+  std::vector<const JobView*> jobs;
+  for (const auto& j : cur.jobs) {
+    if (j.result->reproducibility.is_object()) jobs.push_back(&j);
+  }
+  if (jobs.empty()) return;
+  heading(d, 2, "Reproducibility");
+  paragraph(d,
+            "Jobs run with `--repeat N`: N fresh loads of one image, each with its own cold start "
+            "and capture. Per headline test, the spread (largest minus smallest) of its median "
+            "across the loads; the verdict compares every statistic of every series with the "
+            "tolerance named (on the emulated bench: identical).");
+  Table t;
+  t.head = {"job", "loads", "verdict", "tolerance"};
+  for (const auto& h : kHeadline) t.head.push_back(std::string("median spread: ") + h.title);
+  t.head.push_back("beyond tolerance");
+  t.align = "lrll";
+  for (size_t i = 0; i < std::size(kHeadline) + 1; ++i) t.align += i < std::size(kHeadline) ? 'r' : 'l';
+  for (const JobView* j : jobs) {
+    const nlohmann::json& r = j->result->reproducibility;
+    const nlohmann::json& spread = j->result->spread;
+    std::vector<std::string> row{j->snap.id, fmt::format("{}", r.value("loads", 0)), r.value("summary", ""),
+                                 r.contains("tolerance") ? r["tolerance"].value("origin", "") : ""};
+    for (const auto& h : kHeadline) {
+      std::string cell = "-";
+      if (spread.is_array()) {
+        for (const auto& s : spread) {
+          if (s.value("name", "") != h.name || s.value("phase", "") != h.phase) continue;
+          const auto& m = s.contains("statistics") ? s["statistics"] : nlohmann::json();
+          if (m.contains("median")) cell = ticks(m["median"].value("range", 0.0));
+        }
+      }
+      row.push_back(cell);
+    }
+    std::vector<std::string> beyond;
+    if (r.contains("beyond") && r["beyond"].is_array()) {
+      for (const auto& b : r["beyond"]) {
+        beyond.push_back(b.is_object() ? fmt::format("{} {}", b.value("series", "?"), b.value("statistic", "?"))
+                                       : b.dump());
+      }
+    }
+    row.push_back(beyond.empty() ? "none" : fmt::format("{}", fmt::join(beyond, "; ")));
+    t.rows.push_back(std::move(row));
+  }
+  table(d, std::move(t));
+}
+
 void conditions(Document& d, const RunView& cur) {
   heading(d, 2, "Conditions");
   std::vector<const JobView*> jobs;
@@ -732,6 +781,7 @@ Document build_report(const std::vector<RunView>& runs) {
   every_series(d, cur);
   distributions(d, cur);
   footprint(d, cur);
+  reproducibility(d, cur);
   conditions(d, cur);
   verify_section(d, cur);
   trends(d, runs);

@@ -202,6 +202,39 @@ TEST(ReportFootprint, PrefersTheStoredKernelAloneFigure) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(ReportReproducibility, ShowsLoadsVerdictAndMedianSpreadOnlyForRepeatedJobs) {
+  auto dir = testrun::temp_dir("repro");
+  auto spec = testrun::standard_run("20260105T000000Z-fixture", "2026-01-05T00:00:00Z");
+  std::vector<rb::report::Run> runs;
+  auto plain = load_run(testrun::write_run(dir, spec));
+  ASSERT_TRUE(plain.ok());
+  runs.push_back(std::move(*plain));
+  EXPECT_EQ(to_markdown(build_report(view_runs(runs, ReportOptions{}))).find("## Reproducibility"),
+            std::string::npos);
+
+  spec.id = "20260106T000000Z-fixture";
+  spec.jobs[1].reproducibility = {
+      {"loads", 3},
+      {"summary", "3 loads differ beyond the reproducibility tolerance: wake_latency max"},
+      {"tolerance", {{"origin", "matrix reproducibility:"}}},
+      {"beyond", {{{"series", "wake_latency"}, {"statistic", "max"}}}}};
+  spec.jobs[1].spread = {
+      {{"name", "wake_latency"}, {"phase", ""}, {"statistics", {{"median", {{"range", 3}}}}}},
+      {{"name", "event_to_task"}, {"phase", "idle"}, {"statistics", {{"median", {{"range", 0}}}}}}};
+  auto repeated = load_run(testrun::write_run(dir, spec));
+  ASSERT_TRUE(repeated.ok());
+  runs.clear();
+  runs.push_back(std::move(*repeated));
+  const std::string md = to_markdown(build_report(view_runs(runs, ReportOptions{})));
+  EXPECT_NE(md.find("## Reproducibility"), std::string::npos) << md;
+  EXPECT_NE(md.find("| " + spec.jobs[1].id +
+                    " | 3 | 3 loads differ beyond the reproducibility tolerance: wake_latency max | "
+                    "matrix reproducibility: | 3 | - | - | 0 | - | wake_latency max |"),
+            std::string::npos)
+      << md;
+  std::filesystem::remove_all(dir);
+}
+
 TEST(ReportSvg, CdfPointsStepThroughDistinctValues) {
   std::vector<uint64_t> v{5, 5, 5, 7, 9, 9};
   auto p = cdf_points(v, 100);

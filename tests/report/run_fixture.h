@@ -49,6 +49,8 @@ struct JobSpec {
   bool write_capture = true;            // false: result.json names a capture that is not there
   std::string extra_noise;              // an other line in the capture (verify notes it)
   nlohmann::json loads;                 // written as `loads` when not null
+  nlohmann::json spread;                // written as `spread` when not null
+  nlohmann::json reproducibility;       // written as `reproducibility` when not null
 };
 
 struct RunSpec {
@@ -219,6 +221,8 @@ inline std::filesystem::path write_run(const std::filesystem::path& parent, cons
     }
     nlohmann::json doc = store::to_json(r);
     if (!j.loads.is_null()) doc["loads"] = j.loads;
+    if (!j.spread.is_null()) doc["spread"] = j.spread;
+    if (!j.reproducibility.is_null()) doc["reproducibility"] = j.reproducibility;
     write(root / "jobs" / j.id / "result.json", doc.dump(2) + "\n");
     jobs.push_back({{"id", j.id}, {"kernel", j.kernel}, {"status", j.status}});
   }
