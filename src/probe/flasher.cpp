@@ -49,6 +49,33 @@ Status power_cycle(run::ProcessRunner& runner, const matrix::BoardInstance& boar
   return {};
 }
 
+Status ProbeSession::release() {
+  const auto log = ctx_.dir / "flash.log";
+  if (ctx_.board.reset == matrix::ResetMethod::kPowerCycle) {
+    commands_.push_back("sh -c '" + ctx_.board.power_cycle + "'");
+    return power_cycle(runner_, ctx_.board, log, ctx_.timeout);
+  }
+  return reset_through_probe(log);
+}
+
+ToolCheck check_probe_tool(run::ProcessRunner& runner, const char* tool, const std::string& missing,
+                           std::chrono::seconds timeout) {
+  ToolCheck t;
+  auto path = run::find_in_path(tool);
+  if (path.empty()) {
+    t.problem = missing;
+    return t;
+  }
+  t.present = true;
+  t.path = path.string();
+  run::ProcessSpec spec;
+  spec.argv = {tool, "--version"};
+  spec.timeout = timeout;
+  auto r = runner.run(spec);
+  t.version = r.output.substr(0, r.output.find('\n'));
+  return t;
+}
+
 std::string quoted_command(const std::vector<std::string>& argv) {
   std::string s;
   for (const auto& a : argv) {

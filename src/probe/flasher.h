@@ -87,6 +87,34 @@ std::unique_ptr<Flasher> make_pyocd_flasher(run::ProcessRunner& runner);
 Status power_cycle(run::ProcessRunner& runner, const matrix::BoardInstance& board, const std::filesystem::path& log,
                    std::chrono::milliseconds timeout);
 
+// Shared by the probe backends (openocd, pyocd): a target held through a
+// debug probe. release() power-cycles the board when its bench entry says
+// so (a power-on reset clears C_DEBUGEN and the DEMCR catch bits), and
+// otherwise calls the backend's reset_through_probe().
+class ProbeSession : public TargetSession {
+ public:
+  ProbeSession(run::ProcessRunner& runner, FlashContext ctx, std::vector<std::string> commands)
+      : runner_(runner), ctx_(std::move(ctx)), commands_(std::move(commands)) {}
+  std::filesystem::path serial_port() const override { return ctx_.board.serial_port; }
+  bool port_survives_release() const override {
+    return ctx_.board.reset != matrix::ResetMethod::kPowerCycle;
+  }
+  Status release() override;
+  std::vector<std::string> commands() const override { return commands_; }
+
+ protected:
+  // Resets the target with the debugger detached, logging to `log`.
+  virtual Status reset_through_probe(const std::filesystem::path& log) = 0;
+  run::ProcessRunner& runner_;
+  FlashContext ctx_;
+  std::vector<std::string> commands_;
+};
+
+// Shared by the probe backends: `tool` in PATH and the first line of its
+// `--version` output; `missing` (what to install) when it is not there.
+ToolCheck check_probe_tool(run::ProcessRunner& runner, const char* tool, const std::string& missing,
+                           std::chrono::seconds timeout);
+
 // Shared by the probe backends: `argv` as one line, arguments holding a
 // space in double quotes (what flash.log and result.json show).
 std::string quoted_command(const std::vector<std::string>& argv);

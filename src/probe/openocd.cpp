@@ -42,21 +42,15 @@ std::vector<std::string> openocd_argv(const matrix::BoardInstance& b,
   return argv;
 }
 
-class OpenocdSession final : public TargetSession {
+class OpenocdSession final : public ProbeSession {
  public:
-  OpenocdSession(run::ProcessRunner& runner, FlashContext ctx, std::vector<std::string> commands)
-      : runner_(runner), ctx_(std::move(ctx)), commands_(std::move(commands)) {}
+  using ProbeSession::ProbeSession;
 
-  std::filesystem::path serial_port() const override { return ctx_.board.serial_port; }
-  bool port_survives_release() const override { return ctx_.board.reset != matrix::ResetMethod::kPowerCycle; }
-
-  Status release() override {
-    const auto log = ctx_.dir / "flash.log";
-    if (ctx_.board.reset == matrix::ResetMethod::kPowerCycle) {
-      // A power-on reset clears C_DEBUGEN and the DEMCR catch bits.
-      commands_.push_back("sh -c '" + ctx_.board.power_cycle + "'");
-      return power_cycle(runner_, ctx_.board, log, ctx_.timeout);
-    }
+ private:
+  // Resets and halts the core at its reset vector, clears DBGMCU_CR and
+  // DEMCR, then writes DHCSR without C_DEBUGEN and C_HALT: the core runs
+  // from reset with the debugger detached, and openocd exits.
+  Status reset_through_probe(const std::filesystem::path& log) override {
     auto r = run_logged(runner_,
                         openocd_argv(ctx_.board, {"init", "reset halt", "mww 0xE0042004 0", "mww 0xE000EDFC 0",
                                                   "mww 0xE000EDF0 0xA05F0000", "shutdown"}),
@@ -64,13 +58,6 @@ class OpenocdSession final : public TargetSession {
     if (!r.ok()) return Error{fmt::format("openocd release failed ({}): {}", r.describe(), failure_lines(r))};
     return {};
   }
-
-  std::vector<std::string> commands() const override { return commands_; }
-
- private:
-  run::ProcessRunner& runner_;
-  FlashContext ctx_;
-  std::vector<std::string> commands_;
 };
 
 class OpenocdFlasher final : public Flasher {
@@ -79,20 +66,7 @@ class OpenocdFlasher final : public Flasher {
   const char* name() const override { return "openocd"; }
 
   ToolCheck check_tool() override {
-    ToolCheck t;
-    auto path = run::find_in_path("openocd");
-    if (path.empty()) {
-      t.problem = kMissing;
-      return t;
-    }
-    t.present = true;
-    t.path = path.string();
-    run::ProcessSpec spec;
-    spec.argv = {"openocd", "--version"};
-    spec.timeout = std::chrono::seconds(10);
-    auto r = runner_.run(spec);
-    t.version = r.output.substr(0, r.output.find('\n'));
-    return t;
+    return check_probe_tool(runner_, "openocd", kMissing, std::chrono::seconds(10));
   }
 
   Result<std::unique_ptr<TargetSession>> program(const FlashContext& ctx) override {

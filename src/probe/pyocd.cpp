@@ -38,20 +38,12 @@ std::vector<std::string> target_args(const matrix::BoardInstance& b) {
   return a;
 }
 
-class PyocdSession final : public TargetSession {
+class PyocdSession final : public ProbeSession {
  public:
-  PyocdSession(run::ProcessRunner& runner, FlashContext ctx, std::vector<std::string> commands)
-      : runner_(runner), ctx_(std::move(ctx)), commands_(std::move(commands)) {}
+  using ProbeSession::ProbeSession;
 
-  std::filesystem::path serial_port() const override { return ctx_.board.serial_port; }
-  bool port_survives_release() const override { return ctx_.board.reset != matrix::ResetMethod::kPowerCycle; }
-
-  Status release() override {
-    const auto log = ctx_.dir / "flash.log";
-    if (ctx_.board.reset == matrix::ResetMethod::kPowerCycle) {
-      commands_.push_back("sh -c '" + ctx_.board.power_cycle + "'");
-      return power_cycle(runner_, ctx_.board, log, ctx_.timeout);
-    }
+ private:
+  Status reset_through_probe(const std::filesystem::path& log) override {
     std::vector<std::string> argv{"pyocd", "reset", "-m",
                                   ctx_.board.reset == matrix::ResetMethod::kHardware ? "hardware" : "system"};
     auto t = target_args(ctx_.board);
@@ -60,13 +52,6 @@ class PyocdSession final : public TargetSession {
     if (!r.ok()) return Error{fmt::format("pyocd reset failed ({}): {}", r.describe(), failure_lines(r))};
     return {};
   }
-
-  std::vector<std::string> commands() const override { return commands_; }
-
- private:
-  run::ProcessRunner& runner_;
-  FlashContext ctx_;
-  std::vector<std::string> commands_;
 };
 
 class PyocdFlasher final : public Flasher {
@@ -75,20 +60,7 @@ class PyocdFlasher final : public Flasher {
   const char* name() const override { return "pyocd"; }
 
   ToolCheck check_tool() override {
-    ToolCheck t;
-    auto path = run::find_in_path("pyocd");
-    if (path.empty()) {
-      t.problem = missing_message();
-      return t;
-    }
-    t.present = true;
-    t.path = path.string();
-    run::ProcessSpec spec;
-    spec.argv = {"pyocd", "--version"};
-    spec.timeout = std::chrono::seconds(20);
-    auto r = runner_.run(spec);
-    t.version = r.output.substr(0, r.output.find('\n'));
-    return t;
+    return check_probe_tool(runner_, "pyocd", missing_message(), std::chrono::seconds(20));
   }
 
   Result<std::unique_ptr<TargetSession>> program(const FlashContext& ctx) override {

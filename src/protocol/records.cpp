@@ -1,5 +1,7 @@
 #include "protocol/records.h"
 
+#include <algorithm>
+#include <initializer_list>
 #include <string>
 
 #include "util/decimal.h"
@@ -65,6 +67,33 @@ Status no_repeated_keys(const ParsedLine& line) {
   return {};
 }
 
+// The name field of a record whose other fields are key=value, none twice.
+Result<std::string_view> keyed_record_name(const ParsedLine& line, const char* what) {
+  auto n = name_field(line, what);
+  if (!n) return n.error();
+  if (auto s = no_repeated_keys(line); !s) return s.error();
+  return *n;
+}
+
+// The value of `key`, which must be present and not empty.
+Result<std::string_view> text_field(const ParsedLine& line, std::string_view key) {
+  const Field* f = find(line.fields, key);
+  if (f == nullptr || f->value.empty()) return fail(line.kind, "field " + std::string(key) + "= is missing");
+  return f->value;
+}
+
+// The fields after the name, each key=value; those whose key is not in
+// `known` go to `out` (kept, not checked).
+Status other_fields(const ParsedLine& line, std::initializer_list<std::string_view> known,
+                    std::vector<Field>& out) {
+  for (size_t i = 1; i < line.fields.size(); ++i) {
+    const Field& f = line.fields[i];
+    if (f.key.empty()) return fail(line.kind, "field " + quoted(f.value) + " is not key=value");
+    if (std::find(known.begin(), known.end(), f.key) == known.end()) out.push_back(f);
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<BeginRecord> decode_begin(const ParsedLine& line) {
@@ -102,10 +131,9 @@ Result<std::string_view> decode_test(const ParsedLine& line) {
 
 Result<PhaseRecord> decode_phase(const ParsedLine& line) {
   PhaseRecord r;
-  auto n = name_field(line, "phase name");
+  auto n = keyed_record_name(line, "phase name");
   if (!n) return n.error();
   r.name = *n;
-  if (auto s = no_repeated_keys(line); !s) return s.error();
   auto irq = number_field(line, "irq");
   if (!irq) return irq.error();
   auto task = number_field(line, "task");
@@ -115,59 +143,44 @@ Result<PhaseRecord> decode_phase(const ParsedLine& line) {
   r.irq = *irq;
   r.task = *task;
   r.bad = *bad;
-  const Field* status = find(line.fields, "status");
-  if (status == nullptr || status->value.empty())
-    return fail(line.kind, "field status= is missing");
-  r.status = status->value;
+  auto status = text_field(line, "status");
+  if (!status) return status.error();
+  r.status = *status;
   if (find(line.fields, "expected") != nullptr) {
     auto e = number_field(line, "expected");
     if (!e) return e.error();
     r.expected = *e;
   }
-  for (size_t i = 1; i < line.fields.size(); ++i) {
-    const Field& f = line.fields[i];
-    if (f.key.empty()) return fail(line.kind, "field " + quoted(f.value) + " is not key=value");
-    if (f.key != "irq" && f.key != "task" && f.key != "bad" && f.key != "status" &&
-        f.key != "expected") {
-      r.unknown.push_back(f);
-    }
-  }
+  if (auto s = other_fields(line, {"irq", "task", "bad", "status", "expected"}, r.unknown); !s) return s.error();
   return r;
 }
 
 Result<ResultRecord> decode_result(const ParsedLine& line) {
   ResultRecord r;
-  auto n = name_field(line, "series name");
+  auto n = keyed_record_name(line, "series name");
   if (!n) return n.error();
   r.name = *n;
-  if (auto s = no_repeated_keys(line); !s) return s.error();
-  for (size_t i = 1; i < line.fields.size(); ++i) {
-    const Field& f = line.fields[i];
-    if (f.key.empty()) return fail(line.kind, "field " + quoted(f.value) + " is not key=value");
-    r.fields.push_back(f);
-  }
+  if (auto s = other_fields(line, {}, r.fields); !s) return s.error();
   return r;
 }
 
 Result<CheckRecord> decode_check(const ParsedLine& line) {
   CheckRecord r;
-  auto n = name_field(line, "check name");
+  auto n = keyed_record_name(line, "check name");
   if (!n) return n.error();
   r.name = *n;
-  if (auto s = no_repeated_keys(line); !s) return s.error();
   auto rounds = number_field(line, "rounds");
   if (!rounds) return rounds.error();
   auto pass = number_field(line, "pass");
   if (!pass) return pass.error();
   auto failed = number_field(line, "fail");
   if (!failed) return failed.error();
-  const Field* status = find(line.fields, "status");
-  if (status == nullptr || status->value.empty())
-    return fail(line.kind, "field status= is missing");
+  auto status = text_field(line, "status");
+  if (!status) return status.error();
   r.rounds = *rounds;
   r.pass = *pass;
   r.fail = *failed;
-  r.status = status->value;
+  r.status = *status;
   return r;
 }
 
@@ -176,24 +189,18 @@ Result<NaRecord> decode_na(const ParsedLine& line) {
   auto n = name_field(line, "test or series name");
   if (!n) return n.error();
   r.name = *n;
-  const Field* reason = find(line.fields, "reason");
-  if (reason == nullptr || reason->value.empty())
-    return fail(line.kind, "field reason= is missing");
-  r.reason = reason->value;
+  auto reason = text_field(line, "reason");
+  if (!reason) return reason.error();
+  r.reason = *reason;
   return r;
 }
 
 Result<EndRecord> decode_end(const ParsedLine& line) {
   EndRecord r;
-  auto p = name_field(line, "protocol version");
+  auto p = keyed_record_name(line, "protocol version");
   if (!p) return p.error();
   r.protocol = *p;
-  if (auto s = no_repeated_keys(line); !s) return s.error();
-  for (size_t i = 1; i < line.fields.size(); ++i) {
-    const Field& f = line.fields[i];
-    if (f.key.empty()) return fail(line.kind, "field " + quoted(f.value) + " is not key=value");
-    r.fields.push_back(f);
-  }
+  if (auto s = other_fields(line, {}, r.fields); !s) return s.error();
   return r;
 }
 
