@@ -23,24 +23,29 @@ constexpr size_t kMaxLine = 4096;  // as LineReader's default: overlong beyond
 // One line of a piece. RAW lines that parsed cleanly carry their parse (the
 // expensive part) and, as text, only their series name; every other line
 // keeps its text and is parsed again by the checker's own parser, which is
-// cheap for the few lines that are not RAW.
+// cheap for the few lines that are not RAW. Entries and values cross from a
+// worker's core to the checker's through memory, so both are kept small:
+// values in 16 or 32 bits (a line with a wider value is not pre-parsed).
 struct Entry {
-  uint64_t number = 0;  // within the piece, from 1
-  uint32_t text_off = 0, text_len = 0;
-  uint32_t values_off = 0, values_len = 0;
-  uint64_t raw_first = 0;
   uint64_t seq = 0;
-  uint32_t crc_given = 0, crc_computed = 0;
+  uint64_t raw_first = 0;
+  uint32_t number = 0;      // within the piece, from 1
+  uint32_t text_off = 0;
+  uint32_t values_off = 0;  // index into the piece's values of this width
+  uint16_t text_len = 0;    // a kept line has at most kMaxLine bytes
+  uint16_t values_len = 0;  // a kept line has at most kMaxLine / 2 values
+  uint8_t width = 0;        // 0: not pre-parsed; else 2 or 4 bytes per value
   protocol::Suffix suffix = protocol::Suffix::kAbsent;
-  bool parsed = false, overlong = false, control = false, terminated = true;
+  bool overlong = false, control = false, terminated = true;
 };
 
 // What a worker made of one piece; reused, so its buffers are allocated once.
 struct Piece {
   uint64_t index = UINT64_MAX;  // which piece this slot holds
   bool ready = false;
-  std::string text;              // the lines' bytes, back to back
-  std::vector<uint64_t> values;  // RAW values of the parsed entries
+  std::string text;  // the lines' bytes (series names for RAW), back to back
+  std::vector<uint16_t> values16;
+  std::vector<uint32_t> values32;
   std::vector<Entry> entries;
   uint64_t lines = 0, bytes = 0;
   Status status;
@@ -48,7 +53,8 @@ struct Piece {
   void clear() {
     ready = false;
     text.clear();
-    values.clear();
+    values16.clear();
+    values32.clear();
     entries.clear();
     lines = bytes = 0;
     status = Status();
@@ -106,25 +112,30 @@ class ParallelFeed {
     return Status();
   }
 
-  static void feed(const Piece& piece, uint64_t line_base, LogChecker& checker) {
+  void feed(const Piece& piece, uint64_t line_base, LogChecker& checker) {
     const char* const text = piece.text.data();
     ParsedLine p;
     p.kind = RecordKind::kRaw;
     for (const Entry& e : piece.entries) {
       const std::string_view line(text + e.text_off, e.text_len);
-      if (!e.parsed) {
+      if (e.width == 0) {
         checker.add_line(line, line_base + e.number, e.overlong, e.control, e.terminated);
         continue;
       }
-      // (The record itself is only quoted for records of an unknown kind.)
+      wide_.resize(e.values_len);
+      if (e.width == 2) {
+        std::copy_n(piece.values16.data() + e.values_off, e.values_len, wide_.data());
+      } else {
+        std::copy_n(piece.values32.data() + e.values_off, e.values_len, wide_.data());
+      }
+      // (The record itself is only quoted for records of an unknown kind;
+      // the CRCs only for a bad one, which is never pre-parsed.)
       p.record = line;
       p.suffix = e.suffix;
       p.seq = e.seq;
-      p.crc_given = e.crc_given;
-      p.crc_computed = e.crc_computed;
       p.raw_name = line;
       p.raw_first = e.raw_first;
-      p.raw_values = std::span<const uint64_t>(piece.values.data() + e.values_off, e.values_len);
+      p.raw_values = std::span<const uint64_t>(wide_.data(), wide_.size());
       checker.add_parsed_line(line, p, line_base + e.number, e.terminated);
     }
   }
@@ -188,7 +199,7 @@ class ParallelFeed {
       // Filled in place: an Entry built on the stack and copied costs a
       // store-forwarding stall per line.
       Entry& e = piece.entries.emplace_back();
-      e.number = line.number;
+      e.number = static_cast<uint32_t>(line.number);
       e.text_off = static_cast<uint32_t>(piece.text.size());
       // One byte load per flag: the reader has just stored them one byte at
       // a time, and a wider load the compiler would merge them into cannot
@@ -198,28 +209,44 @@ class ParallelFeed {
       e.terminated = *static_cast<const volatile bool*>(&line.terminated);
       if (!e.overlong && !e.control) {
         const ParsedLine& p = parser.parse(line.text);
-        if (p.kind == RecordKind::kRaw && p.error == nullptr) {
-          // The checker needs only the series name of a parsed RAW line.
-          e.parsed = true;
-          e.text_len = static_cast<uint32_t>(p.raw_name.size());
-          e.suffix = p.suffix;
-          e.seq = p.seq;
-          e.crc_given = p.crc_given;
-          e.crc_computed = p.crc_computed;
-          e.raw_first = p.raw_first;
-          e.values_off = static_cast<uint32_t>(piece.values.size());
-          e.values_len = static_cast<uint32_t>(p.raw_values.size());
-          piece.values.insert(piece.values.end(), p.raw_values.begin(), p.raw_values.end());
-          piece.text.append(p.raw_name);
+        if (p.kind == RecordKind::kRaw && p.error == nullptr &&
+            (p.suffix == protocol::Suffix::kValid || p.suffix == protocol::Suffix::kAbsent) &&
+            pre_parse(p, piece, e)) {
           continue;
         }
       }
-      e.text_len = static_cast<uint32_t>(line.text.size());
+      e.text_len = static_cast<uint16_t>(line.text.size());
       piece.text.append(line.text);
     }
     piece.lines = piece.entries.size();
     piece.bytes = reader.bytes_consumed();
     if (!reader.status()) piece.status = reader.status();
+  }
+
+  // Keeps the parse of a RAW line in `e` (its values in the narrowest width
+  // that holds them all); false when a value needs more than 32 bits.
+  static bool pre_parse(const ParsedLine& p, Piece& piece, Entry& e) {
+    // The OR of the values has the highest bit any of them has (and, unlike
+    // a running maximum, no chain of compares).
+    uint64_t bits = 0;
+    for (uint64_t v : p.raw_values) bits |= v;
+    if (bits > UINT32_MAX) return false;
+    e.width = bits <= UINT16_MAX ? 2 : 4;
+    e.suffix = p.suffix;
+    e.seq = p.seq;
+    e.raw_first = p.raw_first;
+    e.values_len = static_cast<uint16_t>(p.raw_values.size());
+    if (e.width == 2) {
+      e.values_off = static_cast<uint32_t>(piece.values16.size());
+      piece.values16.insert(piece.values16.end(), p.raw_values.begin(), p.raw_values.end());
+    } else {
+      e.values_off = static_cast<uint32_t>(piece.values32.size());
+      piece.values32.insert(piece.values32.end(), p.raw_values.begin(), p.raw_values.end());
+    }
+    // The checker needs only the series name of a pre-parsed line.
+    e.text_len = static_cast<uint16_t>(p.raw_name.size());
+    piece.text.append(p.raw_name);
+    return true;
   }
 
   const InputFile& file_;
@@ -231,6 +258,7 @@ class ParallelFeed {
 
   std::mutex mu_;
   std::condition_variable cv_;
+  std::vector<uint64_t> wide_;  // the checker thread's values of one line
   uint64_t next_ = 0;      // next piece a worker takes
   uint64_t consumed_ = 0;  // pieces fed to the checker
   bool stop_ = false;
