@@ -50,8 +50,8 @@ struct Piece {
   uint64_t lines = 0, bytes = 0;
   Status status;
 
+  // Empties the buffers (index and ready change only under the feed's lock).
   void clear() {
-    ready = false;
     text.clear();
     values16.clear();
     values32.clear();
@@ -156,6 +156,7 @@ class ParallelFeed {
         cv_.wait(lock, [&] { return stop_ || next_ >= pieces_ || next_ < consumed_ + slots_.size(); });
         if (stop_ || next_ >= pieces_) return;
         k = next_++;
+        slots_[k % slots_.size()].ready = false;
       }
       Piece& piece = slots_[k % slots_.size()];
       piece.clear();
