@@ -76,3 +76,17 @@ function(rb_check_kernel_commit dir)
       "'${dir}' is at ${_rb_head}")
   endif()
 endfunction()
+
+# rb_adopt_kernel_version(<version read from the checkout> <what the checkout is>):
+# for kernel ports. RB_KERNEL_VERSION "n/a" becomes <version> (echoed in
+# CONFIG); any other RB_KERNEL_VERSION must equal it, or the build stops with
+# a FATAL_ERROR naming the checkout (<what>, e.g. "'<dir>' is FreeRTOS 10.5.1
+# (include/task.h)").
+function(rb_adopt_kernel_version version what)
+  if(RB_KERNEL_VERSION STREQUAL "n/a")
+    set(RB_KERNEL_VERSION "${version}" PARENT_SCOPE)
+  elseif(NOT RB_KERNEL_VERSION STREQUAL version)
+    message(FATAL_ERROR "RB_PORT=${RB_PORT}: RB_KERNEL_VERSION='${RB_KERNEL_VERSION}' but the checkout "
+      "${what}")
+  endif()
+endfunction()

@@ -49,12 +49,7 @@ if(NOT _rb_frt_ver MATCHES "^[0-9]+\\.[0-9]+\\.[0-9]+$")
   message(FATAL_ERROR "RB_PORT=freertos: cannot read tskKERNEL_VERSION_NUMBER from "
     "'${RB_KERNEL_SOURCE}/include/task.h'")
 endif()
-if(RB_KERNEL_VERSION STREQUAL "n/a")
-  set(RB_KERNEL_VERSION "${_rb_frt_ver}")
-elseif(NOT RB_KERNEL_VERSION STREQUAL _rb_frt_ver)
-  message(FATAL_ERROR "RB_PORT=freertos: RB_KERNEL_VERSION='${RB_KERNEL_VERSION}' but the checkout "
-    "'${RB_KERNEL_SOURCE}' is FreeRTOS ${_rb_frt_ver} (include/task.h)")
-endif()
+rb_adopt_kernel_version("${_rb_frt_ver}" "'${RB_KERNEL_SOURCE}' is FreeRTOS ${_rb_frt_ver} (include/task.h)")
 rb_check_kernel_commit("${RB_KERNEL_SOURCE}")
 
 # ---- Sources ----------------------------------------------------------------

@@ -31,12 +31,7 @@ foreach(part RT_VERSION RT_SUBVERSION RT_REVISION)
   list(APPEND _rb_rt_ver "${_n}")
 endforeach()
 list(JOIN _rb_rt_ver "." _rb_rt_ver)
-if(RB_KERNEL_VERSION STREQUAL "n/a")
-  set(RB_KERNEL_VERSION "${_rb_rt_ver}")
-elseif(NOT RB_KERNEL_VERSION STREQUAL _rb_rt_ver)
-  message(FATAL_ERROR "RB_PORT=rtthread_nano: RB_KERNEL_VERSION='${RB_KERNEL_VERSION}' but the checkout "
-    "'${RB_KERNEL_SOURCE}' is RT-Thread ${_rb_rt_ver} (rt-thread/include/rtdef.h)")
-endif()
+rb_adopt_kernel_version("${_rb_rt_ver}" "'${RB_KERNEL_SOURCE}' is RT-Thread ${_rb_rt_ver} (rt-thread/include/rtdef.h)")
 rb_check_kernel_commit("${RB_KERNEL_SOURCE}")
 
 # ---- Sources ----------------------------------------------------------------

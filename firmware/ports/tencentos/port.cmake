@@ -27,12 +27,7 @@ if(NOT _rb_tos_ver MATCHES "^[0-9]+\\.[0-9]+\\.[0-9]+$")
   message(FATAL_ERROR "RB_PORT=tencentos: cannot read TOS_VERSION from "
     "'${_rb_tos}/kernel/core/include/tos_version.h'")
 endif()
-if(RB_KERNEL_VERSION STREQUAL "n/a")
-  set(RB_KERNEL_VERSION "${_rb_tos_ver}")
-elseif(NOT RB_KERNEL_VERSION STREQUAL _rb_tos_ver)
-  message(FATAL_ERROR "RB_PORT=tencentos: RB_KERNEL_VERSION='${RB_KERNEL_VERSION}' but the checkout "
-    "'${_rb_tos}' is TencentOS-tiny ${_rb_tos_ver} (kernel/core/include/tos_version.h)")
-endif()
+rb_adopt_kernel_version("${_rb_tos_ver}" "'${_rb_tos}' is TencentOS-tiny ${_rb_tos_ver} (kernel/core/include/tos_version.h)")
 rb_check_kernel_commit("${_rb_tos}")
 
 # ---- Sources ----------------------------------------------------------------

@@ -26,12 +26,7 @@ foreach(part MAJOR MINOR PATCH)
   list(APPEND _rb_tx_ver "${_n}")
 endforeach()
 list(JOIN _rb_tx_ver "." _rb_tx_ver)
-if(RB_KERNEL_VERSION STREQUAL "n/a")
-  set(RB_KERNEL_VERSION "${_rb_tx_ver}")
-elseif(NOT RB_KERNEL_VERSION STREQUAL _rb_tx_ver)
-  message(FATAL_ERROR "RB_PORT=threadx: RB_KERNEL_VERSION='${RB_KERNEL_VERSION}' but the checkout "
-    "'${_rb_tx}' is ThreadX ${_rb_tx_ver} (common/inc/tx_api.h)")
-endif()
+rb_adopt_kernel_version("${_rb_tx_ver}" "'${_rb_tx}' is ThreadX ${_rb_tx_ver} (common/inc/tx_api.h)")
 rb_check_kernel_commit("${_rb_tx}")
 
 # ---- Sources ----------------------------------------------------------------

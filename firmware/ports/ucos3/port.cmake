@@ -79,12 +79,7 @@ if(NOT _rb_cpu_ver STREQUAL "1.32.01" OR NOT _rb_lib_ver STREQUAL "1.39.01")
   message(FATAL_ERROR "RB_PORT=ucos3 is written for uC-CPU 1.32.01 and uC-LIB 1.39.01; "
     "'${_rb_cpu}' is ${_rb_cpu_ver} and '${_rb_lib}' is ${_rb_lib_ver}")
 endif()
-if(RB_KERNEL_VERSION STREQUAL "n/a")
-  set(RB_KERNEL_VERSION "${_rb_os_ver}")
-elseif(NOT RB_KERNEL_VERSION STREQUAL _rb_os_ver)
-  message(FATAL_ERROR "RB_PORT=ucos3: RB_KERNEL_VERSION='${RB_KERNEL_VERSION}' but the checkout "
-    "'${_rb_os}' is uC/OS-III ${_rb_os_ver} (Source/os.h)")
-endif()
+rb_adopt_kernel_version("${_rb_os_ver}" "'${_rb_os}' is uC/OS-III ${_rb_os_ver} (Source/os.h)")
 rb_check_kernel_commit("${_rb_os}")
 
 # ---- Sources ----------------------------------------------------------------------
