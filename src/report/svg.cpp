@@ -152,20 +152,26 @@ std::string render_svg(const Plot& p) {
   s += fmt::format(
       "<text x=\"{}\" y=\"18\" font-size=\"13\" font-weight=\"600\" fill=\"#1d2430\">{}</text>\n",
       left, xml_escape(p.title));
+  // A light grid line and a tick label ("end"- or "middle"-anchored).
+  auto grid_line = [&](double x1, double y1, double x2, double y2) {
+    s += fmt::format(
+        "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#e3e7ee\" "
+        "stroke-width=\"1\"/>\n",
+        x1, y1, x2, y2);
+  };
+  auto tick_label = [&](double x, double y, const char* anchor, const std::string& text) {
+    s += fmt::format(
+        "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\" fill=\"#4a5566\" "
+        "text-anchor=\"{}\">{}</text>\n",
+        x, y, anchor, text);
+  };
   // Grid and y ticks.
   auto yticks = nice_ticks(ymin, ymax, 5);
   const double ystep = yticks.size() > 1 ? yticks[1] - yticks[0] : 1;
   for (double t : yticks) {
     double y = sy(t);
-    s += fmt::format(
-        "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#e3e7ee\" "
-        "stroke-width=\"1\"/>\n",
-        left, y, left + pw, y);
-    std::string label = p.y_percent ? fmt::format("{:g}%", t * 100) : axis_label(t, ystep);
-    s += fmt::format(
-        "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\" fill=\"#4a5566\" "
-        "text-anchor=\"end\">{}</text>\n",
-        left - 6, y + 4, label);
+    grid_line(left, y, left + pw, y);
+    tick_label(left - 6, y + 4, "end", p.y_percent ? fmt::format("{:g}%", t * 100) : axis_label(t, ystep));
   }
   // x ticks.
   if (!p.x_categories.empty()) {
@@ -173,28 +179,16 @@ std::string render_svg(const Plot& p) {
     const size_t every = (p.x_categories.size() + 9) / 10;
     for (size_t i = 0; i < p.x_categories.size(); ++i) {
       double x = sx(static_cast<double>(i));
-      s += fmt::format(
-          "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#e3e7ee\" "
-          "stroke-width=\"1\"/>\n",
-          x, top, x, top + ph);
-      s += fmt::format(
-          "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\" fill=\"#4a5566\" "
-          "text-anchor=\"middle\">{}</text>\n",
-          x, top + ph + 16, i % every == 0 ? xml_escape(p.x_categories[i]) : std::string());
+      grid_line(x, top, x, top + ph);
+      tick_label(x, top + ph + 16, "middle", i % every == 0 ? xml_escape(p.x_categories[i]) : std::string());
     }
   } else {
     auto xticks = nice_ticks(xmin, xmax, 6);
     const double xstep = xticks.size() > 1 ? xticks[1] - xticks[0] : 1;
     for (double t : xticks) {
       double x = sx(t);
-      s += fmt::format(
-          "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#e3e7ee\" "
-          "stroke-width=\"1\"/>\n",
-          x, top, x, top + ph);
-      s += fmt::format(
-          "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\" fill=\"#4a5566\" "
-          "text-anchor=\"middle\">{}</text>\n",
-          x, top + ph + 16, axis_label(t, xstep));
+      grid_line(x, top, x, top + ph);
+      tick_label(x, top + ph + 16, "middle", axis_label(t, xstep));
     }
   }
   s += fmt::format(
