@@ -94,6 +94,28 @@ void SampleAccumulator::add(std::span<const uint64_t> values, bool allow_histogr
   }
 }
 
+void SampleAccumulator::add_counts(std::span<const Counted> counts, uint64_t lo, uint64_t hi,
+                                   uint64_t n, bool allow_histogram) {
+  if (n == 0) return;
+  lo_ = std::min(lo_, lo);
+  hi_ = std::max(hi_, hi);
+  n_ += n;
+  if (!histogram_) {
+    for (const Counted& c : counts) values_.insert(values_.end(), c.count, c.value);
+    if (allow_histogram && n_ > kListLimit) start_histogram();
+    return;
+  }
+  uint64_t* const hist = counts_.data();
+  for (const Counted& c : counts) {
+    const uint64_t off = c.value - base_;
+    if (off < kBand) {
+      hist[off] += c.count;
+    } else {
+      values_.insert(values_.end(), c.count, c.value);
+    }
+  }
+}
+
 Summary SampleAccumulator::summarize(std::vector<uint64_t>& scratch) {
   if (n_ == 0) return Summary{};
   if (!histogram_) return stats::summarize(values_, scratch, lo_, hi_);

@@ -1,6 +1,7 @@
 #include "verify/parallel.h"
 
 #include <algorithm>
+#include <array>
 #include <condition_variable>
 #include <cstring>
 #include <mutex>
@@ -20,23 +21,48 @@ using protocol::RecordKind;
 
 constexpr size_t kMaxLine = 4096;  // as LineReader's default: overlong beyond
 
-// One line of a piece. RAW lines that parsed cleanly carry their parse (the
-// expensive part) and, as text, only their series name; every other line
-// keeps its text and is parsed again by the checker's own parser, which is
-// cheap for the few lines that are not RAW. Entries and values cross from a
-// worker's core to the checker's through memory, so both are kept small:
-// values in 16 or 32 bits (a line with a wider value is not pre-parsed).
+// One line of a piece, or a run of RAW lines. RAW lines that parsed cleanly
+// carry their parse (the expensive part) and, as text, only their series
+// name; every other line keeps its text and is parsed again by the checker's
+// own parser, which is cheap for the few lines that are not RAW. Entries and
+// values cross from a worker's core to the checker's through memory, so both
+// are kept small: values in 16 or 32 bits (a line with a wider value is not
+// pre-parsed).
 struct Entry {
+  enum Width : uint8_t { kText = 0, kBlock = 1, k16 = 2, k32 = 4 };
   uint64_t seq = 0;
   uint64_t raw_first = 0;
   uint32_t number = 0;      // within the piece, from 1
   uint32_t text_off = 0;
-  uint32_t values_off = 0;  // index into the piece's values of this width
+  uint32_t values_off = 0;  // index into the piece's values of this width; kBlock: into blocks
   uint16_t text_len = 0;    // a kept line has at most kMaxLine bytes
   uint16_t values_len = 0;  // a kept line has at most kMaxLine / 2 values
-  uint8_t width = 0;        // 0: not pre-parsed; else 2 or 4 bytes per value
+  uint8_t width = kText;
   protocol::Suffix suffix = protocol::Suffix::kAbsent;
   bool overlong = false, control = false, terminated = true;
+};
+
+// Consecutive RAW lines whose values all fit in 16 bits (nearly every line
+// of a log), of at most kMaxBlockSeries series: the worker counts each
+// series' values in a histogram, so the checker adds a few (value, count)
+// pairs instead of every sample. Each line's values are kept as well, for
+// when the checker must take the lines one by one (LogChecker::add_raw_block).
+constexpr size_t kMaxBlockSeries = 8;
+constexpr size_t kMaxBlockLineValues = 16;  // as the checker's limit per RAW line
+
+struct Part {  // one series' lines in a block
+  uint64_t first_raw = 0, samples = 0;
+  uint32_t first_number = 0;
+  uint32_t name_off = 0, counts_off = 0, counts_len = 0;
+  uint16_t name_len = 0, lo = UINT16_MAX, hi = 0;
+  bool counted = false;  // false: the values spread too wide to be worth counting
+};
+
+struct Block {
+  uint64_t first_seq = 0;
+  uint32_t first_number = 0, lines = 0;
+  uint32_t values_off = 0, sizes_off = 0, parts_off = 0, parts_len = 0;
+  protocol::Suffix suffix = protocol::Suffix::kAbsent;
 };
 
 // What a worker made of one piece; reused, so its buffers are allocated once.
@@ -47,6 +73,10 @@ struct Piece {
   std::vector<uint16_t> values16;
   std::vector<uint32_t> values32;
   std::vector<Entry> entries;
+  std::vector<Block> blocks;
+  std::vector<Part> parts;
+  std::vector<uint16_t> sizes;  // per line of a block: series (high byte), values (low byte)
+  std::vector<stats::SampleAccumulator::Counted> counts;
   uint64_t lines = 0, bytes = 0;
   Status status;
 
@@ -56,6 +86,10 @@ struct Piece {
     values16.clear();
     values32.clear();
     entries.clear();
+    blocks.clear();
+    parts.clear();
+    sizes.clear();
+    counts.clear();
     lines = bytes = 0;
     status = Status();
   }
@@ -114,40 +148,113 @@ class ParallelFeed {
 
   void feed(const Piece& piece, uint64_t line_base, LogChecker& checker) {
     const char* const text = piece.text.data();
-    ParsedLine p;
-    p.kind = RecordKind::kRaw;
     for (const Entry& e : piece.entries) {
       const std::string_view line(text + e.text_off, e.text_len);
-      if (e.width == 0) {
-        checker.add_line(line, line_base + e.number, e.overlong, e.control, e.terminated);
-        continue;
+      switch (e.width) {
+        case Entry::kText:
+          checker.add_line(line, line_base + e.number, e.overlong, e.control, e.terminated);
+          break;
+        case Entry::kBlock:
+          feed_block(piece, piece.blocks[e.values_off], line_base, checker);
+          break;
+        case Entry::k16:
+          feed_raw(line, e.suffix, e.seq, e.raw_first, piece.values16.data() + e.values_off,
+                   e.values_len, line_base + e.number, e.terminated, checker);
+          break;
+        default:
+          feed_raw(line, e.suffix, e.seq, e.raw_first, piece.values32.data() + e.values_off,
+                   e.values_len, line_base + e.number, e.terminated, checker);
+          break;
       }
-      wide_.resize(e.values_len);
-      if (e.width == 2) {
-        std::copy_n(piece.values16.data() + e.values_off, e.values_len, wide_.data());
-      } else {
-        std::copy_n(piece.values32.data() + e.values_off, e.values_len, wide_.data());
-      }
-      // (The record itself is only quoted for records of an unknown kind;
-      // the CRCs only for a bad one, which is never pre-parsed.)
-      p.record = line;
-      p.suffix = e.suffix;
-      p.seq = e.seq;
-      p.raw_name = line;
-      p.raw_first = e.raw_first;
-      p.raw_values = std::span<const uint64_t>(wide_.data(), wide_.size());
-      checker.add_parsed_line(line, p, line_base + e.number, e.terminated);
     }
   }
 
-  void work() {
-    // Per thread: one reader buffer and one parser for every piece it takes.
-    RangeSource source(file_, 0, 0);
-    LineReader::Options ro;
-    ro.max_line = kMaxLine;
-    ro.buffer = std::min<size_t>(size_t{1} << 20, chunk_ + 2 * kMaxLine + 2);
-    LineReader reader(source, ro);
+  // A block at once when the checker can take it so, else line by line.
+  void feed_block(const Piece& piece, const Block& block, uint64_t line_base,
+                  LogChecker& checker) {
+    const Part* const parts = piece.parts.data() + block.parts_off;
+    auto name = [&](const Part& part) {
+      return std::string_view(piece.text.data() + part.name_off, part.name_len);
+    };
+    const bool has_seq = block.suffix == protocol::Suffix::kValid;
+    if (std::all_of(parts, parts + block.parts_len, [](const Part& p) { return p.counted; })) {
+      raw_parts_.clear();
+      for (const Part& part : std::span(parts, block.parts_len)) {
+        LogChecker::RawPart& r = raw_parts_.emplace_back();
+        r.name = name(part);
+        r.first_number = line_base + part.first_number;
+        r.first_raw = part.first_raw;
+        r.samples = part.samples;
+        r.lo = part.lo;
+        r.hi = part.hi;
+        r.counts = std::span(piece.counts.data() + part.counts_off, part.counts_len);
+      }
+      LogChecker::RawBlock b;
+      b.first_number = line_base + block.first_number;
+      b.lines = block.lines;
+      b.has_seq = has_seq;
+      b.first_seq = block.first_seq;
+      b.parts = raw_parts_;
+      if (checker.add_raw_block(b)) return;
+    }
+    std::array<uint64_t, kMaxBlockSeries> raw{};
+    for (uint32_t i = 0; i < block.parts_len; ++i) raw[i] = parts[i].first_raw;
+    const uint16_t* values = piece.values16.data() + block.values_off;
+    for (uint32_t i = 0; i < block.lines; ++i) {
+      const uint16_t size = piece.sizes[block.sizes_off + i];
+      const size_t slot = size >> 8, n = size & 0xff;
+      feed_raw(name(parts[slot]), block.suffix, has_seq ? block.first_seq + i : 0, raw[slot],
+               values, n, line_base + block.first_number + i, true, checker);
+      raw[slot] += n;
+      values += n;
+    }
+  }
+
+  // One pre-parsed RAW line, as the parser would have given it.
+  template <class T>
+  void feed_raw(std::string_view name, protocol::Suffix suffix, uint64_t seq, uint64_t raw_first,
+                const T* values, size_t n, uint64_t number, bool terminated,
+                LogChecker& checker) {
+    wide_.assign(values, values + n);
+    ParsedLine p;
+    p.kind = RecordKind::kRaw;
+    // (The record itself is only quoted for records of an unknown kind;
+    // the CRCs only for a bad one, which is never pre-parsed.)
+    p.record = name;
+    p.suffix = suffix;
+    p.seq = seq;
+    p.raw_name = name;
+    p.raw_first = raw_first;
+    p.raw_values = std::span<const uint64_t>(wide_.data(), wide_.size());
+    checker.add_parsed_line(name, p, number, terminated);
+  }
+
+  // A worker thread's reader and parser, the histograms its blocks count
+  // in, and where the open block stands.
+  struct Worker {
+    Worker(const InputFile& file, size_t buffer)
+        : source(file, 0, 0), reader(source, reader_options(buffer)) {
+      for (auto& h : histograms) h.assign(size_t{1} << 16, 0);
+    }
+    static LineReader::Options reader_options(size_t buffer) {
+      LineReader::Options ro;
+      ro.max_line = kMaxLine;
+      ro.buffer = buffer;
+      return ro;
+    }
+    RangeSource source;
+    LineReader reader;
     protocol::LineParser parser;
+    std::array<std::vector<uint32_t>, kMaxBlockSeries> histograms;  // all zero between blocks
+    bool block_open = false;
+    uint32_t next_number = 0;
+    uint64_t next_seq = 0;
+    std::array<uint64_t, kMaxBlockSeries> next_raw{};
+  };
+
+  void work() {
+    // Per thread: one reader buffer, parser and set of histograms for every piece it takes.
+    Worker w(file_, std::min<size_t>(size_t{1} << 20, chunk_ + 2 * kMaxLine + 2));
     for (;;) {
       uint64_t k;
       {
@@ -160,7 +267,7 @@ class ParallelFeed {
       }
       Piece& piece = slots_[k % slots_.size()];
       piece.clear();
-      read_piece(k, source, reader, parser, piece);
+      read_piece(k, w, piece);
       {
         std::lock_guard lock(mu_);
         piece.index = k;
@@ -170,8 +277,7 @@ class ParallelFeed {
     }
   }
 
-  void read_piece(uint64_t k, RangeSource& source, LineReader& reader,
-                  protocol::LineParser& parser, Piece& piece) {
+  void read_piece(uint64_t k, Worker& w, Piece& piece) {
     const uint64_t nominal = k * chunk_;
     const uint64_t nominal_end = std::min(size_, nominal + chunk_);
     uint64_t begin = 0;
@@ -193,35 +299,167 @@ class ParallelFeed {
       }
       end = *e;
     }
-    source.set_range(begin, end);
-    reader.restart();
+    w.source.set_range(begin, end);
+    w.reader.restart();
     Line line;
-    while (reader.next(line)) {
-      // Filled in place: an Entry built on the stack and copied costs a
-      // store-forwarding stall per line.
-      Entry& e = piece.entries.emplace_back();
-      e.number = static_cast<uint32_t>(line.number);
-      e.text_off = static_cast<uint32_t>(piece.text.size());
+    uint64_t lines = 0;
+    while (w.reader.next(line)) {
+      ++lines;
       // One byte load per flag: the reader has just stored them one byte at
       // a time, and a wider load the compiler would merge them into cannot
       // be forwarded from those stores (a stall on every line).
-      e.overlong = *static_cast<const volatile bool*>(&line.overlong);
-      e.control = *static_cast<const volatile bool*>(&line.control);
-      e.terminated = *static_cast<const volatile bool*>(&line.terminated);
-      if (!e.overlong && !e.control) {
-        const ParsedLine& p = parser.parse(line.text);
+      const bool overlong = *static_cast<const volatile bool*>(&line.overlong);
+      const bool control = *static_cast<const volatile bool*>(&line.control);
+      const bool terminated = *static_cast<const volatile bool*>(&line.terminated);
+      const auto number = static_cast<uint32_t>(line.number);
+      if (!overlong && !control) {
+        const ParsedLine& p = w.parser.parse(line.text);
         if (p.kind == RecordKind::kRaw && p.error == nullptr &&
-            (p.suffix == protocol::Suffix::kValid || p.suffix == protocol::Suffix::kAbsent) &&
-            pre_parse(p, piece, e)) {
+            (p.suffix == protocol::Suffix::kValid || p.suffix == protocol::Suffix::kAbsent)) {
+          if (terminated && add_to_block(p, number, w, piece)) continue;
+          close_block(w, piece);
+          // Filled in place: an Entry built on the stack and copied costs a
+          // store-forwarding stall per line.
+          Entry& e = piece.entries.emplace_back();
+          e.number = number;
+          e.terminated = terminated;
+          e.text_off = static_cast<uint32_t>(piece.text.size());
+          if (pre_parse(p, piece, e)) continue;
+          e.text_len = static_cast<uint16_t>(line.text.size());
+          piece.text.append(line.text);
           continue;
         }
       }
+      close_block(w, piece);
+      Entry& e = piece.entries.emplace_back();
+      e.number = number;
+      e.overlong = overlong;
+      e.control = control;
+      e.terminated = terminated;
+      e.text_off = static_cast<uint32_t>(piece.text.size());
       e.text_len = static_cast<uint16_t>(line.text.size());
       piece.text.append(line.text);
     }
-    piece.lines = piece.entries.size();
-    piece.bytes = reader.bytes_consumed();
-    if (!reader.status()) piece.status = reader.status();
+    close_block(w, piece);
+    piece.lines = lines;
+    piece.bytes = w.reader.bytes_consumed();
+    if (!w.reader.status()) piece.status = w.reader.status();
+  }
+
+  // Adds a clean, terminated RAW line to the open block, or starts a block
+  // with it; false when the line cannot be in a block (too many or too wide
+  // values).
+  static bool add_to_block(const ParsedLine& p, uint32_t number, Worker& w, Piece& piece) {
+    const std::span<const uint64_t> values = p.raw_values;
+    if (values.size() > kMaxBlockLineValues) return false;
+    uint64_t bits = 0;
+    for (uint64_t v : values) bits |= v;
+    if (bits > UINT16_MAX) return false;
+    const bool has_seq = p.suffix == protocol::Suffix::kValid;
+    size_t slot = kMaxBlockSeries;
+    if (w.block_open) {
+      const Block& b = piece.blocks.back();
+      if (number == w.next_number && p.suffix == b.suffix && (!has_seq || p.seq == w.next_seq)) {
+        slot = find_part(p.raw_name, piece, b);
+        if (slot < b.parts_len ? p.raw_first != w.next_raw[slot]
+                               : b.parts_len == kMaxBlockSeries) {
+          slot = kMaxBlockSeries;
+          close_block(w, piece);
+        }
+      } else {
+        close_block(w, piece);
+      }
+    }
+    if (!w.block_open) {
+      Entry& e = piece.entries.emplace_back();
+      e.number = number;
+      e.width = Entry::kBlock;
+      e.values_off = static_cast<uint32_t>(piece.blocks.size());
+      Block& b = piece.blocks.emplace_back();
+      b.first_seq = has_seq ? p.seq : 0;
+      b.first_number = number;
+      b.suffix = p.suffix;
+      b.values_off = static_cast<uint32_t>(piece.values16.size());
+      b.sizes_off = static_cast<uint32_t>(piece.sizes.size());
+      b.parts_off = static_cast<uint32_t>(piece.parts.size());
+      w.block_open = true;
+      slot = 0;
+    }
+    Block& b = piece.blocks.back();
+    if (slot == b.parts_len) {  // the block's first line of this series
+      Part& part = piece.parts.emplace_back();
+      part.first_raw = p.raw_first;
+      part.first_number = number;
+      part.name_off = static_cast<uint32_t>(piece.text.size());
+      part.name_len = static_cast<uint16_t>(p.raw_name.size());
+      piece.text.append(p.raw_name);
+      ++b.parts_len;
+    }
+    Part& part = piece.parts[b.parts_off + slot];
+    uint32_t* const hist = w.histograms[slot].data();
+    const size_t at = piece.values16.size();
+    piece.values16.resize(at + values.size());
+    uint16_t* out = piece.values16.data() + at;
+    uint16_t lo = part.lo, hi = part.hi;
+    for (size_t i = 0; i < values.size(); ++i) {
+      const auto v = static_cast<uint16_t>(values[i]);
+      out[i] = v;
+      ++hist[v];
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+    part.lo = lo;
+    part.hi = hi;
+    part.samples += values.size();
+    ++b.lines;
+    piece.sizes.push_back(static_cast<uint16_t>(slot << 8 | values.size()));
+    w.next_number = number + 1;
+    w.next_seq = p.seq + 1;
+    w.next_raw[slot] = p.raw_first + values.size();
+    return true;
+  }
+
+  // Slot of the series `name` in block `b`, or b.parts_len when it has none.
+  static size_t find_part(std::string_view name, const Piece& piece, const Block& b) {
+    for (size_t i = 0; i < b.parts_len; ++i) {
+      const Part& part = piece.parts[b.parts_off + i];
+      if (std::string_view(piece.text.data() + part.name_off, part.name_len) == name) return i;
+    }
+    return b.parts_len;
+  }
+
+  // Ends the open block: each series' histogram becomes (value, count)
+  // pairs, unless its values spread so wide that reading the histogram would
+  // cost more than the samples themselves.
+  static void close_block(Worker& w, Piece& piece) {
+    if (!w.block_open) return;
+    w.block_open = false;
+    const Block& b = piece.blocks.back();
+    bool wide = false;
+    for (uint32_t slot = 0; slot < b.parts_len; ++slot) {
+      Part& part = piece.parts[b.parts_off + slot];
+      if (uint64_t{part.hi} - part.lo > 4 * part.samples + 64) {
+        wide = true;
+        continue;
+      }
+      uint32_t* const hist = w.histograms[slot].data();
+      part.counted = true;
+      part.counts_off = static_cast<uint32_t>(piece.counts.size());
+      for (uint32_t v = part.lo; v <= part.hi; ++v) {
+        if (hist[v] == 0) continue;
+        piece.counts.push_back({v, hist[v]});
+        hist[v] = 0;
+      }
+      part.counts_len = static_cast<uint32_t>(piece.counts.size()) - part.counts_off;
+    }
+    if (!wide) return;
+    const uint16_t* values = piece.values16.data() + b.values_off;
+    for (uint32_t i = 0; i < b.lines; ++i) {
+      const uint16_t size = piece.sizes[b.sizes_off + i];
+      uint32_t* const hist = w.histograms[size >> 8].data();
+      for (size_t k = 0; k < (size & 0xffu); ++k) hist[values[k]] = 0;
+      values += size & 0xffu;
+    }
   }
 
   // Keeps the parse of a RAW line in `e` (its values in the narrowest width
@@ -232,12 +470,12 @@ class ParallelFeed {
     uint64_t bits = 0;
     for (uint64_t v : p.raw_values) bits |= v;
     if (bits > UINT32_MAX) return false;
-    e.width = bits <= UINT16_MAX ? 2 : 4;
+    e.width = bits <= UINT16_MAX ? Entry::k16 : Entry::k32;
     e.suffix = p.suffix;
     e.seq = p.seq;
     e.raw_first = p.raw_first;
     e.values_len = static_cast<uint16_t>(p.raw_values.size());
-    if (e.width == 2) {
+    if (e.width == Entry::k16) {
       e.values_off = static_cast<uint32_t>(piece.values16.size());
       piece.values16.insert(piece.values16.end(), p.raw_values.begin(), p.raw_values.end());
     } else {
@@ -260,6 +498,7 @@ class ParallelFeed {
   std::mutex mu_;
   std::condition_variable cv_;
   std::vector<uint64_t> wide_;  // the checker thread's values of one line
+  std::vector<LogChecker::RawPart> raw_parts_;  // the checker thread's parts of one block
   uint64_t next_ = 0;      // next piece a worker takes
   uint64_t consumed_ = 0;  // pieces fed to the checker
   bool stop_ = false;

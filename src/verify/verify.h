@@ -10,10 +10,12 @@
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "stats/accumulator.h"
 #include "util/result.h"
 
 namespace rb::protocol {
@@ -145,6 +147,32 @@ class LogChecker {
   // holds control bytes. Gives the same report as add_line(text, ...).
   void add_parsed_line(std::string_view text, const protocol::ParsedLine& parsed, uint64_t number,
                        bool terminated);
+  // A block of consecutive RAW lines that another thread parsed and counted:
+  // lines first_number .. first_number + lines - 1, each well formed,
+  // terminated and of at most 16 values. With has_seq every line has a valid
+  // suffix and the seqs continue one another from first_seq; without it no
+  // line has a suffix. The lines belong to a few series (interleaved, in any
+  // order), whose indexes continue one another within the block.
+  struct RawPart {
+    std::string_view name;
+    uint64_t first_number = 0;  // the series' first line in the block
+    uint64_t first_raw = 0;
+    uint64_t samples = 0, lo = 0, hi = 0;
+    // All its values in the block, as (value, count) with values ascending.
+    std::span<const stats::SampleAccumulator::Counted> counts;
+  };
+  struct RawBlock {
+    uint64_t first_number = 0, lines = 0;
+    bool has_seq = false;
+    uint64_t first_seq = 0;
+    std::span<const RawPart> parts;  // in the order of their first line
+  };
+  // Adds the block at once when that gives the report that add_parsed_line
+  // of each line would (the log is open, and the block's seqs and every
+  // series' indexes continue where the checker stands) and returns true;
+  // otherwise changes nothing and returns false, and the caller feeds the
+  // lines one by one.
+  bool add_raw_block(const RawBlock& block);
   // Records that the input could not be read to its end.
   void add_read_error(const std::string& message);
   // Ends the log: closes open phases, applies whole-log checks, returns the

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 namespace {
@@ -63,6 +64,55 @@ TEST(SampleAccumulator, AgreesWithSummarizeOnEveryShape) {
       expect_same(acc.summarize(scratch), rb::stats::summarize(all, scratch2));
     }
   }
+}
+
+// Counted samples (another thread's histogram) mixed with plain ones give
+// the statistics of all of them, in list mode, in histogram mode, outside
+// the band, and without a histogram.
+TEST(SampleAccumulator, CountedSamplesAgreeWithPlainOnes) {
+  std::mt19937_64 rng(11);
+  SampleAccumulator acc;
+  std::vector<uint64_t> scratch, scratch2;
+  for (bool allow : {true, false}) {
+    for (size_t n : {1u, 30u, 4096u, 5000u, 60000u}) {
+      for (uint64_t spread : {1u, 9u, 40000u}) {
+        acc.clear();
+        std::vector<uint64_t> all;
+        while (all.size() < n) {
+          const size_t k = std::min<size_t>(n - all.size(), 1 + rng() % 3000);
+          std::vector<uint64_t> chunk;
+          for (size_t i = 0; i < k; ++i) {
+            uint64_t v = 466 + rng() % spread;
+            if (rng() % 50 == 0) v += 30000;  // outside a band centred near 466
+            chunk.push_back(v);
+          }
+          all.insert(all.end(), chunk.begin(), chunk.end());
+          if (rng() % 3 == 0) {
+            acc.add(chunk, allow);
+            continue;
+          }
+          std::sort(chunk.begin(), chunk.end());
+          std::vector<SampleAccumulator::Counted> counts;
+          for (uint64_t v : chunk) {
+            if (!counts.empty() && counts.back().value == v) {
+              ++counts.back().count;
+            } else {
+              counts.push_back({static_cast<uint32_t>(v), 1});
+            }
+          }
+          acc.add_counts(counts, chunk.front(), chunk.back(), chunk.size(), allow);
+        }
+        SCOPED_TRACE("allow=" + std::to_string(allow) + " n=" + std::to_string(n) +
+                     " spread=" + std::to_string(spread));
+        EXPECT_EQ(acc.count(), n);
+        EXPECT_EQ(acc.uses_histogram(), allow && n > SampleAccumulator::kListLimit);
+        expect_same(acc.summarize(scratch), rb::stats::summarize(all, scratch2));
+      }
+    }
+  }
+  acc.clear();
+  acc.add_counts({}, 0, 0, 0);
+  EXPECT_EQ(acc.count(), 0u);
 }
 
 TEST(SampleAccumulator, WithoutHistogramKeepsAList) {

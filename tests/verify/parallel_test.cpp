@@ -126,6 +126,87 @@ TEST(ParallelVerify, RandomLogsGiveTheSequentialReport) {
   }
 }
 
+// Logs that are mostly long interleaved RAW series, which worker threads
+// count in blocks (LogChecker::add_raw_block), with what must make the
+// checker refuse a block and take its lines one by one: lost, repeated and
+// corrupt lines, index gaps and repeats, lines without a suffix, values too
+// wide to count or spread too far, more series at once than a block holds,
+// RAW before BEGIN and after END, and V1 logs without suffixes.
+std::string random_block_log(uint32_t seed) {
+  std::mt19937 rng(seed);
+  const bool v1 = seed % 5 == 0;
+  std::string out;
+  uint64_t seq = 0;
+  auto emit = [&](const std::string& rec) {
+    if (v1) {
+      out += rec + "\n";
+      return;
+    }
+    const unsigned roll = rng() % 400;
+    if (roll == 0) {
+      ++seq;  // a lost line
+      return;
+    }
+    if (roll == 1) {
+      out += rec + "\n";  // no suffix
+      ++seq;
+      return;
+    }
+    std::string line = rb::protocol::v2_line(rec, roll == 2 ? seq - 1 : seq);
+    if (roll == 3) line[4] ^= 0x01;  // a corrupt byte
+    out += line + "\n";
+    if (roll != 2) ++seq;
+  };
+  auto raw_line = [&](const std::string& name, uint64_t first, size_t count, uint64_t base) {
+    std::string r = "RAW," + name + "," + std::to_string(first);
+    for (size_t i = 0; i < count; ++i) {
+      uint64_t v = base + rng() % 9;
+      const unsigned roll = rng() % 2000;
+      if (roll == 0) v = 70000 + rng() % 1000;  // too wide for a block
+      if (roll == 1) v = rng() % 65536;         // spreads the series
+      r += "," + std::to_string(v);
+    }
+    return r;
+  };
+  if (rng() % 4 == 0) emit(raw_line("early", 0, 16, 10));  // before BEGIN
+  emit(v1 ? "BEGIN,RTOS_BENCH_V1" : "BEGIN,RTOS_BENCH_V2");
+  emit("CONFIG,core=168000000,unit=cycles,debugger=0");
+  for (int test = 0; test < 3; ++test) {
+    emit("TEST,t" + std::to_string(test));
+    const size_t series = 1 + rng() % 11;  // more than a block's 8 at times
+    std::vector<uint64_t> next(series, 0);
+    const size_t rounds = 20 + rng() % 400;
+    for (size_t round = 0; round < rounds; ++round) {
+      for (size_t s = 0; s < series; ++s) {
+        if (rng() % 7 == 0) continue;  // series interleave unevenly
+        size_t count = 16;
+        const unsigned roll = rng() % 300;
+        if (roll < 20) count = 1 + rng() % 16;
+        if (roll == 20) count = 17;  // more than a line may carry
+        uint64_t first = next[s];
+        if (roll == 21) first += 3;                       // index gap
+        if (roll == 22 && first >= 16) first -= 16;       // repeated samples
+        emit(raw_line("s" + std::to_string(s), first, count, 30 + 100 * s));
+        next[s] = first + count;
+      }
+    }
+    for (size_t s = 0; s < series; ++s) {
+      if (rng() % 3 == 0) continue;  // RAW without RESULT
+      emit("RESULT,s" + std::to_string(s) + ",n=" + std::to_string(next[s]) + ",hz=168000000");
+    }
+  }
+  if (rng() % 3 != 0) emit(v1 ? "END,RTOS_BENCH_V1" : "END,RTOS_BENCH_V2");
+  if (rng() % 4 == 0) emit(raw_line("late", 0, 16, 10));  // after END
+  return out;
+}
+
+TEST(ParallelVerify, RandomBlockLogsGiveTheSequentialReport) {
+  for (uint32_t seed = 1; seed <= 30; ++seed) {
+    TempFile f(random_block_log(seed));
+    expect_same_reports(f.path(), {1, 500, 4096, 65536, 1 << 20});
+  }
+}
+
 TEST(ParallelVerify, LinesWithoutLineFeedsAndHugeLines) {
   // Only CRs; one line of 3 MB; CR LF pairs everywhere; nothing but line ends.
   const std::string valid = rb::testlog::valid_log().str(true, "\n");
