@@ -1,9 +1,16 @@
 #include "verify/parallel.h"
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 #include <algorithm>
 #include <array>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <new>
 #include <mutex>
 #include <span>
 #include <string>
@@ -49,6 +56,7 @@ struct Entry {
 // when the checker must take the lines one by one (LogChecker::add_raw_block).
 constexpr size_t kMaxBlockSeries = 8;
 constexpr size_t kMaxBlockLineValues = 16;  // as the checker's limit per RAW line
+constexpr size_t kHistogramWays = 4;
 
 struct Part {  // one series' lines in a block
   uint64_t first_raw = 0, samples = 0;
@@ -94,6 +102,57 @@ struct Piece {
     status = Status();
   }
 };
+
+// Stores values (each at most 0xFFFF) as 16-bit and widens [lo, hi] to
+// cover them.
+void pack16_scalar(const uint64_t* v, size_t n, uint16_t* out, uint16_t& lo, uint16_t& hi) {
+  for (size_t i = 0; i < n; ++i) {
+    out[i] = static_cast<uint16_t>(v[i]);
+    lo = std::min(lo, out[i]);
+    hi = std::max(hi, out[i]);
+  }
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// Eight values per round: the low halves of four pairs, packed to 16 bits,
+// then one unsigned minimum and maximum over all eight lanes.
+__attribute__((target("sse4.1"))) void pack16_sse41(const uint64_t* v, size_t n, uint16_t* out,
+                                                   uint16_t& lo, uint16_t& hi) {
+  size_t i = 0;
+  __m128i mn = _mm_set1_epi16(-1), mx = _mm_setzero_si128();
+  for (; i + 8 <= n; i += 8) {
+    auto low_halves = [&](size_t k) {
+      const __m128 a = _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v + k)));
+      const __m128 b =
+          _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v + k + 2)));
+      return _mm_castps_si128(_mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)));
+    };
+    const __m128i w = _mm_packus_epi32(low_halves(i), low_halves(i + 4));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), w);
+    mn = _mm_min_epu16(mn, w);
+    mx = _mm_max_epu16(mx, w);
+  }
+  if (i > 0) {
+    lo = std::min(lo, static_cast<uint16_t>(_mm_cvtsi128_si32(_mm_minpos_epu16(mn))));
+    const __m128i inverted = _mm_xor_si128(mx, _mm_set1_epi16(-1));
+    hi = std::max(hi, static_cast<uint16_t>(~_mm_cvtsi128_si32(_mm_minpos_epu16(inverted))));
+  }
+  pack16_scalar(v + i, n - i, out + i, lo, hi);
+}
+
+void pack16(const uint64_t* v, size_t n, uint16_t* out, uint16_t& lo, uint16_t& hi) {
+  static const bool sse41 = __builtin_cpu_supports("sse4.1");
+  if (sse41) {
+    pack16_sse41(v, n, out, lo, hi);
+  } else {
+    pack16_scalar(v, n, out, lo, hi);
+  }
+}
+#else
+void pack16(const uint64_t* v, size_t n, uint16_t* out, uint16_t& lo, uint16_t& hi) {
+  pack16_scalar(v, n, out, lo, hi);
+}
+#endif
 
 class ParallelFeed {
  public:
@@ -233,8 +292,14 @@ class ParallelFeed {
   // in, and where the open block stands.
   struct Worker {
     Worker(const InputFile& file, size_t buffer)
-        : source(file, 0, 0), reader(source, reader_options(buffer)) {
-      for (auto& h : histograms) h.assign(size_t{1} << 16, 0);
+        : source(file, 0, 0),
+          reader(source, reader_options(buffer)),
+          // calloc: the kernel's zero pages, so only the counters a log
+          // touches take memory.
+          histograms(static_cast<uint32_t*>(
+                         std::calloc(kMaxBlockSeries * kHistogramWays << 16, sizeof(uint32_t))),
+                     &std::free) {
+      if (!histograms) throw std::bad_alloc();
     }
     static LineReader::Options reader_options(size_t buffer) {
       LineReader::Options ro;
@@ -242,10 +307,15 @@ class ParallelFeed {
       ro.buffer = buffer;
       return ro;
     }
+    // The kHistogramWays counters of value v for the block's series `slot`
+    // are histogram(slot)[(way << 16) | v]: samples in a row go to different
+    // ways, so repeated values do not wait on one another's increments.
+    uint32_t* histogram(size_t slot) { return histograms.get() + (slot * kHistogramWays << 16); }
+
     RangeSource source;
     LineReader reader;
     protocol::LineParser parser;
-    std::array<std::vector<uint32_t>, kMaxBlockSeries> histograms;  // all zero between blocks
+    std::unique_ptr<uint32_t, decltype(&std::free)> histograms;  // all zero between blocks
     bool block_open = false;
     uint32_t next_number = 0;
     uint64_t next_seq = 0;
@@ -396,18 +466,22 @@ class ParallelFeed {
       ++b.parts_len;
     }
     Part& part = piece.parts[b.parts_off + slot];
-    uint32_t* const hist = w.histograms[slot].data();
+    const size_t n = values.size();
     const size_t at = piece.values16.size();
-    piece.values16.resize(at + values.size());
-    uint16_t* out = piece.values16.data() + at;
+    piece.values16.resize(at + n);
+    uint16_t* const out = piece.values16.data() + at;
     uint16_t lo = part.lo, hi = part.hi;
-    for (size_t i = 0; i < values.size(); ++i) {
-      const auto v = static_cast<uint16_t>(values[i]);
-      out[i] = v;
-      ++hist[v];
-      lo = std::min(lo, v);
-      hi = std::max(hi, v);
+    pack16(values.data(), n, out, lo, hi);
+    uint32_t* const hist = w.histogram(slot);
+    static_assert(kHistogramWays == 4);
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+      ++hist[out[i]];
+      ++hist[(1 << 16) | out[i + 1]];
+      ++hist[(2 << 16) | out[i + 2]];
+      ++hist[(3 << 16) | out[i + 3]];
     }
+    for (; i < n; ++i) ++hist[out[i]];
     part.lo = lo;
     part.hi = hi;
     part.samples += values.size();
@@ -442,13 +516,16 @@ class ParallelFeed {
         wide = true;
         continue;
       }
-      uint32_t* const hist = w.histograms[slot].data();
+      uint32_t* const hist = w.histogram(slot);
       part.counted = true;
       part.counts_off = static_cast<uint32_t>(piece.counts.size());
       for (uint32_t v = part.lo; v <= part.hi; ++v) {
-        if (hist[v] == 0) continue;
-        piece.counts.push_back({v, hist[v]});
-        hist[v] = 0;
+        uint32_t count = 0;
+        for (uint32_t way = 0; way < kHistogramWays; ++way) {
+          count += hist[way << 16 | v];
+          hist[way << 16 | v] = 0;
+        }
+        if (count != 0) piece.counts.push_back({v, count});
       }
       part.counts_len = static_cast<uint32_t>(piece.counts.size()) - part.counts_off;
     }
@@ -456,8 +533,10 @@ class ParallelFeed {
     const uint16_t* values = piece.values16.data() + b.values_off;
     for (uint32_t i = 0; i < b.lines; ++i) {
       const uint16_t size = piece.sizes[b.sizes_off + i];
-      uint32_t* const hist = w.histograms[size >> 8].data();
-      for (size_t k = 0; k < (size & 0xffu); ++k) hist[values[k]] = 0;
+      uint32_t* const hist = w.histogram(size >> 8);
+      for (size_t k = 0; k < (size & 0xffu); ++k) {
+        for (uint32_t way = 0; way < kHistogramWays; ++way) hist[way << 16 | values[k]] = 0;
+      }
       values += size & 0xffu;
     }
   }
