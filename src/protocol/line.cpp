@@ -102,7 +102,8 @@ namespace {
 // and the seq are checked without a loop over their bytes. False when the
 // line does not end in "|<1..22 digits>|<8 lowercase hex>" within them
 // (the general path then decides).
-bool parse_suffix_window(const char* d, size_t n, ParsedLine& out) {
+template <class Out>
+bool parse_suffix_window(const char* d, size_t n, Out& out) {
   const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + n - 32));
   const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(d + n - 16));
   auto mask = [](__m128i v, __m128i (*f)(__m128i)) {
@@ -144,9 +145,18 @@ bool parse_suffix_window(const char* d, size_t n, ParsedLine& out) {
 }
 #endif
 
-}  // namespace
+// What parse_raw16 needs of parse_suffix: a ParsedLine would cost a
+// clearing of all its fields per line.
+struct SuffixParts {
+  std::string_view record;
+  Suffix suffix = Suffix::kAbsent;
+  uint64_t seq = 0;
+  uint32_t crc_given = 0, crc_computed = 0;
+};
 
-void parse_suffix(std::string_view line, ParsedLine& out) {
+// parse_suffix into a ParsedLine or into parse_raw16's smaller SuffixParts.
+template <class Out>
+void parse_suffix_into(std::string_view line, Out& out) {
   out.suffix = Suffix::kAbsent;
   out.seq = 0;
   out.crc_given = out.crc_computed = 0;
@@ -186,6 +196,12 @@ void parse_suffix(std::string_view line, ParsedLine& out) {
     out.suffix = Suffix::kMalformed;
     out.record = std::string_view(d, static_cast<size_t>(static_cast<const char*>(bar) - d));
   }
+}
+
+}  // namespace
+
+void parse_suffix(std::string_view line, ParsedLine& out) {
+  parse_suffix_into(line, out);
 }
 
 void LineParser::split_fields(std::string_view rest) {
@@ -354,6 +370,59 @@ __attribute__((target("ssse3,sse4.1"))) const char* uniform_values(const char* p
   return p;
 }
 
+// uniform_values for parse_raw16: the same groups, written as 16-bit values.
+// Returns where it stopped, as uniform_values does; writes at most
+// `room` values (and four more, which the caller has room for).
+__attribute__((target("ssse3,sse4.1"))) const char* uniform_values16(const char* p, const char* e,
+                                                                     const char* readable_end,
+                                                                     uint16_t* out, size_t room,
+                                                                     size_t& count) {
+  count = 0;
+  unsigned d = 0;
+  while (d < 5 && p + d < e && static_cast<unsigned>(static_cast<unsigned char>(p[d]) - '0') <= 9)
+    ++d;
+  if (d == 0 || d > 4 || p + d >= e || p[d] != ',') return p;
+  const UniformLayout& l = kUniform[d];
+  const __m128i comma_v = _mm_set1_epi8(',');
+  const __m128i zero_v = _mm_set1_epi8('0');
+  const __m128i nine_v = _mm_set1_epi8(9);
+  const __m128i tens = _mm_setr_epi8(10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1);
+  const __m128i hundreds = _mm_setr_epi16(100, 1, 100, 1, 100, 1, 100, 1);
+  const size_t span = l.k * l.stride;
+  while (readable_end - p >= 16 && static_cast<size_t>(e - p) + 1 >= span && count < room) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i x = _mm_sub_epi8(v, zero_v);
+    const unsigned digits =
+        static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(x, nine_v), x)));
+    const unsigned commas = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, comma_v)));
+    // The last comma of the last group of the list is the end of the list.
+    unsigned need_commas = l.comma_bits;
+    if (static_cast<size_t>(e - p) + 1 == span) need_commas &= ~(1u << (span - 1));
+    if ((digits & l.digit_bits) != l.digit_bits || (commas & need_commas) != need_commas) break;
+    const __m128i pairs = _mm_maddubs_epi16(_mm_shuffle_epi8(x, l.shuffle), tens);
+    const __m128i values = _mm_madd_epi16(pairs, hundreds);  // at most 9999: exact in 16 bits
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + count), _mm_packus_epi32(values, values));
+    count += l.k;
+    p += span;
+  }
+  return p;
+}
+
+// Smallest and largest of n >= 1 values; out has room up to a multiple of 8.
+__attribute__((target("sse4.1"))) void min_max16(uint16_t* v, size_t n, uint16_t& lo,
+                                                 uint16_t& hi) {
+  for (size_t i = n; i % 8 != 0; ++i) v[i] = v[0];  // padding that changes neither
+  __m128i mn = _mm_set1_epi16(-1), mx = _mm_setzero_si128();
+  for (size_t i = 0; i < n; i += 8) {
+    const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(v + i));
+    mn = _mm_min_epu16(mn, w);
+    mx = _mm_max_epu16(mx, w);
+  }
+  lo = static_cast<uint16_t>(_mm_cvtsi128_si32(_mm_minpos_epu16(mn)));
+  hi = static_cast<uint16_t>(
+      ~_mm_cvtsi128_si32(_mm_minpos_epu16(_mm_xor_si128(mx, _mm_set1_epi16(-1)))));
+}
+
 bool uniform_values_supported() {
   static const bool ok = __builtin_cpu_supports("ssse3") && __builtin_cpu_supports("sse4.1");
   return ok;
@@ -421,6 +490,55 @@ void LineParser::parse_raw(std::string_view rest, const char* readable_end) {
   }
   out_.raw_first = values_[0];
   out_.raw_values = std::span<const uint64_t>(values_.data() + 1, count - 1);
+}
+
+bool parse_raw16(std::string_view line, uint16_t* out, size_t max, Raw16& r) {
+#ifdef RB_UNIFORM_VALUES
+  if (line.size() < 8 || std::memcmp(line.data(), "RAW,", 4) != 0 || !uniform_values_supported())
+    return false;
+  SuffixParts s;
+  parse_suffix_into(line, s);
+  if (s.suffix != Suffix::kValid && s.suffix != Suffix::kAbsent) return false;
+  // The record is "RAW,<name>,<first>,<values>", as parse_raw reads it.
+  const char* p = s.record.data() + 4;
+  const char* const e = s.record.data() + s.record.size();
+  if (p >= e) return false;
+  const char* const name_end = static_cast<const char*>(std::memchr(p, ',', static_cast<size_t>(e - p)));
+  if (name_end == nullptr || name_end == p) return false;
+  const char* const first = name_end + 1;
+  const char* const first_end =
+      static_cast<const char*>(std::memchr(first, ',', static_cast<size_t>(e - first)));
+  if (first_end == nullptr || first_end == first || first_end - first > 19 ||
+      !digits_value_checked(first, first_end, r.first)) {
+    return false;
+  }
+  p = first_end + 1;
+  size_t count = 0;
+  p = uniform_values16(p, e, line.data() + line.size(), out, max, count);
+  // The rest one value at a time; the last one ends the record.
+  while (p <= e && count <= max) {
+    const char* q = p;
+    uint32_t v = 0;
+    while (q < e && q - p < 6 && static_cast<unsigned>(static_cast<unsigned char>(*q) - '0') <= 9) {
+      v = v * 10 + static_cast<uint32_t>(*q - '0');
+      ++q;
+    }
+    if (q == p || q - p > 5 || v > UINT16_MAX) return false;
+    if (q < e && *q != ',') return false;
+    out[count++] = static_cast<uint16_t>(v);
+    p = q + 1;
+  }
+  if (count == 0 || count > max) return false;
+  r.name = std::string_view(s.record.data() + 4, static_cast<size_t>(name_end - s.record.data() - 4));
+  r.count = count;
+  min_max16(out, count, r.lo, r.hi);
+  r.suffix = s.suffix;
+  r.seq = s.seq;
+  return true;
+#else
+  (void)line, (void)out, (void)max, (void)r;
+  return false;
+#endif
 }
 
 const ParsedLine& LineParser::parse(std::string_view line) {

@@ -73,12 +73,31 @@ struct Block {
   protocol::Suffix suffix = protocol::Suffix::kAbsent;
 };
 
+// 16-bit values appended through room() and commit(): a parser writes into
+// the room, and what it wrote counts only once committed (no zero-filling
+// as std::vector::resize would do, and nothing to undo when a parse fails).
+class Values16 {
+ public:
+  uint16_t* room(size_t k) {
+    if (v_.size() < n_ + k) v_.resize(std::max(2 * v_.size(), n_ + k));
+    return v_.data() + n_;
+  }
+  void commit(size_t k) { n_ += k; }
+  size_t size() const { return n_; }
+  const uint16_t* data() const { return v_.data(); }
+  void clear() { n_ = 0; }
+
+ private:
+  std::vector<uint16_t> v_;
+  size_t n_ = 0;
+};
+
 // What a worker made of one piece; reused, so its buffers are allocated once.
 struct Piece {
   uint64_t index = UINT64_MAX;  // which piece this slot holds
   bool ready = false;
   std::string text;  // the lines' bytes (series names for RAW), back to back
-  std::vector<uint16_t> values16;
+  Values16 values16;
   std::vector<uint32_t> values32;
   std::vector<Entry> entries;
   std::vector<Block> blocks;
@@ -383,10 +402,21 @@ class ParallelFeed {
       const bool terminated = *static_cast<const volatile bool*>(&line.terminated);
       const auto number = static_cast<uint32_t>(line.number);
       if (!overlong && !control) {
+        protocol::Raw16 r;
+        if (terminated) {
+          uint16_t* const out = piece.values16.room(kMaxBlockLineValues + 8);
+          if (protocol::parse_raw16(line.text, out, kMaxBlockLineValues, r)) {
+            add_to_block(r, number, w, piece);
+            continue;
+          }
+        }
         const ParsedLine& p = w.parser.parse(line.text);
         if (p.kind == RecordKind::kRaw && p.error == nullptr &&
             (p.suffix == protocol::Suffix::kValid || p.suffix == protocol::Suffix::kAbsent)) {
-          if (terminated && add_to_block(p, number, w, piece)) continue;
+          if (terminated && narrow(p, r, piece)) {
+            add_to_block(r, number, w, piece);
+            continue;
+          }
           close_block(w, piece);
           // Filled in place: an Entry built on the stack and copied costs a
           // store-forwarding stall per line.
@@ -416,22 +446,38 @@ class ParallelFeed {
     if (!w.reader.status()) piece.status = w.reader.status();
   }
 
-  // Adds a clean, terminated RAW line to the open block, or starts a block
-  // with it; false when the line cannot be in a block (too many or too wide
-  // values).
-  static bool add_to_block(const ParsedLine& p, uint32_t number, Worker& w, Piece& piece) {
+  // A parsed RAW line as parse_raw16 gives it, its values written (not
+  // committed) at the end of the piece's 16-bit values; false when it has
+  // too many values for a block or one above 65535. (parse_raw16 reads
+  // nearly every such line itself; this takes the unusually written rest.)
+  static bool narrow(const ParsedLine& p, protocol::Raw16& r, Piece& piece) {
     const std::span<const uint64_t> values = p.raw_values;
     if (values.size() > kMaxBlockLineValues) return false;
     uint64_t bits = 0;
     for (uint64_t v : values) bits |= v;
     if (bits > UINT16_MAX) return false;
+    r.name = p.raw_name;
+    r.first = p.raw_first;
+    r.count = values.size();
+    r.lo = UINT16_MAX;
+    r.hi = 0;
+    pack16(values.data(), values.size(), piece.values16.room(kMaxBlockLineValues + 8), r.lo, r.hi);
+    r.suffix = p.suffix;
+    r.seq = p.seq;
+    return true;
+  }
+
+  // Adds a clean, terminated RAW line, whose values are written (not yet
+  // committed) at the end of the piece's 16-bit values, to the open block,
+  // or starts a block with it.
+  static void add_to_block(const protocol::Raw16& p, uint32_t number, Worker& w, Piece& piece) {
     const bool has_seq = p.suffix == protocol::Suffix::kValid;
     size_t slot = kMaxBlockSeries;
     if (w.block_open) {
       const Block& b = piece.blocks.back();
       if (number == w.next_number && p.suffix == b.suffix && (!has_seq || p.seq == w.next_seq)) {
-        slot = find_part(p.raw_name, piece, b);
-        if (slot < b.parts_len ? p.raw_first != w.next_raw[slot]
+        slot = find_part(p.name, piece, b);
+        if (slot < b.parts_len ? p.first != w.next_raw[slot]
                                : b.parts_len == kMaxBlockSeries) {
           slot = kMaxBlockSeries;
           close_block(w, piece);
@@ -458,20 +504,17 @@ class ParallelFeed {
     Block& b = piece.blocks.back();
     if (slot == b.parts_len) {  // the block's first line of this series
       Part& part = piece.parts.emplace_back();
-      part.first_raw = p.raw_first;
+      part.first_raw = p.first;
       part.first_number = number;
       part.name_off = static_cast<uint32_t>(piece.text.size());
-      part.name_len = static_cast<uint16_t>(p.raw_name.size());
-      piece.text.append(p.raw_name);
+      part.name_len = static_cast<uint16_t>(p.name.size());
+      piece.text.append(p.name);
       ++b.parts_len;
     }
     Part& part = piece.parts[b.parts_off + slot];
-    const size_t n = values.size();
-    const size_t at = piece.values16.size();
-    piece.values16.resize(at + n);
-    uint16_t* const out = piece.values16.data() + at;
-    uint16_t lo = part.lo, hi = part.hi;
-    pack16(values.data(), n, out, lo, hi);
+    const size_t n = p.count;
+    const uint16_t* const out = piece.values16.room(0);  // where the line's values are
+    piece.values16.commit(n);
     uint32_t* const hist = w.histogram(slot);
     static_assert(kHistogramWays == 4);
     size_t i = 0;
@@ -482,15 +525,14 @@ class ParallelFeed {
       ++hist[(3 << 16) | out[i + 3]];
     }
     for (; i < n; ++i) ++hist[out[i]];
-    part.lo = lo;
-    part.hi = hi;
-    part.samples += values.size();
+    part.lo = std::min(part.lo, p.lo);
+    part.hi = std::max(part.hi, p.hi);
+    part.samples += n;
     ++b.lines;
-    piece.sizes.push_back(static_cast<uint16_t>(slot << 8 | values.size()));
+    piece.sizes.push_back(static_cast<uint16_t>(slot << 8 | n));
     w.next_number = number + 1;
     w.next_seq = p.seq + 1;
-    w.next_raw[slot] = p.raw_first + values.size();
-    return true;
+    w.next_raw[slot] = p.first + n;
   }
 
   // Slot of the series `name` in block `b`, or b.parts_len when it has none.
@@ -556,7 +598,8 @@ class ParallelFeed {
     e.values_len = static_cast<uint16_t>(p.raw_values.size());
     if (e.width == Entry::k16) {
       e.values_off = static_cast<uint32_t>(piece.values16.size());
-      piece.values16.insert(piece.values16.end(), p.raw_values.begin(), p.raw_values.end());
+      std::copy(p.raw_values.begin(), p.raw_values.end(), piece.values16.room(e.values_len));
+      piece.values16.commit(e.values_len);
     } else {
       e.values_off = static_cast<uint32_t>(piece.values32.size());
       piece.values32.insert(piece.values32.end(), p.raw_values.begin(), p.raw_values.end());

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <random>
@@ -218,6 +219,79 @@ TEST(LineParser, RawValuesAgreeWithASimpleParserOnRandomLines) {
         << line;
   }
   EXPECT_GT(uniform_lines, 5000);
+}
+
+
+// parse_raw16 either refuses a line or reads exactly what LineParser::parse
+// reads; and it takes every plainly written RAW line whose values fit, so
+// the short path is the one such lines take.
+TEST(ParseRaw16, TakesPlainLinesAndAgreesWithTheParser) {
+  std::mt19937 rng(9);
+  LineParser parser;
+  int taken = 0, plain = 0;
+  std::vector<uint16_t> out(16 + 8);
+  for (int round = 0; round < 30000; ++round) {
+    const unsigned width = 1 + rng() % 5;
+    const bool mixed = rng() % 4 == 0;
+    const int n = 1 + static_cast<int>(rng() % 18);
+    bool is_plain = n <= 16;
+    std::string list = std::to_string(rng() % 100000);
+    for (int i = 0; i < n; ++i) {
+      const unsigned w = mixed ? 1 + rng() % 6 : width;
+      uint64_t v = rng() % 70000;
+      std::string digits = std::to_string(v);
+      if (digits.size() > w) digits = digits.substr(0, w);
+      if (rng() % 50 == 0) digits = "0" + digits;  // a leading zero
+      if (digits.size() > 5 || std::stoull(digits) > 65535) is_plain = false;
+      list += "," + digits;
+    }
+    if (rng() % 6 == 0) {
+      const char bad[] = {',', 'x', ' ', '-', '|', '\0'};
+      list[rng() % list.size()] = bad[rng() % sizeof bad];
+      is_plain = false;
+    }
+    const std::string name = rng() % 10 == 0 ? "" : "s" + std::to_string(rng() % 3);
+    if (name.empty()) is_plain = false;
+    const std::string record = "RAW," + name + "," + list;
+    const unsigned form = rng() % 4;  // V2, V1, corrupt V2
+    std::string line = form == 3 ? record : rb::protocol::v2_line(record, rng() % 1000000);
+    if (form == 2) {
+      line[rng() % line.size()] ^= 0x04;
+      is_plain = false;
+    }
+    rb::protocol::Raw16 r;
+    std::fill(out.begin(), out.end(), 0xABCD);
+    const bool ok = rb::protocol::parse_raw16(line, out.data(), 16, r);
+    const ParsedLine& p = parser.parse(line);
+    if (is_plain) {
+      ++plain;
+      EXPECT_TRUE(ok) << line;
+    }
+    if (!ok) continue;
+    ++taken;
+    ASSERT_EQ(p.kind, RecordKind::kRaw) << line;
+    ASSERT_EQ(p.error, nullptr) << line;
+    ASSERT_EQ(p.suffix, r.suffix) << line;
+    ASSERT_TRUE(r.suffix == Suffix::kValid || r.suffix == Suffix::kAbsent) << line;
+    if (r.suffix == Suffix::kValid) ASSERT_EQ(p.seq, r.seq) << line;
+    ASSERT_EQ(p.raw_name, r.name) << line;
+    ASSERT_EQ(p.raw_first, r.first) << line;
+    ASSERT_EQ(std::vector<uint64_t>(p.raw_values.begin(), p.raw_values.end()),
+              std::vector<uint64_t>(out.begin(), out.begin() + static_cast<ptrdiff_t>(r.count)))
+        << line;
+    ASSERT_EQ(r.lo, *std::min_element(p.raw_values.begin(), p.raw_values.end())) << line;
+    ASSERT_EQ(r.hi, *std::max_element(p.raw_values.begin(), p.raw_values.end())) << line;
+  }
+  EXPECT_GT(plain, 10000);
+  EXPECT_GE(taken, plain);
+  // Not RAW, or too much for 16 bits or 16 values: refused.
+  rb::protocol::Raw16 r;
+  for (const std::string& line :
+       {std::string("RESULT,a,n=1,hz=2"), std::string("RAW,a,0,65536"), std::string("RAW,a,0,123456"),
+        std::string("RAW,a,0"), std::string("RAW,,0,1"), std::string("RAW,a,0,1,"),
+        std::string("RAW,a,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17")}) {
+    EXPECT_FALSE(rb::protocol::parse_raw16(line, out.data(), 16, r)) << line;
+  }
 }
 
 }  // namespace
