@@ -98,6 +98,19 @@ void check_accumulator(std::string_view input) {
 
 }  // namespace
 
+// parse_raw16 refuses a line or reads what LineParser::parse read.
+void check_raw16(std::string_view text, const rb::protocol::ParsedLine& parsed) {
+  uint16_t out[16 + 8];
+  rb::protocol::Raw16 r;
+  if (!rb::protocol::parse_raw16(text, out, 16, r)) return;
+  require(parsed.kind == rb::protocol::RecordKind::kRaw && parsed.error == nullptr,
+          "parse_raw16 takes only well-formed RAW");
+  require(parsed.suffix == r.suffix && parsed.raw_name == r.name && parsed.raw_first == r.first,
+          "parse_raw16 suffix, name and first index");
+  require(parsed.raw_values.size() == r.count && r.count <= 16, "parse_raw16 value count");
+  for (size_t i = 0; i < r.count; ++i) require(parsed.raw_values[i] == out[i], "parse_raw16 values");
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view input(reinterpret_cast<const char*>(data), size);
 
@@ -118,6 +131,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     bytes_in_lines += line.length;
     const auto& parsed = parser.parse(line.text);
     decode_all(parsed);
+    check_raw16(line.text, parsed);
     // Framing any record and parsing it back gives the record and a valid CRC.
     if (!line.overlong && !line.control && line.text.find('|') == std::string_view::npos) {
       const std::string framed = rb::protocol::v2_line(line.text, line.number);
