@@ -370,13 +370,13 @@ __attribute__((target("ssse3,sse4.1"))) const char* uniform_values(const char* p
   return p;
 }
 
-// uniform_values for parse_raw16: the same groups, written as 16-bit values.
-// Returns where it stopped, as uniform_values does; writes at most
-// `room` values (and four more, which the caller has room for).
-__attribute__((target("ssse3,sse4.1"))) const char* uniform_values16(const char* p, const char* e,
-                                                                     const char* readable_end,
-                                                                     uint16_t* out, size_t room,
-                                                                     size_t& count) {
+// uniform_values for parse_raw16: the same groups, written as 16-bit values,
+// and their minimum and maximum folded into lo and hi. Returns where it
+// stopped, as uniform_values does; writes at most `room` values (and four
+// more, which the caller has room for).
+__attribute__((target("ssse3,sse4.1"))) const char* uniform_values16(
+    const char* p, const char* e, const char* readable_end, uint16_t* out, size_t room,
+    size_t& count, uint16_t& lo, uint16_t& hi) {
   count = 0;
   unsigned d = 0;
   while (d < 5 && p + d < e && static_cast<unsigned>(static_cast<unsigned char>(p[d]) - '0') <= 9)
@@ -388,6 +388,12 @@ __attribute__((target("ssse3,sse4.1"))) const char* uniform_values16(const char*
   const __m128i nine_v = _mm_set1_epi8(9);
   const __m128i tens = _mm_setr_epi8(10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1);
   const __m128i hundreds = _mm_setr_epi16(100, 1, 100, 1, 100, 1, 100, 1);
+  // Only a group's k lanes count: the others are 0xFFFF for the minimum
+  // and 0 for the maximum.
+  const __m128i lanes = l.k == 4 ? _mm_setr_epi16(-1, -1, -1, -1, 0, 0, 0, 0)
+                                 : _mm_setr_epi16(-1, -1, -1, 0, 0, 0, 0, 0);
+  const __m128i others = _mm_xor_si128(lanes, _mm_set1_epi16(-1));
+  __m128i mn = _mm_set1_epi16(-1), mx = _mm_setzero_si128();
   const size_t span = l.k * l.stride;
   while (readable_end - p >= 16 && static_cast<size_t>(e - p) + 1 >= span && count < room) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
@@ -401,26 +407,45 @@ __attribute__((target("ssse3,sse4.1"))) const char* uniform_values16(const char*
     if ((digits & l.digit_bits) != l.digit_bits || (commas & need_commas) != need_commas) break;
     const __m128i pairs = _mm_maddubs_epi16(_mm_shuffle_epi8(x, l.shuffle), tens);
     const __m128i values = _mm_madd_epi16(pairs, hundreds);  // at most 9999: exact in 16 bits
-    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + count), _mm_packus_epi32(values, values));
+    const __m128i packed = _mm_packus_epi32(values, values);
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + count), packed);
+    mn = _mm_min_epu16(mn, _mm_or_si128(packed, others));
+    mx = _mm_max_epu16(mx, _mm_and_si128(packed, lanes));
     count += l.k;
     p += span;
+  }
+  if (count > 0) {
+    lo = std::min(lo, static_cast<uint16_t>(_mm_cvtsi128_si32(_mm_minpos_epu16(mn))));
+    hi = std::max(hi, static_cast<uint16_t>(~_mm_cvtsi128_si32(
+                          _mm_minpos_epu16(_mm_xor_si128(mx, _mm_set1_epi16(-1))))));
   }
   return p;
 }
 
-// Smallest and largest of n >= 1 values; out has room up to a multiple of 8.
-__attribute__((target("sse4.1"))) void min_max16(uint16_t* v, size_t n, uint16_t& lo,
-                                                 uint16_t& hi) {
-  for (size_t i = n; i % 8 != 0; ++i) v[i] = v[0];  // padding that changes neither
-  __m128i mn = _mm_set1_epi16(-1), mx = _mm_setzero_si128();
-  for (size_t i = 0; i < n; i += 8) {
-    const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(v + i));
-    mn = _mm_min_epu16(mn, w);
-    mx = _mm_max_epu16(mx, w);
+// The first two commas in [p, e), by one 32-byte look where the line is
+// long enough (a RAW line's name and first index nearly always fit).
+inline bool two_commas(const char* p, const char* e, const char* readable_end, const char*& c1,
+                       const char*& c2) {
+  if (readable_end - p >= 32) {
+    const __m128i comma = _mm_set1_epi8(',');
+    uint32_t m = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(
+                     _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), comma))) |
+                 static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(
+                     _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16)), comma)))
+                     << 16;
+    if (e - p < 32) m &= (1u << (e - p)) - 1;
+    if (m != 0 && (m & (m - 1)) != 0) {
+      c1 = p + __builtin_ctz(m);
+      m &= m - 1;
+      c2 = p + __builtin_ctz(m);
+      return true;
+    }
+    if (e - p <= 32) return false;  // fewer than two commas in the record
   }
-  lo = static_cast<uint16_t>(_mm_cvtsi128_si32(_mm_minpos_epu16(mn)));
-  hi = static_cast<uint16_t>(
-      ~_mm_cvtsi128_si32(_mm_minpos_epu16(_mm_xor_si128(mx, _mm_set1_epi16(-1)))));
+  c1 = static_cast<const char*>(std::memchr(p, ',', static_cast<size_t>(e - p)));
+  if (c1 == nullptr) return false;
+  c2 = static_cast<const char*>(std::memchr(c1 + 1, ',', static_cast<size_t>(e - c1 - 1)));
+  return c2 != nullptr;
 }
 
 bool uniform_values_supported() {
@@ -502,19 +527,19 @@ bool parse_raw16(std::string_view line, uint16_t* out, size_t max, Raw16& r) {
   // The record is "RAW,<name>,<first>,<values>", as parse_raw reads it.
   const char* p = s.record.data() + 4;
   const char* const e = s.record.data() + s.record.size();
-  if (p >= e) return false;
-  const char* const name_end = static_cast<const char*>(std::memchr(p, ',', static_cast<size_t>(e - p)));
-  if (name_end == nullptr || name_end == p) return false;
+  const char* const readable_end = line.data() + line.size();
+  const char *name_end, *first_end;
+  if (p >= e || !two_commas(p, e, readable_end, name_end, first_end) || name_end == p) return false;
   const char* const first = name_end + 1;
-  const char* const first_end =
-      static_cast<const char*>(std::memchr(first, ',', static_cast<size_t>(e - first)));
-  if (first_end == nullptr || first_end == first || first_end - first > 19 ||
-      !digits_value_checked(first, first_end, r.first)) {
+  uint64_t first_value = 0;  // a local: r.first in memory would be stored per digit
+  if (first_end == first || first_end - first > 19 ||
+      !digits_value_checked(first, first_end, first_value)) {
     return false;
   }
   p = first_end + 1;
   size_t count = 0;
-  p = uniform_values16(p, e, line.data() + line.size(), out, max, count);
+  uint16_t lo = UINT16_MAX, hi = 0;
+  p = uniform_values16(p, e, readable_end, out, max, count, lo, hi);
   // The rest one value at a time; the last one ends the record.
   while (p <= e && count <= max) {
     const char* q = p;
@@ -526,12 +551,16 @@ bool parse_raw16(std::string_view line, uint16_t* out, size_t max, Raw16& r) {
     if (q == p || q - p > 5 || v > UINT16_MAX) return false;
     if (q < e && *q != ',') return false;
     out[count++] = static_cast<uint16_t>(v);
+    lo = std::min(lo, static_cast<uint16_t>(v));
+    hi = std::max(hi, static_cast<uint16_t>(v));
     p = q + 1;
   }
   if (count == 0 || count > max) return false;
   r.name = std::string_view(s.record.data() + 4, static_cast<size_t>(name_end - s.record.data() - 4));
+  r.first = first_value;
   r.count = count;
-  min_max16(out, count, r.lo, r.hi);
+  r.lo = lo;
+  r.hi = hi;
   r.suffix = s.suffix;
   r.seq = s.seq;
   return true;
