@@ -29,17 +29,20 @@ void SampleAccumulator::clear() {
   values_.clear();
 }
 
+void SampleAccumulator::place_band(uint64_t centre) {
+  base_ = centre > kBand / 2 ? centre - kBand / 2 : 0;
+  if (base_ > UINT64_MAX - kBand) base_ = UINT64_MAX - kBand;
+  if (counts_.size() != kBand) counts_.assign(kBand, 0);
+  histogram_ = true;
+}
+
 void SampleAccumulator::start_histogram() {
   // Centre the band on the median of the samples so far: a first sample that
   // is an outlier (a cold cache) must not place it.
   std::vector<uint64_t> head(values_);
   std::nth_element(head.begin(), head.begin() + static_cast<std::ptrdiff_t>(head.size() / 2),
                    head.end());
-  const uint64_t centre = head[head.size() / 2];
-  base_ = centre > kBand / 2 ? centre - kBand / 2 : 0;
-  if (base_ > UINT64_MAX - kBand) base_ = UINT64_MAX - kBand;
-  if (counts_.size() != kBand) counts_.assign(kBand, 0);
-  histogram_ = true;
+  place_band(head[head.size() / 2]);
   size_t kept = 0;
   for (uint64_t v : values_) {
     const uint64_t off = v - base_;
@@ -101,9 +104,25 @@ void SampleAccumulator::add_counts(std::span<const Counted> counts, uint64_t lo,
   hi_ = std::max(hi_, hi);
   n_ += n;
   if (!histogram_) {
-    for (const Counted& c : counts) values_.insert(values_.end(), c.count, c.value);
-    if (allow_histogram && n_ > kListLimit) start_histogram();
-    return;
+    if (allow_histogram && n_ > kListLimit && values_.empty()) {
+      // The band centred on the median of these counts, without listing
+      // the samples first (what start_histogram would do from a list).
+      const uint64_t half = n / 2;  // rank of the median, from 0
+      uint64_t seen = 0;
+      uint64_t centre = counts.empty() ? 0 : counts.back().value;
+      for (const Counted& c : counts) {
+        seen += c.count;
+        if (seen > half) {
+          centre = c.value;
+          break;
+        }
+      }
+      place_band(centre);
+    } else {
+      for (const Counted& c : counts) values_.insert(values_.end(), c.count, c.value);
+      if (allow_histogram && n_ > kListLimit) start_histogram();
+      return;
+    }
   }
   uint64_t* const hist = counts_.data();
   for (const Counted& c : counts) {

@@ -46,6 +46,7 @@ class SampleAccumulator {
   Summary summarize(std::vector<uint64_t>& scratch);
 
  private:
+  void place_band(uint64_t centre);  // histogram mode, the band around centre
   void start_histogram();
 
   uint64_t n_ = 0;

@@ -223,11 +223,18 @@ TEST(LineReader, AReadErrorStopsAndIsReported) {
 }
 
 TEST(FindControlByte, FindsTheFirstOneAtEveryOffset) {
-  for (size_t at = 0; at < 70; ++at) {
-    std::string s(70, 'a');
-    s[at] = '\n';
-    if (at + 3 < s.size()) s[at + 3] = '\0';
-    EXPECT_EQ(rb::find_control_byte(s.data(), s.data() + s.size()), at);
+  // Every offset of a 100-byte span (the 32- and 16-byte steps and the byte
+  // loop), each kind of control byte, and fillers at the edges of the range.
+  for (char control : {'\n', '\0', '\x1f', '\x7f'}) {
+    for (char filler : {'a', ' ', '\x80', '\xff', '\x7e'}) {
+      for (size_t at = 0; at < 100; ++at) {
+        std::string s(100, filler);
+        s[at] = control;
+        if (at + 3 < s.size()) s[at + 3] = '\0';
+        EXPECT_EQ(rb::find_control_byte(s.data(), s.data() + s.size()), at)
+            << static_cast<int>(control) << " " << static_cast<int>(filler);
+      }
+    }
   }
   std::string none(50, '\xe6');
   EXPECT_EQ(rb::find_control_byte(none.data(), none.data() + none.size()), 50u);
