@@ -638,11 +638,16 @@ Result<uint64_t> next_line_start(const InputFile& file, uint64_t size, uint64_t 
   const uint64_t end = std::min(limit, size);
   if (from == 0 || from >= end) return std::min(from, end);
   char buf[64 << 10];
+  // Lines are short: a small read nearly always finds the line end, and
+  // every byte read here is read again with the piece (so reads grow only
+  // when a long line makes them).
+  size_t step = 512;
   uint64_t pos = from - 1;  // offset of buf[0]
   char prev = 0;
   bool have_prev = false;
   while (pos < end) {
-    const size_t want = static_cast<size_t>(std::min<uint64_t>(sizeof buf, end + 1 - pos));
+    const size_t want = static_cast<size_t>(std::min<uint64_t>(step, end + 1 - pos));
+    step = std::min(sizeof buf, 2 * step);
     auto got = file.pread(buf, want, pos);
     if (!got) return got.error();
     if (*got == 0) return end;  // the file shrank
