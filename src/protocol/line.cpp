@@ -376,8 +376,9 @@ __attribute__((target("ssse3,sse4.1"))) const char* uniform_values(const char* p
 // more, which the caller has room for).
 __attribute__((target("ssse3,sse4.1"))) const char* uniform_values16(
     const char* p, const char* e, const char* readable_end, uint16_t* out, size_t room,
-    size_t& count, uint16_t& lo, uint16_t& hi) {
-  count = 0;
+    size_t& count_out, uint16_t& lo, uint16_t& hi) {
+  count_out = 0;
+  size_t count = 0;  // a local: through the reference it would be stored per group
   unsigned d = 0;
   while (d < 5 && p + d < e && static_cast<unsigned>(static_cast<unsigned char>(p[d]) - '0') <= 9)
     ++d;
@@ -414,6 +415,7 @@ __attribute__((target("ssse3,sse4.1"))) const char* uniform_values16(
     count += l.k;
     p += span;
   }
+  count_out = count;
   if (count > 0) {
     lo = std::min(lo, static_cast<uint16_t>(_mm_cvtsi128_si32(_mm_minpos_epu16(mn))));
     hi = std::max(hi, static_cast<uint16_t>(~_mm_cvtsi128_si32(
@@ -531,10 +533,26 @@ bool parse_raw16(std::string_view line, uint16_t* out, size_t max, Raw16& r) {
   const char *name_end, *first_end;
   if (p >= e || !two_commas(p, e, readable_end, name_end, first_end) || name_end == p) return false;
   const char* const first = name_end + 1;
-  uint64_t first_value = 0;  // a local: r.first in memory would be stored per digit
-  if (first_end == first || first_end - first > 19 ||
-      !digits_value_checked(first, first_end, first_value)) {
-    return false;
+  // The first index: at most 19 digits, so it cannot overflow. Up to 8 are
+  // checked and converted at once: every byte of the word has high nibble
+  // 3, and adding 6 to it leaves that nibble alone (so the digit is 0..9).
+  const auto first_len = static_cast<size_t>(first_end - first);
+  if (first_len == 0 || first_len > 19) return false;
+  uint64_t first_value = 0;
+  if (first_len <= 8 && readable_end - first >= 8) {
+    uint64_t word;
+    std::memcpy(&word, first, 8);
+    const uint64_t keep = first_len == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * first_len)) - 1;
+    const uint64_t high = 0xF0F0F0F0F0F0F0F0ull & keep;
+    const uint64_t threes = 0x3030303030303030ull & keep;
+    if ((word & high) != threes || ((word + 0x0606060606060606ull) & high) != threes) return false;
+    first_value = decimal_value8(first, first_len);
+  } else {
+    for (const char* q = first; q < first_end; ++q) {
+      const auto d = static_cast<unsigned>(static_cast<unsigned char>(*q) - '0');
+      if (d > 9) return false;
+      first_value = first_value * 10 + d;
+    }
   }
   p = first_end + 1;
   size_t count = 0;
