@@ -27,6 +27,7 @@ using protocol::ParsedLine;
 using protocol::RecordKind;
 
 constexpr size_t kMaxLine = 4096;  // as LineReader's default: overlong beyond
+constexpr uint64_t kBatch = 4;     // pieces the consumer waits for at once
 
 // One line of a piece, or a run of RAW lines. RAW lines that parsed cleanly
 // carry their parse (the expensive part) and, as text, only their series
@@ -180,7 +181,7 @@ class ParallelFeed {
         size_(size),
         chunk_(std::max<uint64_t>(options.chunk, 1)),
         pieces_((size + chunk_ - 1) / chunk_),
-        slots_(2 * size_t{threads} + 2),
+        slots_(std::max<size_t>(2 * size_t{threads} + 2, 2 * kBatch)),
         threads_(threads) {}
 
   Status run(LogChecker& checker, uint64_t& bytes) {
@@ -192,7 +193,7 @@ class ParallelFeed {
       std::lock_guard lock(mu_);
       stop_ = true;
     }
-    cv_.notify_all();
+    workers_cv_.notify_all();
     for (auto& w : workers) w.join();
     return result;
   }
@@ -205,23 +206,44 @@ class ParallelFeed {
       Piece& piece = slots_[k % slots_.size()];
       {
         std::unique_lock lock(mu_);
-        cv_.wait(lock, [&] { return piece.index == k && piece.ready; });
+        if (!ready(k)) {
+          // Sleep until a batch of pieces is ready, not piece by piece:
+          // every wake-up takes a core from a worker.
+          wait_last_ = std::min(pieces_, k + kBatch) - 1;
+          consumer_cv_.wait(lock, [&] { return batch_ready(k); });
+          wait_last_ = UINT64_MAX;
+        }
       }
       feed(piece, line_base, checker);
       line_base += piece.lines;
       bytes += piece.bytes;
       Status status = piece.status;
+      bool wake;
       {
         std::lock_guard lock(mu_);
         consumed_ = k + 1;
+        wake = workers_waiting_ > 0;
       }
-      cv_.notify_all();
+      if (wake) workers_cv_.notify_all();
       if (!status) {
         checker.add_read_error(status.error().message);
         return status;
       }
     }
     return Status();
+  }
+
+  // Under the lock: piece k is in its slot; every piece from k to the
+  // consumer's wait_last_ is.
+  bool ready(uint64_t k) const {
+    const Piece& piece = slots_[k % slots_.size()];
+    return piece.index == k && piece.ready;
+  }
+  bool batch_ready(uint64_t k) const {
+    for (uint64_t j = k; j <= wait_last_ && j < pieces_; ++j) {
+      if (!ready(j)) return false;
+    }
+    return true;
   }
 
   void feed(const Piece& piece, uint64_t line_base, LogChecker& checker) {
@@ -349,7 +371,11 @@ class ParallelFeed {
       {
         std::unique_lock lock(mu_);
         // A slot is free once the piece it held has been fed to the checker.
-        cv_.wait(lock, [&] { return stop_ || next_ >= pieces_ || next_ < consumed_ + slots_.size(); });
+        ++workers_waiting_;
+        workers_cv_.wait(lock, [&] {
+          return stop_ || next_ >= pieces_ || next_ < consumed_ + slots_.size();
+        });
+        --workers_waiting_;
         if (stop_ || next_ >= pieces_) return;
         k = next_++;
         slots_[k % slots_.size()].ready = false;
@@ -357,12 +383,14 @@ class ParallelFeed {
       Piece& piece = slots_[k % slots_.size()];
       piece.clear();
       read_piece(k, w, piece);
+      bool wake;
       {
         std::lock_guard lock(mu_);
         piece.index = k;
         piece.ready = true;
+        wake = wait_last_ != UINT64_MAX && batch_ready(consumed_);
       }
-      cv_.notify_all();
+      if (wake) consumer_cv_.notify_one();
     }
   }
 
@@ -618,7 +646,9 @@ class ParallelFeed {
   const unsigned threads_;
 
   std::mutex mu_;
-  std::condition_variable cv_;
+  std::condition_variable consumer_cv_, workers_cv_;
+  uint64_t wait_last_ = UINT64_MAX;  // the consumer sleeps until pieces up to this are ready
+  unsigned workers_waiting_ = 0;     // workers asleep until a slot is free
   std::vector<uint64_t> wide_;  // the checker thread's values of one line
   std::vector<LogChecker::RawPart> raw_parts_;  // the checker thread's parts of one block
   uint64_t next_ = 0;      // next piece a worker takes
