@@ -567,9 +567,24 @@ class ParallelFeed {
   static size_t find_part(std::string_view name, const Piece& piece, const Block& b) {
     for (size_t i = 0; i < b.parts_len; ++i) {
       const Part& part = piece.parts[b.parts_off + i];
-      if (std::string_view(piece.text.data() + part.name_off, part.name_len) == name) return i;
+      if (part.name_len == name.size() && same_bytes(piece.text.data() + part.name_off,
+                                                     name.data(), name.size())) {
+        return i;
+      }
     }
     return b.parts_len;
+  }
+
+  // memcmp(a, b, n) == 0 without a call for the short names series have:
+  // two overlapping 8-byte words cover 8 to 16 bytes.
+  static bool same_bytes(const char* a, const char* b, size_t n) {
+    if (n < 8 || n > 16) return std::memcmp(a, b, n) == 0;
+    uint64_t a0, a1, b0, b1;
+    std::memcpy(&a0, a, 8);
+    std::memcpy(&b0, b, 8);
+    std::memcpy(&a1, a + n - 8, 8);
+    std::memcpy(&b1, b + n - 8, 8);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
   }
 
   // Ends the open block: each series' histogram becomes (value, count)

@@ -168,6 +168,18 @@ std::string random_block_log(uint32_t seed) {
     }
     return r;
   };
+  // Series names short, or of one length and told apart by their first or
+  // last byte only.
+  auto name = [&](size_t s) {
+    switch (seed % 3) {
+      case 0:
+        return "s" + std::to_string(s);
+      case 1:
+        return std::to_string(s % 10) + "_series_name" + std::to_string(s / 10);
+      default:
+        return "series_name_" + std::to_string(s / 10) + std::to_string(s % 10);
+    }
+  };
   if (rng() % 4 == 0) emit(raw_line("early", 0, 16, 10));  // before BEGIN
   emit(v1 ? "BEGIN,RTOS_BENCH_V1" : "BEGIN,RTOS_BENCH_V2");
   emit("CONFIG,core=168000000,unit=cycles,debugger=0");
@@ -186,13 +198,13 @@ std::string random_block_log(uint32_t seed) {
         uint64_t first = next[s];
         if (roll == 21) first += 3;                       // index gap
         if (roll == 22 && first >= 16) first -= 16;       // repeated samples
-        emit(raw_line("s" + std::to_string(s), first, count, 30 + 100 * s));
+        emit(raw_line(name(s), first, count, 30 + 100 * s));
         next[s] = first + count;
       }
     }
     for (size_t s = 0; s < series; ++s) {
       if (rng() % 3 == 0) continue;  // RAW without RESULT
-      emit("RESULT,s" + std::to_string(s) + ",n=" + std::to_string(next[s]) + ",hz=168000000");
+      emit("RESULT," + name(s) + ",n=" + std::to_string(next[s]) + ",hz=168000000");
     }
   }
   if (rng() % 3 != 0) emit(v1 ? "END,RTOS_BENCH_V1" : "END,RTOS_BENCH_V2");
