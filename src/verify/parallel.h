@@ -2,8 +2,10 @@
 // Verifying a big file on several cores. The file is cut into pieces that
 // each end at a line end (so the cut never changes where lines begin or end);
 // worker threads read a piece each, split it into lines and parse them (the
-// integrity suffix, its CRC-32C and RAW values: most of the work), and the
-// calling thread feeds the parsed lines to one LogChecker in file order.
+// integrity suffix, its CRC-32C and RAW values: most of the work), and count
+// runs of RAW lines into per-series histograms (blocks). The calling thread
+// feeds the lines and blocks to one LogChecker in file order; a block the
+// checker cannot take at once is fed line by line.
 // The report is the one the sequential reader gives; tests compare both.
 #include <cstdint>
 
