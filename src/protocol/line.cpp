@@ -450,9 +450,16 @@ inline bool two_commas(const char* p, const char* e, const char* readable_end, c
   return c2 != nullptr;
 }
 
-bool uniform_values_supported() {
-  static const bool ok = __builtin_cpu_supports("ssse3") && __builtin_cpu_supports("sse4.1");
-  return ok;
+// Decided once, when the program starts (a plain load per line after
+// that, where a function-local static would cost a guarded call).
+bool detect_uniform_values() {
+  __builtin_cpu_init();  // static initializers may run before the library's own
+  return __builtin_cpu_supports("ssse3") && __builtin_cpu_supports("sse4.1");
+}
+const bool kUniformValues = detect_uniform_values();
+
+inline bool uniform_values_supported() {
+  return kUniformValues;
 }
 #endif
 
