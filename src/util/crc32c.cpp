@@ -1,6 +1,5 @@
 #include "util/crc32c.h"
 
-#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -53,8 +52,8 @@ uint32_t table_state(uint32_t s, const unsigned char* p, size_t n) {
 #ifdef RB_CRC32C_X86
 // Compiled for SSE4.2 by attribute so the rest of the program keeps the
 // baseline instruction set; only called after the run-time check.
-__attribute__((target("sse4.2"))) uint32_t sse42_serial(uint32_t s, const unsigned char* p,
-                                                        size_t n) {
+__attribute__((target("sse4.2"))) uint32_t sse42_state(uint32_t s, const unsigned char* p,
+                                                       size_t n) {
   uint64_t s64 = s;
   while (n >= 8) {
     uint64_t v;
@@ -73,67 +72,6 @@ __attribute__((target("sse4.2"))) uint32_t sse42_serial(uint32_t s, const unsign
   }
   while (n--) s32 = _mm_crc32_u8(s32, *p++);
   return s32;
-}
-
-// The crc32 instruction takes 3 cycles before the next one may use its
-// result, but can start one per cycle: three independent streams over
-// three stretches of L bytes, joined by linearity,
-//   state(A B C) = shift(state(A), 2L) ^ shift(state(B from 0), L) ^ state(C from 0),
-// where shift(s, n) is the state after n zero bytes, take a third of the
-// time. shift(s, n) is linear in s, so four tables of 256 entries per n
-// give it in four lookups (Zeros). L is a multiple of 8 up to kMaxWords * 8.
-constexpr size_t kMaxWords = 8;
-
-struct Zeros {
-  std::array<std::array<uint32_t, 256>, 4> t;
-  uint32_t operator()(uint32_t s) const {
-    return t[0][s & 0xFF] ^ t[1][(s >> 8) & 0xFF] ^ t[2][(s >> 16) & 0xFF] ^ t[3][s >> 24];
-  }
-};
-
-__attribute__((target("sse4.2"))) Zeros make_zeros(size_t n) {
-  Zeros z{};
-  static const unsigned char kZero[2 * kMaxWords * 8] = {};
-  for (size_t k = 0; k < 4; ++k) {
-    for (uint32_t b = 0; b < 256; ++b) z.t[k][b] = sse42_serial(b << (8 * k), kZero, n);
-  }
-  return z;
-}
-
-// zeros[w] shifts by 8w bytes, for w = 1 .. 2 * kMaxWords.
-const std::array<Zeros, 2 * kMaxWords + 1>& zeros_tables() {
-  static const auto tables = [] {
-    std::array<Zeros, 2 * kMaxWords + 1> z{};
-    for (size_t w = 1; w <= 2 * kMaxWords; ++w) z[w] = make_zeros(8 * w);
-    return z;
-  }();
-  return tables;
-}
-
-__attribute__((target("sse4.2"))) uint32_t sse42_state(uint32_t s, const unsigned char* p,
-                                                       size_t n) {
-  if (n >= 24) {
-    const auto& zeros = zeros_tables();
-    while (n >= 24) {
-      const size_t words = std::min(kMaxWords, n / 24);
-      const size_t len = 8 * words;
-      uint64_t a = s, b = 0, c = 0;
-      for (size_t i = 0; i < words; ++i) {
-        uint64_t va, vb, vc;
-        std::memcpy(&va, p + 8 * i, 8);
-        std::memcpy(&vb, p + len + 8 * i, 8);
-        std::memcpy(&vc, p + 2 * len + 8 * i, 8);
-        a = _mm_crc32_u64(a, va);
-        b = _mm_crc32_u64(b, vb);
-        c = _mm_crc32_u64(c, vc);
-      }
-      s = zeros[2 * words](static_cast<uint32_t>(a)) ^ zeros[words](static_cast<uint32_t>(b)) ^
-          static_cast<uint32_t>(c);
-      p += 3 * len;
-      n -= 3 * len;
-    }
-  }
-  return sse42_serial(s, p, n);
 }
 #endif
 
