@@ -425,21 +425,32 @@ __attribute__((target("ssse3,sse4.1"))) const char* uniform_values16(
 }
 
 // The first two commas in [p, e), by one 32-byte look where the line is
-// long enough (a RAW line's name and first index nearly always fit).
+// long enough (a RAW line's name and first index nearly always fit), and
+// whether a byte before the first one is a control byte (below 0x20, or
+// 0x7F): the series name is the one part of a RAW line no other check
+// looks at byte by byte.
 inline bool two_commas(const char* p, const char* e, const char* readable_end, const char*& c1,
-                       const char*& c2) {
+                       const char*& c2, bool& name_control) {
   if (readable_end - p >= 32) {
     const __m128i comma = _mm_set1_epi8(',');
-    uint32_t m = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(
-                     _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), comma))) |
-                 static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(
-                     _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16)), comma)))
-                     << 16;
+    const __m128i k1f = _mm_set1_epi8(0x1f);
+    const __m128i k7f = _mm_set1_epi8(0x7f);
+    const __m128i v0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i v1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16));
+    auto control = [&](__m128i v) {
+      return static_cast<uint32_t>(_mm_movemask_epi8(
+          _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(v, k1f), v), _mm_cmpeq_epi8(v, k7f))));
+    };
+    uint32_t m = static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v0, comma))) |
+                 static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v1, comma))) << 16;
     if (e - p < 32) m &= (1u << (e - p)) - 1;
     if (m != 0 && (m & (m - 1)) != 0) {
-      c1 = p + __builtin_ctz(m);
+      const unsigned first = static_cast<unsigned>(__builtin_ctz(m));
+      c1 = p + first;
       m &= m - 1;
       c2 = p + __builtin_ctz(m);
+      const uint32_t ctl = control(v0) | control(v1) << 16;
+      name_control = (ctl & ((1u << first) - 1)) != 0;
       return true;
     }
     if (e - p <= 32) return false;  // fewer than two commas in the record
@@ -447,6 +458,11 @@ inline bool two_commas(const char* p, const char* e, const char* readable_end, c
   c1 = static_cast<const char*>(std::memchr(p, ',', static_cast<size_t>(e - p)));
   if (c1 == nullptr) return false;
   c2 = static_cast<const char*>(std::memchr(c1 + 1, ',', static_cast<size_t>(e - c1 - 1)));
+  name_control = false;
+  for (const char* q = p; q < c1; ++q) {
+    const auto u = static_cast<unsigned char>(*q);
+    if (u < 0x20 || u == 0x7f) name_control = true;
+  }
   return c2 != nullptr;
 }
 
@@ -538,7 +554,11 @@ bool parse_raw16(std::string_view line, uint16_t* out, size_t max, Raw16& r) {
   const char* const e = s.record.data() + s.record.size();
   const char* const readable_end = line.data() + line.size();
   const char *name_end, *first_end;
-  if (p >= e || !two_commas(p, e, readable_end, name_end, first_end) || name_end == p) return false;
+  bool name_control = false;
+  if (p >= e || !two_commas(p, e, readable_end, name_end, first_end, name_control) ||
+      name_end == p || name_control) {
+    return false;
+  }
   const char* const first = name_end + 1;
   // The first index: at most 19 digits, so it cannot overflow. Up to 8 are
   // checked and converted at once: every byte of the word has high nibble

@@ -93,7 +93,8 @@ struct Raw16 {
 // The short path for the lines that make up nearly all of a log: reads
 // `line` when it is a RAW line with a valid integrity suffix or none, a
 // non-empty name, a first index, and 1 to `max` values of 1 to 5 digits,
-// each at most 65535. Writes the values to `out`, which has room for
+// each at most 65535, and no control byte (below 0x20, or 0x7F) anywhere
+// (so a line it takes is a whole line by the rules of LineReader too). Writes the values to `out`, which has room for
 // max + 8. For such a line it gives what LineParser::parse gives; for any
 // other line (or one written unusually, such as with a 6-digit value) it
 // returns false, and the caller uses LineParser::parse.

@@ -28,6 +28,9 @@ using protocol::RecordKind;
 
 constexpr size_t kMaxLine = 4096;  // as LineReader's default: overlong beyond
 constexpr uint64_t kBatch = 4;     // pieces the consumer waits for at once
+// A piece longer than its nominal size by more than this (a long line at
+// its end) is read through the LineReader, not whole.
+constexpr uint64_t kInMemorySlack = 64 << 10;
 
 // One line of a piece, or a run of RAW lines. RAW lines that parsed cleanly
 // carry their parse (the expensive part) and, as text, only their series
@@ -355,6 +358,7 @@ class ParallelFeed {
 
     RangeSource source;
     LineReader reader;
+    std::vector<char> bytes;  // a piece read whole (split_in_memory)
     protocol::LineParser parser;
     std::unique_ptr<uint32_t, decltype(&std::free)> histograms;  // all zero between blocks
     bool block_open = false;
@@ -416,6 +420,11 @@ class ParallelFeed {
       }
       end = *e;
     }
+    // A piece of the usual size is read whole and split here; one made
+    // long by a long line goes through the LineReader, whose memory is
+    // bounded.
+    if (end - begin <= chunk_ + kInMemorySlack && split_in_memory(begin, end, w, piece)) return;
+    piece.clear();
     w.source.set_range(begin, end);
     w.reader.restart();
     Line line;
@@ -428,50 +437,110 @@ class ParallelFeed {
       const bool overlong = *static_cast<const volatile bool*>(&line.overlong);
       const bool control = *static_cast<const volatile bool*>(&line.control);
       const bool terminated = *static_cast<const volatile bool*>(&line.terminated);
-      const auto number = static_cast<uint32_t>(line.number);
-      if (!overlong && !control) {
-        protocol::Raw16 r;
-        if (terminated) {
-          uint16_t* const out = piece.values16.room(kMaxBlockLineValues + 8);
-          if (protocol::parse_raw16(line.text, out, kMaxBlockLineValues, r)) {
-            add_to_block(r, number, w, piece);
-            continue;
-          }
-        }
-        const ParsedLine& p = w.parser.parse(line.text);
-        if (p.kind == RecordKind::kRaw && p.error == nullptr &&
-            (p.suffix == protocol::Suffix::kValid || p.suffix == protocol::Suffix::kAbsent)) {
-          if (terminated && narrow(p, r, piece)) {
-            add_to_block(r, number, w, piece);
-            continue;
-          }
-          close_block(w, piece);
-          // Filled in place: an Entry built on the stack and copied costs a
-          // store-forwarding stall per line.
-          Entry& e = piece.entries.emplace_back();
-          e.number = number;
-          e.terminated = terminated;
-          e.text_off = static_cast<uint32_t>(piece.text.size());
-          if (pre_parse(p, piece, e)) continue;
-          e.text_len = static_cast<uint16_t>(line.text.size());
-          piece.text.append(line.text);
-          continue;
-        }
-      }
-      close_block(w, piece);
-      Entry& e = piece.entries.emplace_back();
-      e.number = number;
-      e.overlong = overlong;
-      e.control = control;
-      e.terminated = terminated;
-      e.text_off = static_cast<uint32_t>(piece.text.size());
-      e.text_len = static_cast<uint16_t>(line.text.size());
-      piece.text.append(line.text);
+      take_line(line.text, static_cast<uint32_t>(line.number), overlong, control, terminated, w,
+                piece);
     }
     close_block(w, piece);
     piece.lines = lines;
     piece.bytes = w.reader.bytes_consumed();
     if (!w.reader.status()) piece.status = w.reader.status();
+  }
+
+  // Reads [begin, end) whole and splits it into lines by the LineReader's
+  // rules (docs/protocol.md section 1): a line that parse_raw16 takes holds
+  // no control byte, so the LF (or CR LF) after it is its end; any other line
+  // is split byte by byte as the reader would. False, having changed
+  // nothing, when the bytes cannot all be read (the reader then says why).
+  bool split_in_memory(uint64_t begin, uint64_t end, Worker& w, Piece& piece) {
+    const auto len = static_cast<size_t>(end - begin);
+    if (w.bytes.size() < len) w.bytes.resize(len);
+    char* const b = w.bytes.data();
+    for (size_t got = 0; got < len;) {
+      auto r = file_.pread(b + got, len - got, begin + got);
+      if (!r || *r == 0) return false;
+      got += *r;
+    }
+    size_t q = 0;
+    uint32_t number = 0;
+    while (q < len) {
+      ++number;
+      if (const auto* nl = static_cast<const char*>(std::memchr(b + q, '\n', len - q))) {
+        const auto line_end = static_cast<size_t>(nl - b);
+        const size_t text_end = line_end > q && b[line_end - 1] == '\r' ? line_end - 1 : line_end;
+        protocol::Raw16 r;
+        if (text_end - q <= kMaxLine &&
+            protocol::parse_raw16(std::string_view(b + q, text_end - q),
+                                  piece.values16.room(kMaxBlockLineValues + 8),
+                                  kMaxBlockLineValues, r)) {
+          add_to_block(r, number, w, piece);
+          q = line_end + 1;
+          continue;
+        }
+      }
+      // The reader's rules: LF, CR LF or a lone CR ends the line; any other
+      // byte below 0x20, or 0x7F, makes it a control line; the data may end
+      // inside the last one.
+      size_t at = q + find_control_byte(b + q, b + len);
+      bool control = false;
+      if (at < len && b[at] != '\n' && b[at] != '\r') {
+        control = true;
+        while (at < len && b[at] != '\n' && b[at] != '\r') ++at;
+      }
+      const bool terminated = at < len;
+      size_t next = terminated ? at + 1 : len;
+      if (terminated && b[at] == '\r' && next < len && b[next] == '\n') ++next;
+      const bool overlong = at - q > kMaxLine;
+      take_line(overlong ? std::string_view() : std::string_view(b + q, at - q), number, overlong,
+                control, terminated, w, piece);
+      q = next;
+    }
+    close_block(w, piece);
+    piece.lines = number;
+    piece.bytes = len;
+    return true;
+  }
+
+  // One line of a piece: into the open block, or an entry of its own.
+  static void take_line(std::string_view text, uint32_t number, bool overlong, bool control,
+                        bool terminated, Worker& w, Piece& piece) {
+    if (!overlong && !control) {
+      protocol::Raw16 r;
+      if (terminated) {
+        uint16_t* const out = piece.values16.room(kMaxBlockLineValues + 8);
+        if (protocol::parse_raw16(text, out, kMaxBlockLineValues, r)) {
+          add_to_block(r, number, w, piece);
+          return;
+        }
+      }
+      const ParsedLine& p = w.parser.parse(text);
+      if (p.kind == RecordKind::kRaw && p.error == nullptr &&
+          (p.suffix == protocol::Suffix::kValid || p.suffix == protocol::Suffix::kAbsent)) {
+        if (terminated && narrow(p, r, piece)) {
+          add_to_block(r, number, w, piece);
+          return;
+        }
+        close_block(w, piece);
+        // Filled in place: an Entry built on the stack and copied costs a
+        // store-forwarding stall per line.
+        Entry& e = piece.entries.emplace_back();
+        e.number = number;
+        e.terminated = terminated;
+        e.text_off = static_cast<uint32_t>(piece.text.size());
+        if (pre_parse(p, piece, e)) return;
+        e.text_len = static_cast<uint16_t>(text.size());
+        piece.text.append(text);
+        return;
+      }
+    }
+    close_block(w, piece);
+    Entry& e = piece.entries.emplace_back();
+    e.number = number;
+    e.overlong = overlong;
+    e.control = control;
+    e.terminated = terminated;
+    e.text_off = static_cast<uint32_t>(piece.text.size());
+    e.text_len = static_cast<uint16_t>(text.size());
+    piece.text.append(text);
   }
 
   // A parsed RAW line as parse_raw16 gives it, its values written (not

@@ -109,6 +109,10 @@ void check_raw16(std::string_view text, const rb::protocol::ParsedLine& parsed) 
           "parse_raw16 suffix, name and first index");
   require(parsed.raw_values.size() == r.count && r.count <= 16, "parse_raw16 value count");
   for (size_t i = 0; i < r.count; ++i) require(parsed.raw_values[i] == out[i], "parse_raw16 values");
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    require(u >= 0x20 && u != 0x7f, "parse_raw16 takes no line with a control byte");
+  }
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

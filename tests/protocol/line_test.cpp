@@ -289,6 +289,8 @@ TEST(ParseRaw16, TakesPlainLinesAndAgreesWithTheParser) {
   for (const std::string& line :
        {std::string("RESULT,a,n=1,hz=2"), std::string("RAW,a,0,65536"), std::string("RAW,a,0,123456"),
         std::string("RAW,a,0"), std::string("RAW,,0,1"), std::string("RAW,a,0,1,"),
+        std::string("RAW,a\tb,0,1"), std::string("RAW,a\rb,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14"),
+        std::string("RAW,a\x7f,0,1"), std::string("RAW,a,0,1\r"),
         std::string("RAW,a,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17")}) {
     EXPECT_FALSE(rb::protocol::parse_raw16(line, out.data(), 16, r)) << line;
   }
