@@ -326,15 +326,14 @@ UniformLayout uniform_layout(unsigned d) {
 const UniformLayout kUniform[5] = {UniformLayout{}, uniform_layout(1), uniform_layout(2),
                                    uniform_layout(3), uniform_layout(4)};
 
-// From `p`, the first digit of a value in the list that ends at `e`: converts
-// the values while they come in whole groups of one width. Returns where it
-// stopped: the first digit of the next value, or e + 1 when the list ended
-// with a group. `count` values are written to out, which has room for
-// count + 4.
-__attribute__((target("ssse3,sse4.1"))) const char* uniform_values(const char* p, const char* e,
-                                                                   const char* readable_end,
-                                                                   uint64_t* out, size_t& count) {
-  count = 0;
+// From `p`, the first digit of a value in the list that ends at `e`: walks
+// the values while they come in whole groups of one width, and hands each
+// group's values (one per 32-bit lane) and count to sink(values, k), which
+// returns false to stop before that group. Returns where it stopped: the
+// first digit of the next value, or e + 1 when the list ended with a group.
+template <class Sink>
+__attribute__((target("ssse3,sse4.1"))) inline const char* uniform_groups(
+    const char* p, const char* e, const char* readable_end, Sink& sink) {
   unsigned d = 0;
   while (d < 5 && p + d < e && static_cast<unsigned>(static_cast<unsigned char>(p[d]) - '0') <= 9)
     ++d;
@@ -358,69 +357,74 @@ __attribute__((target("ssse3,sse4.1"))) const char* uniform_values(const char* p
     if (static_cast<size_t>(e - p) + 1 == span) need_commas &= ~(1u << (span - 1));
     if ((digits & l.digit_bits) != l.digit_bits || (commas & need_commas) != need_commas) break;
     const __m128i pairs = _mm_maddubs_epi16(_mm_shuffle_epi8(x, l.shuffle), tens);
-    const __m128i values = _mm_madd_epi16(pairs, hundreds);
-    // Four values are stored even when k is 3: the caller leaves room, and
-    // the next group overwrites the extra one.
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + count), _mm_cvtepu32_epi64(values));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + count + 2),
-                     _mm_cvtepu32_epi64(_mm_srli_si128(values, 8)));
-    count += l.k;
+    if (!sink(_mm_madd_epi16(pairs, hundreds), l.k)) break;
     p += span;
   }
   return p;
 }
 
-// uniform_values for parse_raw16: the same groups, written as 16-bit values,
-// and their minimum and maximum folded into lo and hi. Returns where it
-// stopped, as uniform_values does; writes at most `room` values (and four
-// more, which the caller has room for).
-__attribute__((target("ssse3,sse4.1"))) const char* uniform_values16(
-    const char* p, const char* e, const char* readable_end, uint16_t* out, size_t room,
-    size_t& count_out, uint16_t& lo, uint16_t& hi) {
-  count_out = 0;
-  size_t count = 0;  // a local: through the reference it would be stored per group
-  unsigned d = 0;
-  while (d < 5 && p + d < e && static_cast<unsigned>(static_cast<unsigned char>(p[d]) - '0') <= 9)
-    ++d;
-  if (d == 0 || d > 4 || p + d >= e || p[d] != ',') return p;
-  const UniformLayout& l = kUniform[d];
-  const __m128i comma_v = _mm_set1_epi8(',');
-  const __m128i zero_v = _mm_set1_epi8('0');
-  const __m128i nine_v = _mm_set1_epi8(9);
-  const __m128i tens = _mm_setr_epi8(10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1, 10, 1);
-  const __m128i hundreds = _mm_setr_epi16(100, 1, 100, 1, 100, 1, 100, 1);
-  // Only a group's k lanes count: the others are 0xFFFF for the minimum
-  // and 0 for the maximum.
-  const __m128i lanes = l.k == 4 ? _mm_setr_epi16(-1, -1, -1, -1, 0, 0, 0, 0)
-                                 : _mm_setr_epi16(-1, -1, -1, 0, 0, 0, 0, 0);
-  const __m128i others = _mm_xor_si128(lanes, _mm_set1_epi16(-1));
+// Groups as 64-bit values. Four are stored even when k is 3: the caller
+// leaves room, and the next group overwrites the extra one.
+struct Store64 {
+  uint64_t* out;
+  size_t count = 0;
+  __attribute__((target("sse4.1"))) bool operator()(__m128i values, unsigned k) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + count), _mm_cvtepu32_epi64(values));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + count + 2),
+                     _mm_cvtepu32_epi64(_mm_srli_si128(values, 8)));
+    count += k;
+    return true;
+  }
+};
+
+// Groups as 16-bit values (each at most 9999), at most `room` of them (and
+// four more stored, which the caller has room for), with their minimum and
+// maximum. Only a group's k lanes count: the others are 0xFFFF for the
+// minimum and 0 for the maximum.
+struct Store16 {
+  uint16_t* out;
+  size_t room;
+  size_t count = 0;
   __m128i mn = _mm_set1_epi16(-1), mx = _mm_setzero_si128();
-  const size_t span = l.k * l.stride;
-  while (readable_end - p >= 16 && static_cast<size_t>(e - p) + 1 >= span && count < room) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    const __m128i x = _mm_sub_epi8(v, zero_v);
-    const unsigned digits =
-        static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(x, nine_v), x)));
-    const unsigned commas = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, comma_v)));
-    // The last comma of the last group of the list is the end of the list.
-    unsigned need_commas = l.comma_bits;
-    if (static_cast<size_t>(e - p) + 1 == span) need_commas &= ~(1u << (span - 1));
-    if ((digits & l.digit_bits) != l.digit_bits || (commas & need_commas) != need_commas) break;
-    const __m128i pairs = _mm_maddubs_epi16(_mm_shuffle_epi8(x, l.shuffle), tens);
-    const __m128i values = _mm_madd_epi16(pairs, hundreds);  // at most 9999: exact in 16 bits
+  __attribute__((target("sse4.1"))) bool operator()(__m128i values, unsigned k) {
+    if (count >= room) return false;
+    const __m128i lanes = k == 4 ? _mm_setr_epi16(-1, -1, -1, -1, 0, 0, 0, 0)
+                                 : _mm_setr_epi16(-1, -1, -1, 0, 0, 0, 0, 0);
     const __m128i packed = _mm_packus_epi32(values, values);
     _mm_storel_epi64(reinterpret_cast<__m128i*>(out + count), packed);
-    mn = _mm_min_epu16(mn, _mm_or_si128(packed, others));
+    mn = _mm_min_epu16(mn, _mm_or_si128(packed, _mm_xor_si128(lanes, _mm_set1_epi16(-1))));
     mx = _mm_max_epu16(mx, _mm_and_si128(packed, lanes));
-    count += l.k;
-    p += span;
+    count += k;
+    return true;
   }
-  count_out = count;
-  if (count > 0) {
+  // Folds the minimum and maximum into lo and hi.
+  __attribute__((target("sse4.1"))) void fold(uint16_t& lo, uint16_t& hi) const {
+    if (count == 0) return;
     lo = std::min(lo, static_cast<uint16_t>(_mm_cvtsi128_si32(_mm_minpos_epu16(mn))));
     hi = std::max(hi, static_cast<uint16_t>(~_mm_cvtsi128_si32(
                           _mm_minpos_epu16(_mm_xor_si128(mx, _mm_set1_epi16(-1))))));
   }
+};
+
+// `count` values are written to out, which has room for count + 4.
+__attribute__((target("ssse3,sse4.1"))) const char* uniform_values(const char* p, const char* e,
+                                                                   const char* readable_end,
+                                                                   uint64_t* out, size_t& count) {
+  Store64 sink{out};
+  p = uniform_groups(p, e, readable_end, sink);
+  count = sink.count;
+  return p;
+}
+
+// uniform_values for parse_raw16: 16-bit values, at most `room` (and four
+// more stored), their minimum and maximum folded into lo and hi.
+__attribute__((target("ssse3,sse4.1"))) const char* uniform_values16(
+    const char* p, const char* e, const char* readable_end, uint16_t* out, size_t room,
+    size_t& count, uint16_t& lo, uint16_t& hi) {
+  Store16 sink{out, room};
+  p = uniform_groups(p, e, readable_end, sink);
+  sink.fold(lo, hi);
+  count = sink.count;
   return p;
 }
 
