@@ -1,9 +1,5 @@
 #include "verify/parallel.h"
 
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
-
 #include <algorithm>
 #include <array>
 #include <condition_variable>
@@ -128,54 +124,13 @@ struct Piece {
 
 // Stores values (each at most 0xFFFF) as 16-bit and widens [lo, hi] to
 // cover them.
-void pack16_scalar(const uint64_t* v, size_t n, uint16_t* out, uint16_t& lo, uint16_t& hi) {
+void pack16(const uint64_t* v, size_t n, uint16_t* out, uint16_t& lo, uint16_t& hi) {
   for (size_t i = 0; i < n; ++i) {
     out[i] = static_cast<uint16_t>(v[i]);
     lo = std::min(lo, out[i]);
     hi = std::max(hi, out[i]);
   }
 }
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-// Eight values per round: the low halves of four pairs, packed to 16 bits,
-// then one unsigned minimum and maximum over all eight lanes.
-__attribute__((target("sse4.1"))) void pack16_sse41(const uint64_t* v, size_t n, uint16_t* out,
-                                                   uint16_t& lo, uint16_t& hi) {
-  size_t i = 0;
-  __m128i mn = _mm_set1_epi16(-1), mx = _mm_setzero_si128();
-  for (; i + 8 <= n; i += 8) {
-    auto low_halves = [&](size_t k) {
-      const __m128 a = _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v + k)));
-      const __m128 b =
-          _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(v + k + 2)));
-      return _mm_castps_si128(_mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)));
-    };
-    const __m128i w = _mm_packus_epi32(low_halves(i), low_halves(i + 4));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), w);
-    mn = _mm_min_epu16(mn, w);
-    mx = _mm_max_epu16(mx, w);
-  }
-  if (i > 0) {
-    lo = std::min(lo, static_cast<uint16_t>(_mm_cvtsi128_si32(_mm_minpos_epu16(mn))));
-    const __m128i inverted = _mm_xor_si128(mx, _mm_set1_epi16(-1));
-    hi = std::max(hi, static_cast<uint16_t>(~_mm_cvtsi128_si32(_mm_minpos_epu16(inverted))));
-  }
-  pack16_scalar(v + i, n - i, out + i, lo, hi);
-}
-
-void pack16(const uint64_t* v, size_t n, uint16_t* out, uint16_t& lo, uint16_t& hi) {
-  static const bool sse41 = __builtin_cpu_supports("sse4.1");
-  if (sse41) {
-    pack16_sse41(v, n, out, lo, hi);
-  } else {
-    pack16_scalar(v, n, out, lo, hi);
-  }
-}
-#else
-void pack16(const uint64_t* v, size_t n, uint16_t* out, uint16_t& lo, uint16_t& hi) {
-  pack16_scalar(v, n, out, lo, hi);
-}
-#endif
 
 class ParallelFeed {
  public:
