@@ -419,9 +419,11 @@ class ParallelFeed {
     uint32_t number = 0;
     while (q < len) {
       ++number;
+      size_t tried_end = SIZE_MAX;  // where the line parse_raw16 refused ended
       if (const auto* nl = static_cast<const char*>(std::memchr(b + q, '\n', len - q))) {
         const auto line_end = static_cast<size_t>(nl - b);
         const size_t text_end = line_end > q && b[line_end - 1] == '\r' ? line_end - 1 : line_end;
+        tried_end = text_end;
         protocol::Raw16 r;
         if (text_end - q <= kMaxLine &&
             protocol::parse_raw16(std::string_view(b + q, text_end - q),
@@ -445,8 +447,9 @@ class ParallelFeed {
       size_t next = terminated ? at + 1 : len;
       if (terminated && b[at] == '\r' && next < len && b[next] == '\n') ++next;
       const bool overlong = at - q > kMaxLine;
+      // (When this is the line parse_raw16 just refused, it is not asked again.)
       take_line(overlong ? std::string_view() : std::string_view(b + q, at - q), number, overlong,
-                control, terminated, w, piece);
+                control, terminated, w, piece, /*short_path_tried=*/at == tried_end);
       q = next;
     }
     close_block(w, piece);
@@ -457,10 +460,10 @@ class ParallelFeed {
 
   // One line of a piece: into the open block, or an entry of its own.
   static void take_line(std::string_view text, uint32_t number, bool overlong, bool control,
-                        bool terminated, Worker& w, Piece& piece) {
+                        bool terminated, Worker& w, Piece& piece, bool short_path_tried = false) {
     if (!overlong && !control) {
       protocol::Raw16 r;
-      if (terminated) {
+      if (terminated && !short_path_tried) {
         uint16_t* const out = piece.values16.room(kMaxBlockLineValues + 8);
         if (protocol::parse_raw16(text, out, kMaxBlockLineValues, r)) {
           add_to_block(r, number, w, piece);
