@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "protocol/raw16_avx512.h"
 #include "util/crc32c.h"
 #include "util/decimal.h"
 
@@ -547,6 +548,19 @@ void LineParser::parse_raw(std::string_view rest, const char* readable_end) {
 }
 
 bool parse_raw16(std::string_view line, uint16_t* out, size_t max, Raw16& r) {
+  if (detail::raw16_avx512_enabled() && detail::parse_raw16_avx512(line, out, max, r)) return true;
+  return detail::parse_raw16_sse(line, out, max, r);
+}
+
+bool Raw16Reader::read(std::string_view line, uint16_t* out, size_t max, Raw16& r) {
+  if (detail::raw16_avx512_enabled() &&
+      detail::read_raw16_avx512(layouts_, kLayouts, next_, line, out, max, r)) {
+    return true;
+  }
+  return detail::parse_raw16_sse(line, out, max, r);
+}
+
+bool detail::parse_raw16_sse(std::string_view line, uint16_t* out, size_t max, Raw16& r) {
 #ifdef RB_UNIFORM_VALUES
   if (line.size() < 8 || std::memcmp(line.data(), "RAW,", 4) != 0 || !uniform_values_supported())
     return false;

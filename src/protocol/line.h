@@ -100,6 +100,40 @@ struct Raw16 {
 // returns false, and the caller uses LineParser::parse.
 bool parse_raw16(std::string_view line, uint16_t* out, size_t max, Raw16& r);
 
+namespace detail {
+// Where a RAW line's commas and bars are, and what follows from that, as
+// parse_raw16's AVX-512 path worked it out for one line: the next line laid
+// out the same way (nearly every line of a series is) is only checked
+// against it. Plain data; see protocol/raw16_avx512.h.
+struct Raw16Layout {
+  uint64_t commas[2] = {}, bars[2] = {};  // with `length`, the key
+  uint64_t digits[2] = {};                // bytes that must be digits
+  uint64_t hex[2] = {};                   // bytes that must be hex digits (the CRC)
+  alignas(64) uint8_t index[64] = {};     // moves the values' digits into 32-bit lanes
+  uint64_t lanes = 0;                     // the bytes of those lanes that get a digit
+  uint32_t length = 0;                    // of the line; 0: an empty slot
+  uint8_t name_end = 0, first_digits = 0, seq_at = 0, seq_digits = 0, count = 0;
+  bool has_suffix = false;
+};
+
+// parse_raw16 without its AVX-512 path: the path every CPU runs (tests
+// compare the two).
+bool parse_raw16_sse(std::string_view line, uint16_t* out, size_t max, Raw16& r);
+}  // namespace detail
+
+// parse_raw16 for one thread's stream of lines: gives exactly what
+// parse_raw16 gives, faster where the CPU has AVX-512 (VBMI), by
+// remembering the layouts of the last few lines it read.
+class Raw16Reader {
+ public:
+  bool read(std::string_view line, uint16_t* out, size_t max, Raw16& r);
+
+ private:
+  static constexpr size_t kLayouts = 4;
+  detail::Raw16Layout layouts_[kLayouts];
+  size_t next_ = 0;  // the slot the next new layout takes
+};
+
 // Appends the V2 form of `record` with sequence number `seq` to `out`:
 // "<record>|<seq>|<crc32c of record|seq as 8 lowercase hex>" (no line end).
 void append_v2_line(std::string& out, std::string_view record, uint64_t seq);

@@ -315,6 +315,7 @@ class ParallelFeed {
     LineReader reader;
     std::vector<char> bytes;  // a piece read whole (split_in_memory)
     protocol::LineParser parser;
+    protocol::Raw16Reader raw16;
     std::unique_ptr<uint32_t, decltype(&std::free)> histograms;  // all zero between blocks
     bool block_open = false;
     uint32_t next_number = 0;
@@ -426,7 +427,7 @@ class ParallelFeed {
         tried_end = text_end;
         protocol::Raw16 r;
         if (text_end - q <= kMaxLine &&
-            protocol::parse_raw16(std::string_view(b + q, text_end - q),
+            w.raw16.read(std::string_view(b + q, text_end - q),
                                   piece.values16.room(kMaxBlockLineValues + 8),
                                   kMaxBlockLineValues, r)) {
           add_to_block(r, number, w, piece);
@@ -465,7 +466,7 @@ class ParallelFeed {
       protocol::Raw16 r;
       if (terminated && !short_path_tried) {
         uint16_t* const out = piece.values16.room(kMaxBlockLineValues + 8);
-        if (protocol::parse_raw16(text, out, kMaxBlockLineValues, r)) {
+        if (w.raw16.read(text, out, kMaxBlockLineValues, r)) {
           add_to_block(r, number, w, piece);
           return;
         }

@@ -98,21 +98,45 @@ void check_accumulator(std::string_view input) {
 
 }  // namespace
 
-// parse_raw16 refuses a line or reads what LineParser::parse read.
-void check_raw16(std::string_view text, const rb::protocol::ParsedLine& parsed) {
-  uint16_t out[16 + 8];
-  rb::protocol::Raw16 r;
-  if (!rb::protocol::parse_raw16(text, out, 16, r)) return;
+// One reading of a line by parse_raw16 (or one of its paths): refused, or
+// what LineParser::parse read.
+void check_raw16_reading(bool ok, std::string_view text, const rb::protocol::ParsedLine& parsed,
+                         const uint16_t* out, const rb::protocol::Raw16& r) {
+  if (!ok) return;
   require(parsed.kind == rb::protocol::RecordKind::kRaw && parsed.error == nullptr,
           "parse_raw16 takes only well-formed RAW");
   require(parsed.suffix == r.suffix && parsed.raw_name == r.name && parsed.raw_first == r.first,
           "parse_raw16 suffix, name and first index");
+  require(parsed.suffix != rb::protocol::Suffix::kValid || parsed.seq == r.seq, "parse_raw16 seq");
   require(parsed.raw_values.size() == r.count && r.count <= 16, "parse_raw16 value count");
-  for (size_t i = 0; i < r.count; ++i) require(parsed.raw_values[i] == out[i], "parse_raw16 values");
+  uint16_t lo = UINT16_MAX, hi = 0;
+  for (size_t i = 0; i < r.count; ++i) {
+    require(parsed.raw_values[i] == out[i], "parse_raw16 values");
+    lo = std::min(lo, out[i]);
+    hi = std::max(hi, out[i]);
+  }
+  require(r.lo == lo && r.hi == hi, "parse_raw16 minimum and maximum");
   for (char c : text) {
     const auto u = static_cast<unsigned char>(c);
     require(u >= 0x20 && u != 0x7f, "parse_raw16 takes no line with a control byte");
   }
+}
+
+// parse_raw16, its SSE path alone, and a Raw16Reader that lives across
+// inputs (so lines meet layouts learned from earlier ones) each refuse the
+// line or read what LineParser::parse read.
+void check_raw16(std::string_view text, const rb::protocol::ParsedLine& parsed) {
+  static rb::protocol::Raw16Reader reader;
+  uint16_t out[16 + 8];
+  rb::protocol::Raw16 r;
+  bool ok = rb::protocol::parse_raw16(text, out, 16, r);
+  check_raw16_reading(ok, text, parsed, out, r);
+  r = {};
+  ok = rb::protocol::detail::parse_raw16_sse(text, out, 16, r);
+  check_raw16_reading(ok, text, parsed, out, r);
+  r = {};
+  ok = reader.read(text, out, 16, r);
+  check_raw16_reading(ok, text, parsed, out, r);
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -144,6 +168,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       require(back.seq == line.number, "framed seq round trip");
       require(back.record == line.text, "framed record round trip");
     }
+  }
+  // The whole input as one line, when it holds no line end (lines longer
+  // than the reader's limit above reach parse_raw16's widest path here).
+  if (input.find_first_of("\r\n") == std::string_view::npos) {
+    check_raw16(input, parser.parse(input));
   }
   require(reader.status().ok(), "memory source never fails");
   require(reader.bytes_consumed() == size, "every byte read");

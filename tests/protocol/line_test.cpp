@@ -4,11 +4,14 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <random>
 #include <vector>
 #include <string>
 
+#include "protocol/raw16_avx512.h"
 #include "util/crc32c.h"
 
 namespace {
@@ -222,20 +225,67 @@ TEST(LineParser, RawValuesAgreeWithASimpleParserOnRandomLines) {
 }
 
 
+// The ways of reading a RAW line parse_raw16's contract covers: parse_raw16
+// itself (with its AVX-512 path where the CPU has one), its SSE path alone,
+// and a Raw16Reader that remembers layouts across the lines it is given.
+struct Raw16Way {
+  const char* name;
+  std::function<bool(std::string_view, uint16_t*, rb::protocol::Raw16&)> read;
+};
+
+std::vector<Raw16Way> raw16_ways() {
+  auto reader = std::make_shared<rb::protocol::Raw16Reader>();
+  return {
+      {"parse_raw16",
+       [](std::string_view l, uint16_t* o, rb::protocol::Raw16& r) {
+         return rb::protocol::parse_raw16(l, o, 16, r);
+       }},
+      {"parse_raw16_sse",
+       [](std::string_view l, uint16_t* o, rb::protocol::Raw16& r) {
+         return rb::protocol::detail::parse_raw16_sse(l, o, 16, r);
+       }},
+      {"Raw16Reader", [reader](std::string_view l, uint16_t* o, rb::protocol::Raw16& r) {
+         return reader->read(l, o, 16, r);
+       }}};
+}
+
+// A reading agrees with LineParser::parse, value by value.
+void expect_same_as_parser(const std::string& line, const ParsedLine& p, const uint16_t* out,
+                           const rb::protocol::Raw16& r, const char* way) {
+  ASSERT_EQ(p.kind, RecordKind::kRaw) << way << ": " << line;
+  ASSERT_EQ(p.error, nullptr) << way << ": " << line;
+  ASSERT_EQ(p.suffix, r.suffix) << way << ": " << line;
+  ASSERT_TRUE(r.suffix == Suffix::kValid || r.suffix == Suffix::kAbsent) << way << ": " << line;
+  if (r.suffix == Suffix::kValid) ASSERT_EQ(p.seq, r.seq) << way << ": " << line;
+  ASSERT_EQ(p.raw_name, r.name) << way << ": " << line;
+  ASSERT_EQ(p.raw_first, r.first) << way << ": " << line;
+  ASSERT_EQ(std::vector<uint64_t>(p.raw_values.begin(), p.raw_values.end()),
+            std::vector<uint64_t>(out, out + r.count))
+      << way << ": " << line;
+  ASSERT_EQ(r.lo, *std::min_element(p.raw_values.begin(), p.raw_values.end()))
+      << way << ": " << line;
+  ASSERT_EQ(r.hi, *std::max_element(p.raw_values.begin(), p.raw_values.end()))
+      << way << ": " << line;
+}
+
 // parse_raw16 either refuses a line or reads exactly what LineParser::parse
 // reads; and it takes every plainly written RAW line whose values fit, so
-// the short path is the one such lines take.
+// the short path is the one such lines take. So do its SSE path alone and a
+// Raw16Reader (whose remembered layouts meet lines laid out like earlier
+// ones, some of them corrupt).
 TEST(ParseRaw16, TakesPlainLinesAndAgreesWithTheParser) {
   std::mt19937 rng(9);
   LineParser parser;
-  int taken = 0, plain = 0;
+  const std::vector<Raw16Way> ways = raw16_ways();
+  std::vector<int> taken(ways.size());
+  int plain = 0;
   std::vector<uint16_t> out(16 + 8);
   for (int round = 0; round < 30000; ++round) {
     const unsigned width = 1 + rng() % 5;
     const bool mixed = rng() % 4 == 0;
     const int n = 1 + static_cast<int>(rng() % 18);
     bool is_plain = n <= 16;
-    std::string list = std::to_string(rng() % 100000);
+    std::string list = std::to_string(rng() % (rng() % 8 == 0 ? 10000000000ull : 100000));
     for (int i = 0; i < n; ++i) {
       const unsigned w = mixed ? 1 + rng() % 6 : width;
       uint64_t v = rng() % 70000;
@@ -246,44 +296,35 @@ TEST(ParseRaw16, TakesPlainLinesAndAgreesWithTheParser) {
       list += "," + digits;
     }
     if (rng() % 6 == 0) {
-      const char bad[] = {',', 'x', ' ', '-', '|', '\0'};
+      const char bad[] = {',', 'x', ' ', '-', '|', '\0', '\x7f', 'a'};
       list[rng() % list.size()] = bad[rng() % sizeof bad];
       is_plain = false;
     }
-    const std::string name = rng() % 10 == 0 ? "" : "s" + std::to_string(rng() % 3);
+    std::string name = rng() % 10 == 0 ? "" : "s" + std::to_string(rng() % 3);
+    if (rng() % 8 == 0) name += std::string(rng() % 60, 'n');  // lines past 64 and 128 bytes
     if (name.empty()) is_plain = false;
     const std::string record = "RAW," + name + "," + list;
     const unsigned form = rng() % 4;  // V2, V1, corrupt V2
-    std::string line = form == 3 ? record : rb::protocol::v2_line(record, rng() % 1000000);
+    const uint64_t seq = rng() % (rng() % 8 == 0 ? 100000000000ull : 1000000);
+    std::string line = form == 3 ? record : rb::protocol::v2_line(record, seq);
     if (form == 2) {
-      line[rng() % line.size()] ^= 0x04;
+      line[rng() % line.size()] ^= static_cast<char>(1u << (rng() % 7));
       is_plain = false;
     }
-    rb::protocol::Raw16 r;
-    std::fill(out.begin(), out.end(), 0xABCD);
-    const bool ok = rb::protocol::parse_raw16(line, out.data(), 16, r);
     const ParsedLine& p = parser.parse(line);
-    if (is_plain) {
-      ++plain;
-      EXPECT_TRUE(ok) << line;
+    if (is_plain) ++plain;
+    for (size_t w = 0; w < ways.size(); ++w) {
+      rb::protocol::Raw16 r;
+      std::fill(out.begin(), out.end(), 0xABCD);
+      const bool ok = ways[w].read(line, out.data(), r);
+      if (is_plain) EXPECT_TRUE(ok) << ways[w].name << ": " << line;
+      if (!ok) continue;
+      ++taken[w];
+      expect_same_as_parser(line, p, out.data(), r, ways[w].name);
     }
-    if (!ok) continue;
-    ++taken;
-    ASSERT_EQ(p.kind, RecordKind::kRaw) << line;
-    ASSERT_EQ(p.error, nullptr) << line;
-    ASSERT_EQ(p.suffix, r.suffix) << line;
-    ASSERT_TRUE(r.suffix == Suffix::kValid || r.suffix == Suffix::kAbsent) << line;
-    if (r.suffix == Suffix::kValid) ASSERT_EQ(p.seq, r.seq) << line;
-    ASSERT_EQ(p.raw_name, r.name) << line;
-    ASSERT_EQ(p.raw_first, r.first) << line;
-    ASSERT_EQ(std::vector<uint64_t>(p.raw_values.begin(), p.raw_values.end()),
-              std::vector<uint64_t>(out.begin(), out.begin() + static_cast<ptrdiff_t>(r.count)))
-        << line;
-    ASSERT_EQ(r.lo, *std::min_element(p.raw_values.begin(), p.raw_values.end())) << line;
-    ASSERT_EQ(r.hi, *std::max_element(p.raw_values.begin(), p.raw_values.end())) << line;
   }
   EXPECT_GT(plain, 10000);
-  EXPECT_GE(taken, plain);
+  for (size_t w = 0; w < ways.size(); ++w) EXPECT_GE(taken[w], plain) << ways[w].name;
   // Not RAW, or too much for 16 bits or 16 values: refused.
   rb::protocol::Raw16 r;
   for (const std::string& line :
@@ -292,8 +333,80 @@ TEST(ParseRaw16, TakesPlainLinesAndAgreesWithTheParser) {
         std::string("RAW,a\tb,0,1"), std::string("RAW,a\rb,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14"),
         std::string("RAW,a\x7f,0,1"), std::string("RAW,a,0,1\r"),
         std::string("RAW,a,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17")}) {
-    EXPECT_FALSE(rb::protocol::parse_raw16(line, out.data(), 16, r)) << line;
+    for (const Raw16Way& way : ways) EXPECT_FALSE(way.read(line, out.data(), r)) << way.name << ": " << line;
   }
+}
+
+// A line laid out exactly like one the reader has read (its commas and bars
+// in the same places, the same length) is still checked byte by byte: a
+// letter among the digits, a control byte in the name, a CRC that is not
+// hex or does not match, each makes it refuse; a good line with the layout
+// is read, value by value.
+TEST(Raw16Reader, ChecksLinesLaidOutLikeOnesItHasRead) {
+  rb::protocol::Raw16Reader reader;
+  LineParser parser;
+  std::vector<uint16_t> out(16 + 8);
+  rb::protocol::Raw16 r;
+  const std::string record = "RAW,event_to_task,299408,466,473,469,467,474,474,470,472,471,470,470,466,471,466,468,474";
+  const std::string good = rb::protocol::v2_line(record, 100000);
+  ASSERT_TRUE(reader.read(good, out.data(), 16, r));
+  expect_same_as_parser(good, parser.parse(good), out.data(), r, "first");
+  // The same layout, other digits: read as the parser reads it.
+  const std::string other = rb::protocol::v2_line(
+      "RAW,irq_to_task_X,399408,123,456,789,012,345,678,901,234,567,890,111,222,333,444,555,999", 123456);
+  ASSERT_EQ(other.size(), good.size());
+  ASSERT_TRUE(reader.read(other, out.data(), 16, r));
+  expect_same_as_parser(other, parser.parse(other), out.data(), r, "other");
+  auto refused = [&](std::string line, const char* why) {
+    EXPECT_FALSE(reader.read(line, out.data(), 16, r)) << why << ": " << line;
+    EXPECT_FALSE(rb::protocol::parse_raw16(line, out.data(), 16, r)) << why << ": " << line;
+  };
+  std::string letter = record;
+  letter[record.size() - 2] = 'a';
+  refused(rb::protocol::v2_line(letter, 100000), "a letter in a value");
+  std::string control = record;
+  control[6] = '\x01';
+  refused(rb::protocol::v2_line(control, 100000), "a control byte in the name");
+  std::string bad_crc = good;
+  bad_crc[good.size() - 1] = bad_crc[good.size() - 1] == '0' ? '1' : '0';
+  refused(bad_crc, "a CRC that does not match");
+  std::string upper = good;
+  upper[good.size() - 8] = 'G';
+  refused(upper, "a CRC that is not lowercase hex");
+  std::string seq_letter = good;
+  seq_letter[good.size() - 10] = 'q';
+  refused(seq_letter, "a letter in the seq");
+  std::string first_letter = record;
+  first_letter[19] = 'z';
+  refused(rb::protocol::v2_line(first_letter, 100000), "a letter in the first index");
+  // Fewer values allowed than the layout holds: refused, as by parse_raw16.
+  EXPECT_FALSE(reader.read(good, out.data(), 15, r));
+  EXPECT_FALSE(rb::protocol::parse_raw16(good, out.data(), 15, r));
+}
+
+// Where the CPU has AVX-512 (VBMI), parse_raw16 reads typical lines by
+// that path; turning it off leaves the SSE path, which reads them the same.
+TEST(Raw16Avx512, ReadsTypicalLinesWhereTheCpuHasIt) {
+  namespace d = rb::protocol::detail;
+  if (!d::use_raw16_avx512(true)) GTEST_SKIP() << "this CPU has no AVX-512 VBMI";
+  std::vector<uint16_t> out(16 + 8);
+  rb::protocol::Raw16 r;
+  for (const std::string& line :
+       {rb::protocol::v2_line("RAW,irq_entry,299424,28,30,31,26,27,33,27,27,31,29,28,31,31,26,31,28", 100001),
+        rb::protocol::v2_line("RAW,ctx,0,1,2,3,4,5,6,7,8,9,0,1,2,3,4,5,6", 7),
+        rb::protocol::v2_line("RAW,ctx,16,1000,2000,3000,4000,5000,6000,7000,8000,9000,1234,2345,3456,4567,5678,6789,9999", 8),
+        std::string("RAW,ctx,0,466,473")}) {
+    EXPECT_TRUE(d::parse_raw16_avx512(line, out.data(), 16, r)) << line;
+    const uint16_t lo = r.lo, hi = r.hi;
+    const size_t count = r.count;
+    EXPECT_FALSE(!d::parse_raw16_sse(line, out.data(), 16, r)) << line;
+    EXPECT_EQ(r.lo, lo);
+    EXPECT_EQ(r.hi, hi);
+    EXPECT_EQ(r.count, count);
+  }
+  EXPECT_FALSE(d::use_raw16_avx512(false));
+  EXPECT_FALSE(d::raw16_avx512_enabled());
+  EXPECT_TRUE(d::use_raw16_avx512(true));
 }
 
 }  // namespace
