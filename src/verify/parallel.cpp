@@ -569,18 +569,7 @@ class ParallelFeed {
     }
     Part& part = piece.parts[b.parts_off + slot];
     const size_t n = p.count;
-    const uint16_t* const out = piece.values16.room(0);  // where the line's values are
-    piece.values16.commit(n);
-    uint32_t* const hist = w.histogram(slot);
-    static_assert(kHistogramWays == 4);
-    size_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-      ++hist[out[i]];
-      ++hist[(1 << 16) | out[i + 1]];
-      ++hist[(2 << 16) | out[i + 2]];
-      ++hist[(3 << 16) | out[i + 3]];
-    }
-    for (; i < n; ++i) ++hist[out[i]];
+    piece.values16.commit(n);  // (counted when the block closes)
     part.lo = std::min(part.lo, p.lo);
     part.hi = std::max(part.hi, p.hi);
     part.samples += n;
@@ -615,20 +604,44 @@ class ParallelFeed {
     return ((a0 ^ b0) | (a1 ^ b1)) == 0;
   }
 
-  // Ends the open block: each series' histogram becomes (value, count)
-  // pairs, unless its values spread so wide that reading the histogram would
-  // cost more than the samples themselves.
+  // Ends the open block: each series' values are counted in its histogram,
+  // which becomes (value, count) pairs, unless they spread so wide that
+  // reading the histogram would cost more than the samples themselves.
+  // (Counting here, not as each line is added, reads values stored long
+  // before: a load right after the parser's wide store of them stalls.)
   static void close_block(Worker& w, Piece& piece) {
     if (!w.block_open) return;
     w.block_open = false;
     const Block& b = piece.blocks.back();
-    bool wide = false;
+    std::array<bool, kMaxBlockSeries> counted{};
+    bool any = false;
     for (uint32_t slot = 0; slot < b.parts_len; ++slot) {
-      Part& part = piece.parts[b.parts_off + slot];
-      if (uint64_t{part.hi} - part.lo > 4 * part.samples + 64) {
-        wide = true;
-        continue;
+      const Part& part = piece.parts[b.parts_off + slot];
+      counted[slot] = uint64_t{part.hi} - part.lo <= 4 * part.samples + 64;
+      any = any || counted[slot];
+    }
+    if (!any) return;
+    const uint16_t* values = piece.values16.data() + b.values_off;
+    static_assert(kHistogramWays == 4);
+    for (uint32_t i = 0; i < b.lines; ++i) {
+      const uint16_t size = piece.sizes[b.sizes_off + i];
+      const size_t slot = size >> 8, n = size & 0xffu;
+      if (counted[slot]) {
+        uint32_t* const hist = w.histogram(slot);
+        size_t k = 0;
+        for (; k + 4 <= n; k += 4) {
+          ++hist[values[k]];
+          ++hist[(1 << 16) | values[k + 1]];
+          ++hist[(2 << 16) | values[k + 2]];
+          ++hist[(3 << 16) | values[k + 3]];
+        }
+        for (; k < n; ++k) ++hist[values[k]];
       }
+      values += n;
+    }
+    for (uint32_t slot = 0; slot < b.parts_len; ++slot) {
+      if (!counted[slot]) continue;
+      Part& part = piece.parts[b.parts_off + slot];
       uint32_t* const hist = w.histogram(slot);
       part.counted = true;
       part.counts_off = static_cast<uint32_t>(piece.counts.size());
@@ -641,16 +654,6 @@ class ParallelFeed {
         if (count != 0) piece.counts.push_back({v, count});
       }
       part.counts_len = static_cast<uint32_t>(piece.counts.size()) - part.counts_off;
-    }
-    if (!wide) return;
-    const uint16_t* values = piece.values16.data() + b.values_off;
-    for (uint32_t i = 0; i < b.lines; ++i) {
-      const uint16_t size = piece.sizes[b.sizes_off + i];
-      uint32_t* const hist = w.histogram(size >> 8);
-      for (size_t k = 0; k < (size & 0xffu); ++k) {
-        for (uint32_t way = 0; way < kHistogramWays; ++way) hist[way << 16 | values[k]] = 0;
-      }
-      values += size & 0xffu;
     }
   }
 
