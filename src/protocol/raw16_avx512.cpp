@@ -1,5 +1,6 @@
 #include "protocol/raw16_avx512.h"
 
+#include <cstdlib>
 #include <cstring>
 
 #include "util/decimal.h"
@@ -56,6 +57,13 @@ bool detect() {
 }
 
 const bool kSupported = detect();
+
+// RTOSBENCH_SIMD=sse turns the path off for the whole run (to compare, or
+// to rule it out when a result is in doubt).
+bool wanted() {
+  const char* v = std::getenv("RTOSBENCH_SIMD");
+  return v == nullptr || std::strcmp(v, "sse") != 0;
+}
 
 #define RB_AVX512_TARGET \
   __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,bmi,bmi2,sse4.2")))
@@ -277,7 +285,7 @@ RB_AVX512_TARGET inline bool read_as(const Raw16Layout& L, const char* d, size_t
 
 }  // namespace
 
-bool raw16_avx512_on = kSupported;
+bool raw16_avx512_on = kSupported && wanted();
 
 bool use_raw16_avx512(bool on) {
   raw16_avx512_on = on && kSupported;

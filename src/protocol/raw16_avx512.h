@@ -14,7 +14,8 @@
 namespace rb::protocol::detail {
 
 // Whether parse_raw16 uses this path: true when the CPU can run it, unless
-// turned off by use_raw16_avx512(false). (A plain load per line.)
+// the environment has RTOSBENCH_SIMD=sse or use_raw16_avx512(false) turned
+// it off. (A plain load per line.)
 extern bool raw16_avx512_on;
 inline bool raw16_avx512_enabled() { return raw16_avx512_on; }
 

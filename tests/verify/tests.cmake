@@ -107,6 +107,11 @@ add_test(NAME verify_json_unwritable
 add_test(NAME verify_megabyte_line
          COMMAND sh ${RB_VERIFY_DIR}/megabyte_line.sh $<TARGET_FILE:rtosbench> ${RB_VERIFY_OUT}
                  ${RB_VERIFY_DATA}/generated/valid_v2.log)
+# The same report from one thread, from parsing threads, and from parsing
+# threads with the RAW line parser's AVX-512 path turned off.
+add_test(NAME verify_simd_paths_same_report
+         COMMAND sh ${RB_VERIFY_DIR}/simd_paths.sh $<TARGET_FILE:rtosbench> ${RB_VERIFY_OUT}
+                 ${RB_VERIFY_DATA}/generated/valid_v2.log)
 set_tests_properties(verify_missing_file verify_directory verify_permission_denied verify_usage_bad_expect
                      verify_usage_no_log verify_stdin verify_json_stdout verify_json_unwritable verify_megabyte_line
-                     PROPERTIES LABELS verify)
+                     verify_simd_paths_same_report PROPERTIES LABELS verify)

@@ -1,0 +1,26 @@
+#!/bin/sh
+# The report of `verify` on LOG is the same, byte for byte, read by one
+# thread, by parsing threads on small pieces, and by parsing threads with
+# RTOSBENCH_SIMD=sse (the RAW line parser's path for CPUs without AVX-512;
+# on such a CPU the two threaded runs take the same path).
+#   simd_paths.sh RTOSBENCH WORKDIR LOG
+bin=$1 dir=$2 log=$3
+out=$dir/simd_paths
+mkdir -p "$out" || exit 1
+"$bin" verify "$log" --threads 1 --json "$out/one.json" > /dev/null
+rc1=$?
+"$bin" verify "$log" --threads 2 --chunk-bytes 2048 --json "$out/threads.json" > /dev/null
+rc2=$?
+RTOSBENCH_SIMD=sse "$bin" verify "$log" --threads 2 --chunk-bytes 2048 --json "$out/sse.json" > /dev/null
+rc3=$?
+if [ "$rc1" -ne "$rc2" ] || [ "$rc1" -ne "$rc3" ]; then
+  echo "exit codes differ: one thread $rc1, threads $rc2, threads with RTOSBENCH_SIMD=sse $rc3" >&2
+  exit 1
+fi
+for f in threads sse; do
+  if ! cmp "$out/one.json" "$out/$f.json"; then
+    echo "the $f report differs from the one-thread report: diff $out/one.json $out/$f.json" >&2
+    exit 1
+  fi
+done
+echo "same report from one thread, threads, and threads with RTOSBENCH_SIMD=sse (exit $rc1)"
