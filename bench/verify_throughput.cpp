@@ -13,7 +13,9 @@
 // machine's changing load disturbs less), and each child's peak
 // resident memory (ru_maxrss from wait4, i.e. that child's RUSAGE_CHILDREN).
 // Both logs have the same series sizes (1 million samples per test), so a
-// bounded-memory verifier shows the same peak on both.
+// bounded-memory verifier shows the same peak on both. Where the CPU has
+// AVX-512 VBMI (which verify's RAW line parser then uses), the large log is
+// also verified with RTOSBENCH_SIMD=sse: the figure for CPUs without it.
 #include <fcntl.h>
 #include <fmt/core.h>
 #include <spawn.h>
@@ -211,8 +213,13 @@ struct RunResult {
   int exit_code = -1;
 };
 
-// Runs argv as a child with stdout to /dev/null; wall time and its rusage.
-RunResult run(const std::vector<std::string>& args) {
+// Runs argv as a child with stdout to /dev/null, its environment this
+// program's plus `env` (NAME=value entries); wall time and its rusage.
+RunResult run(const std::vector<std::string>& args, const std::vector<std::string>& env = {}) {
+  std::vector<char*> envp;
+  for (char** e = environ; *e != nullptr; ++e) envp.push_back(*e);
+  for (const std::string& e : env) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
   std::vector<char*> argv;
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
@@ -221,7 +228,7 @@ RunResult run(const std::vector<std::string>& args) {
   posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
   const auto t0 = std::chrono::steady_clock::now();
   pid_t pid;
-  if (posix_spawnp(&pid, argv[0], &fa, nullptr, argv.data(), environ) != 0) {
+  if (posix_spawnp(&pid, argv[0], &fa, nullptr, argv.data(), envp.data()) != 0) {
     fmt::print(stderr, "cannot run {}\n", args[0]);
     std::exit(1);
   }
@@ -250,12 +257,12 @@ struct Paired {
 };
 
 Paired paired_runs(const std::vector<std::string>& a_args, const std::vector<std::string>& b_args,
-                   int runs) {
+                   int runs, const std::vector<std::string>& b_env = {}) {
   Paired p;
   std::vector<double> ratios;
   for (int i = 0; i < runs; ++i) {
     const RunResult a = run(a_args);
-    const RunResult b = run(b_args);
+    const RunResult b = run(b_args, b_env);
     if (i == 0 || a.seconds < p.a.seconds) p.a = a;
     if (i == 0 || b.seconds < p.b.seconds) p.b = b;
     ratios.push_back(b.seconds / std::max(a.seconds, 1e-6));
@@ -266,29 +273,54 @@ Paired paired_runs(const std::vector<std::string>& a_args, const std::vector<std
   return p;
 }
 
-void measure(const std::string& label, const fs::path& log, const LogInfo& info,
-             const std::string& rtosbench, int runs) {
-  const double mb = static_cast<double>(info.bytes) / 1e6;
-  fmt::print("\n{}: {:.1f} MiB, {} lines, {} RAW samples, {} tests of {} samples\n", label,
-             static_cast<double>(info.bytes) / (1 << 20), info.lines, info.samples, info.tests,
-             info.tests ? (info.samples - 1000) / info.tests : 0);
-  const Paired pair = paired_runs({"wc", "-l", log.string()}, {rtosbench, "verify", log.string()}, runs);
+// verify's RAW line parser has an AVX-512 (VBMI) path, used where the CPU
+// has it; RTOSBENCH_SIMD=sse makes verify use the path every x86-64 CPU runs.
+bool has_avx512_path() {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi") &&
+         __builtin_cpu_supports("bmi2");
+#else
+  return false;
+#endif
+}
+
+void print_verify(const char* label, double mb, const Paired& pair, int runs) {
   const RunResult& wc = pair.a;
   const RunResult& v = pair.b;
   fmt::print(
-      "  wc -l            wall {:7.3f} s {:6.0f} MB/s  cpu {:7.3f} s  peak RSS {:5.1f} MiB (exit "
-      "{})\n",
-      wc.seconds, mb / wc.seconds, wc.cpu_seconds, wc.maxrss_kib / 1024.0, wc.exit_code);
-  fmt::print(
-      "  rtosbench verify wall {:7.3f} s {:6.0f} MB/s  cpu {:7.3f} s  peak RSS {:5.1f} MiB (exit "
+      "  {:<16} wall {:7.3f} s {:6.0f} MB/s  cpu {:7.3f} s  peak RSS {:5.1f} MiB (exit "
       "{}{})\n",
-      v.seconds, mb / v.seconds, v.cpu_seconds, v.maxrss_kib / 1024.0, v.exit_code,
+      label, v.seconds, mb / v.seconds, v.cpu_seconds, v.maxrss_kib / 1024.0, v.exit_code,
       v.exit_code == 0 ? ", valid" : ", NOT valid");
   fmt::print(
       "  verify / wc -l   wall {:6.2f}x best of each, {:.2f}x median of {} back-to-back pairs  "
       "cpu {:6.2f}x  (target: within 3x)\n",
       v.seconds / wc.seconds, pair.median_ratio, runs,
       v.cpu_seconds / std::max(wc.cpu_seconds, 1e-3));
+}
+
+void measure(const std::string& label, const fs::path& log, const LogInfo& info,
+             const std::string& rtosbench, int runs, bool sse_too) {
+  const double mb = static_cast<double>(info.bytes) / 1e6;
+  fmt::print("\n{}: {:.1f} MiB, {} lines, {} RAW samples, {} tests of {} samples\n", label,
+             static_cast<double>(info.bytes) / (1 << 20), info.lines, info.samples, info.tests,
+             info.tests ? (info.samples - 1000) / info.tests : 0);
+  const std::vector<std::string> wc_args = {"wc", "-l", log.string()};
+  const std::vector<std::string> verify_args = {rtosbench, "verify", log.string()};
+  const Paired pair = paired_runs(wc_args, verify_args, runs);
+  const RunResult& wc = pair.a;
+  fmt::print(
+      "  wc -l            wall {:7.3f} s {:6.0f} MB/s  cpu {:7.3f} s  peak RSS {:5.1f} MiB (exit "
+      "{})\n",
+      wc.seconds, mb / wc.seconds, wc.cpu_seconds, wc.maxrss_kib / 1024.0, wc.exit_code);
+  print_verify("rtosbench verify", mb, pair, runs);
+  if (sse_too) {
+    // The same, on the path CPUs without AVX-512 take (its own pairs with wc -l).
+    print_verify("verify (SIMD=sse)", mb,
+                 paired_runs(wc_args, verify_args, runs, {"RTOSBENCH_SIMD=sse"}), runs);
+  }
 }
 
 }  // namespace
@@ -338,6 +370,11 @@ int main(int argc, char** argv) {
   fs::create_directories(work);
   fmt::print("verify_throughput: {} ({} run(s) each, best kept), logs in {}\n", rtosbench, runs,
              work.string());
+  const bool avx512 = has_avx512_path();
+  fmt::print("RAW line parser: {}\n",
+             avx512 ? "AVX-512 path (this CPU has VBMI); the large log is also verified with "
+                      "RTOSBENCH_SIMD=sse, the path of CPUs without it"
+                    : "SSE path (this CPU has no AVX-512 VBMI)");
 
   constexpr size_t kPerSeries = 500000;  // one test = 1 million samples
   struct Case {
@@ -354,7 +391,7 @@ int main(int argc, char** argv) {
     const LogInfo info = generate_in_child(log, c.bytes, kPerSeries);
     fmt::print("\ngenerated {} in {:.1f} s", log.filename().string(),
                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    measure(c.label, log, info, rtosbench, runs);
+    measure(c.label, log, info, rtosbench, runs, avx512 && c.bytes >= (1ull << 30));
     if (std::getenv("RB_KEEP_LOGS") == nullptr) fs::remove(log);
   }
   if (std::getenv("RB_KEEP_LOGS") == nullptr) fs::remove_all(work);
