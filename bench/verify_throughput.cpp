@@ -318,7 +318,7 @@ void measure(const std::string& label, const fs::path& log, const LogInfo& info,
   print_verify("rtosbench verify", mb, pair, runs);
   if (sse_too) {
     // The same, on the path CPUs without AVX-512 take (its own pairs with wc -l).
-    print_verify("verify (SIMD=sse)", mb,
+    print_verify("verify SIMD=sse", mb,
                  paired_runs(wc_args, verify_args, runs, {"RTOSBENCH_SIMD=sse"}), runs);
   }
 }
