@@ -14,8 +14,9 @@
 // resident memory (ru_maxrss from wait4, i.e. that child's RUSAGE_CHILDREN).
 // Both logs have the same series sizes (1 million samples per test), so a
 // bounded-memory verifier shows the same peak on both. Where the CPU has
-// AVX-512 VBMI (which verify's RAW line parser then uses), the large log is
-// also verified with RTOSBENCH_SIMD=sse: the figure for CPUs without it.
+// AVX-512 VBMI or AVX2 (which verify's RAW line parser then uses), the large
+// log is also verified with RTOSBENCH_SIMD=avx2 and =sse: the figures for
+// CPUs without them.
 #include <fcntl.h>
 #include <fmt/core.h>
 #include <spawn.h>
@@ -273,17 +274,23 @@ Paired paired_runs(const std::vector<std::string>& a_args, const std::vector<std
   return p;
 }
 
-// verify's RAW line parser has an AVX-512 (VBMI) path, used where the CPU
-// has it; RTOSBENCH_SIMD=sse makes verify use the path every x86-64 CPU runs.
-bool has_avx512_path() {
+// verify's RAW line parser has an AVX-512 (VBMI) path and an AVX2 one, each
+// used where the CPU has it; RTOSBENCH_SIMD=avx2 makes verify use at most
+// the AVX2 one, =sse the path every x86-64 CPU runs.
+struct Paths {
+  bool avx512 = false, avx2 = false;
+};
+
+Paths cpu_paths() {
+  Paths p;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
   __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi") &&
-         __builtin_cpu_supports("bmi2");
-#else
-  return false;
+  p.avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+             __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi") &&
+             __builtin_cpu_supports("bmi2");
+  p.avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("sse4.2");
 #endif
+  return p;
 }
 
 void print_verify(const char* label, double mb, const Paired& pair, int runs) {
@@ -302,7 +309,7 @@ void print_verify(const char* label, double mb, const Paired& pair, int runs) {
 }
 
 void measure(const std::string& label, const fs::path& log, const LogInfo& info,
-             const std::string& rtosbench, int runs, bool sse_too) {
+             const std::string& rtosbench, int runs, bool avx2_row, bool sse_row) {
   const double mb = static_cast<double>(info.bytes) / 1e6;
   fmt::print("\n{}: {:.1f} MiB, {} lines, {} RAW samples, {} tests of {} samples\n", label,
              static_cast<double>(info.bytes) / (1 << 20), info.lines, info.samples, info.tests,
@@ -316,8 +323,12 @@ void measure(const std::string& label, const fs::path& log, const LogInfo& info,
       "{})\n",
       wc.seconds, mb / wc.seconds, wc.cpu_seconds, wc.maxrss_kib / 1024.0, wc.exit_code);
   print_verify("rtosbench verify", mb, pair, runs);
-  if (sse_too) {
-    // The same, on the path CPUs without AVX-512 take (its own pairs with wc -l).
+  // The same on the narrower paths other CPUs take (each its own pairs with wc -l).
+  if (avx2_row) {
+    print_verify("verify SIMD=avx2", mb,
+                 paired_runs(wc_args, verify_args, runs, {"RTOSBENCH_SIMD=avx2"}), runs);
+  }
+  if (sse_row) {
     print_verify("verify SIMD=sse", mb,
                  paired_runs(wc_args, verify_args, runs, {"RTOSBENCH_SIMD=sse"}), runs);
   }
@@ -370,11 +381,12 @@ int main(int argc, char** argv) {
   fs::create_directories(work);
   fmt::print("verify_throughput: {} ({} run(s) each, best kept), logs in {}\n", rtosbench, runs,
              work.string());
-  const bool avx512 = has_avx512_path();
-  fmt::print("RAW line parser: {}\n",
-             avx512 ? "AVX-512 path (this CPU has VBMI); the large log is also verified with "
-                      "RTOSBENCH_SIMD=sse, the path of CPUs without it"
-                    : "SSE path (this CPU has no AVX-512 VBMI)");
+  const Paths paths = cpu_paths();
+  fmt::print("RAW line parser: {} path{}\n",
+             paths.avx512 ? "AVX-512" : paths.avx2 ? "AVX2" : "SSE",
+             paths.avx512 || paths.avx2
+                 ? "; the large log is also verified on the narrower paths (RTOSBENCH_SIMD)"
+                 : "");
 
   constexpr size_t kPerSeries = 500000;  // one test = 1 million samples
   struct Case {
@@ -391,7 +403,10 @@ int main(int argc, char** argv) {
     const LogInfo info = generate_in_child(log, c.bytes, kPerSeries);
     fmt::print("\ngenerated {} in {:.1f} s", log.filename().string(),
                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    measure(c.label, log, info, rtosbench, runs, avx512 && c.bytes >= (1ull << 30));
+    // The narrower paths are timed on the large log only.
+    const bool large = c.bytes >= (1ull << 30);
+    measure(c.label, log, info, rtosbench, runs, large && paths.avx512 && paths.avx2,
+            large && (paths.avx512 || paths.avx2));
     if (std::getenv("RB_KEEP_LOGS") == nullptr) fs::remove(log);
   }
   if (std::getenv("RB_KEEP_LOGS") == nullptr) fs::remove_all(work);

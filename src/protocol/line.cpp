@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "protocol/raw16_avx2.h"
 #include "protocol/raw16_avx512.h"
 #include "util/crc32c.h"
 #include "util/decimal.h"
@@ -552,10 +553,13 @@ bool parse_raw16(std::string_view line, uint16_t* out, size_t max, Raw16& r) {
   return detail::parse_raw16_sse(line, out, max, r);
 }
 
-bool Raw16Reader::read(std::string_view line, uint16_t* out, size_t max, Raw16& r) {
-  if (detail::raw16_avx512_enabled() &&
-      detail::read_raw16_avx512(layouts_, kLayouts, next_, line, out, max, r)) {
-    return true;
+bool Raw16Reader::read(std::string_view line, const char* readable_end, uint16_t* out,
+                       size_t max, Raw16& r) {
+  if (detail::raw16_avx512_enabled()) {
+    if (detail::read_raw16_avx512(layouts_, kLayouts, next_, line, out, max, r)) return true;
+  } else if (detail::raw16_avx2_enabled()) {
+    if (detail::read_raw16_avx2(layouts_, kLayouts, next_, line, readable_end, out, max, r))
+      return true;
   }
   return detail::parse_raw16_sse(line, out, max, r);
 }

@@ -112,7 +112,8 @@ struct Raw16Layout {
   alignas(64) uint8_t index[64] = {};     // moves the values' digits into 32-bit lanes
   uint64_t lanes = 0;                     // the bytes of those lanes that get a digit
   uint32_t length = 0;                    // of the line; 0: an empty slot
-  uint8_t name_end = 0, first_digits = 0, seq_at = 0, seq_digits = 0, count = 0;
+  uint8_t name_end = 0, first_digits = 0, values_at = 0, width = 0, seq_at = 0, seq_digits = 0,
+          count = 0;
   bool has_suffix = false;
 };
 
@@ -122,11 +123,17 @@ bool parse_raw16_sse(std::string_view line, uint16_t* out, size_t max, Raw16& r)
 }  // namespace detail
 
 // parse_raw16 for one thread's stream of lines: gives exactly what
-// parse_raw16 gives, faster where the CPU has AVX-512 (VBMI), by
+// parse_raw16 gives, faster where the CPU has AVX-512 (VBMI) or AVX2, by
 // remembering the layouts of the last few lines it read.
 class Raw16Reader {
  public:
-  bool read(std::string_view line, uint16_t* out, size_t max, Raw16& r);
+  bool read(std::string_view line, uint16_t* out, size_t max, Raw16& r) {
+    return read(line, line.data() + line.size(), out, max, r);
+  }
+  // The same, where the bytes after the line up to readable_end may be read
+  // too (the AVX2 path reads 128 from the line's start).
+  bool read(std::string_view line, const char* readable_end, uint16_t* out, size_t max,
+            Raw16& r);
 
  private:
   static constexpr size_t kLayouts = 4;

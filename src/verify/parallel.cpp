@@ -27,6 +27,8 @@ constexpr uint64_t kBatch = 4;     // pieces the consumer waits for at once
 // A piece longer than its nominal size by more than this (a long line at
 // its end) is read through the LineReader, not whole.
 constexpr uint64_t kInMemorySlack = 64 << 10;
+// Bytes after a piece read whole that a RAW parser may read (Raw16Reader).
+constexpr size_t kReadAhead = 128;
 
 // One line of a piece, or a run of RAW lines. RAW lines that parsed cleanly
 // carry their parse (the expensive part) and, as text, only their series
@@ -409,8 +411,10 @@ class ParallelFeed {
   // nothing, when the bytes cannot all be read (the reader then says why).
   bool split_in_memory(uint64_t begin, uint64_t end, Worker& w, Piece& piece) {
     const auto len = static_cast<size_t>(end - begin);
-    if (w.bytes.size() < len) w.bytes.resize(len);
+    // (kReadAhead bytes past the piece may be read, not used, by the RAW parser.)
+    if (w.bytes.size() < len + kReadAhead) w.bytes.resize(len + kReadAhead);
     char* const b = w.bytes.data();
+    const char* const readable_end = b + len + kReadAhead;
     for (size_t got = 0; got < len;) {
       auto r = file_.pread(b + got, len - got, begin + got);
       if (!r || *r == 0) return false;
@@ -427,7 +431,7 @@ class ParallelFeed {
         tried_end = text_end;
         protocol::Raw16 r;
         if (text_end - q <= kMaxLine &&
-            w.raw16.read(std::string_view(b + q, text_end - q),
+            w.raw16.read(std::string_view(b + q, text_end - q), readable_end,
                                   piece.values16.room(kMaxBlockLineValues + 8),
                                   kMaxBlockLineValues, r)) {
           add_to_block(r, number, w, piece);

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "protocol/line.h"
+#include "protocol/raw16_avx512.h"
 #include "protocol/records.h"
 #include "stats/accumulator.h"
 #include "stats/summary.h"
@@ -122,9 +123,10 @@ void check_raw16_reading(bool ok, std::string_view text, const rb::protocol::Par
   }
 }
 
-// parse_raw16, its SSE path alone, and a Raw16Reader that lives across
-// inputs (so lines meet layouts learned from earlier ones) each refuse the
-// line or read what LineParser::parse read.
+// parse_raw16, its SSE path alone, and Raw16Readers that live across
+// inputs (so lines meet layouts learned from earlier ones; one of them with
+// AVX2 at most and bytes to read past the line) each refuse the line or
+// read what LineParser::parse read.
 void check_raw16(std::string_view text, const rb::protocol::ParsedLine& parsed) {
   static rb::protocol::Raw16Reader reader;
   uint16_t out[16 + 8];
@@ -137,6 +139,19 @@ void check_raw16(std::string_view text, const rb::protocol::ParsedLine& parsed) 
   r = {};
   ok = reader.read(text, out, 16, r);
   check_raw16_reading(ok, text, parsed, out, r);
+  // A reader that may read 128 bytes past the line and uses AVX2 at most.
+  static rb::protocol::Raw16Reader avx2_reader;
+  static std::string buffer;
+  buffer.assign(text);
+  buffer.append(128, ',');
+  namespace d = rb::protocol::detail;
+  const bool avx512 = d::raw16_avx512_enabled();
+  d::use_raw16_avx512(false);
+  r = {};
+  ok = avx2_reader.read(std::string_view(buffer.data(), text.size()),
+                        buffer.data() + buffer.size(), out, 16, r);
+  d::use_raw16_avx512(avx512);
+  check_raw16_reading(ok, std::string_view(buffer.data(), text.size()), parsed, out, r);
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -11,6 +11,7 @@
 #include <vector>
 #include <string>
 
+#include "protocol/raw16_avx2.h"
 #include "protocol/raw16_avx512.h"
 #include "util/crc32c.h"
 
@@ -233,8 +234,23 @@ struct Raw16Way {
   std::function<bool(std::string_view, uint16_t*, rb::protocol::Raw16&)> read;
 };
 
+// Runs f with the widest RAW paths limited: AVX-512 and AVX2 each on only
+// where allowed (and the CPU has it); as before afterwards.
+template <class F>
+bool with_paths(bool avx512, bool avx2, F f) {
+  namespace d = rb::protocol::detail;
+  const bool was512 = d::raw16_avx512_enabled(), was2 = d::raw16_avx2_enabled();
+  d::use_raw16_avx512(avx512 && was512);
+  d::use_raw16_avx2(avx2 && was2);
+  const bool ok = f();
+  d::use_raw16_avx512(was512);
+  d::use_raw16_avx2(was2);
+  return ok;
+}
+
 std::vector<Raw16Way> raw16_ways() {
   auto reader = std::make_shared<rb::protocol::Raw16Reader>();
+  auto avx2_reader = std::make_shared<rb::protocol::Raw16Reader>();
   return {
       {"parse_raw16",
        [](std::string_view l, uint16_t* o, rb::protocol::Raw16& r) {
@@ -244,8 +260,21 @@ std::vector<Raw16Way> raw16_ways() {
        [](std::string_view l, uint16_t* o, rb::protocol::Raw16& r) {
          return rb::protocol::detail::parse_raw16_sse(l, o, 16, r);
        }},
-      {"Raw16Reader", [reader](std::string_view l, uint16_t* o, rb::protocol::Raw16& r) {
+      {"Raw16Reader",
+       [reader](std::string_view l, uint16_t* o, rb::protocol::Raw16& r) {
          return reader->read(l, o, 16, r);
+       }},
+      // The line in a buffer with 128 bytes after it, as verify's pieces
+      // have, and the AVX-512 path off: the AVX2 path where the CPU has it.
+      {"Raw16Reader (AVX2)",
+       [avx2_reader, buffer = std::make_shared<std::string>()](
+           std::string_view l, uint16_t* o, rb::protocol::Raw16& r) {
+         buffer->assign(l);
+         buffer->append(128, 'x');
+         const std::string_view line(buffer->data(), l.size());
+         return with_paths(false, true, [&] {
+           return avx2_reader->read(line, buffer->data() + buffer->size(), o, 16, r);
+         });
        }}};
 }
 
@@ -343,45 +372,93 @@ TEST(ParseRaw16, TakesPlainLinesAndAgreesWithTheParser) {
 // hex or does not match, each makes it refuse; a good line with the layout
 // is read, value by value.
 TEST(Raw16Reader, ChecksLinesLaidOutLikeOnesItHasRead) {
-  rb::protocol::Raw16Reader reader;
+  // Once with the paths this CPU has, once with AVX2 at most; lines with 128
+  // readable bytes after them, as in verify's pieces.
+  for (const bool avx512 : {true, false}) {
+    SCOPED_TRACE(avx512 ? "widest path" : "AVX2 at most");
+    rb::protocol::Raw16Reader reader;
+    LineParser parser;
+    std::vector<uint16_t> out(16 + 8);
+    rb::protocol::Raw16 r;
+    std::string buffer;
+    auto read = [&](const std::string& line, size_t max) {
+      buffer = line + std::string(128, 'x');
+      return with_paths(avx512, true, [&] {
+        return reader.read(std::string_view(buffer.data(), line.size()),
+                           buffer.data() + buffer.size(), out.data(), max, r);
+      });
+    };
+    const std::string record = "RAW,event_to_task,299408,466,473,469,467,474,474,470,472,471,470,470,466,471,466,468,474";
+    const std::string good = rb::protocol::v2_line(record, 100000);
+    ASSERT_TRUE(read(good, 16));
+    expect_same_as_parser(good, parser.parse(good), out.data(), r, "first");
+    // The same layout, other digits: read as the parser reads it.
+    const std::string other = rb::protocol::v2_line(
+        "RAW,irq_to_task_X,399408,123,456,789,012,345,678,901,234,567,890,111,222,333,444,555,999", 123456);
+    ASSERT_EQ(other.size(), good.size());
+    ASSERT_TRUE(read(other, 16));
+    expect_same_as_parser(other, parser.parse(other), out.data(), r, "other");
+    auto refused = [&](std::string line, const char* why) {
+      EXPECT_FALSE(read(line, 16)) << why << ": " << line;
+      EXPECT_FALSE(rb::protocol::parse_raw16(line, out.data(), 16, r)) << why << ": " << line;
+    };
+    std::string letter = record;
+    letter[record.size() - 2] = 'a';
+    refused(rb::protocol::v2_line(letter, 100000), "a letter in a value");
+    std::string control = record;
+    control[6] = '\x01';
+    refused(rb::protocol::v2_line(control, 100000), "a control byte in the name");
+    std::string bad_crc = good;
+    bad_crc[good.size() - 1] = bad_crc[good.size() - 1] == '0' ? '1' : '0';
+    refused(bad_crc, "a CRC that does not match");
+    std::string upper = good;
+    upper[good.size() - 8] = 'G';
+    refused(upper, "a CRC that is not lowercase hex");
+    std::string seq_letter = good;
+    seq_letter[good.size() - 10] = 'q';
+    refused(seq_letter, "a letter in the seq");
+    std::string first_letter = record;
+    first_letter[19] = 'z';
+    refused(rb::protocol::v2_line(first_letter, 100000), "a letter in the first index");
+    // Fewer values allowed than the layout holds: refused, as by parse_raw16.
+    EXPECT_FALSE(read(good, 15));
+    EXPECT_FALSE(rb::protocol::parse_raw16(good, out.data(), 15, r));
+  }
+}
+
+// Where the CPU has AVX2, a Raw16Reader with 128 readable bytes after the
+// line reads typical lines by that path (widths 1 to 3; 4 is left to SSE),
+// the first time by working the layout out, then by the remembered layout.
+TEST(Raw16Avx2, ReadsTypicalLinesWhereTheCpuHasIt) {
+  namespace d = rb::protocol::detail;
+  if (!d::raw16_avx2_enabled()) GTEST_SKIP() << "this CPU has no AVX2 (or RTOSBENCH_SIMD=sse)";
   LineParser parser;
   std::vector<uint16_t> out(16 + 8);
+  rb::protocol::detail::Raw16Layout layouts[4];
+  size_t next = 0;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const std::string& line :
+         {rb::protocol::v2_line("RAW,irq_entry,299424,28,30,31,26,27,33,27,27,31,29,28,31,31,26,31,28", 100001),
+          rb::protocol::v2_line("RAW,ctx,0,1,2,3,4,5,6,7,8,9,0,1,2,3,4,5,6", 7),
+          rb::protocol::v2_line("RAW,event_to_task,299408,466,473,469,467,474,474,470,472,471,470,470,466,471,466,468,474", 100000),
+          rb::protocol::v2_line("RAW,ctx,16,466,473,469", 8)}) {
+      std::string padded = line + std::string(128, '\0');
+      rb::protocol::Raw16 r;
+      ASSERT_TRUE(d::read_raw16_avx2(layouts, 4, next, std::string_view(padded.data(), line.size()),
+                                     padded.data() + padded.size(), out.data(), 16, r))
+          << "pass " << pass << ": " << line;
+      expect_same_as_parser(line, parser.parse(line), out.data(), r, "AVX2");
+    }
+  }
+  // 4-digit values: refused by this path, read by the reader all the same.
+  const std::string wide = rb::protocol::v2_line("RAW,ctx,16,1000,2000,3000,4000,5000,6000,7000,8000,9000,1234,2345,3456,4567,5678,6789,9999", 9);
+  const std::string padded = wide + std::string(128, '\0');
   rb::protocol::Raw16 r;
-  const std::string record = "RAW,event_to_task,299408,466,473,469,467,474,474,470,472,471,470,470,466,471,466,468,474";
-  const std::string good = rb::protocol::v2_line(record, 100000);
-  ASSERT_TRUE(reader.read(good, out.data(), 16, r));
-  expect_same_as_parser(good, parser.parse(good), out.data(), r, "first");
-  // The same layout, other digits: read as the parser reads it.
-  const std::string other = rb::protocol::v2_line(
-      "RAW,irq_to_task_X,399408,123,456,789,012,345,678,901,234,567,890,111,222,333,444,555,999", 123456);
-  ASSERT_EQ(other.size(), good.size());
-  ASSERT_TRUE(reader.read(other, out.data(), 16, r));
-  expect_same_as_parser(other, parser.parse(other), out.data(), r, "other");
-  auto refused = [&](std::string line, const char* why) {
-    EXPECT_FALSE(reader.read(line, out.data(), 16, r)) << why << ": " << line;
-    EXPECT_FALSE(rb::protocol::parse_raw16(line, out.data(), 16, r)) << why << ": " << line;
-  };
-  std::string letter = record;
-  letter[record.size() - 2] = 'a';
-  refused(rb::protocol::v2_line(letter, 100000), "a letter in a value");
-  std::string control = record;
-  control[6] = '\x01';
-  refused(rb::protocol::v2_line(control, 100000), "a control byte in the name");
-  std::string bad_crc = good;
-  bad_crc[good.size() - 1] = bad_crc[good.size() - 1] == '0' ? '1' : '0';
-  refused(bad_crc, "a CRC that does not match");
-  std::string upper = good;
-  upper[good.size() - 8] = 'G';
-  refused(upper, "a CRC that is not lowercase hex");
-  std::string seq_letter = good;
-  seq_letter[good.size() - 10] = 'q';
-  refused(seq_letter, "a letter in the seq");
-  std::string first_letter = record;
-  first_letter[19] = 'z';
-  refused(rb::protocol::v2_line(first_letter, 100000), "a letter in the first index");
-  // Fewer values allowed than the layout holds: refused, as by parse_raw16.
-  EXPECT_FALSE(reader.read(good, out.data(), 15, r));
-  EXPECT_FALSE(rb::protocol::parse_raw16(good, out.data(), 15, r));
+  EXPECT_FALSE(d::read_raw16_avx2(layouts, 4, next, std::string_view(padded.data(), wide.size()),
+                                  padded.data() + padded.size(), out.data(), 16, r));
+  // Without 128 readable bytes after its start: refused.
+  EXPECT_FALSE(d::read_raw16_avx2(layouts, 4, next, std::string_view(padded.data(), wide.size()),
+                                  padded.data() + 100, out.data(), 16, r));
 }
 
 // Where the CPU has AVX-512 (VBMI), parse_raw16 reads typical lines by

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "protocol/line.h"
+#include "protocol/raw16_avx2.h"
 #include "protocol/raw16_avx512.h"
 #include "log_builder.h"
 #include "verify/parallel.h"
@@ -50,22 +51,31 @@ class TempFile {
 };
 
 // Each piece costs a few system calls, so on big files the smallest pieces
-// are made larger: a few thousand pieces per file at most. Where the CPU
-// has parse_raw16's AVX-512 path, two threads also run without it.
+// are made larger: a few thousand pieces per file at most. Two threads also
+// run with the RAW parser's wider paths off: AVX-512 off (the AVX2 path,
+// where the CPU has it), then both off (the SSE path).
 void expect_same_reports(const fs::path& path, const std::vector<size_t>& chunks) {
+  namespace d = rb::protocol::detail;
   const std::string sequential = report_json(path, 1, 1 << 20);
   const size_t smallest = static_cast<size_t>(fs::file_size(path) / 2000) + 1;
-  const bool avx512 = rb::protocol::detail::raw16_avx512_enabled();
-  for (unsigned threads : {2u, 3u, 0u}) {
-    if (threads == 0 && (!avx512 || rb::protocol::detail::use_raw16_avx512(false))) break;
+  const bool avx512 = d::raw16_avx512_enabled(), avx2 = d::raw16_avx2_enabled();
+  struct Run {
+    unsigned threads;
+    bool avx512, avx2;
+    const char* paths;
+  };
+  for (const Run& run : {Run{2, true, true, ""}, Run{3, true, true, ""},
+                         Run{2, false, true, " (AVX-512 off)"}, Run{2, false, false, " (SSE only)"}}) {
+    d::use_raw16_avx512(run.avx512 && avx512);
+    d::use_raw16_avx2(run.avx2 && avx2);
     for (size_t wanted : chunks) {
       const size_t chunk = std::max(wanted, smallest);
-      EXPECT_EQ(report_json(path, threads == 0 ? 2 : threads, chunk), sequential)
-          << path << " threads=" << threads << " chunk=" << chunk
-          << (threads == 0 ? " (AVX-512 path off)" : "");
+      EXPECT_EQ(report_json(path, run.threads, chunk), sequential)
+          << path << " threads=" << run.threads << " chunk=" << chunk << run.paths;
     }
   }
-  if (avx512) rb::protocol::detail::use_raw16_avx512(true);
+  d::use_raw16_avx512(avx512);
+  d::use_raw16_avx2(avx2);
 }
 
 TEST(ParallelVerify, EveryCommittedLogGivesTheSequentialReport) {
