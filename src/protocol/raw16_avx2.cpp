@@ -128,15 +128,8 @@ RB_AVX2_TARGET inline void convert(const char* d, const Raw16Layout& L, uint16_t
   const __m256i v = _mm256_permute4x64_epi64(_mm256_packus_epi32(v01, v23), 0xD8);
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), v);
   const __m256i in = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(kLanes + 16 - L.count));
-  const __m256i for_min = _mm256_or_si256(v, _mm256_xor_si256(in, _mm256_set1_epi16(-1)));
-  const __m256i for_max = _mm256_and_si256(v, in);
-  const __m128i mn =
-      _mm_min_epu16(_mm256_castsi256_si128(for_min), _mm256_extracti128_si256(for_min, 1));
-  const __m128i mx = _mm_xor_si128(
-      _mm_max_epu16(_mm256_castsi256_si128(for_max), _mm256_extracti128_si256(for_max, 1)),
-      _mm_set1_epi16(-1));
-  r.lo = static_cast<uint16_t>(_mm_cvtsi128_si32(_mm_minpos_epu16(mn)));
-  r.hi = static_cast<uint16_t>(~_mm_cvtsi128_si32(_mm_minpos_epu16(mx)));
+  min_max16(_mm256_or_si256(v, _mm256_xor_si256(in, _mm256_set1_epi16(-1))),
+            _mm256_and_si256(v, in), r);
   r.count = L.count;
 }
 

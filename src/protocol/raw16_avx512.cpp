@@ -109,15 +109,8 @@ RB_AVX512_TARGET inline void convert(const Masks& m, const uint8_t* index, uint6
   } else {
     _mm256_mask_storeu_epi16(out, in, values);
   }
-  const __m256i for_min = _mm256_mask_blend_epi16(in, _mm256_set1_epi16(-1), values);
-  const __m256i for_max = _mm256_maskz_mov_epi16(in, values);
-  const __m128i mn =
-      _mm_min_epu16(_mm256_castsi256_si128(for_min), _mm256_extracti128_si256(for_min, 1));
-  const __m128i mx = _mm_xor_si128(
-      _mm_max_epu16(_mm256_castsi256_si128(for_max), _mm256_extracti128_si256(for_max, 1)),
-      _mm_set1_epi16(-1));
-  r.lo = static_cast<uint16_t>(_mm_cvtsi128_si32(_mm_minpos_epu16(mn)));
-  r.hi = static_cast<uint16_t>(~_mm_cvtsi128_si32(_mm_minpos_epu16(mx)));
+  min_max16(_mm256_mask_blend_epi16(in, _mm256_set1_epi16(-1), values),
+            _mm256_maskz_mov_epi16(in, values), r);
   r.count = k;
 }
 

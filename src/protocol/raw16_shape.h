@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "protocol/line.h"
+#include "util/crc32c.h"
 #include "util/decimal.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -172,28 +173,24 @@ inline bool fits(const Raw16Layout& L, const Classified& m, size_t max) {
 
 #ifdef RB_RAW16_WIDE
 // Whether the V2 line of n bytes (n >= 11, its suffix checked by work_out)
-// carries the CRC-32C of its first n - 9 bytes, computed with the crc32
-// instruction inline (the library's crc32c() goes through a pointer chosen
-// at run time).
+// carries the CRC-32C of its first n - 9 bytes, computed inline (the
+// library's crc32c() goes through a pointer chosen at run time).
 __attribute__((target("sse4.2"))) inline bool crc_matches(const char* d, size_t n) {
-  const char* p = d;
-  size_t left = n - 9;
-  uint64_t s = 0xFFFFFFFFu;
-  for (; left >= 8; p += 8, left -= 8) {
-    uint64_t w;
-    std::memcpy(&w, p, 8);
-    s = _mm_crc32_u64(s, w);
-  }
-  auto s32 = static_cast<uint32_t>(s);
-  if (left >= 4) {
-    uint32_t w;
-    std::memcpy(&w, p, 4);
-    s32 = _mm_crc32_u32(s32, w);
-    p += 4;
-    left -= 4;
-  }
-  for (; left > 0; --left) s32 = _mm_crc32_u8(s32, static_cast<unsigned char>(*p++));
-  return hex8_value(d + n - 8) == ~s32;
+  return hex8_value(d + n - 8) ==
+         ~crc32c_sse42_state(~0u, reinterpret_cast<const unsigned char*>(d), n - 9);
+}
+
+// The minimum and maximum of 16 values in 16-bit lanes, those not counted
+// being 0xFFFF in for_min and 0 in for_max.
+__attribute__((target("avx2,sse4.1"))) inline void min_max16(__m256i for_min, __m256i for_max,
+                                                            Raw16& r) {
+  const __m128i mn =
+      _mm_min_epu16(_mm256_castsi256_si128(for_min), _mm256_extracti128_si256(for_min, 1));
+  const __m128i mx = _mm_xor_si128(
+      _mm_max_epu16(_mm256_castsi256_si128(for_max), _mm256_extracti128_si256(for_max, 1)),
+      _mm_set1_epi16(-1));
+  r.lo = static_cast<uint16_t>(_mm_cvtsi128_si32(_mm_minpos_epu16(mn)));
+  r.hi = static_cast<uint16_t>(~_mm_cvtsi128_si32(_mm_minpos_epu16(mx)));
 }
 #endif
 

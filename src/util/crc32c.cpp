@@ -3,11 +3,6 @@
 #include <array>
 #include <cstring>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define RB_CRC32C_X86 1
-#include <nmmintrin.h>
-#endif
-
 namespace rb {
 namespace {
 
@@ -50,28 +45,11 @@ uint32_t table_state(uint32_t s, const unsigned char* p, size_t n) {
 }
 
 #ifdef RB_CRC32C_X86
-// Compiled for SSE4.2 by attribute so the rest of the program keeps the
-// baseline instruction set; only called after the run-time check.
+// Compiled for SSE4.2 by attribute (crc32c.h) so the rest of the program
+// keeps the baseline instruction set; only called after the run-time check.
 __attribute__((target("sse4.2"))) uint32_t sse42_state(uint32_t s, const unsigned char* p,
                                                        size_t n) {
-  uint64_t s64 = s;
-  while (n >= 8) {
-    uint64_t v;
-    std::memcpy(&v, p, 8);
-    s64 = _mm_crc32_u64(s64, v);
-    p += 8;
-    n -= 8;
-  }
-  uint32_t s32 = static_cast<uint32_t>(s64);
-  if (n >= 4) {
-    uint32_t v;
-    std::memcpy(&v, p, 4);
-    s32 = _mm_crc32_u32(s32, v);
-    p += 4;
-    n -= 4;
-  }
-  while (n--) s32 = _mm_crc32_u8(s32, *p++);
-  return s32;
+  return crc32c_sse42_state(s, p, n);
 }
 #endif
 
