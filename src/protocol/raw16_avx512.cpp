@@ -102,7 +102,8 @@ RB_AVX512_TARGET inline void convert(const Masks& m, const uint8_t* index, uint6
   const __m512i pairs = _mm512_maddubs_epi16(
       placed, _mm512_set1_epi16(static_cast<short>(0x010A)));  // bytes 10, 1
   const __m512i values32 = _mm512_madd_epi16(pairs, _mm512_set1_epi32(0x00010064));  // 100, 1
-  const __m256i values = _mm512_cvtepi32_epi16(values32);
+  // (The zero-masked form: GCC 12 warns of the plain one's undefined source.)
+  const __m256i values = _mm512_maskz_cvtepi32_epi16(static_cast<__mmask16>(0xFFFF), values32);
   const auto in = static_cast<__mmask16>(_bzhi_u32(0xFFFFu, k));
   if (max + 8 >= 16) {
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), values);
