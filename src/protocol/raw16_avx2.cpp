@@ -86,7 +86,7 @@ RB_AVX2_TARGET inline Classified classify(const char* d, size_t n) {
   Classes32 c{}, e{};
   if (n > 64) {
     c = classes(d + 64);
-    e = classes(d + 96);
+    if (n > 96) e = classes(d + 96);
   }
   auto join = [](uint32_t p, uint32_t q, uint32_t r, uint32_t s) {
     return U128{p | uint64_t{q} << 32} | U128{r | uint64_t{s} << 32} << 64;
