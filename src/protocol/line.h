@@ -102,9 +102,10 @@ bool parse_raw16(std::string_view line, uint16_t* out, size_t max, Raw16& r);
 
 namespace detail {
 // Where a RAW line's commas and bars are, and what follows from that, as
-// parse_raw16's AVX-512 path worked it out for one line: the next line laid
-// out the same way (nearly every line of a series is) is only checked
-// against it. Plain data; see protocol/raw16_avx512.h.
+// one of parse_raw16's wide paths worked it out for one line: the next line
+// laid out the same way (nearly every line of a series is) is only checked
+// against it. Plain data; see protocol/raw16_shape.h. `index` and `lanes`
+// are the AVX-512 path's (lanes 0: that path has not worked this one out).
 struct Raw16Layout {
   uint64_t commas[2] = {}, bars[2] = {};  // with `length`, the key
   uint64_t digits[2] = {};                // bytes that must be digits
@@ -117,8 +118,8 @@ struct Raw16Layout {
   bool has_suffix = false;
 };
 
-// parse_raw16 without its AVX-512 path: the path every CPU runs (tests
-// compare the two).
+// parse_raw16 without its wide paths: the path every x86-64 CPU runs
+// (tests compare them).
 bool parse_raw16_sse(std::string_view line, uint16_t* out, size_t max, Raw16& r);
 }  // namespace detail
 

@@ -167,6 +167,7 @@ RB_AVX2_TARGET bool read_raw16_avx2(Raw16Layout* layouts, size_t count, size_t& 
   if (!work_out(n, m, max, sh) || (sh.has_suffix && !crc_matches(d, n))) return false;
   Raw16Layout& learned = layouts[next];
   remember(n, m, sh, learned);
+  learned.lanes = 0;  // no AVX-512 permutation here: that path works it out again
   next = next + 1 == count ? 0 : next + 1;
   if (!convertible(learned)) return false;  // remembered all the same: refused at once next time
   convert(d, learned, out, r);

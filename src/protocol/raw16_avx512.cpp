@@ -165,13 +165,16 @@ RB_AVX512_TARGET bool read_raw16_avx512(Raw16Layout* layouts, size_t count, size
   if (n < 8 || n > 128 || std::memcmp(line.data(), "RAW,", 4) != 0) return false;
   const char* const d = line.data();
   const Masks m = classify(d, n);
-  if (const Raw16Layout* L = find_layout(layouts, count, n, m.c)) {
-    return read_as(*L, d, n, m, out, max, r);
-  }
+  const Raw16Layout* L = find_layout(layouts, count, n, m.c);
+  if (L != nullptr && L->lanes != 0) return read_as(*L, d, n, m, out, max, r);
   Raw16Layout learned;
   if (!decode(d, n, m, out, max, r, learned)) return false;
-  layouts[next] = learned;
-  next = next + 1 == count ? 0 : next + 1;
+  if (L != nullptr) {  // learned by the AVX2 path, without this path's permutation
+    layouts[L - layouts] = learned;
+  } else {
+    layouts[next] = learned;
+    next = next + 1 == count ? 0 : next + 1;
+  }
   return true;
 }
 

@@ -426,6 +426,42 @@ TEST(Raw16Reader, ChecksLinesLaidOutLikeOnesItHasRead) {
   }
 }
 
+// One reader whose paths change between lines (as tests change them): a
+// layout the AVX2 path learned is worked out again by the AVX-512 path, and
+// one the AVX-512 path learned serves the AVX2 path; each line is read as
+// the parser reads it. (On a CPU without both, the same lines take what it
+// has.)
+TEST(Raw16Reader, ALayoutLearnedOnOnePathServesTheOther) {
+  rb::protocol::Raw16Reader reader;
+  LineParser parser;
+  std::vector<uint16_t> out(16 + 8);
+  rb::protocol::Raw16 r;
+  std::string buffer;
+  auto read = [&](const std::string& line, bool avx512) {
+    buffer = line + std::string(128, 'x');
+    return with_paths(avx512, true, [&] {
+      return reader.read(std::string_view(buffer.data(), line.size()),
+                         buffer.data() + buffer.size(), out.data(), 16, r);
+    });
+  };
+  std::mt19937 rng(5);
+  const std::string names[] = {"a", "bb", "ccc", "dddd", "eeeee", "ffffff", "ggggggg"};
+  for (int i = 0; i < 120; ++i) {
+    // Three names (each its own layout) in turn, one of them replaced every
+    // 12 lines by the next of seven: a new layout is learned by the path
+    // that is on (AVX2, at each twelfth line) into a slot the other path
+    // filled, and read by both. (The first index and the seq also gain a
+    // digit on the way.)
+    const std::string& name = names[(i / 12 + i % 3) % 7];
+    std::string record = "RAW," + name + "," + std::to_string(99800 + 16 * i);
+    for (int k = 0; k < 16; ++k) record += "," + std::to_string(400 + rng() % 100);
+    const std::string line = rb::protocol::v2_line(record, 99990 + i);
+    const bool avx512 = (i / 3) % 2 == 1;  // runs of three lines on each, AVX2 first
+    ASSERT_TRUE(read(line, avx512)) << line;
+    expect_same_as_parser(line, parser.parse(line), out.data(), r, avx512 ? "AVX-512" : "AVX2");
+  }
+}
+
 // Where the CPU has AVX2, a Raw16Reader with 128 readable bytes after the
 // line reads typical lines by that path (widths 1 to 3; 4 is left to SSE),
 // the first time by working the layout out, then by the remembered layout.
