@@ -555,11 +555,23 @@ bool parse_raw16(std::string_view line, uint16_t* out, size_t max, Raw16& r) {
 
 bool Raw16Reader::read(std::string_view line, const char* readable_end, uint16_t* out,
                        size_t max, Raw16& r) {
-  if (detail::raw16_avx512_enabled()) {
-    if (detail::read_raw16_avx512(layouts_, kLayouts, next_, line, out, max, r)) return true;
-  } else if (detail::raw16_avx2_enabled()) {
-    if (detail::read_raw16_avx2(layouts_, kLayouts, next_, line, readable_end, out, max, r))
+  if (line.size() < 8 || std::memcmp(line.data(), "RAW,", 4) != 0) return false;
+  const bool avx512 = detail::raw16_avx512_enabled();
+  if ((avx512 || detail::raw16_avx2_enabled()) && skip_ == 0) {
+    if (avx512 ? detail::read_raw16_avx512(layouts_, kLayouts, next_, line, out, max, r)
+               : detail::read_raw16_avx2(layouts_, kLayouts, next_, line, readable_end, out,
+                                         max, r)) {
+      backoff_ = 0;
       return true;
+    }
+    // Refused: a line the wide path does not take (values of mixed widths,
+    // say) is likely followed by more. Skip it for 1, 2, 4, ... 64 lines
+    // while it keeps refusing, so that such a series costs the SSE path
+    // little more than on its own.
+    backoff_ = static_cast<uint8_t>(backoff_ == 0 ? 1 : std::min(2 * backoff_, 64));
+    skip_ = backoff_;
+  } else if (skip_ > 0) {
+    --skip_;
   }
   return detail::parse_raw16_sse(line, out, max, r);
 }

@@ -125,7 +125,10 @@ bool parse_raw16_sse(std::string_view line, uint16_t* out, size_t max, Raw16& r)
 
 // parse_raw16 for one thread's stream of lines: gives exactly what
 // parse_raw16 gives, faster where the CPU has AVX-512 (VBMI) or AVX2, by
-// remembering the layouts of the last few lines it read.
+// remembering the layouts of the last few lines it read. When the wide path
+// keeps refusing lines, it is tried only now and then (lines of
+// mixed-width values, which only the SSE path reads, cost little more than
+// there).
 class Raw16Reader {
  public:
   bool read(std::string_view line, uint16_t* out, size_t max, Raw16& r) {
@@ -139,7 +142,9 @@ class Raw16Reader {
  private:
   static constexpr size_t kLayouts = 4;
   detail::Raw16Layout layouts_[kLayouts];
-  size_t next_ = 0;  // the slot the next new layout takes
+  size_t next_ = 0;      // the slot the next new layout takes
+  uint8_t skip_ = 0;     // lines still to leave to the SSE path
+  uint8_t backoff_ = 0;  // lines skipped after the last refusal
 };
 
 // Appends the V2 form of `record` with sequence number `seq` to `out`:
