@@ -39,11 +39,33 @@ Placements make_placements() {
 
 const Placements kPlacements = make_placements();
 
+// Byte tables for values of mixed widths (place_mixed).
+struct MixedTables {
+  alignas(64) uint8_t iota[64];    // i
+  alignas(64) uint8_t before[64];  // i - 1
+  alignas(64) uint8_t owner[64];   // i / 4: the value whose lane byte i is
+  alignas(64) uint8_t offset[64];  // i % 4 - 4 (mod 256): from the value's end
+};
+
+MixedTables make_mixed_tables() {
+  MixedTables t{};
+  for (unsigned i = 0; i < 64; ++i) {
+    t.iota[i] = static_cast<uint8_t>(i);
+    t.before[i] = static_cast<uint8_t>(i - 1);
+    t.owner[i] = static_cast<uint8_t>(i / 4);
+    t.offset[i] = static_cast<uint8_t>(i % 4 - 4);
+  }
+  return t;
+}
+
+const MixedTables kMixed = make_mixed_tables();
+
 bool detect() {
   __builtin_cpu_init();  // static initializers may run before the library's own
   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
          __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi") &&
-         __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("sse4.2");
+         __builtin_cpu_supports("avx512vbmi2") && __builtin_cpu_supports("bmi2") &&
+         __builtin_cpu_supports("sse4.2");
 }
 
 const bool kSupported = detect();
@@ -56,7 +78,7 @@ bool wanted() {
 }
 
 #define RB_AVX512_TARGET \
-  __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,bmi,bmi2,sse4.2")))
+  __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi,bmi2,popcnt,sse4.2")))
 
 // A line of 8 to 128 bytes, loaded (zero past its end) and classified.
 struct Masks {
@@ -115,17 +137,68 @@ RB_AVX512_TARGET inline void convert(const Masks& m, const uint8_t* index, uint6
   r.count = k;
 }
 
+// The permutation for values of mixed widths (a shape of width 0): the
+// values' ends (the list's commas, and its end) in order, by compressing
+// byte positions; value j's digits are the bytes after the end of value
+// j - 1 up to its own end, right-aligned into bytes 4j..4j+3. False when a
+// value is empty or has more than 4 digits.
+RB_AVX512_TARGET inline bool place_mixed(const Masks& m, const Shape& sh, __m512i& index,
+                                         uint64_t& lanes) {
+  const unsigned e = sh.record_end, k = sh.count;
+  if (e >= 128) return false;
+  const U128 ends = (m.c.commas & below(e) & ~below(sh.values_at)) | (U128{1} << e);
+  const __m512i iota = _mm512_load_si512(kMixed.iota);
+  const __m512i c0 = _mm512_maskz_compress_epi8(low(ends), iota);
+  const __m512i c1 =
+      _mm512_maskz_compress_epi8(high(ends), _mm512_add_epi8(iota, _mm512_set1_epi8(64)));
+  const auto p0 = static_cast<unsigned>(__builtin_popcountll(low(ends)));
+  // Byte j: the end of value j (c0's p0 ends, then c1's).
+  const __m512i join = _mm512_add_epi8(
+      iota, _mm512_maskz_mov_epi8(~_bzhi_u64(~uint64_t{0}, p0),
+                                  _mm512_set1_epi8(static_cast<char>(64 - p0))));
+  const __m512i end = _mm512_permutex2var_epi8(c0, join, c1);
+  // Byte j: the end of value j - 1 (for value 0, the byte before the list).
+  const __m512i prev =
+      _mm512_mask_permutexvar_epi8(_mm512_set1_epi8(static_cast<char>(sh.values_at - 1)),
+                                   ~uint64_t{1}, _mm512_load_si512(kMixed.before), end);
+  const __m512i width = _mm512_sub_epi8(_mm512_sub_epi8(end, prev), _mm512_set1_epi8(1));
+  const __mmask64 values = _bzhi_u64(~uint64_t{0}, k);
+  if ((_mm512_mask_cmpeq_epi8_mask(values, width, _mm512_setzero_si512()) |
+       _mm512_mask_cmpgt_epu8_mask(values, width, _mm512_set1_epi8(4))) != 0) {
+    return false;
+  }
+  // (Zero-masked permutes: GCC 12 warns of the plain ones' undefined source.)
+  const __m512i owner = _mm512_load_si512(kMixed.owner);
+  const __mmask64 all = ~uint64_t{0};
+  index = _mm512_add_epi8(_mm512_maskz_permutexvar_epi8(all, owner, end),
+                          _mm512_load_si512(kMixed.offset));
+  lanes = _mm512_mask_cmpgt_epu8_mask(_bzhi_u64(~uint64_t{0}, 4 * k), index,
+                                      _mm512_maskz_permutexvar_epi8(all, owner, prev));
+  return true;
+}
+
 // A classified line worked out whole (work_out, the CRC), read, and its
 // layout written to `learned`.
 RB_AVX512_TARGET bool decode(const char* d, size_t n, const Masks& m, uint16_t* out, size_t max,
                              Raw16& r, Raw16Layout& learned) {
   Shape sh;
-  if (!work_out(n, m.c, max, sh) || (sh.has_suffix && !crc_matches(d, n))) return false;
-  const Placement& l = kPlacements.width[sh.width];
-  remember(n, m.c, sh, learned);
-  _mm512_store_si512(learned.index, _mm512_add_epi8(_mm512_load_si512(l.index),
-                                                    _mm512_set1_epi8(static_cast<char>(sh.values_at))));
-  learned.lanes = _bzhi_u64(l.digit_bytes, 4 * sh.count);
+  if (!work_out(n, m.c, max, sh, /*mixed=*/true) || (sh.has_suffix && !crc_matches(d, n)))
+    return false;
+  if (sh.width == 0) {
+    __m512i index;
+    uint64_t lanes;
+    if (!place_mixed(m, sh, index, lanes)) return false;
+    remember(n, m.c, sh, learned);
+    _mm512_store_si512(learned.index, index);
+    learned.lanes = lanes;
+  } else {
+    const Placement& l = kPlacements.width[sh.width];
+    remember(n, m.c, sh, learned);
+    _mm512_store_si512(learned.index,
+                       _mm512_add_epi8(_mm512_load_si512(l.index),
+                                       _mm512_set1_epi8(static_cast<char>(sh.values_at))));
+    learned.lanes = _bzhi_u64(l.digit_bytes, 4 * sh.count);
+  }
   convert(m, learned.index, learned.lanes, sh.count, out, max, r);
   read_fields(d, learned, r);
   return true;

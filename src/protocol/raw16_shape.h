@@ -54,8 +54,9 @@ struct Shape {
   unsigned name_end = 0;      // the comma after the name
   unsigned first_digits = 0;  // 1 to 8
   unsigned values_at = 0;     // the first byte of the values
-  unsigned width = 0;         // of every value, 1 to 4
+  unsigned width = 0;         // of every value, 1 to 4; 0: mixed widths
   unsigned count = 0;         // values, 1 to 16
+  unsigned record_end = 0;    // the end of the value list
   bool has_suffix = false;
   unsigned seq_at = 0, seq_digits = 0;  // 1 to 8 digits, when has_suffix
   U128 need_digits = 0;  // first index, values, seq
@@ -66,8 +67,9 @@ struct Shape {
 // when its masks show a line a wide path reads: no control byte; the suffix
 // absent or exactly "|<1..8 digits>|<8 hex>"; a non-empty name; a first
 // index of 1 to 8 digits; 1 to min(max, 16) values of one width of 1 to 4
-// digits. False for any other line. The CRC is not checked here.
-inline bool work_out(size_t n, const Classified& m, size_t max, Shape& sh) {
+// digits (with `mixed`, of any widths, width 0 in the shape). False for any
+// other line. The CRC is not checked here.
+inline bool work_out(size_t n, const Classified& m, size_t max, Shape& sh, bool mixed = false) {
   if (m.control || n < 8 || n > 128) return false;
   auto record_end = static_cast<unsigned>(n);
   sh = Shape{};
@@ -102,25 +104,37 @@ inline bool work_out(size_t n, const Classified& m, size_t max, Shape& sh) {
   const U128 first_bits = below(c2) & ~below(c1 + 1);
   if ((m.digits & first_bits) != first_bits) return false;
   // The values: k of one width w, so the list is exactly k * (w + 1) - 1
-  // bytes with its commas at fixed places and digits everywhere else.
+  // bytes with its commas at fixed places and digits everywhere else. Or,
+  // when `mixed` is allowed, 1 to 16 values of any widths (width 0): digits
+  // and commas only, their widths left to the path to check.
   const unsigned s = c2 + 1;
   if (s >= record_end) return false;
-  c &= c - 1;
-  const unsigned width = c == 0 ? record_end - s : lowest(c) - s;
-  if (width == 0 || width > 4) return false;
-  const unsigned len = record_end - s;
-  const unsigned k = (len + 1) / (width + 1);
-  if (k * (width + 1) != len + 1 || k > 16 || k > max) return false;
   const U128 region = below(record_end) & ~below(s);
-  const U128 want_commas = (value_commas(width) << s) & region;
-  if ((m.commas & region) != want_commas || (m.digits & region) != (region & ~want_commas))
-    return false;
   sh.name_end = c1;
   sh.first_digits = first_digits;
   sh.values_at = s;
-  sh.width = width;
-  sh.count = k;
-  sh.need_digits |= first_bits | (region & ~want_commas);
+  sh.record_end = record_end;
+  c &= c - 1;
+  const unsigned width = c == 0 ? record_end - s : lowest(c) - s;
+  const unsigned len = record_end - s;
+  const unsigned k = width == 0 || width > 4 ? 0 : (len + 1) / (width + 1);
+  if (k != 0 && k * (width + 1) == len + 1 && k <= 16 && k <= max) {
+    const U128 want_commas = (value_commas(width) << s) & region;
+    if ((m.commas & region) == want_commas && (m.digits & region) == (region & ~want_commas)) {
+      sh.width = width;
+      sh.count = k;
+      sh.need_digits |= first_bits | (region & ~want_commas);
+      return true;
+    }
+  }
+  if (!mixed) return false;
+  const U128 list_commas = m.commas & region;
+  const unsigned count = static_cast<unsigned>(__builtin_popcountll(low(list_commas)) +
+                                               __builtin_popcountll(high(list_commas))) + 1;
+  if (((m.digits | m.commas) & region) != region || count > 16 || count > max) return false;
+  sh.width = 0;
+  sh.count = count;
+  sh.need_digits |= first_bits | (region & ~list_commas);
   return true;
 }
 

@@ -503,25 +503,30 @@ TEST(Raw16Avx2, ReadsTypicalLinesWhereTheCpuHasIt) {
                                   padded.data() + 100, out.data(), 16, r));
 }
 
-// Where the CPU has AVX-512 (VBMI), parse_raw16 reads typical lines by
-// that path; turning it off leaves the SSE path, which reads them the same.
+// Where the CPU has AVX-512 (VBMI, VBMI2), parse_raw16 reads typical lines
+// by that path, values of one width and of mixed widths (up to 4 digits),
+// as the parser reads them; it leaves 5-digit and empty values to the
+// others. Turning it off leaves the SSE path.
 TEST(Raw16Avx512, ReadsTypicalLinesWhereTheCpuHasIt) {
   namespace d = rb::protocol::detail;
-  if (!d::use_raw16_avx512(true)) GTEST_SKIP() << "this CPU has no AVX-512 VBMI";
+  if (!d::use_raw16_avx512(true)) GTEST_SKIP() << "this CPU has no AVX-512 VBMI and VBMI2";
+  LineParser parser;
   std::vector<uint16_t> out(16 + 8);
   rb::protocol::Raw16 r;
   for (const std::string& line :
        {rb::protocol::v2_line("RAW,irq_entry,299424,28,30,31,26,27,33,27,27,31,29,28,31,31,26,31,28", 100001),
         rb::protocol::v2_line("RAW,ctx,0,1,2,3,4,5,6,7,8,9,0,1,2,3,4,5,6", 7),
         rb::protocol::v2_line("RAW,ctx,16,1000,2000,3000,4000,5000,6000,7000,8000,9000,1234,2345,3456,4567,5678,6789,9999", 8),
-        std::string("RAW,ctx,0,466,473")}) {
-    EXPECT_TRUE(d::parse_raw16_avx512(line, out.data(), 16, r)) << line;
-    const uint16_t lo = r.lo, hi = r.hi;
-    const size_t count = r.count;
-    EXPECT_FALSE(!d::parse_raw16_sse(line, out.data(), 16, r)) << line;
-    EXPECT_EQ(r.lo, lo);
-    EXPECT_EQ(r.hi, hi);
-    EXPECT_EQ(r.count, count);
+        std::string("RAW,ctx,0,466,473"),
+        rb::protocol::v2_line("RAW,wake,32,95,100,105,99,1,1000,9999,10,0,007,98,101,102,97,96,103", 9),
+        rb::protocol::v2_line("RAW,wake,48,5,9999", 10), rb::protocol::v2_line("RAW,wake,50,12,3", 11)}) {
+    ASSERT_TRUE(d::parse_raw16_avx512(line, out.data(), 16, r)) << line;
+    expect_same_as_parser(line, parser.parse(line), out.data(), r, "AVX-512");
+  }
+  for (const std::string& line :
+       {rb::protocol::v2_line("RAW,wake,32,95,100,12345", 9), rb::protocol::v2_line("RAW,wake,32,95,,100", 9),
+        rb::protocol::v2_line("RAW,wake,32,,95", 9), rb::protocol::v2_line("RAW,wake,32,95,", 9)}) {
+    EXPECT_FALSE(d::parse_raw16_avx512(line, out.data(), 16, r)) << line;
   }
   EXPECT_FALSE(d::use_raw16_avx512(false));
   EXPECT_FALSE(d::raw16_avx512_enabled());
