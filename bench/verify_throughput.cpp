@@ -4,18 +4,19 @@
 //   verify_throughput [--rtosbench PATH] [--dir DIR] [--gib X] [--small-mib Y] [--runs N]
 //
 // Writes a valid RTOS_BENCH_V2 log of about X GiB (default 1, at least 50
-// million RAW samples) and one of about Y MiB (default 100) into a temporary
-// directory (deleted afterwards), then runs the real binary
-// `rtosbench verify` on each as a child process, and `wc -l` on the same
+// million RAW samples), another of values of mixed widths (95-104 and
+// 995-1004: most lines hold two widths), and one of about Y MiB (default
+// 100) into a temporary directory (deleted afterwards), then runs the real
+// binary `rtosbench verify` on each as a child process, and `wc -l` on the same
 // file, N times each (default 3) in back-to-back pairs, files already in the
 // page cache. Prints the best wall time of each, MB/s, the ratio to `wc -l`
 // (of the best times, and the median of the pairs' ratios, which a shared
 // machine's changing load disturbs less), and each child's peak
 // resident memory (ru_maxrss from wait4, i.e. that child's RUSAGE_CHILDREN).
-// Both logs have the same series sizes (1 million samples per test), so a
-// bounded-memory verifier shows the same peak on both. Where the CPU has
-// AVX-512 VBMI or AVX2 (which verify's RAW line parser then uses), the large
-// log is also verified with RTOSBENCH_SIMD=avx2 and =sse: the figures for
+// All logs have the same series sizes (1 million samples per test), so a
+// bounded-memory verifier shows the same peak on all. Where the CPU has
+// AVX-512 or AVX2 (which verify's RAW line parser then uses), the large
+// logs are also verified with RTOSBENCH_SIMD=avx2 and =sse: the figures for
 // CPUs without them.
 #include <fcntl.h>
 #include <fmt/core.h>
@@ -112,8 +113,11 @@ std::string result_record(const std::string& name, std::vector<uint64_t> v, uint
 
 // A valid V2 log of at least `target` bytes: tests of one phase each with an
 // irq_entry / event_to_task pair of `per_series` samples, RAW lines
-// interleaved as the harness may write them.
-LogInfo generate(const fs::path& path, uint64_t target, size_t per_series) {
+// interleaved as the harness may write them. Values of one width per series
+// (26-33 and 466-474, with rare outliers of the same width), or with
+// `mixed`, around a power of ten (95-104 and 995-1004), so that most lines
+// hold values of two widths.
+LogInfo generate(const fs::path& path, uint64_t target, size_t per_series, bool mixed) {
   constexpr uint64_t kHz = 168000000;
   constexpr uint64_t kBase = 13;
   Writer w(path);
@@ -153,8 +157,13 @@ LogInfo generate(const fs::path& path, uint64_t target, size_t per_series) {
            ",bad=0,status=OK");
     for (size_t i = 0; i < per_series; ++i) {
       const uint64_t r = rng();
-      irq[i] = 26 + (r & 7) + ((r >> 8) % 64 == 0 ? 19 : 0);
-      task[i] = 466 + ((r >> 16) % 9) + ((r >> 32) % 100 == 0 ? 166 : 0);
+      if (mixed) {
+        irq[i] = 95 + (r & 7) + ((r >> 8) % 64 == 0 ? 2 : 0);
+        task[i] = 995 + ((r >> 16) % 9) + ((r >> 32) % 100 == 0 ? 1 : 0);
+      } else {
+        irq[i] = 26 + (r & 7) + ((r >> 8) % 64 == 0 ? 19 : 0);
+        task[i] = 466 + ((r >> 16) % 9) + ((r >> 32) % 100 == 0 ? 166 : 0);
+      }
     }
     for (size_t i = 0; i < per_series; i += 16) {
       for (int which = 0; which < 2; ++which) {
@@ -181,7 +190,7 @@ LogInfo generate(const fs::path& path, uint64_t target, size_t per_series) {
 // Generates in a child process: a spawned child's ru_maxrss starts from its
 // parent's peak (Linux carries the old address space's high-water mark
 // across exec), so this program must stay small itself.
-LogInfo generate_in_child(const fs::path& path, uint64_t target, size_t per_series) {
+LogInfo generate_in_child(const fs::path& path, uint64_t target, size_t per_series, bool mixed) {
   int fds[2];
   if (pipe(fds) != 0) {
     fmt::print(stderr, "pipe: {}\n", std::strerror(errno));
@@ -190,7 +199,7 @@ LogInfo generate_in_child(const fs::path& path, uint64_t target, size_t per_seri
   const pid_t pid = fork();
   if (pid == 0) {
     close(fds[0]);
-    const LogInfo info = generate(path, target, per_series);
+    const LogInfo info = generate(path, target, per_series, mixed);
     const bool ok = write(fds[1], &info, sizeof info) == static_cast<ssize_t>(sizeof info);
     _exit(ok ? 0 : 1);
   }
@@ -287,6 +296,7 @@ Paths cpu_paths() {
   __builtin_cpu_init();
   p.avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
              __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi") &&
+             __builtin_cpu_supports("avx512vbmi2") &&
              __builtin_cpu_supports("bmi2");
   p.avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("sse4.2");
 #endif
@@ -385,28 +395,30 @@ int main(int argc, char** argv) {
   fmt::print("RAW line parser: {} path{}\n",
              paths.avx512 ? "AVX-512" : paths.avx2 ? "AVX2" : "SSE",
              paths.avx512 || paths.avx2
-                 ? "; the large log is also verified on the narrower paths (RTOSBENCH_SIMD)"
+                 ? "; the large logs are also verified on the narrower paths (RTOSBENCH_SIMD)"
                  : "");
 
   constexpr size_t kPerSeries = 500000;  // one test = 1 million samples
   struct Case {
-    std::string label;
+    std::string label, file;
     uint64_t bytes;
+    bool mixed;      // values of mixed widths
+    bool narrower;   // also time the narrower RAW paths
   };
+  const uint64_t large = static_cast<uint64_t>(gib * (1ull << 30));
   const Case cases[] = {
-      {"small log", static_cast<uint64_t>(small_mib * (1 << 20))},
-      {"large log", static_cast<uint64_t>(gib * (1ull << 30))},
+      {"small log", "small.log", static_cast<uint64_t>(small_mib * (1 << 20)), false, false},
+      {"large log", "large.log", large, false, true},
+      {"large log, mixed widths", "mixed.log", large, true, true},
   };
   for (const Case& c : cases) {
-    const fs::path log = work / (c.label.substr(0, c.label.find(' ')) + ".log");
+    const fs::path log = work / c.file;
     const auto t0 = std::chrono::steady_clock::now();
-    const LogInfo info = generate_in_child(log, c.bytes, kPerSeries);
+    const LogInfo info = generate_in_child(log, c.bytes, kPerSeries, c.mixed);
     fmt::print("\ngenerated {} in {:.1f} s", log.filename().string(),
                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    // The narrower paths are timed on the large log only.
-    const bool large = c.bytes >= (1ull << 30);
-    measure(c.label, log, info, rtosbench, runs, large && paths.avx512 && paths.avx2,
-            large && (paths.avx512 || paths.avx2));
+    measure(c.label, log, info, rtosbench, runs, c.narrower && paths.avx512 && paths.avx2,
+            c.narrower && (paths.avx512 || paths.avx2));
     if (std::getenv("RB_KEEP_LOGS") == nullptr) fs::remove(log);
   }
   if (std::getenv("RB_KEEP_LOGS") == nullptr) fs::remove_all(work);

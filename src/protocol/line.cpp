@@ -619,13 +619,66 @@ bool detail::parse_raw16_sse(std::string_view line, uint16_t* out, size_t max, R
   size_t count = 0;
   uint16_t lo = UINT16_MAX, hi = 0;
   p = uniform_values16(p, e, readable_end, out, max, count, lo, hi);
-  // The rest one value at a time; the last one ends the record.
+  // A rest of under 64 bytes with 64 readable (and 8 past it): its commas
+  // and digits as masks from four loads, so each value's place comes from
+  // the next set bit and no value waits for the one before to be scanned.
+  if (p <= e && static_cast<size_t>(e - p) < 64 && readable_end - p >= 64 &&
+      readable_end - e >= 8) {
+    const auto len = static_cast<unsigned>(e - p);
+    const __m128i comma = _mm_set1_epi8(','), zero = _mm_set1_epi8('0'), nine = _mm_set1_epi8(9);
+    uint64_t commas = 0, digits = 0;
+    for (unsigned i = 0; i < 4; ++i) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
+      const __m128i x = _mm_sub_epi8(v, zero);
+      commas |= uint64_t{static_cast<uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, comma)))}
+                << (16 * i);
+      digits |= uint64_t{static_cast<uint16_t>(
+                    _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(x, nine), x)))}
+                << (16 * i);
+    }
+    const uint64_t list = (uint64_t{1} << len) - 1;
+    commas &= list;
+    if ((commas | (digits & list)) != list) return false;
+    uint64_t ends = commas | uint64_t{1} << len;  // each value's end: a comma, or the list's
+    unsigned start = 0;
+    while (ends != 0) {
+      const auto end = static_cast<unsigned>(__builtin_ctzll(ends));
+      ends &= ends - 1;
+      const unsigned width = end - start;
+      if (width == 0 || width > 5 || count >= max) return false;
+      const auto v = static_cast<uint32_t>(decimal_value8(p + start, width));  // 8 readable
+      if (v > UINT16_MAX) return false;
+      out[count++] = static_cast<uint16_t>(v);
+      lo = std::min(lo, static_cast<uint16_t>(v));
+      hi = std::max(hi, static_cast<uint16_t>(v));
+      start = end + 1;
+    }
+    p = e + 1;
+  }
+  // The rest one value at a time; the last one ends the record. Where 8
+  // bytes can be read, a value's width comes from a mask of its non-digit
+  // bytes and its digits are converted at once: no branch per digit, which
+  // values of mixed widths would mispredict.
   while (p <= e && count <= max) {
     const char* q = p;
     uint32_t v = 0;
-    while (q < e && q - p < 6 && static_cast<unsigned>(static_cast<unsigned char>(*q) - '0') <= 9) {
-      v = v * 10 + static_cast<uint32_t>(*q - '0');
-      ++q;
+    if (readable_end - p >= 8) {
+      uint64_t w;
+      std::memcpy(&w, p, 8);
+      const uint64_t t = w ^ 0x3030303030303030ull;  // digits become 0..9
+      const uint64_t other =
+          (t | ((t & 0x7F7F7F7F7F7F7F7Full) + 0x7676767676767676ull)) & 0x8080808080808080ull;
+      size_t width = other != 0 ? static_cast<size_t>(__builtin_ctzll(other)) / 8 : 8;
+      width = std::min(width, static_cast<size_t>(e - p));
+      if (width == 0 || width > 5) return false;
+      v = static_cast<uint32_t>(decimal_value8(p, width));
+      q = p + width;
+    } else {
+      while (q < e && q - p < 6 &&
+             static_cast<unsigned>(static_cast<unsigned char>(*q) - '0') <= 9) {
+        v = v * 10 + static_cast<uint32_t>(*q - '0');
+        ++q;
+      }
     }
     if (q == p || q - p > 5 || v > UINT16_MAX) return false;
     if (q < e && *q != ',') return false;
