@@ -242,6 +242,7 @@ RB_AVX512_TARGET bool read_raw16_avx512(Raw16Layout* layouts, size_t count, size
   if (L != nullptr && L->lanes != 0) return read_as(*L, d, n, m, out, max, r);
   Raw16Layout learned;
   if (!decode(d, n, m, out, max, r, learned)) return false;
+  if (learned.width == 0) return true;  // mixed widths: their layouts seldom come again
   if (L != nullptr) {  // learned by the AVX2 path, without this path's permutation
     layouts[L - layouts] = learned;
   } else {
