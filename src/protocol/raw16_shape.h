@@ -69,7 +69,10 @@ struct Shape {
 // index of 1 to 8 digits; 1 to min(max, 16) values of one width of 1 to 4
 // digits (with `mixed`, of any widths, width 0 in the shape). False for any
 // other line. The CRC is not checked here.
-inline bool work_out(size_t n, const Classified& m, size_t max, Shape& sh, bool mixed = false) {
+// (Always inlined: each wide path then compiles it for its own instruction
+// set, popcnt included.)
+__attribute__((always_inline)) inline bool work_out(size_t n, const Classified& m, size_t max,
+                                                    Shape& sh, bool mixed = false) {
   if (m.control || n < 8 || n > 128) return false;
   auto record_end = static_cast<unsigned>(n);
   sh = Shape{};
