@@ -117,10 +117,9 @@ RB_AVX512_TARGET inline Masks classify(const char* d, size_t n) {
 
 // The values by a layout's permutation: stored to out (room for max + 8),
 // their count, minimum and maximum to r.
-RB_AVX512_TARGET inline void convert(const Masks& m, const uint8_t* index, uint64_t lanes,
-                                     unsigned k, uint16_t* out, size_t max, Raw16& r) {
-  const __m512i placed =
-      _mm512_maskz_permutex2var_epi8(lanes, m.x0, _mm512_load_si512(index), m.x1);
+RB_AVX512_TARGET inline void convert(const Masks& m, __m512i index, uint64_t lanes, unsigned k,
+                                     uint16_t* out, size_t max, Raw16& r) {
+  const __m512i placed = _mm512_maskz_permutex2var_epi8(lanes, m.x0, index, m.x1);
   const __m512i pairs = _mm512_maddubs_epi16(
       placed, _mm512_set1_epi16(static_cast<short>(0x010A)));  // bytes 10, 1
   const __m512i values32 = _mm512_madd_epi16(pairs, _mm512_set1_epi32(0x00010064));  // 100, 1
@@ -180,27 +179,29 @@ RB_AVX512_TARGET inline bool place_mixed(const Masks& m, const Shape& sh, __m512
 // A classified line worked out whole (work_out, the CRC), read, and its
 // layout written to `learned`.
 RB_AVX512_TARGET bool decode(const char* d, size_t n, const Masks& m, uint16_t* out, size_t max,
-                             Raw16& r, Raw16Layout& learned) {
+                             Raw16& r, Raw16Layout* learned) {
   Shape sh;
   if (!work_out(n, m.c, max, sh, /*mixed=*/true) || (sh.has_suffix && !crc_matches(d, n)))
     return false;
+  __m512i index;
+  uint64_t lanes;
   if (sh.width == 0) {
-    __m512i index;
-    uint64_t lanes;
     if (!place_mixed(m, sh, index, lanes)) return false;
-    remember(n, m.c, sh, learned);
-    _mm512_store_si512(learned.index, index);
-    learned.lanes = lanes;
   } else {
     const Placement& l = kPlacements.width[sh.width];
-    remember(n, m.c, sh, learned);
-    _mm512_store_si512(learned.index,
-                       _mm512_add_epi8(_mm512_load_si512(l.index),
-                                       _mm512_set1_epi8(static_cast<char>(sh.values_at))));
-    learned.lanes = _bzhi_u64(l.digit_bytes, 4 * sh.count);
+    index = _mm512_add_epi8(_mm512_load_si512(l.index),
+                            _mm512_set1_epi8(static_cast<char>(sh.values_at)));
+    lanes = _bzhi_u64(l.digit_bytes, 4 * sh.count);
   }
-  convert(m, learned.index, learned.lanes, sh.count, out, max, r);
-  read_fields(d, learned, r);
+  convert(m, index, lanes, sh.count, out, max, r);
+  read_fields(d, sh, r);
+  // Mixed widths are not remembered: their comma places seldom come again,
+  // and each would push out a layout that does.
+  if (learned != nullptr && sh.width != 0) {
+    remember(n, m.c, sh, *learned);
+    _mm512_store_si512(learned->index, index);
+    learned->lanes = lanes;
+  }
   return true;
 }
 
@@ -209,7 +210,7 @@ RB_AVX512_TARGET bool decode(const char* d, size_t n, const Masks& m, uint16_t* 
 RB_AVX512_TARGET inline bool read_as(const Raw16Layout& L, const char* d, size_t n,
                                      const Masks& m, uint16_t* out, size_t max, Raw16& r) {
   if (!fits(L, m.c, max) || (L.has_suffix && !crc_matches(d, n))) return false;
-  convert(m, L.index, L.lanes, L.count, out, max, r);
+  convert(m, _mm512_load_si512(L.index), L.lanes, L.count, out, max, r);
   read_fields(d, L, r);
   return true;
 }
@@ -227,8 +228,7 @@ RB_AVX512_TARGET bool parse_raw16_avx512(std::string_view line, uint16_t* out, s
                                          Raw16& r) {
   const size_t n = line.size();
   if (n < 8 || n > 128 || std::memcmp(line.data(), "RAW,", 4) != 0) return false;
-  Raw16Layout scratch;
-  return decode(line.data(), n, classify(line.data(), n), out, max, r, scratch);
+  return decode(line.data(), n, classify(line.data(), n), out, max, r, nullptr);
 }
 
 RB_AVX512_TARGET bool read_raw16_avx512(Raw16Layout* layouts, size_t count, size_t& next,
@@ -240,9 +240,9 @@ RB_AVX512_TARGET bool read_raw16_avx512(Raw16Layout* layouts, size_t count, size
   const Masks m = classify(d, n);
   const Raw16Layout* L = find_layout(layouts, count, n, m.c);
   if (L != nullptr && L->lanes != 0) return read_as(*L, d, n, m, out, max, r);
-  Raw16Layout learned;
-  if (!decode(d, n, m, out, max, r, learned)) return false;
-  if (learned.width == 0) return true;  // mixed widths: their layouts seldom come again
+  Raw16Layout learned;  // (lanes 0 unless decode remembers the line's layout)
+  if (!decode(d, n, m, out, max, r, &learned)) return false;
+  if (learned.lanes == 0) return true;
   if (L != nullptr) {  // learned by the AVX2 path, without this path's permutation
     layouts[L - layouts] = learned;
   } else {

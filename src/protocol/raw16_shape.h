@@ -215,8 +215,10 @@ __attribute__((target("avx2,sse4.1"))) inline void min_max16(__m256i for_min, __
 }
 #endif
 
-// The name, first index and suffix of a line read by a layout.
-inline void read_fields(const char* d, const Raw16Layout& L, Raw16& r) {
+// The name, first index and suffix of a line read by a layout (or a Shape,
+// which names them alike).
+template <class Layout>
+inline void read_fields(const char* d, const Layout& L, Raw16& r) {
   r.name = std::string_view(d + 4, L.name_end - 4u);
   r.first = decimal_value8(d + L.name_end + 1, L.first_digits);
   r.suffix = L.has_suffix ? Suffix::kValid : Suffix::kAbsent;
