@@ -179,7 +179,7 @@ RB_AVX512_TARGET inline bool place_mixed(const Masks& m, const Shape& sh, __m512
 // A classified line worked out whole (work_out, the CRC), read, and its
 // layout written to `learned`.
 RB_AVX512_TARGET bool decode(const char* d, size_t n, const Masks& m, uint16_t* out, size_t max,
-                             Raw16& r, Raw16Layout* learned) {
+                             Raw16& r, Raw16Layout* learned, bool* remembered = nullptr) {
   Shape sh;
   if (!work_out(n, m.c, max, sh, /*mixed=*/true) || (sh.has_suffix && !crc_matches(d, n)))
     return false;
@@ -201,6 +201,7 @@ RB_AVX512_TARGET bool decode(const char* d, size_t n, const Masks& m, uint16_t* 
     remember(n, m.c, sh, *learned);
     _mm512_store_si512(learned->index, index);
     learned->lanes = lanes;
+    *remembered = true;
   }
   return true;
 }
@@ -240,15 +241,14 @@ RB_AVX512_TARGET bool read_raw16_avx512(Raw16Layout* layouts, size_t count, size
   const Masks m = classify(d, n);
   const Raw16Layout* L = find_layout(layouts, count, n, m.c);
   if (L != nullptr && L->lanes != 0) return read_as(*L, d, n, m, out, max, r);
-  Raw16Layout learned;  // (lanes 0 unless decode remembers the line's layout)
-  if (!decode(d, n, m, out, max, r, &learned)) return false;
-  if (learned.lanes == 0) return true;
-  if (L != nullptr) {  // learned by the AVX2 path, without this path's permutation
-    layouts[L - layouts] = learned;
-  } else {
-    layouts[next] = learned;
-    next = next + 1 == count ? 0 : next + 1;
-  }
+  // Into the slot of a layout the AVX2 path learned (without this path's
+  // permutation), else the next one. decode writes it only for a line it
+  // takes and remembers.
+  const bool relearn = L != nullptr;
+  bool remembered = false;
+  if (!decode(d, n, m, out, max, r, &layouts[relearn ? L - layouts : next], &remembered))
+    return false;
+  if (remembered && !relearn) next = next + 1 == count ? 0 : next + 1;
   return true;
 }
 

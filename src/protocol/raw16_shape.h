@@ -42,11 +42,15 @@ struct Classified {
 
 // Where 16 values of width w (1 to 4 digits) have their commas, from the
 // first byte of the list.
-inline U128 value_commas(unsigned w) {
+constexpr U128 value_commas(unsigned w) {
   U128 c = 0;
   for (unsigned m = 0; m < 16; ++m) c |= U128{1} << (m * (w + 1) + w);
   return c;
 }
+
+// value_commas by width, computed once.
+inline constexpr U128 kValueCommas[5] = {0, value_commas(1), value_commas(2), value_commas(3),
+                                         value_commas(4)};
 
 // The layout of "RAW,<name>,<first>,<values>[|<seq>|<crc>]" as the masks
 // show it.
@@ -122,7 +126,7 @@ __attribute__((always_inline)) inline bool work_out(size_t n, const Classified& 
   const unsigned len = record_end - s;
   const unsigned k = width == 0 || width > 4 ? 0 : (len + 1) / (width + 1);
   if (k != 0 && k * (width + 1) == len + 1 && k <= 16 && k <= max) {
-    const U128 want_commas = (value_commas(width) << s) & region;
+    const U128 want_commas = (kValueCommas[width] << s) & region;
     if ((m.commas & region) == want_commas && (m.digits & region) == (region & ~want_commas)) {
       sh.width = width;
       sh.count = k;
