@@ -248,6 +248,19 @@ bool with_paths(bool avx512, bool avx2, F f) {
   return ok;
 }
 
+// A reader's read of `line` as verify's pieces give it, with 128 readable
+// bytes after it (the line is copied to `buffer`), the AVX-512 path allowed
+// or not. r.name then points into `buffer`.
+bool read_padded(rb::protocol::Raw16Reader& reader, std::string& buffer, std::string_view line,
+                 bool avx512, uint16_t* out, size_t max, rb::protocol::Raw16& r) {
+  buffer.assign(line);
+  buffer.append(128, 'x');
+  return with_paths(avx512, true, [&] {
+    return reader.read(std::string_view(buffer.data(), line.size()),
+                       buffer.data() + buffer.size(), out, max, r);
+  });
+}
+
 std::vector<Raw16Way> raw16_ways() {
   auto reader = std::make_shared<rb::protocol::Raw16Reader>();
   auto avx2_reader = std::make_shared<rb::protocol::Raw16Reader>();
@@ -269,12 +282,7 @@ std::vector<Raw16Way> raw16_ways() {
       {"Raw16Reader (AVX2)",
        [avx2_reader, buffer = std::make_shared<std::string>()](
            std::string_view l, uint16_t* o, rb::protocol::Raw16& r) {
-         buffer->assign(l);
-         buffer->append(128, 'x');
-         const std::string_view line(buffer->data(), l.size());
-         return with_paths(false, true, [&] {
-           return avx2_reader->read(line, buffer->data() + buffer->size(), o, 16, r);
-         });
+         return read_padded(*avx2_reader, *buffer, l, false, o, 16, r);
        }}};
 }
 
@@ -382,11 +390,7 @@ TEST(Raw16Reader, ChecksLinesLaidOutLikeOnesItHasRead) {
     rb::protocol::Raw16 r;
     std::string buffer;
     auto read = [&](const std::string& line, size_t max) {
-      buffer = line + std::string(128, 'x');
-      return with_paths(avx512, true, [&] {
-        return reader.read(std::string_view(buffer.data(), line.size()),
-                           buffer.data() + buffer.size(), out.data(), max, r);
-      });
+      return read_padded(reader, buffer, line, avx512, out.data(), max, r);
     };
     const std::string record = "RAW,event_to_task,299408,466,473,469,467,474,474,470,472,471,470,470,466,471,466,468,474";
     const std::string good = rb::protocol::v2_line(record, 100000);
@@ -444,11 +448,7 @@ TEST(Raw16Reader, ALayoutLearnedOnOnePathServesTheOther) {
   rb::protocol::Raw16 r;
   std::string buffer;
   auto read = [&](const std::string& line, bool avx512) {
-    buffer = line + std::string(128, 'x');
-    return with_paths(avx512, true, [&] {
-      return reader.read(std::string_view(buffer.data(), line.size()),
-                         buffer.data() + buffer.size(), out.data(), 16, r);
-    });
+    return read_padded(reader, buffer, line, avx512, out.data(), 16, r);
   };
   std::mt19937 rng(5);
   const std::string names[] = {"a", "bb", "ccc", "dddd", "eeeee", "ffffff", "ggggggg"};
