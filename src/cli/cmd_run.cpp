@@ -137,7 +137,11 @@ int run_command(RunArgs& a) {
     }
     // Options of the first session hold unless given again.
     if (a.kernel_sources.empty()) {
-      for (auto& [k, v] : saved_options.value("kernel_sources", nlohmann::json::object()).items()) {
+      // (Named: a range-for over items() of the temporary value() returns
+      // would iterate a destroyed object.)
+      const nlohmann::json saved_sources =
+          saved_options.value("kernel_sources", nlohmann::json::object());
+      for (const auto& [k, v] : saved_sources.items()) {
         a.kernel_sources.push_back(k + "=" + v.get<std::string>());
       }
     }

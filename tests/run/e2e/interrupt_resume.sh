@@ -8,8 +8,10 @@ source "$(dirname "$0")/lib.sh" "$@"
 
 set +e
 # One build at a time, in job order: the board takes the bare job first.
+# (A kernel source no job uses: resume must keep it as an option all the same.)
+mkdir -p "$WORK/fakeos-src"
 "$RB" run --matrix "$DATA/run/interrupt.yaml" --out "$WORK/runs" --build-cache "$CACHE" --build-jobs 1 \
-  >"$WORK/out.txt" 2>"$WORK/err.txt" &
+  --kernel-source "fakeos=$WORK/fakeos-src" >"$WORK/out.txt" 2>"$WORK/err.txt" &
 pid=$!
 set -e
 target=""
@@ -37,6 +39,8 @@ expect_eq "interrupted attempt recorded" INTERRUPTED "$(jq -r .status "$slow/loa
 expect_eq "pending in run.json" PENDING "$(jq -r '.jobs[] | select(.id=="slow-O2-tick1000-fpu0") | .status' "$d/run.json")"
 expect_eq "no QEMU left behind" "" "$(pgrep -f "rtosbench-qemu-.*$(basename "$d")" || true)"
 expect_eq "an interrupted run is not recorded in the history" false "$([[ -e $RTOSBENCH_HISTORY ]] && echo true || echo false)"
+source1=$(jq -r .options.kernel_sources.fakeos "$d/run.json")
+expect_contains "the first session's kernel source" "fakeos-src" "$source1"
 before=$(sha256sum "$d/jobs/bare-O2-tick1000-fpu0/result.json")
 load1=$(sha256sum "$slow/load-1/load.json")
 
@@ -60,6 +64,8 @@ expect_contains "resumed job's kernel-alone figure" "no kernel object (rb_kernel
 expect_eq "its attempts" "1:OK 2:INTERRUPTED 2:OK" "$(jq -r '[.attempts[] | "\(.load):\(.status)"] | join(" ")' "$r")"
 expect_eq "its loads reproduce" identical "$(jq -r .reproducibility.verdict "$r")"
 expect_eq "run state" complete "$(jq -r .state "$d/run.json")"
+expect_eq "resume keeps the first session's kernel sources" "$source1" \
+  "$(jq -r .options.kernel_sources.fakeos "$d/run.json")"
 expect_eq "two sessions recorded" "130 0" "$(jq -r '[.sessions[].exit_code] | map(tostring) | join(" ")' "$d/run.json")"
 expect_eq "the resumed run is recorded in the history" 2 \
   "$(sqlite3 "$RTOSBENCH_HISTORY" "select count(*) from jobs where run_id='$(basename "$d")'")"
