@@ -432,8 +432,7 @@ class ParallelFeed {
         protocol::Raw16 r;
         if (text_end - q <= kMaxLine &&
             w.raw16.read(std::string_view(b + q, text_end - q), readable_end,
-                                  piece.values16.room(kMaxBlockLineValues + 8),
-                                  kMaxBlockLineValues, r)) {
+                         piece.values16.room(kMaxBlockLineValues + 8), kMaxBlockLineValues, r)) {
           add_to_block(r, number, w, piece);
           q = line_end + 1;
           continue;
