@@ -261,6 +261,18 @@ bool read_padded(rb::protocol::Raw16Reader& reader, std::string& buffer, std::st
   });
 }
 
+// A reader with its own buffer, output and result, for tests that feed it
+// line after line.
+struct PaddedReader {
+  rb::protocol::Raw16Reader reader;
+  std::string buffer;
+  std::vector<uint16_t> out = std::vector<uint16_t>(16 + 8);
+  rb::protocol::Raw16 r;
+  bool read(const std::string& line, bool avx512, size_t max = 16) {
+    return read_padded(reader, buffer, line, avx512, out.data(), max, r);
+  }
+};
+
 std::vector<Raw16Way> raw16_ways() {
   auto reader = std::make_shared<rb::protocol::Raw16Reader>();
   auto avx2_reader = std::make_shared<rb::protocol::Raw16Reader>();
@@ -384,14 +396,11 @@ TEST(Raw16Reader, ChecksLinesLaidOutLikeOnesItHasRead) {
   // readable bytes after them, as in verify's pieces.
   for (const bool avx512 : {true, false}) {
     SCOPED_TRACE(avx512 ? "widest path" : "AVX2 at most");
-    rb::protocol::Raw16Reader reader;
+    PaddedReader pr;
     LineParser parser;
-    std::vector<uint16_t> out(16 + 8);
-    rb::protocol::Raw16 r;
-    std::string buffer;
-    auto read = [&](const std::string& line, size_t max) {
-      return read_padded(reader, buffer, line, avx512, out.data(), max, r);
-    };
+    std::vector<uint16_t>& out = pr.out;
+    rb::protocol::Raw16& r = pr.r;
+    auto read = [&](const std::string& line, size_t max) { return pr.read(line, avx512, max); };
     const std::string record = "RAW,event_to_task,299408,466,473,469,467,474,474,470,472,471,470,470,466,471,466,468,474";
     const std::string good = rb::protocol::v2_line(record, 100000);
     ASSERT_TRUE(read(good, 16));
@@ -405,7 +414,7 @@ TEST(Raw16Reader, ChecksLinesLaidOutLikeOnesItHasRead) {
     // Each corrupt line to a reader that has just learned the good layout
     // (a reader that refused a line leaves the next few to the SSE path).
     auto refused = [&](std::string line, const char* why) {
-      reader = rb::protocol::Raw16Reader();
+      pr.reader = rb::protocol::Raw16Reader();
       ASSERT_TRUE(read(good, 16));
       EXPECT_FALSE(read(line, 16)) << why << ": " << line;
       EXPECT_FALSE(rb::protocol::parse_raw16(line, out.data(), 16, r)) << why << ": " << line;
@@ -429,7 +438,7 @@ TEST(Raw16Reader, ChecksLinesLaidOutLikeOnesItHasRead) {
     first_letter[19] = 'z';
     refused(rb::protocol::v2_line(first_letter, 100000), "a letter in the first index");
     // Fewer values allowed than the layout holds: refused, as by parse_raw16.
-    reader = rb::protocol::Raw16Reader();
+    pr.reader = rb::protocol::Raw16Reader();
     ASSERT_TRUE(read(good, 16));
     EXPECT_FALSE(read(good, 15));
     EXPECT_FALSE(rb::protocol::parse_raw16(good, out.data(), 15, r));
@@ -442,14 +451,11 @@ TEST(Raw16Reader, ChecksLinesLaidOutLikeOnesItHasRead) {
 // the parser reads it. (On a CPU without both, the same lines take what it
 // has.)
 TEST(Raw16Reader, ALayoutLearnedOnOnePathServesTheOther) {
-  rb::protocol::Raw16Reader reader;
+  PaddedReader pr;
   LineParser parser;
-  std::vector<uint16_t> out(16 + 8);
-  rb::protocol::Raw16 r;
-  std::string buffer;
-  auto read = [&](const std::string& line, bool avx512) {
-    return read_padded(reader, buffer, line, avx512, out.data(), 16, r);
-  };
+  auto read = [&](const std::string& line, bool avx512) { return pr.read(line, avx512); };
+  const std::vector<uint16_t>& out = pr.out;
+  const rb::protocol::Raw16& r = pr.r;
   std::mt19937 rng(5);
   const std::string names[] = {"a", "bb", "ccc", "dddd", "eeeee", "ffffff", "ggggggg"};
   for (int i = 0; i < 120; ++i) {
