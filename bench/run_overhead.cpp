@@ -12,7 +12,7 @@
 #include "build/toolchain.h"
 #include "kernels/source.h"
 #include "matrix/load.h"
-#include "run/process.h"
+#include "util/process.h"
 #include "run/progress.h"
 #include "run/run_directory.h"
 #include "run/runner.h"
@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
   if (!lm.ok()) return fail(lm.errors.front().format());
   auto lb = rb::matrix::load_bench(lm.value.bench);
   if (!lb.ok()) return fail(lb.errors.front().format());
-  auto processes = rb::run::make_posix_runner();
+  auto processes = rb::make_posix_runner();
   auto tc = rb::build::probe_toolchain(*processes);
   if (!tc.ok()) return fail(tc.error().message);
 

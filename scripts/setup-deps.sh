@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   # host tool
-  cmake ninja-build g++ pkg-config git
+  cmake ninja-build g++ pkg-config git ccache
   libcli11-dev libboost-dev nlohmann-json3-dev libfmt-dev libspdlog-dev
   libyaml-cpp-dev libsqlite3-dev sqlite3 libgtest-dev libgmock-dev
   # fuzzing (libFuzzer comes with clang's runtime)

@@ -190,7 +190,7 @@ std::filesystem::path default_build_cache_dir() {
   return std::filesystem::temp_directory_path() / "rtosbench-builds";
 }
 
-CmakeBuilder::CmakeBuilder(run::ProcessRunner& runner, std::filesystem::path cache_dir)
+CmakeBuilder::CmakeBuilder(ProcessRunner& runner, std::filesystem::path cache_dir)
     : runner_(runner), cache_dir_(std::move(cache_dir)) {}
 
 Result<BuildOutput> CmakeBuilder::build(const BuildRequest& req) {
@@ -247,7 +247,7 @@ Result<BuildOutput> CmakeBuilder::build(const BuildRequest& req) {
     auto used = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
     return std::max(std::chrono::milliseconds(1), req.timeout - used);
   };
-  run::ProcessSpec configure;
+  ProcessSpec configure;
   configure.argv = {"cmake", "-S", req.firmware_dir.string(), "-B", bdir.string(), "-G", "Ninja",
                     "-DCMAKE_TOOLCHAIN_FILE=" + (req.firmware_dir / "cmake" / "arm-none-eabi.cmake").string()};
   for (const auto& [k, v] : out.defines) configure.argv.push_back("-D" + k + "=" + v);
@@ -258,7 +258,7 @@ Result<BuildOutput> CmakeBuilder::build(const BuildRequest& req) {
   if (!c.ok()) {
     return Error{fmt::format("cmake configure failed ({}): {}", c.describe(), error_excerpt(c.output))};
   }
-  run::ProcessSpec compile;
+  ProcessSpec compile;
   compile.argv = {"cmake", "--build", bdir.string()};
   if (req.parallel > 0) {
     compile.argv.push_back("--parallel");

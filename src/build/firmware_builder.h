@@ -6,7 +6,7 @@
 #include "build/toolchain.h"
 #include "kernels/source.h"
 #include "matrix/model.h"
-#include "run/process.h"
+#include "util/process.h"
 #include "util/result.h"
 
 #include <nlohmann/json.hpp>
@@ -79,11 +79,11 @@ class FirmwareBuilder {
 // `cmake --build`. Outputs: rtosbench-fw.elf/.map/.bin, size.json.
 class CmakeBuilder final : public FirmwareBuilder {
  public:
-  CmakeBuilder(run::ProcessRunner& runner, std::filesystem::path cache_dir);
+  CmakeBuilder(ProcessRunner& runner, std::filesystem::path cache_dir);
   Result<BuildOutput> build(const BuildRequest& req) override;
 
  private:
-  run::ProcessRunner& runner_;
+  ProcessRunner& runner_;
   std::filesystem::path cache_dir_;
 };
 

@@ -14,8 +14,8 @@ std::string first_line(const std::string& s) {
   return l;
 }
 
-Result<std::string> tool_output(run::ProcessRunner& runner, std::vector<std::string> argv, const char* package) {
-  run::ProcessSpec spec;
+Result<std::string> tool_output(ProcessRunner& runner, std::vector<std::string> argv, const char* package) {
+  ProcessSpec spec;
   spec.argv = argv;
   spec.timeout = std::chrono::seconds(30);
   auto r = runner.run(spec);
@@ -28,7 +28,7 @@ Result<std::string> tool_output(run::ProcessRunner& runner, std::vector<std::str
 
 }  // namespace
 
-Result<Toolchain> probe_toolchain(run::ProcessRunner& runner) {
+Result<Toolchain> probe_toolchain(ProcessRunner& runner) {
   Toolchain tc;
   auto v = tool_output(runner, {"arm-none-eabi-gcc", "-dumpversion"}, "gcc-arm-none-eabi");
   if (!v.ok()) return v.error();

@@ -1,6 +1,6 @@
 #pragma once
 // The host tools a firmware build depends on, as they report themselves.
-#include "run/process.h"
+#include "util/process.h"
 #include "util/result.h"
 
 #include <string>
@@ -16,7 +16,7 @@ struct Toolchain {
 
 // Runs the tools. Error names the tool that is missing or failed, and how to
 // install it (Debian package).
-Result<Toolchain> probe_toolchain(run::ProcessRunner& runner);
+Result<Toolchain> probe_toolchain(ProcessRunner& runner);
 
 // Error when `pin` is set and differs from the probed version.
 Status check_gcc_pin(const Toolchain& tc, const std::string& pin);

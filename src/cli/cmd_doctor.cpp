@@ -3,7 +3,7 @@
 #include "kernels/source.h"
 #include "matrix/load.h"
 #include "run/doctor.h"
-#include "run/process.h"
+#include "util/process.h"
 
 #include <fmt/core.h>
 
@@ -55,7 +55,7 @@ int doctor_command(const DoctorArgs& a) {
     in.kernel_options.overrides[o->first] = o->second;
   }
   in.kernel_options.cache_dir = a.kernel_cache.empty() ? kernels::default_cache_dir() : std::filesystem::path(a.kernel_cache);
-  auto processes = run::make_posix_runner();
+  auto processes = make_posix_runner();
   auto findings = run::run_doctor(in, *processes);
   if (a.json) {
     fmt::print("{}\n", run::to_json(findings).dump(2));

@@ -6,7 +6,7 @@
 #include "kernels/source.h"
 #include "matrix/expand.h"
 #include "matrix/load.h"
-#include "run/process.h"
+#include "util/process.h"
 #include "run/progress.h"
 #include "run/run_directory.h"
 #include "run/runner.h"
@@ -51,7 +51,7 @@ void on_signal(int) {
   // First signal: stop cleanly (children killed, results consistent).
   // Second: leave at once.
   if (g_signals.fetch_add(1) > 0) _exit(kExitInterrupted);
-  run::request_interrupt();
+  request_interrupt();
 }
 
 void print_diagnostics(const std::vector<matrix::Diagnostic>& errors) {
@@ -207,7 +207,7 @@ int run_command(RunArgs& a) {
   ko.fetch = a.fetch;
   ko.allow_other_commit = a.allow_other_commit;
 
-  auto processes = run::make_posix_runner();
+  auto processes = make_posix_runner();
   auto tc = build::probe_toolchain(*processes);
   if (!tc.ok()) {
     fmt::print(stderr, "rtosbench run: {}\n", tc.error().message);

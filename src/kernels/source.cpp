@@ -60,11 +60,11 @@ Result<std::pair<std::string, std::filesystem::path>> parse_override(const std::
   return std::make_pair(arg.substr(0, eq), std::filesystem::absolute(arg.substr(eq + 1)).lexically_normal());
 }
 
-SourceResolver::SourceResolver(run::ProcessRunner& runner, ResolveOptions options)
+SourceResolver::SourceResolver(ProcessRunner& runner, ResolveOptions options)
     : runner_(runner), options_(std::move(options)) {}
 
-run::ProcessResult SourceResolver::git(const std::vector<std::string>& args, const std::filesystem::path& log) {
-  run::ProcessSpec spec;
+ProcessResult SourceResolver::git(const std::vector<std::string>& args, const std::filesystem::path& log) {
+  ProcessSpec spec;
   spec.argv = {"git", "-c", "safe.directory=*"};
   spec.argv.insert(spec.argv.end(), args.begin(), args.end());
   spec.log = log;

@@ -5,7 +5,7 @@
 // the pin, and the commit actually used is recorded. Fetching is done only
 // when asked.
 #include "matrix/model.h"
-#include "run/process.h"
+#include "util/process.h"
 #include "util/result.h"
 
 #include <filesystem>
@@ -59,7 +59,7 @@ Result<std::pair<std::string, std::filesystem::path>> parse_override(const std::
 
 class SourceResolver {
  public:
-  SourceResolver(run::ProcessRunner& runner, ResolveOptions options);
+  SourceResolver(ProcessRunner& runner, ResolveOptions options);
 
   // Finds and verifies the kernel's checkout(s). The error message says what
   // is missing or wrong and how to fix it; callers report it as
@@ -76,9 +76,9 @@ class SourceResolver {
   // `git init` + `git fetch --depth 1 URL COMMIT` + checkout into `dir`.
   Status fetch_commit(const std::string& url, const std::string& commit, const std::filesystem::path& dir,
                       const std::filesystem::path& log);
-  run::ProcessResult git(const std::vector<std::string>& args, const std::filesystem::path& log);
+  ProcessResult git(const std::vector<std::string>& args, const std::filesystem::path& log);
 
-  run::ProcessRunner& runner_;
+  ProcessRunner& runner_;
   ResolveOptions options_;
   std::mutex mu_;
   std::map<std::string, Result<ResolvedKernel>> memo_;

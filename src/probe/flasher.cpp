@@ -9,7 +9,7 @@ namespace rb::probe {
 
 namespace {
 
-using Factory = std::unique_ptr<Flasher> (*)(run::ProcessRunner&);
+using Factory = std::unique_ptr<Flasher> (*)(ProcessRunner&);
 
 struct Registration {
   matrix::FlasherKind kind;
@@ -25,19 +25,19 @@ constexpr Registration kFlashers[] = {
 
 }  // namespace
 
-std::unique_ptr<Flasher> make_flasher(matrix::FlasherKind kind, run::ProcessRunner& runner) {
+std::unique_ptr<Flasher> make_flasher(matrix::FlasherKind kind, ProcessRunner& runner) {
   for (const auto& r : kFlashers) {
     if (r.kind == kind) return r.make(runner);
   }
   return nullptr;
 }
 
-Status power_cycle(run::ProcessRunner& runner, const matrix::BoardInstance& board, const std::filesystem::path& log,
+Status power_cycle(ProcessRunner& runner, const matrix::BoardInstance& board, const std::filesystem::path& log,
                    std::chrono::milliseconds timeout) {
   if (board.power_cycle.empty()) {
     return Error{fmt::format("board '{}' has reset: power-cycle but no power_cycle command", board.id)};
   }
-  run::ProcessSpec spec;
+  ProcessSpec spec;
   spec.argv = {"sh", "-c", board.power_cycle};
   spec.log = log;
   spec.timeout = timeout;
@@ -58,17 +58,17 @@ Status ProbeSession::release() {
   return reset_through_probe(log);
 }
 
-ToolCheck check_probe_tool(run::ProcessRunner& runner, const char* tool, const std::string& missing,
+ToolCheck check_probe_tool(ProcessRunner& runner, const char* tool, const std::string& missing,
                            std::chrono::seconds timeout) {
   ToolCheck t;
-  auto path = run::find_in_path(tool);
+  auto path = find_in_path(tool);
   if (path.empty()) {
     t.problem = missing;
     return t;
   }
   t.present = true;
   t.path = path.string();
-  run::ProcessSpec spec;
+  ProcessSpec spec;
   spec.argv = {tool, "--version"};
   spec.timeout = timeout;
   auto r = runner.run(spec);
@@ -85,10 +85,10 @@ std::string quoted_command(const std::vector<std::string>& argv) {
   return s;
 }
 
-run::ProcessResult run_logged(run::ProcessRunner& runner, std::vector<std::string> argv,
+ProcessResult run_logged(ProcessRunner& runner, std::vector<std::string> argv,
                               const std::filesystem::path& log, std::chrono::milliseconds timeout,
                               std::vector<std::string>& commands) {
-  run::ProcessSpec spec;
+  ProcessSpec spec;
   spec.argv = std::move(argv);
   spec.log = log;
   spec.timeout = timeout;
@@ -102,14 +102,14 @@ Result<std::filesystem::path> flash_log(const FlashContext& ctx, const char* too
   std::error_code ec;
   std::filesystem::create_directories(ctx.dir, ec);
   auto log = ctx.dir / "flash.log";
-  if (run::find_in_path(tool).empty()) {
+  if (find_in_path(tool).empty()) {
     std::ofstream(log, std::ios::app) << missing << '\n';
     return Error{missing};
   }
   return log;
 }
 
-std::string failure_lines(const run::ProcessResult& r, size_t max) {
+std::string failure_lines(const ProcessResult& r, size_t max) {
   std::istringstream in(r.output);
   std::string line, out;
   size_t n = 0;

@@ -6,7 +6,7 @@
 // releases the target, so the first line is never lost. Released targets run
 // with the debugger detached (DHCSR.C_DEBUGEN cleared or power-on reset).
 #include "matrix/model.h"
-#include "run/process.h"
+#include "util/process.h"
 #include "util/result.h"
 
 #include <chrono>
@@ -75,16 +75,16 @@ class Flasher {
   virtual ToolCheck check_tool() = 0;
 };
 
-std::unique_ptr<Flasher> make_flasher(matrix::FlasherKind kind, run::ProcessRunner& runner);
+std::unique_ptr<Flasher> make_flasher(matrix::FlasherKind kind, ProcessRunner& runner);
 
 // Backend factories (one per file).
-std::unique_ptr<Flasher> make_qemu_flasher(run::ProcessRunner& runner);
-std::unique_ptr<Flasher> make_openocd_flasher(run::ProcessRunner& runner);
-std::unique_ptr<Flasher> make_pyocd_flasher(run::ProcessRunner& runner);
+std::unique_ptr<Flasher> make_qemu_flasher(ProcessRunner& runner);
+std::unique_ptr<Flasher> make_openocd_flasher(ProcessRunner& runner);
+std::unique_ptr<Flasher> make_pyocd_flasher(ProcessRunner& runner);
 
 // Shared by the probe backends: runs the board's power-cycle command through
 // `sh -c`, logging to `log`. Error carries the command's output.
-Status power_cycle(run::ProcessRunner& runner, const matrix::BoardInstance& board, const std::filesystem::path& log,
+Status power_cycle(ProcessRunner& runner, const matrix::BoardInstance& board, const std::filesystem::path& log,
                    std::chrono::milliseconds timeout);
 
 // Shared by the probe backends (openocd, pyocd): a target held through a
@@ -93,7 +93,7 @@ Status power_cycle(run::ProcessRunner& runner, const matrix::BoardInstance& boar
 // otherwise calls the backend's reset_through_probe().
 class ProbeSession : public TargetSession {
  public:
-  ProbeSession(run::ProcessRunner& runner, FlashContext ctx, std::vector<std::string> commands)
+  ProbeSession(ProcessRunner& runner, FlashContext ctx, std::vector<std::string> commands)
       : runner_(runner), ctx_(std::move(ctx)), commands_(std::move(commands)) {}
   std::filesystem::path serial_port() const override { return ctx_.board.serial_port; }
   bool port_survives_release() const override {
@@ -105,14 +105,14 @@ class ProbeSession : public TargetSession {
  protected:
   // Resets the target with the debugger detached, logging to `log`.
   virtual Status reset_through_probe(const std::filesystem::path& log) = 0;
-  run::ProcessRunner& runner_;
+  ProcessRunner& runner_;
   FlashContext ctx_;
   std::vector<std::string> commands_;
 };
 
 // Shared by the probe backends: `tool` in PATH and the first line of its
 // `--version` output; `missing` (what to install) when it is not there.
-ToolCheck check_probe_tool(run::ProcessRunner& runner, const char* tool, const std::string& missing,
+ToolCheck check_probe_tool(ProcessRunner& runner, const char* tool, const std::string& missing,
                            std::chrono::seconds timeout);
 
 // Shared by the probe backends: `argv` as one line, arguments holding a
@@ -121,7 +121,7 @@ std::string quoted_command(const std::vector<std::string>& argv);
 
 // Shared by the probe backends: runs `argv`, its output appended to `log`
 // after a "$ <command>" line, and adds the command to `commands`.
-run::ProcessResult run_logged(run::ProcessRunner& runner, std::vector<std::string> argv,
+ProcessResult run_logged(ProcessRunner& runner, std::vector<std::string> argv,
                               const std::filesystem::path& log, std::chrono::milliseconds timeout,
                               std::vector<std::string>& commands);
 
@@ -134,6 +134,6 @@ Result<std::filesystem::path> flash_log(const FlashContext& ctx, const char* too
 // Lines of a tool's output that explain a failure ("Error: ...", "** ... **",
 // "error: ..."), joined with "; ", at most `max` of them; falls back to the
 // last lines.
-std::string failure_lines(const run::ProcessResult& r, size_t max = 4);
+std::string failure_lines(const ProcessResult& r, size_t max = 4);
 
 }  // namespace rb::probe

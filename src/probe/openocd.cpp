@@ -62,7 +62,7 @@ class OpenocdSession final : public ProbeSession {
 
 class OpenocdFlasher final : public Flasher {
  public:
-  explicit OpenocdFlasher(run::ProcessRunner& runner) : runner_(runner) {}
+  explicit OpenocdFlasher(ProcessRunner& runner) : runner_(runner) {}
   const char* name() const override { return "openocd"; }
 
   ToolCheck check_tool() override {
@@ -99,12 +99,12 @@ class OpenocdFlasher final : public Flasher {
   }
 
  private:
-  run::ProcessRunner& runner_;
+  ProcessRunner& runner_;
 };
 
 }  // namespace
 
-std::unique_ptr<Flasher> make_openocd_flasher(run::ProcessRunner& runner) {
+std::unique_ptr<Flasher> make_openocd_flasher(ProcessRunner& runner) {
   return std::make_unique<OpenocdFlasher>(runner);
 }
 

@@ -18,7 +18,7 @@ constexpr const char* kInstallHint = "install a current pyOCD with `pipx install
 
 std::string missing_message() {
   std::string m = "pyocd is not installed: no `pyocd` command in PATH";
-  if (!run::find_in_path("pyocd-flashtool").empty()) {
+  if (!find_in_path("pyocd-flashtool").empty()) {
     m += " (found pyocd-flashtool from Debian's python3-pyocd 0.13, which is too old: it has no `pyocd` command and "
          "no STM32F407 target)";
   }
@@ -56,7 +56,7 @@ class PyocdSession final : public ProbeSession {
 
 class PyocdFlasher final : public Flasher {
  public:
-  explicit PyocdFlasher(run::ProcessRunner& runner) : runner_(runner) {}
+  explicit PyocdFlasher(ProcessRunner& runner) : runner_(runner) {}
   const char* name() const override { return "pyocd"; }
 
   ToolCheck check_tool() override {
@@ -112,12 +112,12 @@ class PyocdFlasher final : public Flasher {
   }
 
  private:
-  run::ProcessRunner& runner_;
+  ProcessRunner& runner_;
 };
 
 }  // namespace
 
-std::unique_ptr<Flasher> make_pyocd_flasher(run::ProcessRunner& runner) {
+std::unique_ptr<Flasher> make_pyocd_flasher(ProcessRunner& runner) {
   return std::make_unique<PyocdFlasher>(runner);
 }
 

@@ -49,7 +49,7 @@ std::string read_file(const std::filesystem::path& p) {
 
 class QemuSession final : public TargetSession {
  public:
-  QemuSession(std::unique_ptr<run::ChildProcess> child, std::filesystem::path tmpdir, std::filesystem::path port,
+  QemuSession(std::unique_ptr<ChildProcess> child, std::filesystem::path tmpdir, std::filesystem::path port,
               int stream_fd, std::filesystem::path flash_log, std::vector<std::string> commands)
       : child_(std::move(child)), tmpdir_(std::move(tmpdir)), port_(std::move(port)), stream_fd_(stream_fd),
         flash_log_(std::move(flash_log)), commands_(std::move(commands)) {}
@@ -74,7 +74,7 @@ class QemuSession final : public TargetSession {
       // The runner opened the pty just before this call; QEMU drops output
       // until its next poll notices (see the top of this file).
       auto until = std::chrono::steady_clock::now() + kPtySettle;
-      while (std::chrono::steady_clock::now() < until && !run::interrupt_requested()) {
+      while (std::chrono::steady_clock::now() < until && !interrupt_requested()) {
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
       }
       append_log(flash_log_, fmt::format("waited {} ms for QEMU to notice the open pty", kPtySettle.count()));
@@ -106,7 +106,7 @@ class QemuSession final : public TargetSession {
   void set_pty(bool pty) { pty_ = pty; }
 
  private:
-  std::unique_ptr<run::ChildProcess> child_;
+  std::unique_ptr<ChildProcess> child_;
   std::filesystem::path tmpdir_;
   std::filesystem::path port_;
   int stream_fd_ = -1;
@@ -119,7 +119,7 @@ class QemuSession final : public TargetSession {
 
 // Connects to QEMU's serial socket, retrying while QEMU creates it. QEMU
 // blocks in its start-up until this connection is made (wait=on).
-Result<int> connect_serial_socket(const std::filesystem::path& path, run::ChildProcess& child,
+Result<int> connect_serial_socket(const std::filesystem::path& path, ChildProcess& child,
                                   std::chrono::milliseconds timeout) {
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;
@@ -139,7 +139,7 @@ Result<int> connect_serial_socket(const std::filesystem::path& path, run::ChildP
       auto r = child.result();
       return Error{fmt::format("QEMU exited before starting ({}): {}", r.describe(), failure_lines(r))};
     }
-    if (std::chrono::steady_clock::now() >= deadline || run::interrupt_requested()) {
+    if (std::chrono::steady_clock::now() >= deadline || interrupt_requested()) {
       return Error{fmt::format("cannot connect to QEMU's serial socket {} within {} ms: {}", path.string(),
                                timeout.count(), last_error)};
     }
@@ -149,19 +149,19 @@ Result<int> connect_serial_socket(const std::filesystem::path& path, run::ChildP
 
 class QemuFlasher final : public Flasher {
  public:
-  explicit QemuFlasher(run::ProcessRunner& runner) : runner_(runner) {}
+  explicit QemuFlasher(ProcessRunner& runner) : runner_(runner) {}
   const char* name() const override { return "qemu"; }
 
   ToolCheck check_tool() override {
     ToolCheck t;
-    auto path = run::find_in_path("qemu-system-arm");
+    auto path = find_in_path("qemu-system-arm");
     if (path.empty()) {
       t.problem = "qemu-system-arm not found in PATH; install the Debian package qemu-system-arm";
       return t;
     }
     t.present = true;
     t.path = path.string();
-    run::ProcessSpec spec;
+    ProcessSpec spec;
     spec.argv = {"qemu-system-arm", "--version"};
     spec.timeout = std::chrono::seconds(10);
     auto r = runner_.run(spec);
@@ -175,7 +175,7 @@ class QemuFlasher final : public Flasher {
     const bool pty = ctx.board.qemu.serial == matrix::QemuSerial::kPty;
     std::error_code ec;
     std::filesystem::create_directories(ctx.dir, ec);
-    if (run::find_in_path("qemu-system-arm").empty()) {
+    if (find_in_path("qemu-system-arm").empty()) {
       return Error{"qemu-system-arm not found in PATH; install the Debian package qemu-system-arm"};
     }
     // The sockets live in a short private directory: Unix socket paths are
@@ -186,7 +186,7 @@ class QemuFlasher final : public Flasher {
     std::filesystem::path sock = tmpdir / "monitor.sock";
     std::filesystem::path serial_sock = tmpdir / "serial.sock";
 
-    run::ProcessSpec spec;
+    ProcessSpec spec;
     spec.argv = {"qemu-system-arm", "-M", ctx.board.qemu.machine, "-nographic",
                  "-icount", "shift=0,align=off,sleep=off", "-S"};
     if (pty) {
@@ -228,7 +228,7 @@ class QemuFlasher final : public Flasher {
           cleanup();
           return Error{fmt::format("QEMU exited before starting ({}): {}", r.describe(), failure_lines(r))};
         }
-        if (std::chrono::steady_clock::now() >= deadline || run::interrupt_requested()) {
+        if (std::chrono::steady_clock::now() >= deadline || interrupt_requested()) {
           (*child)->stop(std::chrono::milliseconds(200));
           cleanup();
           return Error{fmt::format("QEMU did not announce its serial pty within {} ms", ctx.timeout.count())};
@@ -273,12 +273,12 @@ class QemuFlasher final : public Flasher {
   }
 
  private:
-  run::ProcessRunner& runner_;
+  ProcessRunner& runner_;
 };
 
 }  // namespace
 
-std::unique_ptr<Flasher> make_qemu_flasher(run::ProcessRunner& runner) {
+std::unique_ptr<Flasher> make_qemu_flasher(ProcessRunner& runner) {
   return std::make_unique<QemuFlasher>(runner);
 }
 

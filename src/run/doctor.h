@@ -5,7 +5,7 @@
 // describe machines that are not this one.
 #include "kernels/source.h"
 #include "matrix/model.h"
-#include "run/process.h"
+#include "util/process.h"
 
 #include <nlohmann/json.hpp>
 

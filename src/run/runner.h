@@ -8,7 +8,7 @@
 #include "build/firmware_builder.h"
 #include "kernels/source.h"
 #include "matrix/model.h"
-#include "run/process.h"
+#include "util/process.h"
 #include "run/progress.h"
 #include "run/run_directory.h"
 #include "store/result.h"

@@ -1,6 +1,6 @@
 #include "serial/capture.h"
 
-#include "run/process.h"
+#include "util/process.h"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
@@ -199,7 +199,7 @@ CaptureResult SerialCapture::run(const CaptureOptions& options) {
   std::function<void(const boost::system::error_code&)> on_tick = [&](const boost::system::error_code& ec) {
     if (ec || done) return;
     auto now = clock::now();
-    if (run::interrupt_requested()) return finish(StopReason::kInterrupted, "interrupted");
+    if (interrupt_requested()) return finish(StopReason::kInterrupted, "interrupted");
     if (now - start >= options.overall) {
       return finish(StopReason::kOverallTimeout,
                     fmt::format("no END within {:.0f} s ({} bytes, {} lines received; last line: '{}')",
@@ -249,7 +249,7 @@ bool wait_for_port(const std::filesystem::path& port, std::chrono::milliseconds 
   while (true) {
     std::error_code ec;
     if (std::filesystem::exists(port, ec)) return true;
-    if (run::interrupt_requested() || std::chrono::steady_clock::now() >= deadline) return false;
+    if (interrupt_requested() || std::chrono::steady_clock::now() >= deadline) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
 }

@@ -1,6 +1,6 @@
 #include "build/firmware_builder.h"
 
-#include "../run/fake_process_runner.h"
+#include "../util/fake_process_runner.h"
 
 #include <gtest/gtest.h>
 
@@ -10,14 +10,14 @@ namespace rb::build {
 namespace {
 
 // Counts the processes the real runner starts.
-class CountingRunner final : public run::ProcessRunner {
+class CountingRunner final : public ProcessRunner {
  public:
-  run::ProcessResult run(const run::ProcessSpec& spec) override {
+  ProcessResult run(const ProcessSpec& spec) override {
     ++runs;
     return real->run(spec);
   }
-  Result<std::unique_ptr<run::ChildProcess>> spawn(const run::ProcessSpec& spec) override { return real->spawn(spec); }
-  std::unique_ptr<run::ProcessRunner> real = run::make_posix_runner();
+  Result<std::unique_ptr<ChildProcess>> spawn(const ProcessSpec& spec) override { return real->spawn(spec); }
+  std::unique_ptr<ProcessRunner> real = make_posix_runner();
   int runs = 0;
 };
 
@@ -110,7 +110,7 @@ TEST_F(FirmwareBuild, RealBuildThenCacheHitThenRebuildOnChange) {
 
 TEST_F(FirmwareBuild, CompilerErrorIsTheReason) {
   req_.job.kernel.port = "broken";
-  auto runner = run::make_posix_runner();
+  auto runner = make_posix_runner();
   CmakeBuilder builder(*runner, root_ / "cache");
   auto out = builder.build(req_);
   ASSERT_FALSE(out.ok());

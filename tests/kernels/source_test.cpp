@@ -30,7 +30,7 @@ class KernelSources : public ::testing::Test {
     std::ofstream(upstream_ / "fakeos.h") << "#define FAKEOS 2\n";
     git("commit -q -am v2");
     head_commit_ = output("rev-parse HEAD");
-    runner_ = run::make_posix_runner();
+    runner_ = make_posix_runner();
     spec_.name = "fakeos";
     spec_.port = "fakeos";
     spec_.version = "1.0.0";
@@ -43,9 +43,9 @@ class KernelSources : public ::testing::Test {
     ASSERT_EQ(std::system(("git -C " + upstream_.string() + " " + args + " >/dev/null").c_str()), 0) << args;
   }
   std::string output(const std::string& args) {
-    run::ProcessSpec s;
+    ProcessSpec s;
     s.argv = {"sh", "-c", "git -C " + upstream_.string() + " " + args};
-    auto r = run::make_posix_runner()->run(s);
+    auto r = make_posix_runner()->run(s);
     std::string o = r.output;
     while (!o.empty() && o.back() == '\n') o.pop_back();
     return o;
@@ -58,7 +58,7 @@ class KernelSources : public ::testing::Test {
 
   std::filesystem::path root_, upstream_;
   std::string tag_commit_, head_commit_;
-  std::unique_ptr<run::ProcessRunner> runner_;
+  std::unique_ptr<ProcessRunner> runner_;
   matrix::KernelSpec spec_;
 };
 
@@ -183,7 +183,7 @@ TEST_F(KernelSources, FetchByCommitPinsAVersionWithoutTag) {
   EXPECT_TRUE(k->main.at_tag);
   EXPECT_TRUE(std::filesystem::exists(root_ / "cache" / ("fakeos-" + tag_commit_) / "fakeos.h"));
   // Only the pinned commit was fetched, not the branch head after it.
-  run::ProcessSpec count;
+  ProcessSpec count;
   count.argv = {"git", "-C", (root_ / "cache" / ("fakeos-" + tag_commit_)).string(), "rev-list", "--count", "--all"};
   EXPECT_EQ(runner_->run(count).output, "1\n");
 }

@@ -4,7 +4,7 @@
 #include "probe/flasher.h"
 #include "probe/qemu_monitor.h"
 
-#include "../run/fake_process_runner.h"
+#include "../util/fake_process_runner.h"
 
 #include <gtest/gtest.h>
 
@@ -212,7 +212,7 @@ TEST(QemuMonitorText, ParsesXpWords) {
 }
 
 TEST(FailureLines, FallsBackToTheLastLines) {
-  run::ProcessResult r;
+  ProcessResult r;
   r.started = true;
   r.exit_code = 2;
   r.output = "starting\nsomething odd\n";

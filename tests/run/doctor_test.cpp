@@ -4,7 +4,7 @@
 
 #include "matrix/load.h"
 
-#include "../run/fake_process_runner.h"
+#include "../util/fake_process_runner.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // /dev/ttyACM device): the test writes on the master side.
 #include "serial/capture.h"
 
-#include "run/process.h"
+#include "util/process.h"
 
 #include <gtest/gtest.h>
 
@@ -29,7 +29,7 @@ class PtyCapture : public ::testing::Test {
     if (master_ >= 0) ::close(master_);
     if (slave_ >= 0) ::close(slave_);
     std::filesystem::remove(raw_);
-    run::clear_interrupt();
+    clear_interrupt();
   }
   void write_master(const std::string& s) { ASSERT_EQ(::write(master_, s.data(), s.size()), static_cast<ssize_t>(s.size())); }
   std::string raw_text() {
@@ -120,7 +120,7 @@ TEST_F(PtyCapture, LivenessFailureStopsAsPortError) {
 TEST_F(PtyCapture, InterruptStopsTheCapture) {
   auto cap = SerialCapture::open(slave_path_, 115200, raw_);
   ASSERT_TRUE(cap.ok());
-  run::request_interrupt();
+  request_interrupt();
   auto r = (*cap)->run(quick());
   EXPECT_EQ(r.reason, StopReason::kInterrupted);
 }

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace rb::run {
+namespace rb {
 
 struct ProcessSpec {
   std::vector<std::string> argv;            // argv[0] is looked up in PATH
@@ -73,4 +73,4 @@ void request_interrupt();
 bool interrupt_requested();
 void clear_interrupt();  // tests only
 
-}  // namespace rb::run
+}  // namespace rb

@@ -1,12 +1,12 @@
 // The real posix_spawn runner.
-#include "run/process.h"
+#include "util/process.h"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <thread>
 
-namespace rb::run {
+namespace rb {
 namespace {
 
 TEST(PosixRunner, ExitCodeOutputAndLog) {
@@ -74,9 +74,9 @@ TEST(FindInPath, FindsExecutables) {
 }
 
 }  // namespace
-}  // namespace rb::run
+}  // namespace rb
 
-namespace rb::run {
+namespace rb {
 namespace {
 
 TEST(PosixRunner, ToolThatClosesItsOutputStillTimesOut) {
@@ -104,4 +104,4 @@ TEST(PosixRunner, InterruptKillsARunningTool) {
 }
 
 }  // namespace
-}  // namespace rb::run
+}  // namespace rb

@@ -1,4 +1,4 @@
-#include "run/process.h"
+#include "util/process.h"
 
 #include <fmt/core.h>
 
@@ -16,7 +16,7 @@
 
 extern char** environ;
 
-namespace rb::run {
+namespace rb {
 
 namespace {
 
@@ -331,4 +331,4 @@ void request_interrupt() { g_interrupt.store(true); }
 bool interrupt_requested() { return g_interrupt.load(); }
 void clear_interrupt() { g_interrupt.store(false); }
 
-}  // namespace rb::run
+}  // namespace rb

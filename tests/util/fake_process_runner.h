@@ -3,7 +3,7 @@
 // first rule whose program (argv[0]) and argument substring match decides
 // the result. The real runner is exercised by process_test.cpp and the
 // end-to-end tests.
-#include "run/process.h"
+#include "util/process.h"
 
 #include <functional>
 #include <string>
@@ -11,42 +11,42 @@
 
 namespace rb::testing {
 
-class FakeProcessRunner final : public run::ProcessRunner {
+class FakeProcessRunner final : public ProcessRunner {
  public:
   struct Rule {
     std::string program;   // argv[0]
     std::string contains;  // substring of the joined arguments ("" matches all)
-    run::ProcessResult result;
+    ProcessResult result;
   };
 
   void on(std::string program, std::string contains, int exit_code, std::string output) {
-    run::ProcessResult r;
+    ProcessResult r;
     r.started = true;
     r.exit_code = exit_code;
     r.output = std::move(output);
     rules.push_back(Rule{std::move(program), std::move(contains), r});
   }
   void on_missing(std::string program) {
-    run::ProcessResult r;
+    ProcessResult r;
     r.started = false;
     r.error = "cannot start '" + program + "': No such file or directory";
     rules.push_back(Rule{std::move(program), "", r});
   }
 
-  run::ProcessResult run(const run::ProcessSpec& spec) override {
+  ProcessResult run(const ProcessSpec& spec) override {
     calls.push_back(spec.argv);
     std::string joined;
     for (size_t i = 1; i < spec.argv.size(); ++i) joined += spec.argv[i] + " ";
     for (const auto& rule : rules) {
       if (rule.program == spec.argv[0] && joined.find(rule.contains) != std::string::npos) return rule.result;
     }
-    run::ProcessResult r;
+    ProcessResult r;
     r.started = false;
     r.error = "no rule for " + spec.argv[0];
     return r;
   }
 
-  Result<std::unique_ptr<run::ChildProcess>> spawn(const run::ProcessSpec& spec) override {
+  Result<std::unique_ptr<ChildProcess>> spawn(const ProcessSpec& spec) override {
     calls.push_back(spec.argv);
     return Error{"FakeProcessRunner does not spawn"};
   }
