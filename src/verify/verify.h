@@ -10,12 +10,10 @@
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "stats/accumulator.h"
 #include "util/result.h"
 
 namespace rb::verify {
