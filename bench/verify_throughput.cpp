@@ -1,23 +1,25 @@
-// Throughput and memory of `rtosbench verify` on big logs (not a test: it
-// prints figures and never fails on a number).
+// The figures of `rtosbench verify` in one run (not a test: it prints
+// figures and fails only when verify and the Python re-deriver disagree or a
+// child fails).
 //
-//   verify_throughput [--rtosbench PATH] [--dir DIR] [--gib X] [--small-mib Y] [--runs N]
+//   verify_throughput [--rtosbench PATH] [--python PATH] [--rederive PATH]
+//                     [--dir DIR] [--gib X] [--runs N] [--capture-runs M]
 //
-// Writes a valid RTOS_BENCH_V2 log of about X GiB (default 1, at least 50
-// million RAW samples), another of values of mixed widths (95-104 and
-// 995-1004: most lines hold two widths), and one of about Y MiB (default
-// 100) into a temporary directory (deleted afterwards), then runs the real
-// binary `rtosbench verify` on each as a child process, and `wc -l` on the same
-// file, N times each (default 3) in back-to-back pairs, files already in the
-// page cache. Prints the best wall time of each, MB/s, the ratio to `wc -l`
-// (of the best times, and the median of the pairs' ratios, which a shared
-// machine's changing load disturbs less), and each child's peak
-// resident memory (ru_maxrss from wait4, i.e. that child's RUSAGE_CHILDREN).
-// All logs have the same series sizes (1 million samples per test), so a
-// bounded-memory verifier shows the same peak on all. Where the CPU has
-// AVX-512 or AVX2 (which verify's RAW line parser then uses), the large
-// logs are also verified with RTOSBENCH_SIMD=avx2 and =sse: the figures for
-// CPUs without them.
+// 1. A realistic capture in the protocol's real format (V2, valid CRCs):
+//    15 series of 10 000 samples (the ruler and seven tests of an
+//    irq_entry / event_to_task pair). The real binary verifies it M times
+//    (default 30), start-up included; `rtosbench --version` shows what the
+//    start-up alone costs.
+// 2. A log of X/8 GiB and one of X GiB (default 1) of series of 500 000
+//    samples: verify's peak RSS on both (bounded memory: the same on both).
+// 3. On the X GiB log, N runs (default 3) each of `wc -l` and of verify,
+//    interleaved, best kept, and one run of bench/rederive.py under
+//    /usr/bin/python3 (a plain re-deriver of n/min/median/p99/max); MB/s
+//    and the ratios. verify --json and the re-deriver must give the same
+//    figures for every series.
+// Logs are written in a child process (a spawned child's ru_maxrss starts
+// from its parent's peak, so this program stays small) into a temporary
+// directory, deleted afterwards unless RB_KEEP_LOGS=1.
 #include <fcntl.h>
 #include <fmt/core.h>
 #include <spawn.h>
@@ -32,6 +34,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 #include <vector>
@@ -46,7 +50,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct LogInfo {
-  uint64_t bytes = 0, samples = 0, lines = 0, tests = 0;
+  uint64_t bytes = 0, samples = 0, lines = 0, tests = 0, series = 0;
 };
 
 // Appends decimal `v` to `out` (the generator must be fast too).
@@ -111,59 +115,51 @@ std::string result_record(const std::string& name, std::vector<uint64_t> v, uint
       base);
 }
 
-// A valid V2 log of at least `target` bytes: tests of one phase each with an
-// irq_entry / event_to_task pair of `per_series` samples, RAW lines
-// interleaved as the harness may write them. Values of one width per series
-// (26-33 and 466-474, with rare outliers of the same width), or with
-// `mixed`, around a power of ten (95-104 and 995-1004), so that most lines
-// hold values of two widths.
-LogInfo generate(const fs::path& path, uint64_t target, size_t per_series, bool mixed) {
+// A valid V2 log as the harness writes it: BEGIN, CONFIG, a ruler test
+// (ruler_loop, whose median every RESULT's base_ticks must equal), then
+// tests of one phase each with an irq_entry / event_to_task pair of
+// `per_series` samples, their RAW lines (16 values each) interleaved, until
+// `max_tests` tests or `target` bytes, whichever comes first; then END.
+LogInfo generate(const fs::path& path, uint64_t target, uint64_t max_tests, size_t per_series,
+                 size_t ruler_samples) {
   constexpr uint64_t kHz = 168000000;
   constexpr uint64_t kBase = 13;
   Writer w(path);
   w.line("BEGIN,RTOS_BENCH_V2");
   w.line(
       "CONFIG,core=168000000,tick=1000,preempt=1,slicing=1,fpu=0,compiler=12.2.1 20221205,opt=-O2 "
-      "-g0,"
-      "kernel=freertos,kernel_version=10.5.1,board=stm32f407-disco,counter=dwt,unit=cycles,"
-      "debugger=0,"
-      "dhcsr=0x03000000,samples=" +
+      "-g0,kernel=freertos,kernel_version=10.5.1,board=stm32f407-disco,counter=dwt,unit=cycles,"
+      "debugger=0,dhcsr=0x03000000,samples=" +
       std::to_string(per_series));
-  // The ruler first, as the harness writes it: base_ticks=13 is checked against it.
   w.line("TEST,ruler");
-  std::vector<uint64_t> irq(per_series), task(per_series);
   std::string rec;
-  std::vector<uint64_t> loop(1000, 13);
+  std::vector<uint64_t> loop(ruler_samples, kBase);
   for (size_t i = 0; i < loop.size(); i += 16) {
     rec = "RAW,ruler_loop," + std::to_string(i);
     for (size_t k = i; k < std::min(loop.size(), i + 16); ++k) rec += "," + std::to_string(loop[k]);
     w.line(rec);
   }
   w.info.samples += loop.size();
-  std::vector<uint64_t> copy = loop;
-  std::vector<uint64_t> scratch;
+  ++w.info.series;
+  std::vector<uint64_t> scratch, copy = loop;
   const auto s = rb::stats::summarize(copy, scratch);
   auto ns = [&](uint64_t x) { return rb::stats::ticks_to_ns(x, kHz); };
-  w.line(
-      fmt::format("RESULT,ruler_loop,n={},hz={},min_ticks={},median_ticks={},avg_ticks={},max_"
-                  "ticks={},min_ns={},"
-                  "avg_ns={},max_ns={}",
-                  s.n, kHz, s.min, s.median, s.avg_ticks, s.max, ns(s.min),
-                  rb::stats::mean_ns(s.sum, s.n, kHz), ns(s.max)));
+  w.line(fmt::format(
+      "RESULT,ruler_loop,n={},hz={},min_ticks={},median_ticks={},avg_ticks={},max_ticks={},"
+      "min_ns={},avg_ns={},max_ns={}",
+      s.n, kHz, s.min, s.median, s.avg_ticks, s.max, ns(s.min), rb::stats::mean_ns(s.sum, s.n, kHz),
+      ns(s.max)));
+  std::vector<uint64_t> irq(per_series), task(per_series);
   std::mt19937_64 rng(2024);
-  for (uint64_t t = 0; w.bytes_so_far() < target; ++t) {
+  for (uint64_t t = 0; t < max_tests && w.bytes_so_far() < target; ++t) {
     w.line("TEST,irq_latency_" + std::to_string(t));
     w.line("PHASE,busy,irq=" + std::to_string(per_series) + ",task=" + std::to_string(per_series) +
            ",bad=0,status=OK");
+    // Values of one width per series, with rare outliers (a cache miss).
     for (size_t i = 0; i < per_series; ++i) {
       const uint64_t r = rng();
-      if (mixed) {
-        irq[i] = 95 + (r & 7) + ((r >> 8) % 64 == 0 ? 2 : 0);
-        task[i] = 995 + ((r >> 16) % 9) + ((r >> 32) % 100 == 0 ? 1 : 0);
-      } else {
-        irq[i] = 26 + (r & 7) + ((r >> 8) % 64 == 0 ? 19 : 0);
-        task[i] = 466 + ((r >> 16) % 9) + ((r >> 32) % 100 == 0 ? 166 : 0);
-      }
+      irq[i] = 26 + (r & 7) + ((r >> 8) % 64 == 0 ? 19 : 0);
+      task[i] = 466 + ((r >> 16) % 9) + ((r >> 32) % 100 == 0 ? 166 : 0);
     }
     for (size_t i = 0; i < per_series; i += 16) {
       for (int which = 0; which < 2; ++which) {
@@ -178,6 +174,7 @@ LogInfo generate(const fs::path& path, uint64_t target, size_t per_series, bool 
       }
     }
     w.info.samples += 2 * per_series;
+    w.info.series += 2;
     w.line(result_record("irq_entry", irq, kHz, kBase));
     w.line(result_record("event_to_task", task, kHz, kBase));
     ++w.info.tests;
@@ -190,7 +187,8 @@ LogInfo generate(const fs::path& path, uint64_t target, size_t per_series, bool 
 // Generates in a child process: a spawned child's ru_maxrss starts from its
 // parent's peak (Linux carries the old address space's high-water mark
 // across exec), so this program must stay small itself.
-LogInfo generate_in_child(const fs::path& path, uint64_t target, size_t per_series, bool mixed) {
+template <class F>
+LogInfo generate_in_child(const fs::path& path, F generate_log) {
   int fds[2];
   if (pipe(fds) != 0) {
     fmt::print(stderr, "pipe: {}\n", std::strerror(errno));
@@ -199,7 +197,7 @@ LogInfo generate_in_child(const fs::path& path, uint64_t target, size_t per_seri
   const pid_t pid = fork();
   if (pid == 0) {
     close(fds[0]);
-    const LogInfo info = generate(path, target, per_series, mixed);
+    const LogInfo info = generate_log();
     const bool ok = write(fds[1], &info, sizeof info) == static_cast<ssize_t>(sizeof info);
     _exit(ok ? 0 : 1);
   }
@@ -223,22 +221,18 @@ struct RunResult {
   int exit_code = -1;
 };
 
-// Runs argv as a child with stdout to /dev/null, its environment this
-// program's plus `env` (NAME=value entries); wall time and its rusage.
-RunResult run(const std::vector<std::string>& args, const std::vector<std::string>& env = {}) {
-  std::vector<char*> envp;
-  for (char** e = environ; *e != nullptr; ++e) envp.push_back(*e);
-  for (const std::string& e : env) envp.push_back(const_cast<char*>(e.c_str()));
-  envp.push_back(nullptr);
+// Runs argv as a child with its stdout to `out` (a file; /dev/null by
+// default): wall time from spawn to exit, and its rusage.
+RunResult run(const std::vector<std::string>& args, const std::string& out = "/dev/null") {
   std::vector<char*> argv;
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   const auto t0 = std::chrono::steady_clock::now();
   pid_t pid;
-  if (posix_spawnp(&pid, argv[0], &fa, nullptr, argv.data(), envp.data()) != 0) {
+  if (posix_spawnp(&pid, argv[0], &fa, nullptr, argv.data(), environ) != 0) {
     fmt::print(stderr, "cannot run {}\n", args[0]);
     std::exit(1);
   }
@@ -258,168 +252,199 @@ RunResult run(const std::vector<std::string>& args, const std::vector<std::strin
   return r;
 }
 
-// `runs` back-to-back pairs (a, then b), so that both see the same load on
-// a shared machine: the best run of each, and the median of the pairs'
-// ratios b / a.
-struct Paired {
-  RunResult a, b;
-  double median_ratio = 0;
-};
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
 
-Paired paired_runs(const std::vector<std::string>& a_args, const std::vector<std::string>& b_args,
-                   int runs, const std::vector<std::string>& b_env = {}) {
-  Paired p;
-  std::vector<double> ratios;
+// `runs` runs of each command in turn (so each sees the same load on a
+// shared machine); the best run of each.
+std::vector<RunResult> interleaved(const std::vector<std::vector<std::string>>& commands,
+                                   int runs) {
+  std::vector<RunResult> best(commands.size());
   for (int i = 0; i < runs; ++i) {
-    const RunResult a = run(a_args);
-    const RunResult b = run(b_args, b_env);
-    if (i == 0 || a.seconds < p.a.seconds) p.a = a;
-    if (i == 0 || b.seconds < p.b.seconds) p.b = b;
-    ratios.push_back(b.seconds / std::max(a.seconds, 1e-6));
+    for (size_t c = 0; c < commands.size(); ++c) {
+      const RunResult r = run(commands[c]);
+      if (i == 0 || r.seconds < best[c].seconds) best[c] = r;
+    }
   }
-  std::sort(ratios.begin(), ratios.end());
-  const size_t n = ratios.size();
-  p.median_ratio = n % 2 == 1 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2;
-  return p;
+  return best;
 }
 
-// verify's RAW line parser has an AVX-512 (VBMI) path and an AVX2 one, each
-// used where the CPU has it; RTOSBENCH_SIMD=avx2 makes verify use at most
-// the AVX2 one, =sse the path every x86-64 CPU runs.
-struct Paths {
-  bool avx512 = false, avx2 = false;
-};
-
-Paths cpu_paths() {
-  Paths p;
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-  __builtin_cpu_init();
-  p.avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-             __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi") &&
-             __builtin_cpu_supports("avx512vbmi2") &&
-             __builtin_cpu_supports("bmi2");
-  p.avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("sse4.2");
-#endif
-  return p;
+void print_row(const char* label, double mb, const RunResult& r) {
+  fmt::print("  {:<22} wall {:8.3f} s {:7.0f} MB/s  cpu {:8.3f} s  peak RSS {:6.1f} MiB  exit {}\n",
+             label, r.seconds, mb / r.seconds, r.cpu_seconds, r.maxrss_kib / 1024.0, r.exit_code);
 }
 
-void print_verify(const char* label, double mb, const Paired& pair, int runs) {
-  const RunResult& wc = pair.a;
-  const RunResult& v = pair.b;
-  fmt::print(
-      "  {:<16} wall {:7.3f} s {:6.0f} MB/s  cpu {:7.3f} s  peak RSS {:5.1f} MiB (exit "
-      "{}{})\n",
-      label, v.seconds, mb / v.seconds, v.cpu_seconds, v.maxrss_kib / 1024.0, v.exit_code,
-      v.exit_code == 0 ? ", valid" : ", NOT valid");
-  fmt::print(
-      "  verify / wc -l   wall {:6.2f}x best of each, {:.2f}x median of {} back-to-back pairs  "
-      "cpu {:6.2f}x  (target: within 3x)\n",
-      v.seconds / wc.seconds, pair.median_ratio, runs,
-      v.cpu_seconds / std::max(wc.cpu_seconds, 1e-3));
+void print_log(const char* label, const fs::path& log, const LogInfo& info, double seconds) {
+  fmt::print("\n{}: {} ({:.1f} MiB, {} lines, {} series, {} RAW samples; written in {:.1f} s)\n",
+             label, log.filename().string(), static_cast<double>(info.bytes) / (1 << 20),
+             info.lines, info.series, info.samples, seconds);
 }
 
-void measure(const std::string& label, const fs::path& log, const LogInfo& info,
-             const std::string& rtosbench, int runs, bool avx2_row, bool sse_row) {
-  const double mb = static_cast<double>(info.bytes) / 1e6;
-  fmt::print("\n{}: {:.1f} MiB, {} lines, {} RAW samples, {} tests of {} samples\n", label,
-             static_cast<double>(info.bytes) / (1 << 20), info.lines, info.samples, info.tests,
-             info.tests ? (info.samples - 1000) / info.tests : 0);
-  const std::vector<std::string> wc_args = {"wc", "-l", log.string()};
-  const std::vector<std::string> verify_args = {rtosbench, "verify", log.string()};
-  const Paired pair = paired_runs(wc_args, verify_args, runs);
-  const RunResult& wc = pair.a;
-  fmt::print(
-      "  wc -l            wall {:7.3f} s {:6.0f} MB/s  cpu {:7.3f} s  peak RSS {:5.1f} MiB (exit "
-      "{})\n",
-      wc.seconds, mb / wc.seconds, wc.cpu_seconds, wc.maxrss_kib / 1024.0, wc.exit_code);
-  print_verify("rtosbench verify", mb, pair, runs);
-  // The same on the narrower paths other CPUs take (each its own pairs with wc -l).
-  if (avx2_row) {
-    print_verify("verify SIMD=avx2", mb,
-                 paired_runs(wc_args, verify_args, runs, {"RTOSBENCH_SIMD=avx2"}), runs);
+template <class F>
+LogInfo make_log(const char* label, const fs::path& log, F generate_log) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const LogInfo info = generate_in_child(log, generate_log);
+  print_log(label, log, info,
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  return info;
+}
+
+// The series figures of verify's JSON report and of the Python re-deriver's
+// output, as "<test>/<phase>/<name> n min median p99 max" lines: the same
+// set when both derived the same statistics from the same samples.
+std::vector<std::string> verify_figures(const fs::path& json_path) {
+  std::ifstream in(json_path);
+  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  std::vector<std::string> out;
+  if (j.is_discarded() || !j.contains("series")) return out;
+  for (const auto& s : j["series"]) {
+    if (!s.contains("ticks") || !s["ticks"].is_object()) continue;
+    const auto& t = s["ticks"];
+    out.push_back(fmt::format(
+        "{}/{}/{} {} {} {} {} {}", s["test"].get<std::string>(), s["phase"].get<std::string>(),
+        s["name"].get<std::string>(), s["n"].get<uint64_t>(), t["min"].get<uint64_t>(),
+        t["median"].get<uint64_t>(), t["p99"].get<uint64_t>(), t["max"].get<uint64_t>()));
   }
-  if (sse_row) {
-    print_verify("verify SIMD=sse", mb,
-                 paired_runs(wc_args, verify_args, runs, {"RTOSBENCH_SIMD=sse"}), runs);
-  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::string> file_lines(const fs::path& path) {
+  std::ifstream in(path);
+  std::vector<std::string> out;
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+[[noreturn]] void usage() {
+  fmt::print(stderr,
+             "usage: verify_throughput [--rtosbench PATH] [--python PATH] [--rederive PATH] "
+             "[--dir DIR] [--gib X] [--runs N] [--capture-runs M]\n");
+  std::exit(64);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string rtosbench;
+  std::string rtosbench, python = "/usr/bin/python3";
+  std::string rederive = std::string(RTOSBENCH_SOURCE_DIR) + "/bench/rederive.py";
   fs::path dir = fs::temp_directory_path();
-  double gib = 1.0, small_mib = 100.0;
-  int runs = 3;
+  double gib = 1.0;
+  int runs = 3, capture_runs = 30;
   for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        fmt::print(stderr, "{} needs a value\n", a);
-        std::exit(64);
-      }
-      return argv[++i];
-    };
+    const std::string a = argv[i];
+    if (i + 1 >= argc) usage();
+    const std::string v = argv[++i];
     if (a == "--rtosbench") {
-      rtosbench = value();
+      rtosbench = v;
+    } else if (a == "--python") {
+      python = v;
+    } else if (a == "--rederive") {
+      rederive = v;
     } else if (a == "--dir") {
-      dir = value();
+      dir = v;
     } else if (a == "--gib") {
-      gib = std::stod(value());
-    } else if (a == "--small-mib") {
-      small_mib = std::stod(value());
+      gib = std::stod(v);
     } else if (a == "--runs") {
-      runs = std::max(1, std::stoi(value()));
+      runs = std::max(1, std::stoi(v));
+    } else if (a == "--capture-runs") {
+      capture_runs = std::max(1, std::stoi(v));
     } else {
-      fmt::print(stderr,
-                 "usage: verify_throughput [--rtosbench PATH] [--dir DIR] [--gib X] [--small-mib "
-                 "Y] [--runs N]\n");
-      return 64;
+      usage();
     }
   }
+  if (!(gib > 0)) usage();
   if (rtosbench.empty()) {
     // The build tree layout: build/bench/verify_throughput and build/src/rtosbench.
     rtosbench =
         (fs::read_symlink("/proc/self/exe").parent_path().parent_path() / "src" / "rtosbench")
             .string();
   }
-  if (!fs::exists(rtosbench)) {
-    fmt::print(stderr, "rtosbench binary not found at {} (use --rtosbench PATH)\n", rtosbench);
-    return 66;
+  for (const std::string& f : {rtosbench, python, rederive}) {
+    if (!fs::exists(f)) {
+      fmt::print(stderr, "{} not found (see --rtosbench, --python, --rederive)\n", f);
+      return 66;
+    }
   }
   const fs::path work = dir / ("rtosbench-verify-throughput-" + std::to_string(::getpid()));
   fs::create_directories(work);
-  fmt::print("verify_throughput: {} ({} run(s) each, best kept), logs in {}\n", rtosbench, runs,
-             work.string());
-  const Paths paths = cpu_paths();
-  fmt::print("RAW line parser: {} path{}\n",
-             paths.avx512 ? "AVX-512" : paths.avx2 ? "AVX2" : "SSE",
-             paths.avx512 || paths.avx2
-                 ? "; the large logs are also verified on the narrower paths (RTOSBENCH_SIMD)"
-                 : "");
+  fmt::print("verify_throughput: {}\nlogs in {} (removed at the end unless RB_KEEP_LOGS=1)\n",
+             rtosbench, work.string());
 
-  constexpr size_t kPerSeries = 500000;  // one test = 1 million samples
-  struct Case {
-    std::string label, file;
-    uint64_t bytes;
-    bool mixed;      // values of mixed widths
-    bool narrower;   // also time the narrower RAW paths
-  };
+  // 1. A realistic capture: 15 series of 10 000 samples (the ruler and seven
+  // tests of two series), verified by the real binary, start-up included.
+  const fs::path capture = work / "capture.log";
+  const LogInfo cinfo = make_log("realistic capture", capture,
+                                 [&] { return generate(capture, UINT64_MAX, 7, 10000, 10000); });
+  std::vector<double> verify_ms, startup_ms;
+  RunResult first;
+  for (int i = 0; i < capture_runs; ++i) {
+    const RunResult v = run({rtosbench, "verify", capture.string()});
+    if (i == 0) first = v;
+    verify_ms.push_back(1e3 * v.seconds);
+    startup_ms.push_back(1e3 * run({rtosbench, "--version"}).seconds);
+  }
+  std::sort(verify_ms.begin(), verify_ms.end());
+  fmt::print(
+      "  rtosbench verify       {} runs: best {:.1f} ms, median {:.1f} ms, worst {:.1f} ms "
+      "(target: <= 20 ms), exit {}{}, peak RSS {:.1f} MiB\n",
+      capture_runs, verify_ms.front(), median(verify_ms), verify_ms.back(), first.exit_code,
+      first.exit_code == 0 ? " (valid)" : " (NOT VALID: the figures mean nothing)",
+      first.maxrss_kib / 1024.0);
+  fmt::print("  of which start-up      rtosbench --version: median {:.1f} ms\n",
+             median(startup_ms));
+
+  // 2. Peak memory does not grow with the file: a log of 1/8 of the size
+  // with the same series (500 000 samples each) against the large one.
   const uint64_t large = static_cast<uint64_t>(gib * (1ull << 30));
-  const Case cases[] = {
-      {"small log", "small.log", static_cast<uint64_t>(small_mib * (1 << 20)), false, false},
-      {"large log", "large.log", large, false, true},
-      {"large log, mixed widths", "mixed.log", large, true, true},
-  };
-  for (const Case& c : cases) {
-    const fs::path log = work / c.file;
-    const auto t0 = std::chrono::steady_clock::now();
-    const LogInfo info = generate_in_child(log, c.bytes, kPerSeries, c.mixed);
-    fmt::print("\ngenerated {} in {:.1f} s", log.filename().string(),
-               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    measure(c.label, log, info, rtosbench, runs, c.narrower && paths.avx512 && paths.avx2,
-            c.narrower && (paths.avx512 || paths.avx2));
-    if (std::getenv("RB_KEEP_LOGS") == nullptr) fs::remove(log);
+  const fs::path small_log = work / "small.log";
+  const LogInfo sinfo = make_log("small log (1/8 of the large one)", small_log, [&] {
+    return generate(small_log, large / 8, UINT64_MAX, 500000, 10000);
+  });
+  const RunResult small_run = interleaved({{rtosbench, "verify", small_log.string()}}, runs)[0];
+  print_row("rtosbench verify", static_cast<double>(sinfo.bytes) / 1e6, small_run);
+  if (std::getenv("RB_KEEP_LOGS") == nullptr) fs::remove(small_log);
+
+  // 3. The large log: verify against wc -l and the Python re-deriver.
+  const fs::path log = work / "large.log";
+  const LogInfo info =
+      make_log("large log", log, [&] { return generate(log, large, UINT64_MAX, 500000, 10000); });
+  const double mb = static_cast<double>(info.bytes) / 1e6;
+  (void)run({"wc", "-l", log.string()});  // the file in the page cache for everyone
+  const std::vector<RunResult> best =
+      interleaved({{"wc", "-l", log.string()}, {rtosbench, "verify", log.string()}}, runs);
+  const RunResult& wc = best[0];
+  const RunResult& verify = best[1];
+  const fs::path py_out = work / "rederive.txt", json = work / "verify.json";
+  const RunResult py = run({python, rederive, log.string()}, py_out.string());
+  const RunResult check = run({rtosbench, "verify", log.string(), "--json", json.string()});
+  fmt::print("  best of {} runs each (the Python re-deriver: one run)\n", runs);
+  print_row("wc -l", mb, wc);
+  print_row("rtosbench verify", mb, verify);
+  print_row("python3 rederive.py", mb, py);
+  fmt::print(
+      "  verify: {:.0f} MB/s (target: >= 400 MB/s); {:.2f}x the time of wc -l; {:.1f}x as fast "
+      "as the Python re-deriver\n",
+      mb / verify.seconds, verify.seconds / wc.seconds, py.seconds / verify.seconds);
+  fmt::print("  peak RSS of verify: {:.1f} MiB on {:.0f} MiB, {:.1f} MiB on {:.0f} MiB\n",
+             small_run.maxrss_kib / 1024.0, static_cast<double>(sinfo.bytes) / (1 << 20),
+             verify.maxrss_kib / 1024.0, static_cast<double>(info.bytes) / (1 << 20));
+  const std::vector<std::string> a = verify_figures(json), b = file_lines(py_out);
+  if (verify.exit_code != 0 || check.exit_code != 0 || py.exit_code != 0) {
+    fmt::print("  NOTE: a run failed (exit codes above): the figures mean nothing\n");
+  } else if (a.empty() || a != b) {
+    fmt::print("  NOTE: verify and the Python re-deriver disagree ({} and {} series): see {}\n",
+               a.size(), b.size(), work.string());
+    return 1;
+  } else {
+    fmt::print(
+        "  verify and the Python re-deriver give the same n/min/median/p99/max for all {} "
+        "series\n",
+        a.size());
   }
   if (std::getenv("RB_KEEP_LOGS") == nullptr) fs::remove_all(work);
   struct rusage self {};

@@ -3,7 +3,6 @@
 #include <fmt/core.h>
 
 #include <cstdio>
-#include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -24,8 +23,6 @@ std::function<int()> add_verify(CLI::App& app) {
     std::string log;
     std::vector<std::string> expect;
     std::string json;
-    unsigned threads = 0;
-    size_t chunk = size_t{512} << 10;
   };
   auto args = std::make_shared<Args>();
   app.add_option("LOG", args->log, "captured serial log (a file; '-' for standard input)")
@@ -33,29 +30,22 @@ std::function<int()> add_verify(CLI::App& app) {
   app.add_option(
          "--expect", args->expect,
          "KEY=VALUE that CONFIG must carry (repeatable); a key missing from CONFIG also fails")
-      ->type_name("KEY=VALUE");
+      ->type_name("KEY=VALUE")
+      ->check(CLI::Validator(
+          [](std::string& e) -> std::string {
+            const size_t eq = e.find('=');
+            return eq == std::string::npos || eq == 0 ? "'" + e + "' is not KEY=VALUE"
+                                                      : std::string();
+          },
+          "KEY=VALUE"));
   app.add_option("--json", args->json,
                  "write the full report as JSON to FILE (atomically); '-' for stdout")
       ->type_name("FILE");
-  app.add_option("--threads", args->threads,
-                 "threads that split and parse a file's lines while one checks them (0: one per "
-                 "core, the default; 1: none); the report is the same")
-      ->type_name("N");
-  app.add_option("--chunk-bytes", args->chunk,
-                 "bytes of the file each parsing thread takes at a time (default 524288)")
-      ->type_name("BYTES")
-      ->check(CLI::Range(size_t{1}, size_t{1} << 30));
 
   return [args]() -> int {
     rb::verify::Options options;
-    options.threads = args->threads;
-    options.chunk = args->chunk;
     for (const std::string& e : args->expect) {
-      const size_t eq = e.find('=');
-      if (eq == std::string::npos || eq == 0) {
-        fmt::print(stderr, "rtosbench verify: --expect '{}' is not KEY=VALUE\n", e);
-        return kExitUsage;
-      }
+      const size_t eq = e.find('=');  // checked by the option's validator
       std::string key = e.substr(0, eq), value = e.substr(eq + 1);
       auto [it, inserted] = options.expect.emplace(key, value);
       if (!inserted && it->second != value) {
@@ -66,18 +56,12 @@ std::function<int()> add_verify(CLI::App& app) {
       }
     }
 
-    rb::verify::Report report;
-    if (args->log == "-") {
-      report = rb::verify::verify_stream(std::cin, options);
-      report.source = "<stdin>";
-    } else {
-      auto r = rb::verify::verify_file(args->log, options);
-      if (!r) {
-        fmt::print(stderr, "rtosbench verify: {}\n", r.error().message);
-        return kExitNoInput;
-      }
-      report = std::move(*r);
+    auto read = rb::verify::verify_log(args->log, options);
+    if (!read) {
+      fmt::print(stderr, "rtosbench verify: {}\n", read.error().message);
+      return rb::exit_code_for(read.error().kind);
     }
+    const rb::verify::Report& report = *read;
 
     const bool json_stdout = args->json == "-";
     // With --json -, stdout carries only JSON; the table goes to stderr.

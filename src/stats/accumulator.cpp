@@ -56,29 +56,14 @@ void SampleAccumulator::start_histogram() {
 }
 
 void SampleAccumulator::add(std::span<const uint64_t> values, bool allow_histogram) {
-  // Four running minima and maxima: one pair would chain every compare to
-  // the one before it.
-  uint64_t lo0 = lo_, lo1 = lo_, lo2 = lo_, lo3 = lo_;
-  uint64_t hi0 = hi_, hi1 = hi_, hi2 = hi_, hi3 = hi_;
-  const uint64_t* v = values.data();
-  const size_t n = values.size();
-  size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    lo0 = std::min(lo0, v[i]);
-    hi0 = std::max(hi0, v[i]);
-    lo1 = std::min(lo1, v[i + 1]);
-    hi1 = std::max(hi1, v[i + 1]);
-    lo2 = std::min(lo2, v[i + 2]);
-    hi2 = std::max(hi2, v[i + 2]);
-    lo3 = std::min(lo3, v[i + 3]);
-    hi3 = std::max(hi3, v[i + 3]);
+  if (values.empty()) return;
+  uint64_t lo = lo_, hi = hi_;
+  for (uint64_t v : values) {
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
   }
-  for (; i < n; ++i) {
-    lo0 = std::min(lo0, v[i]);
-    hi0 = std::max(hi0, v[i]);
-  }
-  lo_ = std::min(std::min(lo0, lo1), std::min(lo2, lo3));
-  hi_ = std::max(std::max(hi0, hi1), std::max(hi2, hi3));
+  lo_ = lo;
+  hi_ = hi;
   n_ += values.size();
   if (!histogram_) {
     values_.insert(values_.end(), values.begin(), values.end());
@@ -93,44 +78,6 @@ void SampleAccumulator::add(std::span<const uint64_t> values, bool allow_histogr
       ++counts[off];
     } else {
       values_.push_back(v);
-    }
-  }
-}
-
-void SampleAccumulator::add_counts(std::span<const Counted> counts, uint64_t lo, uint64_t hi,
-                                   uint64_t n, bool allow_histogram) {
-  if (n == 0) return;
-  lo_ = std::min(lo_, lo);
-  hi_ = std::max(hi_, hi);
-  n_ += n;
-  if (!histogram_) {
-    if (allow_histogram && n_ > kListLimit && values_.empty()) {
-      // The band centred on the median of these counts, without listing
-      // the samples first (what start_histogram would do from a list).
-      const uint64_t half = n / 2;  // rank of the median, from 0
-      uint64_t seen = 0;
-      uint64_t centre = counts.empty() ? 0 : counts.back().value;
-      for (const Counted& c : counts) {
-        seen += c.count;
-        if (seen > half) {
-          centre = c.value;
-          break;
-        }
-      }
-      place_band(centre);
-    } else {
-      for (const Counted& c : counts) values_.insert(values_.end(), c.count, c.value);
-      if (allow_histogram && n_ > kListLimit) start_histogram();
-      return;
-    }
-  }
-  uint64_t* const hist = counts_.data();
-  for (const Counted& c : counts) {
-    const uint64_t off = c.value - base_;
-    if (off < kBand) {
-      hist[off] += c.count;
-    } else {
-      values_.insert(values_.end(), c.count, c.value);
     }
   }
 }

@@ -27,17 +27,6 @@ class SampleAccumulator {
   // stored (the caller bounds how many accumulators may hold a histogram).
   void add(std::span<const uint64_t> values, bool allow_histogram = true);
 
-  // The same as add() of every sample a histogram elsewhere counted: `counts`
-  // holds (value, how many times) with values ascending, `lo` and `hi` are
-  // the smallest and largest value, `n` the number of samples. Merges another
-  // thread's partial count of a series without handing over every sample.
-  struct Counted {
-    uint32_t value;
-    uint32_t count;
-  };
-  void add_counts(std::span<const Counted> counts, uint64_t lo, uint64_t hi, uint64_t n,
-                  bool allow_histogram = true);
-
   uint64_t count() const { return n_; }
   bool uses_histogram() const { return histogram_; }
 

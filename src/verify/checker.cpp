@@ -1,7 +1,7 @@
 // The line-by-line checker behind `rtosbench verify` (docs/verify.md lists
-// every check). RAW lines are the hot path: they are parsed without
-// allocation and added to the open series' SampleAccumulator, which is
-// recycled once the series' RESULT has been checked.
+// every check). RAW lines are most of a log: protocol::LineParser decodes
+// their values without allocating, and they are added to the open series'
+// SampleAccumulator, which is recycled once the series' RESULT is checked.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -408,42 +408,6 @@ struct LogChecker::State {
     s->samples.add(p.raw_values, open.size() <= kMaxHistogramSeries);
   }
 
-  // The lines of `block` at once, when that is what line() of each would
-  // do: each is then a protocol line in sequence that adds its samples to
-  // its series (or, once the series is broken, is ignored).
-  bool raw_block(const LogChecker::RawBlock& block) {
-    if (stage != Stage::kInLog || block.lines == 0) return false;
-    if (v2 && (!block.has_seq || block.first_seq != next_seq)) return false;
-    size_t fresh = 0;
-    for (const LogChecker::RawPart& part : block.parts) {
-      const OpenSeries* s = find_open(part.name);
-      if (s == nullptr) {
-        if (part.first_raw != 0) return false;
-        ++fresh;
-      } else if (!s->broken && s->samples.count() != part.first_raw) {
-        return false;
-      }
-    }
-    if (open.size() + fresh > kMaxOpenSeries) return false;
-    for (const LogChecker::RawPart& part : block.parts) {
-      OpenSeries* s = find_open(part.name);
-      if (s == nullptr) {
-        open.push_back(
-            OpenSeries{std::string(part.name), take_buffer(), part.first_number, false, false});
-        last_open = open.size() - 1;
-        s = &open.back();
-      }
-      if (!s->broken) {
-        s->samples.add_counts(part.counts, part.lo, part.hi, part.samples,
-                              open.size() <= kMaxHistogramSeries);
-      }
-    }
-    r.lines = block.first_number + block.lines - 1;
-    r.protocol_lines += block.lines;
-    if (v2) next_seq += block.lines;
-    return true;
-  }
-
   // Fills the statistics of `st` from the series' samples.
   void derive(SeriesStats& st, OpenSeries& series) {
     stats::Summary sum = series.samples.summarize(scratch);
@@ -751,8 +715,7 @@ struct LogChecker::State {
       r.end_fields[std::string(f.key)] = std::string(f.value);
   }
 
-  void line(std::string_view text, uint64_t number, bool overlong, bool control, bool terminated,
-            const ParsedLine* parsed = nullptr) {
+  void line(std::string_view text, uint64_t number, bool overlong, bool control, bool terminated) {
     r.lines = number;
     if (overlong) {
       ++r.overlong_lines;
@@ -766,7 +729,7 @@ struct LogChecker::State {
       if (first_control == 0) first_control = number;
       return;
     }
-    const ParsedLine& p = parsed != nullptr ? *parsed : parser.parse(text);
+    const ParsedLine& p = parser.parse(text);
     // An unknown record kind with a valid suffix still occupies a seq slot.
     const bool sequenced_other =
         p.kind == RecordKind::kOther && v2 && stage == Stage::kInLog && p.suffix == Suffix::kValid;
@@ -922,15 +885,6 @@ LogChecker::~LogChecker() = default;
 void LogChecker::add_line(std::string_view text, uint64_t number, bool overlong, bool control,
                           bool terminated) {
   s_->line(text, number, overlong, control, terminated);
-}
-
-void LogChecker::add_parsed_line(std::string_view text, const protocol::ParsedLine& parsed,
-                                 uint64_t number, bool terminated) {
-  s_->line(text, number, false, false, terminated, &parsed);
-}
-
-bool LogChecker::add_raw_block(const RawBlock& block) {
-  return s_->raw_block(block);
 }
 
 void LogChecker::add_read_error(const std::string& message) {

@@ -1,10 +1,12 @@
 #include "verify/verify.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <iostream>
+
 #include "util/line_reader.h"
 #include "util/posix_file.h"
-#include "verify/parallel.h"
-
-#include <algorithm>
 
 namespace rb::verify {
 namespace {
@@ -82,24 +84,33 @@ Report verify_stream(std::istream& in, const Options& options) {
 
 Result<Report> verify_file(const std::filesystem::path& path, const Options& options) {
   auto file = InputFile::open(path);
-  if (!file) return file.error();
-  const unsigned threads = parsing_threads(options);
-  const auto size = file->regular_size();
-  if (threads > 1 && size && *size >= 2 * std::max<size_t>(options.chunk, 1)) {
-    LogChecker checker(options);
-    uint64_t bytes = 0;
-    Status status = feed_file_parallel(*file, *size, options, threads, checker, bytes);
-    Report r = checker.finish();
-    if (!status) return status.error();
-    r.bytes = bytes;
-    r.source = path.string();
-    return r;
-  }
+  if (!file) return make_error(ErrorKind::kCannotRead, file.error().message);
   FileSource source(std::move(*file));
   Status status;
   Report r = run(source, options, &status);
-  if (!status) return status.error();
+  if (!status) return make_error(ErrorKind::kCannotRead, status.error().message);
   r.source = path.string();
+  return r;
+}
+
+Result<Report> verify_log(const std::string& log, const Options& options) {
+  Report r;
+  if (log == "-") {
+    if (::fcntl(STDIN_FILENO, F_GETFD) == -1)
+      return make_error(ErrorKind::kCannotRead, "cannot read standard input: it is closed");
+    r = verify_stream(std::cin, options);
+    r.source = "<stdin>";
+  } else {
+    auto f = verify_file(log, options);
+    if (!f) return f.error();
+    r = std::move(*f);
+  }
+  if (r.bytes == 0) {
+    return make_error(
+        ErrorKind::kBadInput,
+        (log == "-" ? std::string("standard input") : log) +
+            " is empty (0 bytes): nothing was captured, so there is no log to verify");
+  }
   return r;
 }
 

@@ -10,17 +10,11 @@
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "stats/accumulator.h"
 #include "util/result.h"
-
-namespace rb::protocol {
-struct ParsedLine;
-}
 
 namespace rb::verify {
 
@@ -44,13 +38,6 @@ struct Options {
   size_t max_verdicts_per_check = 50;
   // Size of the read buffer; large buffers make big files fast.
   size_t read_buffer = size_t{1} << 20;
-  // verify_file on a regular file: threads that split and parse lines while
-  // this one checks them (0: one per core; 1: none, all in this thread). The
-  // report is the same either way; only the time differs.
-  unsigned threads = 0;
-  // Bytes per piece of a file handed to one parsing thread (each piece ends
-  // at a line end, so no line is split); at most a few pieces are in memory.
-  size_t chunk = size_t{512} << 10;
 };
 
 // The statistics of one series, re-derived from its RAW samples.
@@ -142,37 +129,6 @@ class LogChecker {
   // 1-based number, and the reader's flags.
   void add_line(std::string_view text, uint64_t number, bool overlong, bool control,
                 bool terminated);
-  // The same for a line another thread already parsed (protocol::LineParser
-  // on `text`, which `parsed` points into); the line is neither overlong nor
-  // holds control bytes. Gives the same report as add_line(text, ...).
-  void add_parsed_line(std::string_view text, const protocol::ParsedLine& parsed, uint64_t number,
-                       bool terminated);
-  // A block of consecutive RAW lines that another thread parsed and counted:
-  // lines first_number .. first_number + lines - 1, each well formed,
-  // terminated and of at most 16 values. With has_seq every line has a valid
-  // suffix and the seqs continue one another from first_seq; without it no
-  // line has a suffix. The lines belong to a few series (interleaved, in any
-  // order), whose indexes continue one another within the block.
-  struct RawPart {
-    std::string_view name;
-    uint64_t first_number = 0;  // the series' first line in the block
-    uint64_t first_raw = 0;
-    uint64_t samples = 0, lo = 0, hi = 0;
-    // All its values in the block, as (value, count) with values ascending.
-    std::span<const stats::SampleAccumulator::Counted> counts;
-  };
-  struct RawBlock {
-    uint64_t first_number = 0, lines = 0;
-    bool has_seq = false;
-    uint64_t first_seq = 0;
-    std::span<const RawPart> parts;  // in the order of their first line
-  };
-  // Adds the block at once when that gives the report that add_parsed_line
-  // of each line would (the log is open, and the block's seqs and every
-  // series' indexes continue where the checker stands) and returns true;
-  // otherwise changes nothing and returns false, and the caller feeds the
-  // lines one by one.
-  bool add_raw_block(const RawBlock& block);
   // Records that the input could not be read to its end.
   void add_read_error(const std::string& message);
   // Ends the log: closes open phases, applies whole-log checks, returns the
@@ -188,9 +144,15 @@ class LogChecker {
 // is a Verdict.
 Report verify_stream(std::istream& in, const Options& options);
 
-// Error only when the path cannot be read (missing, directory, permission,
-// or a read error part-way).
+// Error (ErrorKind::kCannotRead) only when the path cannot be read
+// (missing, directory, permission, or a read error part-way).
 Result<Report> verify_file(const std::filesystem::path& path, const Options& options);
+
+// What `rtosbench verify LOG` reads: the file LOG, or standard input when LOG
+// is "-". Besides verify_file's errors: a closed standard input cannot be
+// read (kCannotRead), and an input without a single byte is no capture at
+// all (kBadInput), not a log that failed its checks.
+Result<Report> verify_log(const std::string& log, const Options& options);
 
 nlohmann::json to_json(const Report& report);
 

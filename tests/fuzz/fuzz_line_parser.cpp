@@ -1,11 +1,10 @@
 // libFuzzer target for the log parser: the line splitter, the line parser
-// and record decoders, and the whole checker with its text and JSON reports.
+// (compared on every line with the naive test-only reference in
+// tests/protocol/naive_line.h) and record decoders, and the whole checker
+// with its text and JSON reports.
 // Built with clang++ -fsanitize=fuzzer,address,undefined when RTOSBENCH_FUZZ
 // is ON (tests/fuzz/tests.cmake). Besides "no crash, no hang, no leak" it
 // checks invariants that must hold for any input, aborting when one breaks.
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -16,8 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "../protocol/naive_line.h"
 #include "protocol/line.h"
-#include "protocol/raw16_avx512.h"
 #include "protocol/records.h"
 #include "stats/accumulator.h"
 #include "stats/summary.h"
@@ -99,59 +98,40 @@ void check_accumulator(std::string_view input) {
 
 }  // namespace
 
-// One reading of a line by parse_raw16 (or one of its paths): refused, or
-// what LineParser::parse read.
-void check_raw16_reading(bool ok, std::string_view text, const rb::protocol::ParsedLine& parsed,
-                         const uint16_t* out, const rb::protocol::Raw16& r) {
-  if (!ok) return;
-  require(parsed.kind == rb::protocol::RecordKind::kRaw && parsed.error == nullptr,
-          "parse_raw16 takes only well-formed RAW");
-  require(parsed.suffix == r.suffix && parsed.raw_name == r.name && parsed.raw_first == r.first,
-          "parse_raw16 suffix, name and first index");
-  require(parsed.suffix != rb::protocol::Suffix::kValid || parsed.seq == r.seq, "parse_raw16 seq");
-  require(parsed.raw_values.size() == r.count && r.count <= 16, "parse_raw16 value count");
-  uint16_t lo = UINT16_MAX, hi = 0;
-  for (size_t i = 0; i < r.count; ++i) {
-    require(parsed.raw_values[i] == out[i], "parse_raw16 values");
-    lo = std::min(lo, out[i]);
-    hi = std::max(hi, out[i]);
+// LineParser::parse reads `text` as the naive test-only reference does:
+// the same suffix, record, kind, fields, RAW name, numbers and error.
+void check_against_naive(std::string_view text, const rb::protocol::ParsedLine& p) {
+  using rb::testing::NaiveLine;
+  const NaiveLine want = rb::testing::naive_parse(std::string(text));
+  require(static_cast<int>(p.suffix) == static_cast<int>(want.suffix), "naive: suffix");
+  require(p.record == want.record, "naive: record");
+  if (want.suffix == NaiveLine::Suffix::kValid || want.suffix == NaiveLine::Suffix::kBadCrc) {
+    require(
+        p.seq == want.seq && p.crc_given == want.crc_given && p.crc_computed == want.crc_computed,
+        "naive: seq and CRCs");
   }
-  require(r.lo == lo && r.hi == hi, "parse_raw16 minimum and maximum");
-  for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    require(u >= 0x20 && u != 0x7f, "parse_raw16 takes no line with a control byte");
+  require(std::string(p.kind == rb::protocol::RecordKind::kOther
+                          ? ""
+                          : rb::protocol::to_string(p.kind)) == want.kind,
+          "naive: kind");
+  if (p.kind == rb::protocol::RecordKind::kRaw) {
+    require((p.error == nullptr) == (want.raw_error == NaiveLine::RawError::kNone),
+            "naive: RAW error");
+    if (p.error == nullptr) {
+      require(p.raw_name == want.raw_name, "naive: RAW name");
+      require(
+          want.raw_numbers.size() == p.raw_values.size() + 1 &&
+              p.raw_first == want.raw_numbers[0] &&
+              std::equal(p.raw_values.begin(), p.raw_values.end(), want.raw_numbers.begin() + 1),
+          "naive: RAW numbers");
+    }
+  } else if (p.kind != rb::protocol::RecordKind::kOther) {
+    require(p.fields.size() == want.fields.size(), "naive: field count");
+    for (size_t i = 0; i < want.fields.size(); ++i) {
+      require(p.fields[i].key == want.fields[i].first && p.fields[i].value == want.fields[i].second,
+              "naive: fields");
+    }
   }
-}
-
-// parse_raw16, its SSE path alone, and Raw16Readers that live across
-// inputs (so lines meet layouts learned from earlier ones; one of them with
-// AVX2 at most and bytes to read past the line) each refuse the line or
-// read what LineParser::parse read.
-void check_raw16(std::string_view text, const rb::protocol::ParsedLine& parsed) {
-  static rb::protocol::Raw16Reader reader;
-  uint16_t out[16 + 8];
-  rb::protocol::Raw16 r;
-  bool ok = rb::protocol::parse_raw16(text, out, 16, r);
-  check_raw16_reading(ok, text, parsed, out, r);
-  r = {};
-  ok = rb::protocol::detail::parse_raw16_sse(text, out, 16, r);
-  check_raw16_reading(ok, text, parsed, out, r);
-  r = {};
-  ok = reader.read(text, out, 16, r);
-  check_raw16_reading(ok, text, parsed, out, r);
-  // A reader that may read 128 bytes past the line and uses AVX2 at most.
-  static rb::protocol::Raw16Reader avx2_reader;
-  static std::string buffer;
-  buffer.assign(text);
-  buffer.append(128, ',');
-  namespace d = rb::protocol::detail;
-  const bool avx512 = d::raw16_avx512_enabled();
-  d::use_raw16_avx512(false);
-  r = {};
-  ok = avx2_reader.read(std::string_view(buffer.data(), text.size()),
-                        buffer.data() + buffer.size(), out, 16, r);
-  d::use_raw16_avx512(avx512);
-  check_raw16_reading(ok, std::string_view(buffer.data(), text.size()), parsed, out, r);
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -174,7 +154,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     bytes_in_lines += line.length;
     const auto& parsed = parser.parse(line.text);
     decode_all(parsed);
-    check_raw16(line.text, parsed);
+    check_against_naive(line.text, parsed);
     // Framing any record and parsing it back gives the record and a valid CRC.
     if (!line.overlong && !line.control && line.text.find('|') == std::string_view::npos) {
       const std::string framed = rb::protocol::v2_line(line.text, line.number);
@@ -185,9 +165,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   }
   // The whole input as one line, when it holds no line end (lines longer
-  // than the reader's limit above reach parse_raw16's widest path here).
+  // than the reader's limit above reach the parser here).
   if (input.find_first_of("\r\n") == std::string_view::npos) {
-    check_raw16(input, parser.parse(input));
+    check_against_naive(input, parser.parse(input));
   }
   require(reader.status().ok(), "memory source never fails");
   require(reader.bytes_consumed() == size, "every byte read");
@@ -206,27 +186,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   require(report.lines <= size + 1, "no more lines than bytes");
   (void)rb::verify::to_text(report);
   (void)rb::verify::to_json(report).dump();  // throws (and so aborts) on invalid UTF-8
-
-  // The parallel reader cuts the file into pieces at line ends; with pieces
-  // of a few bytes every cut is tried, and the report must not change. (At
-  // most ~64 pieces, and only for every fourth input size: the threads cost
-  // more than the rest of this function.)
-  if (size >= 2 && size % 4 == 0) {
-    const int fd = ::memfd_create("rb_fuzz", MFD_CLOEXEC);
-    require(fd >= 0, "memfd_create");
-    require(::write(fd, data, size) == static_cast<ssize_t>(size), "write to memfd");
-    const std::string path = "/proc/self/fd/" + std::to_string(fd);
-    rb::verify::Options seq = vopt, par = vopt;
-    seq.threads = 1;
-    par.threads = 2;
-    par.chunk = std::max<size_t>(1 + size % 13, size / 64);
-    auto a = rb::verify::verify_file(path, seq);
-    auto b = rb::verify::verify_file(path, par);
-    ::close(fd);
-    require(a.ok() && b.ok(), "a memfd is readable");
-    require(rb::verify::to_json(*a).dump() == rb::verify::to_json(*b).dump(),
-            "the parallel reader gives the sequential report");
-  }
 
   check_accumulator(input);
   return 0;

@@ -34,10 +34,3 @@ add_test(NAME fuzz_line_parser
                  ${CMAKE_CURRENT_LIST_DIR}/protocol.dict)
 set_tests_properties(fuzz_line_parser PROPERTIES LABELS fuzz TIMEOUT 300)
 
-# verify's parallel reader under ThreadSanitizer: every committed log, then a
-# few-megabyte log it writes, each compared with the sequential report.
-file(GLOB_RECURSE RB_TSAN_LOGS ${RTOSBENCH_TEST_DATA}/verify/*.log)
-add_test(NAME tsan_parallel_verify
-         COMMAND ${RB_FUZZ_BUILD}/tsan_parallel_verify ${CMAKE_CURRENT_BINARY_DIR}/tsan-run ${RB_TSAN_LOGS})
-set_tests_properties(tsan_parallel_verify PROPERTIES LABELS "fuzz;verify" TIMEOUT 600
-                     ENVIRONMENT "TSAN_OPTIONS=halt_on_error=1")

@@ -66,10 +66,10 @@ TEST(SampleAccumulator, AgreesWithSummarizeOnEveryShape) {
   }
 }
 
-// Counted samples (another thread's histogram) mixed with plain ones give
-// the statistics of all of them, in list mode, in histogram mode, outside
-// the band, and without a histogram.
-TEST(SampleAccumulator, CountedSamplesAgreeWithPlainOnes) {
+// Samples added in chunks of any size (sometimes more than the list holds
+// at once, sometimes none) give the statistics of all of them, in list
+// mode, in histogram mode, outside the band, and without a histogram.
+TEST(SampleAccumulator, ChunksOfAnySizeAgreeWithSummarize) {
   std::mt19937_64 rng(11);
   SampleAccumulator acc;
   std::vector<uint64_t> scratch, scratch2;
@@ -79,7 +79,7 @@ TEST(SampleAccumulator, CountedSamplesAgreeWithPlainOnes) {
         acc.clear();
         std::vector<uint64_t> all;
         while (all.size() < n) {
-          // Sometimes more than the list holds at once: the band is placed from counts.
+          // Sometimes more than the list holds at once.
           const size_t k = std::min<size_t>(n - all.size(), 1 + rng() % (rng() % 2 ? 3000 : 12000));
           std::vector<uint64_t> chunk;
           for (size_t i = 0; i < k; ++i) {
@@ -88,20 +88,8 @@ TEST(SampleAccumulator, CountedSamplesAgreeWithPlainOnes) {
             chunk.push_back(v);
           }
           all.insert(all.end(), chunk.begin(), chunk.end());
-          if (rng() % 3 == 0) {
-            acc.add(chunk, allow);
-            continue;
-          }
-          std::sort(chunk.begin(), chunk.end());
-          std::vector<SampleAccumulator::Counted> counts;
-          for (uint64_t v : chunk) {
-            if (!counts.empty() && counts.back().value == v) {
-              ++counts.back().count;
-            } else {
-              counts.push_back({static_cast<uint32_t>(v), 1});
-            }
-          }
-          acc.add_counts(counts, chunk.front(), chunk.back(), chunk.size(), allow);
+          acc.add(chunk, allow);
+          if (rng() % 7 == 0) acc.add({}, allow);
         }
         SCOPED_TRACE("allow=" + std::to_string(allow) + " n=" + std::to_string(n) +
                      " spread=" + std::to_string(spread));
@@ -112,7 +100,7 @@ TEST(SampleAccumulator, CountedSamplesAgreeWithPlainOnes) {
     }
   }
   acc.clear();
-  acc.add_counts({}, 0, 0, 0);
+  acc.add({});
   EXPECT_EQ(acc.count(), 0u);
 }
 

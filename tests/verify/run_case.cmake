@@ -13,6 +13,13 @@ execute_process(COMMAND "${BIN}" verify "${LOG}" ${args} --json "${OUT}"
 if(NOT rc STREQUAL "${EXIT}")
   message(FATAL_ERROR "exit code ${rc}, want ${EXIT}\nstdout:\n${out}\nstderr:\n${err}")
 endif()
+if(EXIT GREATER_EQUAL 64)
+  # A refusal: the message on stderr, no report.
+  if(EXISTS "${OUT}" OR err STREQUAL "")
+    message(FATAL_ERROR "exit ${EXIT} wants no --json report and a message on stderr\nstderr:\n${err}")
+  endif()
+  return()
+endif()
 if(NOT EXISTS "${OUT}")
   message(FATAL_ERROR "--json ${OUT} was not written\nstderr:\n${err}")
 endif()

@@ -107,11 +107,31 @@ add_test(NAME verify_json_unwritable
 add_test(NAME verify_megabyte_line
          COMMAND sh ${RB_VERIFY_DIR}/megabyte_line.sh $<TARGET_FILE:rtosbench> ${RB_VERIFY_OUT}
                  ${RB_VERIFY_DATA}/generated/valid_v2.log)
-# The same report from one thread, from parsing threads, and from parsing
-# threads with the RAW line parser's AVX-512 path turned off.
-add_test(NAME verify_simd_paths_same_report
-         COMMAND sh ${RB_VERIFY_DIR}/simd_paths.sh $<TARGET_FILE:rtosbench> ${RB_VERIFY_OUT}
-                 ${RB_VERIFY_DATA}/generated/valid_v2.log)
+# An empty input is no capture: refused with 65, from a file and from
+# standard input (empty, or /dev/null); a closed standard input is 66.
+add_test(NAME verify_empty_file
+         COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:rtosbench>;verify;${RB_VERIFY_DATA}/generated/empty.log" -DEXIT=65
+                 "-DSTDERR_HAS=is empty (0 bytes)" -P ${RB_VERIFY_DIR}/expect_exit.cmake)
+add_test(NAME verify_stdin_empty
+         COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:rtosbench>;verify;-" -DSTDIN=${RB_VERIFY_DATA}/generated/empty.log
+                 -DEXIT=65 "-DSTDERR_HAS=standard input is empty (0 bytes)" -P ${RB_VERIFY_DIR}/expect_exit.cmake)
+add_test(NAME verify_stdin_dev_null
+         COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:rtosbench>;verify;-;--json;-" -DSTDIN=/dev/null
+                 -DEXIT=65 "-DSTDERR_HAS=standard input is empty (0 bytes)" -P ${RB_VERIFY_DIR}/expect_exit.cmake)
+add_test(NAME verify_stdin_closed COMMAND sh ${RB_VERIFY_DIR}/stdin_closed.sh $<TARGET_FILE:rtosbench>)
+# Options that are not there (the parallel verifier's) and values that make
+# no sense are refused by CLI11 with 64.
+add_test(NAME verify_usage_chunk_bytes
+         COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:rtosbench>;verify;${RB_VERIFY_DATA}/seed003.log;--chunk-bytes;1"
+                 -DEXIT=64 "-DSTDERR_HAS=--chunk-bytes" -P ${RB_VERIFY_DIR}/expect_exit.cmake)
+add_test(NAME verify_usage_threads
+         COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:rtosbench>;verify;${RB_VERIFY_DATA}/seed003.log;--threads;0"
+                 -DEXIT=64 "-DSTDERR_HAS=--threads" -P ${RB_VERIFY_DIR}/expect_exit.cmake)
+add_test(NAME verify_usage_expect_empty_key
+         COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:rtosbench>;verify;${RB_VERIFY_DATA}/seed003.log;--expect;=1"
+                 -DEXIT=64 "-DSTDERR_HAS='=1' is not KEY=VALUE" -P ${RB_VERIFY_DIR}/expect_exit.cmake)
 set_tests_properties(verify_missing_file verify_directory verify_permission_denied verify_usage_bad_expect
                      verify_usage_no_log verify_stdin verify_json_stdout verify_json_unwritable verify_megabyte_line
-                     verify_simd_paths_same_report PROPERTIES LABELS verify)
+                     verify_empty_file verify_stdin_empty verify_stdin_dev_null verify_stdin_closed
+                     verify_usage_chunk_bytes verify_usage_threads verify_usage_expect_empty_key
+                     PROPERTIES LABELS verify)
