@@ -25,6 +25,7 @@ const char* to_string(StopReason r) {
     case StopReason::kInactivityTimeout: return "inactivity_timeout";
     case StopReason::kPortError: return "port_error";
     case StopReason::kInterrupted: return "interrupted";
+    case StopReason::kWriteError: return "write_error";
   }
   return "?";
 }
@@ -73,7 +74,8 @@ Result<std::unique_ptr<SerialCapture>> SerialCapture::open(const std::filesystem
     std::string hint;
     if (ec == boost::system::errc::permission_denied) hint = " (add the user to group dialout, or fix the udev rule)";
     if (ec == boost::system::errc::no_such_file_or_directory) hint = " (board unplugged or wrong port in the bench file)";
-    return Error{fmt::format("cannot open serial port {}: {}{}", port.string(), ec.message(), hint)};
+    return make_error(ErrorKind::kUnavailable,
+                      fmt::format("cannot open serial port {}: {}{}", port.string(), ec.message(), hint));
   }
   s->port.set_option(boost::asio::serial_port_base::baud_rate(baud), ec);
   if (!ec) s->port.set_option(boost::asio::serial_port_base::character_size(8), ec);
@@ -83,14 +85,20 @@ Result<std::unique_ptr<SerialCapture>> SerialCapture::open(const std::filesystem
     s->port.set_option(boost::asio::serial_port_base::flow_control(boost::asio::serial_port_base::flow_control::none),
                        ec);
   }
-  if (ec) return Error{fmt::format("cannot configure serial port {} ({} 8N1): {}", port.string(), baud, ec.message())};
+  if (ec) {
+    return make_error(ErrorKind::kUnavailable,
+                      fmt::format("cannot configure serial port {} ({} 8N1): {}", port.string(), baud, ec.message()));
+  }
   // Whatever the port buffered before now belongs to an earlier image or
   // run: it must not be read as this capture's.
   ::tcflush(s->port.native_handle(), TCIFLUSH);
   std::error_code fec;
   std::filesystem::create_directories(raw_file.parent_path(), fec);
   s->raw_fd = ::open(raw_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (s->raw_fd < 0) return Error{fmt::format("cannot create capture file {}: {}", raw_file.string(), std::strerror(errno))};
+  if (s->raw_fd < 0) {
+    return make_error(ErrorKind::kStore,
+                      fmt::format("cannot create capture file {}: {}", raw_file.string(), std::strerror(errno)));
+  }
   return std::unique_ptr<SerialCapture>(new SerialCapture(std::move(s)));
 }
 
@@ -104,12 +112,15 @@ Result<std::unique_ptr<SerialCapture>> SerialCapture::adopt_stream(int fd, const
   s->stream.assign(fd, ec);
   if (ec) {
     ::close(fd);
-    return Error{fmt::format("cannot read {}: {}", name, ec.message())};
+    return make_error(ErrorKind::kUnavailable, fmt::format("cannot read {}: {}", name, ec.message()));
   }
   std::error_code fec;
   std::filesystem::create_directories(raw_file.parent_path(), fec);
   s->raw_fd = ::open(raw_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (s->raw_fd < 0) return Error{fmt::format("cannot create capture file {}: {}", raw_file.string(), std::strerror(errno))};
+  if (s->raw_fd < 0) {
+    return make_error(ErrorKind::kStore,
+                      fmt::format("cannot create capture file {}: {}", raw_file.string(), std::strerror(errno)));
+  }
   return std::unique_ptr<SerialCapture>(new SerialCapture(std::move(s)));
 }
 
@@ -168,7 +179,8 @@ CaptureResult SerialCapture::run(const CaptureOptions& options) {
             ssize_t w = ::write(s.raw_fd, buf.data() + off, n - off);
             if (w < 0) {
               if (errno == EINTR) continue;
-              finish(StopReason::kPortError, fmt::format("cannot write {}: {}", s.raw_path.string(), std::strerror(errno)));
+              finish(StopReason::kWriteError,
+                     fmt::format("cannot write {}: {}", s.raw_path.string(), std::strerror(errno)));
               return;
             }
             off += static_cast<size_t>(w);
@@ -239,7 +251,10 @@ CaptureResult SerialCapture::run(const CaptureOptions& options) {
     result.message = "capture loop ended unexpectedly";
   }
   if (!line.empty()) result.last_line = line.size() > 200 ? line.substr(0, 200) + "..." : line;
-  ::fsync(s.raw_fd);
+  if (::fsync(s.raw_fd) != 0 && result.reason != StopReason::kWriteError) {
+    result.reason = StopReason::kWriteError;
+    result.message = fmt::format("cannot write {}: fsync: {}", s.raw_path.string(), std::strerror(errno));
+  }
   result.seconds = std::chrono::duration<double>(clock::now() - start).count();
   return result;
 }
