@@ -43,15 +43,13 @@ int doctor_command(const DoctorArgs& a) {
     }
   }
   if (!errors.empty()) {
-    for (const auto& d : errors) fmt::print(stderr, "{}\n", d.format());
-    return kExitUsage;
+    std::vector<std::string> lines;
+    for (const auto& d : errors) lines.push_back(d.format());
+    fail(make_error(ErrorKind::kUsage, fmt::format("{} error(s) in the matrix or bench", errors.size())), lines);
   }
   for (const auto& ks : a.kernel_sources) {
     auto o = kernels::parse_override(ks);
-    if (!o.ok()) {
-      fmt::print(stderr, "rtosbench doctor: {}\n", o.error().message);
-      return kExitUsage;
-    }
+    if (!o.ok()) fail(make_error(ErrorKind::kUsage, o.error().message));
     in.kernel_options.overrides[o->first] = o->second;
   }
   in.kernel_options.cache_dir = a.kernel_cache.empty() ? kernels::default_cache_dir() : std::filesystem::path(a.kernel_cache);

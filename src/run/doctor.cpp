@@ -10,6 +10,8 @@
 #include <fstream>
 #include <set>
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace rb::run {
@@ -82,12 +84,10 @@ std::vector<UsbProbe> find_usb_probes(const std::filesystem::path& sys_root) {
   return out;
 }
 
-std::vector<Finding> run_doctor(const DoctorInputs& in, ProcessRunner& processes) {
-  std::vector<Finding> f;
-  const auto* m = in.matrix ? &*in.matrix : nullptr;
-  const auto* bench = in.bench ? &*in.bench : nullptr;
+namespace {
 
-  // Toolchain against the pin.
+// The toolchain against the matrix's pin, and git when a kernel needs a source.
+void check_toolchain(std::vector<Finding>& f, ProcessRunner& processes, const matrix::Matrix* m) {
   auto tc = build::probe_toolchain(processes);
   if (!tc.ok()) {
     f.push_back(Finding{L::kError, "toolchain", tc.error().message, "run scripts/setup-deps.sh"});
@@ -105,14 +105,15 @@ std::vector<Finding> run_doctor(const DoctorInputs& in, ProcessRunner& processes
     f.push_back(Finding{L::kOk, "cmake", tc->cmake_version, ""});
     f.push_back(Finding{L::kOk, "ninja", tc->ninja_version, ""});
   }
-
   bool needs_git = false;
   if (m) {
     for (const auto& k : m->kernels) needs_git = needs_git || k.needs_source();
   }
   check_tool(f, processes, "git", {"--version"}, "git", needs_git, needs_git ? "" : "needed for kernel sources");
+}
 
-  // Flash tools: required when the bench uses them.
+// Every flash tool: required when the bench uses it.
+void check_flash_tools(std::vector<Finding>& f, ProcessRunner& processes, const matrix::Bench* bench) {
   std::set<matrix::FlasherKind> used;
   if (bench) {
     for (const auto& b : bench->boards) used.insert(b.flasher);
@@ -130,93 +131,134 @@ std::vector<Finding> run_doctor(const DoctorInputs& in, ProcessRunner& processes
                           t.problem.substr(0, t.problem.find("; ")) + (required ? " (the bench uses it)" : ""), fix});
     }
   }
+}
 
-  // Probes and serial ports of the bench.
-  auto probes = find_usb_probes(in.sys_root);
+// The probe a board instance names, among those attached.
+Finding probe_finding(const matrix::BoardInstance& b, const std::vector<UsbProbe>& probes, const matrix::Bench& bench) {
+  if (b.probe.serial.empty()) {
+    return Finding{L::kWarning, "probe of " + b.id, "no probe.serial in the bench file",
+                   "name the probe by serial number so the right board is flashed when several are attached"};
+  }
+  bool seen = std::any_of(probes.begin(), probes.end(), [&](const UsbProbe& p) { return p.serial == b.probe.serial; });
+  if (seen) return Finding{L::kOk, "probe of " + b.id, "attached, serial " + b.probe.serial, ""};
+  return Finding{L::kError, "probe of " + b.id,
+                 fmt::format("no USB debug probe with serial {} is attached ({} probe(s) seen)", b.probe.serial,
+                             probes.size()),
+                 "plug the probe in, or correct probe.serial in " + bench.file.filename().string()};
+}
+
+// A board's serial port: it must be a terminal (a tty or a pty), readable
+// and writable; a directory, FIFO, socket or regular file is not a port.
+Finding serial_finding(const matrix::BoardInstance& b, const std::filesystem::path& sys_root) {
+  const std::string topic = "serial of " + b.id;
+  std::filesystem::path port = b.serial_port;
+  if (!port.is_absolute()) {
+    port = sys_root / port;
+  } else if (sys_root != "/") {
+    port = sys_root / port.relative_path();
+  }
+  struct stat st {};
+  if (::stat(port.c_str(), &st) != 0) {
+    return Finding{L::kError, topic, b.serial_port + " does not exist",
+                   "plug the board in, or correct serial.port (ls /dev/serial/by-id/)"};
+  }
+  if (!S_ISCHR(st.st_mode)) {
+    const char* what = S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO"
+                       : S_ISSOCK(st.st_mode) ? "a socket" : S_ISREG(st.st_mode) ? "a regular file" : "not a device";
+    return Finding{L::kError, topic, fmt::format("{} is {}, not a serial port (a tty)", b.serial_port, what),
+                   "correct serial.port to the board's tty (ls /dev/serial/by-id/)"};
+  }
+  if (::access(port.c_str(), R_OK | W_OK) != 0) {
+    return Finding{L::kError, topic, b.serial_port + ": no read/write permission",
+                   "add yourself to group dialout (sudo usermod -aG dialout $USER) and log in again"};
+  }
+  int fd = ::open(port.c_str(), O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+  bool tty = fd >= 0 && ::isatty(fd) == 1;
+  if (fd >= 0) ::close(fd);
+  if (!tty) {
+    return Finding{L::kError, topic, b.serial_port + " is a character device but not a terminal (not a serial port)",
+                   "correct serial.port to the board's tty (ls /dev/serial/by-id/)"};
+  }
+  return Finding{L::kOk, topic, b.serial_port, ""};
+}
+
+// Probes attached, and each board instance's probe, port and power cycle.
+void check_bench_hardware(std::vector<Finding>& f, const matrix::Bench* bench, const std::filesystem::path& sys_root) {
+  auto probes = find_usb_probes(sys_root);
   for (const auto& p : probes) {
     f.push_back(Finding{L::kInfo, "probe " + p.kind, fmt::format("{} serial {}", p.vid_pid, p.serial), ""});
   }
-  if (bench) {
-    for (const auto& b : bench->boards) {
-      if (b.flasher == matrix::FlasherKind::kQemu) continue;
-      if (!b.probe.serial.empty()) {
-        bool seen = std::any_of(probes.begin(), probes.end(), [&](const UsbProbe& p) { return p.serial == b.probe.serial; });
-        f.push_back(seen ? Finding{L::kOk, "probe of " + b.id, "attached, serial " + b.probe.serial, ""}
-                         : Finding{L::kError, "probe of " + b.id,
-                                   fmt::format("no USB debug probe with serial {} is attached ({} probe(s) seen)",
-                                               b.probe.serial, probes.size()),
-                                   "plug the probe in, or correct probe.serial in " + bench->file.filename().string()});
+  if (!bench) return;
+  for (const auto& b : bench->boards) {
+    if (b.flasher == matrix::FlasherKind::kQemu) continue;
+    f.push_back(probe_finding(b, probes, *bench));
+    f.push_back(serial_finding(b, sys_root));
+    if (b.reset == matrix::ResetMethod::kPowerCycle) {
+      std::string tool = b.power_cycle.substr(0, b.power_cycle.find(' '));
+      if (find_in_path(tool).empty()) {
+        f.push_back(Finding{L::kError, "power cycle of " + b.id, tool + " not found in PATH",
+                            tool == "uhubctl" ? "install the Debian package uhubctl" : "install " + tool});
       } else {
-        f.push_back(Finding{L::kWarning, "probe of " + b.id, "no probe.serial in the bench file",
-                            "name the probe by serial number so the right board is flashed when several are attached"});
+        f.push_back(Finding{L::kOk, "power cycle of " + b.id, b.power_cycle, ""});
       }
-      std::filesystem::path port = b.serial_port;
-      if (!port.is_absolute()) port = in.sys_root / port;
-      else if (in.sys_root != "/") port = in.sys_root / port.relative_path();
-      std::error_code ec;
-      if (!std::filesystem::exists(port, ec)) {
-        f.push_back(Finding{L::kError, "serial of " + b.id, b.serial_port + " does not exist",
-                            "plug the board in, or correct serial.port (ls /dev/serial/by-id/)"});
-      } else if (::access(port.c_str(), R_OK | W_OK) != 0) {
-        f.push_back(Finding{L::kError, "serial of " + b.id, b.serial_port + ": no read/write permission",
-                            "add yourself to group dialout (sudo usermod -aG dialout $USER) and log in again"});
-      } else {
-        f.push_back(Finding{L::kOk, "serial of " + b.id, b.serial_port, ""});
-      }
-      if (b.reset == matrix::ResetMethod::kPowerCycle) {
-        std::string tool = b.power_cycle.substr(0, b.power_cycle.find(' '));
-        if (find_in_path(tool).empty()) {
-          f.push_back(Finding{L::kError, "power cycle of " + b.id, tool + " not found in PATH",
-                              tool == "uhubctl" ? "install the Debian package uhubctl" : "install " + tool});
-        } else {
-          f.push_back(Finding{L::kOk, "power cycle of " + b.id, b.power_cycle, ""});
-        }
-      }
-    }
-    std::error_code ec;
-    auto byid = in.sys_root / "dev" / "serial" / "by-id";
-    for (auto it = std::filesystem::directory_iterator(byid, ec); !ec && it != std::filesystem::directory_iterator();
-         it.increment(ec)) {
-      f.push_back(Finding{L::kInfo, "serial port", "/dev/serial/by-id/" + it->path().filename().string(), ""});
     }
   }
+  std::error_code ec;
+  auto byid = sys_root / "dev" / "serial" / "by-id";
+  for (auto it = std::filesystem::directory_iterator(byid, ec); !ec && it != std::filesystem::directory_iterator();
+       it.increment(ec)) {
+    f.push_back(Finding{L::kInfo, "serial port", "/dev/serial/by-id/" + it->path().filename().string(), ""});
+  }
+}
 
-  // Firmware and kernel sources.
-  if (m) {
-    auto toolchain_file = m->firmware / "cmake" / "arm-none-eabi.cmake";
-    if (!std::filesystem::exists(toolchain_file)) {
-      f.push_back(Finding{L::kError, "firmware", toolchain_file.string() + " does not exist",
-                          "set firmware: in the matrix to the firmware CMake project"});
-    } else {
-      f.push_back(Finding{L::kOk, "firmware", m->firmware.string(), ""});
+// The firmware project, and each kernel's source (never cloned here).
+void check_firmware_and_kernels(std::vector<Finding>& f, ProcessRunner& processes, const matrix::Matrix& m,
+                                const kernels::ResolveOptions& options) {
+  auto toolchain_file = m.firmware / "cmake" / "arm-none-eabi.cmake";
+  if (!std::filesystem::exists(toolchain_file)) {
+    f.push_back(Finding{L::kError, "firmware", toolchain_file.string() + " does not exist",
+                        "set firmware: in the matrix to the firmware CMake project"});
+  } else {
+    f.push_back(Finding{L::kOk, "firmware", m.firmware.string(), ""});
+  }
+  kernels::ResolveOptions ro = options;
+  ro.fetch = false;  // doctor never clones
+  kernels::SourceResolver resolver(processes, ro);
+  std::set<std::string> seen;
+  for (const auto& job : matrix::expand_jobs(m)) {
+    if (!seen.insert(job.kernel.name).second) continue;
+    std::string topic = "kernel " + job.kernel.name;
+    if (!job.port_exists) {
+      f.push_back(Finding{L::kInfo, topic, "PORT_MISSING: " + job.port_missing_reason, ""});
+      continue;
     }
-    kernels::ResolveOptions ro = in.kernel_options;
-    ro.fetch = false;  // doctor never clones
-    kernels::SourceResolver resolver(processes, ro);
-    std::set<std::string> seen;
-    for (const auto& job : matrix::expand_jobs(*m)) {
-      if (!seen.insert(job.kernel.name).second) continue;
-      std::string topic = "kernel " + job.kernel.name;
-      if (!job.port_exists) {
-        f.push_back(Finding{L::kInfo, topic, "PORT_MISSING: " + job.port_missing_reason, ""});
-        continue;
-      }
-      if (!job.kernel.needs_source() && !ro.overrides.count(job.kernel.name)) {
-        f.push_back(Finding{L::kOk, topic, "no kernel source needed", ""});
-        continue;
-      }
-      auto r = resolver.resolve(job.kernel, {});
-      if (!r.ok()) {
-        f.push_back(Finding{L::kError, topic, r.error().message,
-                            "the run reports SOURCE_MISSING for this kernel's jobs until this is fixed"});
-      } else {
-        f.push_back(Finding{L::kOk, topic,
-                            fmt::format("{} at {} ({}, {})", job.kernel.version, r->main.commit.substr(0, 12),
-                                        r->main.path.string(), r->main.origin),
-                            ""});
-      }
+    if (!job.kernel.needs_source() && !ro.overrides.count(job.kernel.name)) {
+      f.push_back(Finding{L::kOk, topic, "no kernel source needed", ""});
+      continue;
+    }
+    auto r = resolver.resolve(job.kernel, {});
+    if (!r.ok()) {
+      f.push_back(Finding{L::kError, topic, r.error().message,
+                          "the run reports SOURCE_MISSING for this kernel's jobs until this is fixed"});
+    } else {
+      f.push_back(Finding{L::kOk, topic,
+                          fmt::format("{} at {} ({}, {})", job.kernel.version, r->main.commit.substr(0, 12),
+                                      r->main.path.string(), r->main.origin),
+                          ""});
     }
   }
+}
+
+}  // namespace
+
+std::vector<Finding> run_doctor(const DoctorInputs& in, ProcessRunner& processes) {
+  std::vector<Finding> f;
+  const auto* m = in.matrix ? &*in.matrix : nullptr;
+  const auto* bench = in.bench ? &*in.bench : nullptr;
+  check_toolchain(f, processes, m);
+  check_flash_tools(f, processes, bench);
+  check_bench_hardware(f, bench, in.sys_root);
+  if (m) check_firmware_and_kernels(f, processes, *m, in.kernel_options);
   return f;
 }
 

@@ -10,8 +10,10 @@
 //   jobs/<job-id>/build.log      the log of the build that produced the image
 //   jobs/<job-id>/attempt-N/     flash.log, qemu.log, capture.raw, verify.json, attempt.json
 //   jobs/<job-id>/load-K/        a repeated job's load K: load.json, attempt-N/ as above
+//   run.lock                     flock'ed by the process working in the run; holds its pid
 // A job is finished exactly when its result.json exists and parses.
 #include "store/result.h"
+#include "util/file_lock.h"
 #include "util/result.h"
 
 #include <nlohmann/json.hpp>
@@ -56,8 +58,19 @@ class RunDirectory {
   static int next_attempt_in(const std::filesystem::path& dir);
   int next_build_attempt(const std::string& build_id) const;
 
+  // Locks the run for this process (run.lock) until the lock is dropped:
+  // error kUnavailable naming the holder's pid when another run or resume
+  // works in it.
+  Result<FileLock> lock() const;
+
   // Jobs whose result.json exists and parses.
   std::set<std::string> finished_jobs() const;
+
+  // When run.json says a session is still "starting" or "running" (it was
+  // killed: no one holds the lock), records that session in `sessions` as
+  // interrupted, with a note, and the run's state as "interrupted". Returns
+  // the state found when it did so, "" when the last session was closed.
+  Result<std::string> close_unclosed_session();
 
   // The summary as last written (run.json).
   nlohmann::json summary() const;
