@@ -110,6 +110,8 @@ struct Script {
   std::deque<serial::StopReason> capture;     // each capture's stop (default: kEnd)
   std::deque<ErrorKind> capture_open_error;   // an error opening the capture (kInternal: none)
   std::deque<verify::Outcome> verdict;        // each verify's outcome (default: valid)
+  std::deque<bool> build_ok;                  // each build: success? (default: yes)
+  std::deque<bool> release_ok;                // each release of the target (default: yes)
   std::function<void()> on_capture;           // called inside each capture
   int programs = 0, reloads = 0, captures = 0, verifies = 0, builds = 0;
 };
@@ -124,9 +126,16 @@ T next(std::deque<T>& q, T fallback) {
 
 class FakeSession final : public probe::TargetSession {
  public:
+  explicit FakeSession(Script& s) : s_(s) {}
   std::filesystem::path serial_port() const override { return "fake-port"; }
-  Status release() override { return {}; }
+  Status release() override {
+    if (!next(s_.release_ok, true)) return make_error(ErrorKind::kUnavailable, "fake reset did not take");
+    return {};
+  }
   std::vector<std::string> commands() const override { return {"fake release"}; }
+
+ private:
+  Script& s_;
 };
 
 class FakeFlasher final : public probe::Flasher {
@@ -147,7 +156,7 @@ class FakeFlasher final : public probe::Flasher {
   Result<std::unique_ptr<probe::TargetSession>> session(const probe::FlashContext& ctx) {
     if (!std::filesystem::exists(ctx.elf)) return make_error(ErrorKind::kInternal, "no image at " + ctx.elf.string());
     if (!next(s_.flash_ok, true)) return make_error(ErrorKind::kUnavailable, "fake probe did not answer");
-    return std::unique_ptr<probe::TargetSession>(std::make_unique<FakeSession>());
+    return std::unique_ptr<probe::TargetSession>(std::make_unique<FakeSession>(s_));
   }
   Script& s_;
 };
@@ -177,6 +186,7 @@ class FakeBuilder final : public build::FirmwareBuilder {
   FakeBuilder(Script& s, std::filesystem::path cache) : s_(s), cache_(std::move(cache)) {}
   Result<build::BuildOutput> build(const build::BuildRequest& req) override {
     ++s_.builds;
+    if (!next(s_.build_ok, true)) return make_error(ErrorKind::kInternal, "fake compiler error");
     build::BuildOutput o;
     o.key = std::string(64, 'a');
     o.nonce = "aaaaaaaa";
@@ -213,10 +223,11 @@ class RunnerFakes : public ::testing::Test {
     std::filesystem::remove_all(root_);
   }
 
-  // A matrix of one bare job (`extra` adds keys such as retries or repeats).
-  void matrix(const std::string& extra = "") {
+  // A matrix of one bare job (`extra` adds keys such as retries or repeats,
+  // `more_kernels` entries to the kernel list).
+  void matrix(const std::string& extra = "", const std::string& more_kernels = "") {
     std::ofstream(root_ / "m.yaml") << "matrix: m\nboard: qemu-netduinoplus2\nfirmware: fw\nkernels:\n  - name: bare\n"
-                                    << "samples: 10\nwarmup: 1\n" << extra;
+                                    << more_kernels << "samples: 10\nwarmup: 1\n" << extra;
     auto lm = matrix::load_matrix(root_ / "m.yaml");
     ASSERT_TRUE(lm.ok()) << (lm.errors.empty() ? "" : lm.errors[0].format());
     auto lb = matrix::load_bench(root_ / "bench.yaml");
@@ -343,6 +354,48 @@ TEST_F(RunnerFakes, TimeoutBeyondTheRetriesIsTheJobsStatus) {
   EXPECT_EQ(attempts(out), "TIMEOUT TIMEOUT");
   EXPECT_EQ(out.results.at(0).status, JobStatus::kTimeout);
   EXPECT_EQ(out.exit_code, kExitMeasurementFailed);
+}
+
+TEST_F(RunnerFakes, UnverifiedIsNotRetried) {
+  matrix("retries: {flash: 0, capture: 3}\n");
+  s_.verdict = {verify::Outcome::kUnverified};
+  auto out = run();
+  EXPECT_EQ(attempts(out), "UNVERIFIED");
+  EXPECT_EQ(out.exit_code, kExitMeasurementFailed);
+}
+
+TEST_F(RunnerFakes, AReleaseThatFailsIsAFlashError) {
+  matrix("retries: {flash: 1, capture: 0}\n");
+  s_.release_ok = {false};
+  auto out = run();
+  EXPECT_EQ(attempts(out), "FLASH_ERROR OK");
+  EXPECT_EQ(s_.captures, 1);  // the failed release captured nothing
+}
+
+TEST_F(RunnerFakes, BuildErrorsAreRetriedThenTheJobsStatus) {
+  matrix("retries: {build: 1, flash: 0, capture: 0}\n");
+  s_.build_ok = {false, false};
+  auto out = run();
+  ASSERT_EQ(out.results.size(), 1u);
+  EXPECT_EQ(out.results[0].status, JobStatus::kBuildError);
+  EXPECT_EQ(out.results[0].build_attempts.size(), 2u);
+  EXPECT_EQ(s_.programs, 0);
+  EXPECT_EQ(out.exit_code, kExitInfrastructureFailed);
+}
+
+TEST_F(RunnerFakes, AKernelWithoutAPortIsPortMissingAndNotBuilt) {
+  matrix("", "  - name: notyet\n    port: notyet\n");
+  auto out = run();
+  ASSERT_EQ(out.results.size(), 2u);
+  for (const auto& r : out.results) {
+    if (r.job_id.rfind("notyet", 0) == 0) {
+      EXPECT_EQ(r.status, JobStatus::kPortMissing);
+    } else {
+      EXPECT_EQ(r.status, JobStatus::kOk);
+    }
+  }
+  EXPECT_EQ(s_.builds, 1);
+  EXPECT_EQ(out.exit_code, 0);
 }
 
 TEST_F(RunnerFakes, AFullDiskDuringCaptureIsAStoreErrorAndNotRetried) {
