@@ -2,23 +2,22 @@
 // The subcommand table (after ninja's kTools): every subcommand is one file in
 // src/cli/ that defines a `register_*` function adding itself to the CLI11 app
 // and returning the callback that runs it. Only src/cli/ knows CLI11.
-#include "util/result.h"
-
 #include <CLI/CLI.hpp>
-
 #include <exception>
 #include <functional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "util/result.h"
+
 namespace rb::cli {
 
 // Exit codes shared by every subcommand (docs/cli.md lists them all).
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitUsage = 64;      // bad command line or matrix
-inline constexpr int kExitNoInput = 66;    // a named input cannot be read
-inline constexpr int kExitSoftware = 70;   // internal error
+inline constexpr int kExitUsage = 64;     // bad command line or matrix
+inline constexpr int kExitNoInput = 66;   // a named input cannot be read
+inline constexpr int kExitSoftware = 70;  // internal error
 inline constexpr int kExitInterrupted = 130;
 
 // A subcommand that stops on an error throws it (fail()); main.cpp reports

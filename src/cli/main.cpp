@@ -1,13 +1,13 @@
 // The only entry point: parse the command line, run one subcommand, map an
 // escaped exception to one top-level report and exit code.
-#include "cli/commands.h"
-#include "util/version.h"
-
 #include <fmt/core.h>
 
 #include <exception>
 #include <string>
 #include <vector>
+
+#include "cli/commands.h"
+#include "util/version.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"rtosbench: honest, repeatable RTOS benchmarks on one bench"};

@@ -1,15 +1,5 @@
 #include "run/runner.h"
 
-#include "build/footprint.h"
-#include "matrix/expand.h"
-#include "probe/flasher.h"
-#include "run/reproducibility.h"
-#include "serial/capture.h"
-#include "util/atomic_write.h"
-#include "util/sha256.h"
-#include "util/version.h"
-#include "verify/verify.h"
-
 #include <fmt/core.h>
 #include <fmt/format.h>
 #include <spdlog/logger.h>
@@ -22,13 +12,24 @@
 #include <set>
 #include <thread>
 
+#include "build/footprint.h"
+#include "matrix/expand.h"
+#include "probe/flasher.h"
+#include "run/reproducibility.h"
+#include "serial/capture.h"
+#include "util/atomic_write.h"
+#include "util/sha256.h"
+#include "util/version.h"
+#include "verify/verify.h"
+
 namespace rb::run {
 
-using store::JobStatus;
 using nlohmann::json;
+using store::JobStatus;
 
 std::map<std::string, std::string> job_expect(const matrix::Matrix& m, const matrix::Job& job,
-                                              const std::string& nonce, const std::string& kernel_commit) {
+                                              const std::string& nonce,
+                                              const std::string& kernel_commit) {
   std::map<std::string, std::string> pins = m.expect;
   pins["nonce"] = nonce;
   pins["port"] = job.kernel.port;
@@ -56,9 +57,11 @@ Status check_bench_covers(const matrix::Matrix& m, const matrix::Bench& bench) {
   }
   std::vector<std::string> have;
   for (const auto& b : bench.boards) have.push_back(b.id + " (" + b.board + ")");
-  return make_error(ErrorKind::kUnavailable,
-                    fmt::format("bench '{}' ({}) has no board instance of board '{}' that matrix '{}' is built for; it has: {}",
-                                bench.name, bench.file.string(), m.board, m.name, fmt::join(have, ", ")));
+  return make_error(
+      ErrorKind::kUnavailable,
+      fmt::format("bench '{}' ({}) has no board instance of board '{}' that matrix '{}' is built "
+                  "for; it has: {}",
+                  bench.name, bench.file.string(), m.board, m.name, fmt::join(have, ", ")));
 }
 
 int exit_code_for(const std::vector<store::JobResult>& results, int jobs_total, bool interrupted) {
@@ -77,13 +80,16 @@ int exit_code_for(const std::vector<store::JobResult>& results, int jobs_total, 
   }
   if (infra) return kExitInfrastructureFailed;
   if (measurement) return kExitMeasurementFailed;
-  if (static_cast<int>(results.size()) < jobs_total) return kExitInfrastructureFailed;  // jobs that never ran
+  if (static_cast<int>(results.size()) < jobs_total)
+    return kExitInfrastructureFailed;  // jobs that never ran
   return kExitAllOk;
 }
 
 std::string format_table(const std::vector<store::JobResult>& results) {
   static const std::pair<const char*, const char*> kCols[] = {
-      {"wake_latency", "wake_latency"}, {"api_overhead", "api_overhead"}, {"round_trip", "round_trip"},
+      {"wake_latency", "wake_latency"},
+      {"api_overhead", "api_overhead"},
+      {"round_trip", "round_trip"},
       {"event_to_task", "event_to_task(idle)"}};
   size_t wid = 3, wst = 6;
   for (const auto& r : results) {
@@ -109,13 +115,15 @@ std::string format_table(const std::vector<store::JobResult>& results) {
       out += fmt::format("  {:>19}", cell);
     }
     std::string note = r.status == JobStatus::kOk ? "" : r.reason;
-    if (r.status == JobStatus::kOk && r.reproducibility.is_object()) note = r.reproducibility.value("summary", "");
+    if (r.status == JobStatus::kOk && r.reproducibility.is_object())
+      note = r.reproducibility.value("summary", "");
     if (note.size() > 120) note = note.substr(0, 117) + "...";
     out += "  " + note + "\n";
   }
   if (!unit.empty()) {
-    out += fmt::format("medians in {}{}\n", unit,
-                       unit == "instructions" ? " (QEMU -icount: instruction counts, not Cortex-M4 cycles)" : "");
+    out += fmt::format(
+        "medians in {}{}\n", unit,
+        unit == "instructions" ? " (QEMU -icount: instruction counts, not Cortex-M4 cycles)" : "");
   }
   return out;
 }
@@ -142,9 +150,15 @@ struct BuildGroup {
 json kernel_json(const kernels::ResolvedKernel& k) {
   if (!k.has_source) return json{{"has_source", false}};
   auto repo = [](const kernels::ResolvedRepo& r) {
-    return json{{"name", r.name},     {"path", r.path.string()}, {"origin", r.origin}, {"tag", r.tag},
-                {"pinned_commit", r.pinned_commit}, {"commit", r.commit}, {"at_tag", r.at_tag},
-                {"dirty", r.dirty},   {"note", r.note}};
+    return json{{"name", r.name},
+                {"path", r.path.string()},
+                {"origin", r.origin},
+                {"tag", r.tag},
+                {"pinned_commit", r.pinned_commit},
+                {"commit", r.commit},
+                {"at_tag", r.at_tag},
+                {"dirty", r.dirty},
+                {"note", r.note}};
   };
   json extras = json::array();
   for (const auto& e : k.extras) extras.push_back(repo(e));
@@ -185,10 +199,14 @@ json job_json(const matrix::Job& j, int repeats) {
 
 JobStatus status_of(verify::Outcome o) {
   switch (o) {
-    case verify::Outcome::kValid: return JobStatus::kOk;
-    case verify::Outcome::kInvalid: return JobStatus::kInvalid;
-    case verify::Outcome::kProtocolError: return JobStatus::kProtocolError;
-    case verify::Outcome::kUnverified: return JobStatus::kUnverified;
+    case verify::Outcome::kValid:
+      return JobStatus::kOk;
+    case verify::Outcome::kInvalid:
+      return JobStatus::kInvalid;
+    case verify::Outcome::kProtocolError:
+      return JobStatus::kProtocolError;
+    case verify::Outcome::kUnverified:
+      return JobStatus::kUnverified;
   }
   return JobStatus::kProtocolError;
 }
@@ -213,8 +231,11 @@ std::string verdict_summary(const verify::Report& report) {
 Status copy_into(const std::filesystem::path& from, const std::filesystem::path& to) {
   std::error_code ec;
   std::filesystem::create_directories(to.parent_path(), ec);
-  if (!ec) std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing, ec);
-  if (ec) return make_error(ErrorKind::kStore, fmt::format("cannot copy {} to {}: {}", from.string(), to.string(), ec.message()));
+  if (!ec)
+    std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing, ec);
+  if (ec)
+    return make_error(ErrorKind::kStore, fmt::format("cannot copy {} to {}: {}", from.string(),
+                                                     to.string(), ec.message()));
   return {};
 }
 
@@ -225,7 +246,8 @@ bool retryable_capture(JobStatus s) {
 
 // The real capture: the stream the backend connected (QEMU's socket), else
 // the tty once it appears (after a power cycle it comes back).
-Result<std::unique_ptr<serial::Capture>> open_capture(probe::TargetSession& target, const matrix::BoardInstance& board,
+Result<std::unique_ptr<serial::Capture>> open_capture(probe::TargetSession& target,
+                                                      const matrix::BoardInstance& board,
                                                       const std::filesystem::path& raw) {
   Result<std::unique_ptr<serial::SerialCapture>> c = make_error(ErrorKind::kInternal, "");
   if (int fd = target.take_serial_stream(); fd >= 0) {
@@ -233,8 +255,9 @@ Result<std::unique_ptr<serial::Capture>> open_capture(probe::TargetSession& targ
   } else {
     auto wait = std::chrono::milliseconds(static_cast<long>(board.port_wait_s * 1000));
     if (!serial::wait_for_port(target.serial_port(), wait)) {
-      return make_error(ErrorKind::kUnavailable, fmt::format("serial port {} did not appear within {:.0f} s",
-                                                             target.serial_port().string(), board.port_wait_s));
+      return make_error(ErrorKind::kUnavailable,
+                        fmt::format("serial port {} did not appear within {:.0f} s",
+                                    target.serial_port().string(), board.port_wait_s));
     }
     c = serial::SerialCapture::open(target.serial_port(), board.baud, raw);
   }
@@ -247,22 +270,27 @@ struct AttemptContext {
   const matrix::Job& job;
   const matrix::BoardInstance& board;
   probe::Flasher& flasher;
-  bool& programmed;                                // the board holds this image: reload, do not program
+  bool& programmed;  // the board holds this image: reload, do not program
   const std::map<std::string, std::string>& expect;
-  std::string of_load;                             // " (load 2/3)" or ""
-  std::filesystem::path dir;                       // attempt-N
+  std::string of_load;        // " (load 2/3)" or ""
+  std::filesystem::path dir;  // attempt-N
   std::filesystem::path job_dir;
-  store::AttemptRecord record;                     // filled by the steps
-  std::unique_ptr<probe::TargetSession> target;    // set by the flash step
-  std::optional<verify::Report> report;            // set by the verify step
+  store::AttemptRecord record;                   // filled by the steps
+  std::unique_ptr<probe::TargetSession> target;  // set by the flash step
+  std::optional<verify::Report> report;          // set by the verify step
 };
 
 class Session {
  public:
-  Session(ProcessRunner& processes, Progress& progress, const Clock& clock, const RunnerParts& parts,
-          const RunConfig& config, RunDirectory& dir)
-      : progress_(progress), clock_(clock), parts_(parts), cfg_(config), dir_(dir),
-        resolver_(processes, config.kernel_options), builder_(parts.builder(config.build_cache)) {}
+  Session(ProcessRunner& processes, Progress& progress, const Clock& clock,
+          const RunnerParts& parts, const RunConfig& config, RunDirectory& dir)
+      : progress_(progress),
+        clock_(clock),
+        parts_(parts),
+        cfg_(config),
+        dir_(dir),
+        resolver_(processes, config.kernel_options),
+        builder_(parts.builder(config.build_cache)) {}
 
   RunOutcome run() {
     auto start = clock_.now();
@@ -374,17 +402,20 @@ class Session {
   // Records a job's final result: result.json first, then run.json.
   void finish(size_t index, store::JobResult r, double seconds, bool counted) {
     r.finished_at = store::utc_timestamp();
-    job_log(r.job_id, fmt::format("final status {}{}", store::to_string(r.status), r.reason.empty() ? "" : ": " + r.reason));
+    job_log(r.job_id, fmt::format("final status {}{}", store::to_string(r.status),
+                                  r.reason.empty() ? "" : ": " + r.reason));
     std::error_code ec;
     std::filesystem::create_directories(dir_.job_dir(r.job_id), ec);
-    auto s = ec ? Status(make_error(ErrorKind::kStore, fmt::format("cannot create {}: {}",
-                                                                   dir_.job_dir(r.job_id).string(), ec.message())))
+    auto s = ec ? Status(make_error(ErrorKind::kStore,
+                                    fmt::format("cannot create {}: {}",
+                                                dir_.job_dir(r.job_id).string(), ec.message())))
                 : store::write_job_result(dir_.result_file(r.job_id), r);
     if (!s.ok()) {
       // Not kept: the run says so (STORE_ERROR, exit 74) and a resume does the job again.
       progress_.note("cannot write result: " + s.error().message);
       r.status = JobStatus::kStoreError;
-      r.reason = (r.reason.empty() ? "" : r.reason + "; ") + "result.json not written: " + s.error().message;
+      r.reason = (r.reason.empty() ? "" : r.reason + "; ") +
+                 "result.json not written: " + s.error().message;
     }
     std::string detail = r.status == JobStatus::kOk ? headline_text(r) : r.reason;
     if (r.status == JobStatus::kOk && r.reproducibility.is_object()) {
@@ -406,7 +437,8 @@ class Session {
     try {
       std::error_code ec;
       std::filesystem::create_directories(dir_.job_dir(job), ec);
-      auto sink = std::make_shared<spdlog::sinks::basic_file_sink_st>((dir_.job_dir(job) / "job.log").string());
+      auto sink = std::make_shared<spdlog::sinks::basic_file_sink_st>(
+          (dir_.job_dir(job) / "job.log").string());
       spdlog::logger log("job", sink);
       log.set_pattern("%Y-%m-%dT%H:%M:%S.%e %v");
       log.info(line);
@@ -441,8 +473,11 @@ class Session {
           e["attempts"] = r.attempts.size();
           json h = json::array();
           for (const auto& x : r.headline) {
-            h.push_back(json{{"name", x.name}, {"phase", x.phase}, {"median_ticks", x.median_ticks},
-                             {"median_ns", x.median_ns}, {"unit", x.unit}});
+            h.push_back(json{{"name", x.name},
+                             {"phase", x.phase},
+                             {"median_ticks", x.median_ticks},
+                             {"median_ns", x.median_ns},
+                             {"unit", x.unit}});
           }
           e["headline"] = h;
           if (r.reproducibility.is_object()) {
@@ -469,12 +504,14 @@ class Session {
          {{"name", cfg_.matrix.name},
           {"snapshot", "matrix.yaml"},
           {"source", cfg_.original_matrix},
-          {"sha256", sha256_file(dir_.matrix_snapshot()).ok() ? *sha256_file(dir_.matrix_snapshot()) : ""}}},
+          {"sha256",
+           sha256_file(dir_.matrix_snapshot()).ok() ? *sha256_file(dir_.matrix_snapshot()) : ""}}},
         {"bench",
          {{"name", cfg_.bench.name},
           {"snapshot", "bench.yaml"},
           {"source", cfg_.original_bench},
-          {"sha256", sha256_file(dir_.bench_snapshot()).ok() ? *sha256_file(dir_.bench_snapshot()) : ""}}},
+          {"sha256",
+           sha256_file(dir_.bench_snapshot()).ok() ? *sha256_file(dir_.bench_snapshot()) : ""}}},
         {"toolchain", toolchain_json(cfg_.toolchain)},
         {"options", prev.value("options", json::object())},
         {"sessions", prev.value("sessions", json::array())},
@@ -539,13 +576,15 @@ class Session {
       req.kernel = *kernel;
       req.toolchain = cfg_.toolchain;
       req.log = log;
-      req.timeout = std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.build_s * 1000));
+      req.timeout =
+          std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.build_s * 1000));
       req.parallel = cfg_.build_parallel;
       auto out = builder_->build(req);
       if (!out.ok()) {
         fk = json{{"error", "the bare reference image did not build: " + out.error().message}};
       } else {
-        (void)copy_into(out->map, ref / "rtosbench-fw.map");  // a record for readers; nothing resumes from it
+        (void)copy_into(out->map,
+                        ref / "rtosbench-fw.map");  // a record for readers; nothing resumes from it
         (void)copy_into(out->size_json, ref / "size.json");
         auto f = build::kernel_footprint_of(*g.output, *out);
         fk = f.ok() ? build::to_json(*f) : json{{"error", f.error().message}};
@@ -556,7 +595,8 @@ class Session {
     fk["bare_log"] = log_rel;
     std::string line;
     if (fk.contains("error")) {
-      line = fmt::format("kernel-alone footprint not computed ({}): {}", log_rel, fk["error"].get<std::string>());
+      line = fmt::format("kernel-alone footprint not computed ({}): {}", log_rel,
+                         fk["error"].get<std::string>());
       progress_.note(fmt::format("{}: {}", g.build_id, line));
     } else {
       line = fmt::format("kernel alone: flash {} B, RAM {} B (image minus the bare image {}, {})",
@@ -569,7 +609,8 @@ class Session {
   }
 
   void build_worker(int worker) {
-    std::string slot = groups_.size() > 1 && cfg_.build_workers > 1 ? fmt::format("build{}", worker + 1) : "build";
+    std::string slot =
+        groups_.size() > 1 && cfg_.build_workers > 1 ? fmt::format("build{}", worker + 1) : "build";
     while (true) {
       size_t gi;
       {
@@ -580,14 +621,17 @@ class Session {
       BuildGroup& g = groups_[gi];
       const matrix::Job& lead = jobs_[g.jobs.front()];
       progress_.stage(slot, g.build_id, "source");
-      auto kernel = resolver_.resolve(lead.kernel, dir_.root() / "builds" / g.build_id / "source.log");
+      auto kernel =
+          resolver_.resolve(lead.kernel, dir_.root() / "builds" / g.build_id / "source.log");
       if (!kernel.ok()) {
         g.status = JobStatus::kSourceMissing;
         g.reason = kernel.error().message;
       } else {
         g.kernel = *kernel;
-        for (int attempt = 0; attempt <= cfg_.matrix.retries.build && !interrupt_requested(); ++attempt) {
-          progress_.stage(slot, g.build_id, attempt ? fmt::format("build (retry {})", attempt) : "build");
+        for (int attempt = 0; attempt <= cfg_.matrix.retries.build && !interrupt_requested();
+             ++attempt) {
+          progress_.stage(slot, g.build_id,
+                          attempt ? fmt::format("build (retry {})", attempt) : "build");
           int n = dir_.next_build_attempt(g.build_id);
           std::filesystem::path log = dir_.build_attempt_dir(g.build_id, n) / "build.log";
           build::BuildRequest req;
@@ -596,7 +640,8 @@ class Session {
           req.kernel = g.kernel;
           req.toolchain = cfg_.toolchain;
           req.log = log;
-          req.timeout = std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.build_s * 1000));
+          req.timeout =
+              std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.build_s * 1000));
           req.parallel = cfg_.build_parallel;
           auto t0 = clock_.now();
           std::error_code ec;
@@ -605,21 +650,24 @@ class Session {
           double secs = std::chrono::duration<double>(clock_.now() - t0).count();
           std::string rel = std::filesystem::relative(log, dir_.root()).string();
           if (out.ok()) {
-            g.attempts.push_back(store::BuildAttemptRecord{n, true, out->cached ? "cache hit" : "", secs, rel});
+            g.attempts.push_back(
+                store::BuildAttemptRecord{n, true, out->cached ? "cache hit" : "", secs, rel});
             for (size_t ji : g.jobs) {
-              job_log(jobs_[ji].id, fmt::format("image {} ({}, key {}, elf sha256 {})", out->cached ? "from the build cache" : "built",
-                                                rel, out->key.substr(0, 16), out->elf_sha256));
+              job_log(jobs_[ji].id, fmt::format("image {} ({}, key {}, elf sha256 {})",
+                                                out->cached ? "from the build cache" : "built", rel,
+                                                out->key.substr(0, 16), out->elf_sha256));
             }
             g.output = *out;
             g.ok = true;
             // The jobs flash these copies: a copy not made fails the jobs as STORE_ERROR.
             for (size_t ji : g.jobs) {
               auto jd = dir_.job_dir(jobs_[ji].id);
-              for (const auto& [from, to] : {std::pair{out->elf, jd / "firmware" / "rtosbench-fw.elf"},
-                                             std::pair{out->map, jd / "firmware" / "rtosbench-fw.map"},
-                                             std::pair{out->bin, jd / "firmware" / "rtosbench-fw.bin"},
-                                             std::pair{out->size_json, jd / "firmware" / "size.json"},
-                                             std::pair{log, jd / "build.log"}}) {
+              for (const auto& [from, to] :
+                   {std::pair{out->elf, jd / "firmware" / "rtosbench-fw.elf"},
+                    std::pair{out->map, jd / "firmware" / "rtosbench-fw.map"},
+                    std::pair{out->bin, jd / "firmware" / "rtosbench-fw.bin"},
+                    std::pair{out->size_json, jd / "firmware" / "size.json"},
+                    std::pair{log, jd / "build.log"}}) {
                 if (auto c = copy_into(from, to); !c.ok() && g.ok) {
                   g.ok = false;
                   g.status = JobStatus::kStoreError;
@@ -635,7 +683,9 @@ class Session {
             break;
           }
           g.attempts.push_back(store::BuildAttemptRecord{n, false, out.error().message, secs, rel});
-          for (size_t ji : g.jobs) job_log(jobs_[ji].id, fmt::format("build attempt {} failed: {}", n, out.error().message));
+          for (size_t ji : g.jobs)
+            job_log(jobs_[ji].id,
+                    fmt::format("build attempt {} failed: {}", n, out.error().message));
           g.status = interrupt_requested() ? JobStatus::kInterrupted : JobStatus::kBuildError;
           g.reason = out.error().message;
         }
@@ -710,24 +760,28 @@ class Session {
       if (repeated) {
         // A load that reached its final status in an earlier session is kept.
         if (auto kept = read_load(base / "load.json")) {
-          job_log(job.id, fmt::format("load {} of {}: kept from an earlier session ({})", k, planned,
-                                      store::to_string(kept->status)));
+          job_log(job.id, fmt::format("load {} of {}: kept from an earlier session ({})", k,
+                                      planned, store::to_string(kept->status)));
           loads.push_back(std::move(*kept));
           if (loads.back().status != JobStatus::kOk) break;
           continue;
         }
       }
-      auto load = run_load(job, board, flasher, base, repeated ? k : 0, planned, r.expect, programmed);
+      auto load =
+          run_load(job, board, flasher, base, repeated ? k : 0, planned, r.expect, programmed);
       if (!load) return;  // interrupted: no result; --resume redoes the unfinished loads
       target_seconds += load->target_run_seconds;
       if (repeated) {
         load->finished_at = store::utc_timestamp();
-        if (auto w = write_file_atomic(base / "load.json", to_json(*load).dump(2) + "\n"); !w.ok()) {
-          load->status = JobStatus::kStoreError;  // resume would redo it, so the job reports it lost
+        if (auto w = write_file_atomic(base / "load.json", to_json(*load).dump(2) + "\n");
+            !w.ok()) {
+          load->status =
+              JobStatus::kStoreError;  // resume would redo it, so the job reports it lost
           load->reason = w.error().message;
         }
-        job_log(job.id, fmt::format("load {} of {}: {}{}", k, planned, store::to_string(load->status),
-                                    load->reason.empty() ? "" : ": " + load->reason));
+        job_log(job.id,
+                fmt::format("load {} of {}: {}{}", k, planned, store::to_string(load->status),
+                            load->reason.empty() ? "" : ": " + load->reason));
       }
       loads.push_back(std::move(*load));
       // A failed load makes the job fail; the remaining loads would not change that.
@@ -763,7 +817,8 @@ class Session {
         store::AttemptRecord rec;
         rec.number = a.at("number").get<int>();
         rec.load = a.value("load", 0);
-        rec.status = store::status_from_string(a.at("status").get<std::string>()).value_or(JobStatus::kInterrupted);
+        rec.status = store::status_from_string(a.at("status").get<std::string>())
+                         .value_or(JobStatus::kInterrupted);
         rec.reason = a.value("reason", "");
         rec.board = a.value("board", "");
         rec.started_at = a.value("started_at", "");
@@ -780,8 +835,9 @@ class Session {
   // `retries:`), its attempt directories under `base`. `load` is 0 when the
   // job is not repeated. Empty when the run was interrupted.
   std::optional<LoadOutcome> run_load(const matrix::Job& job, const matrix::BoardInstance& board,
-                                      probe::Flasher& flasher, const std::filesystem::path& base, int load,
-                                      int planned, const std::map<std::string, std::string>& expect,
+                                      probe::Flasher& flasher, const std::filesystem::path& base,
+                                      int load, int planned,
+                                      const std::map<std::string, std::string>& expect,
                                       bool& programmed) {
     LoadOutcome out;
     out.load = std::max(load, 1);
@@ -792,8 +848,17 @@ class Session {
     std::optional<verify::Report> final_report;
     while (true) {
       int n = RunDirectory::next_attempt_in(base);
-      AttemptContext c{job, board, flasher, programmed, expect, of_load, base / fmt::format("attempt-{}", n),
-                       dir_.job_dir(job.id), {}, nullptr, std::nullopt};
+      AttemptContext c{job,
+                       board,
+                       flasher,
+                       programmed,
+                       expect,
+                       of_load,
+                       base / fmt::format("attempt-{}", n),
+                       dir_.job_dir(job.id),
+                       {},
+                       nullptr,
+                       std::nullopt};
       store::AttemptRecord& a = c.record;
       a.number = n;
       a.load = load;
@@ -804,22 +869,31 @@ class Session {
       std::error_code ec;
       std::filesystem::create_directories(c.dir, ec);
       if (ec) {
-        fail(c, JobStatus::kStoreError, fmt::format("cannot create {}: {}", c.dir.string(), ec.message()));
+        fail(c, JobStatus::kStoreError,
+             fmt::format("cannot create {}: {}", c.dir.string(), ec.message()));
       } else {
         attempt(c);
       }
-      job_log(job.id, fmt::format("{}attempt {}: {}{} (capture {}, {} bytes)", prefix, n, store::to_string(a.status),
-                                  a.reason.empty() ? "" : ": " + a.reason,
-                                  a.capture_stop.empty() ? "not started" : a.capture_stop, a.capture_bytes));
+      job_log(
+          job.id,
+          fmt::format("{}attempt {}: {}{} (capture {}, {} bytes)", prefix, n,
+                      store::to_string(a.status), a.reason.empty() ? "" : ": " + a.reason,
+                      a.capture_stop.empty() ? "not started" : a.capture_stop, a.capture_bytes));
       a.seconds = std::chrono::duration<double>(clock_.now() - t0).count();
       if (!ec) {
-        json aj{{"number", a.number},           {"status", store::to_string(a.status)}, {"reason", a.reason},
-                {"board", a.board},             {"started_at", a.started_at},           {"seconds", a.seconds},
-                {"capture_stop", a.capture_stop}, {"target_run_seconds", a.target_run_seconds}};
+        json aj{{"number", a.number},
+                {"status", store::to_string(a.status)},
+                {"reason", a.reason},
+                {"board", a.board},
+                {"started_at", a.started_at},
+                {"seconds", a.seconds},
+                {"capture_stop", a.capture_stop},
+                {"target_run_seconds", a.target_run_seconds}};
         if (load) aj["load"] = load;
         if (auto w = write_file_atomic(c.dir / "attempt.json", aj.dump(2) + "\n"); !w.ok()) {
           // Resume would not know this attempt: the load ends here, unkept.
-          a.reason = a.status == JobStatus::kStoreError ? a.reason + "; " + w.error().message : w.error().message;
+          a.reason = a.status == JobStatus::kStoreError ? a.reason + "; " + w.error().message
+                                                        : w.error().message;
           a.status = JobStatus::kStoreError;
         }
       }
@@ -887,7 +961,8 @@ class Session {
     auto session = c.programmed ? c.flasher.reload(ctx) : c.flasher.program(ctx);
     c.record.flash_seconds = std::chrono::duration<double>(clock_.now() - tf).count();
     if (!session.ok()) {
-      std::ofstream(c.dir / "flash.log", std::ios::app) << "FLASH_ERROR: " << session.error().message << '\n';
+      std::ofstream(c.dir / "flash.log", std::ios::app)
+          << "FLASH_ERROR: " << session.error().message << '\n';
       fail(c, JobStatus::kFlashError, session.error().message);
       return false;
     }
@@ -909,7 +984,9 @@ class Session {
     auto open_port = [&]() -> bool {
       auto opened = parts_.capture(target, c.board, raw);
       if (!opened.ok()) {
-        fail(c, opened.error().kind == ErrorKind::kStore ? JobStatus::kStoreError : JobStatus::kPortError,
+        fail(c,
+             opened.error().kind == ErrorKind::kStore ? JobStatus::kStoreError
+                                                      : JobStatus::kPortError,
              opened.error().message);
         return false;
       }
@@ -932,8 +1009,10 @@ class Session {
     double release_s = std::chrono::duration<double>(clock_.now() - t_release).count();
     progress_.stage(c.board.id, c.job.id, "capture" + c.of_load);
     serial::CaptureOptions opts;
-    opts.overall = std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.capture_s * 1000));
-    opts.inactivity = std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.inactivity_s * 1000));
+    opts.overall =
+        std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.capture_s * 1000));
+    opts.inactivity =
+        std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.inactivity_s * 1000));
     opts.liveness = [&target] { return target.liveness(); };
     serial::CaptureResult cr = capture->run(opts);
     capture.reset();
@@ -952,15 +1031,23 @@ class Session {
     a.capture_lines = cr.lines;
     if (auto h = sha256_file(raw); h.ok()) a.raw_sha256 = *h;
     switch (cr.reason) {
-      case serial::StopReason::kEnd: break;
+      case serial::StopReason::kEnd:
+        break;
       case serial::StopReason::kOverallTimeout:
-      case serial::StopReason::kInactivityTimeout: fail(c, JobStatus::kTimeout, cr.message); return std::nullopt;
+      case serial::StopReason::kInactivityTimeout:
+        fail(c, JobStatus::kTimeout, cr.message);
+        return std::nullopt;
       case serial::StopReason::kPortError:
         fail(c, JobStatus::kPortError,
-             dead.empty() || cr.message.find(dead) != std::string::npos ? cr.message : cr.message + "; " + dead);
+             dead.empty() || cr.message.find(dead) != std::string::npos ? cr.message
+                                                                        : cr.message + "; " + dead);
         return std::nullopt;
-      case serial::StopReason::kWriteError: fail(c, JobStatus::kStoreError, cr.message); return std::nullopt;
-      case serial::StopReason::kInterrupted: fail(c, JobStatus::kInterrupted, "interrupted"); return std::nullopt;
+      case serial::StopReason::kWriteError:
+        fail(c, JobStatus::kStoreError, cr.message);
+        return std::nullopt;
+      case serial::StopReason::kInterrupted:
+        fail(c, JobStatus::kInterrupted, "interrupted");
+        return std::nullopt;
     }
     a.target_run_seconds = release_s + cr.seconds_to_end;
     return cr;
@@ -975,13 +1062,15 @@ class Session {
     vo.expect = c.expect;
     auto rep = parts_.verify(c.dir / "capture.raw", vo);
     if (!rep.ok()) return fail(c, JobStatus::kProtocolError, rep.error().message);
-    if (auto w = write_file_atomic(c.dir / "verify.json", verify::to_json(*rep).dump(2) + "\n"); !w.ok()) {
+    if (auto w = write_file_atomic(c.dir / "verify.json", verify::to_json(*rep).dump(2) + "\n");
+        !w.ok()) {
       return fail(c, JobStatus::kStoreError, w.error().message);
     }
     a.verify_outcome = verify::to_string(rep->outcome);
     a.verdicts = store::verdicts_json(*rep);
     a.status = status_of(rep->outcome);
-    if (a.status != JobStatus::kOk) a.reason = fmt::format("{}: {}", a.verify_outcome, verdict_summary(*rep));
+    if (a.status != JobStatus::kOk)
+      a.reason = fmt::format("{}: {}", a.verify_outcome, verdict_summary(*rep));
     c.report = std::move(*rep);
   }
 
@@ -1010,10 +1099,15 @@ class Session {
 
 RunnerParts real_parts(ProcessRunner& processes) {
   RunnerParts p;
-  p.flasher = [&processes](const matrix::BoardInstance& b) { return probe::make_flasher(b.flasher, processes); };
+  p.flasher = [&processes](const matrix::BoardInstance& b) {
+    return probe::make_flasher(b.flasher, processes);
+  };
   p.capture = open_capture;
-  p.verify = [](const std::filesystem::path& raw, const verify::Options& o) { return verify::verify_file(raw, o); };
-  p.builder = [&processes](const std::filesystem::path& cache) -> std::unique_ptr<build::FirmwareBuilder> {
+  p.verify = [](const std::filesystem::path& raw, const verify::Options& o) {
+    return verify::verify_file(raw, o);
+  };
+  p.builder =
+      [&processes](const std::filesystem::path& cache) -> std::unique_ptr<build::FirmwareBuilder> {
     return std::make_unique<build::CmakeBuilder>(processes, cache);
   };
   return p;

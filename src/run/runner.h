@@ -5,6 +5,13 @@
 // a repeated job once per load, judged for reproducibility), several board
 // instances in parallel, results written atomically so an interrupted run
 // can be resumed without redoing finished jobs or loads.
+#include <functional>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
 #include "build/firmware_builder.h"
 #include "kernels/source.h"
 #include "matrix/model.h"
@@ -16,21 +23,16 @@
 #include "util/process.h"
 #include "verify/verify.h"
 
-#include <nlohmann/json.hpp>
-
-#include <functional>
-#include <map>
-#include <memory>
-#include <string>
-#include <vector>
-
 namespace rb::run {
 
 // Exit codes of `rtosbench run` (docs/run.md).
 inline constexpr int kExitAllOk = 0;
-inline constexpr int kExitMeasurementFailed = 1;     // INVALID, UNVERIFIED, PROTOCOL_ERROR, TIMEOUT, NOT_REPRODUCIBLE
-inline constexpr int kExitInfrastructureFailed = 2;  // BUILD_ERROR, SOURCE_MISSING, FLASH_ERROR, PORT_ERROR
-inline constexpr int kExitStoreFailed = 74;          // STORE_ERROR, or run.json not written: the run did not keep it
+inline constexpr int kExitMeasurementFailed =
+    1;  // INVALID, UNVERIFIED, PROTOCOL_ERROR, TIMEOUT, NOT_REPRODUCIBLE
+inline constexpr int kExitInfrastructureFailed =
+    2;  // BUILD_ERROR, SOURCE_MISSING, FLASH_ERROR, PORT_ERROR
+inline constexpr int kExitStoreFailed =
+    74;  // STORE_ERROR, or run.json not written: the run did not keep it
 
 struct RunConfig {
   matrix::Matrix matrix;
@@ -38,8 +40,8 @@ struct RunConfig {
   kernels::ResolveOptions kernel_options;
   std::filesystem::path build_cache;
   build::Toolchain toolchain;
-  int build_workers = 1;   // images built at the same time
-  int build_parallel = 0;  // ninja -j per build; 0: ninja's default
+  int build_workers = 1;        // images built at the same time
+  int build_parallel = 0;       // ninja -j per build; 0: ninja's default
   std::string original_matrix;  // path the user named (for run.json / resume)
   std::string original_bench;
 };
@@ -47,12 +49,13 @@ struct RunConfig {
 struct RunOutcome {
   int exit_code = kExitAllOk;
   bool interrupted = false;
-  std::string store_error;                // why run.json (or the last of it) was not written; "" when it was
-  std::vector<store::JobResult> results;  // every finished job (this session and earlier), in job order
+  std::string store_error;  // why run.json (or the last of it) was not written; "" when it was
+  std::vector<store::JobResult>
+      results;  // every finished job (this session and earlier), in job order
   int jobs_total = 0;
-  double wall_seconds = 0;                // this session
-  double target_run_seconds = 0;          // sum over this session's final attempts: release to END
-  nlohmann::json summary;                 // run.json as written
+  double wall_seconds = 0;        // this session
+  double target_run_seconds = 0;  // sum over this session's final attempts: release to END
+  nlohmann::json summary;         // run.json as written
 };
 
 // The CONFIG pins a job's capture is verified against: the matrix's expect,
@@ -60,7 +63,8 @@ struct RunOutcome {
 // kernel_version, kernel_commit, samples, warmup), then the kernel's own
 // expect overrides (a null there removes a pin).
 std::map<std::string, std::string> job_expect(const matrix::Matrix& m, const matrix::Job& job,
-                                              const std::string& nonce, const std::string& kernel_commit);
+                                              const std::string& nonce,
+                                              const std::string& kernel_commit);
 
 // Error when the bench has no board instance for the matrix's board.
 Status check_bench_covers(const matrix::Matrix& m, const matrix::Bench& bench);
@@ -89,9 +93,12 @@ struct RunnerParts {
                                                          const std::filesystem::path& raw)>
       capture;
   // The check of a finished capture.
-  std::function<Result<verify::Report>(const std::filesystem::path& raw, const verify::Options& options)> verify;
+  std::function<Result<verify::Report>(const std::filesystem::path& raw,
+                                       const verify::Options& options)>
+      verify;
   // The firmware builder over a build cache.
-  std::function<std::unique_ptr<build::FirmwareBuilder>(const std::filesystem::path& cache)> builder;
+  std::function<std::unique_ptr<build::FirmwareBuilder>(const std::filesystem::path& cache)>
+      builder;
 };
 
 // The real parts: probe::make_flasher, serial::SerialCapture (QEMU's stream,

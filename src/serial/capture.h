@@ -5,14 +5,14 @@
 // capture file as they arrive; the capture stops at the END record, at the
 // overall or inactivity timeout, when the port fails (a board or QEMU
 // vanishing), or when the run is interrupted.
-#include "util/result.h"
-
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
+
+#include "util/result.h"
 
 namespace rb::serial {
 
@@ -36,13 +36,13 @@ struct CaptureOptions {
 
 struct CaptureResult {
   StopReason reason = StopReason::kEnd;
-  std::string message;                 // what happened, for the job's status reason
+  std::string message;  // what happened, for the job's status reason
   uint64_t bytes = 0;
   uint64_t lines = 0;
-  uint64_t protocol_lines_seen = 0;    // lines that look like records (start with a known kind)
-  double seconds = 0;                  // capture start to stop
-  double seconds_to_end = 0;           // capture start to the END line (kEnd only)
-  std::string last_line;               // last complete line, for messages
+  uint64_t protocol_lines_seen = 0;  // lines that look like records (start with a known kind)
+  double seconds = 0;                // capture start to stop
+  double seconds_to_end = 0;         // capture start to the END line (kEnd only)
+  std::string last_line;             // last complete line, for messages
 };
 
 // One capture of a target's output into a raw file; SerialCapture is the
@@ -61,7 +61,8 @@ class SerialCapture final : public Capture {
   // Opens `port` (raw 8N1 at `baud`) and creates/truncates `raw_file`. Error
   // names the port or file and the system's reason (missing, permission);
   // its kind is kStore when the raw file cannot be created, else kUnavailable.
-  static Result<std::unique_ptr<SerialCapture>> open(const std::filesystem::path& port, unsigned baud,
+  static Result<std::unique_ptr<SerialCapture>> open(const std::filesystem::path& port,
+                                                     unsigned baud,
                                                      const std::filesystem::path& raw_file);
   // Takes ownership of `fd`, a connected stream (socket or pipe) that
   // carries the target's serial output, and creates/truncates `raw_file`;

@@ -1,18 +1,17 @@
 #include "util/process.h"
 
-#include <fmt/core.h>
-
-#include <atomic>
-#include <cerrno>
-#include <cstring>
-#include <thread>
-
 #include <fcntl.h>
+#include <fmt/core.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <thread>
 
 extern char** environ;
 
@@ -86,7 +85,8 @@ Result<pid_t> spawn_with_fd(const ProcessSpec& spec, int out_fd) {
   const std::string cwd = spec.cwd.string();
   int err_pipe[2];
   if (pipe2(err_pipe, O_CLOEXEC) != 0) {
-    return make_error(ErrorKind::kInternal, fmt::format("cannot start '{}': pipe: {}", spec.argv[0], std::strerror(errno)));
+    return make_error(ErrorKind::kInternal, fmt::format("cannot start '{}': pipe: {}", spec.argv[0],
+                                                        std::strerror(errno)));
   }
   const pid_t parent = ::getpid();
   pid_t pid = ::fork();
@@ -94,7 +94,8 @@ Result<pid_t> spawn_with_fd(const ProcessSpec& spec, int out_fd) {
     int e = errno;
     ::close(err_pipe[0]);
     ::close(err_pipe[1]);
-    return make_error(ErrorKind::kInternal, fmt::format("cannot start '{}': fork: {}", spec.argv[0], std::strerror(e)));
+    return make_error(ErrorKind::kInternal,
+                      fmt::format("cannot start '{}': fork: {}", spec.argv[0], std::strerror(e)));
   }
   if (pid == 0) {
     ::setpgid(0, 0);
@@ -134,8 +135,8 @@ Result<pid_t> spawn_with_fd(const ProcessSpec& spec, int out_fd) {
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
-    return make_error(ErrorKind::kUnavailable,
-                      fmt::format("cannot start '{}': {}", spec.argv[0], std::strerror(child_errno)));
+    return make_error(ErrorKind::kUnavailable, fmt::format("cannot start '{}': {}", spec.argv[0],
+                                                           std::strerror(child_errno)));
   }
   track_group(pid);
   return pid;
@@ -279,7 +280,8 @@ class PosixRunner final : public ProcessRunner {
       }
       if (killed) {
         // A grandchild may ignore SIGTERM and hold the pipe open.
-        if (!hard_killed && std::chrono::steady_clock::now() - killed_at > std::chrono::seconds(2)) {
+        if (!hard_killed &&
+            std::chrono::steady_clock::now() - killed_at > std::chrono::seconds(2)) {
           kill_group(*pid, SIGKILL);
           hard_killed = true;
         }
@@ -304,14 +306,16 @@ class PosixRunner final : public ProcessRunner {
     while (true) {
       pid_t w = waitpid(*pid, &status, WNOHANG);
       if (w == *pid || (w < 0 && errno != EINTR)) break;
-      bool overdue = spec.timeout.count() > 0 && std::chrono::steady_clock::now() - start >= spec.timeout;
+      bool overdue =
+          spec.timeout.count() > 0 && std::chrono::steady_clock::now() - start >= spec.timeout;
       if (!killed && (overdue || interrupt_requested())) {
         r.timed_out = overdue;
         r.interrupted = !overdue;
         status = terminate_and_reap(*pid, std::chrono::seconds(2));
         break;
       }
-      if (killed && !hard_killed && std::chrono::steady_clock::now() - killed_at > std::chrono::seconds(2)) {
+      if (killed && !hard_killed &&
+          std::chrono::steady_clock::now() - killed_at > std::chrono::seconds(2)) {
         kill_group(*pid, SIGKILL);
         hard_killed = true;
       }
@@ -362,7 +366,9 @@ std::string ProcessResult::tail(size_t max_lines) const {
   return out;
 }
 
-std::unique_ptr<ProcessRunner> make_posix_runner() { return std::make_unique<PosixRunner>(); }
+std::unique_ptr<ProcessRunner> make_posix_runner() {
+  return std::make_unique<PosixRunner>();
+}
 
 std::filesystem::path find_in_path(const std::string& name) {
   if (name.find('/') != std::string::npos) {
@@ -377,7 +383,8 @@ std::filesystem::path find_in_path(const std::string& name) {
     std::string dir = p.substr(start, end - start);
     if (dir.empty()) dir = ".";
     std::filesystem::path candidate = std::filesystem::path(dir) / name;
-    if (access(candidate.c_str(), X_OK) == 0 && !std::filesystem::is_directory(candidate)) return candidate;
+    if (access(candidate.c_str(), X_OK) == 0 && !std::filesystem::is_directory(candidate))
+      return candidate;
     start = end + 1;
   }
   return {};
@@ -390,8 +397,14 @@ void kill_all_children() {
   }
 }
 
-void request_interrupt() { g_interrupt.store(true); }
-bool interrupt_requested() { return g_interrupt.load(); }
-void clear_interrupt() { g_interrupt.store(false); }
+void request_interrupt() {
+  g_interrupt.store(true);
+}
+bool interrupt_requested() {
+  return g_interrupt.load();
+}
+void clear_interrupt() {
+  g_interrupt.store(false);
+}
 
 }  // namespace rb

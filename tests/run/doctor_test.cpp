@@ -2,18 +2,16 @@
 // root, and a scripted process runner for the tools.
 #include "run/doctor.h"
 
-#include "matrix/load.h"
-
-#include "../util/fake_process_runner.h"
-
-#include <gtest/gtest.h>
-
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <fstream>
+
+#include "../util/fake_process_runner.h"
+#include "matrix/load.h"
 
 namespace rb::run {
 namespace {
@@ -34,9 +32,11 @@ class Doctor : public ::testing::Test {
     ASSERT_GE(pty_, 0);
     ASSERT_EQ(::grantpt(pty_), 0);
     ASSERT_EQ(::unlockpt(pty_), 0);
-    std::filesystem::create_symlink(::ptsname(pty_), root_ / "dev" / "serial" / "by-id" / "usb-STM-if02");
+    std::filesystem::create_symlink(::ptsname(pty_),
+                                    root_ / "dev" / "serial" / "by-id" / "usb-STM-if02");
     fake_.on("arm-none-eabi-gcc", "-dumpversion", 0, "12.2.1\n");
-    fake_.on("arm-none-eabi-gcc", "--version", 0, "arm-none-eabi-gcc (15:12.2.rel1-1) 12.2.1 20221205\n");
+    fake_.on("arm-none-eabi-gcc", "--version", 0,
+             "arm-none-eabi-gcc (15:12.2.rel1-1) 12.2.1 20221205\n");
     fake_.on("cmake", "", 0, "cmake version 3.25.1\n");
     fake_.on("ninja", "", 0, "1.11.1\n");
     fake_.on("git", "", 0, "git version 2.39.5\n");
@@ -56,7 +56,8 @@ boards:
     flasher: openocd
     probe: {serial: ")" + serial + R"("}
     serial: {port: ")" + port + R"("}
-)", "lab.yaml");
+)",
+                                 "lab.yaml");
     EXPECT_TRUE(b.ok());
     return b.value;
   }
@@ -90,8 +91,9 @@ TEST_F(Doctor, OnlyATtyIsASerialPort) {
   std::filesystem::create_directories(byid / "a-directory");
   ASSERT_EQ(::mkfifo((byid / "a-fifo").c_str(), 0600), 0);
   std::ofstream(byid / "a-file") << "";
-  for (const auto& [name, what] : {std::pair{"a-directory", "a directory"}, std::pair{"a-fifo", "a FIFO"},
-                                   std::pair{"a-file", "a regular file"}}) {
+  for (const auto& [name, what] :
+       {std::pair{"a-directory", "a directory"}, std::pair{"a-fifo", "a FIFO"},
+        std::pair{"a-file", "a regular file"}}) {
     DoctorInputs in;
     in.sys_root = root_;
     in.bench = bench("066AFF", std::string("/dev/serial/by-id/") + name);
@@ -99,7 +101,9 @@ TEST_F(Doctor, OnlyATtyIsASerialPort) {
     const Finding* port = find(f, "serial of disco-1");
     ASSERT_NE(port, nullptr);
     EXPECT_EQ(port->level, Finding::Level::kError) << name;
-    EXPECT_NE(port->detail.find(std::string("is ") + what + ", not a serial port"), std::string::npos) << port->detail;
+    EXPECT_NE(port->detail.find(std::string("is ") + what + ", not a serial port"),
+              std::string::npos)
+        << port->detail;
   }
   // /dev/null is a character device, but not a terminal.
   DoctorInputs in;
@@ -124,8 +128,11 @@ TEST_F(Doctor, MissingProbePortAndToolAreErrorsWithFixes) {
 }
 
 TEST_F(Doctor, GccPinMismatchIsAnError) {
-  auto m = matrix::parse_matrix("matrix: m\nboard: qemu-netduinoplus2\ntoolchain: {arm-none-eabi-gcc: \"12.3.1\"}\n"
-                                "kernels: [{name: bare}]\nfirmware: " + root_.string() + "\n", "m.yaml");
+  auto m = matrix::parse_matrix(
+      "matrix: m\nboard: qemu-netduinoplus2\ntoolchain: {arm-none-eabi-gcc: \"12.3.1\"}\n"
+      "kernels: [{name: bare}]\nfirmware: " +
+          root_.string() + "\n",
+      "m.yaml");
   ASSERT_TRUE(m.ok());
   DoctorInputs in;
   in.sys_root = root_;

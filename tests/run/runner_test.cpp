@@ -1,15 +1,14 @@
 #include "run/runner.h"
 
-#include "../util/fake_process_runner.h"
-#include "matrix/load.h"
-
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include <deque>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
-#include <unistd.h>
+#include "../util/fake_process_runner.h"
+#include "matrix/load.h"
 
 namespace rb::run {
 namespace {
@@ -25,13 +24,20 @@ store::JobResult result(const std::string& id, JobStatus s, std::string reason =
 }
 
 TEST(ExitCodes, DistinctPerKindOfFailure) {
-  EXPECT_EQ(exit_code_for({result("a", JobStatus::kOk), result("b", JobStatus::kPortMissing)}, 2, false), 0);
-  EXPECT_EQ(exit_code_for({result("a", JobStatus::kOk), result("b", JobStatus::kInvalid)}, 2, false), 1);
-  EXPECT_EQ(exit_code_for({result("a", JobStatus::kTimeout), result("b", JobStatus::kFlashError)}, 2, false), 2);
+  EXPECT_EQ(
+      exit_code_for({result("a", JobStatus::kOk), result("b", JobStatus::kPortMissing)}, 2, false),
+      0);
+  EXPECT_EQ(
+      exit_code_for({result("a", JobStatus::kOk), result("b", JobStatus::kInvalid)}, 2, false), 1);
+  EXPECT_EQ(exit_code_for({result("a", JobStatus::kTimeout), result("b", JobStatus::kFlashError)},
+                          2, false),
+            2);
   EXPECT_EQ(exit_code_for({result("a", JobStatus::kOk)}, 2, false), 2);  // a job never ran
   EXPECT_EQ(exit_code_for({result("a", JobStatus::kOk)}, 2, true), 130);
   // A result the run did not keep outranks everything, an interruption too.
-  EXPECT_EQ(exit_code_for({result("a", JobStatus::kStoreError), result("b", JobStatus::kInvalid)}, 2, false), 74);
+  EXPECT_EQ(exit_code_for({result("a", JobStatus::kStoreError), result("b", JobStatus::kInvalid)},
+                          2, false),
+            74);
   EXPECT_EQ(exit_code_for({result("a", JobStatus::kStoreError)}, 2, true), 74);
 }
 
@@ -43,7 +49,8 @@ kernels:
     expect: {tick: "0", kernel_commit: ~}
 expect: {counter: tim2, tick: "5"}
 samples: 500
-)", "m.yaml");
+)",
+                                "m.yaml");
   ASSERT_TRUE(m.ok());
   matrix::Job j;
   j.kernel = m.value.kernels[0];
@@ -58,7 +65,7 @@ samples: 500
   EXPECT_EQ(pins.at("port"), "bare");
   EXPECT_EQ(pins.at("opt"), "-O2 -g0");
   EXPECT_EQ(pins.at("samples"), "500");
-  EXPECT_EQ(pins.at("tick"), "0");            // the kernel's own override
+  EXPECT_EQ(pins.at("tick"), "0");             // the kernel's own override
   EXPECT_EQ(pins.count("kernel_commit"), 0u);  // removed by the kernel
 }
 
@@ -73,7 +80,8 @@ TEST(BenchCoverage, NeedsABoardOfTheMatrixBoard) {
   b.boards[0].board = "qemu-netduinoplus2";
   auto s = check_bench_covers(m, b);
   ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.error().message.find("no board instance of board 'stm32f407-disco'"), std::string::npos);
+  EXPECT_NE(s.error().message.find("no board instance of board 'stm32f407-disco'"),
+            std::string::npos);
   EXPECT_NE(s.error().message.find("qemu-0 (qemu-netduinoplus2)"), std::string::npos);
   b.boards[0].board = "stm32f407-disco";
   EXPECT_TRUE(check_bench_covers(m, b).ok());
@@ -84,11 +92,13 @@ TEST(ClosingTable, HeadlineNumbersOnlyForOkJobsWithUnits) {
   ok.unit = "instructions";
   ok.headline = {store::Headline{"wake_latency", "", 82, 82, "instructions"},
                  store::Headline{"event_to_task", "idle", 157, 157, "instructions"}};
-  auto bad = result("zephyr-O2-tick1000-fpu0", JobStatus::kPortMissing, "no firmware port 'zephyr' yet");
+  auto bad =
+      result("zephyr-O2-tick1000-fpu0", JobStatus::kPortMissing, "no firmware port 'zephyr' yet");
   bad.headline = ok.headline;  // never shown for a job that is not OK
   std::string t = format_table({ok, bad});
   std::vector<std::string> lines;
-  for (size_t p = 0, nl; (nl = t.find('\n', p)) != std::string::npos; p = nl + 1) lines.push_back(t.substr(p, nl - p));
+  for (size_t p = 0, nl; (nl = t.find('\n', p)) != std::string::npos; p = nl + 1)
+    lines.push_back(t.substr(p, nl - p));
   ASSERT_EQ(lines.size(), 4u) << t;
   EXPECT_EQ(lines[0].rfind("job ", 0), 0u);
   EXPECT_NE(lines[0].find("event_to_task(idle)"), std::string::npos);
@@ -99,20 +109,21 @@ TEST(ClosingTable, HeadlineNumbersOnlyForOkJobsWithUnits) {
   EXPECT_NE(lines[1].find(" 157 "), std::string::npos);
   EXPECT_EQ(lines[2].find("82"), std::string::npos);
   EXPECT_NE(lines[2].find("no firmware port 'zephyr' yet"), std::string::npos);
-  EXPECT_EQ(lines[3], "medians in instructions (QEMU -icount: instruction counts, not Cortex-M4 cycles)");
+  EXPECT_EQ(lines[3],
+            "medians in instructions (QEMU -icount: instruction counts, not Cortex-M4 cycles)");
 }
 
 // ---- The Runner with fakes: every status transition, retries, loads, resume.
 
 // What the fakes do, call by call, and what they saw.
 struct Script {
-  std::deque<bool> flash_ok;                  // program()/reload(): success? (default: yes)
-  std::deque<serial::StopReason> capture;     // each capture's stop (default: kEnd)
-  std::deque<ErrorKind> capture_open_error;   // an error opening the capture (kInternal: none)
-  std::deque<verify::Outcome> verdict;        // each verify's outcome (default: valid)
-  std::deque<bool> build_ok;                  // each build: success? (default: yes)
-  std::deque<bool> release_ok;                // each release of the target (default: yes)
-  std::function<void()> on_capture;           // called inside each capture
+  std::deque<bool> flash_ok;                 // program()/reload(): success? (default: yes)
+  std::deque<serial::StopReason> capture;    // each capture's stop (default: kEnd)
+  std::deque<ErrorKind> capture_open_error;  // an error opening the capture (kInternal: none)
+  std::deque<verify::Outcome> verdict;       // each verify's outcome (default: valid)
+  std::deque<bool> build_ok;                 // each build: success? (default: yes)
+  std::deque<bool> release_ok;               // each release of the target (default: yes)
+  std::function<void()> on_capture;          // called inside each capture
   int programs = 0, reloads = 0, captures = 0, verifies = 0, builds = 0;
 };
 
@@ -129,7 +140,8 @@ class FakeSession final : public probe::TargetSession {
   explicit FakeSession(Script& s) : s_(s) {}
   std::filesystem::path serial_port() const override { return "fake-port"; }
   Status release() override {
-    if (!next(s_.release_ok, true)) return make_error(ErrorKind::kUnavailable, "fake reset did not take");
+    if (!next(s_.release_ok, true))
+      return make_error(ErrorKind::kUnavailable, "fake reset did not take");
     return {};
   }
   std::vector<std::string> commands() const override { return {"fake release"}; }
@@ -154,8 +166,10 @@ class FakeFlasher final : public probe::Flasher {
 
  private:
   Result<std::unique_ptr<probe::TargetSession>> session(const probe::FlashContext& ctx) {
-    if (!std::filesystem::exists(ctx.elf)) return make_error(ErrorKind::kInternal, "no image at " + ctx.elf.string());
-    if (!next(s_.flash_ok, true)) return make_error(ErrorKind::kUnavailable, "fake probe did not answer");
+    if (!std::filesystem::exists(ctx.elf))
+      return make_error(ErrorKind::kInternal, "no image at " + ctx.elf.string());
+    if (!next(s_.flash_ok, true))
+      return make_error(ErrorKind::kUnavailable, "fake probe did not answer");
     return std::unique_ptr<probe::TargetSession>(std::make_unique<FakeSession>(s_));
   }
   Script& s_;
@@ -216,7 +230,8 @@ class RunnerFakes : public ::testing::Test {
     std::filesystem::create_directories(root_ / "fw" / "ports" / "bare");
     std::filesystem::create_directories(root_ / "fw" / "cmake");
     std::ofstream(root_ / "fw" / "ports" / "bare" / "port.cmake") << "";
-    std::ofstream(root_ / "bench.yaml") << "bench: b\nboards:\n  - id: q0\n    board: qemu-netduinoplus2\n    flasher: qemu\n";
+    std::ofstream(root_ / "bench.yaml")
+        << "bench: b\nboards:\n  - id: q0\n    board: qemu-netduinoplus2\n    flasher: qemu\n";
   }
   void TearDown() override {
     clear_interrupt();
@@ -226,8 +241,10 @@ class RunnerFakes : public ::testing::Test {
   // A matrix of one bare job (`extra` adds keys such as retries or repeats,
   // `more_kernels` entries to the kernel list).
   void matrix(const std::string& extra = "", const std::string& more_kernels = "") {
-    std::ofstream(root_ / "m.yaml") << "matrix: m\nboard: qemu-netduinoplus2\nfirmware: fw\nkernels:\n  - name: bare\n"
-                                    << more_kernels << "samples: 10\nwarmup: 1\n" << extra;
+    std::ofstream(root_ / "m.yaml")
+        << "matrix: m\nboard: qemu-netduinoplus2\nfirmware: fw\nkernels:\n  - name: bare\n"
+        << more_kernels << "samples: 10\nwarmup: 1\n"
+        << extra;
     auto lm = matrix::load_matrix(root_ / "m.yaml");
     ASSERT_TRUE(lm.ok()) << (lm.errors.empty() ? "" : lm.errors[0].format());
     auto lb = matrix::load_bench(root_ / "bench.yaml");
@@ -247,26 +264,30 @@ class RunnerFakes : public ::testing::Test {
   RunnerParts parts() {
     RunnerParts p;
     p.flasher = [this](const matrix::BoardInstance&) { return std::make_unique<FakeFlasher>(s_); };
-    p.capture = [this](probe::TargetSession&, const matrix::BoardInstance&,
-                       const std::filesystem::path& raw) -> Result<std::unique_ptr<serial::Capture>> {
+    p.capture = [this](
+                    probe::TargetSession&, const matrix::BoardInstance&,
+                    const std::filesystem::path& raw) -> Result<std::unique_ptr<serial::Capture>> {
       ErrorKind k = next(s_.capture_open_error, ErrorKind::kInternal);
       if (k != ErrorKind::kInternal) return make_error(k, "fake capture cannot open");
       return std::unique_ptr<serial::Capture>(std::make_unique<FakeCapture>(s_, raw));
     };
-    p.verify = [this](const std::filesystem::path&, const verify::Options&) -> Result<verify::Report> {
+    p.verify = [this](const std::filesystem::path&,
+                      const verify::Options&) -> Result<verify::Report> {
       ++s_.verifies;
       verify::Report r;
       r.outcome = next(s_.verdict, verify::Outcome::kValid);
       return r;
     };
-    p.builder = [this](const std::filesystem::path& cache) -> std::unique_ptr<build::FirmwareBuilder> {
+    p.builder =
+        [this](const std::filesystem::path& cache) -> std::unique_ptr<build::FirmwareBuilder> {
       return std::make_unique<FakeBuilder>(s_, cache);
     };
     return p;
   }
 
   RunOutcome run() {
-    Progress progress(clock_, false, [](std::string_view) {}, 1, 0);
+    Progress progress(
+        clock_, false, [](std::string_view) {}, 1, 0);
     Runner runner(processes_, progress, clock_, parts());
     return runner.run(cfg_, *dir_);
   }
@@ -274,7 +295,8 @@ class RunnerFakes : public ::testing::Test {
   std::string attempts(const RunOutcome& out) {
     std::string s;
     for (const auto& a : out.results.at(0).attempts) {
-      s += (s.empty() ? "" : " ") + (a.load ? std::to_string(a.load) + ":" : "") + store::to_string(a.status);
+      s += (s.empty() ? "" : " ") + (a.load ? std::to_string(a.load) + ":" : "") +
+           store::to_string(a.status);
     }
     return s;
   }
@@ -455,7 +477,8 @@ TEST_F(RunnerFakes, RepeatedLoadsProgramOnceAndKeepEveryLoad) {
   EXPECT_EQ(attempts(out), "1:OK 2:OK 3:OK");
   EXPECT_EQ(s_.programs, 1);
   EXPECT_EQ(s_.reloads, 2);
-  for (int k = 1; k <= 3; ++k) EXPECT_EQ(json_of(dir_->load_dir(job_, k) / "load.json")["status"], "OK");
+  for (int k = 1; k <= 3; ++k)
+    EXPECT_EQ(json_of(dir_->load_dir(job_, k) / "load.json")["status"], "OK");
 }
 
 TEST_F(RunnerFakes, AFailedLoadEndsTheJob) {
@@ -480,7 +503,8 @@ TEST_F(RunnerFakes, InterruptedLoadIsRedoneOnResumeAndFinishedLoadsKept) {
   EXPECT_TRUE(first.results.empty());
   EXPECT_FALSE(std::filesystem::exists(dir_->result_file(job_)));
   EXPECT_TRUE(std::filesystem::exists(dir_->load_dir(job_, 1) / "load.json"));
-  EXPECT_EQ(json_of(dir_->load_dir(job_, 2) / "attempt-1" / "attempt.json")["status"], "INTERRUPTED");
+  EXPECT_EQ(json_of(dir_->load_dir(job_, 2) / "attempt-1" / "attempt.json")["status"],
+            "INTERRUPTED");
   EXPECT_EQ(json_of(dir_->root() / "run.json")["state"], "interrupted");
 
   clear_interrupt();
@@ -516,7 +540,8 @@ TEST_F(RunnerFakes, ASessionThatWasKilledIsRecordedAsInterrupted) {
   auto sessions = json_of(dir_->root() / "run.json")["sessions"];
   ASSERT_EQ(sessions.size(), 2u);
   EXPECT_EQ(sessions[0]["state"], "interrupted");
-  EXPECT_NE(sessions[0]["note"].get<std::string>().find("without closing run.json"), std::string::npos);
+  EXPECT_NE(sessions[0]["note"].get<std::string>().find("without closing run.json"),
+            std::string::npos);
   EXPECT_EQ(sessions[1]["state"], "complete");
 }
 
@@ -527,7 +552,8 @@ TEST_F(RunnerFakes, ARunDirectoryIsLockedByOneProcessAtATime) {
   auto second = dir_->lock();
   ASSERT_FALSE(second.ok());
   EXPECT_EQ(second.error().kind, ErrorKind::kUnavailable);
-  EXPECT_NE(second.error().message.find("locked by process " + std::to_string(::getpid())), std::string::npos)
+  EXPECT_NE(second.error().message.find("locked by process " + std::to_string(::getpid())),
+            std::string::npos)
       << second.error().message;
   { auto released = std::move(*first); }
   EXPECT_TRUE(dir_->lock().ok());

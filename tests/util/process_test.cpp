@@ -1,23 +1,24 @@
 // The real fork/exec runner.
 #include "util/process.h"
-#include "util/file_lock.h"
-#include "util/temp_dir.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <thread>
 
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include "util/file_lock.h"
+#include "util/temp_dir.h"
 
 namespace rb {
 namespace {
 
 TEST(PosixRunner, ExitCodeOutputAndLog) {
   auto runner = make_posix_runner();
-  auto log = std::filesystem::temp_directory_path() / ("rb-proc-" + std::to_string(::getpid()) + ".log");
+  auto log =
+      std::filesystem::temp_directory_path() / ("rb-proc-" + std::to_string(::getpid()) + ".log");
   std::filesystem::remove(log);
   ProcessSpec s;
   s.argv = {"sh", "-c", "echo out; echo err >&2; exit 3"};
@@ -158,7 +159,8 @@ TEST(OwnedTempDir, OrphansAreRemovedAndLiveOwnersKept) {
 
   auto mine = make_owned_temp_dir("rb-owned-test");
   ASSERT_TRUE(mine.ok());
-  EXPECT_NE(mine->filename().string().find("rb-owned-test-" + std::to_string(::getpid()) + "-"), std::string::npos);
+  EXPECT_NE(mine->filename().string().find("rb-owned-test-" + std::to_string(::getpid()) + "-"),
+            std::string::npos);
   EXPECT_EQ(remove_orphaned_temp_dirs("rb-owned-test"), 0);  // its owner (this test) is alive
   std::filesystem::remove_all(*mine);
 }
@@ -173,8 +175,9 @@ TEST(FileLock, ASecondHolderIsRefusedWithThePid) {
     pid_t child = ::fork();
     if (child == 0) {
       auto b = FileLock::acquire(file);
-      bool named = !b.ok() && b.error().message.find("locked by process " + std::to_string(::getppid())) !=
-                                  std::string::npos;
+      bool named =
+          !b.ok() && b.error().message.find("locked by process " + std::to_string(::getppid())) !=
+                         std::string::npos;
       ::_exit(named ? 0 : 1);
     }
     int status = 0;
