@@ -1,11 +1,11 @@
 // `rtosbench doctor [--matrix FILE] [--bench FILE]`: is this machine ready?
+#include <fmt/core.h>
+
 #include "cli/commands.h"
 #include "kernels/source.h"
 #include "matrix/load.h"
 #include "run/doctor.h"
 #include "util/process.h"
-
-#include <fmt/core.h>
 
 namespace rb::cli {
 
@@ -33,7 +33,8 @@ int doctor_command(const DoctorArgs& a) {
     }
   }
   std::string bench_file = a.bench;
-  if (bench_file.empty() && in.matrix && !in.matrix->bench.empty()) bench_file = in.matrix->bench.string();
+  if (bench_file.empty() && in.matrix && !in.matrix->bench.empty())
+    bench_file = in.matrix->bench.string();
   if (!bench_file.empty()) {
     auto lb = matrix::load_bench(bench_file);
     if (!lb.ok()) {
@@ -43,18 +44,19 @@ int doctor_command(const DoctorArgs& a) {
     }
   }
   if (!errors.empty()) {
-    for (const auto& d : errors) fmt::print(stderr, "{}\n", d.format());
-    return kExitUsage;
+    std::vector<std::string> lines;
+    for (const auto& d : errors) lines.push_back(d.format());
+    fail(make_error(ErrorKind::kUsage,
+                    fmt::format("{} error(s) in the matrix or bench", errors.size())),
+         lines);
   }
   for (const auto& ks : a.kernel_sources) {
     auto o = kernels::parse_override(ks);
-    if (!o.ok()) {
-      fmt::print(stderr, "rtosbench doctor: {}\n", o.error().message);
-      return kExitUsage;
-    }
+    if (!o.ok()) fail(make_error(ErrorKind::kUsage, o.error().message));
     in.kernel_options.overrides[o->first] = o->second;
   }
-  in.kernel_options.cache_dir = a.kernel_cache.empty() ? kernels::default_cache_dir() : std::filesystem::path(a.kernel_cache);
+  in.kernel_options.cache_dir =
+      a.kernel_cache.empty() ? kernels::default_cache_dir() : std::filesystem::path(a.kernel_cache);
   auto processes = make_posix_runner();
   auto findings = run::run_doctor(in, *processes);
   if (a.json) {
@@ -69,11 +71,16 @@ int doctor_command(const DoctorArgs& a) {
 
 std::function<int()> add_doctor(CLI::App& app) {
   auto a = std::make_shared<DoctorArgs>();
-  app.add_option("--matrix", a->matrix, "check the toolchain pin and kernel sources of this matrix");
-  app.add_option("--bench", a->bench, "check the probes, ports and tools of this bench (default: the matrix's)");
-  app.add_option("--kernel-source", a->kernel_sources, "NAME=PATH: a local checkout of kernel NAME (repeatable)");
-  app.add_option("--kernel-cache", a->kernel_cache, "kernel source cache (default ~/.cache/rtosbench/kernels)");
-  app.add_option("--sys-root", a->sys_root, "read /sys and /dev under this root (tests)")->group("");
+  app.add_option("--matrix", a->matrix,
+                 "check the toolchain pin and kernel sources of this matrix");
+  app.add_option("--bench", a->bench,
+                 "check the probes, ports and tools of this bench (default: the matrix's)");
+  app.add_option("--kernel-source", a->kernel_sources,
+                 "NAME=PATH: a local checkout of kernel NAME (repeatable)");
+  app.add_option("--kernel-cache", a->kernel_cache,
+                 "kernel source cache (default ~/.cache/rtosbench/kernels)");
+  app.add_option("--sys-root", a->sys_root, "read /sys and /dev under this root (tests)")
+      ->group("");
   app.add_flag("--json", a->json, "print the findings as JSON");
   return [a] { return doctor_command(*a); };
 }

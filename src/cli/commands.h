@@ -3,18 +3,35 @@
 // src/cli/ that defines a `register_*` function adding itself to the CLI11 app
 // and returning the callback that runs it. Only src/cli/ knows CLI11.
 #include <CLI/CLI.hpp>
-
+#include <exception>
 #include <functional>
 #include <span>
+#include <string>
+#include <vector>
+
+#include "util/result.h"
 
 namespace rb::cli {
 
 // Exit codes shared by every subcommand (docs/cli.md lists them all).
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitUsage = 64;      // bad command line or matrix
-inline constexpr int kExitNoInput = 66;    // a named input cannot be read
-inline constexpr int kExitSoftware = 70;   // internal error
+inline constexpr int kExitUsage = 64;     // bad command line or matrix
+inline constexpr int kExitNoInput = 66;   // a named input cannot be read
+inline constexpr int kExitSoftware = 70;  // internal error
 inline constexpr int kExitInterrupted = 130;
+
+// A subcommand that stops on an error throws it (fail()); main.cpp reports
+// it once, `details` (e.g. file:line:column diagnostics) first, then
+// "rtosbench <subcommand>: <message>", and exits with exit_code_for(kind).
+struct CommandError : std::exception {
+  Error error;
+  std::vector<std::string> details;
+  CommandError(Error e, std::vector<std::string> d) : error(std::move(e)), details(std::move(d)) {}
+  const char* what() const noexcept override { return error.message.c_str(); }
+};
+[[noreturn]] inline void fail(Error error, std::vector<std::string> details = {}) {
+  throw CommandError(std::move(error), std::move(details));
+}
 
 // A registered subcommand: `run` is called after parsing when the subcommand
 // was chosen and returns the process exit code.

@@ -1,13 +1,13 @@
 // The only entry point: parse the command line, run one subcommand, map an
 // escaped exception to one top-level report and exit code.
-#include "cli/commands.h"
-#include "util/version.h"
-
 #include <fmt/core.h>
 
 #include <exception>
 #include <string>
 #include <vector>
+
+#include "cli/commands.h"
+#include "util/version.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"rtosbench: honest, repeatable RTOS benchmarks on one bench"};
@@ -32,13 +32,19 @@ int main(int argc, char** argv) {
     app.exit(e);
     return rb::cli::kExitUsage;
   }
-  try {
-    for (size_t i = 0; i < subs.size(); ++i) {
-      if (subs[i]->parsed()) return runners[i]();
+  for (size_t i = 0; i < subs.size(); ++i) {
+    if (!subs[i]->parsed()) continue;
+    // The one place an error that stops a subcommand is reported.
+    try {
+      return runners[i]();
+    } catch (const rb::cli::CommandError& e) {
+      for (const auto& line : e.details) fmt::print(stderr, "{}\n", line);
+      fmt::print(stderr, "rtosbench {}: {}\n", subs[i]->get_name(), e.error.message);
+      return rb::exit_code_for(e.error.kind);
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "rtosbench {}: internal error: {}\n", subs[i]->get_name(), e.what());
+      return rb::cli::kExitSoftware;
     }
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "rtosbench: internal error: {}\n", e.what());
-    return rb::cli::kExitSoftware;
   }
   return rb::cli::kExitUsage;
 }

@@ -13,6 +13,7 @@
 // (docs/run.md, "Capture transport"): release() waits that poll out.
 #include "probe/flasher.h"
 #include "probe/qemu_monitor.h"
+#include "util/temp_dir.h"
 
 #include <fmt/core.h>
 #include <fmt/format.h>
@@ -180,9 +181,10 @@ class QemuFlasher final : public Flasher {
     }
     // The sockets live in a short private directory: Unix socket paths are
     // limited to 107 bytes and run directories can be deep.
-    std::string tmpl = (std::filesystem::temp_directory_path() / "rtosbench-qemu-XXXXXX").string();
-    if (!::mkdtemp(tmpl.data())) return Error{fmt::format("mkdtemp {}: {}", tmpl, std::strerror(errno))};
-    std::filesystem::path tmpdir = tmpl;
+    // Named with this pid: a killed run's folder is removed by the next one.
+    auto owned = make_owned_temp_dir("rtosbench-qemu");
+    if (!owned.ok()) return owned.error();
+    std::filesystem::path tmpdir = *owned;
     std::filesystem::path sock = tmpdir / "monitor.sock";
     std::filesystem::path serial_sock = tmpdir / "serial.sock";
 

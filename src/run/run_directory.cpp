@@ -1,12 +1,12 @@
 #include "run/run_directory.h"
 
-#include "util/atomic_write.h"
-
 #include <fmt/core.h>
 
 #include <ctime>
 #include <fstream>
 #include <sstream>
+
+#include "util/atomic_write.h"
 
 namespace rb::run {
 
@@ -14,7 +14,7 @@ namespace {
 
 Result<std::string> slurp(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
-  if (!in) return Error{fmt::format("cannot read {}", p.string())};
+  if (!in) return make_error(ErrorKind::kCannotRead, fmt::format("cannot read {}", p.string()));
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
@@ -23,8 +23,8 @@ Result<std::string> slurp(const std::filesystem::path& p) {
 int highest_numbered(const std::filesystem::path& dir, const std::string& prefix) {
   int n = 0;
   std::error_code ec;
-  for (auto it = std::filesystem::directory_iterator(dir, ec); !ec && it != std::filesystem::directory_iterator();
-       it.increment(ec)) {
+  for (auto it = std::filesystem::directory_iterator(dir, ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
     std::string name = it->path().filename().string();
     if (name.rfind(prefix, 0) != 0) continue;
     try {
@@ -37,7 +37,8 @@ int highest_numbered(const std::filesystem::path& dir, const std::string& prefix
 
 }  // namespace
 
-Result<RunDirectory> RunDirectory::create(const std::filesystem::path& out, const std::string& matrix_name,
+Result<RunDirectory> RunDirectory::create(const std::filesystem::path& out,
+                                          const std::string& matrix_name,
                                           const std::filesystem::path& matrix_file,
                                           const std::filesystem::path& bench_file) {
   std::time_t t = std::time(nullptr);
@@ -47,37 +48,54 @@ Result<RunDirectory> RunDirectory::create(const std::filesystem::path& out, cons
   std::strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
   std::error_code ec;
   std::filesystem::create_directories(out, ec);
-  if (ec) return Error{fmt::format("cannot create output directory {}: {}", out.string(), ec.message())};
+  if (ec) {
+    // kCannotRead: exit 66, which docs/run.md documents for a run directory that cannot be made.
+    return make_error(ErrorKind::kCannotRead, fmt::format("cannot create output directory {}: {}",
+                                                          out.string(), ec.message()));
+  }
   std::string id = fmt::format("{}-{}", stamp, matrix_name);
   std::filesystem::path root = out / id;
   for (int n = 2; !std::filesystem::create_directory(root, ec); ++n) {
-    if (ec) return Error{fmt::format("cannot create run directory {}: {}", root.string(), ec.message())};
+    if (ec) {
+      return make_error(ErrorKind::kCannotRead, fmt::format("cannot create run directory {}: {}",
+                                                            root.string(), ec.message()));
+    }
     id = fmt::format("{}-{}-{}", stamp, matrix_name, n);
     root = out / id;
   }
   RunDirectory dir(std::filesystem::absolute(root), id);
-  for (const auto& [src, dst] : {std::pair{matrix_file, dir.matrix_snapshot()}, std::pair{bench_file, dir.bench_snapshot()}}) {
+  for (const auto& [src, dst] : {std::pair{matrix_file, dir.matrix_snapshot()},
+                                 std::pair{bench_file, dir.bench_snapshot()}}) {
     auto text = slurp(src);
     if (!text.ok()) return text.error();
     if (auto s = write_file_atomic(dst, *text); !s.ok()) return s.error();
   }
   std::filesystem::create_directories(root / "jobs", ec);
+  if (ec)
+    return make_error(ErrorKind::kStore,
+                      fmt::format("cannot create {}: {}", (root / "jobs").string(), ec.message()));
   return dir;
 }
 
 Result<RunDirectory> RunDirectory::open(const std::filesystem::path& dir) {
   auto text = slurp(dir / "run.json");
-  if (!text.ok()) return Error{fmt::format("{} is not a run directory: no readable run.json", dir.string())};
+  if (!text.ok()) {
+    return make_error(ErrorKind::kCannotRead,
+                      fmt::format("{} is not a run directory: no readable run.json", dir.string()));
+  }
   try {
     nlohmann::json j = nlohmann::json::parse(*text);
     if (j.value("schema", "") != store::kRunSummarySchema) {
-      return Error{fmt::format("{}/run.json is not an rtosbench run summary", dir.string())};
+      return make_error(ErrorKind::kCannotRead,
+                        fmt::format("{}/run.json is not an rtosbench run summary", dir.string()));
     }
-    RunDirectory d(std::filesystem::absolute(dir).lexically_normal(), j.at("run_id").get<std::string>());
+    RunDirectory d(std::filesystem::absolute(dir).lexically_normal(),
+                   j.at("run_id").get<std::string>());
     d.summary_ = std::move(j);
     return d;
   } catch (const std::exception& e) {
-    return Error{fmt::format("{}/run.json: {}", dir.string(), e.what())};
+    return make_error(ErrorKind::kCannotRead,
+                      fmt::format("{}/run.json: {}", dir.string(), e.what()));
   }
 }
 
@@ -89,16 +107,31 @@ std::filesystem::path RunDirectory::attempt_dir(const std::string& job, int n) c
   return job_dir(job) / fmt::format("attempt-{}", n);
 }
 
-int RunDirectory::next_attempt(const std::string& job) const { return highest_numbered(job_dir(job), "attempt-") + 1; }
+int RunDirectory::next_attempt(const std::string& job) const {
+  return highest_numbered(job_dir(job), "attempt-") + 1;
+}
 
 std::filesystem::path RunDirectory::load_dir(const std::string& job, int load) const {
   return job_dir(job) / fmt::format("load-{}", load);
 }
 
-int RunDirectory::next_attempt_in(const std::filesystem::path& dir) { return highest_numbered(dir, "attempt-") + 1; }
+int RunDirectory::next_attempt_in(const std::filesystem::path& dir) {
+  return highest_numbered(dir, "attempt-") + 1;
+}
 
 int RunDirectory::next_build_attempt(const std::string& build_id) const {
   return highest_numbered(root_ / "builds" / build_id, "attempt-") + 1;
+}
+
+Result<FileLock> RunDirectory::lock() const {
+  auto l = FileLock::acquire(root_ / "run.lock");
+  if (!l.ok() && l.error().kind == ErrorKind::kUnavailable) {
+    return make_error(
+        ErrorKind::kUnavailable,
+        fmt::format("run directory {} is in use: {} (another `rtosbench run` works in it)",
+                    root_.string(), l.error().message));
+  }
+  return l;
 }
 
 std::set<std::string> RunDirectory::finished_jobs() const {
@@ -110,6 +143,23 @@ std::set<std::string> RunDirectory::finished_jobs() const {
     if (r.ok() && r->job_id == it->path().filename().string()) done.insert(r->job_id);
   }
   return done;
+}
+
+Result<std::string> RunDirectory::close_unclosed_session() {
+  nlohmann::json j = summary();
+  if (!j.is_object()) return std::string();
+  const std::string state = j.value("state", "");
+  if (state != "running" && state != "starting") return std::string();
+  if (!j.contains("sessions") || !j["sessions"].is_array()) j["sessions"] = nlohmann::json::array();
+  j["sessions"].push_back(
+      nlohmann::json{{"state", "interrupted"},
+                     {"exit_code", nullptr},
+                     {"note", fmt::format("the session ended without closing run.json (state "
+                                          "'{}'): killed, or the machine stopped",
+                                          state)}});
+  j["state"] = "interrupted";
+  if (auto s = write_summary(j); !s.ok()) return s.error();
+  return state;
 }
 
 nlohmann::json RunDirectory::summary() const {

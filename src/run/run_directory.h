@@ -10,38 +10,44 @@
 //   jobs/<job-id>/build.log      the log of the build that produced the image
 //   jobs/<job-id>/attempt-N/     flash.log, qemu.log, capture.raw, verify.json, attempt.json
 //   jobs/<job-id>/load-K/        a repeated job's load K: load.json, attempt-N/ as above
+//   run.lock                     flock'ed by the process working in the run; holds its pid
 // A job is finished exactly when its result.json exists and parses.
-#include "store/result.h"
-#include "util/result.h"
-
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+
+#include "store/result.h"
+#include "util/file_lock.h"
+#include "util/result.h"
 
 namespace rb::run {
 
 class RunDirectory {
  public:
   // Creates <out>/<UTC time>-<matrix name>[-N] and snapshots both inputs.
-  static Result<RunDirectory> create(const std::filesystem::path& out, const std::string& matrix_name,
+  static Result<RunDirectory> create(const std::filesystem::path& out,
+                                     const std::string& matrix_name,
                                      const std::filesystem::path& matrix_file,
                                      const std::filesystem::path& bench_file);
   // Opens an existing run for --resume; error when run.json is missing or
   // unreadable.
   static Result<RunDirectory> open(const std::filesystem::path& dir);
 
-  RunDirectory(RunDirectory&& other) noexcept : root_(std::move(other.root_)), id_(std::move(other.id_)),
-                                                summary_(std::move(other.summary_)) {}
+  RunDirectory(RunDirectory&& other) noexcept
+      : root_(std::move(other.root_)),
+        id_(std::move(other.id_)),
+        summary_(std::move(other.summary_)) {}
 
   const std::filesystem::path& root() const { return root_; }
   const std::string& id() const { return id_; }
   std::filesystem::path matrix_snapshot() const { return root_ / "matrix.yaml"; }
   std::filesystem::path bench_snapshot() const { return root_ / "bench.yaml"; }
   std::filesystem::path job_dir(const std::string& job) const { return root_ / "jobs" / job; }
-  std::filesystem::path result_file(const std::string& job) const { return job_dir(job) / "result.json"; }
+  std::filesystem::path result_file(const std::string& job) const {
+    return job_dir(job) / "result.json";
+  }
   std::filesystem::path build_attempt_dir(const std::string& build_id, int n) const;
   // Where the bare port's reference image of a kernel image is recorded.
   std::filesystem::path bare_reference_dir(const std::string& build_id) const {
@@ -56,8 +62,19 @@ class RunDirectory {
   static int next_attempt_in(const std::filesystem::path& dir);
   int next_build_attempt(const std::string& build_id) const;
 
+  // Locks the run for this process (run.lock) until the lock is dropped:
+  // error kUnavailable naming the holder's pid when another run or resume
+  // works in it.
+  Result<FileLock> lock() const;
+
   // Jobs whose result.json exists and parses.
   std::set<std::string> finished_jobs() const;
+
+  // When run.json says a session is still "starting" or "running" (it was
+  // killed: no one holds the lock), records that session in `sessions` as
+  // interrupted, with a note, and the run's state as "interrupted". Returns
+  // the state found when it did so, "" when the last session was closed.
+  Result<std::string> close_unclosed_session();
 
   // The summary as last written (run.json).
   nlohmann::json summary() const;
@@ -65,7 +82,8 @@ class RunDirectory {
   Status write_summary(const nlohmann::json& summary);
 
  private:
-  RunDirectory(std::filesystem::path root, std::string id) : root_(std::move(root)), id_(std::move(id)) {}
+  RunDirectory(std::filesystem::path root, std::string id)
+      : root_(std::move(root)), id_(std::move(id)) {}
   std::filesystem::path root_;
   std::string id_;
   nlohmann::json summary_;

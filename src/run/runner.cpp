@@ -1,15 +1,5 @@
 #include "run/runner.h"
 
-#include "build/footprint.h"
-#include "matrix/expand.h"
-#include "probe/flasher.h"
-#include "run/reproducibility.h"
-#include "serial/capture.h"
-#include "util/atomic_write.h"
-#include "util/sha256.h"
-#include "util/version.h"
-#include "verify/verify.h"
-
 #include <fmt/core.h>
 #include <fmt/format.h>
 #include <spdlog/logger.h>
@@ -22,13 +12,24 @@
 #include <set>
 #include <thread>
 
+#include "build/footprint.h"
+#include "matrix/expand.h"
+#include "probe/flasher.h"
+#include "run/reproducibility.h"
+#include "serial/capture.h"
+#include "util/atomic_write.h"
+#include "util/sha256.h"
+#include "util/version.h"
+#include "verify/verify.h"
+
 namespace rb::run {
 
-using store::JobStatus;
 using nlohmann::json;
+using store::JobStatus;
 
 std::map<std::string, std::string> job_expect(const matrix::Matrix& m, const matrix::Job& job,
-                                              const std::string& nonce, const std::string& kernel_commit) {
+                                              const std::string& nonce,
+                                              const std::string& kernel_commit) {
   std::map<std::string, std::string> pins = m.expect;
   pins["nonce"] = nonce;
   pins["port"] = job.kernel.port;
@@ -56,11 +57,17 @@ Status check_bench_covers(const matrix::Matrix& m, const matrix::Bench& bench) {
   }
   std::vector<std::string> have;
   for (const auto& b : bench.boards) have.push_back(b.id + " (" + b.board + ")");
-  return Error{fmt::format("bench '{}' ({}) has no board instance of board '{}' that matrix '{}' is built for; it has: {}",
-                           bench.name, bench.file.string(), m.board, m.name, fmt::join(have, ", "))};
+  return make_error(
+      ErrorKind::kUnavailable,
+      fmt::format("bench '{}' ({}) has no board instance of board '{}' that matrix '{}' is built "
+                  "for; it has: {}",
+                  bench.name, bench.file.string(), m.board, m.name, fmt::join(have, ", ")));
 }
 
 int exit_code_for(const std::vector<store::JobResult>& results, int jobs_total, bool interrupted) {
+  for (const auto& r : results) {
+    if (r.status == JobStatus::kStoreError) return kExitStoreFailed;
+  }
   if (interrupted) return 130;
   bool infra = false, measurement = false;
   for (const auto& r : results) {
@@ -73,13 +80,16 @@ int exit_code_for(const std::vector<store::JobResult>& results, int jobs_total, 
   }
   if (infra) return kExitInfrastructureFailed;
   if (measurement) return kExitMeasurementFailed;
-  if (static_cast<int>(results.size()) < jobs_total) return kExitInfrastructureFailed;  // jobs that never ran
+  if (static_cast<int>(results.size()) < jobs_total)
+    return kExitInfrastructureFailed;  // jobs that never ran
   return kExitAllOk;
 }
 
 std::string format_table(const std::vector<store::JobResult>& results) {
   static const std::pair<const char*, const char*> kCols[] = {
-      {"wake_latency", "wake_latency"}, {"api_overhead", "api_overhead"}, {"round_trip", "round_trip"},
+      {"wake_latency", "wake_latency"},
+      {"api_overhead", "api_overhead"},
+      {"round_trip", "round_trip"},
       {"event_to_task", "event_to_task(idle)"}};
   size_t wid = 3, wst = 6;
   for (const auto& r : results) {
@@ -105,13 +115,15 @@ std::string format_table(const std::vector<store::JobResult>& results) {
       out += fmt::format("  {:>19}", cell);
     }
     std::string note = r.status == JobStatus::kOk ? "" : r.reason;
-    if (r.status == JobStatus::kOk && r.reproducibility.is_object()) note = r.reproducibility.value("summary", "");
+    if (r.status == JobStatus::kOk && r.reproducibility.is_object())
+      note = r.reproducibility.value("summary", "");
     if (note.size() > 120) note = note.substr(0, 117) + "...";
     out += "  " + note + "\n";
   }
   if (!unit.empty()) {
-    out += fmt::format("medians in {}{}\n", unit,
-                       unit == "instructions" ? " (QEMU -icount: instruction counts, not Cortex-M4 cycles)" : "");
+    out += fmt::format(
+        "medians in {}{}\n", unit,
+        unit == "instructions" ? " (QEMU -icount: instruction counts, not Cortex-M4 cycles)" : "");
   }
   return out;
 }
@@ -138,9 +150,15 @@ struct BuildGroup {
 json kernel_json(const kernels::ResolvedKernel& k) {
   if (!k.has_source) return json{{"has_source", false}};
   auto repo = [](const kernels::ResolvedRepo& r) {
-    return json{{"name", r.name},     {"path", r.path.string()}, {"origin", r.origin}, {"tag", r.tag},
-                {"pinned_commit", r.pinned_commit}, {"commit", r.commit}, {"at_tag", r.at_tag},
-                {"dirty", r.dirty},   {"note", r.note}};
+    return json{{"name", r.name},
+                {"path", r.path.string()},
+                {"origin", r.origin},
+                {"tag", r.tag},
+                {"pinned_commit", r.pinned_commit},
+                {"commit", r.commit},
+                {"at_tag", r.at_tag},
+                {"dirty", r.dirty},
+                {"note", r.note}};
   };
   json extras = json::array();
   for (const auto& e : k.extras) extras.push_back(repo(e));
@@ -181,10 +199,14 @@ json job_json(const matrix::Job& j, int repeats) {
 
 JobStatus status_of(verify::Outcome o) {
   switch (o) {
-    case verify::Outcome::kValid: return JobStatus::kOk;
-    case verify::Outcome::kInvalid: return JobStatus::kInvalid;
-    case verify::Outcome::kProtocolError: return JobStatus::kProtocolError;
-    case verify::Outcome::kUnverified: return JobStatus::kUnverified;
+    case verify::Outcome::kValid:
+      return JobStatus::kOk;
+    case verify::Outcome::kInvalid:
+      return JobStatus::kInvalid;
+    case verify::Outcome::kProtocolError:
+      return JobStatus::kProtocolError;
+    case verify::Outcome::kUnverified:
+      return JobStatus::kUnverified;
   }
   return JobStatus::kProtocolError;
 }
@@ -206,21 +228,69 @@ std::string verdict_summary(const verify::Report& report) {
   return s;
 }
 
-void copy_into(const std::filesystem::path& from, const std::filesystem::path& to) {
+Status copy_into(const std::filesystem::path& from, const std::filesystem::path& to) {
   std::error_code ec;
   std::filesystem::create_directories(to.parent_path(), ec);
-  std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing, ec);
+  if (!ec)
+    std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing, ec);
+  if (ec)
+    return make_error(ErrorKind::kStore, fmt::format("cannot copy {} to {}: {}", from.string(),
+                                                     to.string(), ec.message()));
+  return {};
 }
 
+// A store error is never retried: the disk, not the board, failed.
 bool retryable_capture(JobStatus s) {
   return s == JobStatus::kTimeout || s == JobStatus::kPortError || s == JobStatus::kProtocolError;
 }
 
+// The real capture: the stream the backend connected (QEMU's socket), else
+// the tty once it appears (after a power cycle it comes back).
+Result<std::unique_ptr<serial::Capture>> open_capture(probe::TargetSession& target,
+                                                      const matrix::BoardInstance& board,
+                                                      const std::filesystem::path& raw) {
+  Result<std::unique_ptr<serial::SerialCapture>> c = make_error(ErrorKind::kInternal, "");
+  if (int fd = target.take_serial_stream(); fd >= 0) {
+    c = serial::SerialCapture::adopt_stream(fd, target.serial_port().string(), raw);
+  } else {
+    auto wait = std::chrono::milliseconds(static_cast<long>(board.port_wait_s * 1000));
+    if (!serial::wait_for_port(target.serial_port(), wait)) {
+      return make_error(ErrorKind::kUnavailable,
+                        fmt::format("serial port {} did not appear within {:.0f} s",
+                                    target.serial_port().string(), board.port_wait_s));
+    }
+    c = serial::SerialCapture::open(target.serial_port(), board.baud, raw);
+  }
+  if (!c.ok()) return c.error();
+  return std::unique_ptr<serial::Capture>(std::move(*c));
+}
+
+// What one attempt (flash, capture, verify) works with and fills.
+struct AttemptContext {
+  const matrix::Job& job;
+  const matrix::BoardInstance& board;
+  probe::Flasher& flasher;
+  bool& programmed;  // the board holds this image: reload, do not program
+  const std::map<std::string, std::string>& expect;
+  std::string of_load;        // " (load 2/3)" or ""
+  std::filesystem::path dir;  // attempt-N
+  std::filesystem::path job_dir;
+  store::AttemptRecord record;                   // filled by the steps
+  std::unique_ptr<probe::TargetSession> target;  // set by the flash step
+  std::optional<verify::Report> report;          // set by the verify step
+};
+
 class Session {
  public:
-  Session(ProcessRunner& processes, Progress& progress, const Clock& clock, const RunConfig& config, RunDirectory& dir)
-      : processes_(processes), progress_(progress), clock_(clock), cfg_(config), dir_(dir),
-        resolver_(processes, config.kernel_options), builder_(processes, config.build_cache) {}
+  Session(ProcessRunner& processes, Progress& progress, const Clock& clock,
+          const RunnerParts& parts, const RunConfig& config, RunDirectory& dir)
+      : progress_(progress),
+        clock_(clock),
+        parts_(parts),
+        cfg_(config),
+        dir_(dir),
+        resolver_(processes, config.kernel_options),
+        builder_(parts.builder(config.build_cache)) {}
 
   RunOutcome run() {
     auto start = clock_.now();
@@ -230,7 +300,8 @@ class Session {
     for (size_t i = 0; i < jobs_.size(); ++i) {
       if (finished.count(jobs_[i].id)) {
         auto r = store::read_job_result(dir_.result_file(jobs_[i].id));
-        if (r.ok()) results_[i] = *r;
+        // A job whose files were not all kept is done again.
+        if (r.ok() && r->status != JobStatus::kStoreError) results_[i] = *r;
       }
     }
     write_summary("running");
@@ -289,11 +360,21 @@ class Session {
     if (!out.interrupted && static_cast<int>(out.results.size()) < out.jobs_total) {
       progress_.note("some jobs did not run (no board took them)");
     }
+    if (!summary_error_.empty()) out.exit_code = kExitStoreFailed;
     out.summary = write_summary(out.interrupted ? "interrupted" : "complete", &out);
+    if (!summary_error_.empty()) {
+      out.store_error = summary_error_;
+      out.exit_code = kExitStoreFailed;
+    }
     return out;
   }
 
  private:
+  void summary_failed(const std::string& why) {
+    std::lock_guard lock(mu_);
+    if (summary_error_.empty()) summary_error_ = why;
+  }
+
   store::JobResult base_result(const matrix::Job& j) {
     store::JobResult r;
     r.run_id = dir_.id();
@@ -321,11 +402,21 @@ class Session {
   // Records a job's final result: result.json first, then run.json.
   void finish(size_t index, store::JobResult r, double seconds, bool counted) {
     r.finished_at = store::utc_timestamp();
-    job_log(r.job_id, fmt::format("final status {}{}", store::to_string(r.status), r.reason.empty() ? "" : ": " + r.reason));
+    job_log(r.job_id, fmt::format("final status {}{}", store::to_string(r.status),
+                                  r.reason.empty() ? "" : ": " + r.reason));
     std::error_code ec;
     std::filesystem::create_directories(dir_.job_dir(r.job_id), ec);
-    auto s = store::write_job_result(dir_.result_file(r.job_id), r);
-    if (!s.ok()) progress_.note("cannot write result: " + s.error().message);
+    auto s = ec ? Status(make_error(ErrorKind::kStore,
+                                    fmt::format("cannot create {}: {}",
+                                                dir_.job_dir(r.job_id).string(), ec.message())))
+                : store::write_job_result(dir_.result_file(r.job_id), r);
+    if (!s.ok()) {
+      // Not kept: the run says so (STORE_ERROR, exit 74) and a resume does the job again.
+      progress_.note("cannot write result: " + s.error().message);
+      r.status = JobStatus::kStoreError;
+      r.reason = (r.reason.empty() ? "" : r.reason + "; ") +
+                 "result.json not written: " + s.error().message;
+    }
     std::string detail = r.status == JobStatus::kOk ? headline_text(r) : r.reason;
     if (r.status == JobStatus::kOk && r.reproducibility.is_object()) {
       detail += (detail.empty() ? "" : "; ") + r.reproducibility.value("summary", "");
@@ -346,7 +437,8 @@ class Session {
     try {
       std::error_code ec;
       std::filesystem::create_directories(dir_.job_dir(job), ec);
-      auto sink = std::make_shared<spdlog::sinks::basic_file_sink_st>((dir_.job_dir(job) / "job.log").string());
+      auto sink = std::make_shared<spdlog::sinks::basic_file_sink_st>(
+          (dir_.job_dir(job) / "job.log").string());
       spdlog::logger log("job", sink);
       log.set_pattern("%Y-%m-%dT%H:%M:%S.%e %v");
       log.info(line);
@@ -381,8 +473,11 @@ class Session {
           e["attempts"] = r.attempts.size();
           json h = json::array();
           for (const auto& x : r.headline) {
-            h.push_back(json{{"name", x.name}, {"phase", x.phase}, {"median_ticks", x.median_ticks},
-                             {"median_ns", x.median_ns}, {"unit", x.unit}});
+            h.push_back(json{{"name", x.name},
+                             {"phase", x.phase},
+                             {"median_ticks", x.median_ticks},
+                             {"median_ns", x.median_ns},
+                             {"unit", x.unit}});
           }
           e["headline"] = h;
           if (r.reproducibility.is_object()) {
@@ -409,12 +504,14 @@ class Session {
          {{"name", cfg_.matrix.name},
           {"snapshot", "matrix.yaml"},
           {"source", cfg_.original_matrix},
-          {"sha256", sha256_file(dir_.matrix_snapshot()).ok() ? *sha256_file(dir_.matrix_snapshot()) : ""}}},
+          {"sha256",
+           sha256_file(dir_.matrix_snapshot()).ok() ? *sha256_file(dir_.matrix_snapshot()) : ""}}},
         {"bench",
          {{"name", cfg_.bench.name},
           {"snapshot", "bench.yaml"},
           {"source", cfg_.original_bench},
-          {"sha256", sha256_file(dir_.bench_snapshot()).ok() ? *sha256_file(dir_.bench_snapshot()) : ""}}},
+          {"sha256",
+           sha256_file(dir_.bench_snapshot()).ok() ? *sha256_file(dir_.bench_snapshot()) : ""}}},
         {"toolchain", toolchain_json(cfg_.toolchain)},
         {"options", prev.value("options", json::object())},
         {"sessions", prev.value("sessions", json::array())},
@@ -431,7 +528,10 @@ class Session {
       s["exit_code"] = out->exit_code;
       s["finished_at"] = store::utc_timestamp();
     }
-    if (auto w = dir_.write_summary(s); !w.ok()) progress_.note("cannot write run.json: " + w.error().message);
+    if (auto w = dir_.write_summary(s); !w.ok()) {
+      progress_.note("cannot write run.json: " + w.error().message);
+      summary_failed(w.error().message);
+    }
     return s;
   }
 
@@ -476,14 +576,16 @@ class Session {
       req.kernel = *kernel;
       req.toolchain = cfg_.toolchain;
       req.log = log;
-      req.timeout = std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.build_s * 1000));
+      req.timeout =
+          std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.build_s * 1000));
       req.parallel = cfg_.build_parallel;
-      auto out = builder_.build(req);
+      auto out = builder_->build(req);
       if (!out.ok()) {
         fk = json{{"error", "the bare reference image did not build: " + out.error().message}};
       } else {
-        copy_into(out->map, ref / "rtosbench-fw.map");
-        copy_into(out->size_json, ref / "size.json");
+        (void)copy_into(out->map,
+                        ref / "rtosbench-fw.map");  // a record for readers; nothing resumes from it
+        (void)copy_into(out->size_json, ref / "size.json");
         auto f = build::kernel_footprint_of(*g.output, *out);
         fk = f.ok() ? build::to_json(*f) : json{{"error", f.error().message}};
         fk["bare_key"] = out->key;
@@ -493,7 +595,8 @@ class Session {
     fk["bare_log"] = log_rel;
     std::string line;
     if (fk.contains("error")) {
-      line = fmt::format("kernel-alone footprint not computed ({}): {}", log_rel, fk["error"].get<std::string>());
+      line = fmt::format("kernel-alone footprint not computed ({}): {}", log_rel,
+                         fk["error"].get<std::string>());
       progress_.note(fmt::format("{}: {}", g.build_id, line));
     } else {
       line = fmt::format("kernel alone: flash {} B, RAM {} B (image minus the bare image {}, {})",
@@ -506,7 +609,8 @@ class Session {
   }
 
   void build_worker(int worker) {
-    std::string slot = groups_.size() > 1 && cfg_.build_workers > 1 ? fmt::format("build{}", worker + 1) : "build";
+    std::string slot =
+        groups_.size() > 1 && cfg_.build_workers > 1 ? fmt::format("build{}", worker + 1) : "build";
     while (true) {
       size_t gi;
       {
@@ -517,14 +621,17 @@ class Session {
       BuildGroup& g = groups_[gi];
       const matrix::Job& lead = jobs_[g.jobs.front()];
       progress_.stage(slot, g.build_id, "source");
-      auto kernel = resolver_.resolve(lead.kernel, dir_.root() / "builds" / g.build_id / "source.log");
+      auto kernel =
+          resolver_.resolve(lead.kernel, dir_.root() / "builds" / g.build_id / "source.log");
       if (!kernel.ok()) {
         g.status = JobStatus::kSourceMissing;
         g.reason = kernel.error().message;
       } else {
         g.kernel = *kernel;
-        for (int attempt = 0; attempt <= cfg_.matrix.retries.build && !interrupt_requested(); ++attempt) {
-          progress_.stage(slot, g.build_id, attempt ? fmt::format("build (retry {})", attempt) : "build");
+        for (int attempt = 0; attempt <= cfg_.matrix.retries.build && !interrupt_requested();
+             ++attempt) {
+          progress_.stage(slot, g.build_id,
+                          attempt ? fmt::format("build (retry {})", attempt) : "build");
           int n = dir_.next_build_attempt(g.build_id);
           std::filesystem::path log = dir_.build_attempt_dir(g.build_id, n) / "build.log";
           build::BuildRequest req;
@@ -533,30 +640,42 @@ class Session {
           req.kernel = g.kernel;
           req.toolchain = cfg_.toolchain;
           req.log = log;
-          req.timeout = std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.build_s * 1000));
+          req.timeout =
+              std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.build_s * 1000));
           req.parallel = cfg_.build_parallel;
           auto t0 = clock_.now();
           std::error_code ec;
           std::filesystem::create_directories(log.parent_path(), ec);
-          auto out = builder_.build(req);
+          auto out = builder_->build(req);
           double secs = std::chrono::duration<double>(clock_.now() - t0).count();
           std::string rel = std::filesystem::relative(log, dir_.root()).string();
           if (out.ok()) {
-            g.attempts.push_back(store::BuildAttemptRecord{n, true, out->cached ? "cache hit" : "", secs, rel});
+            g.attempts.push_back(
+                store::BuildAttemptRecord{n, true, out->cached ? "cache hit" : "", secs, rel});
             for (size_t ji : g.jobs) {
-              job_log(jobs_[ji].id, fmt::format("image {} ({}, key {}, elf sha256 {})", out->cached ? "from the build cache" : "built",
-                                                rel, out->key.substr(0, 16), out->elf_sha256));
+              job_log(jobs_[ji].id, fmt::format("image {} ({}, key {}, elf sha256 {})",
+                                                out->cached ? "from the build cache" : "built", rel,
+                                                out->key.substr(0, 16), out->elf_sha256));
             }
             g.output = *out;
             g.ok = true;
+            // The jobs flash these copies: a copy not made fails the jobs as STORE_ERROR.
             for (size_t ji : g.jobs) {
               auto jd = dir_.job_dir(jobs_[ji].id);
-              copy_into(out->elf, jd / "firmware" / "rtosbench-fw.elf");
-              copy_into(out->map, jd / "firmware" / "rtosbench-fw.map");
-              copy_into(out->bin, jd / "firmware" / "rtosbench-fw.bin");
-              copy_into(out->size_json, jd / "firmware" / "size.json");
-              copy_into(log, jd / "build.log");
+              for (const auto& [from, to] :
+                   {std::pair{out->elf, jd / "firmware" / "rtosbench-fw.elf"},
+                    std::pair{out->map, jd / "firmware" / "rtosbench-fw.map"},
+                    std::pair{out->bin, jd / "firmware" / "rtosbench-fw.bin"},
+                    std::pair{out->size_json, jd / "firmware" / "size.json"},
+                    std::pair{log, jd / "build.log"}}) {
+                if (auto c = copy_into(from, to); !c.ok() && g.ok) {
+                  g.ok = false;
+                  g.status = JobStatus::kStoreError;
+                  g.reason = c.error().message;
+                }
+              }
             }
+            if (!g.ok) break;
             if (lead.kernel.port != "bare" && !interrupt_requested()) {
               progress_.stage(slot, g.build_id, "bare reference");
               g.footprint_kernel = kernel_alone(g, lead);
@@ -564,7 +683,9 @@ class Session {
             break;
           }
           g.attempts.push_back(store::BuildAttemptRecord{n, false, out.error().message, secs, rel});
-          for (size_t ji : g.jobs) job_log(jobs_[ji].id, fmt::format("build attempt {} failed: {}", n, out.error().message));
+          for (size_t ji : g.jobs)
+            job_log(jobs_[ji].id,
+                    fmt::format("build attempt {} failed: {}", n, out.error().message));
           g.status = interrupt_requested() ? JobStatus::kInterrupted : JobStatus::kBuildError;
           g.reason = out.error().message;
         }
@@ -598,7 +719,7 @@ class Session {
   }
 
   void board_worker(const matrix::BoardInstance& board) {
-    auto flasher = probe::make_flasher(board.flasher, processes_);
+    auto flasher = parts_.flasher(board);
     while (true) {
       size_t ji;
       {
@@ -639,21 +760,28 @@ class Session {
       if (repeated) {
         // A load that reached its final status in an earlier session is kept.
         if (auto kept = read_load(base / "load.json")) {
-          job_log(job.id, fmt::format("load {} of {}: kept from an earlier session ({})", k, planned,
-                                      store::to_string(kept->status)));
+          job_log(job.id, fmt::format("load {} of {}: kept from an earlier session ({})", k,
+                                      planned, store::to_string(kept->status)));
           loads.push_back(std::move(*kept));
           if (loads.back().status != JobStatus::kOk) break;
           continue;
         }
       }
-      auto load = run_load(job, board, flasher, base, repeated ? k : 0, planned, r.expect, programmed);
+      auto load =
+          run_load(job, board, flasher, base, repeated ? k : 0, planned, r.expect, programmed);
       if (!load) return;  // interrupted: no result; --resume redoes the unfinished loads
       target_seconds += load->target_run_seconds;
       if (repeated) {
         load->finished_at = store::utc_timestamp();
-        (void)write_file_atomic(base / "load.json", to_json(*load).dump(2) + "\n");
-        job_log(job.id, fmt::format("load {} of {}: {}{}", k, planned, store::to_string(load->status),
-                                    load->reason.empty() ? "" : ": " + load->reason));
+        if (auto w = write_file_atomic(base / "load.json", to_json(*load).dump(2) + "\n");
+            !w.ok()) {
+          load->status =
+              JobStatus::kStoreError;  // resume would redo it, so the job reports it lost
+          load->reason = w.error().message;
+        }
+        job_log(job.id,
+                fmt::format("load {} of {}: {}{}", k, planned, store::to_string(load->status),
+                            load->reason.empty() ? "" : ": " + load->reason));
       }
       loads.push_back(std::move(*load));
       // A failed load makes the job fail; the remaining loads would not change that.
@@ -678,18 +806,9 @@ class Session {
     return std::nullopt;
   }
 
-  // Every attempt of one load (flash + capture + verify, retried per
-  // `retries:`), its attempt directories under `base`. `load` is 0 when the
-  // job is not repeated. Empty when the run was interrupted.
-  std::optional<LoadOutcome> run_load(const matrix::Job& job, const matrix::BoardInstance& board,
-                                      probe::Flasher& flasher, const std::filesystem::path& base, int load,
-                                      int planned, const std::map<std::string, std::string>& expect,
-                                      bool& programmed) {
-    LoadOutcome out;
-    out.load = std::max(load, 1);
-    const auto jd = dir_.job_dir(job.id);
-    const std::string of_load = load ? fmt::format(" (load {}/{})", load, planned) : "";
-    // Attempts of an interrupted earlier session stay in the record.
+  // The attempts of an interrupted earlier session, kept in the record.
+  static std::vector<store::AttemptRecord> earlier_attempts(const std::filesystem::path& base) {
+    std::vector<store::AttemptRecord> out;
     for (int n = 1; n < RunDirectory::next_attempt_in(base); ++n) {
       std::ifstream in(base / fmt::format("attempt-{}", n) / "attempt.json");
       if (!in) continue;
@@ -698,42 +817,85 @@ class Session {
         store::AttemptRecord rec;
         rec.number = a.at("number").get<int>();
         rec.load = a.value("load", 0);
-        rec.status = store::status_from_string(a.at("status").get<std::string>()).value_or(JobStatus::kInterrupted);
+        rec.status = store::status_from_string(a.at("status").get<std::string>())
+                         .value_or(JobStatus::kInterrupted);
         rec.reason = a.value("reason", "");
         rec.board = a.value("board", "");
         rec.started_at = a.value("started_at", "");
         rec.seconds = a.value("seconds", 0.0);
         rec.capture_stop = a.value("capture_stop", "");
-        out.attempts.push_back(rec);
+        out.push_back(rec);
       } catch (const std::exception&) {
       }
     }
+    return out;
+  }
+
+  // Every attempt of one load (flash + capture + verify, retried per
+  // `retries:`), its attempt directories under `base`. `load` is 0 when the
+  // job is not repeated. Empty when the run was interrupted.
+  std::optional<LoadOutcome> run_load(const matrix::Job& job, const matrix::BoardInstance& board,
+                                      probe::Flasher& flasher, const std::filesystem::path& base,
+                                      int load, int planned,
+                                      const std::map<std::string, std::string>& expect,
+                                      bool& programmed) {
+    LoadOutcome out;
+    out.load = std::max(load, 1);
+    out.attempts = earlier_attempts(base);
+    const std::string of_load = load ? fmt::format(" (load {}/{})", load, planned) : "";
+    const std::string prefix = load ? fmt::format("load {}: ", load) : "";
     int flash_tries = 0, capture_tries = 0;
     std::optional<verify::Report> final_report;
     while (true) {
       int n = RunDirectory::next_attempt_in(base);
-      auto adir = base / fmt::format("attempt-{}", n);
-      std::error_code ec;
-      std::filesystem::create_directories(adir, ec);
-      store::AttemptRecord a;
+      AttemptContext c{job,
+                       board,
+                       flasher,
+                       programmed,
+                       expect,
+                       of_load,
+                       base / fmt::format("attempt-{}", n),
+                       dir_.job_dir(job.id),
+                       {},
+                       nullptr,
+                       std::nullopt};
+      store::AttemptRecord& a = c.record;
       a.number = n;
       a.load = load;
       a.board = board.id;
       a.started_at = store::utc_timestamp();
       auto t0 = clock_.now();
-      std::optional<verify::Report> report;
-      job_log(job.id, fmt::format("{}attempt {} on board {}", load ? fmt::format("load {}: ", load) : "", n, board.id));
-      attempt(job, board, flasher, programmed, of_load, adir, jd, expect, a, report);
-      job_log(job.id, fmt::format("{}attempt {}: {}{} (capture {}, {} bytes)", load ? fmt::format("load {}: ", load) : "",
-                                  n, store::to_string(a.status), a.reason.empty() ? "" : ": " + a.reason,
-                                  a.capture_stop.empty() ? "not started" : a.capture_stop, a.capture_bytes));
+      job_log(job.id, fmt::format("{}attempt {} on board {}", prefix, n, board.id));
+      std::error_code ec;
+      std::filesystem::create_directories(c.dir, ec);
+      if (ec) {
+        fail(c, JobStatus::kStoreError,
+             fmt::format("cannot create {}: {}", c.dir.string(), ec.message()));
+      } else {
+        attempt(c);
+      }
+      job_log(
+          job.id,
+          fmt::format("{}attempt {}: {}{} (capture {}, {} bytes)", prefix, n,
+                      store::to_string(a.status), a.reason.empty() ? "" : ": " + a.reason,
+                      a.capture_stop.empty() ? "not started" : a.capture_stop, a.capture_bytes));
       a.seconds = std::chrono::duration<double>(clock_.now() - t0).count();
-      {
-        json aj{{"number", a.number},           {"status", store::to_string(a.status)}, {"reason", a.reason},
-                {"board", a.board},             {"started_at", a.started_at},           {"seconds", a.seconds},
-                {"capture_stop", a.capture_stop}, {"target_run_seconds", a.target_run_seconds}};
+      if (!ec) {
+        json aj{{"number", a.number},
+                {"status", store::to_string(a.status)},
+                {"reason", a.reason},
+                {"board", a.board},
+                {"started_at", a.started_at},
+                {"seconds", a.seconds},
+                {"capture_stop", a.capture_stop},
+                {"target_run_seconds", a.target_run_seconds}};
         if (load) aj["load"] = load;
-        (void)write_file_atomic(adir / "attempt.json", aj.dump(2) + "\n");
+        if (auto w = write_file_atomic(c.dir / "attempt.json", aj.dump(2) + "\n"); !w.ok()) {
+          // Resume would not know this attempt: the load ends here, unkept.
+          a.reason = a.status == JobStatus::kStoreError ? a.reason + "; " + w.error().message
+                                                        : w.error().message;
+          a.status = JobStatus::kStoreError;
+        }
       }
       out.attempts.push_back(a);
       if (a.status == JobStatus::kInterrupted) return std::nullopt;
@@ -755,7 +917,7 @@ class Session {
       out.reason = a.reason;
       out.target_run_seconds = a.target_run_seconds;
       out.raw_sha256 = a.raw_sha256;
-      final_report = std::move(report);
+      if (a.status != JobStatus::kStoreError) final_report = std::move(c.report);
       break;
     }
     if (final_report) {
@@ -771,75 +933,86 @@ class Session {
     return out;
   }
 
-  // One flash + capture + verify cycle; fills `a` (and `report` when verified).
-  void attempt(const matrix::Job& job, const matrix::BoardInstance& board, probe::Flasher& flasher, bool& programmed,
-               const std::string& of_load, const std::filesystem::path& adir, const std::filesystem::path& jd,
-               const std::map<std::string, std::string>& expect, store::AttemptRecord& a,
-               std::optional<verify::Report>& report) {
-    auto fail = [&](JobStatus s, std::string reason) {
-      a.status = interrupt_requested() ? JobStatus::kInterrupted : s;
-      a.reason = interrupt_requested() ? "interrupted" : std::move(reason);
-    };
-    progress_.stage(board.id, job.id, "flash" + of_load);
+  // The attempt's final status, unless the run was interrupted meanwhile.
+  static void fail(AttemptContext& c, JobStatus s, std::string reason) {
+    c.record.status = interrupt_requested() ? JobStatus::kInterrupted : s;
+    c.record.reason = interrupt_requested() ? "interrupted" : std::move(reason);
+  }
+
+  // One flash + capture + verify cycle; fills c.record (and c.report when verified).
+  void attempt(AttemptContext& c) {
+    if (!flash_step(c)) return;
+    auto cr = capture_step(c);
+    if (!cr) return;
+    verify_step(c);
+  }
+
+  // Programs the image (or, once the board holds it, holds the target
+  // again: QEMU starts a new process for both). False on FLASH_ERROR.
+  bool flash_step(AttemptContext& c) {
+    progress_.stage(c.board.id, c.job.id, "flash" + c.of_load);
     probe::FlashContext ctx;
-    ctx.board = board;
-    ctx.elf = jd / "firmware" / "rtosbench-fw.elf";
-    ctx.bin = jd / "firmware" / "rtosbench-fw.bin";
-    ctx.dir = adir;
+    ctx.board = c.board;
+    ctx.elf = c.job_dir / "firmware" / "rtosbench-fw.elf";
+    ctx.bin = c.job_dir / "firmware" / "rtosbench-fw.bin";
+    ctx.dir = c.dir;
     ctx.timeout = std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.flash_s * 1000));
     auto tf = clock_.now();
-    // Flashed once per job; later loads and retries only hold the target
-    // again (QEMU: a new process is both).
-    auto session = programmed ? flasher.reload(ctx) : flasher.program(ctx);
-    if (session.ok()) programmed = true;
-    a.flash_seconds = std::chrono::duration<double>(clock_.now() - tf).count();
+    auto session = c.programmed ? c.flasher.reload(ctx) : c.flasher.program(ctx);
+    c.record.flash_seconds = std::chrono::duration<double>(clock_.now() - tf).count();
     if (!session.ok()) {
-      std::ofstream(adir / "flash.log", std::ios::app) << "FLASH_ERROR: " << session.error().message << '\n';
-      return fail(JobStatus::kFlashError, session.error().message);
+      std::ofstream(c.dir / "flash.log", std::ios::app)
+          << "FLASH_ERROR: " << session.error().message << '\n';
+      fail(c, JobStatus::kFlashError, session.error().message);
+      return false;
     }
-    auto& target = **session;
-    a.serial_port = target.serial_port().string();
-    const auto raw = adir / "capture.raw";
-    a.raw_file = std::filesystem::relative(raw, jd).string();
-    auto wait_ms = std::chrono::milliseconds(static_cast<long>(board.port_wait_s * 1000));
-    std::unique_ptr<serial::SerialCapture> capture;
+    c.programmed = true;
+    c.target = std::move(*session);
+    c.record.serial_port = c.target->serial_port().string();
+    return true;
+  }
+
+  // Opens the capture, releases the target, captures until a stop
+  // condition and stops the target. The result when the capture reached
+  // END; otherwise the attempt's status is set.
+  std::optional<serial::CaptureResult> capture_step(AttemptContext& c) {
+    probe::TargetSession& target = *c.target;
+    store::AttemptRecord& a = c.record;
+    const auto raw = c.dir / "capture.raw";
+    a.raw_file = std::filesystem::relative(raw, c.job_dir).string();
+    std::unique_ptr<serial::Capture> capture;
     auto open_port = [&]() -> bool {
-      if (int fd = target.take_serial_stream(); fd >= 0) {
-        auto c = serial::SerialCapture::adopt_stream(fd, target.serial_port().string(), raw);
-        if (!c.ok()) {
-          fail(JobStatus::kPortError, c.error().message);
-          return false;
-        }
-        capture = std::move(*c);
-        return true;
-      }
-      if (!serial::wait_for_port(target.serial_port(), wait_ms)) {
-        fail(JobStatus::kPortError, fmt::format("serial port {} did not appear within {:.0f} s",
-                                                target.serial_port().string(), board.port_wait_s));
+      auto opened = parts_.capture(target, c.board, raw);
+      if (!opened.ok()) {
+        fail(c,
+             opened.error().kind == ErrorKind::kStore ? JobStatus::kStoreError
+                                                      : JobStatus::kPortError,
+             opened.error().message);
         return false;
       }
-      auto c = serial::SerialCapture::open(target.serial_port(), board.baud, raw);
-      if (!c.ok()) {
-        fail(JobStatus::kPortError, c.error().message);
-        return false;
-      }
-      capture = std::move(*c);
+      capture = std::move(*opened);
       return true;
+    };
+    auto stop_target = [&] {
+      target.stop();
+      a.flash_commands = target.commands();
     };
     // The port is open before the target leaves reset, so no line is lost;
     // only a power cycle takes the port away and needs it opened after.
-    if (target.port_survives_release() && !open_port()) return finish_session(target, a);
+    if (target.port_survives_release() && !open_port()) return stop_target(), std::nullopt;
     auto t_release = clock_.now();
     if (auto s = target.release(); !s.ok()) {
-      fail(JobStatus::kFlashError, s.error().message);
-      return finish_session(target, a);
+      fail(c, JobStatus::kFlashError, s.error().message);
+      return stop_target(), std::nullopt;
     }
-    if (!target.port_survives_release() && !open_port()) return finish_session(target, a);
+    if (!target.port_survives_release() && !open_port()) return stop_target(), std::nullopt;
     double release_s = std::chrono::duration<double>(clock_.now() - t_release).count();
-    progress_.stage(board.id, job.id, "capture" + of_load);
+    progress_.stage(c.board.id, c.job.id, "capture" + c.of_load);
     serial::CaptureOptions opts;
-    opts.overall = std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.capture_s * 1000));
-    opts.inactivity = std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.inactivity_s * 1000));
+    opts.overall =
+        std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.capture_s * 1000));
+    opts.inactivity =
+        std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.inactivity_s * 1000));
     opts.liveness = [&target] { return target.liveness(); };
     serial::CaptureResult cr = capture->run(opts);
     capture.reset();
@@ -852,47 +1025,62 @@ class Session {
         if (dead.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
       }
     }
-    finish_session(target, a);
+    stop_target();
     a.capture_stop = serial::to_string(cr.reason);
     a.capture_bytes = cr.bytes;
     a.capture_lines = cr.lines;
     if (auto h = sha256_file(raw); h.ok()) a.raw_sha256 = *h;
     switch (cr.reason) {
-      case serial::StopReason::kEnd: break;
+      case serial::StopReason::kEnd:
+        break;
       case serial::StopReason::kOverallTimeout:
-      case serial::StopReason::kInactivityTimeout: return fail(JobStatus::kTimeout, cr.message);
+      case serial::StopReason::kInactivityTimeout:
+        fail(c, JobStatus::kTimeout, cr.message);
+        return std::nullopt;
       case serial::StopReason::kPortError:
-        return fail(JobStatus::kPortError, dead.empty() || cr.message.find(dead) != std::string::npos
-                                               ? cr.message
-                                               : cr.message + "; " + dead);
-      case serial::StopReason::kInterrupted: return fail(JobStatus::kInterrupted, "interrupted");
+        fail(c, JobStatus::kPortError,
+             dead.empty() || cr.message.find(dead) != std::string::npos ? cr.message
+                                                                        : cr.message + "; " + dead);
+        return std::nullopt;
+      case serial::StopReason::kWriteError:
+        fail(c, JobStatus::kStoreError, cr.message);
+        return std::nullopt;
+      case serial::StopReason::kInterrupted:
+        fail(c, JobStatus::kInterrupted, "interrupted");
+        return std::nullopt;
     }
     a.target_run_seconds = release_s + cr.seconds_to_end;
-    progress_.stage(board.id, job.id, "verify" + of_load);
+    return cr;
+  }
+
+  // Verifies the capture against the job's pins; the attempt's status is
+  // the verdict's (STORE_ERROR when verify.json cannot be written).
+  void verify_step(AttemptContext& c) {
+    progress_.stage(c.board.id, c.job.id, "verify" + c.of_load);
+    store::AttemptRecord& a = c.record;
     verify::Options vo;
-    vo.expect = expect;
-    auto rep = verify::verify_file(raw, vo);
-    if (!rep.ok()) return fail(JobStatus::kProtocolError, rep.error().message);
-    (void)write_file_atomic(adir / "verify.json", verify::to_json(*rep).dump(2) + "\n");
+    vo.expect = c.expect;
+    auto rep = parts_.verify(c.dir / "capture.raw", vo);
+    if (!rep.ok()) return fail(c, JobStatus::kProtocolError, rep.error().message);
+    if (auto w = write_file_atomic(c.dir / "verify.json", verify::to_json(*rep).dump(2) + "\n");
+        !w.ok()) {
+      return fail(c, JobStatus::kStoreError, w.error().message);
+    }
     a.verify_outcome = verify::to_string(rep->outcome);
     a.verdicts = store::verdicts_json(*rep);
     a.status = status_of(rep->outcome);
-    if (a.status != JobStatus::kOk) a.reason = fmt::format("{}: {}", a.verify_outcome, verdict_summary(*rep));
-    report = std::move(*rep);
+    if (a.status != JobStatus::kOk)
+      a.reason = fmt::format("{}: {}", a.verify_outcome, verdict_summary(*rep));
+    c.report = std::move(*rep);
   }
 
-  void finish_session(probe::TargetSession& target, store::AttemptRecord& a) {
-    target.stop();
-    a.flash_commands = target.commands();
-  }
-
-  ProcessRunner& processes_;
   Progress& progress_;
   const Clock& clock_;
+  const RunnerParts& parts_;
   const RunConfig& cfg_;
   RunDirectory& dir_;
   kernels::SourceResolver resolver_;
-  build::CmakeBuilder builder_;
+  std::unique_ptr<build::FirmwareBuilder> builder_;
 
   std::vector<matrix::Job> jobs_;
   std::vector<std::optional<store::JobResult>> results_;
@@ -901,6 +1089,7 @@ class Session {
   size_t builds_left_ = 0;
   std::set<size_t> ready_;
   double target_run_seconds_ = 0;
+  std::string summary_error_;  // the first failed write of run.json
   std::mutex mu_;
   std::mutex summary_mu_;
   std::condition_variable cv_;
@@ -908,8 +1097,33 @@ class Session {
 
 }  // namespace
 
+RunnerParts real_parts(ProcessRunner& processes) {
+  RunnerParts p;
+  p.flasher = [&processes](const matrix::BoardInstance& b) {
+    return probe::make_flasher(b.flasher, processes);
+  };
+  p.capture = open_capture;
+  p.verify = [](const std::filesystem::path& raw, const verify::Options& o) {
+    return verify::verify_file(raw, o);
+  };
+  p.builder =
+      [&processes](const std::filesystem::path& cache) -> std::unique_ptr<build::FirmwareBuilder> {
+    return std::make_unique<build::CmakeBuilder>(processes, cache);
+  };
+  return p;
+}
+
+Runner::Runner(ProcessRunner& processes, Progress& progress, const Clock& clock, RunnerParts parts)
+    : processes_(processes), progress_(progress), clock_(clock), parts_(std::move(parts)) {
+  RunnerParts real = real_parts(processes_);
+  if (!parts_.flasher) parts_.flasher = real.flasher;
+  if (!parts_.capture) parts_.capture = real.capture;
+  if (!parts_.verify) parts_.verify = real.verify;
+  if (!parts_.builder) parts_.builder = real.builder;
+}
+
 RunOutcome Runner::run(const RunConfig& config, RunDirectory& dir) {
-  Session s(processes_, progress_, clock_, config, dir);
+  Session s(processes_, progress_, clock_, parts_, config, dir);
   return s.run();
 }
 

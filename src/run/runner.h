@@ -5,27 +5,34 @@
 // a repeated job once per load, judged for reproducibility), several board
 // instances in parallel, results written atomically so an interrupted run
 // can be resumed without redoing finished jobs or loads.
+#include <functional>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
 #include "build/firmware_builder.h"
 #include "kernels/source.h"
 #include "matrix/model.h"
-#include "util/process.h"
+#include "probe/flasher.h"
 #include "run/progress.h"
 #include "run/run_directory.h"
+#include "serial/capture.h"
 #include "store/result.h"
-
-#include <nlohmann/json.hpp>
-
-#include <map>
-#include <string>
-#include <vector>
+#include "util/process.h"
+#include "verify/verify.h"
 
 namespace rb::run {
 
 // Exit codes of `rtosbench run` (docs/run.md).
 inline constexpr int kExitAllOk = 0;
-inline constexpr int kExitMeasurementFailed = 1;     // INVALID, UNVERIFIED, PROTOCOL_ERROR, TIMEOUT, NOT_REPRODUCIBLE
-inline constexpr int kExitInfrastructureFailed = 2;  // BUILD_ERROR, SOURCE_MISSING, FLASH_ERROR, PORT_ERROR
-inline constexpr int kExitRefused = 69;              // toolchain pin differs, no board for the matrix, tool missing
+inline constexpr int kExitMeasurementFailed =
+    1;  // INVALID, UNVERIFIED, PROTOCOL_ERROR, TIMEOUT, NOT_REPRODUCIBLE
+inline constexpr int kExitInfrastructureFailed =
+    2;  // BUILD_ERROR, SOURCE_MISSING, FLASH_ERROR, PORT_ERROR
+inline constexpr int kExitStoreFailed =
+    74;  // STORE_ERROR, or run.json not written: the run did not keep it
 
 struct RunConfig {
   matrix::Matrix matrix;
@@ -33,8 +40,8 @@ struct RunConfig {
   kernels::ResolveOptions kernel_options;
   std::filesystem::path build_cache;
   build::Toolchain toolchain;
-  int build_workers = 1;   // images built at the same time
-  int build_parallel = 0;  // ninja -j per build; 0: ninja's default
+  int build_workers = 1;        // images built at the same time
+  int build_parallel = 0;       // ninja -j per build; 0: ninja's default
   std::string original_matrix;  // path the user named (for run.json / resume)
   std::string original_bench;
 };
@@ -42,11 +49,13 @@ struct RunConfig {
 struct RunOutcome {
   int exit_code = kExitAllOk;
   bool interrupted = false;
-  std::vector<store::JobResult> results;  // every finished job (this session and earlier), in job order
+  std::string store_error;  // why run.json (or the last of it) was not written; "" when it was
+  std::vector<store::JobResult>
+      results;  // every finished job (this session and earlier), in job order
   int jobs_total = 0;
-  double wall_seconds = 0;                // this session
-  double target_run_seconds = 0;          // sum over this session's final attempts: release to END
-  nlohmann::json summary;                 // run.json as written
+  double wall_seconds = 0;        // this session
+  double target_run_seconds = 0;  // sum over this session's final attempts: release to END
+  nlohmann::json summary;         // run.json as written
 };
 
 // The CONFIG pins a job's capture is verified against: the matrix's expect,
@@ -54,13 +63,15 @@ struct RunOutcome {
 // kernel_version, kernel_commit, samples, warmup), then the kernel's own
 // expect overrides (a null there removes a pin).
 std::map<std::string, std::string> job_expect(const matrix::Matrix& m, const matrix::Job& job,
-                                              const std::string& nonce, const std::string& kernel_commit);
+                                              const std::string& nonce,
+                                              const std::string& kernel_commit);
 
 // Error when the bench has no board instance for the matrix's board.
 Status check_bench_covers(const matrix::Matrix& m, const matrix::Bench& bench);
 
-// 0 when every job is OK or PORT_MISSING; 2 when any infrastructure failure;
-// else 1 when any measurement failure; 130 when interrupted.
+// 74 when a job is STORE_ERROR; else 130 when interrupted; else 2 when any
+// infrastructure failure; else 1 when any measurement failure; else 0 (every
+// job OK or PORT_MISSING).
 int exit_code_for(const std::vector<store::JobResult>& results, int jobs_total, bool interrupted);
 
 // The closing table: job, status, the headline medians with units, the
@@ -68,10 +79,35 @@ int exit_code_for(const std::vector<store::JobResult>& results, int jobs_total, 
 // job that is.
 std::string format_table(const std::vector<store::JobResult>& results);
 
+// The outside world of a run, injected so that unit tests drive every
+// status transition with fakes. An empty member is the real thing
+// (real_parts()); the real ones are tested end to end.
+struct RunnerParts {
+  // The flash backend of one board instance (one per board worker).
+  std::function<std::unique_ptr<probe::Flasher>(const matrix::BoardInstance&)> flasher;
+  // The capture of one attempt, opened on the held target's port or stream,
+  // its bytes into `raw`. An error of kind kStore makes the attempt
+  // STORE_ERROR, any other PORT_ERROR.
+  std::function<Result<std::unique_ptr<serial::Capture>>(probe::TargetSession& target,
+                                                         const matrix::BoardInstance& board,
+                                                         const std::filesystem::path& raw)>
+      capture;
+  // The check of a finished capture.
+  std::function<Result<verify::Report>(const std::filesystem::path& raw,
+                                       const verify::Options& options)>
+      verify;
+  // The firmware builder over a build cache.
+  std::function<std::unique_ptr<build::FirmwareBuilder>(const std::filesystem::path& cache)>
+      builder;
+};
+
+// The real parts: probe::make_flasher, serial::SerialCapture (QEMU's stream,
+// else the tty once it appears), verify::verify_file, build::CmakeBuilder.
+RunnerParts real_parts(ProcessRunner& processes);
+
 class Runner {
  public:
-  Runner(ProcessRunner& processes, Progress& progress, const Clock& clock)
-      : processes_(processes), progress_(progress), clock_(clock) {}
+  Runner(ProcessRunner& processes, Progress& progress, const Clock& clock, RunnerParts parts = {});
   // Runs every job of the matrix not yet finished in `dir`.
   RunOutcome run(const RunConfig& config, RunDirectory& dir);
 
@@ -79,6 +115,7 @@ class Runner {
   ProcessRunner& processes_;
   Progress& progress_;
   const Clock& clock_;
+  RunnerParts parts_;
 };
 
 }  // namespace rb::run

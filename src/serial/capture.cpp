@@ -1,37 +1,43 @@
 #include "serial/capture.h"
 
-#include "util/process.h"
+#include <fcntl.h>
+#include <fmt/core.h>
+#include <termios.h>
+#include <unistd.h>
 
+#include <array>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/serial_port.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <fmt/core.h>
-
-#include <array>
 #include <cstring>
 #include <thread>
 
-#include <fcntl.h>
-#include <termios.h>
-#include <unistd.h>
+#include "util/process.h"
 
 namespace rb::serial {
 
 const char* to_string(StopReason r) {
   switch (r) {
-    case StopReason::kEnd: return "end";
-    case StopReason::kOverallTimeout: return "overall_timeout";
-    case StopReason::kInactivityTimeout: return "inactivity_timeout";
-    case StopReason::kPortError: return "port_error";
-    case StopReason::kInterrupted: return "interrupted";
+    case StopReason::kEnd:
+      return "end";
+    case StopReason::kOverallTimeout:
+      return "overall_timeout";
+    case StopReason::kInactivityTimeout:
+      return "inactivity_timeout";
+    case StopReason::kPortError:
+      return "port_error";
+    case StopReason::kInterrupted:
+      return "interrupted";
+    case StopReason::kWriteError:
+      return "write_error";
   }
   return "?";
 }
 
 struct SerialCapture::State {
   boost::asio::io_context io;
-  boost::asio::serial_port port{io};             // a tty, or
+  boost::asio::serial_port port{io};                 // a tty, or
   boost::asio::posix::stream_descriptor stream{io};  // an adopted stream
   bool is_stream = false;
   std::filesystem::path port_path;
@@ -58,11 +64,11 @@ struct SerialCapture::State {
   }
 };
 
-
 SerialCapture::SerialCapture(std::unique_ptr<State> s) : s_(std::move(s)) {}
 SerialCapture::~SerialCapture() = default;
 
-Result<std::unique_ptr<SerialCapture>> SerialCapture::open(const std::filesystem::path& port, unsigned baud,
+Result<std::unique_ptr<SerialCapture>> SerialCapture::open(const std::filesystem::path& port,
+                                                           unsigned baud,
                                                            const std::filesystem::path& raw_file) {
   auto s = std::make_unique<State>();
   s->port_path = port;
@@ -71,31 +77,47 @@ Result<std::unique_ptr<SerialCapture>> SerialCapture::open(const std::filesystem
   s->port.open(port.string(), ec);
   if (ec) {
     std::string hint;
-    if (ec == boost::system::errc::permission_denied) hint = " (add the user to group dialout, or fix the udev rule)";
-    if (ec == boost::system::errc::no_such_file_or_directory) hint = " (board unplugged or wrong port in the bench file)";
-    return Error{fmt::format("cannot open serial port {}: {}{}", port.string(), ec.message(), hint)};
+    if (ec == boost::system::errc::permission_denied)
+      hint = " (add the user to group dialout, or fix the udev rule)";
+    if (ec == boost::system::errc::no_such_file_or_directory)
+      hint = " (board unplugged or wrong port in the bench file)";
+    return make_error(ErrorKind::kUnavailable, fmt::format("cannot open serial port {}: {}{}",
+                                                           port.string(), ec.message(), hint));
   }
   s->port.set_option(boost::asio::serial_port_base::baud_rate(baud), ec);
   if (!ec) s->port.set_option(boost::asio::serial_port_base::character_size(8), ec);
-  if (!ec) s->port.set_option(boost::asio::serial_port_base::parity(boost::asio::serial_port_base::parity::none), ec);
-  if (!ec) s->port.set_option(boost::asio::serial_port_base::stop_bits(boost::asio::serial_port_base::stop_bits::one), ec);
+  if (!ec)
+    s->port.set_option(
+        boost::asio::serial_port_base::parity(boost::asio::serial_port_base::parity::none), ec);
+  if (!ec)
+    s->port.set_option(
+        boost::asio::serial_port_base::stop_bits(boost::asio::serial_port_base::stop_bits::one),
+        ec);
   if (!ec) {
-    s->port.set_option(boost::asio::serial_port_base::flow_control(boost::asio::serial_port_base::flow_control::none),
+    s->port.set_option(boost::asio::serial_port_base::flow_control(
+                           boost::asio::serial_port_base::flow_control::none),
                        ec);
   }
-  if (ec) return Error{fmt::format("cannot configure serial port {} ({} 8N1): {}", port.string(), baud, ec.message())};
+  if (ec) {
+    return make_error(ErrorKind::kUnavailable,
+                      fmt::format("cannot configure serial port {} ({} 8N1): {}", port.string(),
+                                  baud, ec.message()));
+  }
   // Whatever the port buffered before now belongs to an earlier image or
   // run: it must not be read as this capture's.
   ::tcflush(s->port.native_handle(), TCIFLUSH);
   std::error_code fec;
   std::filesystem::create_directories(raw_file.parent_path(), fec);
   s->raw_fd = ::open(raw_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (s->raw_fd < 0) return Error{fmt::format("cannot create capture file {}: {}", raw_file.string(), std::strerror(errno))};
+  if (s->raw_fd < 0) {
+    return make_error(ErrorKind::kStore, fmt::format("cannot create capture file {}: {}",
+                                                     raw_file.string(), std::strerror(errno)));
+  }
   return std::unique_ptr<SerialCapture>(new SerialCapture(std::move(s)));
 }
 
-Result<std::unique_ptr<SerialCapture>> SerialCapture::adopt_stream(int fd, const std::string& name,
-                                                                   const std::filesystem::path& raw_file) {
+Result<std::unique_ptr<SerialCapture>> SerialCapture::adopt_stream(
+    int fd, const std::string& name, const std::filesystem::path& raw_file) {
   auto s = std::make_unique<State>();
   s->is_stream = true;
   s->port_path = name;
@@ -104,23 +126,28 @@ Result<std::unique_ptr<SerialCapture>> SerialCapture::adopt_stream(int fd, const
   s->stream.assign(fd, ec);
   if (ec) {
     ::close(fd);
-    return Error{fmt::format("cannot read {}: {}", name, ec.message())};
+    return make_error(ErrorKind::kUnavailable,
+                      fmt::format("cannot read {}: {}", name, ec.message()));
   }
   std::error_code fec;
   std::filesystem::create_directories(raw_file.parent_path(), fec);
   s->raw_fd = ::open(raw_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (s->raw_fd < 0) return Error{fmt::format("cannot create capture file {}: {}", raw_file.string(), std::strerror(errno))};
+  if (s->raw_fd < 0) {
+    return make_error(ErrorKind::kStore, fmt::format("cannot create capture file {}: {}",
+                                                     raw_file.string(), std::strerror(errno)));
+  }
   return std::unique_ptr<SerialCapture>(new SerialCapture(std::move(s)));
 }
 
 namespace {
 
 bool is_record_start(const std::string& line) {
-  static const char* kKinds[] = {"BEGIN", "CONFIG", "DWT_READ_PAIR", "TEST", "PHASE", "RAW",
-                                 "RESULT", "CHECK", "NA", "END"};
+  static const char* kKinds[] = {"BEGIN", "CONFIG", "DWT_READ_PAIR", "TEST", "PHASE",
+                                 "RAW",   "RESULT", "CHECK",         "NA",   "END"};
   for (const char* k : kKinds) {
     size_t n = std::strlen(k);
-    if (line.compare(0, n, k) == 0 && (line.size() == n || line[n] == ',' || line[n] == '|')) return true;
+    if (line.compare(0, n, k) == 0 && (line.size() == n || line[n] == ',' || line[n] == '|'))
+      return true;
   }
   return false;
 }
@@ -168,7 +195,8 @@ CaptureResult SerialCapture::run(const CaptureOptions& options) {
             ssize_t w = ::write(s.raw_fd, buf.data() + off, n - off);
             if (w < 0) {
               if (errno == EINTR) continue;
-              finish(StopReason::kPortError, fmt::format("cannot write {}: {}", s.raw_path.string(), std::strerror(errno)));
+              finish(StopReason::kWriteError,
+                     fmt::format("cannot write {}: {}", s.raw_path.string(), std::strerror(errno)));
               return;
             }
             off += static_cast<size_t>(w);
@@ -186,31 +214,37 @@ CaptureResult SerialCapture::run(const CaptureOptions& options) {
           if (done) return;
         }
         if (ec) {
-          finish(StopReason::kPortError,
-                 fmt::format("{} {} failed after {} bytes: {}{}", s.is_stream ? "serial stream" : "serial port",
-                             s.port_path.string(), result.bytes,
-                             ec.message(), ec == boost::asio::error::eof ? " (hang-up: the other end closed)" : ""));
+          finish(
+              StopReason::kPortError,
+              fmt::format("{} {} failed after {} bytes: {}{}",
+                          s.is_stream ? "serial stream" : "serial port", s.port_path.string(),
+                          result.bytes, ec.message(),
+                          ec == boost::asio::error::eof ? " (hang-up: the other end closed)" : ""));
           return;
         }
         s.async_read_some(boost::asio::buffer(buf), on_read);
       };
 
   boost::asio::steady_timer tick(s.io);
-  std::function<void(const boost::system::error_code&)> on_tick = [&](const boost::system::error_code& ec) {
+  std::function<void(const boost::system::error_code&)> on_tick = [&](const boost::system::
+                                                                          error_code& ec) {
     if (ec || done) return;
     auto now = clock::now();
     if (interrupt_requested()) return finish(StopReason::kInterrupted, "interrupted");
     if (now - start >= options.overall) {
-      return finish(StopReason::kOverallTimeout,
-                    fmt::format("no END within {:.0f} s ({} bytes, {} lines received; last line: '{}')",
-                                std::chrono::duration<double>(options.overall).count(), result.bytes, result.lines,
-                                result.last_line));
+      return finish(
+          StopReason::kOverallTimeout,
+          fmt::format("no END within {:.0f} s ({} bytes, {} lines received; last line: '{}')",
+                      std::chrono::duration<double>(options.overall).count(), result.bytes,
+                      result.lines, result.last_line));
     }
     if (now - last_data >= options.inactivity) {
-      return finish(StopReason::kInactivityTimeout,
-                    fmt::format("port silent for {:.0f} s before END ({} bytes, {} lines received; last line: '{}')",
-                                std::chrono::duration<double>(options.inactivity).count(), result.bytes,
-                                result.lines, result.last_line));
+      return finish(
+          StopReason::kInactivityTimeout,
+          fmt::format(
+              "port silent for {:.0f} s before END ({} bytes, {} lines received; last line: '{}')",
+              std::chrono::duration<double>(options.inactivity).count(), result.bytes, result.lines,
+              result.last_line));
     }
     if (options.liveness) {
       std::string dead = options.liveness();
@@ -222,8 +256,8 @@ CaptureResult SerialCapture::run(const CaptureOptions& options) {
           return;
         }
         return finish(StopReason::kPortError,
-                      fmt::format("{} after {} bytes, before END (last line: '{}')", dead, result.bytes,
-                                  result.last_line));
+                      fmt::format("{} after {} bytes, before END (last line: '{}')", dead,
+                                  result.bytes, result.last_line));
       }
     }
     tick.expires_after(std::chrono::milliseconds(50));
@@ -239,7 +273,11 @@ CaptureResult SerialCapture::run(const CaptureOptions& options) {
     result.message = "capture loop ended unexpectedly";
   }
   if (!line.empty()) result.last_line = line.size() > 200 ? line.substr(0, 200) + "..." : line;
-  ::fsync(s.raw_fd);
+  if (::fsync(s.raw_fd) != 0 && result.reason != StopReason::kWriteError) {
+    result.reason = StopReason::kWriteError;
+    result.message =
+        fmt::format("cannot write {}: fsync: {}", s.raw_path.string(), std::strerror(errno));
+  }
   result.seconds = std::chrono::duration<double>(clock::now() - start).count();
   return result;
 }

@@ -5,14 +5,14 @@
 // capture file as they arrive; the capture stops at the END record, at the
 // overall or inactivity timeout, when the port fails (a board or QEMU
 // vanishing), or when the run is interrupted.
-#include "util/result.h"
-
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
+
+#include "util/result.h"
 
 namespace rb::serial {
 
@@ -22,6 +22,7 @@ enum class StopReason {
   kInactivityTimeout,  // the port was silent too long
   kPortError,          // read error or hang-up: the port vanished
   kInterrupted,        // SIGINT/SIGTERM, or the caller's stop predicate
+  kWriteError,         // the raw file could not be written (a full disk): not the port's fault
 };
 const char* to_string(StopReason r);
 
@@ -35,20 +36,33 @@ struct CaptureOptions {
 
 struct CaptureResult {
   StopReason reason = StopReason::kEnd;
-  std::string message;                 // what happened, for the job's status reason
+  std::string message;  // what happened, for the job's status reason
   uint64_t bytes = 0;
   uint64_t lines = 0;
-  uint64_t protocol_lines_seen = 0;    // lines that look like records (start with a known kind)
-  double seconds = 0;                  // capture start to stop
-  double seconds_to_end = 0;           // capture start to the END line (kEnd only)
-  std::string last_line;               // last complete line, for messages
+  uint64_t protocol_lines_seen = 0;  // lines that look like records (start with a known kind)
+  double seconds = 0;                // capture start to stop
+  double seconds_to_end = 0;         // capture start to the END line (kEnd only)
+  std::string last_line;             // last complete line, for messages
 };
 
-class SerialCapture {
+// One capture of a target's output into a raw file; SerialCapture is the
+// real one, tests substitute scripted ones.
+class Capture {
+ public:
+  virtual ~Capture() = default;
+  // Reads until a stop condition; the raw file is on disk when it returns.
+  // The clock of `seconds` starts at the call (the caller calls it right
+  // after releasing the target).
+  virtual CaptureResult run(const CaptureOptions& options) = 0;
+};
+
+class SerialCapture final : public Capture {
  public:
   // Opens `port` (raw 8N1 at `baud`) and creates/truncates `raw_file`. Error
-  // names the port or file and the system's reason (missing, permission).
-  static Result<std::unique_ptr<SerialCapture>> open(const std::filesystem::path& port, unsigned baud,
+  // names the port or file and the system's reason (missing, permission);
+  // its kind is kStore when the raw file cannot be created, else kUnavailable.
+  static Result<std::unique_ptr<SerialCapture>> open(const std::filesystem::path& port,
+                                                     unsigned baud,
                                                      const std::filesystem::path& raw_file);
   // Takes ownership of `fd`, a connected stream (socket or pipe) that
   // carries the target's serial output, and creates/truncates `raw_file`;
@@ -56,12 +70,11 @@ class SerialCapture {
   // byte on the stream belongs to this capture. Error names the file.
   static Result<std::unique_ptr<SerialCapture>> adopt_stream(int fd, const std::string& name,
                                                              const std::filesystem::path& raw_file);
-  ~SerialCapture();
+  ~SerialCapture() override;
 
-  // Reads until a stop condition; the raw file is fsync'ed before returning.
-  // The clock of `seconds` starts at the call (the caller calls it right
-  // after releasing the target).
-  CaptureResult run(const CaptureOptions& options);
+  // The raw file is fsync'ed before returning; a failed write or fsync of it
+  // stops the capture as kWriteError.
+  CaptureResult run(const CaptureOptions& options) override;
 
  private:
   struct State;

@@ -6,7 +6,7 @@
 namespace rb::store {
 
 namespace {
-constexpr std::array<std::pair<JobStatus, const char*>, 12> kNames{{
+constexpr std::array<std::pair<JobStatus, const char*>, 13> kNames{{
     {JobStatus::kOk, "OK"},
     {JobStatus::kInvalid, "INVALID"},
     {JobStatus::kUnverified, "UNVERIFIED"},
@@ -19,6 +19,7 @@ constexpr std::array<std::pair<JobStatus, const char*>, 12> kNames{{
     {JobStatus::kPortMissing, "PORT_MISSING"},
     {JobStatus::kInterrupted, "INTERRUPTED"},
     {JobStatus::kNotReproducible, "NOT_REPRODUCIBLE"},
+    {JobStatus::kStoreError, "STORE_ERROR"},
 }};
 }  // namespace
 
@@ -40,7 +41,7 @@ bool counts_as_success(JobStatus s) { return s == JobStatus::kOk || s == JobStat
 
 bool is_infrastructure_failure(JobStatus s) {
   return s == JobStatus::kBuildError || s == JobStatus::kSourceMissing || s == JobStatus::kFlashError ||
-         s == JobStatus::kPortError;
+         s == JobStatus::kPortError || s == JobStatus::kStoreError;
 }
 
 }  // namespace rb::store

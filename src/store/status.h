@@ -21,16 +21,19 @@ enum class JobStatus {
   // Jobs only: every load of a repeated job was OK, but their statistics
   // differ by more than the reproducibility tolerance (docs/run.md).
   kNotReproducible,
+  // A file the result or a resume relies on (the capture, an attempt,
+  // result.json, run.json) could not be written: the run did not keep it.
+  kStoreError,
 };
 
-const char* to_string(JobStatus s);  // "OK", "INVALID", ..., "PORT_MISSING", "INTERRUPTED", "NOT_REPRODUCIBLE"
+const char* to_string(JobStatus s);  // "OK", "INVALID", ..., "PORT_MISSING", "INTERRUPTED", "NOT_REPRODUCIBLE", "STORE_ERROR"
 std::optional<JobStatus> status_from_string(const std::string& s);
 
 // OK and PORT_MISSING (a known absence, reported with its reason) do not
 // make a run fail.
 bool counts_as_success(JobStatus s);
-// BUILD_ERROR, SOURCE_MISSING, FLASH_ERROR, PORT_ERROR: the bench or the
-// setup failed, not the measurement.
+// BUILD_ERROR, SOURCE_MISSING, FLASH_ERROR, PORT_ERROR, STORE_ERROR: the
+// bench or the setup failed, not the measurement.
 bool is_infrastructure_failure(JobStatus s);
 
 }  // namespace rb::store

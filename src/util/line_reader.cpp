@@ -15,7 +15,7 @@ namespace rb {
 Result<size_t> StreamSource::read(char* buf, size_t n) {
   if (!in_) return size_t{0};
   in_.read(buf, static_cast<std::streamsize>(n));
-  if (in_.bad()) return Error{"read error on input stream"};
+  if (in_.bad()) return make_error(ErrorKind::kCannotRead, "read error on input stream");
   return static_cast<size_t>(in_.gcount());
 }
 

@@ -1,18 +1,17 @@
 #include "util/process.h"
 
+#include <fcntl.h>
 #include <fmt/core.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <thread>
-
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 extern char** environ;
 
@@ -48,29 +47,33 @@ void fill_exit(ProcessResult& r, int status) {
   }
 }
 
-// Spawns with stdout+stderr on `out_fd`. Returns the pid or an error text.
-Result<pid_t> spawn_with_fd(const ProcessSpec& spec, int out_fd) {
-  if (spec.argv.empty()) return Error{"empty command line"};
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
-  posix_spawn_file_actions_adddup2(&fa, out_fd, 2);
-  if (!spec.cwd.empty()) posix_spawn_file_actions_addchdir_np(&fa, spec.cwd.c_str());
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  sigset_t none, defaults;
-  sigemptyset(&none);
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGINT);
-  sigaddset(&defaults, SIGTERM);
-  sigaddset(&defaults, SIGPIPE);
-  sigaddset(&defaults, SIGHUP);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setpgroup(&attr, 0);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+// Process groups of the children alive now, for kill_all_children() (a
+// signal handler): plain atomics, no allocation.
+constexpr size_t kMaxGroups = 256;
+std::atomic<pid_t> g_groups[kMaxGroups];
 
+void track_group(pid_t pgid) {
+  for (auto& g : g_groups) {
+    pid_t expected = 0;
+    if (g.compare_exchange_strong(expected, pgid)) return;
+  }
+}
+
+void untrack_group(pid_t pgid) {
+  for (auto& g : g_groups) {
+    pid_t expected = pgid;
+    if (g.compare_exchange_strong(expected, 0)) return;
+  }
+}
+
+// Spawns with stdout+stderr on `out_fd`. Returns the pid or an error text.
+// fork + exec rather than posix_spawn: the child asks for SIGKILL when its
+// parent dies (PR_SET_PDEATHSIG), so no tool outlives a killed rtosbench,
+// and leads its own process group, so a timeout or Ctrl-C kills its tree.
+Result<pid_t> spawn_with_fd(const ProcessSpec& spec, int out_fd) {
+  if (spec.argv.empty()) return make_error(ErrorKind::kInternal, "empty command line");
+  // Everything the child needs is made before fork: after it, only
+  // async-signal-safe calls.
   std::vector<std::string> env = make_env(spec.env);
   std::vector<char*> envp;
   for (auto& e : env) envp.push_back(e.data());
@@ -79,12 +82,63 @@ Result<pid_t> spawn_with_fd(const ProcessSpec& spec, int out_fd) {
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
-
-  pid_t pid = -1;
-  int rc = posix_spawnp(&pid, argv[0], &fa, &attr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&fa);
-  posix_spawnattr_destroy(&attr);
-  if (rc != 0) return Error{fmt::format("cannot start '{}': {}", spec.argv[0], std::strerror(rc))};
+  const std::string cwd = spec.cwd.string();
+  int err_pipe[2];
+  if (pipe2(err_pipe, O_CLOEXEC) != 0) {
+    return make_error(ErrorKind::kInternal, fmt::format("cannot start '{}': pipe: {}", spec.argv[0],
+                                                        std::strerror(errno)));
+  }
+  const pid_t parent = ::getpid();
+  pid_t pid = ::fork();
+  if (pid < 0) {
+    int e = errno;
+    ::close(err_pipe[0]);
+    ::close(err_pipe[1]);
+    return make_error(ErrorKind::kInternal,
+                      fmt::format("cannot start '{}': fork: {}", spec.argv[0], std::strerror(e)));
+  }
+  if (pid == 0) {
+    ::setpgid(0, 0);
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(127);  // the parent died before prctl
+    for (int sig : {SIGINT, SIGTERM, SIGPIPE, SIGHUP}) ::signal(sig, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    int devnull = ::open("/dev/null", O_RDONLY);
+    if (devnull >= 0 && devnull != 0) {
+      ::dup2(devnull, 0);
+      ::close(devnull);
+    }
+    ::dup2(out_fd, 1);
+    ::dup2(out_fd, 2);
+    int e = 0;
+    if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) {
+      e = errno;
+    } else {
+      ::execvpe(argv[0], argv.data(), envp.data());
+      e = errno;
+    }
+    ssize_t ignored = ::write(err_pipe[1], &e, sizeof e);
+    (void)ignored;
+    ::_exit(127);
+  }
+  ::setpgid(pid, pid);  // also here: the parent may signal the group before the child ran
+  ::close(err_pipe[1]);
+  int child_errno = 0;
+  ssize_t n;
+  do {
+    n = ::read(err_pipe[0], &child_errno, sizeof child_errno);
+  } while (n < 0 && errno == EINTR);
+  ::close(err_pipe[0]);
+  if (n == static_cast<ssize_t>(sizeof child_errno)) {
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return make_error(ErrorKind::kUnavailable, fmt::format("cannot start '{}': {}", spec.argv[0],
+                                                           std::strerror(child_errno)));
+  }
+  track_group(pid);
   return pid;
 }
 
@@ -110,6 +164,7 @@ int terminate_and_reap(pid_t pid, std::chrono::milliseconds grace) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   kill_group(pid, SIGKILL);  // stragglers of the group (a compiler under ninja)
+  untrack_group(pid);
   return status;
 }
 
@@ -172,6 +227,7 @@ class PosixChild final : public ChildProcess {
  private:
   void reap(int status) {
     reaped_ = true;
+    untrack_group(pid_);
     fill_exit(result_, status);
   }
   pid_t pid_;
@@ -224,7 +280,8 @@ class PosixRunner final : public ProcessRunner {
       }
       if (killed) {
         // A grandchild may ignore SIGTERM and hold the pipe open.
-        if (!hard_killed && std::chrono::steady_clock::now() - killed_at > std::chrono::seconds(2)) {
+        if (!hard_killed &&
+            std::chrono::steady_clock::now() - killed_at > std::chrono::seconds(2)) {
           kill_group(*pid, SIGKILL);
           hard_killed = true;
         }
@@ -249,19 +306,22 @@ class PosixRunner final : public ProcessRunner {
     while (true) {
       pid_t w = waitpid(*pid, &status, WNOHANG);
       if (w == *pid || (w < 0 && errno != EINTR)) break;
-      bool overdue = spec.timeout.count() > 0 && std::chrono::steady_clock::now() - start >= spec.timeout;
+      bool overdue =
+          spec.timeout.count() > 0 && std::chrono::steady_clock::now() - start >= spec.timeout;
       if (!killed && (overdue || interrupt_requested())) {
         r.timed_out = overdue;
         r.interrupted = !overdue;
         status = terminate_and_reap(*pid, std::chrono::seconds(2));
         break;
       }
-      if (killed && !hard_killed && std::chrono::steady_clock::now() - killed_at > std::chrono::seconds(2)) {
+      if (killed && !hard_killed &&
+          std::chrono::steady_clock::now() - killed_at > std::chrono::seconds(2)) {
         kill_group(*pid, SIGKILL);
         hard_killed = true;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
+    untrack_group(*pid);
     fill_exit(r, status);
     return r;
   }
@@ -306,7 +366,9 @@ std::string ProcessResult::tail(size_t max_lines) const {
   return out;
 }
 
-std::unique_ptr<ProcessRunner> make_posix_runner() { return std::make_unique<PosixRunner>(); }
+std::unique_ptr<ProcessRunner> make_posix_runner() {
+  return std::make_unique<PosixRunner>();
+}
 
 std::filesystem::path find_in_path(const std::string& name) {
   if (name.find('/') != std::string::npos) {
@@ -321,14 +383,28 @@ std::filesystem::path find_in_path(const std::string& name) {
     std::string dir = p.substr(start, end - start);
     if (dir.empty()) dir = ".";
     std::filesystem::path candidate = std::filesystem::path(dir) / name;
-    if (access(candidate.c_str(), X_OK) == 0 && !std::filesystem::is_directory(candidate)) return candidate;
+    if (access(candidate.c_str(), X_OK) == 0 && !std::filesystem::is_directory(candidate))
+      return candidate;
     start = end + 1;
   }
   return {};
 }
 
-void request_interrupt() { g_interrupt.store(true); }
-bool interrupt_requested() { return g_interrupt.load(); }
-void clear_interrupt() { g_interrupt.store(false); }
+void kill_all_children() {
+  for (auto& g : g_groups) {
+    pid_t pgid = g.load();
+    if (pgid > 0) ::kill(-pgid, SIGKILL);
+  }
+}
+
+void request_interrupt() {
+  g_interrupt.store(true);
+}
+bool interrupt_requested() {
+  return g_interrupt.load();
+}
+void clear_interrupt() {
+  g_interrupt.store(false);
+}
 
 }  // namespace rb

@@ -61,12 +61,19 @@ class ProcessRunner {
   virtual Result<std::unique_ptr<ChildProcess>> spawn(const ProcessSpec& spec) = 0;
 };
 
-// The real runner: posix_spawnp, each child in its own process group (so a
-// timeout or Ctrl-C kills cmake's whole tree), output read through a pipe.
+// The real runner: fork + exec, each child in its own process group (so a
+// timeout or Ctrl-C kills cmake's whole tree) and killed by the kernel when
+// the thread that started it dies (PR_SET_PDEATHSIG: a kill -9 of
+// rtosbench takes QEMU, OpenOCD, pyOCD and cmake with it); output read
+// through a pipe. A child must be started and waited for by one thread.
 std::unique_ptr<ProcessRunner> make_posix_runner();
 
 // Full path of `name` found in PATH, or empty.
 std::filesystem::path find_in_path(const std::string& name);
+
+// SIGKILL to the process group of every child alive now. Async-signal-safe:
+// for a signal handler that leaves at once (a second Ctrl-C).
+void kill_all_children();
 
 // Set from a signal handler: running processes are killed and waits return.
 void request_interrupt();

@@ -2,13 +2,16 @@
 // root, and a scripted process runner for the tools.
 #include "run/doctor.h"
 
-#include "matrix/load.h"
-
-#include "../util/fake_process_runner.h"
-
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <fstream>
+
+#include "../util/fake_process_runner.h"
+#include "matrix/load.h"
 
 namespace rb::run {
 namespace {
@@ -24,16 +27,26 @@ class Doctor : public ::testing::Test {
     std::ofstream(usb / "idProduct") << "374b\n";
     std::ofstream(usb / "serial") << "066AFF\n";
     std::filesystem::create_directories(root_ / "dev" / "serial" / "by-id");
-    std::ofstream(root_ / "dev" / "serial" / "by-id" / "usb-STM-if02") << "";
+    // The board's port: a pty, as a USB CDC tty would be.
+    pty_ = ::posix_openpt(O_RDWR | O_NOCTTY);
+    ASSERT_GE(pty_, 0);
+    ASSERT_EQ(::grantpt(pty_), 0);
+    ASSERT_EQ(::unlockpt(pty_), 0);
+    std::filesystem::create_symlink(::ptsname(pty_),
+                                    root_ / "dev" / "serial" / "by-id" / "usb-STM-if02");
     fake_.on("arm-none-eabi-gcc", "-dumpversion", 0, "12.2.1\n");
-    fake_.on("arm-none-eabi-gcc", "--version", 0, "arm-none-eabi-gcc (15:12.2.rel1-1) 12.2.1 20221205\n");
+    fake_.on("arm-none-eabi-gcc", "--version", 0,
+             "arm-none-eabi-gcc (15:12.2.rel1-1) 12.2.1 20221205\n");
     fake_.on("cmake", "", 0, "cmake version 3.25.1\n");
     fake_.on("ninja", "", 0, "1.11.1\n");
     fake_.on("git", "", 0, "git version 2.39.5\n");
     fake_.on("qemu-system-arm", "", 0, "QEMU emulator version 7.2.22\n");
     fake_.on("openocd", "", 0, "Open On-Chip Debugger 0.12.0\n");
   }
-  void TearDown() override { std::filesystem::remove_all(root_); }
+  void TearDown() override {
+    if (pty_ >= 0) ::close(pty_);
+    std::filesystem::remove_all(root_);
+  }
 
   matrix::Bench bench(const std::string& serial, const std::string& port) {
     auto b = matrix::parse_bench(R"(bench: lab
@@ -43,7 +56,8 @@ boards:
     flasher: openocd
     probe: {serial: ")" + serial + R"("}
     serial: {port: ")" + port + R"("}
-)", "lab.yaml");
+)",
+                                 "lab.yaml");
     EXPECT_TRUE(b.ok());
     return b.value;
   }
@@ -54,6 +68,7 @@ boards:
     return nullptr;
   }
   std::filesystem::path root_;
+  int pty_ = -1;
   testing::FakeProcessRunner fake_;
 };
 
@@ -67,6 +82,35 @@ TEST_F(Doctor, AttachedProbeAndPortAreOk) {
   EXPECT_EQ(find(f, "serial of disco-1")->level, Finding::Level::kOk);
   EXPECT_EQ(find(f, "probe ST-LINK")->detail, "0483:374b serial 066AFF");
   EXPECT_EQ(find(f, "arm-none-eabi-gcc")->level, Finding::Level::kOk);
+}
+
+// Only a terminal is a serial port: a directory, a FIFO or a regular file
+// where the bench names the port is an error that says what it is.
+TEST_F(Doctor, OnlyATtyIsASerialPort) {
+  auto byid = root_ / "dev" / "serial" / "by-id";
+  std::filesystem::create_directories(byid / "a-directory");
+  ASSERT_EQ(::mkfifo((byid / "a-fifo").c_str(), 0600), 0);
+  std::ofstream(byid / "a-file") << "";
+  for (const auto& [name, what] :
+       {std::pair{"a-directory", "a directory"}, std::pair{"a-fifo", "a FIFO"},
+        std::pair{"a-file", "a regular file"}}) {
+    DoctorInputs in;
+    in.sys_root = root_;
+    in.bench = bench("066AFF", std::string("/dev/serial/by-id/") + name);
+    auto f = run_doctor(in, fake_);
+    const Finding* port = find(f, "serial of disco-1");
+    ASSERT_NE(port, nullptr);
+    EXPECT_EQ(port->level, Finding::Level::kError) << name;
+    EXPECT_NE(port->detail.find(std::string("is ") + what + ", not a serial port"),
+              std::string::npos)
+        << port->detail;
+  }
+  // /dev/null is a character device, but not a terminal.
+  DoctorInputs in;
+  in.bench = bench("066AFF", "/dev/null");
+  auto f = run_doctor(in, fake_);
+  EXPECT_EQ(find(f, "serial of disco-1")->level, Finding::Level::kError);
+  EXPECT_NE(find(f, "serial of disco-1")->detail.find("not a terminal"), std::string::npos);
 }
 
 TEST_F(Doctor, MissingProbePortAndToolAreErrorsWithFixes) {
@@ -84,8 +128,11 @@ TEST_F(Doctor, MissingProbePortAndToolAreErrorsWithFixes) {
 }
 
 TEST_F(Doctor, GccPinMismatchIsAnError) {
-  auto m = matrix::parse_matrix("matrix: m\nboard: qemu-netduinoplus2\ntoolchain: {arm-none-eabi-gcc: \"12.3.1\"}\n"
-                                "kernels: [{name: bare}]\nfirmware: " + root_.string() + "\n", "m.yaml");
+  auto m = matrix::parse_matrix(
+      "matrix: m\nboard: qemu-netduinoplus2\ntoolchain: {arm-none-eabi-gcc: \"12.3.1\"}\n"
+      "kernels: [{name: bare}]\nfirmware: " +
+          root_.string() + "\n",
+      "m.yaml");
   ASSERT_TRUE(m.ok());
   DoctorInputs in;
   in.sys_root = root_;

@@ -1,8 +1,14 @@
 #include "run/runner.h"
 
-#include "matrix/load.h"
-
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <deque>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "../util/fake_process_runner.h"
+#include "matrix/load.h"
 
 namespace rb::run {
 namespace {
@@ -18,11 +24,21 @@ store::JobResult result(const std::string& id, JobStatus s, std::string reason =
 }
 
 TEST(ExitCodes, DistinctPerKindOfFailure) {
-  EXPECT_EQ(exit_code_for({result("a", JobStatus::kOk), result("b", JobStatus::kPortMissing)}, 2, false), 0);
-  EXPECT_EQ(exit_code_for({result("a", JobStatus::kOk), result("b", JobStatus::kInvalid)}, 2, false), 1);
-  EXPECT_EQ(exit_code_for({result("a", JobStatus::kTimeout), result("b", JobStatus::kFlashError)}, 2, false), 2);
+  EXPECT_EQ(
+      exit_code_for({result("a", JobStatus::kOk), result("b", JobStatus::kPortMissing)}, 2, false),
+      0);
+  EXPECT_EQ(
+      exit_code_for({result("a", JobStatus::kOk), result("b", JobStatus::kInvalid)}, 2, false), 1);
+  EXPECT_EQ(exit_code_for({result("a", JobStatus::kTimeout), result("b", JobStatus::kFlashError)},
+                          2, false),
+            2);
   EXPECT_EQ(exit_code_for({result("a", JobStatus::kOk)}, 2, false), 2);  // a job never ran
   EXPECT_EQ(exit_code_for({result("a", JobStatus::kOk)}, 2, true), 130);
+  // A result the run did not keep outranks everything, an interruption too.
+  EXPECT_EQ(exit_code_for({result("a", JobStatus::kStoreError), result("b", JobStatus::kInvalid)},
+                          2, false),
+            74);
+  EXPECT_EQ(exit_code_for({result("a", JobStatus::kStoreError)}, 2, true), 74);
 }
 
 TEST(JobExpect, JobFactsOverrideTheMatrixAndKernelOverridesBoth) {
@@ -33,7 +49,8 @@ kernels:
     expect: {tick: "0", kernel_commit: ~}
 expect: {counter: tim2, tick: "5"}
 samples: 500
-)", "m.yaml");
+)",
+                                "m.yaml");
   ASSERT_TRUE(m.ok());
   matrix::Job j;
   j.kernel = m.value.kernels[0];
@@ -48,7 +65,7 @@ samples: 500
   EXPECT_EQ(pins.at("port"), "bare");
   EXPECT_EQ(pins.at("opt"), "-O2 -g0");
   EXPECT_EQ(pins.at("samples"), "500");
-  EXPECT_EQ(pins.at("tick"), "0");            // the kernel's own override
+  EXPECT_EQ(pins.at("tick"), "0");             // the kernel's own override
   EXPECT_EQ(pins.count("kernel_commit"), 0u);  // removed by the kernel
 }
 
@@ -63,7 +80,8 @@ TEST(BenchCoverage, NeedsABoardOfTheMatrixBoard) {
   b.boards[0].board = "qemu-netduinoplus2";
   auto s = check_bench_covers(m, b);
   ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.error().message.find("no board instance of board 'stm32f407-disco'"), std::string::npos);
+  EXPECT_NE(s.error().message.find("no board instance of board 'stm32f407-disco'"),
+            std::string::npos);
   EXPECT_NE(s.error().message.find("qemu-0 (qemu-netduinoplus2)"), std::string::npos);
   b.boards[0].board = "stm32f407-disco";
   EXPECT_TRUE(check_bench_covers(m, b).ok());
@@ -74,11 +92,13 @@ TEST(ClosingTable, HeadlineNumbersOnlyForOkJobsWithUnits) {
   ok.unit = "instructions";
   ok.headline = {store::Headline{"wake_latency", "", 82, 82, "instructions"},
                  store::Headline{"event_to_task", "idle", 157, 157, "instructions"}};
-  auto bad = result("zephyr-O2-tick1000-fpu0", JobStatus::kPortMissing, "no firmware port 'zephyr' yet");
+  auto bad =
+      result("zephyr-O2-tick1000-fpu0", JobStatus::kPortMissing, "no firmware port 'zephyr' yet");
   bad.headline = ok.headline;  // never shown for a job that is not OK
   std::string t = format_table({ok, bad});
   std::vector<std::string> lines;
-  for (size_t p = 0, nl; (nl = t.find('\n', p)) != std::string::npos; p = nl + 1) lines.push_back(t.substr(p, nl - p));
+  for (size_t p = 0, nl; (nl = t.find('\n', p)) != std::string::npos; p = nl + 1)
+    lines.push_back(t.substr(p, nl - p));
   ASSERT_EQ(lines.size(), 4u) << t;
   EXPECT_EQ(lines[0].rfind("job ", 0), 0u);
   EXPECT_NE(lines[0].find("event_to_task(idle)"), std::string::npos);
@@ -89,7 +109,454 @@ TEST(ClosingTable, HeadlineNumbersOnlyForOkJobsWithUnits) {
   EXPECT_NE(lines[1].find(" 157 "), std::string::npos);
   EXPECT_EQ(lines[2].find("82"), std::string::npos);
   EXPECT_NE(lines[2].find("no firmware port 'zephyr' yet"), std::string::npos);
-  EXPECT_EQ(lines[3], "medians in instructions (QEMU -icount: instruction counts, not Cortex-M4 cycles)");
+  EXPECT_EQ(lines[3],
+            "medians in instructions (QEMU -icount: instruction counts, not Cortex-M4 cycles)");
+}
+
+// ---- The Runner with fakes: every status transition, retries, loads, resume.
+
+// What the fakes do, call by call, and what they saw.
+struct Script {
+  std::deque<bool> flash_ok;                 // program()/reload(): success? (default: yes)
+  std::deque<serial::StopReason> capture;    // each capture's stop (default: kEnd)
+  std::deque<ErrorKind> capture_open_error;  // an error opening the capture (kInternal: none)
+  std::deque<verify::Outcome> verdict;       // each verify's outcome (default: valid)
+  std::deque<bool> build_ok;                 // each build: success? (default: yes)
+  std::deque<bool> release_ok;               // each release of the target (default: yes)
+  std::function<void()> on_capture;          // called inside each capture
+  int programs = 0, reloads = 0, captures = 0, verifies = 0, builds = 0;
+};
+
+template <typename T>
+T next(std::deque<T>& q, T fallback) {
+  if (q.empty()) return fallback;
+  T v = q.front();
+  q.pop_front();
+  return v;
+}
+
+class FakeSession final : public probe::TargetSession {
+ public:
+  explicit FakeSession(Script& s) : s_(s) {}
+  std::filesystem::path serial_port() const override { return "fake-port"; }
+  Status release() override {
+    if (!next(s_.release_ok, true))
+      return make_error(ErrorKind::kUnavailable, "fake reset did not take");
+    return {};
+  }
+  std::vector<std::string> commands() const override { return {"fake release"}; }
+
+ private:
+  Script& s_;
+};
+
+class FakeFlasher final : public probe::Flasher {
+ public:
+  explicit FakeFlasher(Script& s) : s_(s) {}
+  const char* name() const override { return "fake"; }
+  Result<std::unique_ptr<probe::TargetSession>> program(const probe::FlashContext& ctx) override {
+    ++s_.programs;
+    return session(ctx);
+  }
+  Result<std::unique_ptr<probe::TargetSession>> reload(const probe::FlashContext& ctx) override {
+    ++s_.reloads;
+    return session(ctx);
+  }
+  probe::ToolCheck check_tool() override { return {true, "fake", "1", ""}; }
+
+ private:
+  Result<std::unique_ptr<probe::TargetSession>> session(const probe::FlashContext& ctx) {
+    if (!std::filesystem::exists(ctx.elf))
+      return make_error(ErrorKind::kInternal, "no image at " + ctx.elf.string());
+    if (!next(s_.flash_ok, true))
+      return make_error(ErrorKind::kUnavailable, "fake probe did not answer");
+    return std::unique_ptr<probe::TargetSession>(std::make_unique<FakeSession>(s_));
+  }
+  Script& s_;
+};
+
+class FakeCapture final : public serial::Capture {
+ public:
+  FakeCapture(Script& s, std::filesystem::path raw) : s_(s), raw_(std::move(raw)) {}
+  serial::CaptureResult run(const serial::CaptureOptions&) override {
+    ++s_.captures;
+    std::ofstream(raw_) << "BEGIN\nEND\n";
+    if (s_.on_capture) s_.on_capture();
+    serial::CaptureResult r;
+    r.reason = next(s_.capture, serial::StopReason::kEnd);
+    r.message = std::string("fake ") + serial::to_string(r.reason);
+    r.bytes = 10;
+    r.lines = 2;
+    return r;
+  }
+
+ private:
+  Script& s_;
+  std::filesystem::path raw_;
+};
+
+class FakeBuilder final : public build::FirmwareBuilder {
+ public:
+  FakeBuilder(Script& s, std::filesystem::path cache) : s_(s), cache_(std::move(cache)) {}
+  Result<build::BuildOutput> build(const build::BuildRequest& req) override {
+    ++s_.builds;
+    if (!next(s_.build_ok, true)) return make_error(ErrorKind::kInternal, "fake compiler error");
+    build::BuildOutput o;
+    o.key = std::string(64, 'a');
+    o.nonce = "aaaaaaaa";
+    o.dir = cache_ / req.job.build_id;
+    std::filesystem::create_directories(o.dir);
+    o.elf = o.dir / "rtosbench-fw.elf";
+    o.map = o.dir / "rtosbench-fw.map";
+    o.bin = o.dir / "rtosbench-fw.bin";
+    o.size_json = o.dir / "size.json";
+    for (const auto& f : {o.elf, o.map, o.bin, o.size_json}) std::ofstream(f) << "x";
+    std::filesystem::create_directories(req.log.parent_path());
+    std::ofstream(req.log) << "fake build\n";
+    return o;
+  }
+
+ private:
+  Script& s_;
+  std::filesystem::path cache_;
+};
+
+class RunnerFakes : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    clear_interrupt();
+    root_ = std::filesystem::temp_directory_path() / ("rb-runner-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(root_);
+    std::filesystem::create_directories(root_ / "fw" / "ports" / "bare");
+    std::filesystem::create_directories(root_ / "fw" / "cmake");
+    std::ofstream(root_ / "fw" / "ports" / "bare" / "port.cmake") << "";
+    std::ofstream(root_ / "bench.yaml")
+        << "bench: b\nboards:\n  - id: q0\n    board: qemu-netduinoplus2\n    flasher: qemu\n";
+  }
+  void TearDown() override {
+    clear_interrupt();
+    std::filesystem::remove_all(root_);
+  }
+
+  // A matrix of one bare job (`extra` adds keys such as retries or repeats,
+  // `more_kernels` entries to the kernel list).
+  void matrix(const std::string& extra = "", const std::string& more_kernels = "") {
+    std::ofstream(root_ / "m.yaml")
+        << "matrix: m\nboard: qemu-netduinoplus2\nfirmware: fw\nkernels:\n  - name: bare\n"
+        << more_kernels << "samples: 10\nwarmup: 1\n"
+        << extra;
+    auto lm = matrix::load_matrix(root_ / "m.yaml");
+    ASSERT_TRUE(lm.ok()) << (lm.errors.empty() ? "" : lm.errors[0].format());
+    auto lb = matrix::load_bench(root_ / "bench.yaml");
+    ASSERT_TRUE(lb.ok());
+    cfg_.matrix = lm.value;
+    cfg_.bench = lb.value;
+    cfg_.build_cache = root_ / "cache";
+    auto d = RunDirectory::create(root_ / "runs", "m", root_ / "m.yaml", root_ / "bench.yaml");
+    ASSERT_TRUE(d.ok()) << d.error().message;
+    dir_.emplace(std::move(*d));
+    ASSERT_TRUE(dir_->write_summary(nlohmann::json{{"schema", store::kRunSummarySchema},
+                                                   {"run_id", dir_->id()},
+                                                   {"state", "starting"}})
+                    .ok());
+  }
+
+  RunnerParts parts() {
+    RunnerParts p;
+    p.flasher = [this](const matrix::BoardInstance&) { return std::make_unique<FakeFlasher>(s_); };
+    p.capture = [this](
+                    probe::TargetSession&, const matrix::BoardInstance&,
+                    const std::filesystem::path& raw) -> Result<std::unique_ptr<serial::Capture>> {
+      ErrorKind k = next(s_.capture_open_error, ErrorKind::kInternal);
+      if (k != ErrorKind::kInternal) return make_error(k, "fake capture cannot open");
+      return std::unique_ptr<serial::Capture>(std::make_unique<FakeCapture>(s_, raw));
+    };
+    p.verify = [this](const std::filesystem::path&,
+                      const verify::Options&) -> Result<verify::Report> {
+      ++s_.verifies;
+      verify::Report r;
+      r.outcome = next(s_.verdict, verify::Outcome::kValid);
+      return r;
+    };
+    p.builder =
+        [this](const std::filesystem::path& cache) -> std::unique_ptr<build::FirmwareBuilder> {
+      return std::make_unique<FakeBuilder>(s_, cache);
+    };
+    return p;
+  }
+
+  RunOutcome run() {
+    Progress progress(
+        clock_, false, [](std::string_view) {}, 1, 0);
+    Runner runner(processes_, progress, clock_, parts());
+    return runner.run(cfg_, *dir_);
+  }
+
+  std::string attempts(const RunOutcome& out) {
+    std::string s;
+    for (const auto& a : out.results.at(0).attempts) {
+      s += (s.empty() ? "" : " ") + (a.load ? std::to_string(a.load) + ":" : "") +
+           store::to_string(a.status);
+    }
+    return s;
+  }
+
+  nlohmann::json json_of(const std::filesystem::path& p) {
+    std::ifstream in(p);
+    return nlohmann::json::parse(in);
+  }
+
+  const std::string job_ = "bare-O2-tick1000-fpu0";
+  std::filesystem::path root_;
+  Script s_;
+  RunConfig cfg_;
+  std::optional<RunDirectory> dir_;
+  testing::FakeProcessRunner processes_;
+  SteadyClock clock_;
+};
+
+TEST_F(RunnerFakes, OneCleanAttemptIsOk) {
+  matrix();
+  auto out = run();
+  ASSERT_EQ(out.results.size(), 1u);
+  EXPECT_EQ(out.results[0].job_id, job_);
+  EXPECT_EQ(out.results[0].status, JobStatus::kOk);
+  EXPECT_EQ(out.exit_code, 0);
+  EXPECT_EQ(attempts(out), "OK");
+  EXPECT_EQ(s_.builds, 1);
+  EXPECT_EQ(s_.programs, 1);
+  EXPECT_EQ(json_of(dir_->result_file(job_))["status"], "OK");
+  EXPECT_EQ(json_of(dir_->attempt_dir(job_, 1) / "attempt.json")["status"], "OK");
+  EXPECT_EQ(json_of(dir_->root() / "run.json")["state"], "complete");
+}
+
+TEST_F(RunnerFakes, FlashErrorsAreRetriedUpToTheLimit) {
+  matrix("retries: {flash: 2, capture: 0}\n");
+  s_.flash_ok = {false, false};
+  auto out = run();
+  EXPECT_EQ(out.results.at(0).status, JobStatus::kOk);
+  EXPECT_EQ(attempts(out), "FLASH_ERROR FLASH_ERROR OK");
+  EXPECT_EQ(s_.programs, 3);  // never programmed: each retry programs again
+  EXPECT_EQ(s_.reloads, 0);
+}
+
+TEST_F(RunnerFakes, FlashErrorBeyondTheRetriesIsTheJobsStatus) {
+  matrix("retries: {flash: 1, capture: 0}\n");
+  s_.flash_ok = {false, false, true};
+  auto out = run();
+  EXPECT_EQ(out.results.at(0).status, JobStatus::kFlashError);
+  EXPECT_EQ(attempts(out), "FLASH_ERROR FLASH_ERROR");
+  EXPECT_EQ(out.exit_code, kExitInfrastructureFailed);
+  EXPECT_EQ(s_.captures, 0);
+}
+
+TEST_F(RunnerFakes, CaptureFailuresAreRetriedAndTheBoardOnlyReloaded) {
+  matrix("retries: {flash: 0, capture: 3}\n");
+  s_.capture = {serial::StopReason::kInactivityTimeout, serial::StopReason::kPortError};
+  s_.verdict = {verify::Outcome::kProtocolError};
+  auto out = run();
+  EXPECT_EQ(attempts(out), "TIMEOUT PORT_ERROR PROTOCOL_ERROR OK");
+  EXPECT_EQ(out.results.at(0).status, JobStatus::kOk);
+  EXPECT_EQ(s_.programs, 1);
+  EXPECT_EQ(s_.reloads, 3);
+}
+
+TEST_F(RunnerFakes, AnInvalidMeasurementIsNotRetried) {
+  matrix("retries: {flash: 0, capture: 3}\n");
+  s_.verdict = {verify::Outcome::kInvalid};
+  auto out = run();
+  EXPECT_EQ(attempts(out), "INVALID");
+  EXPECT_EQ(out.exit_code, kExitMeasurementFailed);
+}
+
+TEST_F(RunnerFakes, TimeoutBeyondTheRetriesIsTheJobsStatus) {
+  matrix("retries: {flash: 0, capture: 1}\n");
+  s_.capture = {serial::StopReason::kOverallTimeout, serial::StopReason::kOverallTimeout};
+  auto out = run();
+  EXPECT_EQ(attempts(out), "TIMEOUT TIMEOUT");
+  EXPECT_EQ(out.results.at(0).status, JobStatus::kTimeout);
+  EXPECT_EQ(out.exit_code, kExitMeasurementFailed);
+}
+
+TEST_F(RunnerFakes, UnverifiedIsNotRetried) {
+  matrix("retries: {flash: 0, capture: 3}\n");
+  s_.verdict = {verify::Outcome::kUnverified};
+  auto out = run();
+  EXPECT_EQ(attempts(out), "UNVERIFIED");
+  EXPECT_EQ(out.exit_code, kExitMeasurementFailed);
+}
+
+TEST_F(RunnerFakes, AReleaseThatFailsIsAFlashError) {
+  matrix("retries: {flash: 1, capture: 0}\n");
+  s_.release_ok = {false};
+  auto out = run();
+  EXPECT_EQ(attempts(out), "FLASH_ERROR OK");
+  EXPECT_EQ(s_.captures, 1);  // the failed release captured nothing
+}
+
+TEST_F(RunnerFakes, BuildErrorsAreRetriedThenTheJobsStatus) {
+  matrix("retries: {build: 1, flash: 0, capture: 0}\n");
+  s_.build_ok = {false, false};
+  auto out = run();
+  ASSERT_EQ(out.results.size(), 1u);
+  EXPECT_EQ(out.results[0].status, JobStatus::kBuildError);
+  EXPECT_EQ(out.results[0].build_attempts.size(), 2u);
+  EXPECT_EQ(s_.programs, 0);
+  EXPECT_EQ(out.exit_code, kExitInfrastructureFailed);
+}
+
+TEST_F(RunnerFakes, AKernelWithoutAPortIsPortMissingAndNotBuilt) {
+  matrix("", "  - name: notyet\n    port: notyet\n");
+  auto out = run();
+  ASSERT_EQ(out.results.size(), 2u);
+  for (const auto& r : out.results) {
+    if (r.job_id.rfind("notyet", 0) == 0) {
+      EXPECT_EQ(r.status, JobStatus::kPortMissing);
+    } else {
+      EXPECT_EQ(r.status, JobStatus::kOk);
+    }
+  }
+  EXPECT_EQ(s_.builds, 1);
+  EXPECT_EQ(out.exit_code, 0);
+}
+
+TEST_F(RunnerFakes, AFullDiskDuringCaptureIsAStoreErrorAndNotRetried) {
+  matrix("retries: {flash: 0, capture: 3}\n");
+  s_.capture = {serial::StopReason::kWriteError};
+  auto out = run();
+  EXPECT_EQ(attempts(out), "STORE_ERROR");
+  EXPECT_EQ(out.results.at(0).status, JobStatus::kStoreError);
+  EXPECT_EQ(out.exit_code, kExitStoreFailed);
+  EXPECT_EQ(s_.captures, 1);
+}
+
+TEST_F(RunnerFakes, ACaptureThatCannotCreateItsFileIsAStoreErrorOtherwiseAPortError) {
+  matrix("retries: {flash: 0, capture: 1}\n");
+  s_.capture_open_error = {ErrorKind::kUnavailable, ErrorKind::kStore};
+  auto out = run();
+  EXPECT_EQ(attempts(out), "PORT_ERROR STORE_ERROR");
+  EXPECT_EQ(out.exit_code, kExitStoreFailed);
+}
+
+TEST_F(RunnerFakes, AResultThatCannotBeWrittenIsAStoreErrorAndNotKept) {
+  matrix();
+  // A directory where result.json goes: the atomic rename over it fails.
+  std::filesystem::create_directories(dir_->result_file(job_) / "in-the-way");
+  auto out = run();
+  EXPECT_EQ(out.results.at(0).status, JobStatus::kStoreError);
+  EXPECT_NE(out.results.at(0).reason.find("result.json not written"), std::string::npos);
+  EXPECT_EQ(out.exit_code, kExitStoreFailed);
+  auto summary = json_of(dir_->root() / "run.json");
+  EXPECT_EQ(summary["jobs"][0]["status"], "STORE_ERROR");
+  EXPECT_EQ(summary["exit_code"], kExitStoreFailed);
+  // A resume does the job again.
+  std::filesystem::remove_all(dir_->result_file(job_));
+  auto again = run();
+  EXPECT_EQ(again.results.at(0).status, JobStatus::kOk);
+  EXPECT_EQ(again.exit_code, 0);
+}
+
+TEST_F(RunnerFakes, ARunJsonThatCannotBeWrittenFailsTheRun) {
+  matrix();
+  s_.on_capture = [this] {
+    // From now on run.json cannot be replaced.
+    std::filesystem::remove(dir_->root() / "run.json");
+    std::filesystem::create_directories(dir_->root() / "run.json" / "in-the-way");
+  };
+  auto out = run();
+  EXPECT_EQ(out.results.at(0).status, JobStatus::kOk);  // result.json was kept
+  EXPECT_EQ(out.exit_code, kExitStoreFailed);
+  EXPECT_NE(out.store_error.find("run.json"), std::string::npos);
+}
+
+TEST_F(RunnerFakes, RepeatedLoadsProgramOnceAndKeepEveryLoad) {
+  matrix("repeats: 3\n");
+  auto out = run();
+  ASSERT_EQ(out.results.size(), 1u);
+  EXPECT_EQ(out.results[0].status, JobStatus::kOk);
+  EXPECT_EQ(attempts(out), "1:OK 2:OK 3:OK");
+  EXPECT_EQ(s_.programs, 1);
+  EXPECT_EQ(s_.reloads, 2);
+  for (int k = 1; k <= 3; ++k)
+    EXPECT_EQ(json_of(dir_->load_dir(job_, k) / "load.json")["status"], "OK");
+}
+
+TEST_F(RunnerFakes, AFailedLoadEndsTheJob) {
+  matrix("repeats: 3\n");
+  s_.verdict = {verify::Outcome::kValid, verify::Outcome::kInvalid};
+  auto out = run();
+  EXPECT_EQ(out.results.at(0).status, JobStatus::kInvalid);
+  EXPECT_EQ(attempts(out), "1:OK 2:INVALID");
+  EXPECT_FALSE(std::filesystem::exists(dir_->load_dir(job_, 3)));
+}
+
+TEST_F(RunnerFakes, InterruptedLoadIsRedoneOnResumeAndFinishedLoadsKept) {
+  matrix("repeats: 2\n");
+  // Ctrl-C during the second load's capture.
+  s_.on_capture = [this] {
+    if (s_.captures == 2) request_interrupt();
+  };
+  s_.capture = {serial::StopReason::kEnd, serial::StopReason::kInterrupted};
+  auto first = run();
+  EXPECT_TRUE(first.interrupted);
+  EXPECT_EQ(first.exit_code, 130);
+  EXPECT_TRUE(first.results.empty());
+  EXPECT_FALSE(std::filesystem::exists(dir_->result_file(job_)));
+  EXPECT_TRUE(std::filesystem::exists(dir_->load_dir(job_, 1) / "load.json"));
+  EXPECT_EQ(json_of(dir_->load_dir(job_, 2) / "attempt-1" / "attempt.json")["status"],
+            "INTERRUPTED");
+  EXPECT_EQ(json_of(dir_->root() / "run.json")["state"], "interrupted");
+
+  clear_interrupt();
+  s_.on_capture = nullptr;
+  auto second = run();
+  EXPECT_FALSE(second.interrupted);
+  EXPECT_EQ(second.exit_code, 0);
+  EXPECT_EQ(attempts(second), "1:OK 2:INTERRUPTED 2:OK");
+  EXPECT_EQ(s_.captures, 3);  // load 1 was not captured again
+  EXPECT_EQ(json_of(dir_->root() / "run.json")["sessions"].size(), 2u);
+}
+
+TEST_F(RunnerFakes, AFinishedJobIsNotRunAgain) {
+  matrix();
+  ASSERT_EQ(run().exit_code, 0);
+  auto again = run();
+  EXPECT_EQ(again.exit_code, 0);
+  EXPECT_EQ(s_.builds, 1);
+  EXPECT_EQ(s_.captures, 1);
+}
+
+TEST_F(RunnerFakes, ASessionThatWasKilledIsRecordedAsInterrupted) {
+  matrix();
+  auto j = dir_->summary();
+  j["state"] = "running";  // what a kill -9 leaves
+  ASSERT_TRUE(dir_->write_summary(j).ok());
+  auto closed = dir_->close_unclosed_session();
+  ASSERT_TRUE(closed.ok());
+  EXPECT_EQ(*closed, "running");
+  EXPECT_EQ(*dir_->close_unclosed_session(), "");  // once only
+  auto out = run();
+  EXPECT_EQ(out.exit_code, 0);
+  auto sessions = json_of(dir_->root() / "run.json")["sessions"];
+  ASSERT_EQ(sessions.size(), 2u);
+  EXPECT_EQ(sessions[0]["state"], "interrupted");
+  EXPECT_NE(sessions[0]["note"].get<std::string>().find("without closing run.json"),
+            std::string::npos);
+  EXPECT_EQ(sessions[1]["state"], "complete");
+}
+
+TEST_F(RunnerFakes, ARunDirectoryIsLockedByOneProcessAtATime) {
+  matrix();
+  auto first = dir_->lock();
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  auto second = dir_->lock();
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.error().kind, ErrorKind::kUnavailable);
+  EXPECT_NE(second.error().message.find("locked by process " + std::to_string(::getpid())),
+            std::string::npos)
+      << second.error().message;
+  { auto released = std::move(*first); }
+  EXPECT_TRUE(dir_->lock().ok());
 }
 
 }  // namespace

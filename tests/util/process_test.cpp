@@ -1,17 +1,24 @@
-// The real posix_spawn runner.
+// The real fork/exec runner.
 #include "util/process.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <thread>
+
+#include "util/file_lock.h"
+#include "util/temp_dir.h"
 
 namespace rb {
 namespace {
 
 TEST(PosixRunner, ExitCodeOutputAndLog) {
   auto runner = make_posix_runner();
-  auto log = std::filesystem::temp_directory_path() / ("rb-proc-" + std::to_string(::getpid()) + ".log");
+  auto log =
+      std::filesystem::temp_directory_path() / ("rb-proc-" + std::to_string(::getpid()) + ".log");
   std::filesystem::remove(log);
   ProcessSpec s;
   s.argv = {"sh", "-c", "echo out; echo err >&2; exit 3"};
@@ -101,6 +108,84 @@ TEST(PosixRunner, InterruptKillsARunningTool) {
   clear_interrupt();
   EXPECT_TRUE(r.interrupted);
   EXPECT_EQ(r.describe(), "interrupted");
+}
+
+// A child dies with the thread that started it (PR_SET_PDEATHSIG): here the
+// thread ends without stopping it, as a killed rtosbench would.
+TEST(PosixRunner, ChildDiesWithItsParent) {
+  int pid = -1;
+  std::thread starter([&] {
+    auto c = make_posix_runner()->spawn(ProcessSpec{{"sleep", "30"}, {}, {}, {}, {}});
+    ASSERT_TRUE(c.ok()) << c.error().message;
+    pid = (*c)->pid();
+    (void)c->release();  // leaked: nothing stops it but its parent's death
+  });
+  starter.join();
+  ASSERT_GT(pid, 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  EXPECT_EQ(WTERMSIG(status), SIGKILL);
+}
+
+// What a second Ctrl-C does before leaving: SIGKILL to every child's group,
+// grandchildren included.
+TEST(PosixRunner, KillAllChildrenKillsEveryGroup) {
+  auto runner = make_posix_runner();
+  auto c = runner->spawn(ProcessSpec{{"sh", "-c", "sleep 30 & wait"}, {}, {}, {}, {}});
+  ASSERT_TRUE(c.ok());
+  EXPECT_FALSE((*c)->wait_for(std::chrono::milliseconds(100)));
+  kill_all_children();
+  ASSERT_TRUE((*c)->wait_for(std::chrono::seconds(5)));
+  EXPECT_EQ((*c)->result().signal, SIGKILL);
+}
+
+TEST(OwnedTempDir, OrphansAreRemovedAndLiveOwnersKept) {
+  auto parent = std::filesystem::temp_directory_path() / ("rb-owned-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(parent);
+  std::filesystem::create_directories(parent);
+  pid_t dead = ::fork();
+  if (dead == 0) ::_exit(0);
+  ASSERT_GT(dead, 0);
+  ::waitpid(dead, nullptr, 0);
+  std::filesystem::create_directories(parent / ("rb-x-" + std::to_string(dead) + "-abc") / "sub");
+  std::filesystem::create_directories(parent / ("rb-x-" + std::to_string(::getppid()) + "-def"));
+  std::filesystem::create_directories(parent / "rb-x-notapid");
+  EXPECT_EQ(remove_orphaned_temp_dirs("rb-x", parent), 1);
+  EXPECT_FALSE(std::filesystem::exists(parent / ("rb-x-" + std::to_string(dead) + "-abc")));
+  EXPECT_TRUE(std::filesystem::exists(parent / ("rb-x-" + std::to_string(::getppid()) + "-def")));
+  EXPECT_TRUE(std::filesystem::exists(parent / "rb-x-notapid"));
+  std::filesystem::remove_all(parent);
+
+  auto mine = make_owned_temp_dir("rb-owned-test");
+  ASSERT_TRUE(mine.ok());
+  EXPECT_NE(mine->filename().string().find("rb-owned-test-" + std::to_string(::getpid()) + "-"),
+            std::string::npos);
+  EXPECT_EQ(remove_orphaned_temp_dirs("rb-owned-test"), 0);  // its owner (this test) is alive
+  std::filesystem::remove_all(*mine);
+}
+
+TEST(FileLock, ASecondHolderIsRefusedWithThePid) {
+  auto file = std::filesystem::temp_directory_path() / ("rb-lock-" + std::to_string(::getpid()));
+  {
+    auto a = FileLock::acquire(file);
+    ASSERT_TRUE(a.ok()) << a.error().message;
+    // Another process: flock is per open file, so a child that opens the
+    // file again is refused while this one holds it.
+    pid_t child = ::fork();
+    if (child == 0) {
+      auto b = FileLock::acquire(file);
+      bool named =
+          !b.ok() && b.error().message.find("locked by process " + std::to_string(::getppid())) !=
+                         std::string::npos;
+      ::_exit(named ? 0 : 1);
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  EXPECT_TRUE(FileLock::acquire(file).ok());  // released with its holder
+  std::filesystem::remove(file);
 }
 
 }  // namespace

@@ -27,6 +27,26 @@ RC=$?
 set -e
 expect_eq "missing matrix exit code" 66 "$RC"
 
+# The command line: CLI11 says what is wrong, exit 64 (no hand-made checks).
+set +e
+"$RB" run --resume "$WORK" --matrix normal.yaml >"$WORK/out.txt" 2>"$WORK/err.txt"
+RC=$?
+set -e
+expect_eq "--resume with --matrix" 64 "$RC"
+expect_contains "--resume with --matrix says why" "--matrix excludes --resume" "$(cat "$WORK/err.txt")"
+set +e
+"$RB" run >"$WORK/out.txt" 2>"$WORK/err.txt"
+RC=$?
+set -e
+expect_eq "neither --matrix nor --resume" 64 "$RC"
+expect_contains "neither says what is needed" "--matrix FILE (or --resume DIR)" "$(cat "$WORK/err.txt")"
+set +e
+"$RB" run --resume "$WORK/not-a-run" >"$WORK/out.txt" 2>"$WORK/err.txt"
+RC=$?
+set -e
+expect_eq "--resume of a directory that is not a run" 66 "$RC"
+expect_contains "one report, named" "rtosbench run: $WORK/not-a-run is not a run directory" "$(cat "$WORK/err.txt")"
+
 set +e
 "$RB" doctor --matrix malformed.yaml >"$WORK/out.txt" 2>"$WORK/err.txt"
 RC=$?
