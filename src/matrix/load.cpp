@@ -1,6 +1,7 @@
 #include "matrix/load.h"
 
 #include "matrix/expand.h"
+#include "matrix/registry.h"
 
 #include <fmt/core.h>
 #include <fmt/format.h>
@@ -13,15 +14,6 @@
 #include <sstream>
 
 namespace rb::matrix {
-
-const char* to_string(FlasherKind k) {
-  switch (k) {
-    case FlasherKind::kQemu: return "qemu";
-    case FlasherKind::kOpenocd: return "openocd";
-    case FlasherKind::kPyocd: return "pyocd";
-  }
-  return "?";
-}
 
 const char* to_string(ResetMethod r) {
   switch (r) {
@@ -52,9 +44,11 @@ const std::vector<StatisticAllowance>& hardware_allowances() {
 }
 
 const std::vector<std::string>& known_tests() {
-  static const std::vector<std::string> kTests{"ruler", "api_overhead", "wake_latency", "round_trip",
-                                               "irq_latency", "time_slice", "tick_overhead", "queue",
-                                               "mutex"};
+  static const std::vector<std::string> kTests = [] {
+    std::vector<std::string> names;
+    for (const auto& t : harness_tests()) names.push_back(t.name);
+    return names;
+  }();
   return kTests;
 }
 
@@ -384,7 +378,7 @@ Loaded<Matrix> parse_matrix(const std::string& text, const std::filesystem::path
     }
     if (auto b = c.string(root, "bench", "the matrix", false)) m.bench = c.path(*b);
     if (auto f = c.string(root, "firmware", "the matrix", false)) m.firmware = c.path(*f);
-    m.board = c.choice(root, "board", "the matrix", {"qemu-netduinoplus2", "stm32f407-disco"}, true).value_or("");
+    m.board = c.choice(root, "board", "the matrix", board_names(), true).value_or("");
     if (YAML::Node t = root["toolchain"]; t.IsDefined()) {
       if (c.check_map(t, "toolchain", {"arm-none-eabi-gcc"})) {
         m.gcc_pin = c.string(t, "arm-none-eabi-gcc", "toolchain", false).value_or("");
@@ -512,16 +506,19 @@ void parse_board(Checker& c, const YAML::Node& b, Bench& bench) {
     inst.id = *id;
   }
   std::string what = fmt::format("board '{}'", inst.id);
-  inst.board = c.choice(b, "board", what, {"qemu-netduinoplus2", "stm32f407-disco"}, true).value_or("");
-  auto flasher = c.choice(b, "flasher", what, {"qemu", "openocd", "pyocd"}, true);
+  inst.board = c.choice(b, "board", what, board_names(), true).value_or("");
+  const BoardInfo* info = find_board(inst.board);
+  auto flasher = c.choice(b, "flasher", what, board_flashers(), true);
   // With no valid flasher the checks that depend on it would only add noise.
-  const bool known_flasher = flasher.has_value();
-  if (flasher == "qemu") inst.flasher = FlasherKind::kQemu;
-  if (flasher == "openocd") inst.flasher = FlasherKind::kOpenocd;
-  if (flasher == "pyocd") inst.flasher = FlasherKind::kPyocd;
-  if (flasher == "qemu" && inst.board != "qemu-netduinoplus2" && !inst.board.empty()) {
-    c.error(b["board"], fmt::format("{}: the qemu flasher emulates only board qemu-netduinoplus2", what));
+  bool known_flasher = flasher.has_value();
+  if (flasher && info && std::find(info->flashers.begin(), info->flashers.end(), *flasher) == info->flashers.end()) {
+    c.error(b["flasher"], fmt::format("{}: board {} is not flashed by '{}' (its board.cmake names: {})", what,
+                                      inst.board, *flasher, fmt::join(info->flashers, ", ")));
+    known_flasher = false;
   }
+  if (flasher) inst.flasher = *flasher;
+  inst.emulated = info && flasher && info->emulator == *flasher;
+  if (info && !info->qemu_machine.empty()) inst.qemu.machine = info->qemu_machine;
   if (YAML::Node p = b["probe"]; p.IsDefined()) {
     if (c.check_map(p, what + " probe", {"serial", "interface", "target", "pack", "connect_under_reset"})) {
       inst.probe.serial = c.string(p, "serial", what + " probe", false).value_or("");
@@ -533,9 +530,8 @@ void parse_board(Checker& c, const YAML::Node& b, Bench& bench) {
       }
     }
   }
-  if (inst.probe.target.empty()) {
-    if (inst.flasher == FlasherKind::kOpenocd) inst.probe.target = "target/stm32f4x.cfg";
-    if (inst.flasher == FlasherKind::kPyocd) inst.probe.target = "stm32f407vgtx";
+  if (inst.probe.target.empty() && info && info->targets.count(inst.flasher)) {
+    inst.probe.target = info->targets.at(inst.flasher);
   }
   if (YAML::Node q = b["qemu"]; q.IsDefined()) {
     if (c.check_map(q, what + " qemu", {"machine", "serial", "extra_args"})) {
@@ -555,16 +551,16 @@ void parse_board(Checker& c, const YAML::Node& b, Bench& bench) {
   if (YAML::Node s = b["serial"]; s.IsDefined()) {
     if (c.check_map(s, what + " serial", {"port", "baud"})) {
       inst.serial_port =
-          c.string(s, "port", what + " serial", known_flasher && inst.flasher != FlasherKind::kQemu).value_or("");
+          c.string(s, "port", what + " serial", known_flasher && !inst.emulated).value_or("");
       if (s["baud"].IsDefined()) {
         if (auto v = c.integer(s["baud"], "serial.baud", 300, 12000000)) inst.baud = static_cast<unsigned>(*v);
       }
     }
-  } else if (known_flasher && inst.flasher != FlasherKind::kQemu) {
+  } else if (known_flasher && !inst.emulated) {
     c.error(b, fmt::format("{} needs 'serial: {{port: /dev/serial/by-id/...}}'", what));
   }
-  if (known_flasher && inst.flasher == FlasherKind::kQemu && !inst.serial_port.empty()) {
-    c.error(b["serial"], fmt::format("{}: a qemu board has no serial port to name (a pty is made per job)", what));
+  if (known_flasher && inst.emulated && !inst.serial_port.empty()) {
+    c.error(b["serial"], fmt::format("{}: an emulated board has no serial port to name (one is made per job)", what));
   }
   if (auto r = c.choice(b, "reset", what, {"hardware", "system", "power-cycle"}, false)) {
     if (*r == "hardware") inst.reset = ResetMethod::kHardware;

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rb::probe {
@@ -75,7 +76,17 @@ class Flasher {
   virtual ToolCheck check_tool() = 0;
 };
 
-std::unique_ptr<Flasher> make_flasher(matrix::FlasherKind kind, ProcessRunner& runner);
+// The registry: every backend by name (flasher.cpp, one line each). A bench
+// names a flasher; the board's board.cmake says which flashers may program it
+// (tests/probe checks that each is registered here).
+struct FlasherRegistration {
+  std::string name;  // as a bench and RB_BOARD_FLASHERS name it
+  std::string tool;  // the program it runs (what `doctor` checks)
+  std::unique_ptr<Flasher> (*make)(ProcessRunner& runner);
+};
+const std::vector<FlasherRegistration>& registered_flashers();
+// nullptr when no backend has that name.
+std::unique_ptr<Flasher> make_flasher(std::string_view name, ProcessRunner& runner);
 
 // Backend factories (one per file).
 std::unique_ptr<Flasher> make_qemu_flasher(ProcessRunner& runner);

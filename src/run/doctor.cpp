@@ -113,15 +113,15 @@ std::vector<Finding> run_doctor(const DoctorInputs& in, ProcessRunner& processes
   check_tool(f, processes, "git", {"--version"}, "git", needs_git, needs_git ? "" : "needed for kernel sources");
 
   // Flash tools: required when the bench uses them.
-  std::set<matrix::FlasherKind> used;
+  std::set<std::string> used;
   if (bench) {
     for (const auto& b : bench->boards) used.insert(b.flasher);
   }
-  for (auto kind : {matrix::FlasherKind::kQemu, matrix::FlasherKind::kOpenocd, matrix::FlasherKind::kPyocd}) {
-    auto flasher = probe::make_flasher(kind, processes);
+  for (const auto& reg : probe::registered_flashers()) {
+    auto flasher = reg.make(processes);
     auto t = flasher->check_tool();
-    bool required = used.count(kind) > 0;
-    std::string topic = kind == matrix::FlasherKind::kQemu ? "qemu-system-arm" : flasher->name();
+    bool required = used.count(reg.name) > 0;
+    const std::string& topic = reg.tool;
     if (t.present) {
       f.push_back(Finding{L::kOk, topic, fmt::format("{} ({})", t.version, t.path), ""});
     } else {
@@ -138,7 +138,7 @@ std::vector<Finding> run_doctor(const DoctorInputs& in, ProcessRunner& processes
   }
   if (bench) {
     for (const auto& b : bench->boards) {
-      if (b.flasher == matrix::FlasherKind::kQemu) continue;
+      if (b.emulated) continue;
       if (!b.probe.serial.empty()) {
         bool seen = std::any_of(probes.begin(), probes.end(), [&](const UsbProbe& p) { return p.serial == b.probe.serial; });
         f.push_back(seen ? Finding{L::kOk, "probe of " + b.id, "attached, serial " + b.probe.serial, ""}

@@ -156,13 +156,15 @@ boards:
   ASSERT_TRUE(b.ok()) << b.errors.front().format();
   ASSERT_EQ(b.value.boards.size(), 2u);
   const auto& d = b.value.boards[0];
-  EXPECT_EQ(d.flasher, FlasherKind::kOpenocd);
+  EXPECT_EQ(d.flasher, "openocd");
+  EXPECT_FALSE(d.emulated);
   EXPECT_EQ(d.probe.target, "target/stm32f4x.cfg");
   EXPECT_EQ(d.probe.interface, "interface/stlink.cfg");
   EXPECT_EQ(d.baud, 921600u);
   EXPECT_EQ(d.reset, ResetMethod::kPowerCycle);
   EXPECT_DOUBLE_EQ(d.port_wait_s, 15);
-  EXPECT_EQ(b.value.boards[1].flasher, FlasherKind::kQemu);
+  EXPECT_EQ(b.value.boards[1].flasher, "qemu");
+  EXPECT_TRUE(b.value.boards[1].emulated);
   EXPECT_TRUE(b.value.boards[1].serial_port.empty());
 }
 
@@ -248,7 +250,7 @@ boards:
     reset: power-cycle
 )", "lab.yaml");
   ASSERT_FALSE(b.ok());
-  EXPECT_TRUE(has_error(b.errors, 5, 14, "allowed: qemu, openocd, pyocd"));
+  EXPECT_TRUE(has_error(b.errors, 5, 14, "allowed: openocd, pyocd, qemu"));
   EXPECT_TRUE(has_error(b.errors, 6, 9, "used twice"));
   EXPECT_TRUE(has_error(b.errors, 6, 5, "needs 'serial"));
   EXPECT_TRUE(has_error(b.errors, 6, 5, "needs 'power_cycle'"));

@@ -2,6 +2,7 @@
 // scripted process runner. OpenOCD and QEMU are also run for real by the
 // end-to-end tests (tests/run/tests.cmake).
 #include "probe/flasher.h"
+#include "matrix/registry.h"
 #include "probe/qemu_monitor.h"
 
 #include "../util/fake_process_runner.h"
@@ -10,6 +11,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <set>
 
 namespace rb::probe {
 namespace {
@@ -217,6 +219,31 @@ TEST(FailureLines, FallsBackToTheLastLines) {
   r.exit_code = 2;
   r.output = "starting\nsomething odd\n";
   EXPECT_EQ(failure_lines(r), "starting;something odd");
+}
+
+}  // namespace
+}  // namespace rb::probe
+
+namespace rb::probe {
+namespace {
+
+// Boards name their flashers (board.cmake); each must be a registered backend
+// whose own name is the registered one, and each backend must serve a board.
+TEST(FlasherRegistry, EveryFlasherABoardNamesIsRegistered) {
+  rb::testing::FakeProcessRunner runner;
+  std::set<std::string> registered;
+  for (const auto& r : registered_flashers()) {
+    registered.insert(r.name);
+    auto f = make_flasher(r.name, runner);
+    ASSERT_NE(f, nullptr) << r.name;
+    EXPECT_EQ(f->name(), r.name);
+  }
+  for (const auto& name : matrix::board_flashers()) EXPECT_TRUE(registered.count(name)) << name;
+  auto named = matrix::board_flashers();
+  for (const auto& name : registered) {
+    EXPECT_NE(std::find(named.begin(), named.end(), name), named.end()) << name << " serves no board";
+  }
+  EXPECT_EQ(make_flasher("jlink", runner), nullptr);
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 # QEMU netduinoplus2 (STM32F405 model): the emulated bench.
-# The host reads the next two lines (src/matrix: which flashers a bench may
-# name for this board, and the QEMU machine that emulates it).
+# The host reads these lines at its build (src/matrix/boards.cmake): the
+# flashers a bench may name for this board, the one that emulates it (its
+# serial port is made per job) and the QEMU machine.
 set(RB_BOARD_FLASHERS qemu)
+set(RB_BOARD_EMULATOR qemu)
 set(RB_BOARD_QEMU_MACHINE netduinoplus2)
 # The CPU (STM32F4: Cortex-M4F, 4 implemented NVIC priority bits). The harness
 # and the ports see the priority facts as RB_NVIC_PRIO_BITS, RB_TICK_PRIO (15,

@@ -1,7 +1,10 @@
 # STM32F407G-DISC1: the seed-000 bench (docs/firmware.md, "Boards").
-# The host reads the next line (src/matrix: which flashers a bench may name
-# for this board).
+# The host reads these lines at its build (src/matrix/boards.cmake): the
+# flashers a bench may name for this board, and each one's default target
+# (a bench's probe.target overrides it).
 set(RB_BOARD_FLASHERS openocd pyocd)
+set(RB_BOARD_TARGET_openocd target/stm32f4x.cfg)
+set(RB_BOARD_TARGET_pyocd stm32f407vgtx)
 # The CPU (STM32F4: Cortex-M4F, 4 implemented NVIC priority bits). The harness
 # and the ports see the priority facts as RB_NVIC_PRIO_BITS, RB_TICK_PRIO (15,
 # SysTick and PendSV) and RB_IRQ_PRIO (14, the test timer); firmware/CMakeLists.txt
