@@ -142,6 +142,11 @@ ProcessResult run_logged(ProcessRunner& runner, std::vector<std::string> argv,
 Result<std::filesystem::path> flash_log(const FlashContext& ctx, const char* tool,
                                         const std::string& missing);
 
+// `s` as one word of OpenOCD's Tcl: every character but [A-Za-z0-9_.:-]
+// escaped with a backslash, so no substitution or command separator survives
+// (the bench loader already allows only those characters in a serial).
+std::string tcl_word(const std::string& s);
+
 // Lines of a tool's output that explain a failure ("Error: ...", "** ... **",
 // "error: ..."), joined with "; ", at most `max` of them; falls back to the
 // last lines.

@@ -248,3 +248,15 @@ TEST(FlasherRegistry, EveryFlasherABoardNamesIsRegistered) {
 
 }  // namespace
 }  // namespace rb::probe
+
+namespace rb::probe {
+namespace {
+
+TEST(OpenocdTcl, ASerialIsOneTclWordWhateverItHolds) {
+  EXPECT_EQ(tcl_word("066AFF"), "066AFF");
+  EXPECT_EQ(tcl_word("x; exec touch FILE"), "x\\;\\ exec\\ touch\\ FILE");
+  EXPECT_EQ(tcl_word("[exec id]$a{b}\\"), "\\[exec\\ id\\]\\$a\\{b\\}\\\\");
+}
+
+}  // namespace
+}  // namespace rb::probe
