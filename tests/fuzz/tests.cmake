@@ -41,3 +41,11 @@ add_test(NAME tsan_parallel_verify
          COMMAND ${RB_FUZZ_BUILD}/tsan_parallel_verify ${CMAKE_CURRENT_BINARY_DIR}/tsan-run ${RB_TSAN_LOGS})
 set_tests_properties(tsan_parallel_verify PROPERTIES LABELS "fuzz;verify" TIMEOUT 600
                      ENVIRONMENT "TSAN_OPTIONS=halt_on_error=1")
+
+# The matrix and bench loaders, bounded like the line parser, seeded with the
+# shipped configurations (tests/fuzz/seeds-config: first byte 0 matrix, 1 bench).
+add_test(NAME fuzz_matrix_loader
+         COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_fuzz_loader.sh ${RB_FUZZ_BUILD}/fuzz_matrix_loader
+                 ${CMAKE_CURRENT_LIST_DIR}/seeds-config ${CMAKE_CURRENT_BINARY_DIR}/fuzz-loader-run ${RB_FUZZ_SECONDS}
+                 ${CMAKE_CURRENT_LIST_DIR}/matrix.dict)
+set_tests_properties(fuzz_matrix_loader PROPERTIES LABELS fuzz TIMEOUT 300)
