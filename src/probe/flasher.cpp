@@ -7,6 +7,11 @@
 
 namespace rb::probe {
 
+// Backend factories, one per file (qemu.cpp, openocd.cpp, pyocd.cpp).
+std::unique_ptr<Flasher> make_qemu_flasher(ProcessRunner& runner);
+std::unique_ptr<Flasher> make_openocd_flasher(ProcessRunner& runner);
+std::unique_ptr<Flasher> make_pyocd_flasher(ProcessRunner& runner);
+
 namespace {
 
 // The flashers, by the name a bench and a board.cmake give them: one line per

@@ -88,10 +88,6 @@ const std::vector<FlasherRegistration>& registered_flashers();
 // nullptr when no backend has that name.
 std::unique_ptr<Flasher> make_flasher(std::string_view name, ProcessRunner& runner);
 
-// Backend factories (one per file).
-std::unique_ptr<Flasher> make_qemu_flasher(ProcessRunner& runner);
-std::unique_ptr<Flasher> make_openocd_flasher(ProcessRunner& runner);
-std::unique_ptr<Flasher> make_pyocd_flasher(ProcessRunner& runner);
 
 // Shared by the probe backends: runs the board's power-cycle command through
 // `sh -c`, logging to `log`. Error carries the command's output.
