@@ -78,6 +78,19 @@ const std::vector<std::string>& known_tests() {
 
 namespace {
 
+// An allow-listed value is at most this long: std::regex recurses per
+// character, so a longer one is refused before any regular expression sees it.
+constexpr size_t kMaxAllowListed = 512;
+
+bool matches(const std::string& value, const std::regex& re) {
+  return value.size() <= kMaxAllowListed && std::regex_match(value, re);
+}
+
+// `value` as a diagnostic quotes it: at most 80 bytes.
+std::string clipped(const std::string& value) {
+  return value.size() <= 80 ? value : value.substr(0, 80) + "...";
+}
+
 // Collects diagnostics for one file; every accessor reports and goes on.
 class Checker {
  public:
@@ -158,8 +171,13 @@ class Checker {
   // by `rule`; otherwise reports it and returns false.
   bool allowed(const YAML::Node& at, const std::string& value, const std::regex& re,
                const std::string& what, const std::string& rule) {
-    if (std::regex_match(value, re)) return true;
-    error(at, fmt::format("{} '{}' is not allowed: {}", what, value, rule));
+    if (matches(value, re)) return true;
+    if (value.size() > kMaxAllowListed) {
+      error(at, fmt::format("{} '{}' is not allowed: longer than {} characters", what,
+                            clipped(value), kMaxAllowListed));
+    } else {
+      error(at, fmt::format("{} '{}' is not allowed: {}", what, value, rule));
+    }
     return false;
   }
 
@@ -380,7 +398,7 @@ void parse_expect(Checker& c, const YAML::Node& n, const std::string& what,
     return;
   }
   for (auto it = n.begin(); it != n.end(); ++it) {
-    if (!it->first.IsScalar() || !std::regex_match(it->first.Scalar(), kConfigKeyRe)) {
+    if (!it->first.IsScalar() || !matches(it->first.Scalar(), kConfigKeyRe)) {
       c.error(it->first, fmt::format("{}: a key must be a CONFIG key, [a-z][a-z0-9_.]*", what));
       continue;
     }
@@ -403,10 +421,10 @@ std::string pinned_commit(Checker& c, const YAML::Node& map, const std::string& 
   auto v = c.string(map, "commit", what, false);
   if (!v) return "";
   static const std::regex kCommitRe("^[0-9a-fA-F]{40}$");
-  if (!std::regex_match(*v, kCommitRe)) {
-    c.error(
-        map["commit"],
-        fmt::format("'commit' of {} must be a full commit id (40 hex digits), got '{}'", what, *v));
+  if (!matches(*v, kCommitRe)) {
+    c.error(map["commit"],
+            fmt::format("'commit' of {} must be a full commit id (40 hex digits), got '{}'", what,
+                        clipped(*v)));
     return "";
   }
   std::string lower = *v;
@@ -475,18 +493,20 @@ void parse_kernel(Checker& c, const YAML::Node& k, Matrix& m) {
   KernelSpec spec;
   auto name = c.string(k, "name", "a kernel", true);
   if (name) {
-    if (!std::regex_match(*name, kNameRe)) {
-      c.error(k["name"], fmt::format("kernel name '{}' must match [a-z0-9][a-z0-9_]*", *name));
+    if (!matches(*name, kNameRe)) {
+      c.error(k["name"],
+              fmt::format("kernel name '{}' must match [a-z0-9][a-z0-9_]*", clipped(*name)));
     }
     for (const auto& other : m.kernels) {
       if (other.name == *name)
-        c.error(k["name"], fmt::format("kernel '{}' is listed twice", *name));
+        c.error(k["name"], fmt::format("kernel '{}' is listed twice", clipped(*name)));
     }
-    spec.name = *name;
+    // A refused name is only ever shown, clipped.
+    spec.name = matches(*name, kNameRe) ? *name : clipped(*name);
   }
   std::string what = fmt::format("kernel '{}'", spec.name);
   spec.port = c.string(k, "port", what, false).value_or(spec.name);
-  if (k["port"].IsDefined() && !std::regex_match(spec.port, kNameRe)) {
+  if (k["port"].IsDefined() && !matches(spec.port, kNameRe)) {
     c.error(k["port"], fmt::format("port '{}' must match [a-z0-9][a-z0-9_]*", spec.port));
   }
   spec.git = c.string(k, "git", what, false).value_or("");
@@ -514,7 +534,7 @@ void parse_kernel(Checker& c, const YAML::Node& k, Matrix& m) {
         if (!c.check_map(e, fmt::format("an extra source of {}", what), kExtraKeys)) continue;
         ExtraSource x;
         x.name = c.string(e, "name", "an extra source", true).value_or("");
-        if (!x.name.empty() && !std::regex_match(x.name, kNameRe)) {
+        if (!x.name.empty() && !matches(x.name, kNameRe)) {
           c.error(e["name"],
                   fmt::format("extra source name '{}' must match [a-z0-9][a-z0-9_]*", x.name));
         }
@@ -582,7 +602,7 @@ Loaded<Matrix> parse_matrix(const std::string& text, const std::filesystem::path
         "tolerances"};
     c.check_map(root, "the matrix", kKeys);
     if (auto name = c.string(root, "matrix", "the matrix", true)) {
-      if (!std::regex_match(*name, kIdRe))
+      if (!matches(*name, kIdRe))
         c.error(root["matrix"], "matrix name must match [A-Za-z0-9][A-Za-z0-9_.-]*");
       m.name = *name;
     }
@@ -720,7 +740,7 @@ Loaded<Matrix> parse_matrix(const std::string& text, const std::filesystem::path
       static const std::regex kJobIdRe("^[a-z0-9][A-Za-z0-9_-]*$");
       std::set<std::string> ids;
       for (const auto& j : expand_jobs(m)) {
-        if (!std::regex_match(j.id, kJobIdRe) || !ids.insert(j.id).second) {
+        if (!matches(j.id, kJobIdRe) || !ids.insert(j.id).second) {
           c.error(root,
                   fmt::format("job id '{}' is not a unique [a-z0-9][A-Za-z0-9_-]* name", j.id));
         }
@@ -746,12 +766,15 @@ void parse_board(Checker& c, const YAML::Node& b, Bench& bench) {
   if (!c.check_map(b, "a board instance", kKeys)) return;
   BoardInstance inst;
   if (auto id = c.string(b, "id", "a board instance", true)) {
-    if (!std::regex_match(*id, kIdRe))
-      c.error(b["id"], fmt::format("board id '{}' must match [A-Za-z0-9][A-Za-z0-9_.-]*", *id));
+    if (!matches(*id, kIdRe))
+      c.error(b["id"],
+              fmt::format("board id '{}' must match [A-Za-z0-9][A-Za-z0-9_.-]*", clipped(*id)));
     for (const auto& other : bench.boards) {
-      if (other.id == *id) c.error(b["id"], fmt::format("board id '{}' is used twice", *id));
+      if (other.id == *id)
+        c.error(b["id"], fmt::format("board id '{}' is used twice", clipped(*id)));
     }
-    inst.id = *id;
+    // A refused id is only ever shown, clipped.
+    inst.id = matches(*id, kIdRe) ? *id : clipped(*id);
   }
   std::string what = fmt::format("board '{}'", inst.id);
   inst.board = c.choice(b, "board", what, board_names(), true).value_or("");
@@ -821,7 +844,7 @@ void parse_board(Checker& c, const YAML::Node& b, Bench& bench) {
       inst.serial_port =
           c.string(s, "port", what + " serial", known_flasher && !inst.emulated).value_or("");
       if (!inst.serial_port.empty()) {
-        if (!std::regex_match(inst.serial_port, kPortRe) || climbs(inst.serial_port)) {
+        if (!matches(inst.serial_port, kPortRe) || climbs(inst.serial_port)) {
           c.error(s["port"], fmt::format("{} serial.port '{}' is not allowed: {}", what,
                                          inst.serial_port, kPortRule));
           inst.serial_port.clear();

@@ -38,7 +38,8 @@ bool printable_utf8(const std::string& s) {
 template <typename T>
 void check_diagnostics(const rb::matrix::Loaded<T>& l) {
   for (const auto& d : l.errors) {
-    require(printable_utf8(d.format()), "a diagnostic prints as valid UTF-8 without control characters");
+    require(printable_utf8(d.format()),
+            "a diagnostic prints as valid UTF-8 without control characters");
     require(d.line >= 0 && d.column >= 0, "a diagnostic's place is not negative");
   }
 }
@@ -57,7 +58,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (m.ok()) {
       std::set<std::string> ids;
       for (const auto& j : rb::matrix::expand_jobs(m.value)) {
-        require(std::regex_match(j.id, kJobId), "a job id is one file name of allow-listed characters");
+        require(std::regex_match(j.id, kJobId),
+                "a job id is one file name of allow-listed characters");
         require(ids.insert(j.id).second, "job ids are unique");
       }
       for (const auto& k : m.value.kernels) {
@@ -71,7 +73,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (b.ok()) {
       for (const auto& inst : b.value.boards) {
         require(std::regex_match(inst.probe.serial, kSerial), "a probe serial is allow-listed");
-        require(inst.serial_port.empty() || inst.serial_port[0] == '/', "a serial port is an absolute path");
+        require(inst.serial_port.empty() || inst.serial_port[0] == '/',
+                "a serial port is an absolute path");
         require(inst.power_cycle.find_first_of(";|&$`<>(){}'\"\\\n") == std::string::npos,
                 "a power-cycle command has no shell syntax");
       }

@@ -42,6 +42,12 @@ huge_expect="larger than"
     printf ']\n'
   done
 } >"$work/gen/matrix-laughs.yaml"
+# A 900 kB value where an allow-list applies (std::regex recurses per character).
+{
+  printf 'matrix: m\nboard: qemu-netduinoplus2\nkernels:\n  - name: k\n    version: "1"\n    tag: v1\n    git: https://'
+  head -c 900000 /dev/zero | tr '\0' a
+  printf '\n'
+} >"$work/gen/matrix-long-git.yaml"
 
 n=0
 for f in "$corpus"/matrix-*.yaml "$corpus"/bench-*.yaml "$work"/gen/*.yaml; do
@@ -49,6 +55,7 @@ for f in "$corpus"/matrix-*.yaml "$corpus"/bench-*.yaml "$work"/gen/*.yaml; do
   case $name in
     matrix-huge.yaml) expect=$huge_expect ;;
     matrix-laughs.yaml) expect="YAML nodes" ;;
+    matrix-long-git.yaml) expect="longer than 512 characters" ;;
     *) expect=$(head -1 "$f" | sed -n 's/^# expect: //p') ;;
   esac
   [[ -n $expect ]] || { fail "$name: no '# expect:' line"; continue; }

@@ -394,3 +394,25 @@ TEST(MatrixLoad, JobIdsAreFileNamesFromAllowListedParts) {
 
 }  // namespace
 }  // namespace rb::matrix
+
+namespace rb::matrix {
+namespace {
+
+// std::regex recurses per character: a long value must be refused before any
+// regular expression sees it (a 900 kB git URL crashed the loader).
+TEST(MatrixLoad, LongValuesAreRefusedBeforeAnyRegex) {
+  const std::string big(400000, 'a');
+  auto m = parse_matrix("matrix: m\nboard: qemu-netduinoplus2\nkernels:\n  - name: " + big +
+                            "\n    version: \"1\"\n    tag: v1\n    git: https://" + big + "\n",
+                        "m.yaml");
+  ASSERT_FALSE(m.ok());
+  bool long_git = false;
+  for (const auto& e : m.errors) {
+    EXPECT_LT(e.message.size(), 400u) << "a diagnostic quotes at most 80 bytes of a value";
+    long_git = long_git || e.message.find("longer than 512 characters") != std::string::npos;
+  }
+  EXPECT_TRUE(long_git);
+}
+
+}  // namespace
+}  // namespace rb::matrix
