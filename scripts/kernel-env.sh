@@ -11,8 +11,20 @@
 # caller already set wins over the cache.
 #
 #   eval "$(scripts/kernel-env.sh [MATRIX])"
+#
+# With --pins it prints the matrix's pins instead, one line per source:
+# KERNEL EXTRA VERSION TAG COMMIT ("-" for an empty field; EXTRA "-" for the
+# kernel itself). Tests and scripts read a kernel's pin this way, so it lives
+# in its matrix entry only.
+#
+#   scripts/kernel-env.sh --pins [MATRIX]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+pins_only=0
+if [[ ${1:-} == --pins ]]; then
+  pins_only=1
+  shift
+fi
 matrix=${1:-$root/configs/qemu.yaml}
 cache=${RTOSBENCH_KERNEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rtosbench/kernels}
 [[ -r $matrix ]] || { echo "kernel-env.sh: cannot read $matrix" >&2; exit 66; }
@@ -20,15 +32,16 @@ cache=${RTOSBENCH_KERNEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rtosbench/kernel
 # tests/ports names the extra sources of uC/OS-III this way.
 declare -A extra_var=([ucos3.uc_cpu]=UCOS3_CPU [ucos3.uc_lib]=UCOS3_LIB)
 
-# One line per source: KERNEL EXTRA TAG COMMIT ("-" for an empty field), from
+# One line per source: KERNEL EXTRA TAG COMMIT VERSION ("-" for an empty field), from
 # the matrix's `kernels:` list (entries at two spaces, extra sources at six;
 # commented-out kernels are not listed).
 sources=$(awk '
-  function flush() { if (k != "") print k, (x == "" ? "-" : x), (t == "" ? "-" : t), (c == "" ? "-" : c) }
+  function flush() { if (k != "") print k, (x == "" ? "-" : x), (t == "" ? "-" : t), (c == "" ? "-" : c), (v == "" || x != "" ? "-" : v) }
   function value(line) { sub(/^[^:]*:[ \t]*/, "", line); sub(/[ \t]+#.*$/, "", line); gsub(/["\047]/, "", line); return line }
   /^[^ #]/ { inkernels = ($0 ~ /^kernels:/); next }
   !inkernels { next }
-  /^  - name:/ { flush(); k = value($0); x = ""; t = ""; c = ""; next }
+  /^  - name:/ { flush(); k = value($0); x = ""; t = ""; c = ""; v = ""; next }
+  /^    version:/ { v = value($0); next }
   /^    tag:/ { t = value($0); next }
   /^    commit:/ { c = value($0); next }
   /^      - name:/ { flush(); x = value($0); t = ""; c = ""; next }
@@ -37,9 +50,14 @@ sources=$(awk '
   END { flush() }
 ' "$matrix")
 
+if ((pins_only)); then
+  awk '{ print $1, $2, $5, $3, $4 }' <<<"$sources"
+  exit 0
+fi
+
 git_at() { git -c safe.directory='*' -C "$1" "${@:2}" 2>/dev/null; }
 
-while read -r kernel extra tag commit; do
+while read -r kernel extra tag commit _version; do
   [[ -n $kernel ]] || continue
   [[ $tag == - ]] && tag=""
   [[ $commit == - ]] && commit=""

@@ -1,18 +1,10 @@
 /* CONFIG: every condition the firmware knows or can read back itself
  * (docs/protocol.md section 3). Printed by ctl after the kernel started, so
  * the interrupt priorities read back are the ones the kernel configured. */
+#include "cm4_regs.h"
 #include "rb_harness.h"
 
 struct rb_board_facts rb_facts;
-
-#define RB_SHPR3 (*(volatile uint32_t*)0xE000ED20u)
-#define RB_NVIC_IPR ((volatile uint8_t*)0xE000E400u)
-#define RB_FPCCR (*(volatile uint32_t*)0xE000EF34u)
-
-/* The STM32F4 implements the top 4 bits of each priority byte. */
-static uint32_t rb_prio_bits(uint32_t byte) {
-  return (byte & 0xFFu) >> 4;
-}
 
 void rb_config_emit(void) {
   const uint32_t caps = rbp_port.caps;
@@ -52,7 +44,7 @@ void rb_config_emit(void) {
   rb_rec_kv_int("icache", rb_facts.icache);
   rb_rec_kv_int("dcache", rb_facts.dcache);
   rb_rec_kv_int("prefetch", rb_facts.prefetch);
-  rb_rec_kv_hex("fpccr", RB_FPCCR);
+  rb_rec_kv_hex("fpccr", FPU_FPCCR);
   rb_rec_end();
 
   rb_rec_begin("CONFIG");
@@ -77,9 +69,9 @@ void rb_config_emit(void) {
     }
   }
   rb_rec_kv_u32("stack_words", RB_STACK_WORDS);
-  rb_rec_kv_u32("irq_prio", rb_prio_bits(RB_NVIC_IPR[RB_TEST_IRQN]));
-  rb_rec_kv_u32("tick_prio", rb_prio_bits(RB_SHPR3 >> 24));
-  rb_rec_kv_u32("pendsv_prio", rb_prio_bits(RB_SHPR3 >> 16));
+  rb_rec_kv_u32("irq_prio", RB_PRIO_LEVEL(NVIC_IPR(RB_TEST_IRQN)));
+  rb_rec_kv_u32("tick_prio", RB_PRIO_LEVEL(SCB_SHPR3 >> 24));
+  rb_rec_kv_u32("pendsv_prio", RB_PRIO_LEVEL(SCB_SHPR3 >> 16));
   rb_rec_end();
 
   rb_rec_begin("CONFIG");

@@ -5,6 +5,7 @@
  * starts the kernel. The controller task prints BEGIN and CONFIG, runs the
  * selected tests in a fixed order, prints END and then blocks forever; the
  * idle task keeps running (the host stops QEMU or the board). */
+#include "cm4_regs.h"
 #include "rb_harness.h"
 
 uint32_t rb_buf_a[RB_CFG_SAMPLES];
@@ -18,20 +19,10 @@ volatile uint32_t rb_idle_passes;
 uint32_t rb_base_ticks;
 uint32_t rb_boot_dhcsr;
 
-#define RB_TEST(id, caps) \
-  { #id, (caps), RB_CFG_ON_##id, RB_CFG_SAMPLES_##id, RB_CFG_WARMUP_##id, rb_test_##id }
+#define RB_TEST_ENTRY(id, caps, series) \
+  {#id, (caps), RB_CFG_ON_##id, RB_CFG_SAMPLES_##id, RB_CFG_WARMUP_##id, rb_test_##id},
 
-const struct rb_test rb_tests[] = {
-    RB_TEST(ruler, 0),
-    RB_TEST(api_overhead, RBP_HAS_TASKS),
-    RB_TEST(wake_latency, RBP_HAS_TASKS | RBP_HAS_PREEMPTION),
-    RB_TEST(round_trip, RBP_HAS_TASKS),
-    RB_TEST(irq_latency, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR),
-    RB_TEST(time_slice, RBP_HAS_TASKS | RBP_HAS_TIME_SLICE),
-    RB_TEST(tick_overhead, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK),
-    RB_TEST(queue, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_QUEUE),
-    RB_TEST(mutex, RBP_HAS_TASKS | RBP_HAS_MUTEX),
-};
+const struct rb_test rb_tests[] = {RB_TEST_TABLE(RB_TEST_ENTRY)};
 const uint32_t rb_test_count = sizeof rb_tests / sizeof rb_tests[0];
 
 static const struct {
@@ -195,7 +186,7 @@ static void rb_check_port_table(void) {
 
 int main(void) {
   /* Read before anything else touches the debug registers. */
-  rb_boot_dhcsr = *(volatile uint32_t*)0xE000EDF0u;
+  rb_boot_dhcsr = DBG_DHCSR;
   rb_board_init();
   rb_board_read_facts(&rb_facts);
   rb_other_line("rtosbench-fw: board=" RB_CFG_BOARD " port=" RB_CFG_PORT

@@ -9,6 +9,7 @@
 #include "rb_board.h"
 #include "rb_build_config.h"
 #include "rb_port.h"
+#include "rb_tests.h"
 
 /* ---- Task layout: the same for every kernel ------------------------------
  * Every test runs on these six tasks (plus the kernel's idle task); all have
@@ -55,15 +56,9 @@ struct rb_test {
 extern const struct rb_test rb_tests[];
 extern const uint32_t rb_test_count;
 
-void rb_test_ruler(const struct rb_test* t);
-void rb_test_api_overhead(const struct rb_test* t);
-void rb_test_wake_latency(const struct rb_test* t);
-void rb_test_round_trip(const struct rb_test* t);
-void rb_test_irq_latency(const struct rb_test* t);
-void rb_test_time_slice(const struct rb_test* t);
-void rb_test_tick_overhead(const struct rb_test* t);
-void rb_test_queue(const struct rb_test* t);
-void rb_test_mutex(const struct rb_test* t);
+/* One runner per entry of the table (rb_tests.h). */
+#define RB_TEST_PROTOTYPE(id, caps, series) void rb_test_##id(const struct rb_test* t);
+RB_TEST_TABLE(RB_TEST_PROTOTYPE)
 
 /* ---- Workers -------------------------------------------------------------- */
 typedef void (*rb_role_fn)(void);

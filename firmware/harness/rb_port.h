@@ -20,11 +20,12 @@
  * `caps` (the operation may then be NULL); the harness reports the affected
  * test or series as NA with a reason, never as a number.
  *
- * Interrupt priorities (same for every kernel, 4 priority bits on STM32F4):
- * SysTick and PendSV at RB_TICK_PRIO (15, lowest), the harness' test timer at
- * RB_IRQ_PRIO (14). The test-timer ISR calls sem_give_from_isr, so a port
+ * Interrupt priorities (same for every kernel; levels of the board's
+ * RB_NVIC_PRIO_BITS implemented bits, from boards/<board>/board.cmake through
+ * rb_build_config.h; STM32F4: 4 bits): SysTick and PendSV at RB_TICK_PRIO
+ * (15 there, lowest), the harness' test timer at RB_IRQ_PRIO (14 there). The test-timer ISR calls sem_give_from_isr, so a port
  * whose kernel masks interrupts by priority (BASEPRI) must allow kernel calls
- * from RB_IRQ_PRIO (FreeRTOS: configMAX_SYSCALL_INTERRUPT_PRIORITY <= 14<<4).
+ * from RB_IRQ_PRIO (FreeRTOS: configMAX_SYSCALL_INTERRUPT_PRIORITY <= RB_PRIO_BYTE(RB_IRQ_PRIO)).
  * The firmware reads both priorities back and reports them in CONFIG.
  *
  * Return values: 0 (RBP_OK) on success, a negative value on failure. The
@@ -38,16 +39,14 @@
 
 #include <stdint.h>
 
+#include "rb_build_config.h" /* RB_NVIC_PRIO_BITS, RB_TICK_PRIO, RB_IRQ_PRIO */
+
 #define RBP_OK 0
 #define RBP_ERR (-1)
 
 /* Neutral priority scale. */
 #define RBP_PRIO_MIN 1
 #define RBP_PRIO_MAX 8
-
-/* Interrupt priorities (values of the 4 implemented NVIC priority bits). */
-#define RB_TICK_PRIO 15
-#define RB_IRQ_PRIO 14
 
 /* Object ID spaces: ports size their static arrays with these. */
 #define RBP_MAX_TASKS 8

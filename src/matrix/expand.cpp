@@ -10,7 +10,14 @@ std::string opt_id(const std::string& opt) {
   std::istringstream in(opt);
   std::string tok;
   while (in >> tok) {
-    if (tok.size() >= 2 && tok[0] == '-' && tok[1] == 'O') return tok.substr(1);
+    if (tok.size() >= 2 && tok[0] == '-' && tok[1] == 'O') {
+      // Only [A-Za-z0-9] of it: an id never holds a path separator or a dot.
+      std::string id;
+      for (char c : tok.substr(1)) {
+        if (std::isalnum(static_cast<unsigned char>(c))) id += c;
+      }
+      if (!id.empty()) return id;
+    }
   }
   std::string id;
   for (char c : opt) {
@@ -41,8 +48,9 @@ std::vector<Job> expand_jobs(const Matrix& m) {
           j.id = j.build_id;
           j.port_exists = exists;
           if (!exists) {
-            j.port_missing_reason = fmt::format("no firmware port '{}' yet ({} does not exist)", k.port,
-                                                port_file.lexically_relative(m.firmware.parent_path()).string());
+            j.port_missing_reason =
+                fmt::format("no firmware port '{}' yet ({} does not exist)", k.port,
+                            port_file.lexically_relative(m.firmware.parent_path()).string());
           }
           jobs.push_back(std::move(j));
         }

@@ -8,7 +8,8 @@
 namespace rb::matrix {
 
 // "-O2 -g0" -> "O2", "-Os" -> "Os"; flags without an -O level are reduced to
-// [A-Za-z0-9] so the id stays a file name.
+// [A-Za-z0-9]; the result only ever holds [A-Za-z0-9], so the id stays one
+// file name (docs/matrix.md, "Strings the tool passes on").
 std::string opt_id(const std::string& opt);
 
 // Every job of the matrix. A kernel whose firmware/ports/<port>/port.cmake is

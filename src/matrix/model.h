@@ -90,10 +90,8 @@ struct Matrix {
   Retries retries;
 };
 
-enum class FlasherKind { kQemu, kOpenocd, kPyocd };
 enum class ResetMethod { kHardware, kSystem, kPowerCycle };
 
-const char* to_string(FlasherKind k);
 const char* to_string(ResetMethod r);
 
 struct ProbeSpec {
@@ -122,7 +120,12 @@ struct QemuSpec {
 struct BoardInstance {
   std::string id;          // unique in the bench, e.g. "disco-1"
   std::string board;       // board type; a job runs on instances of its matrix's board
-  FlasherKind flasher = FlasherKind::kQemu;
+  // A flasher registered in src/probe (flasher.cpp) and named by the board's
+  // board.cmake (RB_BOARD_FLASHERS).
+  std::string flasher = "qemu";
+  // The flasher emulates the board (RB_BOARD_EMULATOR): no serial port to
+  // name, a cold start per load, identical loads expected.
+  bool emulated = true;
   ProbeSpec probe;
   QemuSpec qemu;
   std::string serial_port; // by-id path; empty for qemu (the pty is made per job)

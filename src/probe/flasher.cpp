@@ -7,27 +7,28 @@
 
 namespace rb::probe {
 
+// Backend factories, one per file (qemu.cpp, openocd.cpp, pyocd.cpp).
+std::unique_ptr<Flasher> make_qemu_flasher(ProcessRunner& runner);
+std::unique_ptr<Flasher> make_openocd_flasher(ProcessRunner& runner);
+std::unique_ptr<Flasher> make_pyocd_flasher(ProcessRunner& runner);
+
 namespace {
 
-using Factory = std::unique_ptr<Flasher> (*)(ProcessRunner&);
-
-struct Registration {
-  matrix::FlasherKind kind;
-  Factory make;
-};
-
-// One line per backend.
-constexpr Registration kFlashers[] = {
-    {matrix::FlasherKind::kQemu, make_qemu_flasher},
-    {matrix::FlasherKind::kOpenocd, make_openocd_flasher},
-    {matrix::FlasherKind::kPyocd, make_pyocd_flasher},
+// The flashers, by the name a bench and a board.cmake give them: one line per
+// backend. The only list of them.
+const std::vector<FlasherRegistration> kFlashers{
+    {"qemu", "qemu-system-arm", make_qemu_flasher},
+    {"openocd", "openocd", make_openocd_flasher},
+    {"pyocd", "pyocd", make_pyocd_flasher},
 };
 
 }  // namespace
 
-std::unique_ptr<Flasher> make_flasher(matrix::FlasherKind kind, ProcessRunner& runner) {
+const std::vector<FlasherRegistration>& registered_flashers() { return kFlashers; }
+
+std::unique_ptr<Flasher> make_flasher(std::string_view name, ProcessRunner& runner) {
   for (const auto& r : kFlashers) {
-    if (r.kind == kind) return r.make(runner);
+    if (r.name == name) return r.make(runner);
   }
   return nullptr;
 }

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rb::probe {
@@ -75,12 +76,18 @@ class Flasher {
   virtual ToolCheck check_tool() = 0;
 };
 
-std::unique_ptr<Flasher> make_flasher(matrix::FlasherKind kind, ProcessRunner& runner);
+// The registry: every backend by name (flasher.cpp, one line each). A bench
+// names a flasher; the board's board.cmake says which flashers may program it
+// (tests/probe checks that each is registered here).
+struct FlasherRegistration {
+  std::string name;  // as a bench and RB_BOARD_FLASHERS name it
+  std::string tool;  // the program it runs (what `doctor` checks)
+  std::unique_ptr<Flasher> (*make)(ProcessRunner& runner);
+};
+const std::vector<FlasherRegistration>& registered_flashers();
+// nullptr when no backend has that name.
+std::unique_ptr<Flasher> make_flasher(std::string_view name, ProcessRunner& runner);
 
-// Backend factories (one per file).
-std::unique_ptr<Flasher> make_qemu_flasher(ProcessRunner& runner);
-std::unique_ptr<Flasher> make_openocd_flasher(ProcessRunner& runner);
-std::unique_ptr<Flasher> make_pyocd_flasher(ProcessRunner& runner);
 
 // Shared by the probe backends: runs the board's power-cycle command through
 // `sh -c`, logging to `log`. Error carries the command's output.
@@ -130,6 +137,11 @@ ProcessResult run_logged(ProcessRunner& runner, std::vector<std::string> argv,
 // the log).
 Result<std::filesystem::path> flash_log(const FlashContext& ctx, const char* tool,
                                         const std::string& missing);
+
+// `s` as one word of OpenOCD's Tcl: every character but [A-Za-z0-9_.:-]
+// escaped with a backslash, so no substitution or command separator survives
+// (the bench loader already allows only those characters in a serial).
+std::string tcl_word(const std::string& s);
 
 // Lines of a tool's output that explain a failure ("Error: ...", "** ... **",
 // "error: ..."), joined with "; ", at most `max` of them; falls back to the

@@ -126,16 +126,15 @@ void check_toolchain(std::vector<Finding>& f, ProcessRunner& processes, const ma
 // Every flash tool: required when the bench uses it.
 void check_flash_tools(std::vector<Finding>& f, ProcessRunner& processes,
                        const matrix::Bench* bench) {
-  std::set<matrix::FlasherKind> used;
+  std::set<std::string> used;
   if (bench) {
     for (const auto& b : bench->boards) used.insert(b.flasher);
   }
-  for (auto kind :
-       {matrix::FlasherKind::kQemu, matrix::FlasherKind::kOpenocd, matrix::FlasherKind::kPyocd}) {
-    auto flasher = probe::make_flasher(kind, processes);
+  for (const auto& reg : probe::registered_flashers()) {
+    auto flasher = reg.make(processes);
     auto t = flasher->check_tool();
-    bool required = used.count(kind) > 0;
-    std::string topic = kind == matrix::FlasherKind::kQemu ? "qemu-system-arm" : flasher->name();
+    bool required = used.count(reg.name) > 0;
+    const std::string& topic = reg.tool;
     if (t.present) {
       f.push_back(Finding{L::kOk, topic, fmt::format("{} ({})", t.version, t.path), ""});
     } else {
@@ -217,7 +216,7 @@ void check_bench_hardware(std::vector<Finding>& f, const matrix::Bench* bench,
   }
   if (!bench) return;
   for (const auto& b : bench->boards) {
-    if (b.flasher == matrix::FlasherKind::kQemu) continue;
+    if (b.emulated) continue;
     f.push_back(probe_finding(b, probes, *bench));
     f.push_back(serial_finding(b, sys_root));
     if (b.reset == matrix::ResetMethod::kPowerCycle) {

@@ -71,7 +71,7 @@ json ReproducibilityPolicy::to_json() const {
 ReproducibilityPolicy reproducibility_policy(const matrix::Matrix& m,
                                              const matrix::BoardInstance& board) {
   ReproducibilityPolicy p;
-  const bool emulated = board.flasher == matrix::FlasherKind::kQemu;
+  const bool emulated = board.emulated;
   for (const auto& name : matrix::known_statistics()) p.per_statistic[name] = {};
   if (!emulated) {
     // Cold starts of one board move medians by a few cycles and tails much

@@ -34,3 +34,10 @@ add_test(NAME fuzz_line_parser
                  ${CMAKE_CURRENT_LIST_DIR}/protocol.dict)
 set_tests_properties(fuzz_line_parser PROPERTIES LABELS fuzz TIMEOUT 300)
 
+# The matrix and bench loaders, bounded like the line parser, seeded with the
+# shipped configurations (tests/fuzz/seeds-config: first byte 0 matrix, 1 bench).
+add_test(NAME fuzz_matrix_loader
+         COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/run_fuzz_loader.sh ${RB_FUZZ_BUILD}/fuzz_matrix_loader
+                 ${CMAKE_CURRENT_LIST_DIR}/seeds-config ${CMAKE_CURRENT_BINARY_DIR}/fuzz-loader-run ${RB_FUZZ_SECONDS}
+                 ${CMAKE_CURRENT_LIST_DIR}/matrix.dict)
+set_tests_properties(fuzz_matrix_loader PROPERTIES LABELS fuzz TIMEOUT 300)

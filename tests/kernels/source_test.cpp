@@ -223,9 +223,9 @@ TEST_F(KernelSources, CachedCheckoutIsMovedToThePinnedCommit) {
 }
 
 TEST(KernelCache, EntryNamedByCommitElseTag) {
-  EXPECT_EQ(cache_entry_name("freertos", "V10.5.1", "", "10.5.1"), "freertos-V10.5.1");
-  EXPECT_EQ(cache_entry_name("tencentos", "master", "1a4f91ab8e99fcc5a9db214ae6ba0d996de25498", "2.5.2"),
-            "tencentos-1a4f91ab8e99fcc5a9db214ae6ba0d996de25498");
+  EXPECT_EQ(cache_entry_name("fakeos", "V1.2.3", "", "1.2.3"), "fakeos-V1.2.3");
+  EXPECT_EQ(cache_entry_name("tencentos", "master", "abcdef0123456789abcdef0123456789abcdef01", "2.5.2"),
+            "tencentos-abcdef0123456789abcdef0123456789abcdef01");
   EXPECT_EQ(cache_entry_name("x", "", "", "1.0 beta"), "x-1.0_beta");
 }
 

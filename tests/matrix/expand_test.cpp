@@ -31,9 +31,9 @@ TEST_F(ExpandJobs, VariantsExpandInMatrixOrderWithStableIds) {
 board: stm32f407-disco
 kernels:
   - name: freertos
-    version: "10.5.1"
+    version: "1.2.3"
     git: https://github.com/FreeRTOS/FreeRTOS-Kernel
-    tag: V10.5.1
+    tag: V1.2.3
   - name: zephyr
 variants:
   opt: ["-O2 -g0", "-Os -g0"]

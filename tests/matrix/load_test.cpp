@@ -1,4 +1,7 @@
 #include "matrix/load.h"
+#include "matrix/expand.h"
+
+#include <fmt/core.h>
 
 #include <gtest/gtest.h>
 
@@ -55,14 +58,14 @@ TEST(MatrixLoad, KernelWithSourceAndOverrides) {
 board: stm32f407-disco
 kernels:
   - name: ucos3
-    version: "3.08"
+    version: "9.8"
     git: https://example.org/uC-OS3
-    tag: v3.08.00
+    tag: v9.8.7
     note: statistics task off
     extra_sources:
       - name: uc_cpu
         git: https://example.org/uC-CPU
-        tag: v1.32.01
+        tag: v1.2.3
     expect:
       tick: "100"
       kernel_commit: ~
@@ -78,7 +81,7 @@ retries: {capture: 2}
   ASSERT_TRUE(m.ok()) << m.errors.front().format();
   const auto& k = m.value.kernels[0];
   EXPECT_TRUE(k.needs_source());
-  EXPECT_EQ(k.tag, "v3.08.00");
+  EXPECT_EQ(k.tag, "v9.8.7");
   ASSERT_EQ(k.extra_sources.size(), 1u);
   EXPECT_EQ(k.extra_sources[0].name, "uc_cpu");
   EXPECT_EQ(k.expect.at("tick"), std::optional<std::string>("100"));
@@ -156,13 +159,15 @@ boards:
   ASSERT_TRUE(b.ok()) << b.errors.front().format();
   ASSERT_EQ(b.value.boards.size(), 2u);
   const auto& d = b.value.boards[0];
-  EXPECT_EQ(d.flasher, FlasherKind::kOpenocd);
+  EXPECT_EQ(d.flasher, "openocd");
+  EXPECT_FALSE(d.emulated);
   EXPECT_EQ(d.probe.target, "target/stm32f4x.cfg");
   EXPECT_EQ(d.probe.interface, "interface/stlink.cfg");
   EXPECT_EQ(d.baud, 921600u);
   EXPECT_EQ(d.reset, ResetMethod::kPowerCycle);
   EXPECT_DOUBLE_EQ(d.port_wait_s, 15);
-  EXPECT_EQ(b.value.boards[1].flasher, FlasherKind::kQemu);
+  EXPECT_EQ(b.value.boards[1].flasher, "qemu");
+  EXPECT_TRUE(b.value.boards[1].emulated);
   EXPECT_TRUE(b.value.boards[1].serial_port.empty());
 }
 
@@ -173,7 +178,7 @@ kernels:
   - name: tencentos
     version: "2.5.2"
     git: https://example.org/TencentOS-tiny
-    commit: 1A4F91AB8E99FCC5A9DB214AE6BA0D996DE25498
+    commit: ABCDEF0123456789ABCDEF0123456789ABCDEF01
     extra_sources:
       - name: helper
         git: https://example.org/helper
@@ -187,7 +192,7 @@ reproducibility:
 )", "/m.yaml");
   ASSERT_TRUE(m.ok()) << m.errors.front().format();
   const auto& k = m.value.kernels[0];
-  EXPECT_EQ(k.commit, "1a4f91ab8e99fcc5a9db214ae6ba0d996de25498");  // lower-cased
+  EXPECT_EQ(k.commit, "abcdef0123456789abcdef0123456789abcdef01");  // lower-cased
   EXPECT_EQ(k.tag, "");                                            // optional with a commit
   EXPECT_EQ(k.extra_sources.at(0).commit, "0123456789abcdef0123456789abcdef01234567");
   EXPECT_EQ(m.value.repeats, 3);
@@ -209,7 +214,7 @@ kernels:
   - name: a
     version: "1"
     git: https://example.org/a
-    commit: 1a4f91ab
+    commit: abcdef01
   - name: b
     commit: 0123456789abcdef0123456789abcdef01234567
   - name: c
@@ -217,7 +222,7 @@ kernels:
     git: https://example.org/c
 )", "m.yaml");
   ASSERT_FALSE(m.ok());
-  EXPECT_TRUE(has_error(m.errors, 7, 13, "must be a full commit id (40 hex digits), got '1a4f91ab'"));
+  EXPECT_TRUE(has_error(m.errors, 7, 13, "must be a full commit id (40 hex digits), got 'abcdef01'"));
   EXPECT_TRUE(has_error(m.errors, 9, 13, "has a commit but neither 'git' nor 'source'"));
   EXPECT_TRUE(has_error(m.errors, 10, 5, "kernel 'c' needs 'tag'"));
   EXPECT_EQ(m.errors.size(), 3u);
@@ -248,11 +253,165 @@ boards:
     reset: power-cycle
 )", "lab.yaml");
   ASSERT_FALSE(b.ok());
-  EXPECT_TRUE(has_error(b.errors, 5, 14, "allowed: qemu, openocd, pyocd"));
+  EXPECT_TRUE(has_error(b.errors, 5, 14, "allowed: openocd, pyocd, qemu"));
   EXPECT_TRUE(has_error(b.errors, 6, 9, "used twice"));
   EXPECT_TRUE(has_error(b.errors, 6, 5, "needs 'serial"));
   EXPECT_TRUE(has_error(b.errors, 6, 5, "needs 'power_cycle'"));
   EXPECT_EQ(b.errors.size(), 4u);
+}
+
+}  // namespace
+}  // namespace rb::matrix
+
+namespace rb::matrix {
+namespace {
+
+bool any_error(const std::vector<Diagnostic>& errors, int line, const std::string& text) {
+  for (const auto& e : errors) {
+    if (e.line == line && e.message.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
+// issue 13: every string that reaches a tool or a path is allow-listed.
+TEST(MatrixLoad, HostileStringsAreRefusedWithTheirPlace) {
+  auto m = parse_matrix("matrix: m\nboard: qemu-netduinoplus2\n"
+                        "kernels:\n"
+                        "  - name: k\n"
+                        "    git: --upload-pack=touch x\n"
+                        "    tag: ../../x\n"
+                        "    version: \"1;id\"\n"
+                        "variants:\n"
+                        "  opt: [\"-O/../../x\", \"-O2 -fplugin=evil.so\", \"-O2 -Wl,--wrap=main\", \"-O2 -specs=/x\"]\n"
+                        "  tick_hz: [1000, 1000]\n"
+                        "  fpu_context: [0, 0]\n"
+                        "tests: [ruler, ruler]\n",
+                        "m.yaml");
+  ASSERT_FALSE(m.ok());
+  EXPECT_TRUE(any_error(m.errors, 5, "git of kernel 'k' '--upload-pack=touch x' is not allowed"));
+  EXPECT_TRUE(any_error(m.errors, 6, "tag of kernel 'k'"));
+  EXPECT_TRUE(any_error(m.errors, 7, "version of kernel 'k'"));
+  EXPECT_TRUE(any_error(m.errors, 9, "variants.opt flag '-O/../../x' is not allowed"));
+  EXPECT_TRUE(any_error(m.errors, 9, "'-fplugin=evil.so'"));
+  EXPECT_TRUE(any_error(m.errors, 9, "'-Wl,--wrap=main'"));
+  EXPECT_TRUE(any_error(m.errors, 9, "'-specs=/x'"));
+  EXPECT_TRUE(any_error(m.errors, 10, "variants.tick_hz: '1000' is given twice"));
+  EXPECT_TRUE(any_error(m.errors, 11, "variants.fpu_context: '0' is given twice"));
+  EXPECT_TRUE(any_error(m.errors, 12, "tests: 'ruler' is given twice"));
+  EXPECT_EQ(m.errors[0].format().rfind("m.yaml:5:10: error: ", 0), 0u) << m.errors[0].format();
+}
+
+TEST(MatrixLoad, DuplicateKeysAreErrors) {
+  auto m = parse_matrix("matrix: m\nboard: qemu-netduinoplus2\nkernels: [{name: bare, name: x}]\nmatrix: n\n", "m.yaml");
+  ASSERT_FALSE(m.ok());
+  EXPECT_TRUE(any_error(m.errors, 3, "key 'name' is given twice (first at line 3)"));
+  EXPECT_TRUE(any_error(m.errors, 4, "key 'matrix' is given twice (first at line 1)"));
+}
+
+TEST(MatrixLoad, TextMustBeUtf8WithoutControlCharacters) {
+  auto m = parse_matrix("matrix: m\nboard: qemu-netduinoplus2\nkernels:\n  - name: bare\n    note: \"a\xff\xfe\"\n"
+                        "  - name: k2\n    note: \"\\e[31mred\"\n",
+                        "m.yaml");
+  ASSERT_FALSE(m.ok());
+  EXPECT_TRUE(any_error(m.errors, 5, "'note' in kernel 'bare' is not valid UTF-8"));
+  EXPECT_TRUE(any_error(m.errors, 7, "holds a control character (\\x1b)"));
+  // What a diagnostic prints of the file is printable UTF-8.
+  auto b = parse_matrix("matrix: \"\xff\\e\"\n", "m\x1b.yaml");
+  ASSERT_FALSE(b.ok());
+  for (const auto& e : b.errors) EXPECT_EQ(e.format().find('\x1b'), std::string::npos) << e.format();
+}
+
+TEST(MatrixLoad, HugeAndDeepDocumentsAreRefused) {
+  std::string deep = "matrix: m\nx: ";
+  for (int i = 0; i < 100; ++i) deep += "[";
+  for (int i = 0; i < 100; ++i) deep += "]";
+  auto d = parse_matrix(deep + "\n", "m.yaml");
+  ASSERT_FALSE(d.ok());
+  EXPECT_NE(d.errors[0].message.find("nests deeper than"), std::string::npos) << d.errors[0].format();
+  auto h = parse_matrix("matrix: m\nnote: \"" + std::string(2 << 20, 'a') + "\"\n", "m.yaml");
+  ASSERT_FALSE(h.ok());
+  EXPECT_NE(h.errors[0].message.find("larger than"), std::string::npos);
+  // Aliases multiply: 10 levels of 10 uses each is 10^10 nodes.
+  std::string laughs = "matrix: m\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int i = 1; i < 10; ++i) {
+    laughs += fmt::format("a{0}: &a{0} [", i);
+    for (int k = 0; k < 10; ++k) laughs += fmt::format("{}*a{}", k ? ", " : "", i - 1);
+    laughs += "]\n";
+  }
+  auto l = parse_matrix(laughs, "m.yaml");
+  ASSERT_FALSE(l.ok());
+  EXPECT_NE(l.errors[0].message.find("more than"), std::string::npos) << l.errors[0].format();
+}
+
+TEST(BenchLoad, HostileStringsAreRefusedWithTheirPlace) {
+  auto b = parse_bench(R"(bench: lab
+boards:
+  - id: a
+    board: stm32f407-disco
+    flasher: openocd
+    probe:
+      serial: 'x; exec touch FILE'
+      interface: ../../tmp/evil.cfg
+      target: /etc/evil.cfg
+    serial: {port: /dev/../tmp/x}
+    reset: power-cycle
+    power_cycle: "uhubctl -a cycle; rm -rf ~"
+  - id: b
+    board: qemu-netduinoplus2
+    flasher: qemu
+    qemu: {machine: "-x", extra_args: ["-chardev", "file,path=/tmp/x"]}
+  - id: ../c
+    board: stm32f407-disco
+    flasher: pyocd
+    probe: {serial: "-h", pack: "-x.pack"}
+    serial: {port: dev/ttyACM0}
+)", "lab.yaml");
+  ASSERT_FALSE(b.ok());
+  EXPECT_TRUE(any_error(b.errors, 7, "probe.serial 'x; exec touch FILE' is not allowed"));
+  EXPECT_TRUE(any_error(b.errors, 8, "probe.interface"));
+  EXPECT_TRUE(any_error(b.errors, 9, "probe.target"));
+  EXPECT_TRUE(any_error(b.errors, 10, "serial.port '/dev/../tmp/x' is not allowed"));
+  EXPECT_TRUE(any_error(b.errors, 12, "power_cycle"));
+  EXPECT_TRUE(any_error(b.errors, 16, "qemu.machine '-x'"));
+  EXPECT_TRUE(any_error(b.errors, 16, "extra_args entry '-chardev'"));
+  EXPECT_TRUE(any_error(b.errors, 16, "extra_args entry 'file,path=/tmp/x'"));
+  EXPECT_TRUE(any_error(b.errors, 17, "board id '../c'"));
+  EXPECT_TRUE(any_error(b.errors, 20, "probe.serial '-h'"));
+  EXPECT_TRUE(any_error(b.errors, 20, "probe.pack '-x.pack'"));
+  EXPECT_TRUE(any_error(b.errors, 21, "serial.port 'dev/ttyACM0'"));
+}
+
+TEST(MatrixLoad, JobIdsAreFileNamesFromAllowListedParts) {
+  auto m = parse_matrix("matrix: m\nboard: qemu-netduinoplus2\nkernels: [{name: bare}]\n"
+                        "variants: {opt: [\"-O2 -g0\", \"-Os -DX=1 -fno-inline -mtune=cortex-m4\"], tick_hz: [100, 1000]}\n",
+                        "m.yaml");
+  ASSERT_TRUE(m.ok()) << m.errors[0].format();
+  for (const auto& j : expand_jobs(m.value)) {
+    EXPECT_EQ(j.id.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"), std::string::npos)
+        << j.id;
+  }
+}
+
+}  // namespace
+}  // namespace rb::matrix
+
+namespace rb::matrix {
+namespace {
+
+// std::regex recurses per character: a long value must be refused before any
+// regular expression sees it (a 900 kB git URL crashed the loader).
+TEST(MatrixLoad, LongValuesAreRefusedBeforeAnyRegex) {
+  const std::string big(400000, 'a');
+  auto m = parse_matrix("matrix: m\nboard: qemu-netduinoplus2\nkernels:\n  - name: " + big +
+                            "\n    version: \"1\"\n    tag: v1\n    git: https://" + big + "\n",
+                        "m.yaml");
+  ASSERT_FALSE(m.ok());
+  bool long_git = false;
+  for (const auto& e : m.errors) {
+    EXPECT_LT(e.message.size(), 400u) << "a diagnostic quotes at most 80 bytes of a value";
+    long_git = long_git || e.message.find("longer than 512 characters") != std::string::npos;
+  }
+  EXPECT_TRUE(long_git);
 }
 
 }  // namespace

@@ -3,8 +3,11 @@
 # kernel source, the real arm-none-eabi-gcc, the real QEMU and the real
 # `rtosbench verify`.
 #
-#   port-test.sh qemu PORT ENV_VAR VERSION RTOSBENCH_BIN REPO_ROOT WORK_DIR GENERATOR BARE_BUILD [KNOWN_DEFECT]
-#   port-test.sh f407 PORT ENV_VAR VERSION RTOSBENCH_BIN REPO_ROOT WORK_DIR GENERATOR
+#   port-test.sh qemu PORT ENV_VAR RTOSBENCH_BIN REPO_ROOT WORK_DIR GENERATOR BARE_BUILD [KNOWN_DEFECT]
+#   port-test.sh f407 PORT ENV_VAR RTOSBENCH_BIN REPO_ROOT WORK_DIR GENERATOR
+#
+# VERSION, the kernel's pinned version, is read from its entry in
+# configs/qemu.yaml (scripts/kernel-env.sh --pins): the pin lives there only.
 #
 # The kernel source is the directory named by the environment variable
 # ENV_VAR (e.g. RTOSBENCH_KERNEL_FREERTOS), read now, at test time. When it is
@@ -30,10 +33,12 @@ fail() {
   exit 1
 }
 
-mode=$1 port=$2 env_var=$3 version=$4 bin=$5 root=$6 work=$7 gen=$8
-bare=${9:-}
-defect=${10:-}
+mode=$1 port=$2 env_var=$3 bin=$4 root=$5 work=$6 gen=$7
+bare=${8:-}
+defect=${9:-}
 case $mode in qemu | f407) ;; *) fail "unknown mode '$mode' (qemu or f407)" ;; esac
+version=$("$root/scripts/kernel-env.sh" --pins | awk -v k="$port" '$1 == k && $2 == "-" { print $3 }')
+[[ -n $version && $version != - ]] || fail "configs/qemu.yaml pins no version of kernel '$port'"
 
 src=${!env_var:-}
 if [[ -z $src ]]; then

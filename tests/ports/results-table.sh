@@ -27,18 +27,21 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 [[ -x $bin ]] || fail "rtosbench binary not found: $bin"
 mkdir -p "$work"
 
-# port | environment variable | version | known defect (docs/kernels.md)
+# port | environment variable | known defect (docs/kernels.md); the version
+# is the kernel's pin in configs/qemu.yaml (scripts/kernel-env.sh --pins).
 ports=(
-  "bare|||"
-  "freertos|RTOSBENCH_KERNEL_FREERTOS|10.5.1|"
-  "threadx|RTOSBENCH_KERNEL_THREADX|6.2.0|"
-  "ucos3|RTOSBENCH_KERNEL_UCOS3|3.08.00|"
-  "tencentos|RTOSBENCH_KERNEL_TENCENTOS|2.5.2|mutex_pi"
-  "rtthread_nano|RTOSBENCH_KERNEL_RTTHREAD_NANO|3.1.5|"
+  "bare||"
+  "freertos|RTOSBENCH_KERNEL_FREERTOS|"
+  "threadx|RTOSBENCH_KERNEL_THREADX|"
+  "ucos3|RTOSBENCH_KERNEL_UCOS3|"
+  "tencentos|RTOSBENCH_KERNEL_TENCENTOS|mutex_pi"
+  "rtthread_nano|RTOSBENCH_KERNEL_RTTHREAD_NANO|"
 )
+pins=$("$root/scripts/kernel-env.sh" --pins)
 done_ports=()
 for entry in "${ports[@]}"; do
-  IFS='|' read -r port env_var version defect <<<"$entry"
+  IFS='|' read -r port env_var defect <<<"$entry"
+  version=$(awk -v k="$port" '$1 == k && $2 == "-" { print $3 }' <<<"$pins")
   args=(-DRB_PORT="$port" -DRB_BOARD=qemu-netduinoplus2)
   if [[ -n $env_var ]]; then
     src=${!env_var:-}

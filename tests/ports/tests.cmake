@@ -24,31 +24,31 @@ set_tests_properties(ports_bare_qemu_build PROPERTIES FIXTURES_SETUP ports_bare 
 set_tests_properties(ports_bare_qemu_link PROPERTIES FIXTURES_SETUP ports_bare
   DEPENDS ports_bare_qemu_build LABELS ports TIMEOUT 300)
 
-# port  environment variable  pinned version  [known kernel defect]
+# port  environment variable  [known kernel defect]; the pinned version is
+# read by port-test.sh from the kernel's entry in configs/qemu.yaml.
 set(RB_PORTS
-  "freertos|RTOSBENCH_KERNEL_FREERTOS|10.5.1|"
-  "threadx|RTOSBENCH_KERNEL_THREADX|6.2.0|"
-  "ucos3|RTOSBENCH_KERNEL_UCOS3|3.08.00|"
+  "freertos|RTOSBENCH_KERNEL_FREERTOS|"
+  "threadx|RTOSBENCH_KERNEL_THREADX|"
+  "ucos3|RTOSBENCH_KERNEL_UCOS3|"
   # TencentOS-tiny 2.5.2 lets a medium-priority task run before the
   # high-priority waiter when a boosted mutex owner unlocks (docs/kernels.md):
   # the test requires exactly that CHECK to fail and everything else to pass.
-  "tencentos|RTOSBENCH_KERNEL_TENCENTOS|2.5.2|mutex_pi"
-  "rtthread_nano|RTOSBENCH_KERNEL_RTTHREAD_NANO|3.1.5|")
+  "tencentos|RTOSBENCH_KERNEL_TENCENTOS|mutex_pi"
+  "rtthread_nano|RTOSBENCH_KERNEL_RTTHREAD_NANO|")
 
 foreach(entry IN LISTS RB_PORTS)
   string(REPLACE "|" ";" fields "${entry}")
   list(GET fields 0 port)
   list(GET fields 1 env_var)
-  list(GET fields 2 version)
-  list(GET fields 3 defect)
+  list(GET fields 2 defect)
   add_test(NAME ports_${port}_qemu
-    COMMAND ${RB_PORTS_TESTS}/port-test.sh qemu ${port} ${env_var} ${version} ${RTOSBENCH_BIN}
+    COMMAND ${RB_PORTS_TESTS}/port-test.sh qemu ${port} ${env_var} ${RTOSBENCH_BIN}
             ${PROJECT_SOURCE_DIR} ${RB_PORTS_WORK} ${CMAKE_GENERATOR} ${RB_PORTS_WORK}/bare-qemu
             "${defect}")
   set_tests_properties(ports_${port}_qemu PROPERTIES
     FIXTURES_REQUIRED ports_bare SKIP_RETURN_CODE 77 LABELS "ports;qemu" TIMEOUT 600)
   add_test(NAME ports_${port}_f407_build
-    COMMAND ${RB_PORTS_TESTS}/port-test.sh f407 ${port} ${env_var} ${version} ${RTOSBENCH_BIN}
+    COMMAND ${RB_PORTS_TESTS}/port-test.sh f407 ${port} ${env_var} ${RTOSBENCH_BIN}
             ${PROJECT_SOURCE_DIR} ${RB_PORTS_WORK} ${CMAKE_GENERATOR})
   set_tests_properties(ports_${port}_f407_build PROPERTIES
     SKIP_RETURN_CODE 77 LABELS ports TIMEOUT 600)

@@ -2,6 +2,7 @@
 // scripted process runner. OpenOCD and QEMU are also run for real by the
 // end-to-end tests (tests/run/tests.cmake).
 #include "probe/flasher.h"
+#include "matrix/registry.h"
 #include "probe/qemu_monitor.h"
 
 #include "../util/fake_process_runner.h"
@@ -10,6 +11,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <set>
 
 namespace rb::probe {
 namespace {
@@ -56,7 +58,7 @@ TEST_F(ProbeBackends, OpenocdProgramsVerifiesThenReleasesWithDebugDisabled) {
   testing::FakeProcessRunner fake;
   fake.on("openocd", "program", 0, "** Programming Finished **\n** Verified OK **\n");
   fake.on("openocd", "mww", 0, "shutdown command invoked\n");
-  auto flasher = make_openocd_flasher(fake);
+  auto flasher = make_flasher("openocd", fake);
   install_stub("openocd");
   auto session = flasher->program(ctx_);
   ASSERT_TRUE(session.ok()) << session.error().message;
@@ -79,7 +81,7 @@ TEST_F(ProbeBackends, OpenocdHardwareResetUsesSrst) {
   fake.on("openocd", "mww", 0, "");
   ctx_.board.reset = matrix::ResetMethod::kHardware;
   install_stub("openocd");
-  auto session = make_openocd_flasher(fake)->program(ctx_);
+  auto session = make_flasher("openocd", fake)->program(ctx_);
   ASSERT_TRUE(session.ok());
   ASSERT_TRUE((*session)->release().ok());
   EXPECT_NE(joined(fake.calls.at(1)).find("reset_config srst_only srst_nogate"), std::string::npos);
@@ -90,7 +92,7 @@ TEST_F(ProbeBackends, OpenocdReloadHaltsWithoutProgramming) {
   testing::FakeProcessRunner fake;
   fake.on("openocd", "reset halt", 0, "");
   install_stub("openocd");
-  auto session = make_openocd_flasher(fake)->reload(ctx_);
+  auto session = make_flasher("openocd", fake)->reload(ctx_);
   ASSERT_TRUE(session.ok()) << session.error().message;
   ASSERT_EQ(fake.calls.size(), 1u);
   EXPECT_EQ(joined(fake.calls.at(0)),
@@ -110,7 +112,7 @@ TEST_F(ProbeBackends, OpenocdFailureCarriesItsErrorLines) {
           "Open On-Chip Debugger 0.12.0\nInfo : clock speed 2000 kHz\nError: open failed\nin procedure 'program'\n"
           "** OpenOCD init failed **\nshutdown command invoked\n");
   install_stub("openocd");
-  auto session = make_openocd_flasher(fake)->program(ctx_);
+  auto session = make_flasher("openocd", fake)->program(ctx_);
   ASSERT_FALSE(session.ok());
   EXPECT_EQ(session.error().message,
             "openocd program failed (exit status 1): Error: open failed; in procedure 'program'; ** OpenOCD init failed **");
@@ -120,7 +122,7 @@ TEST_F(ProbeBackends, OpenocdWithoutVerifiedOkIsAFailure) {
   testing::FakeProcessRunner fake;
   fake.on("openocd", "program", 0, "** Programming Finished **\n");
   install_stub("openocd");
-  auto session = make_openocd_flasher(fake)->program(ctx_);
+  auto session = make_flasher("openocd", fake)->program(ctx_);
   ASSERT_FALSE(session.ok());
   EXPECT_NE(session.error().message.find("Verified OK"), std::string::npos);
 }
@@ -132,7 +134,7 @@ TEST_F(ProbeBackends, PowerCycleTakesThePortAwayAndRunsTheCommand) {
   ctx_.board.reset = matrix::ResetMethod::kPowerCycle;
   ctx_.board.power_cycle = "uhubctl -l 1-1 -p 2 -a cycle -d 3";
   install_stub("openocd");
-  auto session = make_openocd_flasher(fake)->program(ctx_);
+  auto session = make_flasher("openocd", fake)->program(ctx_);
   ASSERT_TRUE(session.ok());
   EXPECT_FALSE((*session)->port_survives_release());
   ASSERT_TRUE((*session)->release().ok());
@@ -142,7 +144,7 @@ TEST_F(ProbeBackends, PowerCycleTakesThePortAwayAndRunsTheCommand) {
 TEST_F(ProbeBackends, PyocdMissingSaysHowToInstall) {
   setenv("PATH", (dir_ / "bin").string().c_str(), 1);
   testing::FakeProcessRunner fake;
-  auto flasher = make_pyocd_flasher(fake);
+  auto flasher = make_flasher("pyocd", fake);
   auto session = flasher->program(ctx_);
   ASSERT_FALSE(session.ok());
   EXPECT_NE(session.error().message.find("no `pyocd` command in PATH"), std::string::npos);
@@ -157,7 +159,7 @@ TEST_F(ProbeBackends, PyocdOldDebianPackageIsNamed) {
   std::ofstream(p) << "#!/bin/sh\n";
   std::filesystem::permissions(p, std::filesystem::perms::owner_all);
   testing::FakeProcessRunner fake;
-  auto session = make_pyocd_flasher(fake)->program(ctx_);
+  auto session = make_flasher("pyocd", fake)->program(ctx_);
   ASSERT_FALSE(session.ok());
   EXPECT_NE(session.error().message.find("python3-pyocd 0.13, which is too old"), std::string::npos);
 }
@@ -170,7 +172,7 @@ TEST_F(ProbeBackends, PyocdLoadsComparesAndResets) {
   fake.on("pyocd", "reset", 0, "");
   ctx_.board.probe.target = "stm32f407vgtx";
   ctx_.board.reset = matrix::ResetMethod::kHardware;
-  auto session = make_pyocd_flasher(fake)->program(ctx_);
+  auto session = make_flasher("pyocd", fake)->program(ctx_);
   ASSERT_TRUE(session.ok()) << session.error().message;
   EXPECT_EQ(joined(fake.calls.at(0)), "pyocd load -t stm32f407vgtx -u 066AFF " + ctx_.elf.string());
   EXPECT_EQ(joined(fake.calls.at(1)),
@@ -184,7 +186,7 @@ TEST_F(ProbeBackends, PyocdReloadHaltsWithoutLoading) {
   testing::FakeProcessRunner fake;
   fake.on("pyocd", "reset halt", 0, "");
   ctx_.board.probe.target = "stm32f407vgtx";
-  auto session = make_pyocd_flasher(fake)->reload(ctx_);
+  auto session = make_flasher("pyocd", fake)->reload(ctx_);
   ASSERT_TRUE(session.ok()) << session.error().message;
   ASSERT_EQ(fake.calls.size(), 1u);
   EXPECT_EQ(joined(fake.calls.at(0)), "pyocd cmd -t stm32f407vgtx -u 066AFF -c reset halt");
@@ -195,7 +197,7 @@ TEST_F(ProbeBackends, PyocdCompareMismatchIsAFailureDespiteExitZero) {
   testing::FakeProcessRunner fake;
   fake.on("pyocd", "load", 0, "");
   fake.on("pyocd", "compare", 0, "Mismatch at 0x08000010\n");
-  auto session = make_pyocd_flasher(fake)->program(ctx_);
+  auto session = make_flasher("pyocd", fake)->program(ctx_);
   ASSERT_FALSE(session.ok());
   EXPECT_NE(session.error().message.find("did not report 'All N bytes match.'"), std::string::npos);
 }
@@ -217,6 +219,43 @@ TEST(FailureLines, FallsBackToTheLastLines) {
   r.exit_code = 2;
   r.output = "starting\nsomething odd\n";
   EXPECT_EQ(failure_lines(r), "starting;something odd");
+}
+
+}  // namespace
+}  // namespace rb::probe
+
+namespace rb::probe {
+namespace {
+
+// Boards name their flashers (board.cmake); each must be a registered backend
+// whose own name is the registered one, and each backend must serve a board.
+TEST(FlasherRegistry, EveryFlasherABoardNamesIsRegistered) {
+  rb::testing::FakeProcessRunner runner;
+  std::set<std::string> registered;
+  for (const auto& r : registered_flashers()) {
+    registered.insert(r.name);
+    auto f = make_flasher(r.name, runner);
+    ASSERT_NE(f, nullptr) << r.name;
+    EXPECT_EQ(f->name(), r.name);
+  }
+  for (const auto& name : matrix::board_flashers()) EXPECT_TRUE(registered.count(name)) << name;
+  auto named = matrix::board_flashers();
+  for (const auto& name : registered) {
+    EXPECT_NE(std::find(named.begin(), named.end(), name), named.end()) << name << " serves no board";
+  }
+  EXPECT_EQ(make_flasher("jlink", runner), nullptr);
+}
+
+}  // namespace
+}  // namespace rb::probe
+
+namespace rb::probe {
+namespace {
+
+TEST(OpenocdTcl, ASerialIsOneTclWordWhateverItHolds) {
+  EXPECT_EQ(tcl_word("066AFF"), "066AFF");
+  EXPECT_EQ(tcl_word("x; exec touch FILE"), "x\\;\\ exec\\ touch\\ FILE");
+  EXPECT_EQ(tcl_word("[exec id]$a{b}\\"), "\\[exec\\ id\\]\\$a\\{b\\}\\\\");
 }
 
 }  // namespace

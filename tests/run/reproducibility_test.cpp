@@ -41,14 +41,16 @@ LoadOutcome ok_load(int k, json s) {
 matrix::BoardInstance qemu_board() {
   matrix::BoardInstance b;
   b.id = "qemu-0";
-  b.flasher = matrix::FlasherKind::kQemu;
+  b.flasher = "qemu";
+  b.emulated = true;
   return b;
 }
 
 matrix::BoardInstance disco_board() {
   matrix::BoardInstance b;
   b.id = "disco-1";
-  b.flasher = matrix::FlasherKind::kOpenocd;
+  b.flasher = "openocd";
+  b.emulated = false;
   return b;
 }
 

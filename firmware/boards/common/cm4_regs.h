@@ -1,9 +1,14 @@
-/* Cortex-M4 system registers used by the boards and the bare port. Written
- * from the ARMv7-M Architecture Reference Manual; only what we use. */
+/* The Cortex-M layer (ARMv7-M): the system registers the harness, the boards
+ * and every port use, the priority encoding and the SysTick set-up. Written
+ * from the ARMv7-M Architecture Reference Manual; only what we use. The
+ * board's facts (RB_NVIC_PRIO_BITS, RB_TICK_PRIO, RB_IRQ_PRIO) come from
+ * rb_build_config.h (boards/<board>/board.cmake). */
 #ifndef RB_CM4_REGS_H
 #define RB_CM4_REGS_H
 
 #include <stdint.h>
+
+#include "rb_build_config.h"
 
 #define RB_REG32(addr) (*(volatile uint32_t*)(addr))
 #define RB_REG8(addr) (*(volatile uint8_t*)(addr))
@@ -46,7 +51,24 @@
 #define DWT_CYCCNT RB_REG32(0xE0001004u)
 #define DWT_CTRL_CYCCNTENA (1u << 0)
 
-/* STM32F4 priority byte for a 4-bit priority level. */
-#define RB_PRIO_BYTE(level) ((uint8_t)((level) << 4))
+/* A priority level of the RB_NVIC_PRIO_BITS implemented bits as the priority
+ * byte the NVIC and the SHPR registers hold, and back. */
+#define RB_PRIO_BYTE(level) ((uint8_t)((level) << (8 - RB_NVIC_PRIO_BITS)))
+#define RB_PRIO_LEVEL(byte) (((byte)&0xFFu) >> (8 - RB_NVIC_PRIO_BITS))
+
+/* SysTick and PendSV at RB_TICK_PRIO (the other handlers in SHPR3 kept). */
+static inline void rb_cm_tick_prio_set(void) {
+  SCB_SHPR3 = (SCB_SHPR3 & 0x0000FFFFu) | ((uint32_t)RB_PRIO_BYTE(RB_TICK_PRIO) << 24) |
+              ((uint32_t)RB_PRIO_BYTE(RB_TICK_PRIO) << 16);
+}
+
+/* SysTick from the processor clock, interrupting every `ticks` core clocks
+ * (2 to 2^24), counting from the next clock on. */
+static inline void rb_cm_systick_start(uint32_t ticks) {
+  SYST_CSR = 0;
+  SYST_RVR = ticks - 1u;
+  SYST_CVR = 0;
+  SYST_CSR = SYST_CSR_CLKSOURCE | SYST_CSR_TICKINT | SYST_CSR_ENABLE;
+}
 
 #endif

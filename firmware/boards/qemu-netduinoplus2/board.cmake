@@ -1,4 +1,19 @@
 # QEMU netduinoplus2 (STM32F405 model): the emulated bench.
+# The host reads these lines at its build (src/matrix/boards.cmake): the
+# flashers a bench may name for this board, the one that emulates it (its
+# serial port is made per job) and the QEMU machine.
+set(RB_BOARD_FLASHERS qemu)
+set(RB_BOARD_EMULATOR qemu)
+set(RB_BOARD_QEMU_MACHINE netduinoplus2)
+# The CPU (STM32F4: Cortex-M4F, 4 implemented NVIC priority bits). The harness
+# and the ports see the priority facts as RB_NVIC_PRIO_BITS, RB_TICK_PRIO (15,
+# SysTick and PendSV) and RB_IRQ_PRIO (14, the test timer); firmware/CMakeLists.txt
+# derives the levels from the bits unless RB_BOARD_TICK_PRIO/RB_BOARD_IRQ_PRIO
+# are set here.
+set(RB_BOARD_CPU_FLAGS -mcpu=cortex-m4 -mthumb)
+set(RB_BOARD_HARD_FLOAT_FLAGS -mfpu=fpv4-sp-d16 -mfloat-abi=hard)
+set(RB_BOARD_SOFT_FLOAT_FLAGS -mfloat-abi=soft)
+set(RB_BOARD_NVIC_PRIO_BITS 4)
 set(RB_BOARD_SOURCES
   "${RB_BOARD_DIR}/board.c"
   "${RB_BOARD_DIR}/../common/startup.c")

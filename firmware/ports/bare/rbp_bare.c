@@ -318,13 +318,9 @@ static void bare_start(void) {
   if (reload < 2u || reload - 1u > 0xFFFFFFu) {
     rb_fatal("bare: RB_TICK_HZ out of the SysTick range for this core clock");
   }
-  SCB_SHPR3 = (SCB_SHPR3 & 0x0000FFFFu) | ((uint32_t)RB_PRIO_BYTE(RB_TICK_PRIO) << 24) |
-              ((uint32_t)RB_PRIO_BYTE(RB_TICK_PRIO) << 16);
+  rb_cm_tick_prio_set();
   (void)bare_irq_save();
-  SYST_CSR = 0;
-  SYST_RVR = reload - 1u;
-  SYST_CVR = 0;
-  SYST_CSR = SYST_CSR_CLKSOURCE | SYST_CSR_TICKINT | SYST_CSR_ENABLE;
+  rb_cm_systick_start(reload);
   bare_current = 0;
   bare_started = 1;
   SCB_ICSR = SCB_ICSR_PENDSVSET;

@@ -70,8 +70,8 @@
 #define configUSE_STATS_FORMATTING_FUNCTIONS 0
 /* configASSERT is left undefined: FreeRTOS.h then compiles every assert out. */
 
-/* ---- Interrupt priorities (STM32F4: 4 implemented bits) ---------------- */
-#define configPRIO_BITS 4
+/* ---- Interrupt priorities (the board's implemented bits) ---------------- */
+#define configPRIO_BITS RB_NVIC_PRIO_BITS
 /* SysTick and PendSV at RB_TICK_PRIO (15, lowest), as for every kernel. */
 #define configKERNEL_INTERRUPT_PRIORITY (RB_TICK_PRIO << (8 - configPRIO_BITS))
 /* BASEPRI value of FreeRTOS critical sections: priorities 5..15 are masked

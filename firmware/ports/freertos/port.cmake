@@ -1,9 +1,9 @@
-# Build recipe of the FreeRTOS port: FreeRTOS-Kernel V10.5.1 from the checkout
+# Build recipe of the FreeRTOS port: FreeRTOS-Kernel (the version the matrix pins) from the checkout
 # RB_KERNEL_SOURCE (never copied into this repository), its GCC/ARM_CM4F CPU
 # port and heap_4, compiled with the harness' flags (firmware/CMakeLists.txt
 # adds the sources to the rb_kernel object library).
 #
-#   -DRB_KERNEL_SOURCE=<FreeRTOS-Kernel checkout at tag V10.5.1>
+#   -DRB_KERNEL_SOURCE=<FreeRTOS-Kernel checkout at the matrix's tag>
 #   -DRB_TIME_SLICING=ON|OFF   configUSE_TIME_SLICING (default ON)
 #   -DRB_FREERTOS_CPU_PORT=ARM_CM4F|ARM_CM3
 #       the GCC CPU port. Default ARM_CM4F, the Cortex-M4F port, in FP and
@@ -39,7 +39,7 @@ set(_rb_frt_cpu "portable/GCC/${RB_FREERTOS_CPU_PORT}")
 rb_require_kernel_source(
   FILES tasks.c queue.c list.c timers.c include/task.h ${_rb_frt_cpu}/port.c
         portable/MemMang/heap_4.c
-  HINT "a FreeRTOS-Kernel checkout: git clone -b V10.5.1 https://github.com/FreeRTOS/FreeRTOS-Kernel")
+  HINT "a FreeRTOS-Kernel checkout at the version configs/qemu.yaml pins (its kernel entry; rtosbench run --fetch-kernels fetches it)")
 
 # ---- Version and commit of the checkout ----------------------------------
 file(STRINGS "${RB_KERNEL_SOURCE}/include/task.h" _rb_frt_ver

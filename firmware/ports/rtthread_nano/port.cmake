@@ -3,7 +3,7 @@
 # RB_KERNEL_SOURCE, never copied here: rt-thread/src/*.c and
 # rt-thread/libcpu/arm/cortex-m4 (cpuport.c, context_gcc.S).
 #
-#   -DRB_KERNEL_SOURCE=<rtthread-nano checkout at v3.1.5>   (the directory
+#   -DRB_KERNEL_SOURCE=<rtthread-nano checkout at the matrix's tag>   (the directory
 #       holding rt-thread/; the rt-thread/ directory itself is accepted too)
 #
 # RB_KERNEL_VERSION / RB_KERNEL_COMMIT, when given, must match the checkout
@@ -17,7 +17,7 @@ endif()
 rb_require_kernel_source(
   FILES rt-thread/src/scheduler.c rt-thread/include/rtdef.h rt-thread/libcpu/arm/cortex-m4/context_gcc.S
         rt-thread/libcpu/arm/cortex-m4/cpuport.c
-  HINT "an rtthread-nano checkout: git clone -b v3.1.5 https://github.com/RT-Thread/rtthread-nano")
+  HINT "an rtthread-nano checkout at the version configs/qemu.yaml pins (its kernel entry; rtosbench run --fetch-kernels fetches it)")
 set(_rb_rt "${RB_KERNEL_SOURCE}/rt-thread")
 
 # ---- Version and commit of the checkout ----------------------------------

@@ -26,6 +26,7 @@
 #include <rthw.h>
 #include <rtthread.h>
 
+#include "cm4_regs.h"
 #include "rb_board_hw.h"
 #include "rb_build_config.h"
 #include "rb_port.h"
@@ -40,10 +41,6 @@ static struct rt_messagequeue rb_rt_queue[RBP_MAX_QUEUES];
 /* One message: the kernel's per-message header (a pointer) + 4 bytes. */
 static rt_uint32_t rb_rt_queue_pool[RBP_MAX_QUEUES][2];
 static struct rt_mutex rb_rt_mutex[RBP_MAX_MUTEXES];
-
-#define RB_RT_SYST_CSR (*(volatile uint32_t*)0xE000E010u)
-#define RB_RT_SYST_RVR (*(volatile uint32_t*)0xE000E014u)
-#define RB_RT_SYST_CVR (*(volatile uint32_t*)0xE000E018u)
 
 /* The BSP's SysTick handler, as RT-Thread's board templates write it. */
 void SysTick_Handler(void) {
@@ -91,10 +88,7 @@ static int rb_rt_task_create(int id, const char* name, rbp_entry_fn entry, void*
 static void rb_rt_start(void) {
   /* The tick, as the Nano board templates program it (SysTick_Config); its
    * priority (lowest, with PendSV) is set by rt_hw_context_switch_to. */
-  RB_RT_SYST_CSR = 0;
-  RB_RT_SYST_RVR = RB_CORE_HZ / RT_TICK_PER_SECOND - 1u;
-  RB_RT_SYST_CVR = 0;
-  RB_RT_SYST_CSR = 0x7u; /* processor clock, interrupt, enable */
+  rb_cm_systick_start(RB_CORE_HZ / RT_TICK_PER_SECOND);
   rt_system_scheduler_start();
 }
 

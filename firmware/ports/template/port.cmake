@@ -5,7 +5,7 @@
 # A kernel port replaces this file with its own recipe, for example:
 #
 #   rb_require_kernel_source(FILES tasks.c include/FreeRTOS.h
-#     HINT "a FreeRTOS-Kernel checkout at tag V10.5.1")
+#     HINT "a <kernel> checkout at the version configs/qemu.yaml pins")
 #   set(RB_KERNEL_SOURCES "${RB_KERNEL_SOURCE}/tasks.c" "${RB_KERNEL_SOURCE}/queue.c" ...)
 #   set(RB_KERNEL_INCLUDE_DIRS "${RB_KERNEL_SOURCE}/include" ...)
 #   set(RB_KERNEL_DEFINITIONS "")

@@ -16,7 +16,7 @@ rb_require_kernel_source(
   FILES kernel/core/tos_sys.c kernel/core/include/tos_k.h kernel/core/include/tos_version.h
         arch/arm/arm-v7m/common/tos_cpu.c arch/arm/arm-v7m/cortex-m4/gcc/port_s.S
         arch/arm/arm-v7m/cortex-m4/gcc/port_c.c
-  HINT "a TencentOS-tiny checkout: git clone https://github.com/OpenAtomFoundation/TencentOS-tiny (master, commit 1a4f91ab)")
+  HINT "a TencentOS-tiny checkout at the version configs/qemu.yaml pins (its kernel entry; rtosbench run --fetch-kernels fetches it)")
 set(_rb_tos "${RB_KERNEL_SOURCE}")
 
 # ---- Version and commit of the checkout ----------------------------------

@@ -3,7 +3,7 @@
 # common/src/*.c (unused services are dropped by --gc-sections) and the
 # ports/cortex_m4/gnu assembly files that port's own CMakeLists.txt lists.
 #
-#   -DRB_KERNEL_SOURCE=<threadx checkout at tag v6.2.0_rel>
+#   -DRB_KERNEL_SOURCE=<threadx checkout at the matrix's tag>
 #
 # RB_KERNEL_VERSION / RB_KERNEL_COMMIT, when given, must match the checkout
 # (tx_api.h's THREADX_*_VERSION, git HEAD); left at n/a they are read from it.
@@ -11,7 +11,7 @@
 rb_require_kernel_source(
   FILES common/inc/tx_api.h common/src/tx_thread_create.c ports/cortex_m4/gnu/inc/tx_port.h
         ports/cortex_m4/gnu/src/tx_thread_schedule.S
-  HINT "a ThreadX checkout: git clone -b v6.2.0_rel https://github.com/eclipse-threadx/threadx")
+  HINT "a ThreadX checkout at the version configs/qemu.yaml pins (its kernel entry; rtosbench run --fetch-kernels fetches it)")
 
 set(_rb_tx "${RB_KERNEL_SOURCE}")
 

@@ -37,6 +37,7 @@
  * ThreadX declares it in no header. */
 VOID _tx_timer_interrupt(VOID);
 
+#include "cm4_regs.h"
 #include "rb_board_hw.h"
 #include "rb_build_config.h"
 #include "rb_port.h"
@@ -69,12 +70,6 @@ static uint32_t rb_tx_idle_stack[RB_STACK_WORDS] __attribute__((aligned(8)));
 
 extern uint32_t _estack; /* initial MSP, from the linker script */
 
-#define RB_TX_SHPR2 (*(volatile uint32_t*)0xE000ED1Cu)
-#define RB_TX_SHPR3 (*(volatile uint32_t*)0xE000ED20u)
-#define RB_TX_SYST_CSR (*(volatile uint32_t*)0xE000E010u)
-#define RB_TX_SYST_RVR (*(volatile uint32_t*)0xE000E014u)
-#define RB_TX_SYST_CVR (*(volatile uint32_t*)0xE000E018u)
-
 /* Called by _tx_initialize_kernel_setup with interrupts about to be masked
  * until the scheduler starts (ThreadX' own convention). */
 void _tx_initialize_low_level(void) {
@@ -83,9 +78,8 @@ void _tx_initialize_low_level(void) {
   _tx_initialize_unused_memory = TX_NULL; /* the port allocates nothing at run time */
   /* SVCall, PendSV and SysTick at the lowest priority, RB_TICK_PRIO: ThreadX
    * requires PendSV lowest; SysTick joins it as for every kernel. */
-  const uint32_t lowest = (uint32_t)RB_TICK_PRIO << 4;
-  RB_TX_SHPR2 = (RB_TX_SHPR2 & 0x00FFFFFFu) | (lowest << 24);
-  RB_TX_SHPR3 = (RB_TX_SHPR3 & 0x0000FFFFu) | (lowest << 24) | (lowest << 16);
+  SCB_SHPR2 = (SCB_SHPR2 & 0x00FFFFFFu) | ((uint32_t)RB_PRIO_BYTE(RB_TICK_PRIO) << 24);
+  rb_cm_tick_prio_set();
 }
 
 /* Objects are created by the harness through the port before tx_kernel_enter
@@ -145,10 +139,7 @@ static int rb_tx_task_create(int id, const char* name, rbp_entry_fn entry, void*
 static void rb_tx_start(void) {
   /* The tick: SysTick from the core clock, first interrupt one period after
    * the scheduler unmasks interrupts. */
-  RB_TX_SYST_CSR = 0;
-  RB_TX_SYST_RVR = RB_CORE_HZ / RB_CFG_TICK_HZ - 1u;
-  RB_TX_SYST_CVR = 0;
-  RB_TX_SYST_CSR = 0x7u; /* processor clock, interrupt, enable */
+  rb_cm_systick_start(RB_CORE_HZ / RB_CFG_TICK_HZ);
   tx_kernel_enter();
 }
 

@@ -2,6 +2,8 @@
 #ifndef CPU_CFG_MODULE_PRESENT
 #define CPU_CFG_MODULE_PRESENT
 
+#include "rb_build_config.h" /* RB_NVIC_PRIO_BITS */
+
 #define CPU_CFG_NAME_EN DEF_DISABLED
 #define CPU_CFG_NAME_SIZE 16
 
@@ -21,6 +23,6 @@
  * SysTick/PendSV (RB_TICK_PRIO 15): both may call the kernel. 4 is the uC-CPU
  * template's value. */
 #define CPU_CFG_KA_IPL_BOUNDARY 4u
-#define CPU_CFG_NVIC_PRIO_BITS 4u
+#define CPU_CFG_NVIC_PRIO_BITS (RB_NVIC_PRIO_BITS + 0u) /* the board's, as 4u */
 
 #endif

@@ -19,9 +19,9 @@
 set(RB_KERNEL_SOURCE_UC_CPU "" CACHE PATH "uC-CPU checkout (ucos3 port)")
 set(RB_KERNEL_SOURCE_UC_LIB "" CACHE PATH "uC-LIB checkout (ucos3 port)")
 
-set(_rb_os_hint "RB_KERNEL_SOURCE=<uC-OS3 checkout at v3.08.00> with uC-CPU (v1.32.01) and uC-LIB "
-  "(v1.39.01) as siblings, or -DRB_KERNEL_SOURCE_UC_CPU=... -DRB_KERNEL_SOURCE_UC_LIB=...; "
-  "git clone -b v3.08.00 https://github.com/weston-embedded/uC-OS3 (uC-CPU, uC-LIB likewise)")
+set(_rb_os_hint "RB_KERNEL_SOURCE=<uC-OS3 checkout> with uC-CPU and uC-LIB as siblings, or "
+  "-DRB_KERNEL_SOURCE_UC_CPU=... -DRB_KERNEL_SOURCE_UC_LIB=...; each at the tag configs/qemu.yaml pins "
+  "(the kernel entry and its extra_sources; rtosbench run --fetch-kernels fetches them)")
 string(CONCAT _rb_os_hint ${_rb_os_hint})
 if(NOT "${RB_KERNEL_SOURCE}" STREQUAL "" AND EXISTS "${RB_KERNEL_SOURCE}/uC-OS3/Source/os.h")
   set(_rb_os_bundle "${RB_KERNEL_SOURCE}")

@@ -28,6 +28,7 @@
  * OS_CPU_SysTickInit programs SysTick at the kernel-aware boundary priority,
  * so start() moves it to RB_TICK_PRIO, the same for every kernel. */
 #include "os.h"
+#include "cm4_regs.h"
 #include "rb_board_hw.h"
 #include "rb_build_config.h"
 #include "rb_port.h"
@@ -40,8 +41,6 @@ static OS_TCB rb_os_tcb[RBP_MAX_TASKS];
 static OS_SEM rb_os_sem[RBP_MAX_SEMS];
 static OS_Q rb_os_queue[RBP_MAX_QUEUES];
 static OS_MUTEX rb_os_mutex[RBP_MAX_MUTEXES];
-
-#define RB_OS_SHPR3 (*(volatile uint32_t*)0xE000ED20u)
 
 static int rb_os_ok(OS_ERR err) {
   return err == OS_ERR_NONE ? RBP_OK : RBP_ERR;
@@ -80,7 +79,7 @@ static int rb_os_task_create(int id, const char* name, rbp_entry_fn entry, void*
 static void rb_os_start(void) {
   OS_ERR err;
   OS_CPU_SysTickInit(RB_CORE_HZ / RB_CFG_TICK_HZ);
-  RB_OS_SHPR3 = (RB_OS_SHPR3 & 0x00FFFFFFu) | ((uint32_t)RB_TICK_PRIO << 28);
+  SCB_SHPR3 = (SCB_SHPR3 & 0x00FFFFFFu) | ((uint32_t)RB_PRIO_BYTE(RB_TICK_PRIO) << 24);
   OSStart(&err); /* sets PendSV to the lowest priority (0xFF), never returns */
 }
 

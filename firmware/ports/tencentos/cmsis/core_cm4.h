@@ -10,7 +10,9 @@
 
 #include <stdint.h>
 
-#define __NVIC_PRIO_BITS 4u
+#include "rb_build_config.h"
+
+#define __NVIC_PRIO_BITS (RB_NVIC_PRIO_BITS + 0u) /* the board's (boards/<board>/board.cmake) */
 
 typedef enum {
   PendSV_IRQn = -2,

@@ -1,0 +1,27 @@
+/* The harness tests: one table, in the order the firmware runs them. Read by
+ * - the firmware: main.c's rb_tests[] and rb_harness.h's prototypes
+ *   (RB_TEST_TABLE below), one file harness/tests/<name>.c per test;
+ * - firmware/CMakeLists.txt: RB_ALL_TESTS and the per-test RB_CFG_* defines
+ *   (it reads the names with a regular expression: keep one entry per line,
+ *   starting with two spaces and "X(");
+ * - the host: src/matrix (the test names a matrix may select, and the series
+ *   each test writes, docs/protocol.md section 8).
+ *
+ * X(name, capabilities the test needs (RBP_HAS_*), "series it writes") */
+#ifndef RB_TESTS_H
+#define RB_TESTS_H
+
+/* clang-format off */
+#define RB_TEST_TABLE(X) \
+  X(ruler, 0, "ruler_read_pair ruler_loop") \
+  X(api_overhead, RBP_HAS_TASKS, "api_overhead") \
+  X(wake_latency, RBP_HAS_TASKS | RBP_HAS_PREEMPTION, "wake_latency") \
+  X(round_trip, RBP_HAS_TASKS, "round_trip") \
+  X(irq_latency, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR, "irq_entry event_to_task") \
+  X(time_slice, RBP_HAS_TASKS | RBP_HAS_TIME_SLICE, "time_slice") \
+  X(tick_overhead, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK, "tick_overhead") \
+  X(queue, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_QUEUE, "queue") \
+  X(mutex, RBP_HAS_TASKS | RBP_HAS_MUTEX, "mutex_lock_unlock")
+/* clang-format on */
+
+#endif

@@ -1,0 +1,38 @@
+#pragma once
+// What the firmware tree provides, discovered rather than listed here:
+// - boards: one per firmware/boards/<name>/board.cmake, read at the host's
+//   build (src/matrix/boards.cmake): the flashers a bench may name for it,
+//   the one that emulates it, its QEMU machine, probes' default targets;
+// - harness tests: firmware/harness/rb_tests.h, the table the firmware
+//   compiles (names in run order, and the series each test writes).
+// Flashers are registered by name in src/probe (flasher.cpp); a test checks
+// that every flasher a board names is registered there.
+#include <map>
+#include <string>
+#include <vector>
+
+namespace rb::matrix {
+
+struct BoardInfo {
+  std::string name;                   // firmware/boards/<name>
+  std::vector<std::string> flashers;  // RB_BOARD_FLASHERS
+  std::string emulator;      // RB_BOARD_EMULATOR: the flasher that emulates it; empty: hardware
+  std::string qemu_machine;  // RB_BOARD_QEMU_MACHINE
+  std::map<std::string, std::string> targets;  // RB_BOARD_TARGET_<flasher>
+};
+
+const std::vector<BoardInfo>& known_boards();
+// nullptr when no board has that name.
+const BoardInfo* find_board(const std::string& name);
+std::vector<std::string> board_names();
+// Every flasher some board names, sorted, once each.
+std::vector<std::string> board_flashers();
+
+struct HarnessTest {
+  std::string name;
+  std::vector<std::string> series;
+};
+// firmware/harness/rb_tests.h, in run order.
+const std::vector<HarnessTest>& harness_tests();
+
+}  // namespace rb::matrix
