@@ -3,6 +3,11 @@
 #include <array>
 #include <cstring>
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define RB_CRC32C_X86 1
+#include <nmmintrin.h>
+#endif
+
 namespace rb {
 namespace {
 
@@ -45,30 +50,22 @@ uint32_t table_state(uint32_t s, const unsigned char* p, size_t n) {
 }
 
 #ifdef RB_CRC32C_X86
-// One zero bit backwards: the register before it, given the one after. A
-// step shifts right and XORs the polynomial when the bit shifted out was 1;
-// the polynomial's top bit says which it was.
-constexpr uint32_t zero_bit_backwards(uint32_t after) {
-  const uint32_t out = after >> 31;
-  return ((after ^ (out ? kPoly : 0u)) << 1) | out;
-}
-
-constexpr std::array<uint32_t, 8> make_zero_prefix() {
-  std::array<uint32_t, 8> t{};
-  uint32_t s = 0xFFFFFFFFu;
-  for (size_t k = 0; k < 8; ++k) {
-    t[k] = s;
-    for (int bit = 0; bit < 8; ++bit) s = zero_bit_backwards(s);
-  }
-  return t;
-}
-constexpr auto kZeroPrefix = make_zero_prefix();
-
-// Compiled for SSE4.2 by attribute (crc32c.h) so the rest of the program
-// keeps the baseline instruction set; only called after the run-time check.
+// The SSE4.2 crc32 instruction, compiled for SSE4.2 by attribute so the rest
+// of the program keeps the baseline instruction set; only called after the
+// run-time check.
 __attribute__((target("sse4.2"))) uint32_t sse42_state(uint32_t s, const unsigned char* p,
                                                        size_t n) {
-  return crc32c_sse42_state(s, p, n);
+  uint64_t s64 = s;
+  while (n >= 8) {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    s64 = _mm_crc32_u64(s64, v);
+    p += 8;
+    n -= 8;
+  }
+  auto s32 = static_cast<uint32_t>(s64);
+  while (n--) s32 = _mm_crc32_u8(s32, *p++);
+  return s32;
 }
 #endif
 
@@ -90,11 +87,6 @@ StateFn state_fn() {
 
 }  // namespace
 
-#ifdef RB_CRC32C_X86
-const uint32_t kCrc32cZeroPrefix[8] = {kZeroPrefix[0], kZeroPrefix[1], kZeroPrefix[2],
-                                       kZeroPrefix[3], kZeroPrefix[4], kZeroPrefix[5],
-                                       kZeroPrefix[6], kZeroPrefix[7]};
-#endif
 
 uint32_t crc32c_extend(uint32_t crc, std::string_view data) {
   return ~state_fn()(~crc, reinterpret_cast<const unsigned char*>(data.data()), data.size());

@@ -19,15 +19,6 @@ Result<size_t> StreamSource::read(char* buf, size_t n) {
   return static_cast<size_t>(in_.gcount());
 }
 
-Result<size_t> RangeSource::read(char* buf, size_t n) {
-  const uint64_t left = end_ - pos_;
-  if (left == 0) return size_t{0};
-  auto got = file_->pread(buf, static_cast<size_t>(std::min<uint64_t>(n, left)), pos_);
-  if (!got) return got.error();
-  pos_ += *got;
-  return *got;
-}
-
 Result<size_t> MemorySource::read(char* buf, size_t n) {
   size_t k = std::min(n, data_.size());
   if (k == 0) return k;

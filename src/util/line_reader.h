@@ -34,24 +34,6 @@ class FileSource final : public ByteSource {
   InputFile file_;
 };
 
-// The bytes [begin, end) of a file, read with pread: one file may be read
-// by several threads at once, each through its own RangeSource.
-class RangeSource final : public ByteSource {
- public:
-  RangeSource(const InputFile& file, uint64_t begin, uint64_t end)
-      : file_(&file), pos_(begin), end_(end) {}
-  Result<size_t> read(char* buf, size_t n) override;
-  // Reads [begin, end) from now on.
-  void set_range(uint64_t begin, uint64_t end) {
-    pos_ = begin;
-    end_ = end;
-  }
-
- private:
-  const InputFile* file_;
-  uint64_t pos_, end_;
-};
-
 class StreamSource final : public ByteSource {
  public:
   explicit StreamSource(std::istream& in) : in_(in) {}

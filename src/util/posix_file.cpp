@@ -59,16 +59,6 @@ Result<size_t> InputFile::read(char* buf, size_t n) {
   }
 }
 
-Result<size_t> InputFile::pread(char* buf, size_t n, uint64_t offset) const {
-  for (;;) {
-    ssize_t r = ::pread(fd_, buf, n, static_cast<off_t>(offset));
-    if (r >= 0) return static_cast<size_t>(r);
-    if (errno == EINTR) continue;
-    int err = errno;
-    return make_error(ErrorKind::kCannotRead, "cannot read " + path_.string() + ": " + std::strerror(err));
-  }
-}
-
 std::optional<uint64_t> InputFile::regular_size() const {
   struct stat st {};
   if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;

@@ -27,10 +27,6 @@ class InputFile {
   // Retries on EINTR. Error names the path and the reason.
   Result<size_t> read(char* buf, size_t n);
 
-  // Reads up to `n` bytes at `offset` without moving the file position, so
-  // several threads may read one file. 0 means end of file.
-  Result<size_t> pread(char* buf, size_t n, uint64_t offset) const;
-
   // The size of a regular file now; nullopt for a pipe, a tty or a device.
   std::optional<uint64_t> regular_size() const;
 

@@ -72,24 +72,6 @@ TEST(Crc32c, EveryLengthUpTo700MatchesTheReference) {
   }
 }
 
-#ifdef RB_CRC32C_X86
-// The whole-word form (k zero bytes first, from a state that undoes them)
-// on every length from 8 to 300, at eight alignments.
-TEST(Crc32c, WholeWordFormMatchesTheReference) {
-  if (std::string(rb::crc32c_implementation()) != "sse4.2") GTEST_SKIP() << "no SSE4.2";
-  std::mt19937 rng(12);
-  std::string buf(320, '\0');
-  for (char& c : buf) c = static_cast<char>(rng());
-  for (size_t off = 0; off < 8; ++off) {
-    for (size_t len = 8; len <= 300; ++len) {
-      const std::string_view s(buf.data() + off, len);
-      ASSERT_EQ(rb::crc32c_sse42_whole_words(s.data(), len), reference_crc32c(s))
-          << "off " << off << " len " << len;
-    }
-  }
-}
-#endif
-
 TEST(Crc32c, IncrementalEqualsOneShot) {
   const std::string s = "RAW,irq_entry,0,26,26,27,26,26,26,45,26|3";
   for (size_t cut = 0; cut <= s.size(); ++cut) {

@@ -2,7 +2,6 @@
 
 #include <gtest/gtest.h>
 
-#include <random>
 #include <string>
 
 #include "util/utf8.h"
@@ -23,42 +22,14 @@ TEST(ParseU64, AcceptsOnlyPlainDigitsThatFit) {
   }
 }
 
-TEST(DecimalValue8, MatchesDigitByDigitForEveryLength) {
-  std::mt19937 rng(1);
-  for (int i = 0; i < 200000; ++i) {
-    char buf[8];
-    const size_t len = 1 + rng() % 8;
-    uint64_t want = 0;
-    for (size_t k = 0; k < 8; ++k) {
-      buf[k] = k < len ? static_cast<char>('0' + rng() % 10) : "|,\xff\0"[rng() % 4];
-      if (k < len) want = want * 10 + static_cast<uint64_t>(buf[k] - '0');
-    }
-    ASSERT_EQ(rb::decimal_value8(buf, len), want) << std::string(buf, len);
-  }
-  EXPECT_EQ(rb::decimal_value8("99999999", 8), 99999999u);
-  EXPECT_EQ(rb::decimal_value8("9999|abc", 4), 9999u);
-  EXPECT_EQ(rb::decimal_value8("0|......", 1), 0u);
-}
-
-TEST(Hex8, LowercaseOnlyExactlyEightDigits) {
-  EXPECT_EQ(rb::parse_hex8_lower("e3069283"), 0xE3069283u);
-  EXPECT_EQ(rb::parse_hex8_lower("00000000"), 0u);
-  EXPECT_EQ(rb::parse_hex8_lower("E3069283"), std::nullopt);
-  EXPECT_EQ(rb::parse_hex8_lower("e306928"), std::nullopt);
-  EXPECT_EQ(rb::parse_hex8_lower("e30692830"), std::nullopt);
-  EXPECT_EQ(rb::parse_hex8_lower("e306928g"), std::nullopt);
-  EXPECT_EQ(rb::parse_hex8_lower("0123456`"), std::nullopt);
-  EXPECT_EQ(rb::parse_hex8_lower("/1234567"), std::nullopt);
-  EXPECT_EQ(rb::parse_hex8_lower("ffffffff"), 0xFFFFFFFFu);
-  EXPECT_EQ(rb::parse_hex8_lower("89abcdef"), 0x89ABCDEFu);
-  for (uint32_t v : {0u, 1u, 0x10u, 0xA0B0C0D0u, 0x12345678u}) {
-    char buf[8];
-    rb::format_hex8_lower(v, buf);
-    EXPECT_EQ(rb::parse_hex8_lower(std::string_view(buf, 8)), v);
-  }
+TEST(Hex8, FormatsEightLowercaseDigits) {
   char buf[8];
   rb::format_hex8_lower(0x0a0b0c0du, buf);
   EXPECT_EQ(std::string(buf, 8), "0a0b0c0d");
+  rb::format_hex8_lower(0xE3069283u, buf);
+  EXPECT_EQ(std::string(buf, 8), "e3069283");
+  rb::format_hex8_lower(0u, buf);
+  EXPECT_EQ(std::string(buf, 8), "00000000");
 }
 
 TEST(ToDecimal, Handles128Bits) {
