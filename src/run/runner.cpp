@@ -78,9 +78,7 @@ int exit_code_for(const std::vector<store::JobResult>& results, int jobs_total, 
 }
 
 std::string format_table(const std::vector<store::JobResult>& results) {
-  static const std::pair<const char*, const char*> kCols[] = {
-      {"wake_latency", "wake_latency"}, {"api_overhead", "api_overhead"}, {"round_trip", "round_trip"},
-      {"event_to_task", "event_to_task(idle)"}};
+  const auto& kCols = store::headline_series();
   size_t wid = 3, wst = 6;
   for (const auto& r : results) {
     wid = std::max(wid, r.job_id.size());
@@ -91,21 +89,21 @@ std::string format_table(const std::vector<store::JobResult>& results) {
     if (r.status == JobStatus::kOk && !r.unit.empty()) unit = r.unit;
   }
   std::string out = fmt::format("{:<{}}  {:<{}}", "job", wid, "status", wst);
-  for (const auto& [name, title] : kCols) out += fmt::format("  {:>19}", title);
+  for (const auto& c : kCols) out += fmt::format("  {:>19}", c.column());
   out += "  note\n";
   for (const auto& r : results) {
     out += fmt::format("{:<{}}  {:<{}}", r.job_id, wid, store::to_string(r.status), wst);
-    for (const auto& [name, title] : kCols) {
+    for (const auto& c : kCols) {
       std::string cell = "-";
       if (r.status == JobStatus::kOk) {
         for (const auto& h : r.headline) {
-          if (h.name == name) cell = std::to_string(h.median_ticks);
+          if (h.name == c.name && h.phase == c.phase) cell = std::to_string(h.median_ticks);
         }
       }
       out += fmt::format("  {:>19}", cell);
     }
     std::string note = r.status == JobStatus::kOk ? "" : r.reason;
-    if (r.status == JobStatus::kOk && r.reproducibility.is_object()) note = r.reproducibility.value("summary", "");
+    if (r.status == JobStatus::kOk && r.reproducibility) note = r.reproducibility->summary;
     if (note.size() > 120) note = note.substr(0, 117) + "...";
     out += "  " + note + "\n";
   }
@@ -135,48 +133,45 @@ struct BuildGroup {
   json footprint_kernel;
 };
 
-json kernel_json(const kernels::ResolvedKernel& k) {
-  if (!k.has_source) return json{{"has_source", false}};
+store::KernelSource kernel_json(const kernels::ResolvedKernel& k) {
+  store::KernelSource out;
+  out.has_source = k.has_source;
+  if (!k.has_source) return out;
   auto repo = [](const kernels::ResolvedRepo& r) {
-    return json{{"name", r.name},     {"path", r.path.string()}, {"origin", r.origin}, {"tag", r.tag},
-                {"pinned_commit", r.pinned_commit}, {"commit", r.commit}, {"at_tag", r.at_tag},
-                {"dirty", r.dirty},   {"note", r.note}};
+    return store::SourceCheckout{r.name,   r.path.string(), r.origin, r.tag, r.pinned_commit,
+                                 r.commit, r.at_tag,        r.dirty,  r.note};
   };
-  json extras = json::array();
-  for (const auto& e : k.extras) extras.push_back(repo(e));
-  json j = repo(k.main);
-  j["has_source"] = true;
-  j["extras"] = extras;
-  return j;
+  out.main = repo(k.main);
+  for (const auto& e : k.extras) out.extras.push_back(repo(e));
+  return out;
 }
 
-json toolchain_json(const build::Toolchain& t) {
-  return json{{"arm_none_eabi_gcc", t.gcc_version},
-              {"arm_none_eabi_gcc_banner", t.gcc_banner},
-              {"cmake", t.cmake_version},
-              {"ninja", t.ninja_version}};
+store::Toolchain toolchain_json(const build::Toolchain& t) {
+  return store::Toolchain{t.gcc_version, t.gcc_banner, t.cmake_version, t.ninja_version};
 }
 
-json job_json(const matrix::Job& j, int repeats) {
+store::JobSpec job_json(const matrix::Job& j, int repeats) {
   // `repeats`: the loads this job runs (each a cold start of its image).
-  return json{{"id", j.id},
-              {"build_id", j.build_id},
-              {"kernel", j.kernel.name},
-              {"kernel_version", j.kernel.version},
-              {"kernel_git", j.kernel.git},
-              {"kernel_tag", j.kernel.tag},
-              {"kernel_pinned_commit", j.kernel.commit},
-              {"kernel_note", j.kernel.note},
-              {"port", j.kernel.port},
-              {"board", j.board},
-              {"opt", j.opt},
-              {"opt_id", j.opt_id},
-              {"tick_hz", j.tick_hz},
-              {"fpu_context", j.fpu_context},
-              {"repeats", repeats},
-              {"tests", j.tests},
-              {"samples", j.samples},
-              {"warmup", j.warmup}};
+  store::JobSpec s;
+  s.id = j.id;
+  s.build_id = j.build_id;
+  s.kernel = j.kernel.name;
+  s.kernel_version = j.kernel.version;
+  s.kernel_git = j.kernel.git;
+  s.kernel_tag = j.kernel.tag;
+  s.kernel_pinned_commit = j.kernel.commit;
+  s.kernel_note = j.kernel.note;
+  s.port = j.kernel.port;
+  s.board = j.board;
+  s.opt = j.opt;
+  s.opt_id = j.opt_id;
+  s.tick_hz = j.tick_hz;
+  s.fpu_context = j.fpu_context;
+  s.repeats = repeats;
+  s.tests = j.tests;
+  s.samples = j.samples;
+  s.warmup = j.warmup;
+  return s;
 }
 
 JobStatus status_of(verify::Outcome o) {
@@ -305,7 +300,7 @@ class Session {
   }
 
   void fill_build(store::JobResult& r, const BuildGroup& g) {
-    r.kernel_source = g.kernel.has_source || g.ok ? kernel_json(g.kernel) : json();
+    if (g.kernel.has_source || g.ok) r.kernel_source = kernel_json(g.kernel);
     r.build_attempts = g.attempts;
     if (g.output) {
       json b = build::to_json(*g.output);
@@ -314,7 +309,9 @@ class Session {
       b["bin"] = "firmware/rtosbench-fw.bin";
       b["log"] = "build.log";
       if (!g.footprint_kernel.is_null()) b["footprint_kernel"] = g.footprint_kernel;
-      r.build = b;
+      auto record = store::build_from_json(b);  // the result schema's one reader checks it
+      if (record.ok()) r.build = std::move(*record);
+      else progress_.note(fmt::format("{}: build record: {}", r.job_id, record.error().message));
     }
   }
 
@@ -327,8 +324,8 @@ class Session {
     auto s = store::write_job_result(dir_.result_file(r.job_id), r);
     if (!s.ok()) progress_.note("cannot write result: " + s.error().message);
     std::string detail = r.status == JobStatus::kOk ? headline_text(r) : r.reason;
-    if (r.status == JobStatus::kOk && r.reproducibility.is_object()) {
-      detail += (detail.empty() ? "" : "; ") + r.reproducibility.value("summary", "");
+    if (r.status == JobStatus::kOk && r.reproducibility) {
+      detail += (detail.empty() ? "" : "; ") + r.reproducibility->summary;
     }
     std::string status = store::to_string(r.status);
     std::string id = r.job_id;
@@ -379,15 +376,10 @@ class Session {
           e["reason"] = r.reason;
           e["result"] = fmt::format("jobs/{}/result.json", r.job_id);
           e["attempts"] = r.attempts.size();
-          json h = json::array();
-          for (const auto& x : r.headline) {
-            h.push_back(json{{"name", x.name}, {"phase", x.phase}, {"median_ticks", x.median_ticks},
-                             {"median_ns", x.median_ns}, {"unit", x.unit}});
-          }
-          e["headline"] = h;
-          if (r.reproducibility.is_object()) {
-            e["loads"] = r.loads.is_array() ? r.loads.size() : 0;
-            e["reproducible"] = r.reproducibility.value("reproducible", json());
+          e["headline"] = r.headline;
+          if (r.reproducibility) {
+            e["loads"] = r.loads ? r.loads->size() : 0;
+            e["reproducible"] = r.reproducibility->reproducible ? json(*r.reproducibility->reproducible) : json();
           }
           ++counts[store::to_string(r.status)];
         } else {
@@ -651,7 +643,7 @@ class Session {
       target_seconds += load->target_run_seconds;
       if (repeated) {
         load->finished_at = store::utc_timestamp();
-        (void)write_file_atomic(base / "load.json", to_json(*load).dump(2) + "\n");
+        (void)store::write_load(base / "load.json", *load);
         job_log(job.id, fmt::format("load {} of {}: {}{}", k, planned, store::to_string(load->status),
                                     load->reason.empty() ? "" : ": " + load->reason));
       }
@@ -668,13 +660,8 @@ class Session {
   }
 
   static std::optional<LoadOutcome> read_load(const std::filesystem::path& file) {
-    std::ifstream in(file);
-    if (!in) return std::nullopt;
-    try {
-      auto l = load_outcome_from_json(json::parse(in));
-      if (l.ok()) return *l;
-    } catch (const std::exception&) {
-    }
+    auto l = store::read_load(file);
+    if (l.ok()) return std::move(*l);
     return std::nullopt;
   }
 
@@ -691,21 +678,8 @@ class Session {
     const std::string of_load = load ? fmt::format(" (load {}/{})", load, planned) : "";
     // Attempts of an interrupted earlier session stay in the record.
     for (int n = 1; n < RunDirectory::next_attempt_in(base); ++n) {
-      std::ifstream in(base / fmt::format("attempt-{}", n) / "attempt.json");
-      if (!in) continue;
-      try {
-        json a = json::parse(in);
-        store::AttemptRecord rec;
-        rec.number = a.at("number").get<int>();
-        rec.load = a.value("load", 0);
-        rec.status = store::status_from_string(a.at("status").get<std::string>()).value_or(JobStatus::kInterrupted);
-        rec.reason = a.value("reason", "");
-        rec.board = a.value("board", "");
-        rec.started_at = a.value("started_at", "");
-        rec.seconds = a.value("seconds", 0.0);
-        rec.capture_stop = a.value("capture_stop", "");
-        out.attempts.push_back(rec);
-      } catch (const std::exception&) {
+      if (auto rec = store::read_attempt(base / fmt::format("attempt-{}", n) / "attempt.json"); rec.ok()) {
+        out.attempts.push_back(std::move(*rec));
       }
     }
     int flash_tries = 0, capture_tries = 0;
@@ -728,13 +702,7 @@ class Session {
                                   n, store::to_string(a.status), a.reason.empty() ? "" : ": " + a.reason,
                                   a.capture_stop.empty() ? "not started" : a.capture_stop, a.capture_bytes));
       a.seconds = std::chrono::duration<double>(clock_.now() - t0).count();
-      {
-        json aj{{"number", a.number},           {"status", store::to_string(a.status)}, {"reason", a.reason},
-                {"board", a.board},             {"started_at", a.started_at},           {"seconds", a.seconds},
-                {"capture_stop", a.capture_stop}, {"target_run_seconds", a.target_run_seconds}};
-        if (load) aj["load"] = load;
-        (void)write_file_atomic(adir / "attempt.json", aj.dump(2) + "\n");
-      }
+      (void)store::write_attempt(adir / "attempt.json", a);
       out.attempts.push_back(a);
       if (a.status == JobStatus::kInterrupted) return std::nullopt;
       bool retry = false;
@@ -761,11 +729,9 @@ class Session {
     if (final_report) {
       out.conditions = final_report->config;
       out.unit = final_report->config.count("unit") ? final_report->config.at("unit") : "";
-      for (const auto& s : final_report->series) out.series.push_back(store::series_json(s));
-      for (const auto& [name, reason] : final_report->not_applicable) {
-        out.not_applicable.push_back(json{{"name", name}, {"reason", reason}});
-      }
-      out.verify = verify::to_json(*final_report);
+      for (const auto& s : final_report->series) out.series.push_back(store::series_record(s));
+      for (const auto& [name, reason] : final_report->not_applicable) out.not_applicable.push_back({name, reason});
+      out.verify = store::verify_document(*final_report);
       if (out.status == JobStatus::kOk) out.headline = store::headline_of(*final_report);
     }
     return out;
@@ -873,9 +839,9 @@ class Session {
     vo.expect = expect;
     auto rep = verify::verify_file(raw, vo);
     if (!rep.ok()) return fail(JobStatus::kProtocolError, rep.error().message);
-    (void)write_file_atomic(adir / "verify.json", verify::to_json(*rep).dump(2) + "\n");
+    (void)write_file_atomic(adir / "verify.json", store::dump_json(verify::to_json(*rep)) + "\n");
     a.verify_outcome = verify::to_string(rep->outcome);
-    a.verdicts = store::verdicts_json(*rep);
+    a.verdicts = store::verdicts_of(*rep);
     a.status = status_of(rep->outcome);
     if (a.status != JobStatus::kOk) a.reason = fmt::format("{}: {}", a.verify_outcome, verdict_summary(*rep));
     report = std::move(*rep);

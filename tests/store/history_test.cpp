@@ -42,7 +42,7 @@ TEST_F(HistoryDb, RecordsRunsJobsAndFiguresWithASchemaVersion) {
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->run_id, "20260101T000000Z-fixture");
   EXPECT_EQ(r->jobs, 4u);
-  EXPECT_FALSE(r->replaced);
+  EXPECT_EQ(r->outcome, RecordOutcome::kRecorded);
   EXPECT_GT(r->metrics, 100u);
   EXPECT_EQ(count(db, "PRAGMA user_version"), kHistorySchemaVersion);
   EXPECT_EQ(count(db, "SELECT value FROM meta WHERE key = 'schema_version'"),
@@ -65,7 +65,7 @@ TEST_F(HistoryDb, ReimportIsIdempotent) {
   int64_t rows = count(db, "SELECT count(*) FROM series_metrics");
   auto again = record_run(db, run1);
   ASSERT_TRUE(again.ok());
-  EXPECT_TRUE(again->replaced);
+  EXPECT_EQ(again->outcome, RecordOutcome::kUnchanged);
   EXPECT_EQ(count(db, "SELECT count(*) FROM series_metrics"), rows);
   EXPECT_EQ(count(db, "SELECT count(*) FROM runs"), 2);
   EXPECT_EQ(count(db, "SELECT count(*) FROM jobs"), 8);
@@ -130,12 +130,14 @@ TEST_F(HistoryDb, TrendNamesPinnedConditionsThatChanged) {
 
 TEST_F(HistoryDb, LoadsAreRecordedPerLoad) {
   auto spec = testrun::standard_run("20260103T000000Z-fixture", "2026-01-03T00:00:00Z");
-  spec.jobs[0].loads =
-      nlohmann::json::array({{{"series", {{{"name", "wake_latency"}, {"median_ticks", 40}}}}},
-                             {{"series", {{{"name", "wake_latency"}, {"median_ticks", 41}}}}}});
+  spec.jobs[0].loads = nlohmann::json::array(
+      {testrun::load_entry(1, {{"wake_latency", 40}}), testrun::load_entry(2, {{"wake_latency", 41}})});
   auto root = testrun::write_run(dir, spec);
-  ASSERT_TRUE(record_run(db, root).ok());
-  EXPECT_EQ(count(db, "SELECT count(*) FROM series_metrics WHERE load > 0"), 2);
+  auto rec = record_run(db, root);
+  ASSERT_TRUE(rec.ok()) << rec.error().message;
+  EXPECT_EQ(count(db, "SELECT count(*) FROM series_metrics WHERE load = 1"),
+            count(db, "SELECT count(*) FROM series_metrics WHERE load = 2"));
+  EXPECT_GT(count(db, "SELECT count(*) FROM series_metrics WHERE load = 1"), 10);
   EXPECT_EQ(
       count(db, "SELECT value FROM series_metrics WHERE load = 2 AND metric = 'median_ticks'"), 41);
 }
@@ -143,7 +145,8 @@ TEST_F(HistoryDb, LoadsAreRecordedPerLoad) {
 TEST_F(HistoryDb, RefusesWhatIsNotItsDatabase) {
   auto missing = query_trend(dir / "none.sqlite", TrendQuery{});
   ASSERT_FALSE(missing.ok());
-  EXPECT_NE(missing.error().message.find("history --import"), std::string::npos);
+  EXPECT_NE(missing.error().message.find("history import"), std::string::npos);
+  EXPECT_EQ(missing.error().kind, ErrorKind::kCannotRead);
   EXPECT_FALSE(std::filesystem::exists(dir / "none.sqlite"));  // a query creates nothing
 
   sqlite3* h = nullptr;
