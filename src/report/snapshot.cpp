@@ -114,6 +114,10 @@ Result<Run> load_run(const std::filesystem::path& dir) {
     }
     auto r = store::read_job_result(file);
     if (!r.ok()) return r.error();
+    if (r->job_id != id) {
+      return make_error(ErrorKind::kBadInput,
+                        fmt::format("{}: is job {}, not {}", file.string(), r->job_id, id));
+    }
     run.results.push_back(std::move(*r));
   }
   return run;

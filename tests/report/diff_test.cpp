@@ -192,6 +192,19 @@ TEST(ReportDiff, JobsOnOneSideAreListed) {
   EXPECT_NE(text.find("jobs only in B: threadx-O2"), std::string::npos);
 }
 
+// Two runs without a job in common compare nothing: no verdict, exit 4.
+TEST(ReportDiff, NoJobInCommonIsNotAVerdict) {
+  RunSnapshot a = basic(), b = run("s", {job("threadx-O2", {})});
+  DiffReport r = diff_runs(a, b, Tolerances::defaults(), {});
+  EXPECT_TRUE(r.empty());
+  EXPECT_EQ(exit_code(r), kDiffNothingCompared);
+  EXPECT_NE(to_text(r, false).find("result: nothing compared, no job is in both runs (exit 4)"),
+            std::string::npos);
+  EXPECT_EQ(to_json(r)["exit_code"], kDiffNothingCompared);
+  EXPECT_EQ(exit_code(diff_runs(run("x", {}), run("y", {}), Tolerances::defaults(), {})),
+            kDiffNothingCompared);
+}
+
 TEST(ReportDiff, StatusChangeAndVanishedSeriesAreBeyond) {
   RunSnapshot a = basic(), b = basic();
   b.jobs[0].status = "INVALID";

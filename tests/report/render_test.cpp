@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "report/markdown.h"
 #include "report/regress.h"
 #include "report/svg.h"
 #include "run_fixture.h"
@@ -166,6 +167,29 @@ TEST_F(ReportRender, CsvHoldsSummarySamplesAndFootprint) {
 // own options) wins over image minus the run's bare job; a stored error, or
 // an older result without the field, falls back to that; without a bare job
 // the stored figure is the only one.
+// Text from a run (a note, a name, a reason) is printed inert in Markdown.
+TEST(ReportMarkdown, HtmlFromARunIsInert) {
+  auto dir = testrun::temp_dir("render-html");
+  auto spec = testrun::standard_run("20260101T000000Z-fixture", "2026-01-01T00:00:00Z");
+  spec.jobs[3].reason = "<script>alert(1)</script> & <img src=x onerror=alert(2)>";
+  spec.jobs[1].config["kernel_version"] = "<b>10</b>";
+  auto root = testrun::write_run(dir, spec);
+  auto run = load_run(root);
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  std::vector<rb::report::Run> runs;
+  runs.push_back(std::move(*run));
+  std::string md = to_markdown(build_report(view_runs(runs, ReportOptions{})));
+  EXPECT_EQ(md.find("<script>"), std::string::npos) << md;
+  EXPECT_EQ(md.find("<img"), std::string::npos);
+  EXPECT_EQ(md.find("<b>"), std::string::npos);
+  EXPECT_NE(md.find("&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;img"), std::string::npos) << md;
+  std::filesystem::remove_all(dir);
+  // Inside a closed code span HTML is literal already; an unmatched backtick opens nothing.
+  EXPECT_EQ(md_inert("`<x>` <y>"), "`<x>` &lt;y&gt;");
+  EXPECT_EQ(md_inert("a ` <script>"), "a ` &lt;script&gt;");
+  EXPECT_EQ(md_cell("a|<b>"), "a\\|&lt;b&gt;");
+}
+
 TEST(ReportFootprint, PrefersTheStoredKernelAloneFigure) {
   auto dir = testrun::temp_dir("footprint");
   auto spec = testrun::standard_run("20260103T000000Z-fixture", "2026-01-03T00:00:00Z");
