@@ -36,7 +36,8 @@ Result<std::filesystem::path> database(const std::string& db) {
   return store::default_history_path();
 }
 
-int import_runs(const std::filesystem::path& db, const std::vector<std::string>& dirs, bool replace) {
+int import_runs(const std::filesystem::path& db, const std::vector<std::string>& dirs,
+                bool replace) {
   int status = kExitOk;
   for (const auto& dir : dirs) {
     store::RecordOptions options;
@@ -151,7 +152,8 @@ nlohmann::json trend_json(const std::vector<store::TrendPoint>& points) {
 std::string unit_of(const store::TrendPoint& p) {
   auto ends_with = [&](const char* tail) {
     std::string t(tail);
-    return p.metric.size() > t.size() && p.metric.compare(p.metric.size() - t.size(), t.size(), t) == 0;
+    return p.metric.size() > t.size() &&
+           p.metric.compare(p.metric.size() - t.size(), t.size(), t) == 0;
   };
   if (ends_with("_ticks")) return p.unit.empty() ? "ticks" : p.unit;
   if (ends_with("_ns")) return "ns";
@@ -175,9 +177,10 @@ void print_trend(const std::vector<store::TrendPoint>& points) {
                             : fmt::format("{:.3f}", p.value);
     std::string changed;
     for (const auto& k : p.changed) changed += (changed.empty() ? "" : ", ") + k;
-    std::string line = fmt::format("  {:<40}  {:<20}  {:>12}  {:>10}  {:>9}  {}", p.run_id,
-                                   p.started_at, value, p.delta ? fmt::format("{:+g}", *p.delta) : "-",
-                                   p.pct ? fmt::format("{:+.2f}%", *p.pct) : "-", changed);
+    std::string line =
+        fmt::format("  {:<40}  {:<20}  {:>12}  {:>10}  {:>9}  {}", p.run_id, p.started_at, value,
+                    p.delta ? fmt::format("{:+g}", *p.delta) : "-",
+                    p.pct ? fmt::format("{:+.2f}%", *p.pct) : "-", changed);
     while (!line.empty() && line.back() == ' ') line.pop_back();
     fmt::print("{}\n", line);
   }
@@ -217,7 +220,8 @@ std::function<int()> add_history(CLI::App& app) {
       ->type_name("FILE");
   app.require_subcommand(1);
 
-  CLI::App* import = app.add_subcommand("import", "record runs in the history (each checked whole first)");
+  CLI::App* import =
+      app.add_subcommand("import", "record runs in the history (each checked whole first)");
   import->add_option("RUN_DIR", args->import, "run directories to record")->required();
   import->add_flag("--replace", args->replace,
                    "replace a recorded run whose content differs (the old content is kept: "
@@ -228,8 +232,9 @@ std::function<int()> add_history(CLI::App& app) {
   trend->add_option("--test", args->query.test,
                     "only the series of this test (e.g. irq_latency, wake_latency)");
   trend->add_option("--job", args->query.job, "only this job id");
-  trend->add_option("--metric", args->query.metric,
-                    "statistic to follow: median, p99, max, ... or a result.json key")
+  trend
+      ->add_option("--metric", args->query.metric,
+                   "statistic to follow: median, p99, max, ... or a result.json key")
       ->capture_default_str();
   trend->add_flag("--json", args->json, "print the trend as JSON");
 

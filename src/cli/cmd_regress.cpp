@@ -74,7 +74,8 @@ std::function<int()> add_regress(CLI::App& app) {
                    run->source);
         return exit_code_for(ErrorKind::kBadInput);
       }
-      std::string doc = store::dump_json(report::baseline_json(*run, store::utc_timestamp())) + "\n";
+      std::string doc =
+          store::dump_json(report::baseline_json(*run, store::utc_timestamp())) + "\n";
       if (auto s = write_file_atomic(args->export_baseline, doc); !s.ok()) {
         fmt::print(stderr, "rtosbench regress: {}\n", s.error().message);
         return kExitCantCreate;

@@ -295,8 +295,8 @@ std::string to_text(const DiffReport& r, bool all_rows) {
       counts[0] + counts[1] + counts[2] + refused, counts[0], counts[1], counts[2], refused,
       metric_counts[0], metric_counts[1], metric_counts[2]);
   if (r.empty()) {
-    out += fmt::format("result: nothing compared, no job is in both runs (exit {})\n",
-                       exit_code(r));
+    out +=
+        fmt::format("result: nothing compared, no job is in both runs (exit {})\n", exit_code(r));
   } else if (r.refused) {
     out += fmt::format("result: refused, pinned conditions differ (exit {})\n", exit_code(r));
   } else {

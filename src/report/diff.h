@@ -27,7 +27,8 @@ inline constexpr int kDiffIdentical = 0;
 inline constexpr int kDiffWithin = 1;
 inline constexpr int kDiffBeyond = 2;
 inline constexpr int kDiffRefusedMixed = 3;
-inline constexpr int kDiffNothingCompared = 4;  // no job in common: an empty comparison is no verdict
+inline constexpr int kDiffNothingCompared =
+    4;  // no job in common: an empty comparison is no verdict
 
 struct MetricDiff {
   const MetricDef* def = nullptr;
@@ -78,8 +79,8 @@ struct DiffReport {
   std::vector<JobDiff> jobs;                      // jobs in both runs, in B's order
   std::vector<std::string> only_in_a, only_in_b;  // jobs in one run only
   std::vector<std::string> unfinished_a, unfinished_b;
-  Verdict verdict = Verdict::kIdentical;  // over the jobs compared and the one-sided ones
-  bool refused = false;                   // some job refused for mixed conditions
+  Verdict verdict = Verdict::kIdentical;       // over the jobs compared and the one-sided ones
+  bool refused = false;                        // some job refused for mixed conditions
   bool empty() const { return jobs.empty(); }  // no job in common: nothing was compared
 };
 

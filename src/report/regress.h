@@ -17,8 +17,8 @@ namespace rb::report {
 
 // Exit codes of `rtosbench regress` (docs/reports.md).
 inline constexpr int kRegressPass = 0;
-inline constexpr int kRegressFail = 1;          // a regression, or a missing/invalid job
-inline constexpr int kRegressRefusedMixed = 3;  // pinned conditions differ from the baseline's
+inline constexpr int kRegressFail = 1;           // a regression, or a missing/invalid job
+inline constexpr int kRegressRefusedMixed = 3;   // pinned conditions differ from the baseline's
 inline constexpr int kRegressEmptyBaseline = 4;  // the baseline has no figures: nothing to check
 
 enum class CaseOutcome {

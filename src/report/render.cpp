@@ -16,7 +16,6 @@
 
 namespace rb::report {
 
-
 std::string unit_label(const std::string& unit) {
   if (unit == "instructions" || unit == "cycles") return unit;
   return "ticks";
@@ -185,14 +184,14 @@ void overview(Document& d, const std::vector<RunView>& runs) {
   for (const auto& [k, n] : counts) parts.push_back(fmt::format("{} {}", n, k));
   std::string matrix = s.matrix ? s.matrix->name : "";
   std::string bench = s.bench ? s.bench->name : "";
-  paragraph(d, fmt::format("Run `{}`: matrix `{}`, bench `{}`, started {}, finished {}, rtosbench "
-                           "{}. {} job(s): {}{}.",
-                           cur.snap.id, matrix, bench, or_dash(s.started_at),
-                           or_dash(s.finished_at), or_dash(s.rtosbench_version),
-                           cur.snap.jobs.size(), fmt::join(parts, ", "),
-                           cur.snap.unfinished.empty()
-                               ? ""
-                               : fmt::format("; {} unfinished", cur.snap.unfinished.size())));
+  paragraph(d,
+            fmt::format("Run `{}`: matrix `{}`, bench `{}`, started {}, finished {}, rtosbench "
+                        "{}. {} job(s): {}{}.",
+                        cur.snap.id, matrix, bench, or_dash(s.started_at), or_dash(s.finished_at),
+                        or_dash(s.rtosbench_version), cur.snap.jobs.size(), fmt::join(parts, ", "),
+                        cur.snap.unfinished.empty()
+                            ? ""
+                            : fmt::format("; {} unfinished", cur.snap.unfinished.size())));
   if (runs.size() > 1) {
     std::vector<std::string> ids;
     for (const auto& r : runs) ids.push_back("`" + r.snap.id + "`");
@@ -510,10 +509,12 @@ void reproducibility(Document& d, const RunView& cur) {
   for (const auto& h : kHeadline) t.head.push_back(std::string("median spread: ") + h.title);
   t.head.push_back("beyond tolerance");
   t.align = "lrll";
-  for (size_t i = 0; i < std::size(kHeadline) + 1; ++i) t.align += i < std::size(kHeadline) ? 'r' : 'l';
+  for (size_t i = 0; i < std::size(kHeadline) + 1; ++i)
+    t.align += i < std::size(kHeadline) ? 'r' : 'l';
   for (const JobView* j : jobs) {
     const store::Reproducibility& r = *j->result->reproducibility;
-    std::vector<std::string> row{j->snap.id, fmt::format("{}", r.loads), r.summary, r.tolerance_origin};
+    std::vector<std::string> row{j->snap.id, fmt::format("{}", r.loads), r.summary,
+                                 r.tolerance_origin};
     for (const auto& h : kHeadline) {
       std::string cell = "-";
       if (j->result->spread) {
@@ -551,11 +552,10 @@ void conditions(Document& d, const RunView& cur) {
   for (const auto& j : cur.jobs) {
     const auto& ks = j.result->kernel_source;
     if (ks && ks->has_source) {
-      facts.push_back(fmt::format("`{}` kernel source: {} at tag `{}`, commit `{}`{}{}", j.snap.id,
-                                  or_dash(ks->main.origin), or_dash(ks->main.tag),
-                                  or_dash(ks->main.commit),
-                                  ks->main.at_tag ? "" : " (not at the tag)",
-                                  ks->main.dirty ? " (dirty)" : ""));
+      facts.push_back(fmt::format(
+          "`{}` kernel source: {} at tag `{}`, commit `{}`{}{}", j.snap.id,
+          or_dash(ks->main.origin), or_dash(ks->main.tag), or_dash(ks->main.commit),
+          ks->main.at_tag ? "" : " (not at the tag)", ks->main.dirty ? " (dirty)" : ""));
     }
     std::string note = j.result->job.kernel_note;
     if (!note.empty()) facts.push_back(fmt::format("`{}`: {}", j.snap.id, note));
@@ -1024,10 +1024,9 @@ Status write_csv(const std::vector<RunView>& runs, const std::filesystem::path& 
         KernelAlone k = kernel_alone(r, j);
         std::string kf = opt(k.flash), kr = opt(k.ram);
         const store::JobSpec& job = j.result->job;
-        foot +=
-            csv_row({r.snap.id, j.snap.id, j.snap.kernel, job.board, job.opt,
-                     fmt::format("{}", job.tick_hz),
-                     opt(fp.text), opt(fp.data), opt(fp.bss), opt(fp.flash), opt(fp.ram), kf, kr});
+        foot += csv_row({r.snap.id, j.snap.id, j.snap.kernel, job.board, job.opt,
+                         fmt::format("{}", job.tick_hz), opt(fp.text), opt(fp.data), opt(fp.bss),
+                         opt(fp.flash), opt(fp.ram), kf, kr});
       }
     }
   }

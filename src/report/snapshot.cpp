@@ -82,8 +82,8 @@ Result<Run> load_run(const std::filesystem::path& dir) {
   }
   auto summary = store::read_run_summary(dir / "run.json");
   if (!summary.ok()) {
-    return make_error(summary.error().kind, fmt::format("{} is not a run directory: {}", dir.string(),
-                                                        summary.error().message));
+    return make_error(summary.error().kind, fmt::format("{} is not a run directory: {}",
+                                                        dir.string(), summary.error().message));
   }
   Run run;
   run.root = std::filesystem::absolute(dir).lexically_normal();
@@ -217,10 +217,10 @@ Result<RunSnapshot> load_baseline(const std::filesystem::path& file) {
                                     file.string(), kBaselineSchema));
     }
     if (j->at("schema_version").get<int>() > kBaselineSchemaVersion) {
-      return make_error(ErrorKind::kBadInput,
-                        fmt::format("{}: schema_version {} is newer than this rtosbench ({})",
-                                    file.string(), j->at("schema_version").get<int>(),
-                                    kBaselineSchemaVersion));
+      return make_error(
+          ErrorKind::kBadInput,
+          fmt::format("{}: schema_version {} is newer than this rtosbench ({})", file.string(),
+                      j->at("schema_version").get<int>(), kBaselineSchemaVersion));
     }
     RunSnapshot snap;
     snap.is_baseline = true;

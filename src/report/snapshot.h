@@ -86,7 +86,9 @@ struct Run {
   store::RunSummary summary;              // run.json
   std::vector<store::JobResult> results;  // finished jobs, in run.json order
   std::vector<std::string> unfinished;    // listed but without a readable result.json
-  std::string id() const { return summary.run_id.empty() ? root.filename().string() : summary.run_id; }
+  std::string id() const {
+    return summary.run_id.empty() ? root.filename().string() : summary.run_id;
+  }
   std::filesystem::path job_dir(const std::string& job_id) const { return root / "jobs" / job_id; }
   std::filesystem::path matrix_snapshot() const { return root / "matrix.yaml"; }
 };

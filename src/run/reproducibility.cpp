@@ -32,7 +32,6 @@ const std::vector<std::pair<std::string, std::string>>& statistic_keys() {
   return kKeys;
 }
 
-
 std::string number_text(double v) {
   if (v == std::floor(v) && std::fabs(v) < 1e15)
     return fmt::format("{}", static_cast<long long>(v));
@@ -70,7 +69,8 @@ ReproducibilityPolicy reproducibility_policy(const matrix::Matrix& m,
   if (!emulated) {
     // Cold starts of one board move medians by a few cycles and tails much
     // more: the same allowances `rtosbench diff` uses.
-    for (const auto& a : matrix::hardware_allowances()) p.per_statistic[a.statistic] = {a.abs, a.pct, false};
+    for (const auto& a : matrix::hardware_allowances())
+      p.per_statistic[a.statistic] = {a.abs, a.pct, false};
   }
   p.origin = emulated ? "emulated bench default: identical loads"
                       : "hardware default (the allowances of diff)";
@@ -98,7 +98,8 @@ SpreadVerdict judge_loads(const std::vector<std::vector<store::SeriesRecord>>& l
       if (seen.insert(s.key()).second) order.push_back(&s);
     }
   }
-  auto find = [](const std::vector<SeriesRecord>& series, const std::string& key) -> const SeriesRecord* {
+  auto find = [](const std::vector<SeriesRecord>& series,
+                 const std::string& key) -> const SeriesRecord* {
     for (const auto& s : series) {
       if (s.key() == key) return &s;
     }
@@ -164,8 +165,9 @@ SpreadVerdict judge_loads(const std::vector<std::vector<store::SeriesRecord>>& l
       double hi = **std::max_element(values.begin(), values.end());
       double range = hi - lo;
       std::optional<double> rel =
-          range == 0 ? std::optional<double>(0.0)
-                     : (lo != 0 ? std::optional<double>(range / std::fabs(lo) * 100.0) : std::nullopt);
+          range == 0
+              ? std::optional<double>(0.0)
+              : (lo != 0 ? std::optional<double>(range / std::fabs(lo) * 100.0) : std::nullopt);
       double allowed = std::max(tol.abs, tol.pct / 100.0 * std::fabs(lo));
       // Ticks are integers; the tolerance arithmetic must not turn an exact
       // bound into a failure.
@@ -189,10 +191,9 @@ SpreadVerdict judge_loads(const std::vector<std::vector<store::SeriesRecord>>& l
         b.rel_pct = rel;
         b.allowed = allowed;
         v.beyond.push_back(b);
-        problems.push_back(fmt::format("{} {} {}..{} ({}) > {}", key, stat, number_text(lo),
-                                       number_text(hi),
-                                       rel ? fmt::format("{:.3g}%", *rel) : "from 0",
-                                       tolerance_text(tol)));
+        problems.push_back(
+            fmt::format("{} {} {}..{} ({}) > {}", key, stat, number_text(lo), number_text(hi),
+                        rel ? fmt::format("{:.3g}%", *rel) : "from 0", tolerance_text(tol)));
       }
     }
     v.spread.push_back(entry);

@@ -8,9 +8,9 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <tuple>
-#include <nlohmann/json.hpp>
 
 #include "store/result.h"
 #include "util/sha256.h"
@@ -42,7 +42,8 @@ Result<std::filesystem::path> default_history_path() {
   if (const char* h = std::getenv("HOME"); h && *h) {
     return std::filesystem::path(h) / ".local" / "share" / "rtosbench" / "history.sqlite";
   }
-  return make_error(ErrorKind::kUsage,
+  return make_error(
+      ErrorKind::kUsage,
       "no history database: give --db FILE or set RTOSBENCH_HISTORY (neither XDG_DATA_HOME nor "
       "HOME is set)");
 }
@@ -167,14 +168,16 @@ class Database {
     return StmtPtr(s);
   }
 
-  Error error() const { return fail(sqlite3_extended_errcode(db_.get()), sqlite3_errmsg(db_.get())); }
+  Error error() const {
+    return fail(sqlite3_extended_errcode(db_.get()), sqlite3_errmsg(db_.get()));
+  }
 
   // A damaged file is named as such, never mistaken for an empty history.
   Error fail(int rc, const std::string& message) const {
     int primary = rc & 0xff;
     if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB) {
-      return make_error(ErrorKind::kBadInput,
-                        fmt::format("history database {} is corrupted: {}", file_.string(), message));
+      return make_error(ErrorKind::kBadInput, fmt::format("history database {} is corrupted: {}",
+                                                          file_.string(), message));
     }
     return make_error(ErrorKind::kInternal,
                       fmt::format("history database {}: {}", file_.string(), message));
@@ -188,8 +191,8 @@ class Database {
     if (rc != SQLITE_ROW) return fail(rc, sqlite3_errmsg(db_.get()));
     std::string verdict = reinterpret_cast<const char*>(sqlite3_column_text(s->get(), 0));
     if (verdict != "ok") {
-      return make_error(ErrorKind::kBadInput,
-                        fmt::format("history database {} is corrupted: {}", file_.string(), verdict));
+      return make_error(ErrorKind::kBadInput, fmt::format("history database {} is corrupted: {}",
+                                                          file_.string(), verdict));
     }
     return {};
   }
@@ -232,10 +235,11 @@ class Database {
       if (auto e = exec(kSchema); !e.ok()) return e;
     }
     if (auto e = exec(kSchemaV2); !e.ok()) return e;
-    return exec(fmt::format("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '{}');"
-                            "PRAGMA user_version = {}",
-                            kHistorySchemaVersion, kHistorySchemaVersion)
-                    .c_str());
+    return exec(
+        fmt::format("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '{}');"
+                    "PRAGMA user_version = {}",
+                    kHistorySchemaVersion, kHistorySchemaVersion)
+            .c_str());
   }
 
   sqlite3* get() { return db_.get(); }
@@ -320,12 +324,13 @@ Status check_series(const SeriesRecord& s, const std::string& where) {
     return bad(fmt::format("avg_ticks {} outside min..max", s.avg_ticks));
   }
   const std::tuple<const char*, uint64_t, uint64_t> ns[] = {
-      {"min", s.min_ticks, s.min_ns},       {"median", s.median_ticks, s.median_ns},
-      {"p90", s.p90_ticks, s.p90_ns},       {"p99", s.p99_ticks, s.p99_ns},
-      {"p999", s.p999_ticks, s.p999_ns},    {"max", s.max_ticks, s.max_ns}};
+      {"min", s.min_ticks, s.min_ns},    {"median", s.median_ticks, s.median_ns},
+      {"p90", s.p90_ticks, s.p90_ns},    {"p99", s.p99_ticks, s.p99_ns},
+      {"p999", s.p999_ticks, s.p999_ns}, {"max", s.max_ticks, s.max_ns}};
   for (const auto& [name, ticks, value] : ns) {
     if (ticks_to_ns(ticks, s.hz) != value) {
-      return bad(fmt::format("{}_ns {} is not {}_ticks {} at {} Hz", name, value, name, ticks, s.hz));
+      return bad(
+          fmt::format("{}_ns {} is not {}_ticks {} at {} Hz", name, value, name, ticks, s.hz));
     }
   }
   return {};
@@ -350,7 +355,8 @@ Status check_figures(const JobResult& r, const std::string& where) {
   if (r.loads) {
     for (const auto& l : *r.loads) {
       for (const auto& s : l.series) {
-        if (auto st = check_series(s, fmt::format("{} load {}", where, l.load)); !st.ok()) return st;
+        if (auto st = check_series(s, fmt::format("{} load {}", where, l.load)); !st.ok())
+          return st;
       }
     }
   }
@@ -361,7 +367,7 @@ Status check_figures(const JobResult& r, const std::string& where) {
 struct ImportedRun {
   RunSummary summary;
   std::string run_id;
-  std::string path;  // absolute
+  std::string path;                // absolute
   std::vector<JobResult> results;  // by job id
   std::string content_sha256;      // of the results as imported
 };
@@ -382,21 +388,24 @@ Result<ImportedRun> read_run(const std::filesystem::path& run_dir) {
   if (abs.filename().empty()) abs = abs.parent_path();  // "runs/x/" -> "runs/x"
   run.path = abs.string();
   auto refuse = [&](const std::string& why) {
-    return make_error(ErrorKind::kBadInput, fmt::format("{}: not recorded: {}", run_dir.string(), why));
+    return make_error(ErrorKind::kBadInput,
+                      fmt::format("{}: not recorded: {}", run_dir.string(), why));
   };
   if (run.summary.jobs.empty()) return refuse("run.json lists no job");
   std::set<std::string> listed;
   for (const auto& e : run.summary.jobs) {
     if (!listed.insert(e.id).second) return refuse(fmt::format("job {} is listed twice", e.id));
     if (e.status == "PENDING") {
-      return refuse(fmt::format("job {} has no result (PENDING): finish the run with `rtosbench "
-                                "run --resume` first",
-                                e.id));
+      return refuse(
+          fmt::format("job {} has no result (PENDING): finish the run with `rtosbench "
+                      "run --resume` first",
+                      e.id));
     }
     std::filesystem::path file = run_dir / "jobs" / e.id / "result.json";
     auto r = read_job_result(file);
-    if (!r.ok()) return make_error(r.error().kind, fmt::format("{}: not recorded: {}", run_dir.string(),
-                                                               r.error().message));
+    if (!r.ok())
+      return make_error(r.error().kind,
+                        fmt::format("{}: not recorded: {}", run_dir.string(), r.error().message));
     if (r->run_id != run.run_id) {
       return refuse(fmt::format("{} belongs to run {}", file.string(), r->run_id));
     }
@@ -432,13 +441,15 @@ Status supersede(Database& db, const std::string& run_id) {
   auto keep = db.prepare(
       "INSERT INTO superseded_runs(run_id, superseded_at, path, content_sha256, content)"
       " SELECT r.run_id, ?2, r.path, r.content_sha256, json_object("
-      "  'run', json_object('run_id', r.run_id, 'path', r.path, 'matrix', r.matrix, 'bench', r.bench,"
+      "  'run', json_object('run_id', r.run_id, 'path', r.path, 'matrix', r.matrix, 'bench', "
+      "r.bench,"
       "    'state', r.state, 'started_at', r.started_at, 'finished_at', r.finished_at,"
       "    'rtosbench_version', r.rtosbench_version, 'imported_at', r.imported_at),"
       "  'jobs', (SELECT json_group_array(json_object('job_id', job_id, 'kernel', kernel,"
       "    'status', status, 'reason', reason, 'unit', unit, 'conditions', conditions,"
       "    'finished_at', finished_at)) FROM jobs WHERE run_id = ?1),"
-      "  'metrics', (SELECT json_group_array(json_array(job_id, load, phase, series, metric, value, hz))"
+      "  'metrics', (SELECT json_group_array(json_array(job_id, load, phase, series, metric, "
+      "value, hz))"
       "    FROM series_metrics WHERE run_id = ?1))"
       " FROM runs r WHERE r.run_id = ?1");
   if (!keep.ok()) return keep.error();
@@ -549,7 +560,8 @@ Status insert_run(Database& db, const ImportedRun& run, RecordSummary& out) {
 }  // namespace
 
 Result<RecordSummary> record_run(const std::filesystem::path& db_file,
-                                 const std::filesystem::path& run_dir, const RecordOptions& options) {
+                                 const std::filesystem::path& run_dir,
+                                 const RecordOptions& options) {
   // Read and check every result before touching the database.
   auto run = read_run(run_dir);
   if (!run.ok()) return run.error();
@@ -626,8 +638,9 @@ Result<std::vector<TrendPoint>> query_trend(const std::filesystem::path& db_file
         while (sqlite3_step(k->get()) == SQLITE_ROW) known.push_back(column_text(k->get(), 0));
         std::string list;
         for (const auto& x : known) list += (list.empty() ? "" : ", ") + x;
-        return make_error(ErrorKind::kCannotRead, fmt::format("no run in {} recorded metric '{}' (recorded: {})",
-                                 db_file.string(), q.metric, list.empty() ? "none" : list));
+        return make_error(ErrorKind::kCannotRead,
+                          fmt::format("no run in {} recorded metric '{}' (recorded: {})",
+                                      db_file.string(), q.metric, list.empty() ? "none" : list));
       }
     }
   }

@@ -36,10 +36,8 @@ std::string dump_json(const json& j, int indent) {
 const std::vector<HeadlineSeries>& headline_series() {
   // Seed 000's speed table, in its order.
   static const std::vector<HeadlineSeries> kSeries{
-      {"wake_latency", "", "wake latency"},
-      {"api_overhead", "", "API overhead"},
-      {"round_trip", "", "round trip"},
-      {"event_to_task", "idle", "IRQ to task (idle)"},
+      {"wake_latency", "", "wake latency"},   {"api_overhead", "", "API overhead"},
+      {"round_trip", "", "round trip"},       {"event_to_task", "idle", "IRQ to task (idle)"},
       {"tick_overhead", "", "tick overhead"},
   };
   return kSeries;
@@ -54,7 +52,9 @@ std::string VerifyDocument::test_of(const std::string& phase, const std::string&
 
 namespace {
 
-json optional_number(const std::optional<double>& v) { return v ? json(*v) : json(); }
+json optional_number(const std::optional<double>& v) {
+  return v ? json(*v) : json();
+}
 template <typename T>
 json optional_value(const std::optional<T>& v) {
   return v ? json(*v) : json();
@@ -121,15 +121,17 @@ void to_json(json& j, const Sections& x) {
   j = json{{"text", x.text}, {"data", x.data}, {"bss", x.bss}, {"flash", x.flash}, {"ram", x.ram}};
 }
 
-void to_json(json& j, const FlashRam& x) { j = json{{"flash", x.flash}, {"ram", x.ram}}; }
+void to_json(json& j, const FlashRam& x) {
+  j = json{{"flash", x.flash}, {"ram", x.ram}};
+}
 
 void to_json(json& j, const KernelFootprint& x) {
   if (!x.error.empty()) {
     j = json{{"error", x.error}};
   } else {
-    j = json{{"port", x.port},   {"board", x.board},        {"image", x.image},
-             {"bare", x.bare},   {"delta", x.delta},        {"kernel", x.kernel},
-             {"libs", x.libs},   {"port_glue", x.port_glue}, {"bare_port", x.bare_port}};
+    j = json{{"port", x.port}, {"board", x.board},         {"image", x.image},
+             {"bare", x.bare}, {"delta", x.delta},         {"kernel", x.kernel},
+             {"libs", x.libs}, {"port_glue", x.port_glue}, {"bare_port", x.bare_port}};
   }
   if (!x.bare_key.empty()) j["bare_key"] = x.bare_key;
   if (x.bare_cached) j["bare_cached"] = *x.bare_cached;
@@ -155,7 +157,11 @@ void to_json(json& j, const BuildRecord& x) {
 }
 
 void to_json(json& j, const BuildAttemptRecord& x) {
-  j = json{{"number", x.number}, {"ok", x.ok}, {"reason", x.reason}, {"seconds", x.seconds}, {"log", x.log}};
+  j = json{{"number", x.number},
+           {"ok", x.ok},
+           {"reason", x.reason},
+           {"seconds", x.seconds},
+           {"log", x.log}};
 }
 
 void to_json(json& j, const VerdictRecord& x) {
@@ -213,7 +219,9 @@ void to_json(json& j, const SeriesRecord& s) {
   if (s.median_minus_base_ticks) j["median_minus_base_ticks"] = *s.median_minus_base_ticks;
 }
 
-void to_json(json& j, const NotApplicable& x) { j = json{{"name", x.name}, {"reason", x.reason}}; }
+void to_json(json& j, const NotApplicable& x) {
+  j = json{{"name", x.name}, {"reason", x.reason}};
+}
 
 void to_json(json& j, const Headline& h) {
   j = json{{"name", h.name},
@@ -385,8 +393,12 @@ struct BadField : std::runtime_error {
   throw BadField(fmt::format("{}: {}", path.empty() ? "(document)" : path, what));
 }
 
-std::string member(const std::string& path, const char* key) { return path.empty() ? key : path + "." + key; }
-std::string element(const std::string& path, size_t i) { return fmt::format("{}[{}]", path, i); }
+std::string member(const std::string& path, const char* key) {
+  return path.empty() ? key : path + "." + key;
+}
+std::string element(const std::string& path, size_t i) {
+  return fmt::format("{}[{}]", path, i);
+}
 
 // One overload per type read; the struct readers follow.
 void read(const json& v, const std::string& path, std::string& out) {
@@ -405,7 +417,8 @@ void read(const json& v, const std::string& path, uint64_t& out) {
 }
 void read(const json& v, const std::string& path, int64_t& out) {
   if (v.is_number_unsigned()) {
-    if (v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) bad(path, "out of range");
+    if (v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+      bad(path, "out of range");
   } else if (!v.is_number_integer()) {
     bad(path, "expected an integer");
   }
@@ -937,7 +950,9 @@ Result<T> from_file(const std::filesystem::path& file) {
   auto j = read_json_file(file);
   if (!j.ok()) return j.error();
   auto x = from<T>(*j);
-  if (!x.ok()) return make_error(ErrorKind::kBadInput, fmt::format("{}: {}", file.string(), x.error().message));
+  if (!x.ok())
+    return make_error(ErrorKind::kBadInput,
+                      fmt::format("{}: {}", file.string(), x.error().message));
   return x;
 }
 
@@ -949,13 +964,27 @@ Status write_json(const std::filesystem::path& file, const json& j) {
 
 }  // namespace
 
-Result<JobResult> job_result_from_json(const json& j) { return from<JobResult>(j); }
-Result<AttemptRecord> attempt_from_json(const json& j) { return from<AttemptRecord>(j); }
-Result<LoadRecord> load_from_json(const json& j) { return from<LoadRecord>(j); }
-Result<SeriesRecord> series_from_json(const json& j) { return from<SeriesRecord>(j); }
-Result<KernelFootprint> kernel_footprint_from_json(const json& j) { return from<KernelFootprint>(j); }
-Result<BuildRecord> build_from_json(const json& j) { return from<BuildRecord>(j); }
-Result<RunSummary> run_summary_from_json(const json& j) { return from<RunSummary>(j); }
+Result<JobResult> job_result_from_json(const json& j) {
+  return from<JobResult>(j);
+}
+Result<AttemptRecord> attempt_from_json(const json& j) {
+  return from<AttemptRecord>(j);
+}
+Result<LoadRecord> load_from_json(const json& j) {
+  return from<LoadRecord>(j);
+}
+Result<SeriesRecord> series_from_json(const json& j) {
+  return from<SeriesRecord>(j);
+}
+Result<KernelFootprint> kernel_footprint_from_json(const json& j) {
+  return from<KernelFootprint>(j);
+}
+Result<BuildRecord> build_from_json(const json& j) {
+  return from<BuildRecord>(j);
+}
+Result<RunSummary> run_summary_from_json(const json& j) {
+  return from<RunSummary>(j);
+}
 
 Result<json> read_json_file(const std::filesystem::path& file) {
   std::ifstream in(file);
@@ -963,19 +992,32 @@ Result<json> read_json_file(const std::filesystem::path& file) {
   try {
     return json::parse(in);
   } catch (const std::exception& e) {
-    return make_error(ErrorKind::kBadInput, fmt::format("{}: not JSON: {}", file.string(), e.what()));
+    return make_error(ErrorKind::kBadInput,
+                      fmt::format("{}: not JSON: {}", file.string(), e.what()));
   }
 }
 
 Status write_job_result(const std::filesystem::path& file, const JobResult& r) {
   return write_json(file, to_json(r));
 }
-Result<JobResult> read_job_result(const std::filesystem::path& file) { return from_file<JobResult>(file); }
-Result<RunSummary> read_run_summary(const std::filesystem::path& file) { return from_file<RunSummary>(file); }
-Result<LoadRecord> read_load(const std::filesystem::path& file) { return from_file<LoadRecord>(file); }
-Status write_load(const std::filesystem::path& file, const LoadRecord& l) { return write_json(file, json(l)); }
-Result<AttemptRecord> read_attempt(const std::filesystem::path& file) { return from_file<AttemptRecord>(file); }
-Status write_attempt(const std::filesystem::path& file, const AttemptRecord& a) { return write_json(file, json(a)); }
+Result<JobResult> read_job_result(const std::filesystem::path& file) {
+  return from_file<JobResult>(file);
+}
+Result<RunSummary> read_run_summary(const std::filesystem::path& file) {
+  return from_file<RunSummary>(file);
+}
+Result<LoadRecord> read_load(const std::filesystem::path& file) {
+  return from_file<LoadRecord>(file);
+}
+Status write_load(const std::filesystem::path& file, const LoadRecord& l) {
+  return write_json(file, json(l));
+}
+Result<AttemptRecord> read_attempt(const std::filesystem::path& file) {
+  return from_file<AttemptRecord>(file);
+}
+Status write_attempt(const std::filesystem::path& file, const AttemptRecord& a) {
+  return write_json(file, json(a));
+}
 
 // ---- from a verified capture ---------------------------------------------------------
 
@@ -1039,7 +1081,8 @@ std::vector<std::pair<std::string, double>> SeriesRecord::numbers() const {
   if (stddev_ticks) out.emplace_back("stddev_ticks", *stddev_ticks);
   if (jitter) out.emplace_back("jitter", *jitter);
   if (base_ticks) out.emplace_back("base_ticks", static_cast<double>(*base_ticks));
-  if (median_minus_base_ticks) out.emplace_back("median_minus_base_ticks", static_cast<double>(*median_minus_base_ticks));
+  if (median_minus_base_ticks)
+    out.emplace_back("median_minus_base_ticks", static_cast<double>(*median_minus_base_ticks));
   return out;
 }
 

@@ -12,11 +12,10 @@
 // takes its default (fields are only ever added within a schema version); a
 // field of the wrong type, a negative count or a non-finite number is an
 // error.
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -115,13 +114,14 @@ struct AttemptRecord {
   int64_t load = 0;    // 1-based load of a repeated job (load-<load>/); 0 when not repeated
   JobStatus status = JobStatus::kOk;
   std::string reason;
-  std::string board;       // board instance id
-  std::string started_at;  // UTC, ISO 8601
+  std::string board;         // board instance id
+  std::string started_at;    // UTC, ISO 8601
   double seconds = 0;        // the whole attempt
   double flash_seconds = 0;  // program + verify
   std::vector<std::string> flash_commands;
   std::string serial_port;
-  std::string capture_stop;  // end, overall_timeout, inactivity_timeout, port_error, interrupted; "" if none
+  std::string capture_stop;  // end, overall_timeout, inactivity_timeout, port_error, interrupted;
+                             // "" if none
   uint64_t capture_bytes = 0;
   uint64_t capture_lines = 0;
   double target_run_seconds = 0;  // release of the target to END (0 without END)
@@ -138,7 +138,8 @@ struct SeriesRecord {
   std::string phase, name;
   uint64_t n = 0, hz = 0;
   bool has_raw = false;
-  uint64_t min_ticks = 0, median_ticks = 0, p90_ticks = 0, p99_ticks = 0, p999_ticks = 0, max_ticks = 0;
+  uint64_t min_ticks = 0, median_ticks = 0, p90_ticks = 0, p99_ticks = 0, p999_ticks = 0,
+           max_ticks = 0;
   uint64_t min_ns = 0, median_ns = 0, p90_ns = 0, p99_ns = 0, p999_ns = 0, max_ns = 0;
   uint64_t avg_ticks = 0, avg_ns = 0, sum_ticks = 0;
   std::optional<double> mean_ticks, stddev_ticks, jitter;  // null when undefined (n = 0, median 0)
@@ -210,8 +211,8 @@ struct LoadRecord {
 struct StatisticSpread {
   std::vector<std::optional<double>> values;  // per load; null where a load lacks it
   std::optional<double> min, max, range;      // absent when some load lacks it
-  std::optional<double> rel_pct;              // null when min is 0 and range is not (written with min)
-  std::optional<double> allowed;              // absent: "off" (written with min)
+  std::optional<double> rel_pct;  // null when min is 0 and range is not (written with min)
+  std::optional<double> allowed;  // absent: "off" (written with min)
   bool within = true;
 };
 
@@ -222,9 +223,9 @@ struct SeriesSpread {
 };
 
 struct BeyondTolerance {
-  std::string series, statistic;  // statistic "present": missing_in_loads
+  std::string series, statistic;                            // statistic "present": missing_in_loads
   std::optional<double> min, max, range, rel_pct, allowed;  // rel_pct may be null when min is set
-  std::vector<std::optional<double>> values;  // a statistic only some loads have
+  std::vector<std::optional<double>> values;                // a statistic only some loads have
   std::vector<int64_t> missing_in_loads;
 };
 
@@ -287,7 +288,8 @@ struct RunJobEntry {
   std::optional<int64_t> attempts;
   std::optional<std::vector<Headline>> headline;
   std::optional<int64_t> loads;
-  std::optional<std::optional<bool>> reproducible;  // present (maybe null) for finished repeated jobs
+  std::optional<std::optional<bool>>
+      reproducible;  // present (maybe null) for finished repeated jobs
 };
 
 struct RunSession {

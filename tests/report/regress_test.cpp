@@ -141,7 +141,8 @@ TEST(ReportRegress, AnEmptyBaselineFails) {
   RegressReport r = regress(base, cur, Tolerances::defaults(), {});
   EXPECT_TRUE(r.empty_baseline);
   EXPECT_EQ(exit_code(r), kRegressEmptyBaseline);
-  EXPECT_NE(to_text(r).find("FAIL, the baseline has no job with figures (exit 4)"), std::string::npos)
+  EXPECT_NE(to_text(r).find("FAIL, the baseline has no job with figures (exit 4)"),
+            std::string::npos)
       << to_text(r);
   EXPECT_NE(to_markdown(r).find("# rtosbench regress: FAIL"), std::string::npos);
   RegressReport none = regress(run("b", {}), cur, Tolerances::defaults(), {});

@@ -182,7 +182,8 @@ TEST(ReportMarkdown, HtmlFromARunIsInert) {
   EXPECT_EQ(md.find("<script>"), std::string::npos) << md;
   EXPECT_EQ(md.find("<img"), std::string::npos);
   EXPECT_EQ(md.find("<b>"), std::string::npos);
-  EXPECT_NE(md.find("&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;img"), std::string::npos) << md;
+  EXPECT_NE(md.find("&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;img"), std::string::npos)
+      << md;
   std::filesystem::remove_all(dir);
   // Inside a closed code span HTML is literal already; an unmatched backtick opens nothing.
   EXPECT_EQ(md_inert("`<x>` <y>"), "`<x>` &lt;y&gt;");
@@ -206,17 +207,20 @@ TEST(ReportFootprint, PrefersTheStoredKernelAloneFigure) {
   auto md = to_markdown(build_report(view_runs(runs, ReportOptions{})));
   // freertos: stored (not 26136 - 17832 = 8304); threadx: stored error, so
   // image minus the bare job (24048 - 17832 = 6216, 22312 - 20360 = 1952).
-  EXPECT_NE(md.find("| freertos-O2-tick1000-fpu0 | 26120 | 16 | 23432 | 26136 | 23448 | 4148 | 5844 |"),
-            std::string::npos)
+  EXPECT_NE(
+      md.find("| freertos-O2-tick1000-fpu0 | 26120 | 16 | 23432 | 26136 | 23448 | 4148 | 5844 |"),
+      std::string::npos)
       << md;
-  EXPECT_NE(md.find("| threadx-O2-tick1000-fpu0 | 24040 | 8 | 22304 | 24048 | 22312 | 6216 | 1952 |"),
-            std::string::npos)
+  EXPECT_NE(
+      md.find("| threadx-O2-tick1000-fpu0 | 24040 | 8 | 22304 | 24048 | 22312 | 6216 | 1952 |"),
+      std::string::npos)
       << md;
   ASSERT_TRUE(write_csv(view_runs(runs, ReportOptions{}), dir / "csv").ok());
   std::ifstream in(dir / "csv" / "footprint.csv");
   std::stringstream csv;
   csv << in.rdbuf();
-  EXPECT_NE(csv.str().find(",26120,16,23432,26136,23448,4148,5844\n"), std::string::npos) << csv.str();
+  EXPECT_NE(csv.str().find(",26120,16,23432,26136,23448,4148,5844\n"), std::string::npos)
+      << csv.str();
 
   runs.clear();
   runs.push_back(std::move(*without_bare));
@@ -251,10 +255,11 @@ TEST(ReportReproducibility, ShowsLoadsVerdictAndMedianSpreadOnlyForRepeatedJobs)
   runs.push_back(std::move(*repeated));
   const std::string md = to_markdown(build_report(view_runs(runs, ReportOptions{})));
   EXPECT_NE(md.find("## Reproducibility"), std::string::npos) << md;
-  EXPECT_NE(md.find("| " + spec.jobs[1].id +
-                    " | 3 | 3 loads differ beyond the reproducibility tolerance: wake_latency max | "
-                    "matrix reproducibility: | 3 | - | - | 0 | - | wake_latency max |"),
-            std::string::npos)
+  EXPECT_NE(
+      md.find("| " + spec.jobs[1].id +
+              " | 3 | 3 loads differ beyond the reproducibility tolerance: wake_latency max | "
+              "matrix reproducibility: | 3 | - | - | 0 | - | wake_latency max |"),
+      std::string::npos)
       << md;
   std::filesystem::remove_all(dir);
 }

@@ -163,7 +163,8 @@ inline void write(const std::filesystem::path& p, const std::string& text) {
 
 // One entry of a result's `loads` array: load `k`, OK, one sample per
 // series at the given median (every statistic consistent), no attempts.
-inline nlohmann::json load_entry(int k, const std::vector<std::pair<std::string, uint64_t>>& medians) {
+inline nlohmann::json load_entry(int k,
+                                 const std::vector<std::pair<std::string, uint64_t>>& medians) {
   store::LoadRecord l;
   l.load = k;
   for (const auto& [name, median] : medians) {

@@ -34,8 +34,12 @@ std::vector<store::SeriesRecord> typed(const json& a) {
 }
 
 // The result's reproducibility and spread as written to result.json.
-json rep(const store::JobResult& r) { return r.reproducibility ? json(*r.reproducibility) : json(); }
-json spread(const store::JobResult& r) { return r.spread ? json(*r.spread) : json(); }
+json rep(const store::JobResult& r) {
+  return r.reproducibility ? json(*r.reproducibility) : json();
+}
+json spread(const store::JobResult& r) {
+  return r.spread ? json(*r.spread) : json();
+}
 
 LoadOutcome ok_load(int k, json s) {
   LoadOutcome l;

@@ -131,8 +131,8 @@ TEST_F(HistoryDb, TrendNamesPinnedConditionsThatChanged) {
 
 TEST_F(HistoryDb, LoadsAreRecordedPerLoad) {
   auto spec = testrun::standard_run("20260103T000000Z-fixture", "2026-01-03T00:00:00Z");
-  spec.jobs[0].loads = nlohmann::json::array(
-      {testrun::load_entry(1, {{"wake_latency", 40}}), testrun::load_entry(2, {{"wake_latency", 41}})});
+  spec.jobs[0].loads = nlohmann::json::array({testrun::load_entry(1, {{"wake_latency", 40}}),
+                                              testrun::load_entry(2, {{"wake_latency", 41}})});
   auto root = testrun::write_run(dir, spec);
   auto rec = record_run(db, root);
   ASSERT_TRUE(rec.ok()) << rec.error().message;
@@ -216,8 +216,10 @@ TEST_F(HistoryDb, RefusesPartialAndTamperedRuns) {
        "series[1].median_ticks: expected a non-negative integer"},
       {"t-order", [](nlohmann::json& j) { j["series"][1]["median_ticks"] = 1000000; },
        "median_ticks"},
-      {"t-ns", [](nlohmann::json& j) { j["series"][1]["max_ns"] = 1; }, "max_ns 1 is not max_ticks"},
-      {"t-status", [](nlohmann::json& j) { j["status"] = "INVALID"; }, "says INVALID, run.json says OK"},
+      {"t-ns", [](nlohmann::json& j) { j["series"][1]["max_ns"] = 1; },
+       "max_ns 1 is not max_ticks"},
+      {"t-status", [](nlohmann::json& j) { j["status"] = "INVALID"; },
+       "says INVALID, run.json says OK"},
       {"t-run", [](nlohmann::json& j) { j["run_id"] = "another"; }, "belongs to run another"},
       {"t-headline", [](nlohmann::json& j) { j["headline"][0]["median_ticks"] = 1; },
        "is not its series' median"},
@@ -226,7 +228,8 @@ TEST_F(HistoryDb, RefusesPartialAndTamperedRuns) {
     auto r = tamper(c.id, c.f);
     ASSERT_FALSE(r.ok()) << c.id;
     EXPECT_EQ(r.error().kind, ErrorKind::kBadInput) << c.id;
-    EXPECT_NE(r.error().message.find(c.message), std::string::npos) << c.id << ": " << r.error().message;
+    EXPECT_NE(r.error().message.find(c.message), std::string::npos)
+        << c.id << ": " << r.error().message;
     EXPECT_NE(r.error().message.find(job + "/result.json"), std::string::npos) << r.error().message;
   }
   EXPECT_EQ(count(db, "SELECT count(*) FROM runs"), 1);
@@ -251,7 +254,8 @@ TEST_F(HistoryDb, ReplacesARecordedRunOnlyWhenAskedAndKeepsTheOld) {
     auto j = read_json_file(f.path());
     ASSERT_TRUE(j.ok());
     std::string text = j->dump(2);
-    for (size_t p; (p = text.find("20260102T000000Z")) != std::string::npos;) text.replace(p, 16, "20260101T000000Z");
+    for (size_t p; (p = text.find("20260102T000000Z")) != std::string::npos;)
+      text.replace(p, 16, "20260101T000000Z");
     std::ofstream(f.path()) << text;
   }
   auto refused = record_run(db, other);

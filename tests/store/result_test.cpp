@@ -31,7 +31,8 @@ JobResult sample() {
   a.target_run_seconds = 2.5;
   a.verify_outcome = "invalid";
   r.attempts.push_back(a);
-  r.build_attempts.push_back(BuildAttemptRecord{1, true, "cache hit", 0.01, "builds/x/attempt-1/build.log"});
+  r.build_attempts.push_back(
+      BuildAttemptRecord{1, true, "cache hit", 0.01, "builds/x/attempt-1/build.log"});
   r.conditions = {{"unit", "instructions"}};
   r.unit = "instructions";
   r.headline.push_back(Headline{"wake_latency", "", 321, 321, "instructions"});
@@ -93,7 +94,8 @@ TEST(JobResultJson, RejectsWhatItCannotRead) {
 }
 
 TEST(JobResultFile, WriteThenRead) {
-  auto p = std::filesystem::temp_directory_path() / ("rb-result-" + std::to_string(::getpid()) + ".json");
+  auto p = std::filesystem::temp_directory_path() /
+           ("rb-result-" + std::to_string(::getpid()) + ".json");
   ASSERT_TRUE(write_job_result(p, sample()).ok());
   auto r = read_job_result(p);
   ASSERT_TRUE(r.ok());
@@ -134,30 +136,36 @@ TEST(JobResultJson, NamesTheBadFieldByItsPath) {
   auto bad = job_result_from_json(j);
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().kind, ErrorKind::kBadInput);
-  EXPECT_NE(bad.error().message.find("series[0].n: expected a non-negative integer"), std::string::npos)
+  EXPECT_NE(bad.error().message.find("series[0].n: expected a non-negative integer"),
+            std::string::npos)
       << bad.error().message;
   j = to_json(r);
   j["series"][0]["median_ticks"] = 1e30;
   bad = job_result_from_json(j);
   ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.error().message.find("series[0].median_ticks"), std::string::npos) << bad.error().message;
+  EXPECT_NE(bad.error().message.find("series[0].median_ticks"), std::string::npos)
+      << bad.error().message;
   j = to_json(r);
   j["attempts"][1]["capture"]["bytes"] = "many";
   bad = job_result_from_json(j);
   ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.error().message.find("attempts[1].capture.bytes"), std::string::npos) << bad.error().message;
+  EXPECT_NE(bad.error().message.find("attempts[1].capture.bytes"), std::string::npos)
+      << bad.error().message;
   j = to_json(r);
   j["job"] = "freertos";
   bad = job_result_from_json(j);
   ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.error().message.find("job: expected an object"), std::string::npos) << bad.error().message;
+  EXPECT_NE(bad.error().message.find("job: expected an object"), std::string::npos)
+      << bad.error().message;
   // The file's name is part of the message.
-  auto p = std::filesystem::temp_directory_path() / ("rb-bad-" + std::to_string(::getpid()) + ".json");
+  auto p =
+      std::filesystem::temp_directory_path() / ("rb-bad-" + std::to_string(::getpid()) + ".json");
   std::ofstream(p) << to_json(r).dump().replace(to_json(r).dump().find("\"n\":4"), 5, "\"n\":-4");
   auto f = read_job_result(p);
   ASSERT_FALSE(f.ok());
   EXPECT_EQ(f.error().kind, ErrorKind::kBadInput);
-  EXPECT_NE(f.error().message.find(p.string() + ": series[0].n"), std::string::npos) << f.error().message;
+  EXPECT_NE(f.error().message.find(p.string() + ": series[0].n"), std::string::npos)
+      << f.error().message;
   std::filesystem::remove(p);
   EXPECT_EQ(read_job_result(p).error().kind, ErrorKind::kCannotRead);
 }
@@ -170,7 +178,8 @@ TEST(JobResultJson, InvalidUtf8NeverAbortsTheWriter) {
   r.reason = std::string("bad \xc3");
   std::string text = dump_json(to_json(r));
   EXPECT_NE(text.find("caf\xef\xbf\xbd"), std::string::npos);  // U+FFFD
-  auto p = std::filesystem::temp_directory_path() / ("rb-utf8-" + std::to_string(::getpid()) + ".json");
+  auto p =
+      std::filesystem::temp_directory_path() / ("rb-utf8-" + std::to_string(::getpid()) + ".json");
   ASSERT_TRUE(write_job_result(p, r).ok());
   auto back = read_job_result(p);
   ASSERT_TRUE(back.ok()) << back.error().message;
@@ -193,9 +202,10 @@ TEST(Units, TicksToNsFloorsIn128Bits) {
 }
 
 TEST(Statuses, NamesRoundTripAndClassify) {
-  for (auto s : {JobStatus::kOk, JobStatus::kInvalid, JobStatus::kUnverified, JobStatus::kProtocolError,
-                 JobStatus::kTimeout, JobStatus::kFlashError, JobStatus::kPortError, JobStatus::kBuildError,
-                 JobStatus::kSourceMissing, JobStatus::kPortMissing, JobStatus::kInterrupted}) {
+  for (auto s :
+       {JobStatus::kOk, JobStatus::kInvalid, JobStatus::kUnverified, JobStatus::kProtocolError,
+        JobStatus::kTimeout, JobStatus::kFlashError, JobStatus::kPortError, JobStatus::kBuildError,
+        JobStatus::kSourceMissing, JobStatus::kPortMissing, JobStatus::kInterrupted}) {
     EXPECT_EQ(status_from_string(to_string(s)), s);
   }
   EXPECT_TRUE(counts_as_success(JobStatus::kPortMissing));
