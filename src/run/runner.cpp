@@ -362,69 +362,56 @@ class Session {
 
   json write_summary(const std::string& state, const RunOutcome* out = nullptr) {
     std::lock_guard lock(summary_mu_);
-    json prev = dir_.summary();
-    if (!prev.is_object()) prev = json::object();
-    json jobs = json::array();
-    std::map<std::string, int> counts;
+    // What an earlier session wrote: its start, options and sessions stay.
+    store::RunSummary s;
+    if (auto prev = store::run_summary_from_json(dir_.summary()); prev.ok()) {
+      s.started_at = prev->started_at;
+      s.options = prev->options;
+      s.sessions = prev->sessions;
+    }
+    if (s.started_at.empty()) s.started_at = store::utc_timestamp();
+    s.run_id = dir_.id();
+    s.state = state;
+    s.updated_at = store::utc_timestamp();
+    s.rtosbench_version = kVersion;
+    auto sha = [](const std::filesystem::path& f) {
+      auto h = sha256_file(f);
+      return h.ok() ? *h : std::string();
+    };
+    s.matrix = store::RunInput{cfg_.matrix.name, "matrix.yaml", cfg_.original_matrix, sha(dir_.matrix_snapshot())};
+    s.bench = store::RunInput{cfg_.bench.name, "bench.yaml", cfg_.original_bench, sha(dir_.bench_snapshot())};
+    s.toolchain = toolchain_json(cfg_.toolchain);
     {
       std::lock_guard l(mu_);
       for (size_t i = 0; i < jobs_.size(); ++i) {
-        json e{{"id", jobs_[i].id}, {"kernel", jobs_[i].kernel.name}};
+        store::RunJobEntry e;
+        e.id = jobs_[i].id;
+        e.kernel = jobs_[i].kernel.name;
         if (results_[i]) {
           const auto& r = *results_[i];
-          e["status"] = store::to_string(r.status);
-          e["reason"] = r.reason;
-          e["result"] = fmt::format("jobs/{}/result.json", r.job_id);
-          e["attempts"] = r.attempts.size();
-          e["headline"] = r.headline;
+          e.status = store::to_string(r.status);
+          e.reason = r.reason;
+          e.result = fmt::format("jobs/{}/result.json", r.job_id);
+          e.attempts = static_cast<int64_t>(r.attempts.size());
+          e.headline = r.headline;
           if (r.reproducibility) {
-            e["loads"] = r.loads ? r.loads->size() : 0;
-            e["reproducible"] = r.reproducibility->reproducible ? json(*r.reproducibility->reproducible) : json();
+            e.loads = r.loads ? static_cast<int64_t>(r.loads->size()) : 0;
+            e.reproducible = r.reproducibility->reproducible;
           }
-          ++counts[store::to_string(r.status)];
-        } else {
-          e["status"] = "PENDING";
-          ++counts["PENDING"];
         }
-        jobs.push_back(e);
+        ++s.counts[e.status];
+        s.jobs.push_back(std::move(e));
       }
     }
-    json s{
-        {"schema", store::kRunSummarySchema},
-        {"schema_version", store::kSchemaVersion},
-        {"run_id", dir_.id()},
-        {"state", state},
-        {"started_at", prev.value("started_at", store::utc_timestamp())},
-        {"updated_at", store::utc_timestamp()},
-        {"rtosbench_version", kVersion},
-        {"matrix",
-         {{"name", cfg_.matrix.name},
-          {"snapshot", "matrix.yaml"},
-          {"source", cfg_.original_matrix},
-          {"sha256", sha256_file(dir_.matrix_snapshot()).ok() ? *sha256_file(dir_.matrix_snapshot()) : ""}}},
-        {"bench",
-         {{"name", cfg_.bench.name},
-          {"snapshot", "bench.yaml"},
-          {"source", cfg_.original_bench},
-          {"sha256", sha256_file(dir_.bench_snapshot()).ok() ? *sha256_file(dir_.bench_snapshot()) : ""}}},
-        {"toolchain", toolchain_json(cfg_.toolchain)},
-        {"options", prev.value("options", json::object())},
-        {"sessions", prev.value("sessions", json::array())},
-        {"jobs", jobs},
-        {"counts", counts},
-    };
     if (out) {
-      json session{{"finished_at", store::utc_timestamp()},
-                   {"state", state},
-                   {"wall_seconds", out->wall_seconds},
-                   {"target_run_seconds", out->target_run_seconds},
-                   {"exit_code", out->exit_code}};
-      s["sessions"].push_back(session);
-      s["exit_code"] = out->exit_code;
-      s["finished_at"] = store::utc_timestamp();
+      s.sessions.push_back(store::RunSession{store::utc_timestamp(), state, out->wall_seconds, out->target_run_seconds,
+                                             out->exit_code});
+      s.exit_code = out->exit_code;
+      s.finished_at = store::utc_timestamp();
     }
-    if (auto w = dir_.write_summary(s); !w.ok()) progress_.note("cannot write run.json: " + w.error().message);
-    return s;
+    json doc(s);
+    if (auto w = dir_.write_summary(doc); !w.ok()) progress_.note("cannot write run.json: " + w.error().message);
+    return doc;
   }
 
   // The bare port's image the matrix builds (or would build) with a kernel
