@@ -224,6 +224,15 @@ report)
   html=$work/report/report.html
   if grep -Eq ' (src|href)=|url\(|@import' "$html"; then fail "the HTML report refers to something outside itself"; fi
   ok "the HTML report refers to nothing outside itself"
+  # A note with HTML in it is printed inert in both formats.
+  H=$work/report/hostile
+  rm -rf "$H" && cp -r "$B" "$H"
+  sed -i 's|"kernel_note": ""|"kernel_note": "<script>alert(1)</script>"|' "$H"/jobs/*/result.json
+  grep -q '<script>alert' "$H"/jobs/*/result.json || fail "the note was not planted"
+  expect_status 0 "$bin" report "$H" --md "$work/report/hostile.md" --html "$work/report/hostile.html"
+  if grep -q '<script>alert' "$work/report/hostile.md" "$work/report/hostile.html"; then fail "a planted <script> is live in the report"; fi
+  contains "$(cat "$work/report/hostile.md")" '&lt;script&gt;alert(1)&lt;/script&gt;'
+  ok "a planted <script> is printed inert"
   ;;
 browser)
   A=$(run_dir a) B=$(run_dir b)
