@@ -248,12 +248,25 @@ Result<RunSnapshot> load_baseline(const std::filesystem::path& file) {
                               fmt::format("{}: job {} series {}: unknown statistic '{}'",
                                           file.string(), job.id, v.key(), k));
           }
-          if (x.is_number()) v.values[k] = x.get<double>();
+          if (x.is_null()) continue;  // a statistic the run did not have
+          if (!x.is_number() || !std::isfinite(x.get<double>())) {
+            return make_error(ErrorKind::kBadInput,
+                              fmt::format("{}: job {} series {}: statistic '{}' is not a number",
+                                          file.string(), job.id, v.key(), k));
+          }
+          v.values[k] = x.get<double>();
         }
         for (const auto& l : s.value("loads", json::array())) {
           std::map<std::string, double> m;
           for (const auto& [k, x] : l.items()) {
-            if (x.is_number()) m[k] = x.get<double>();
+            if (x.is_null()) continue;
+            if (!find_metric(k) || !x.is_number() || !std::isfinite(x.get<double>())) {
+              return make_error(ErrorKind::kBadInput,
+                                fmt::format("{}: job {} series {}: load statistic '{}' is not a "
+                                            "known statistic with a number",
+                                            file.string(), job.id, v.key(), k));
+            }
+            m[k] = x.get<double>();
           }
           v.loads.push_back(std::move(m));
         }

@@ -232,6 +232,14 @@ TEST(ReportRegress, BaselineFileRoundTrip) {
   auto o = load_run_or_baseline(dir / "odd.json");
   ASSERT_FALSE(o.ok());
   EXPECT_NE(o.error().message.find("unknown statistic 'p42'"), std::string::npos);
+  EXPECT_EQ(o.error().kind, ErrorKind::kBadInput);
+  j = baseline_json(*snap, "x");
+  j["jobs"][0]["series"][0]["values"]["median"] = "fast";
+  std::ofstream(dir / "text.json") << j.dump();
+  auto t = load_run_or_baseline(dir / "text.json");
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.error().message.find("statistic 'median' is not a number"), std::string::npos)
+      << t.error().message;
   std::filesystem::remove_all(dir);
 }
 
