@@ -460,8 +460,82 @@ Status supersede(Database& db, const std::string& run_id) {
   return {};
 }
 
-// The rows of one run: runs, jobs, series_metrics (the job's figures as
-// load 0, each repeated load's as 1..N).
+// The jobs row of one result: the matrix's side of the job, its CONFIG
+// where the job carries no matrix side (older results), its footprint.
+Status insert_job(Database& db, sqlite3_stmt* ins, const std::string& run_id, const JobResult& r) {
+  const bool has_spec = !r.job.id.empty();
+  auto spec_or_condition = [&](const std::string& v, const char* key) {
+    return has_spec && !v.empty() ? v : condition(r, key);
+  };
+  auto number_or_condition = [&](int64_t v, const char* key) {
+    return has_spec ? std::optional<int64_t>(v) : integer_of(condition(r, key));
+  };
+  std::optional<int64_t> flash, ram;
+  if (r.build && r.build->footprint) {
+    flash = r.build->footprint->flash;
+    ram = r.build->footprint->ram;
+  }
+  if (!Row(ins)
+           .text(run_id)
+           .text(r.job_id)
+           .text(spec_or_condition(r.job.kernel, "kernel"))
+           .text(spec_or_condition(r.job.kernel_version, "kernel_version"))
+           .text(spec_or_condition(r.job.board, "board"))
+           .text(spec_or_condition(r.job.opt, "opt"))
+           .integer_or_null(number_or_condition(r.job.tick_hz, "tick"))
+           .integer_or_null(number_or_condition(r.job.fpu_context, "fpu"))
+           .text(to_string(r.status))
+           .text(r.reason)
+           .text(r.unit)
+           .text(condition(r, "compiler"))
+           .text(condition(r, "harness"))
+           .integer_or_null(flash)
+           .integer_or_null(ram)
+           .text(dump_json(json(r.conditions), -1))
+           .text(r.finished_at)
+           .done()) {
+    return db.error();
+  }
+  return {};
+}
+
+// One series_metrics row per number of every series of the result: the
+// job's figures as load 0, each repeated load's as 1..N.
+Status insert_figures(Database& db, sqlite3_stmt* ins, const std::string& run_id,
+                      const JobResult& r, size_t& rows) {
+  auto write_series = [&](const std::vector<SeriesRecord>& series, int64_t load) -> Status {
+    for (const auto& x : series) {
+      std::string test = r.verify.test_of(x.phase, x.name);
+      if (test.empty()) test = test_of_series(x.name);
+      for (const auto& [key, v] : x.numbers()) {
+        if (!Row(ins)
+                 .text(run_id)
+                 .text(r.job_id)
+                 .integer(load)
+                 .text(x.phase)
+                 .text(x.name)
+                 .text(test)
+                 .text(key)
+                 .real(v)
+                 .integer(static_cast<int64_t>(x.hz))
+                 .done()) {
+          return db.error();
+        }
+        ++rows;
+      }
+    }
+    return {};
+  };
+  if (auto st = write_series(r.series, 0); !st.ok()) return st;
+  if (r.loads) {
+    for (const auto& l : *r.loads) {
+      if (auto st = write_series(l.series, l.load); !st.ok()) return st;
+    }
+  }
+  return {};
+}
+
+// The rows of one run: runs, then per result its jobs row and its figures.
 Status insert_run(Database& db, const ImportedRun& run, RecordSummary& out) {
   auto ins_run = db.prepare(
       "INSERT INTO runs(run_id, path, matrix, bench, state, started_at, finished_at, "
@@ -495,64 +569,10 @@ Status insert_run(Database& db, const ImportedRun& run, RecordSummary& out) {
     return db.error();
   }
   for (const auto& r : run.results) {
-    auto or_condition = [&](const std::string& v, const char* key) {
-      return v.empty() ? condition(r, key) : v;
-    };
-    std::optional<int64_t> flash, ram;
-    if (r.build && r.build->footprint) {
-      flash = r.build->footprint->flash;
-      ram = r.build->footprint->ram;
-    }
-    Row row(ins_job->get());
-    row.text(run.run_id)
-        .text(r.job_id)
-        .text(or_condition(r.job.kernel, "kernel"))
-        .text(or_condition(r.job.kernel_version, "kernel_version"))
-        .text(or_condition(r.job.board, "board"))
-        .text(or_condition(r.job.opt, "opt"))
-        .integer_or_null(r.job.tick_hz ? std::optional<int64_t>(r.job.tick_hz)
-                                       : integer_of(condition(r, "tick")))
-        .integer_or_null(r.job.tick_hz ? std::optional<int64_t>(r.job.fpu_context)
-                                       : integer_of(condition(r, "fpu")))
-        .text(to_string(r.status))
-        .text(r.reason)
-        .text(r.unit)
-        .text(condition(r, "compiler"))
-        .text(condition(r, "harness"))
-        .integer_or_null(flash)
-        .integer_or_null(ram)
-        .text(dump_json(json(r.conditions), -1))
-        .text(r.finished_at);
-    if (!row.done()) return db.error();
+    if (auto st = insert_job(db, ins_job->get(), run.run_id, r); !st.ok()) return st;
     ++out.jobs;
-
-    auto write_series = [&](const std::vector<SeriesRecord>& series, int load) -> Status {
-      for (const auto& x : series) {
-        std::string test = r.verify.test_of(x.phase, x.name);
-        if (test.empty()) test = test_of_series(x.name);
-        for (const auto& [key, v] : x.numbers()) {
-          Row m(ins_metric->get());
-          m.text(run.run_id)
-              .text(r.job_id)
-              .integer(load)
-              .text(x.phase)
-              .text(x.name)
-              .text(test)
-              .text(key)
-              .real(v)
-              .integer(static_cast<int64_t>(x.hz));
-          if (!m.done()) return db.error();
-          ++out.metrics;
-        }
-      }
-      return {};
-    };
-    if (auto st = write_series(r.series, 0); !st.ok()) return st;
-    if (r.loads) {
-      for (const auto& l : *r.loads) {
-        if (auto st = write_series(l.series, static_cast<int>(l.load)); !st.ok()) return st;
-      }
-    }
+    if (auto st = insert_figures(db, ins_metric->get(), run.run_id, r, out.metrics); !st.ok())
+      return st;
   }
   return {};
 }
