@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
     }
     int cached = 0;
     for (const auto& r : out.results) {
-      if (r.build.is_object() && r.build.value("cached", false)) ++cached;
+      if (r.build && r.build->cached) ++cached;
     }
     fmt::print("pass {} ({}): wall {:.2f} s, target run {:.2f} s over {} job(s), {} image(s) from the build cache\n",
                pass + 1, pass == 0 ? "warms the build cache" : "measured", wall, out.target_run_seconds,

@@ -286,7 +286,7 @@ Result<BuildOutput> CmakeBuilder::build(const BuildRequest& req) {
   out.map_sha256 = *ms;
   out.built_at = utc_now();
   if (out.cacheable) {
-    if (auto s = write_file_atomic(record, to_json(out).dump(2) + "\n"); !s.ok()) return s.error();
+    if (auto s = write_file_atomic(record, to_json(out).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"); !s.ok()) return s.error();
   }
   log_line(req.log, fmt::format("built in {:.1f} s: elf sha256 {}", out.seconds, out.elf_sha256));
   return out;

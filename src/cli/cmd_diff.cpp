@@ -1,6 +1,7 @@
 // `rtosbench diff RUN_A RUN_B`: the CLI face of rb::report::diff_runs.
 // Exit codes (docs/reports.md): 0 identical, 1 within tolerance, 2 beyond,
-// 3 refused (pinned conditions differ), 64 usage, 66 unreadable run.
+// 3 refused (pinned conditions differ), 4 no job in common (nothing
+// compared), 64 usage, 65 a malformed run, 66 unreadable run.
 #include <fmt/core.h>
 
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include "report/diff.h"
 #include "report/snapshot.h"
 #include "report/tolerance.h"
+#include "store/result.h"
 #include "util/atomic_write.h"
 
 namespace rb::cli {
@@ -45,12 +47,12 @@ std::function<int()> add_diff(CLI::App& app) {
     auto a = report::load_run_or_baseline(args->a);
     if (!a.ok()) {
       fmt::print(stderr, "rtosbench diff: {}\n", a.error().message);
-      return kExitNoInput;
+      return exit_code_for(a.error().kind);
     }
     auto b = report::load_run_or_baseline(args->b);
     if (!b.ok()) {
       fmt::print(stderr, "rtosbench diff: {}\n", b.error().message);
-      return kExitNoInput;
+      return exit_code_for(b.error().kind);
     }
     Result<report::Tolerances> tol = report::Tolerances::defaults();
     if (!args->tolerances.empty()) {
@@ -73,7 +75,7 @@ std::function<int()> add_diff(CLI::App& app) {
     std::fwrite(text.data(), 1, text.size(), text_out);
     std::fflush(text_out);
     if (!args->json.empty()) {
-      std::string doc = report::to_json(r).dump(2) + "\n";
+      std::string doc = store::dump_json(report::to_json(r)) + "\n";
       if (json_stdout) {
         std::fwrite(doc.data(), 1, doc.size(), stdout);
       } else if (auto s = write_file_atomic(args->json, doc); !s.ok()) {

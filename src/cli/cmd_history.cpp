@@ -1,6 +1,13 @@
-// `rtosbench history`: record runs in the SQLite history and show a metric's
-// trend over them (docs/reports.md, "History"). Exit codes: 0 done, 64 usage,
-// 66 a run or the database cannot be read, 70 the database cannot be written.
+// `rtosbench history`: the SQLite history of finished runs (docs/reports.md,
+// "History"), one CLI11 subcommand per action:
+//   history import RUN_DIR... [--replace]   record runs (checked whole first)
+//   history trend [--kernel --test --job --metric --json]   a metric over the runs
+//   history runs [--json]                   the recorded runs
+//   history superseded [--json]             what `import --replace` replaced
+// `--db FILE` before or after the action. Exit codes (docs/cli.md): 0 done,
+// 3 import refused (the run is recorded with other content; --replace),
+// 64 usage, 65 a run that is not valid or a corrupted database, 66 a run or
+// the database cannot be read, 70 the database cannot be written.
 #include <fmt/core.h>
 
 #include <memory>
@@ -10,160 +17,245 @@
 
 #include "cli/commands.h"
 #include "store/history.h"
+#include "store/result.h"
 
 namespace rb::cli {
 
+namespace {
+
+constexpr int kExitImportRefused = 3;
+
+int print_error(const Error& e) {
+  fmt::print(stderr, "rtosbench history: {}\n", e.message);
+  return exit_code_for(e.kind);
+}
+
+// --db, else the default path.
+Result<std::filesystem::path> database(const std::string& db) {
+  if (!db.empty()) return std::filesystem::path(db);
+  return store::default_history_path();
+}
+
+int import_runs(const std::filesystem::path& db, const std::vector<std::string>& dirs,
+                bool replace) {
+  int status = kExitOk;
+  for (const auto& dir : dirs) {
+    store::RecordOptions options;
+    options.replace = replace;
+    auto r = store::record_run(db, dir, options);
+    if (!r.ok()) {
+      status = std::max(status, print_error(r.error()));
+      continue;
+    }
+    switch (r->outcome) {
+      case store::RecordOutcome::kRefused:
+        fmt::print(stderr,
+                   "rtosbench history: {} is recorded in {} with other content (sha256 {}): not "
+                   "replaced; give --replace to replace it (the recorded content is kept in "
+                   "`history superseded`)\n",
+                   r->run_id, db.string(), r->previous_sha256.substr(0, 16));
+        status = std::max(status, kExitImportRefused);
+        continue;
+      case store::RecordOutcome::kRecorded:
+        fmt::print("recorded");
+        break;
+      case store::RecordOutcome::kUnchanged:
+        fmt::print("re-recorded (unchanged)");
+        break;
+      case store::RecordOutcome::kReplaced:
+        fmt::print("replaced (the previous content is in `history superseded`)");
+        break;
+    }
+    fmt::print(" {} ({} jobs, {} figures) in {}\n", r->run_id, r->jobs, r->metrics, db.string());
+  }
+  return status;
+}
+
+int list_runs(const std::filesystem::path& db, bool as_json) {
+  auto runs = store::list_runs(db);
+  if (!runs.ok()) return print_error(runs.error());
+  if (as_json) {
+    nlohmann::json a = nlohmann::json::array();
+    for (const auto& r : *runs) {
+      a.push_back({{"run_id", r.run_id},
+                   {"started_at", r.started_at},
+                   {"matrix", r.matrix},
+                   {"state", r.state},
+                   {"jobs", r.jobs},
+                   {"path", r.path},
+                   {"imported_at", r.imported_at}});
+    }
+    fmt::print("{}\n", store::dump_json(a));
+    return kExitOk;
+  }
+  fmt::print("{:<40}  {:<20}  {:<16}  {:>4}  {}\n", "run id", "started", "matrix", "jobs", "path");
+  for (const auto& r : *runs) {
+    fmt::print("{:<40}  {:<20}  {:<16}  {:>4}  {}\n", r.run_id, r.started_at, r.matrix, r.jobs,
+               r.path);
+  }
+  return kExitOk;
+}
+
+int list_superseded(const std::filesystem::path& db, bool as_json) {
+  auto runs = store::list_superseded(db);
+  if (!runs.ok()) return print_error(runs.error());
+  if (as_json) {
+    nlohmann::json a = nlohmann::json::array();
+    for (const auto& r : *runs) {
+      a.push_back({{"run_id", r.run_id},
+                   {"superseded_at", r.superseded_at},
+                   {"path", r.path},
+                   {"content_sha256", r.content_sha256},
+                   {"content", nlohmann::json::parse(r.content, nullptr, false)}});
+    }
+    fmt::print("{}\n", store::dump_json(a));
+    return kExitOk;
+  }
+  if (runs->empty()) {
+    fmt::print("no recorded run was ever replaced in {}\n", db.string());
+    return kExitOk;
+  }
+  fmt::print("{:<40}  {:<20}  {:<16}  {}\n", "run id", "superseded", "sha256", "path");
+  for (const auto& r : *runs) {
+    fmt::print("{:<40}  {:<20}  {:<16}  {}\n", r.run_id, r.superseded_at,
+               r.content_sha256.substr(0, 16), r.path);
+  }
+  return kExitOk;
+}
+
+nlohmann::json trend_json(const std::vector<store::TrendPoint>& points) {
+  auto opt = [](const std::optional<double>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+  };
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto& p : points) {
+    a.push_back({{"run_id", p.run_id},
+                 {"started_at", p.started_at},
+                 {"job_id", p.job_id},
+                 {"kernel", p.kernel},
+                 {"status", p.status},
+                 {"unit", p.unit},
+                 {"phase", p.phase},
+                 {"series", p.series},
+                 {"test", p.test},
+                 {"metric", p.metric},
+                 {"value", p.value},
+                 {"hz", p.hz},
+                 {"delta", opt(p.delta)},
+                 {"pct", opt(p.pct)},
+                 {"conditions_changed", p.changed}});
+  }
+  return a;
+}
+
+// "in instructions" for a _ticks metric, "in ns" for a _ns one.
+std::string unit_of(const store::TrendPoint& p) {
+  auto ends_with = [&](const char* tail) {
+    std::string t(tail);
+    return p.metric.size() > t.size() &&
+           p.metric.compare(p.metric.size() - t.size(), t.size(), t) == 0;
+  };
+  if (ends_with("_ticks")) return p.unit.empty() ? "ticks" : p.unit;
+  if (ends_with("_ns")) return "ns";
+  return "";
+}
+
+void print_trend(const std::vector<store::TrendPoint>& points) {
+  std::string group;
+  for (const auto& p : points) {
+    std::string g = p.job_id + "\n" + p.phase + "\n" + p.series;
+    if (g != group) {
+      group = g;
+      std::string unit = unit_of(p);
+      fmt::print("\n{} {}{} ({} {}{})\n", p.job_id, p.phase.empty() ? "" : p.phase + "/", p.series,
+                 p.metric, unit.empty() ? "" : "in ", unit);
+      fmt::print("  {:<40}  {:<20}  {:>12}  {:>10}  {:>9}  {}\n", "run id", "started", "value",
+                 "delta", "%", "conditions changed");
+    }
+    std::string value = p.value == static_cast<double>(static_cast<int64_t>(p.value))
+                            ? fmt::format("{}", static_cast<int64_t>(p.value))
+                            : fmt::format("{:.3f}", p.value);
+    std::string changed;
+    for (const auto& k : p.changed) changed += (changed.empty() ? "" : ", ") + k;
+    std::string line =
+        fmt::format("  {:<40}  {:<20}  {:>12}  {:>10}  {:>9}  {}", p.run_id, p.started_at, value,
+                    p.delta ? fmt::format("{:+g}", *p.delta) : "-",
+                    p.pct ? fmt::format("{:+.2f}%", *p.pct) : "-", changed);
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    fmt::print("{}\n", line);
+  }
+}
+
+int show_trend(const std::filesystem::path& db, const store::TrendQuery& q, bool as_json) {
+  auto points = store::query_trend(db, q);
+  if (!points.ok()) return print_error(points.error());
+  if (as_json) {
+    fmt::print("{}\n", store::dump_json(trend_json(*points)));
+    return kExitOk;
+  }
+  if (points->empty()) {
+    fmt::print("no recorded figures match (kernel '{}', test '{}', job '{}')\n", q.kernel, q.test,
+               q.job);
+    return kExitOk;
+  }
+  print_trend(*points);
+  return kExitOk;
+}
+
+}  // namespace
+
 std::function<int()> add_history(CLI::App& app) {
   struct Args {
-    std::vector<std::string> import;
     std::string db;
-    std::string kernel, test, job;
-    std::string metric = "median";
+    std::vector<std::string> import;
+    bool replace = false;
+    store::TrendQuery query;
     bool json = false;
-    bool runs = false;
   };
   auto args = std::make_shared<Args>();
-  app.add_option("--import", args->import,
-                 "record RUN_DIR in the history (repeatable; re-importing replaces)")
-      ->type_name("RUN_DIR");
   app.add_option("--db", args->db,
                  "history database (default: $RTOSBENCH_HISTORY, else "
                  "$XDG_DATA_HOME/rtosbench/history.sqlite, "
                  "else ~/.local/share/rtosbench/history.sqlite)")
       ->type_name("FILE");
-  app.add_option("--kernel", args->kernel, "only this kernel");
-  app.add_option("--test", args->test,
-                 "only the series of this test (e.g. irq_latency, wake_latency)");
-  app.add_option("--job", args->job, "only this job id");
-  app.add_option("--metric", args->metric,
-                 "statistic to follow: median, p99, max, ... or a result.json key")
+  app.require_subcommand(1);
+
+  CLI::App* import =
+      app.add_subcommand("import", "record runs in the history (each checked whole first)");
+  import->add_option("RUN_DIR", args->import, "run directories to record")->required();
+  import->add_flag("--replace", args->replace,
+                   "replace a recorded run whose content differs (the old content is kept: "
+                   "`history superseded`)");
+
+  CLI::App* trend = app.add_subcommand("trend", "a metric over every recorded run");
+  trend->add_option("--kernel", args->query.kernel, "only this kernel");
+  trend->add_option("--test", args->query.test,
+                    "only the series of this test (e.g. irq_latency, wake_latency)");
+  trend->add_option("--job", args->query.job, "only this job id");
+  trend
+      ->add_option("--metric", args->query.metric,
+                   "statistic to follow: median, p99, max, ... or a result.json key")
       ->capture_default_str();
-  app.add_flag("--json", args->json, "print the trend (or run list) as JSON");
-  app.add_flag("--runs", args->runs, "list the recorded runs");
+  trend->add_flag("--json", args->json, "print the trend as JSON");
 
-  return [args]() -> int {
-    std::filesystem::path db;
-    if (!args->db.empty()) {
-      db = args->db;
-    } else {
-      auto d = store::default_history_path();
-      if (!d.ok()) {
-        fmt::print(stderr, "rtosbench history: {}\n", d.error().message);
-        return kExitUsage;
-      }
-      db = *d;
-    }
-    if (!args->import.empty()) {
-      int status = kExitOk;
-      for (const auto& dir : args->import) {
-        auto r = store::record_run(db, dir);
-        if (!r.ok()) {
-          fmt::print(stderr, "rtosbench history: {}\n", r.error().message);
-          // Database failures name "history database" (src/store/history.cpp);
-          // everything else is a run that cannot be read.
-          bool unreadable = r.error().message.find("history database") == std::string::npos;
-          status = std::max(status, unreadable ? kExitNoInput : kExitSoftware);
-          continue;
-        }
-        fmt::print("{} {} ({} jobs, {} figures) in {}\n", r->replaced ? "re-recorded" : "recorded",
-                   r->run_id, r->jobs, r->metrics, db.string());
-      }
-      return status;
-    }
-    if (args->runs) {
-      auto runs = store::list_runs(db);
-      if (!runs.ok()) {
-        fmt::print(stderr, "rtosbench history: {}\n", runs.error().message);
-        return kExitNoInput;
-      }
-      if (args->json) {
-        nlohmann::json a = nlohmann::json::array();
-        for (const auto& r : *runs) {
-          a.push_back({{"run_id", r.run_id},
-                       {"started_at", r.started_at},
-                       {"matrix", r.matrix},
-                       {"state", r.state},
-                       {"jobs", r.jobs},
-                       {"path", r.path},
-                       {"imported_at", r.imported_at}});
-        }
-        fmt::print("{}\n", a.dump(2));
-        return kExitOk;
-      }
-      fmt::print("{:<40}  {:<20}  {:<16}  {:>4}  {}\n", "run id", "started", "matrix", "jobs",
-                 "path");
-      for (const auto& r : *runs) {
-        fmt::print("{:<40}  {:<20}  {:<16}  {:>4}  {}\n", r.run_id, r.started_at, r.matrix, r.jobs,
-                   r.path);
-      }
-      return kExitOk;
-    }
+  CLI::App* runs = app.add_subcommand("runs", "list the recorded runs");
+  runs->add_flag("--json", args->json, "print the list as JSON");
 
-    store::TrendQuery q;
-    q.kernel = args->kernel;
-    q.test = args->test;
-    q.job = args->job;
-    q.metric = args->metric;
-    auto points = store::query_trend(db, q);
-    if (!points.ok()) {
-      fmt::print(stderr, "rtosbench history: {}\n", points.error().message);
-      return kExitNoInput;
-    }
-    if (args->json) {
-      nlohmann::json a = nlohmann::json::array();
-      for (const auto& p : *points) {
-        a.push_back({{"run_id", p.run_id},
-                     {"started_at", p.started_at},
-                     {"job_id", p.job_id},
-                     {"kernel", p.kernel},
-                     {"status", p.status},
-                     {"unit", p.unit},
-                     {"phase", p.phase},
-                     {"series", p.series},
-                     {"test", p.test},
-                     {"metric", p.metric},
-                     {"value", p.value},
-                     {"hz", p.hz},
-                     {"delta", p.delta ? nlohmann::json(*p.delta) : nlohmann::json(nullptr)},
-                     {"pct", p.pct ? nlohmann::json(*p.pct) : nlohmann::json(nullptr)},
-                     {"conditions_changed", p.changed}});
-      }
-      fmt::print("{}\n", a.dump(2));
-      return kExitOk;
-    }
-    if (points->empty()) {
-      fmt::print("no recorded figures match (kernel '{}', test '{}', job '{}')\n", q.kernel, q.test,
-                 q.job);
-      return kExitOk;
-    }
-    std::string group;
-    for (const auto& p : *points) {
-      std::string g = p.job_id + "\n" + p.phase + "\n" + p.series;
-      if (g != group) {
-        group = g;
-        std::string unit = p.metric.size() > 6 && p.metric.substr(p.metric.size() - 6) == "_ticks"
-                               ? (p.unit.empty() ? "ticks" : p.unit)
-                           : p.metric.size() > 3 && p.metric.substr(p.metric.size() - 3) == "_ns"
-                               ? "ns"
-                               : "";
-        fmt::print("\n{} {}{} ({} {}{})\n", p.job_id, p.phase.empty() ? "" : p.phase + "/",
-                   p.series, p.metric, unit.empty() ? "" : "in ", unit);
-        fmt::print("  {:<40}  {:<20}  {:>12}  {:>10}  {:>9}  {}\n", "run id", "started", "value",
-                   "delta", "%", "conditions changed");
-      }
-      std::string value = p.value == static_cast<double>(static_cast<int64_t>(p.value))
-                              ? fmt::format("{}", static_cast<int64_t>(p.value))
-                              : fmt::format("{:.3f}", p.value);
-      std::string changed;
-      for (const auto& k : p.changed) changed += (changed.empty() ? "" : ", ") + k;
-      std::string line =
-          fmt::format("  {:<40}  {:<20}  {:>12}  {:>10}  {:>9}  {}", p.run_id, p.started_at, value,
-                      p.delta ? fmt::format("{:+g}", *p.delta) : "-",
-                      p.pct ? fmt::format("{:+.2f}%", *p.pct) : "-", changed);
-      while (!line.empty() && line.back() == ' ') line.pop_back();
-      fmt::print("{}\n", line);
-    }
-    return kExitOk;
+  CLI::App* superseded =
+      app.add_subcommand("superseded", "list the recorded content `import --replace` replaced");
+  superseded->add_flag("--json", args->json, "print the list, with the content, as JSON");
+
+  // `--db` may follow the action too.
+  for (CLI::App* sub : {import, trend, runs, superseded}) sub->fallthrough();
+
+  return [args, import, trend, runs, superseded]() -> int {
+    auto db = database(args->db);
+    if (!db.ok()) return print_error(db.error());
+    if (import->parsed()) return import_runs(*db, args->import, args->replace);
+    if (trend->parsed()) return show_trend(*db, args->query, args->json);
+    if (runs->parsed()) return list_runs(*db, args->json);
+    if (superseded->parsed()) return list_superseded(*db, args->json);
+    return kExitUsage;
   };
 }
 

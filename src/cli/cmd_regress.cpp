@@ -2,7 +2,9 @@
 // and `rtosbench regress --export-baseline FILE RUN`: the CLI face of
 // rb::report::regress. Exit codes (docs/reports.md): 0 no regression,
 // 1 a regression or a missing/invalid job, 3 refused (pinned conditions
-// differ), 64 usage, 66 unreadable run or baseline, 73 an output not written.
+// differ), 4 the baseline has no figures, 64 usage, 65 a malformed run or
+// baseline (or --export-baseline of a run without figures), 66 unreadable run
+// or baseline, 73 an output not written.
 #include <fmt/core.h>
 
 #include <cstdio>
@@ -62,10 +64,18 @@ std::function<int()> add_regress(CLI::App& app) {
     auto run = report::load_run_or_baseline(args->run);
     if (!run.ok()) {
       fmt::print(stderr, "rtosbench regress: {}\n", run.error().message);
-      return kExitNoInput;
+      return exit_code_for(run.error().kind);
     }
     if (!args->export_baseline.empty()) {
-      std::string doc = report::baseline_json(*run, store::utc_timestamp()).dump(2) + "\n";
+      if (!report::has_figures(*run)) {
+        fmt::print(stderr,
+                   "rtosbench regress: {}: no job ended OK with figures; a baseline of it would "
+                   "check nothing (not written)\n",
+                   run->source);
+        return exit_code_for(ErrorKind::kBadInput);
+      }
+      std::string doc =
+          store::dump_json(report::baseline_json(*run, store::utc_timestamp())) + "\n";
       if (auto s = write_file_atomic(args->export_baseline, doc); !s.ok()) {
         fmt::print(stderr, "rtosbench regress: {}\n", s.error().message);
         return kExitCantCreate;
@@ -77,7 +87,7 @@ std::function<int()> add_regress(CLI::App& app) {
     auto baseline = report::load_run_or_baseline(args->baseline);
     if (!baseline.ok()) {
       fmt::print(stderr, "rtosbench regress: baseline: {}\n", baseline.error().message);
-      return kExitNoInput;
+      return exit_code_for(baseline.error().kind);
     }
     Result<report::Tolerances> tol = report::Tolerances::defaults();
     std::filesystem::path matrix = std::filesystem::path(run->source) / "matrix.yaml";
@@ -132,7 +142,7 @@ std::function<int()> add_regress(CLI::App& app) {
       nlohmann::json doc{{"baseline", r.baseline_id},        {"run", r.run_id},
                          {"tolerances", r.tolerance_origin}, {"cases", cases},
                          {"new_jobs", r.new_jobs},           {"exit_code", status}};
-      ok = write(args->json, doc.dump(2) + "\n");
+      ok = write(args->json, store::dump_json(doc) + "\n");
     }
     if (!ok) return kExitCantCreate;
     return status;

@@ -44,7 +44,7 @@ std::function<int()> add_report(CLI::App& app) {
       auto r = report::load_run(dir);
       if (!r.ok()) {
         fmt::print(stderr, "rtosbench report: {}\n", r.error().message);
-        return kExitNoInput;
+        return exit_code_for(r.error().kind);
       }
       runs.push_back(std::move(*r));
     }

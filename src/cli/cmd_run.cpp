@@ -69,16 +69,19 @@ void record_history(const std::string& db_option, const std::filesystem::path& r
     }
     db = *d;
   }
-  auto rec = store::record_run(db, run_dir);
+  // The run this process just wrote: a later session of it replaces what an earlier one recorded.
+  store::RecordOptions options;
+  options.replace = true;
+  auto rec = store::record_run(db, run_dir, options);
   if (!rec.ok()) {
-    fmt::print(stderr,
-               "warning: run not recorded in the history database {}: {} (record it later with "
-               "`rtosbench history --import {}`)\n",
+    fmt::print(stderr, "warning: run not recorded in the history database {}: {} (record it later with "
+                       "`rtosbench history import {}`)\n",
                db.string(), rec.error().message, run_dir.string());
     return;
   }
-  fmt::print(stderr, "history: {} {} ({} jobs) in {}\n", rec->replaced ? "re-recorded" : "recorded",
-             rec->run_id, rec->jobs, db.string());
+  fmt::print(stderr, "history: {} {} ({} jobs) in {}\n",
+             rec->outcome == store::RecordOutcome::kRecorded ? "recorded" : "re-recorded", rec->run_id, rec->jobs,
+             db.string());
 }
 
 int run_command(RunArgs& a) {
@@ -117,7 +120,7 @@ int run_command(RunArgs& a) {
   std::string table = run::format_table(out.results);
   if (a.json) {
     fmt::print(stderr, "{}", table);
-    fmt::print("{}\n", out.summary.dump(2));
+    fmt::print("{}\n", store::dump_json(out.summary));
   } else {
     fmt::print("{}", table);
   }

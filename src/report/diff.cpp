@@ -186,6 +186,7 @@ DiffReport diff_runs(const RunSnapshot& a, const RunSnapshot& b, const Tolerance
 }
 
 int exit_code(const DiffReport& report) {
+  if (report.empty()) return kDiffNothingCompared;
   if (report.refused) return kDiffRefusedMixed;
   switch (report.verdict) {
     case Verdict::kIdentical:
@@ -293,7 +294,10 @@ std::string to_text(const DiffReport& r, bool all_rows) {
       "refused; statistics: {} identical, {} within, {} beyond\n",
       counts[0] + counts[1] + counts[2] + refused, counts[0], counts[1], counts[2], refused,
       metric_counts[0], metric_counts[1], metric_counts[2]);
-  if (r.refused) {
+  if (r.empty()) {
+    out +=
+        fmt::format("result: nothing compared, no job is in both runs (exit {})\n", exit_code(r));
+  } else if (r.refused) {
     out += fmt::format("result: refused, pinned conditions differ (exit {})\n", exit_code(r));
   } else {
     out += fmt::format("result: {} (exit {})\n", to_string(r.verdict), exit_code(r));

@@ -27,6 +27,8 @@ inline constexpr int kDiffIdentical = 0;
 inline constexpr int kDiffWithin = 1;
 inline constexpr int kDiffBeyond = 2;
 inline constexpr int kDiffRefusedMixed = 3;
+inline constexpr int kDiffNothingCompared =
+    4;  // no job in common: an empty comparison is no verdict
 
 struct MetricDiff {
   const MetricDef* def = nullptr;
@@ -77,8 +79,9 @@ struct DiffReport {
   std::vector<JobDiff> jobs;                      // jobs in both runs, in B's order
   std::vector<std::string> only_in_a, only_in_b;  // jobs in one run only
   std::vector<std::string> unfinished_a, unfinished_b;
-  Verdict verdict = Verdict::kIdentical;  // over the jobs compared and the one-sided ones
-  bool refused = false;                   // some job refused for mixed conditions
+  Verdict verdict = Verdict::kIdentical;       // over the jobs compared and the one-sided ones
+  bool refused = false;                        // some job refused for mixed conditions
+  bool empty() const { return jobs.empty(); }  // no job in common: nothing was compared
 };
 
 // Compares every job of `b` with the job of the same id in `a`. Never fails:
@@ -89,7 +92,8 @@ DiffReport diff_runs(const RunSnapshot& a, const RunSnapshot& b, const Tolerance
 // The pinned conditions (pinned_keys()) both jobs state and that differ.
 std::vector<ConditionMismatch> condition_mismatches(const JobSnapshot& a, const JobSnapshot& b);
 
-// 3 when a job was refused for mixed conditions, else 0/1/2 by the verdict.
+// 4 when no job was in both runs, 3 when a job was refused for mixed
+// conditions, else 0/1/2 by the verdict.
 int exit_code(const DiffReport& report);
 
 // The human-readable comparison: per job the rows that changed (every row

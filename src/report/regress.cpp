@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 
+#include "report/markdown.h"
 #include "report/svg.h"
 
 namespace rb::report {
@@ -161,19 +162,18 @@ void add_job_cases(const JobSnapshot& base, const JobSnapshot* cur, bool unfinis
 }
 
 std::string md_escape(const std::string& s) {
-  std::string out;
-  for (char ch : s) {
-    if (ch == '|')
-      out += "\\|";
-    else if (ch == '\n')
-      out += ' ';
-    else
-      out += ch;
-  }
-  return out;
+  std::string out = md_cell(s);
+  return out == " " ? "" : out;
 }
 
 }  // namespace
+
+bool has_figures(const RunSnapshot& snapshot) {
+  for (const auto& j : snapshot.jobs) {
+    if (j.status == "OK" && !j.series.empty()) return true;
+  }
+  return false;
+}
 
 RegressReport regress(const RunSnapshot& baseline, const RunSnapshot& run,
                       const Tolerances& tolerances, const RegressOptions& options) {
@@ -191,10 +191,12 @@ RegressReport regress(const RunSnapshot& baseline, const RunSnapshot& run,
   for (const auto& j : run.jobs) {
     if (!baseline.find(j.id)) out.new_jobs.push_back(j.id);
   }
+  out.empty_baseline = !has_figures(baseline);
   return out;
 }
 
 int exit_code(const RegressReport& report) {
+  if (report.empty_baseline) return kRegressEmptyBaseline;
   if (report.refused) return kRegressRefusedMixed;
   return report.failures() ? kRegressFail : kRegressPass;
 }
@@ -274,8 +276,9 @@ std::string to_junit(const RegressReport& r) {
 }
 
 std::string to_markdown(const RegressReport& r) {
-  const char* verdict =
-      r.refused ? "REFUSED (pinned conditions differ)" : (r.failures() ? "FAIL" : "PASS");
+  const char* verdict = r.empty_baseline ? "FAIL (the baseline has no figures)"
+                        : r.refused      ? "REFUSED (pinned conditions differ)"
+                                         : (r.failures() ? "FAIL" : "PASS");
   std::string out = fmt::format("# rtosbench regress: {}\n\n", verdict);
   out += fmt::format("Baseline `{}` vs run `{}`. Tolerances: {}.\n\n", r.baseline_id, r.run_id,
                      md_escape(r.tolerance_origin));
@@ -345,8 +348,9 @@ std::string to_text(const RegressReport& r) {
       r.cases.size(), r.count(CaseOutcome::kPass), r.count(CaseOutcome::kRegression),
       r.count(CaseOutcome::kInvalid), r.count(CaseOutcome::kMixed), r.count(CaseOutcome::kImproved),
       r.count(CaseOutcome::kSkipped));
-  const char* verdict =
-      r.refused ? "refused, pinned conditions differ" : (r.failures() ? "FAIL" : "PASS");
+  const char* verdict = r.empty_baseline ? "FAIL, the baseline has no job with figures"
+                        : r.refused      ? "refused, pinned conditions differ"
+                                         : (r.failures() ? "FAIL" : "PASS");
   out += fmt::format("result: {} (exit {})\n", verdict, exit_code(r));
   return out;
 }

@@ -17,8 +17,9 @@ namespace rb::report {
 
 // Exit codes of `rtosbench regress` (docs/reports.md).
 inline constexpr int kRegressPass = 0;
-inline constexpr int kRegressFail = 1;          // a regression, or a missing/invalid job
-inline constexpr int kRegressRefusedMixed = 3;  // pinned conditions differ from the baseline's
+inline constexpr int kRegressFail = 1;           // a regression, or a missing/invalid job
+inline constexpr int kRegressRefusedMixed = 3;   // pinned conditions differ from the baseline's
+inline constexpr int kRegressEmptyBaseline = 4;  // the baseline has no figures: nothing to check
 
 enum class CaseOutcome {
   kPass,
@@ -57,15 +58,22 @@ struct RegressReport {
   std::vector<std::string> new_jobs;  // in the run, not in the baseline
   bool refused = false;               // some job's pinned conditions differ and that is not allowed
 
+  bool empty_baseline = false;  // no job of the baseline ended OK with figures
+
   size_t count(CaseOutcome o) const;
   size_t failures() const;
 };
+
+// True when some job of the snapshot ended OK with figures: a baseline
+// without one checks nothing.
+bool has_figures(const RunSnapshot& snapshot);
 
 // Checks `run` against `baseline`. Never fails: every problem is a case.
 RegressReport regress(const RunSnapshot& baseline, const RunSnapshot& run,
                       const Tolerances& tolerances, const RegressOptions& options);
 
-// 3 when refused for mixed conditions, 1 when any case failed, else 0.
+// 4 when the baseline has no figures, 3 when refused for mixed conditions,
+// 1 when any case failed, else 0.
 int exit_code(const RegressReport& report);
 
 // JUnit XML: one <testsuite> per job, one <testcase> per status and

@@ -10,12 +10,11 @@
 #include <tuple>
 
 #include "report/diff.h"
+#include "report/markdown.h"
 #include "report/svg.h"
 #include "util/atomic_write.h"
 
 namespace rb::report {
-
-using nlohmann::json;
 
 std::string unit_label(const std::string& unit) {
   if (unit == "instructions" || unit == "cycles") return unit;
@@ -60,18 +59,12 @@ std::vector<RunView> view_runs(const std::vector<Run>& runs, const ReportOptions
 
 namespace {
 
-struct HeadlineColumn {
-  const char* title;
-  const char* phase;
-  const char* name;
-};
+// The headline series, in the closing table's order.
+const std::vector<store::HeadlineSeries>& kHeadline = store::headline_series();
 
-// Seed 000's speed table, in its order.
-const HeadlineColumn kHeadline[] = {
-    {"wake latency", "", "wake_latency"},   {"API overhead", "", "api_overhead"},
-    {"round trip", "", "round_trip"},       {"IRQ to task (idle)", "idle", "event_to_task"},
-    {"tick overhead", "", "tick_overhead"},
-};
+std::string or_dash(const std::string& s) {
+  return s.empty() ? "-" : s;
+}
 
 void heading(Document& d, int level, std::string text) {
   Block b;
@@ -184,23 +177,21 @@ std::string series_key(const std::string& phase, const std::string& name) {
 
 void overview(Document& d, const std::vector<RunView>& runs) {
   const RunView& cur = runs.back();
-  const json& s = cur.run->summary;
+  const store::RunSummary& s = cur.run->summary;
   std::map<std::string, int> counts;
   for (const auto& j : cur.snap.jobs) ++counts[j.status];
   std::vector<std::string> parts;
   for (const auto& [k, n] : counts) parts.push_back(fmt::format("{} {}", n, k));
-  std::string matrix =
-      s.contains("matrix") && s["matrix"].is_object() ? s["matrix"].value("name", "") : "";
-  std::string bench =
-      s.contains("bench") && s["bench"].is_object() ? s["bench"].value("name", "") : "";
-  paragraph(d, fmt::format("Run `{}`: matrix `{}`, bench `{}`, started {}, finished {}, rtosbench "
-                           "{}. {} job(s): {}{}.",
-                           cur.snap.id, matrix, bench, s.value("started_at", "-"),
-                           s.value("finished_at", "-"), s.value("rtosbench_version", "-"),
-                           cur.snap.jobs.size(), fmt::join(parts, ", "),
-                           cur.snap.unfinished.empty()
-                               ? ""
-                               : fmt::format("; {} unfinished", cur.snap.unfinished.size())));
+  std::string matrix = s.matrix ? s.matrix->name : "";
+  std::string bench = s.bench ? s.bench->name : "";
+  paragraph(d,
+            fmt::format("Run `{}`: matrix `{}`, bench `{}`, started {}, finished {}, rtosbench "
+                        "{}. {} job(s): {}{}.",
+                        cur.snap.id, matrix, bench, or_dash(s.started_at), or_dash(s.finished_at),
+                        or_dash(s.rtosbench_version), cur.snap.jobs.size(), fmt::join(parts, ", "),
+                        cur.snap.unfinished.empty()
+                            ? ""
+                            : fmt::format("; {} unfinished", cur.snap.unfinished.size())));
   if (runs.size() > 1) {
     std::vector<std::string> ids;
     for (const auto& r : runs) ids.push_back("`" + r.snap.id + "`");
@@ -261,7 +252,7 @@ void headline(Document& d, const RunView& cur) {
     t.align += 'l';
     return t;
   };
-  auto cell = [&](const JobView* j, const HeadlineColumn& h, auto&& f) -> std::string {
+  auto cell = [&](const JobView* j, const store::HeadlineSeries& h, auto&& f) -> std::string {
     const SeriesValues* s = j->snap.find(h.phase, h.name);
     if (!s) {
       std::string r = na_reason(j->snap, h.name, test_of_series(h.name));
@@ -412,18 +403,13 @@ struct Footprint {
 
 Footprint footprint_of(const store::JobResult& r) {
   Footprint f;
-  if (!r.build.is_object()) return f;
-  json fp = r.build.value("footprint", json());
-  if (!fp.is_object()) return f;
-  auto get = [&](const char* k) -> std::optional<int64_t> {
-    if (fp.contains(k) && fp[k].is_number()) return fp[k].get<int64_t>();
-    return std::nullopt;
-  };
-  f.text = get("text");
-  f.data = get("data");
-  f.bss = get("bss");
-  f.flash = get("flash");
-  f.ram = get("ram");
+  if (!r.build || !r.build->footprint) return f;
+  const store::Sections& fp = *r.build->footprint;
+  f.text = fp.text;
+  f.data = fp.data;
+  f.bss = fp.bss;
+  f.flash = fp.flash;
+  f.ram = fp.ram;
   return f;
 }
 
@@ -431,15 +417,11 @@ Footprint footprint_of(const store::JobResult& r) {
 const JobView* bare_for(const RunView& run, const JobView& j) {
   const JobView* found = nullptr;
   for (const auto& b : run.jobs) {
-    const json& bj = b.result->job;
-    const json& jj = j.result->job;
-    if (bj.value("kernel", "") != "bare" || !footprint_of(*b.result).flash) continue;
-    if (bj.value("board", "") != jj.value("board", "") ||
-        bj.value("opt", "") != jj.value("opt", "") ||
-        bj.value("tick_hz", json()) != jj.value("tick_hz", json())) {
-      continue;
-    }
-    if (!found || bj.value("fpu_context", json()) == jj.value("fpu_context", json())) found = &b;
+    const store::JobSpec& bj = b.result->job;
+    const store::JobSpec& jj = j.result->job;
+    if (bj.kernel != "bare" || !footprint_of(*b.result).flash) continue;
+    if (bj.board != jj.board || bj.opt != jj.opt || bj.tick_hz != jj.tick_hz) continue;
+    if (!found || bj.fpu_context == jj.fpu_context) found = &b;
   }
   return found;
 }
@@ -455,16 +437,12 @@ struct KernelAlone {
 
 KernelAlone kernel_alone(const RunView& run, const JobView& j) {
   KernelAlone k;
-  if (j.result->job.value("kernel", "") == "bare") return k;
-  const json& build = j.result->build;
-  if (build.is_object() && build.contains("footprint_kernel") && build["footprint_kernel"].is_object()) {
-    json delta = build["footprint_kernel"].value("delta", json());
-    if (delta.is_object() && delta.contains("flash") && delta["flash"].is_number_integer() &&
-        delta.contains("ram") && delta["ram"].is_number_integer()) {
-      k.flash = delta["flash"].get<int64_t>();
-      k.ram = delta["ram"].get<int64_t>();
-      return k;
-    }
+  if (j.result->job.kernel == "bare") return k;
+  const auto& build = j.result->build;
+  if (build && build->footprint_kernel && build->footprint_kernel->error.empty()) {
+    k.flash = build->footprint_kernel->delta.flash;
+    k.ram = build->footprint_kernel->delta.ram;
+    return k;
   }
   if (const JobView* b = bare_for(run, j)) {
     Footprint f = footprint_of(*j.result), bf = footprint_of(*b->result);
@@ -495,7 +473,7 @@ void footprint(Document& d, const RunView& cur) {
     Footprint f = footprint_of(*j.result);
     if (!f.flash && !f.text) continue;
     std::string kf = "-", kr = "-";
-    if (j.result->job.value("kernel", "") == "bare") {
+    if (j.result->job.kernel == "bare") {
       kf = kr = "(floor)";
     } else {
       KernelAlone k = kernel_alone(cur, j);
@@ -517,7 +495,7 @@ void footprint(Document& d, const RunView& cur) {
 void reproducibility(Document& d, const RunView& cur) {
   std::vector<const JobView*> jobs;
   for (const auto& j : cur.jobs) {
-    if (j.result->reproducibility.is_object()) jobs.push_back(&j);
+    if (j.result->reproducibility) jobs.push_back(&j);
   }
   if (jobs.empty()) return;
   heading(d, 2, "Reproducibility");
@@ -531,30 +509,26 @@ void reproducibility(Document& d, const RunView& cur) {
   for (const auto& h : kHeadline) t.head.push_back(std::string("median spread: ") + h.title);
   t.head.push_back("beyond tolerance");
   t.align = "lrll";
-  for (size_t i = 0; i < std::size(kHeadline) + 1; ++i) t.align += i < std::size(kHeadline) ? 'r' : 'l';
+  for (size_t i = 0; i < std::size(kHeadline) + 1; ++i)
+    t.align += i < std::size(kHeadline) ? 'r' : 'l';
   for (const JobView* j : jobs) {
-    const nlohmann::json& r = j->result->reproducibility;
-    const nlohmann::json& spread = j->result->spread;
-    std::vector<std::string> row{j->snap.id, fmt::format("{}", r.value("loads", 0)), r.value("summary", ""),
-                                 r.contains("tolerance") ? r["tolerance"].value("origin", "") : ""};
+    const store::Reproducibility& r = *j->result->reproducibility;
+    std::vector<std::string> row{j->snap.id, fmt::format("{}", r.loads), r.summary,
+                                 r.tolerance_origin};
     for (const auto& h : kHeadline) {
       std::string cell = "-";
-      if (spread.is_array()) {
-        for (const auto& s : spread) {
-          if (s.value("name", "") != h.name || s.value("phase", "") != h.phase) continue;
-          const auto& m = s.contains("statistics") ? s["statistics"] : nlohmann::json();
-          if (m.contains("median")) cell = ticks(m["median"].value("range", 0.0));
+      if (j->result->spread) {
+        for (const auto& s : *j->result->spread) {
+          if (s.name != h.name || s.phase != h.phase) continue;
+          if (auto m = s.statistics.find("median"); m != s.statistics.end()) {
+            cell = ticks(m->second.range.value_or(0.0));
+          }
         }
       }
       row.push_back(cell);
     }
     std::vector<std::string> beyond;
-    if (r.contains("beyond") && r["beyond"].is_array()) {
-      for (const auto& b : r["beyond"]) {
-        beyond.push_back(b.is_object() ? fmt::format("{} {}", b.value("series", "?"), b.value("statistic", "?"))
-                                       : b.dump());
-      }
-    }
+    for (const auto& b : r.beyond) beyond.push_back(fmt::format("{} {}", b.series, b.statistic));
     row.push_back(beyond.empty() ? "none" : fmt::format("{}", fmt::join(beyond, "; ")));
     t.rows.push_back(std::move(row));
   }
@@ -567,24 +541,23 @@ void conditions(Document& d, const RunView& cur) {
   for (const auto& j : cur.jobs) {
     if (!j.snap.conditions.empty()) jobs.push_back(&j);
   }
-  const json& s = cur.run->summary;
+  const store::RunSummary& s = cur.run->summary;
   std::vector<std::string> facts;
-  if (s.contains("toolchain") && s["toolchain"].is_object()) {
-    const json& t = s["toolchain"];
+  if (s.toolchain) {
+    const store::Toolchain& t = *s.toolchain;
     facts.push_back(fmt::format("toolchain: `{}`, cmake {}, ninja {}",
-                                t.value("arm_none_eabi_gcc_banner", "-"), t.value("cmake", "-"),
-                                t.value("ninja", "-")));
+                                or_dash(t.arm_none_eabi_gcc_banner), or_dash(t.cmake),
+                                or_dash(t.ninja)));
   }
   for (const auto& j : cur.jobs) {
-    const json& ks = j.result->kernel_source;
-    if (ks.is_object() && ks.value("has_source", false)) {
-      facts.push_back(fmt::format("`{}` kernel source: {} at tag `{}`, commit `{}`{}{}", j.snap.id,
-                                  ks.value("origin", "-"), ks.value("tag", "-"),
-                                  ks.value("commit", "-"),
-                                  ks.value("at_tag", true) ? "" : " (not at the tag)",
-                                  ks.value("dirty", false) ? " (dirty)" : ""));
+    const auto& ks = j.result->kernel_source;
+    if (ks && ks->has_source) {
+      facts.push_back(fmt::format(
+          "`{}` kernel source: {} at tag `{}`, commit `{}`{}{}", j.snap.id,
+          or_dash(ks->main.origin), or_dash(ks->main.tag), or_dash(ks->main.commit),
+          ks->main.at_tag ? "" : " (not at the tag)", ks->main.dirty ? " (dirty)" : ""));
     }
-    std::string note = j.result->job.value("kernel_note", "");
+    std::string note = j.result->job.kernel_note;
     if (!note.empty()) facts.push_back(fmt::format("`{}`: {}", j.snap.id, note));
   }
   list(d, facts);
@@ -656,15 +629,9 @@ void verify_section(Document& d, const RunView& cur) {
   t.align = "lrllrw";
   for (const auto& j : cur.jobs) {
     for (const auto& a : j.result->attempts) {
-      if (!a.verdicts.is_array()) continue;
       for (const auto& v : a.verdicts) {
-        if (!v.is_object()) continue;
-        json line = v.value("line", json());
-        t.rows.push_back(
-            {j.snap.id, fmt::format("{}", a.number), v.value("check", ""), v.value("severity", ""),
-             line.is_number() && line.get<uint64_t>() ? fmt::format("{}", line.get<uint64_t>())
-                                                      : "-",
-             v.value("message", "")});
+        t.rows.push_back({j.snap.id, fmt::format("{}", a.number), v.check, v.severity,
+                          v.line ? fmt::format("{}", v.line) : "-", v.message});
       }
     }
   }
@@ -790,39 +757,22 @@ Document build_report(const std::vector<RunView>& runs) {
 
 // ---------------------------------------------------------------- Markdown
 
-namespace {
-
-std::string md_cell(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|')
-      out += "\\|";
-    else if (c == '\n')
-      out += ' ';
-    else
-      out += c;
-  }
-  return out.empty() ? " " : out;
-}
-
-}  // namespace
-
 std::string to_markdown(const Document& doc) {
-  std::string out = fmt::format("# {}\n", doc.title);
+  std::string out = fmt::format("# {}\n", md_inert(doc.title));
   for (const auto& b : doc.blocks) {
     out += "\n";
     switch (b.kind) {
       case Block::Kind::kHeading:
-        out += fmt::format("{} {}\n", std::string(b.level, '#'), b.text);
+        out += fmt::format("{} {}\n", std::string(b.level, '#'), md_inert(b.text));
         break;
       case Block::Kind::kParagraph:
-        out += b.text + "\n";
+        out += md_inert(b.text) + "\n";
         break;
       case Block::Kind::kNote:
-        out += "> " + b.text + "\n";
+        out += "> " + md_inert(b.text) + "\n";
         break;
       case Block::Kind::kList:
-        for (const auto& i : b.items) out += "- " + i + "\n";
+        for (const auto& i : b.items) out += "- " + md_inert(i) + "\n";
         break;
       case Block::Kind::kTable: {
         const Table& t = b.table;
@@ -1073,11 +1023,10 @@ Status write_csv(const std::vector<RunView>& runs, const std::filesystem::path& 
         };
         KernelAlone k = kernel_alone(r, j);
         std::string kf = opt(k.flash), kr = opt(k.ram);
-        const json& job = j.result->job;
-        foot +=
-            csv_row({r.snap.id, j.snap.id, j.snap.kernel, job.value("board", ""),
-                     job.value("opt", ""), job.contains("tick_hz") ? job["tick_hz"].dump() : "",
-                     opt(fp.text), opt(fp.data), opt(fp.bss), opt(fp.flash), opt(fp.ram), kf, kr});
+        const store::JobSpec& job = j.result->job;
+        foot += csv_row({r.snap.id, j.snap.id, j.snap.kernel, job.board, job.opt,
+                         fmt::format("{}", job.tick_hz), opt(fp.text), opt(fp.data), opt(fp.bss),
+                         opt(fp.flash), opt(fp.ram), kf, kr});
       }
     }
   }

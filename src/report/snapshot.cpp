@@ -45,15 +45,10 @@ std::string test_of_series(const std::string& name) {
   return store::test_of_series(name);
 }
 
-std::map<std::string, double> metric_values(const json& series) {
+std::map<std::string, double> metric_values(const store::SeriesRecord& series) {
   std::map<std::string, double> out;
-  if (!series.is_object()) return out;
   for (const auto& m : metric_defs()) {
-    auto it = series.find(m.json_key);
-    if (it == series.end() || !it->is_number()) continue;
-    double v = it->get<double>();
-    if (std::isnan(v)) continue;
-    out[m.name] = v;
+    if (auto v = series.number(m.json_key)) out[m.name] = *v;
   }
   return out;
 }
@@ -79,45 +74,16 @@ const JobSnapshot* RunSnapshot::find(const std::string& job_id) const {
   return nullptr;
 }
 
-namespace {
-
-Result<json> read_json(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) return Error{fmt::format("cannot read {}", file.string())};
-  try {
-    return json::parse(in);
-  } catch (const std::exception& e) {
-    return Error{fmt::format("{}: not JSON: {}", file.string(), e.what())};
-  }
-}
-
-// The TEST of each (phase, name) as verify recorded it.
-std::map<std::pair<std::string, std::string>, std::string> tests_from_verify(const json& verify) {
-  std::map<std::pair<std::string, std::string>, std::string> out;
-  if (!verify.is_object()) return out;
-  for (const auto& s : verify.value("series", json::array())) {
-    if (!s.is_object()) continue;
-    std::string test = s.value("test", "");
-    if (!test.empty()) out[{s.value("phase", ""), s.value("name", "")}] = test;
-  }
-  return out;
-}
-
-}  // namespace
-
 Result<Run> load_run(const std::filesystem::path& dir) {
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) {
-    return Error{fmt::format("{} is not a run directory (not a directory)", dir.string())};
+    return make_error(ErrorKind::kCannotRead,
+                      fmt::format("{} is not a run directory (not a directory)", dir.string()));
   }
-  auto summary = read_json(dir / "run.json");
+  auto summary = store::read_run_summary(dir / "run.json");
   if (!summary.ok()) {
-    return Error{
-        fmt::format("{} is not a run directory: {}", dir.string(), summary.error().message)};
-  }
-  if (!summary->is_object() || summary->value("schema", "") != store::kRunSummarySchema) {
-    return Error{fmt::format("{}/run.json is not an rtosbench run summary (schema is not {})",
-                             dir.string(), store::kRunSummarySchema)};
+    return make_error(summary.error().kind, fmt::format("{} is not a run directory: {}",
+                                                        dir.string(), summary.error().message));
   }
   Run run;
   run.root = std::filesystem::absolute(dir).lexically_normal();
@@ -127,9 +93,7 @@ Result<Run> load_run(const std::filesystem::path& dir) {
   // Job order: run.json's list, then any result.json it does not list
   // (a summary written before the last job finished).
   std::vector<std::string> ids;
-  for (const auto& j : run.summary.value("jobs", json::array())) {
-    if (j.is_object() && j.contains("id")) ids.push_back(j.at("id").get<std::string>());
-  }
+  for (const auto& j : run.summary.jobs) ids.push_back(j.id);
   std::vector<std::string> extra;
   for (auto it = std::filesystem::directory_iterator(run.root / "jobs", ec);
        !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
@@ -148,11 +112,12 @@ Result<Run> load_run(const std::filesystem::path& dir) {
       run.unfinished.push_back(id);
       continue;
     }
-    auto j = read_json(file);
-    if (!j.ok()) return j.error();
-    auto r = store::job_result_from_json(*j);
-    if (!r.ok()) return Error{fmt::format("{}: {}", file.string(), r.error().message)};
-    run.loads.push_back(j->contains("loads") && (*j)["loads"].is_array() ? (*j)["loads"] : json());
+    auto r = store::read_job_result(file);
+    if (!r.ok()) return r.error();
+    if (r->job_id != id) {
+      return make_error(ErrorKind::kBadInput,
+                        fmt::format("{}: is job {}, not {}", file.string(), r->job_id, id));
+    }
     run.results.push_back(std::move(*r));
   }
   return run;
@@ -162,47 +127,39 @@ RunSnapshot snapshot_of(const Run& run) {
   RunSnapshot snap;
   snap.id = run.id();
   snap.source = run.root.string();
-  snap.started_at = run.summary.value("started_at", "");
+  snap.started_at = run.summary.started_at;
   snap.unfinished = run.unfinished;
-  for (size_t i = 0; i < run.results.size(); ++i) {
-    const store::JobResult& r = run.results[i];
+  for (const store::JobResult& r : run.results) {
     JobSnapshot job;
     job.id = r.job_id;
-    job.kernel =
-        r.job.value("kernel", r.conditions.count("kernel") ? r.conditions.at("kernel") : "");
+    job.kernel = !r.job.kernel.empty()
+                     ? r.job.kernel
+                     : (r.conditions.count("kernel") ? r.conditions.at("kernel") : "");
     job.status = store::to_string(r.status);
     job.reason = r.reason;
     job.unit =
         !r.unit.empty() ? r.unit : (r.conditions.count("unit") ? r.conditions.at("unit") : "");
     job.conditions = r.conditions;
-    for (const auto& na : r.not_applicable) {
-      if (na.is_object())
-        job.not_applicable.emplace_back(na.value("name", ""), na.value("reason", ""));
-    }
-    auto tests = tests_from_verify(r.verify);
+    for (const auto& na : r.not_applicable) job.not_applicable.emplace_back(na.name, na.reason);
     for (const auto& s : r.series) {
-      if (!s.is_object()) continue;
       SeriesValues v;
-      v.phase = s.value("phase", "");
-      v.name = s.value("name", "");
-      v.hz = s.value("hz", uint64_t{0});
-      v.has_raw = s.value("has_raw", false);
-      auto t = tests.find({v.phase, v.name});
-      v.test = t != tests.end() ? t->second : test_of_series(v.name);
+      v.phase = s.phase;
+      v.name = s.name;
+      v.hz = s.hz;
+      v.has_raw = s.has_raw;
+      std::string test = r.verify.test_of(v.phase, v.name);
+      v.test = !test.empty() ? test : test_of_series(v.name);
       v.values = metric_values(s);
       job.series.push_back(std::move(v));
     }
-    const json& loads = run.loads[i];
-    if (loads.is_array()) {
+    if (r.loads) {
+      const auto& loads = *r.loads;
       job.loads = loads.size();
       for (auto& v : job.series) v.loads.resize(loads.size());
       for (size_t l = 0; l < loads.size(); ++l) {
-        if (!loads[l].is_object()) continue;
-        for (const auto& s : loads[l].value("series", json::array())) {
-          if (!s.is_object()) continue;
+        for (const auto& s : loads[l].series) {
           for (auto& v : job.series) {
-            if (v.phase == s.value("phase", "") && v.name == s.value("name", ""))
-              v.loads[l] = metric_values(s);
+            if (v.phase == s.phase && v.name == s.name) v.loads[l] = metric_values(s);
           }
         }
       }
@@ -251,17 +208,19 @@ json baseline_json(const RunSnapshot& snapshot, const std::string& exported_at) 
 }
 
 Result<RunSnapshot> load_baseline(const std::filesystem::path& file) {
-  auto j = read_json(file);
+  auto j = store::read_json_file(file);
   if (!j.ok()) return j.error();
   try {
     if (!j->is_object() || j->value("schema", "") != kBaselineSchema) {
-      return Error{fmt::format("{}: not an rtosbench baseline (schema is not {})", file.string(),
-                               kBaselineSchema)};
+      return make_error(ErrorKind::kBadInput,
+                        fmt::format("{}: not an rtosbench baseline (schema is not {})",
+                                    file.string(), kBaselineSchema));
     }
     if (j->at("schema_version").get<int>() > kBaselineSchemaVersion) {
-      return Error{fmt::format("{}: schema_version {} is newer than this rtosbench ({})",
-                               file.string(), j->at("schema_version").get<int>(),
-                               kBaselineSchemaVersion)};
+      return make_error(
+          ErrorKind::kBadInput,
+          fmt::format("{}: schema_version {} is newer than this rtosbench ({})", file.string(),
+                      j->at("schema_version").get<int>(), kBaselineSchemaVersion));
     }
     RunSnapshot snap;
     snap.is_baseline = true;
@@ -285,15 +244,29 @@ Result<RunSnapshot> load_baseline(const std::filesystem::path& file) {
         const json values = s.value("values", json::object());
         for (const auto& [k, x] : values.items()) {
           if (!find_metric(k)) {
-            return Error{fmt::format("{}: job {} series {}: unknown statistic '{}'", file.string(),
-                                     job.id, v.key(), k)};
+            return make_error(ErrorKind::kBadInput,
+                              fmt::format("{}: job {} series {}: unknown statistic '{}'",
+                                          file.string(), job.id, v.key(), k));
           }
-          if (x.is_number()) v.values[k] = x.get<double>();
+          if (x.is_null()) continue;  // a statistic the run did not have
+          if (!x.is_number() || !std::isfinite(x.get<double>())) {
+            return make_error(ErrorKind::kBadInput,
+                              fmt::format("{}: job {} series {}: statistic '{}' is not a number",
+                                          file.string(), job.id, v.key(), k));
+          }
+          v.values[k] = x.get<double>();
         }
         for (const auto& l : s.value("loads", json::array())) {
           std::map<std::string, double> m;
           for (const auto& [k, x] : l.items()) {
-            if (x.is_number()) m[k] = x.get<double>();
+            if (x.is_null()) continue;
+            if (!find_metric(k) || !x.is_number() || !std::isfinite(x.get<double>())) {
+              return make_error(ErrorKind::kBadInput,
+                                fmt::format("{}: job {} series {}: load statistic '{}' is not a "
+                                            "known statistic with a number",
+                                            file.string(), job.id, v.key(), k));
+            }
+            m[k] = x.get<double>();
           }
           v.loads.push_back(std::move(m));
         }
@@ -307,7 +280,7 @@ Result<RunSnapshot> load_baseline(const std::filesystem::path& file) {
     }
     return snap;
   } catch (const std::exception& e) {
-    return Error{fmt::format("{}: {}", file.string(), e.what())};
+    return make_error(ErrorKind::kBadInput, fmt::format("{}: {}", file.string(), e.what()));
   }
 }
 
@@ -319,8 +292,9 @@ Result<RunSnapshot> load_run_or_baseline(const std::filesystem::path& path) {
     return snapshot_of(*run);
   }
   if (!std::filesystem::exists(path, ec)) {
-    return Error{
-        fmt::format("{} does not exist (give a run directory or a baseline file)", path.string())};
+    return make_error(
+        ErrorKind::kCannotRead,
+        fmt::format("{} does not exist (give a run directory or a baseline file)", path.string()));
   }
   return load_baseline(path);
 }

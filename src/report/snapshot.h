@@ -83,11 +83,12 @@ struct RunSnapshot {
 // A run directory as read from disk: run.json and every job's result.
 struct Run {
   std::filesystem::path root;
-  nlohmann::json summary;                 // run.json
+  store::RunSummary summary;              // run.json
   std::vector<store::JobResult> results;  // finished jobs, in run.json order
-  std::vector<nlohmann::json> loads;      // per result: its `loads` array, or null
   std::vector<std::string> unfinished;    // listed but without a readable result.json
-  std::string id() const { return summary.value("run_id", root.filename().string()); }
+  std::string id() const {
+    return summary.run_id.empty() ? root.filename().string() : summary.run_id;
+  }
   std::filesystem::path job_dir(const std::string& job_id) const { return root / "jobs" / job_id; }
   std::filesystem::path matrix_snapshot() const { return root / "matrix.yaml"; }
 };
@@ -115,9 +116,8 @@ nlohmann::json baseline_json(const RunSnapshot& snapshot, const std::string& exp
 // mutex, ruler_* -> ruler, else the series name.
 std::string test_of_series(const std::string& name);
 
-// The statistics of one result.json series object (missing keys are left
-// out; `null` values too).
-std::map<std::string, double> metric_values(const nlohmann::json& series);
+// The statistics of one series by metric name (undefined ones left out).
+std::map<std::string, double> metric_values(const store::SeriesRecord& series);
 
 // "149", "1.077", "-": a metric value as the reports print it.
 std::string format_value(const MetricDef& m, double v);

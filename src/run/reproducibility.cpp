@@ -12,7 +12,6 @@
 
 namespace rb::run {
 
-using nlohmann::json;
 using store::JobStatus;
 
 namespace {
@@ -31,12 +30,6 @@ const std::vector<std::pair<std::string, std::string>>& statistic_keys() {
                                                                       {"jitter", "jitter"},
                                                                       {"base", "base_ticks"}};
   return kKeys;
-}
-
-std::string series_key(const json& s) {
-  std::string phase = s.value("phase", "");
-  std::string name = s.value("name", "");
-  return phase.empty() ? name : phase + "/" + name;
 }
 
 std::string number_text(double v) {
@@ -60,12 +53,12 @@ const matrix::SpreadTolerance& ReproducibilityPolicy::of(const std::string& stat
   return it == per_statistic.end() ? kIdentical : it->second;
 }
 
-json ReproducibilityPolicy::to_json() const {
-  json t = json::object();
-  for (const auto& [name, tol] : per_statistic) {
-    t[name] = tol.off ? json("off") : json{{"abs", tol.abs}, {"pct", tol.pct}};
-  }
-  return json{{"origin", origin}, {"statistics", t}};
+store::Reproducibility ReproducibilityPolicy::verdict_base(int loads) const {
+  store::Reproducibility r;
+  r.loads = loads;
+  r.tolerance_origin = origin;
+  for (const auto& [name, tol] : per_statistic) r.tolerance[name] = {tol.abs, tol.pct, tol.off};
+  return r;
 }
 
 ReproducibilityPolicy reproducibility_policy(const matrix::Matrix& m,
@@ -76,7 +69,8 @@ ReproducibilityPolicy reproducibility_policy(const matrix::Matrix& m,
   if (!emulated) {
     // Cold starts of one board move medians by a few cycles and tails much
     // more: the same allowances `rtosbench diff` uses.
-    for (const auto& a : matrix::hardware_allowances()) p.per_statistic[a.statistic] = {a.abs, a.pct, false};
+    for (const auto& a : matrix::hardware_allowances())
+      p.per_statistic[a.statistic] = {a.abs, a.pct, false};
   }
   p.origin = emulated ? "emulated bench default: identical loads"
                       : "hardware default (the allowances of diff)";
@@ -92,75 +86,77 @@ ReproducibilityPolicy reproducibility_policy(const matrix::Matrix& m,
   return p;
 }
 
-SpreadVerdict judge_loads(const std::vector<json>& load_series,
+SpreadVerdict judge_loads(const std::vector<std::vector<store::SeriesRecord>>& load_series,
                           const ReproducibilityPolicy& policy) {
+  using store::SeriesRecord;
   SpreadVerdict v;
   // Series in the order of their first appearance, load 1 first.
-  std::vector<std::pair<std::string, json>> order;
+  std::vector<const SeriesRecord*> order;
   std::set<std::string> seen;
   for (const auto& series : load_series) {
     for (const auto& s : series) {
-      if (!s.is_object()) continue;
-      std::string key = series_key(s);
-      if (seen.insert(key).second) order.emplace_back(key, s);
+      if (seen.insert(s.key()).second) order.push_back(&s);
     }
   }
-  auto find = [](const json& series, const std::string& key) -> const json* {
+  auto find = [](const std::vector<SeriesRecord>& series,
+                 const std::string& key) -> const SeriesRecord* {
     for (const auto& s : series) {
-      if (s.is_object() && series_key(s) == key) return &s;
+      if (s.key() == key) return &s;
     }
     return nullptr;
   };
   std::vector<std::string> problems;
-  for (const auto& [key, first] : order) {
-    std::vector<const json*> per_load;
-    std::vector<int> missing;
+  for (const SeriesRecord* first : order) {
+    const std::string key = first->key();
+    std::vector<const SeriesRecord*> per_load;
+    std::vector<int64_t> missing;
     for (size_t l = 0; l < load_series.size(); ++l) {
-      const json* s = find(load_series[l], key);
-      if (!s) missing.push_back(static_cast<int>(l + 1));
+      const SeriesRecord* s = find(load_series[l], key);
+      if (!s) missing.push_back(static_cast<int64_t>(l + 1));
       per_load.push_back(s);
     }
-    json entry{{"phase", first.value("phase", "")},
-               {"name", first.value("name", "")},
-               {"statistics", json::object()}};
+    store::SeriesSpread entry;
+    entry.phase = first->phase;
+    entry.name = first->name;
     if (!missing.empty()) {
       v.identical = false;
       v.reproducible = false;
-      v.beyond.push_back(
-          json{{"series", key}, {"statistic", "present"}, {"missing_in_loads", missing}});
+      store::BeyondTolerance b;
+      b.series = key;
+      b.statistic = "present";
+      b.missing_in_loads = missing;
+      v.beyond.push_back(b);
       problems.push_back(fmt::format("{} missing in load(s) {}", key, fmt::join(missing, ", ")));
-      entry["missing_in_loads"] = missing;
+      entry.missing_in_loads = missing;
       v.spread.push_back(entry);
       continue;
     }
     for (const auto& [stat, json_key] : statistic_keys()) {
       std::vector<std::optional<double>> values;
       bool any = false;
-      for (const json* s : per_load) {
-        auto it = s->find(json_key);
-        if (it != s->end() && it->is_number()) {
-          values.push_back(it->get<double>());
-          any = true;
-        } else {
-          values.push_back(std::nullopt);
-        }
+      for (const SeriesRecord* s : per_load) {
+        values.push_back(s->number(json_key));
+        any = any || values.back().has_value();
       }
       if (!any) continue;  // e.g. base_ticks of a series without a ruler
       const matrix::SpreadTolerance& tol = policy.of(stat);
-      json vals = json::array();
-      for (const auto& x : values) vals.push_back(x ? json(*x) : json());
-      json st{{"values", vals}};
+      store::StatisticSpread st;
+      st.values = values;
       bool partial =
           std::any_of(values.begin(), values.end(), [](const auto& x) { return !x.has_value(); });
       if (partial) {
         // A statistic some loads have and others do not cannot be judged
         // equal.
-        st["within"] = tol.off;
-        entry["statistics"][stat] = st;
+        st.within = tol.off;
+        entry.statistics[stat] = st;
         v.identical = false;
         if (!tol.off) {
           v.reproducible = false;
-          v.beyond.push_back(json{{"series", key}, {"statistic", stat}, {"values", vals}});
+          store::BeyondTolerance b;
+          b.series = key;
+          b.statistic = stat;
+          b.values = values;
+          v.beyond.push_back(b);
           problems.push_back(fmt::format("{} {}: present in only some loads", key, stat));
         }
         continue;
@@ -168,32 +164,36 @@ SpreadVerdict judge_loads(const std::vector<json>& load_series,
       double lo = **std::min_element(values.begin(), values.end());
       double hi = **std::max_element(values.begin(), values.end());
       double range = hi - lo;
-      json rel = range == 0 ? json(0.0) : (lo != 0 ? json(range / std::fabs(lo) * 100.0) : json());
+      std::optional<double> rel =
+          range == 0
+              ? std::optional<double>(0.0)
+              : (lo != 0 ? std::optional<double>(range / std::fabs(lo) * 100.0) : std::nullopt);
       double allowed = std::max(tol.abs, tol.pct / 100.0 * std::fabs(lo));
       // Ticks are integers; the tolerance arithmetic must not turn an exact
       // bound into a failure.
       bool within = tol.off || range <= allowed * (1 + 1e-12) + 1e-12;
-      st["min"] = lo;
-      st["max"] = hi;
-      st["range"] = range;
-      st["rel_pct"] = rel;
-      st["allowed"] = tol.off ? json("off") : json(allowed);
-      st["within"] = within;
-      entry["statistics"][stat] = st;
+      st.min = lo;
+      st.max = hi;
+      st.range = range;
+      st.rel_pct = rel;
+      if (!tol.off) st.allowed = allowed;
+      st.within = within;
+      entry.statistics[stat] = st;
       if (range != 0) v.identical = false;
       if (!within) {
         v.reproducible = false;
-        v.beyond.push_back(json{{"series", key},
-                                {"statistic", stat},
-                                {"min", lo},
-                                {"max", hi},
-                                {"range", range},
-                                {"rel_pct", rel},
-                                {"allowed", allowed}});
+        store::BeyondTolerance b;
+        b.series = key;
+        b.statistic = stat;
+        b.min = lo;
+        b.max = hi;
+        b.range = range;
+        b.rel_pct = rel;
+        b.allowed = allowed;
+        v.beyond.push_back(b);
         problems.push_back(
             fmt::format("{} {} {}..{} ({}) > {}", key, stat, number_text(lo), number_text(hi),
-                        rel.is_number() ? fmt::format("{:.3g}%", rel.get<double>()) : "from 0",
-                        tolerance_text(tol)));
+                        rel ? fmt::format("{:.3g}%", *rel) : "from 0", tolerance_text(tol)));
       }
     }
     v.spread.push_back(entry);
@@ -214,61 +214,6 @@ SpreadVerdict judge_loads(const std::vector<json>& load_series,
   return v;
 }
 
-json to_json(const LoadOutcome& l) {
-  json attempts = json::array();
-  for (const auto& a : l.attempts) attempts.push_back(store::attempt_json(a));
-  json headline = json::array();
-  for (const auto& h : l.headline) {
-    headline.push_back(json{{"name", h.name},
-                            {"phase", h.phase},
-                            {"median_ticks", h.median_ticks},
-                            {"median_ns", h.median_ns},
-                            {"unit", h.unit}});
-  }
-  return json{{"load", l.load},
-              {"status", store::to_string(l.status)},
-              {"reason", l.reason},
-              {"attempts", attempts},
-              {"conditions", l.conditions},
-              {"unit", l.unit},
-              {"series", l.series},
-              {"not_applicable", l.not_applicable},
-              {"headline", headline},
-              {"target_run_seconds", l.target_run_seconds},
-              {"raw_sha256", l.raw_sha256},
-              {"verify", l.verify},
-              {"finished_at", l.finished_at}};
-}
-
-Result<LoadOutcome> load_outcome_from_json(const json& j) {
-  try {
-    LoadOutcome l;
-    l.load = j.at("load").get<int>();
-    auto st = store::status_from_string(j.at("status").get<std::string>());
-    if (!st)
-      return Error{fmt::format("load status '{}' unknown", j.at("status").get<std::string>())};
-    l.status = *st;
-    l.reason = j.value("reason", "");
-    for (const auto& a : j.at("attempts")) l.attempts.push_back(store::attempt_from_json(a));
-    l.conditions = j.value("conditions", std::map<std::string, std::string>{});
-    l.unit = j.value("unit", "");
-    l.series = j.value("series", json::array());
-    l.not_applicable = j.value("not_applicable", json::array());
-    l.verify = j.value("verify", json());
-    for (const auto& h : j.value("headline", json::array())) {
-      l.headline.push_back(store::Headline{h.at("name").get<std::string>(), h.value("phase", ""),
-                                           h.at("median_ticks").get<uint64_t>(),
-                                           h.value("median_ns", uint64_t{0}), h.value("unit", "")});
-    }
-    l.target_run_seconds = j.value("target_run_seconds", 0.0);
-    l.raw_sha256 = j.value("raw_sha256", "");
-    l.finished_at = j.value("finished_at", "");
-    return l;
-  } catch (const std::exception& e) {
-    return Error{e.what()};
-  }
-}
-
 void fill_from_loads(store::JobResult& r, const std::vector<LoadOutcome>& loads, int planned,
                      const ReproducibilityPolicy& policy) {
   if (loads.empty()) return;
@@ -286,13 +231,7 @@ void fill_from_loads(store::JobResult& r, const std::vector<LoadOutcome>& loads,
     if (r.status == JobStatus::kOk) r.headline = first.headline;
     return;
   }
-  json entries = json::array();
-  for (const auto& l : loads) {
-    json e = to_json(l);
-    e.erase("verify");  // kept in load-<K>/load.json and each attempt's verify.json
-    entries.push_back(e);
-  }
-  r.loads = entries;
+  r.loads = loads;  // their `verify` is written to load-<K>/load.json only
   const LoadOutcome* failed = nullptr;
   for (const auto& l : loads) {
     if (l.status != JobStatus::kOk && store::is_infrastructure_failure(l.status)) {
@@ -304,7 +243,7 @@ void fill_from_loads(store::JobResult& r, const std::vector<LoadOutcome>& loads,
     if (failed) break;
     if (l.status != JobStatus::kOk) failed = &l;
   }
-  json verdict{{"loads", planned}, {"tolerance", policy.to_json()}};
+  store::Reproducibility verdict = policy.verdict_base(planned);
   if (failed) {
     r.status = failed->status;
     r.reason = fmt::format("load {} of {}: {}", failed->load, planned, failed->reason);
@@ -313,26 +252,25 @@ void fill_from_loads(store::JobResult& r, const std::vector<LoadOutcome>& loads,
     } else if (next == planned) {
       r.reason += fmt::format(" (load {} not run)", next);
     }
-    verdict["verdict"] = "not_judged";
-    verdict["reproducible"] = nullptr;
-    verdict["summary"] =
+    verdict.verdict = "not_judged";
+    verdict.summary =
         fmt::format("not judged: load {} is {}", failed->load, store::to_string(failed->status));
     r.reproducibility = verdict;
     return;
   }
-  std::vector<json> series;
+  std::vector<std::vector<store::SeriesRecord>> series;
   for (const auto& l : loads) series.push_back(l.series);
   SpreadVerdict v = judge_loads(series, policy);
   r.spread = v.spread;
-  verdict["verdict"] = v.identical      ? "identical"
-                       : v.reproducible ? "within_tolerance"
-                                        : "beyond_tolerance";
-  verdict["reproducible"] = v.reproducible;
-  verdict["beyond"] = v.beyond;
-  verdict["summary"] = v.summary;
+  verdict.verdict = v.identical      ? "identical"
+                    : v.reproducible ? "within_tolerance"
+                                     : "beyond_tolerance";
+  verdict.reproducible = v.reproducible;
+  verdict.beyond = v.beyond;
+  verdict.summary = v.summary;
   std::set<std::string> raws;
   for (const auto& l : loads) raws.insert(l.raw_sha256);
-  verdict["raw_captures_identical"] = raws.size() == 1 && !raws.begin()->empty();
+  verdict.raw_captures_identical = raws.size() == 1 && !raws.begin()->empty();
   r.reproducibility = verdict;
   if (v.reproducible) {
     r.status = JobStatus::kOk;

@@ -6,7 +6,6 @@
 // emulated bench that tolerance is 0 unless the matrix says otherwise:
 // QEMU -icount repeats to the instruction, so any difference is a defect.
 #include <map>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -22,7 +21,8 @@ struct ReproducibilityPolicy {
   std::string origin;  // where the values came from, for the result and messages
 
   const matrix::SpreadTolerance& of(const std::string& statistic) const;
-  nlohmann::json to_json() const;
+  // The result's `reproducibility` with only `loads` and `tolerance` filled.
+  store::Reproducibility verdict_base(int loads) const;
 };
 
 // The matrix's `reproducibility:` (its `default` first, then per statistic)
@@ -33,45 +33,25 @@ ReproducibilityPolicy reproducibility_policy(const matrix::Matrix& m,
 
 // The spread of every statistic of every series across the loads, judged.
 struct SpreadVerdict {
-  // [{phase, name, statistics: {median: {values, min, max, range, rel_pct,
-  // allowed, within}, ...}}]; rel_pct is range / |min| in percent (null when
-  // min is 0 and range is not).
-  nlohmann::json spread = nlohmann::json::array();
-  // [{series, statistic, min, max, range, rel_pct, allowed}] beyond
-  // tolerance, plus {series, statistic: "present", ...} for a series that
-  // only some loads have.
-  nlohmann::json beyond = nlohmann::json::array();
+  // Per series: every statistic's values, min, max, range, rel_pct (range /
+  // |min| in percent, null when min is 0 and range is not), allowed, within.
+  std::vector<store::SeriesSpread> spread;
+  // Every statistic beyond tolerance, plus {series, statistic: "present",
+  // missing_in_loads} for a series that only some loads have.
+  std::vector<store::BeyondTolerance> beyond;
   bool identical = true;     // every statistic equal in every load
   bool reproducible = true;  // nothing beyond tolerance
   std::string summary;       // one line for the job's reason and the table
 };
 
-// `load_series[i]` is load i+1's `series` array (result schema).
-SpreadVerdict judge_loads(const std::vector<nlohmann::json>& load_series,
+// `load_series[i]` is load i+1's series.
+SpreadVerdict judge_loads(const std::vector<std::vector<store::SeriesRecord>>& load_series,
                           const ReproducibilityPolicy& policy);
 
 // One load of a job: its attempts and, when its capture was verified, its
 // figures. Written as `load-<K>/load.json` when the load reaches its final
 // status and kept in the job result's `loads` array.
-struct LoadOutcome {
-  int load = 1;
-  store::JobStatus status = store::JobStatus::kOk;
-  std::string reason;
-  std::vector<store::AttemptRecord> attempts;
-  std::map<std::string, std::string> conditions;
-  std::string unit;
-  nlohmann::json series = nlohmann::json::array();
-  nlohmann::json not_applicable = nlohmann::json::array();
-  nlohmann::json verify = nullptr;
-  std::vector<store::Headline> headline;
-  double target_run_seconds = 0;  // of the final attempt
-  std::string raw_sha256;         // of the final attempt's capture
-  std::string finished_at;
-};
-
-nlohmann::json to_json(const LoadOutcome& l);
-// Error names the field that is missing or mistyped.
-Result<LoadOutcome> load_outcome_from_json(const nlohmann::json& j);
+using LoadOutcome = store::LoadRecord;
 
 // Fills the job's status, reason, attempts and figures from its loads, in
 // load order. One load (not repeated): that load is the job. Several: the

@@ -170,7 +170,7 @@ nlohmann::json RunDirectory::summary() const {
 Status RunDirectory::write_summary(const nlohmann::json& summary) {
   std::lock_guard lock(mu_);
   summary_ = summary;
-  return write_file_atomic(root_ / "run.json", summary.dump(2) + "\n");
+  return write_file_atomic(root_ / "run.json", store::dump_json(summary) + "\n");
 }
 
 }  // namespace rb::run

@@ -86,11 +86,7 @@ int exit_code_for(const std::vector<store::JobResult>& results, int jobs_total, 
 }
 
 std::string format_table(const std::vector<store::JobResult>& results) {
-  static const std::pair<const char*, const char*> kCols[] = {
-      {"wake_latency", "wake_latency"},
-      {"api_overhead", "api_overhead"},
-      {"round_trip", "round_trip"},
-      {"event_to_task", "event_to_task(idle)"}};
+  const auto& kCols = store::headline_series();
   size_t wid = 3, wst = 6;
   for (const auto& r : results) {
     wid = std::max(wid, r.job_id.size());
@@ -101,22 +97,21 @@ std::string format_table(const std::vector<store::JobResult>& results) {
     if (r.status == JobStatus::kOk && !r.unit.empty()) unit = r.unit;
   }
   std::string out = fmt::format("{:<{}}  {:<{}}", "job", wid, "status", wst);
-  for (const auto& [name, title] : kCols) out += fmt::format("  {:>19}", title);
+  for (const auto& c : kCols) out += fmt::format("  {:>19}", c.column());
   out += "  note\n";
   for (const auto& r : results) {
     out += fmt::format("{:<{}}  {:<{}}", r.job_id, wid, store::to_string(r.status), wst);
-    for (const auto& [name, title] : kCols) {
+    for (const auto& c : kCols) {
       std::string cell = "-";
       if (r.status == JobStatus::kOk) {
         for (const auto& h : r.headline) {
-          if (h.name == name) cell = std::to_string(h.median_ticks);
+          if (h.name == c.name && h.phase == c.phase) cell = std::to_string(h.median_ticks);
         }
       }
       out += fmt::format("  {:>19}", cell);
     }
     std::string note = r.status == JobStatus::kOk ? "" : r.reason;
-    if (r.status == JobStatus::kOk && r.reproducibility.is_object())
-      note = r.reproducibility.value("summary", "");
+    if (r.status == JobStatus::kOk && r.reproducibility) note = r.reproducibility->summary;
     if (note.size() > 120) note = note.substr(0, 117) + "...";
     out += "  " + note + "\n";
   }
@@ -147,54 +142,45 @@ struct BuildGroup {
   json footprint_kernel;
 };
 
-json kernel_json(const kernels::ResolvedKernel& k) {
-  if (!k.has_source) return json{{"has_source", false}};
+store::KernelSource kernel_json(const kernels::ResolvedKernel& k) {
+  store::KernelSource out;
+  out.has_source = k.has_source;
+  if (!k.has_source) return out;
   auto repo = [](const kernels::ResolvedRepo& r) {
-    return json{{"name", r.name},
-                {"path", r.path.string()},
-                {"origin", r.origin},
-                {"tag", r.tag},
-                {"pinned_commit", r.pinned_commit},
-                {"commit", r.commit},
-                {"at_tag", r.at_tag},
-                {"dirty", r.dirty},
-                {"note", r.note}};
+    return store::SourceCheckout{r.name,   r.path.string(), r.origin, r.tag, r.pinned_commit,
+                                 r.commit, r.at_tag,        r.dirty,  r.note};
   };
-  json extras = json::array();
-  for (const auto& e : k.extras) extras.push_back(repo(e));
-  json j = repo(k.main);
-  j["has_source"] = true;
-  j["extras"] = extras;
-  return j;
+  out.main = repo(k.main);
+  for (const auto& e : k.extras) out.extras.push_back(repo(e));
+  return out;
 }
 
-json toolchain_json(const build::Toolchain& t) {
-  return json{{"arm_none_eabi_gcc", t.gcc_version},
-              {"arm_none_eabi_gcc_banner", t.gcc_banner},
-              {"cmake", t.cmake_version},
-              {"ninja", t.ninja_version}};
+store::Toolchain toolchain_json(const build::Toolchain& t) {
+  return store::Toolchain{t.gcc_version, t.gcc_banner, t.cmake_version, t.ninja_version};
 }
 
-json job_json(const matrix::Job& j, int repeats) {
+store::JobSpec job_json(const matrix::Job& j, int repeats) {
   // `repeats`: the loads this job runs (each a cold start of its image).
-  return json{{"id", j.id},
-              {"build_id", j.build_id},
-              {"kernel", j.kernel.name},
-              {"kernel_version", j.kernel.version},
-              {"kernel_git", j.kernel.git},
-              {"kernel_tag", j.kernel.tag},
-              {"kernel_pinned_commit", j.kernel.commit},
-              {"kernel_note", j.kernel.note},
-              {"port", j.kernel.port},
-              {"board", j.board},
-              {"opt", j.opt},
-              {"opt_id", j.opt_id},
-              {"tick_hz", j.tick_hz},
-              {"fpu_context", j.fpu_context},
-              {"repeats", repeats},
-              {"tests", j.tests},
-              {"samples", j.samples},
-              {"warmup", j.warmup}};
+  store::JobSpec s;
+  s.id = j.id;
+  s.build_id = j.build_id;
+  s.kernel = j.kernel.name;
+  s.kernel_version = j.kernel.version;
+  s.kernel_git = j.kernel.git;
+  s.kernel_tag = j.kernel.tag;
+  s.kernel_pinned_commit = j.kernel.commit;
+  s.kernel_note = j.kernel.note;
+  s.port = j.kernel.port;
+  s.board = j.board;
+  s.opt = j.opt;
+  s.opt_id = j.opt_id;
+  s.tick_hz = j.tick_hz;
+  s.fpu_context = j.fpu_context;
+  s.repeats = repeats;
+  s.tests = j.tests;
+  s.samples = j.samples;
+  s.warmup = j.warmup;
+  return s;
 }
 
 JobStatus status_of(verify::Outcome o) {
@@ -386,7 +372,7 @@ class Session {
   }
 
   void fill_build(store::JobResult& r, const BuildGroup& g) {
-    r.kernel_source = g.kernel.has_source || g.ok ? kernel_json(g.kernel) : json();
+    if (g.kernel.has_source || g.ok) r.kernel_source = kernel_json(g.kernel);
     r.build_attempts = g.attempts;
     if (g.output) {
       json b = build::to_json(*g.output);
@@ -395,7 +381,9 @@ class Session {
       b["bin"] = "firmware/rtosbench-fw.bin";
       b["log"] = "build.log";
       if (!g.footprint_kernel.is_null()) b["footprint_kernel"] = g.footprint_kernel;
-      r.build = b;
+      auto record = store::build_from_json(b);  // the result schema's one reader checks it
+      if (record.ok()) r.build = std::move(*record);
+      else progress_.note(fmt::format("{}: build record: {}", r.job_id, record.error().message));
     }
   }
 
@@ -418,8 +406,8 @@ class Session {
                  "result.json not written: " + s.error().message;
     }
     std::string detail = r.status == JobStatus::kOk ? headline_text(r) : r.reason;
-    if (r.status == JobStatus::kOk && r.reproducibility.is_object()) {
-      detail += (detail.empty() ? "" : "; ") + r.reproducibility.value("summary", "");
+    if (r.status == JobStatus::kOk && r.reproducibility) {
+      detail += (detail.empty() ? "" : "; ") + r.reproducibility->summary;
     }
     std::string status = store::to_string(r.status);
     std::string id = r.job_id;
@@ -457,82 +445,59 @@ class Session {
 
   json write_summary(const std::string& state, const RunOutcome* out = nullptr) {
     std::lock_guard lock(summary_mu_);
-    json prev = dir_.summary();
-    if (!prev.is_object()) prev = json::object();
-    json jobs = json::array();
-    std::map<std::string, int> counts;
+    // What an earlier session wrote: its start, options and sessions stay.
+    store::RunSummary s;
+    if (auto prev = store::run_summary_from_json(dir_.summary()); prev.ok()) {
+      s.started_at = prev->started_at;
+      s.options = prev->options;
+      s.sessions = prev->sessions;
+    }
+    if (s.started_at.empty()) s.started_at = store::utc_timestamp();
+    s.run_id = dir_.id();
+    s.state = state;
+    s.updated_at = store::utc_timestamp();
+    s.rtosbench_version = kVersion;
+    auto sha = [](const std::filesystem::path& f) {
+      auto h = sha256_file(f);
+      return h.ok() ? *h : std::string();
+    };
+    s.matrix = store::RunInput{cfg_.matrix.name, "matrix.yaml", cfg_.original_matrix, sha(dir_.matrix_snapshot())};
+    s.bench = store::RunInput{cfg_.bench.name, "bench.yaml", cfg_.original_bench, sha(dir_.bench_snapshot())};
+    s.toolchain = toolchain_json(cfg_.toolchain);
     {
       std::lock_guard l(mu_);
       for (size_t i = 0; i < jobs_.size(); ++i) {
-        json e{{"id", jobs_[i].id}, {"kernel", jobs_[i].kernel.name}};
+        store::RunJobEntry e;
+        e.id = jobs_[i].id;
+        e.kernel = jobs_[i].kernel.name;
         if (results_[i]) {
           const auto& r = *results_[i];
-          e["status"] = store::to_string(r.status);
-          e["reason"] = r.reason;
-          e["result"] = fmt::format("jobs/{}/result.json", r.job_id);
-          e["attempts"] = r.attempts.size();
-          json h = json::array();
-          for (const auto& x : r.headline) {
-            h.push_back(json{{"name", x.name},
-                             {"phase", x.phase},
-                             {"median_ticks", x.median_ticks},
-                             {"median_ns", x.median_ns},
-                             {"unit", x.unit}});
+          e.status = store::to_string(r.status);
+          e.reason = r.reason;
+          e.result = fmt::format("jobs/{}/result.json", r.job_id);
+          e.attempts = static_cast<int64_t>(r.attempts.size());
+          e.headline = r.headline;
+          if (r.reproducibility) {
+            e.loads = r.loads ? static_cast<int64_t>(r.loads->size()) : 0;
+            e.reproducible = r.reproducibility->reproducible;
           }
-          e["headline"] = h;
-          if (r.reproducibility.is_object()) {
-            e["loads"] = r.loads.is_array() ? r.loads.size() : 0;
-            e["reproducible"] = r.reproducibility.value("reproducible", json());
-          }
-          ++counts[store::to_string(r.status)];
-        } else {
-          e["status"] = "PENDING";
-          ++counts["PENDING"];
         }
-        jobs.push_back(e);
+        ++s.counts[e.status];
+        s.jobs.push_back(std::move(e));
       }
     }
-    json s{
-        {"schema", store::kRunSummarySchema},
-        {"schema_version", store::kSchemaVersion},
-        {"run_id", dir_.id()},
-        {"state", state},
-        {"started_at", prev.value("started_at", store::utc_timestamp())},
-        {"updated_at", store::utc_timestamp()},
-        {"rtosbench_version", kVersion},
-        {"matrix",
-         {{"name", cfg_.matrix.name},
-          {"snapshot", "matrix.yaml"},
-          {"source", cfg_.original_matrix},
-          {"sha256",
-           sha256_file(dir_.matrix_snapshot()).ok() ? *sha256_file(dir_.matrix_snapshot()) : ""}}},
-        {"bench",
-         {{"name", cfg_.bench.name},
-          {"snapshot", "bench.yaml"},
-          {"source", cfg_.original_bench},
-          {"sha256",
-           sha256_file(dir_.bench_snapshot()).ok() ? *sha256_file(dir_.bench_snapshot()) : ""}}},
-        {"toolchain", toolchain_json(cfg_.toolchain)},
-        {"options", prev.value("options", json::object())},
-        {"sessions", prev.value("sessions", json::array())},
-        {"jobs", jobs},
-        {"counts", counts},
-    };
     if (out) {
-      json session{{"finished_at", store::utc_timestamp()},
-                   {"state", state},
-                   {"wall_seconds", out->wall_seconds},
-                   {"target_run_seconds", out->target_run_seconds},
-                   {"exit_code", out->exit_code}};
-      s["sessions"].push_back(session);
-      s["exit_code"] = out->exit_code;
-      s["finished_at"] = store::utc_timestamp();
+      s.sessions.push_back(store::RunSession{store::utc_timestamp(), state, out->wall_seconds, out->target_run_seconds,
+                                             out->exit_code});
+      s.exit_code = out->exit_code;
+      s.finished_at = store::utc_timestamp();
     }
-    if (auto w = dir_.write_summary(s); !w.ok()) {
+    json doc(s);
+    if (auto w = dir_.write_summary(doc); !w.ok()) {
       progress_.note("cannot write run.json: " + w.error().message);
       summary_failed(w.error().message);
     }
-    return s;
+    return doc;
   }
 
   // The bare port's image the matrix builds (or would build) with a kernel
@@ -773,7 +738,7 @@ class Session {
       target_seconds += load->target_run_seconds;
       if (repeated) {
         load->finished_at = store::utc_timestamp();
-        if (auto w = write_file_atomic(base / "load.json", to_json(*load).dump(2) + "\n");
+        if (auto w = store::write_load(base / "load.json", *load);
             !w.ok()) {
           load->status =
               JobStatus::kStoreError;  // resume would redo it, so the job reports it lost
@@ -796,13 +761,8 @@ class Session {
   }
 
   static std::optional<LoadOutcome> read_load(const std::filesystem::path& file) {
-    std::ifstream in(file);
-    if (!in) return std::nullopt;
-    try {
-      auto l = load_outcome_from_json(json::parse(in));
-      if (l.ok()) return *l;
-    } catch (const std::exception&) {
-    }
+    auto l = store::read_load(file);
+    if (l.ok()) return std::move(*l);
     return std::nullopt;
   }
 
@@ -810,22 +770,9 @@ class Session {
   static std::vector<store::AttemptRecord> earlier_attempts(const std::filesystem::path& base) {
     std::vector<store::AttemptRecord> out;
     for (int n = 1; n < RunDirectory::next_attempt_in(base); ++n) {
-      std::ifstream in(base / fmt::format("attempt-{}", n) / "attempt.json");
-      if (!in) continue;
-      try {
-        json a = json::parse(in);
-        store::AttemptRecord rec;
-        rec.number = a.at("number").get<int>();
-        rec.load = a.value("load", 0);
-        rec.status = store::status_from_string(a.at("status").get<std::string>())
-                         .value_or(JobStatus::kInterrupted);
-        rec.reason = a.value("reason", "");
-        rec.board = a.value("board", "");
-        rec.started_at = a.value("started_at", "");
-        rec.seconds = a.value("seconds", 0.0);
-        rec.capture_stop = a.value("capture_stop", "");
-        out.push_back(rec);
-      } catch (const std::exception&) {
+      if (auto rec = store::read_attempt(base / fmt::format("attempt-{}", n) / "attempt.json");
+          rec.ok()) {
+        out.push_back(std::move(*rec));
       }
     }
     return out;
@@ -881,16 +828,7 @@ class Session {
                       a.capture_stop.empty() ? "not started" : a.capture_stop, a.capture_bytes));
       a.seconds = std::chrono::duration<double>(clock_.now() - t0).count();
       if (!ec) {
-        json aj{{"number", a.number},
-                {"status", store::to_string(a.status)},
-                {"reason", a.reason},
-                {"board", a.board},
-                {"started_at", a.started_at},
-                {"seconds", a.seconds},
-                {"capture_stop", a.capture_stop},
-                {"target_run_seconds", a.target_run_seconds}};
-        if (load) aj["load"] = load;
-        if (auto w = write_file_atomic(c.dir / "attempt.json", aj.dump(2) + "\n"); !w.ok()) {
+        if (auto w = store::write_attempt(c.dir / "attempt.json", a); !w.ok()) {
           // Resume would not know this attempt: the load ends here, unkept.
           a.reason = a.status == JobStatus::kStoreError ? a.reason + "; " + w.error().message
                                                         : w.error().message;
@@ -923,11 +861,9 @@ class Session {
     if (final_report) {
       out.conditions = final_report->config;
       out.unit = final_report->config.count("unit") ? final_report->config.at("unit") : "";
-      for (const auto& s : final_report->series) out.series.push_back(store::series_json(s));
-      for (const auto& [name, reason] : final_report->not_applicable) {
-        out.not_applicable.push_back(json{{"name", name}, {"reason", reason}});
-      }
-      out.verify = verify::to_json(*final_report);
+      for (const auto& s : final_report->series) out.series.push_back(store::series_record(s));
+      for (const auto& [name, reason] : final_report->not_applicable) out.not_applicable.push_back({name, reason});
+      out.verify = store::verify_document(*final_report);
       if (out.status == JobStatus::kOk) out.headline = store::headline_of(*final_report);
     }
     return out;
@@ -1062,12 +998,12 @@ class Session {
     vo.expect = c.expect;
     auto rep = parts_.verify(c.dir / "capture.raw", vo);
     if (!rep.ok()) return fail(c, JobStatus::kProtocolError, rep.error().message);
-    if (auto w = write_file_atomic(c.dir / "verify.json", verify::to_json(*rep).dump(2) + "\n");
+    if (auto w = write_file_atomic(c.dir / "verify.json", store::dump_json(verify::to_json(*rep)) + "\n");
         !w.ok()) {
       return fail(c, JobStatus::kStoreError, w.error().message);
     }
     a.verify_outcome = verify::to_string(rep->outcome);
-    a.verdicts = store::verdicts_json(*rep);
+    a.verdicts = store::verdicts_of(*rep);
     a.status = status_of(rep->outcome);
     if (a.status != JobStatus::kOk)
       a.reason = fmt::format("{}: {}", a.verify_outcome, verdict_summary(*rep));

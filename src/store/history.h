@@ -4,14 +4,17 @@
 // The run directories stay the record; the database is an index of their
 // figures and can be rebuilt by importing them again.
 //
-// Schema version 1 (PRAGMA user_version and meta.schema_version):
+// Schema version 2 (PRAGMA user_version and meta.schema_version; a version 1
+// database is brought up to 2 by the next import):
 //   runs(run_id PK, path, matrix, bench, state, started_at, finished_at,
-//        rtosbench_version, imported_at)
+//        rtosbench_version, imported_at, content_sha256 (version 2))
 //   jobs(run_id, job_id, kernel, kernel_version, board, opt, tick_hz,
 //        fpu_context, status, reason, unit, compiler, harness, flash_bytes,
 //        ram_bytes, conditions JSON, finished_at; PK (run_id, job_id))
 //   series_metrics(run_id, job_id, load, phase, series, test, metric, value,
 //        hz; PK (run_id, job_id, load, phase, series, metric))
+//   superseded_runs(run_id, superseded_at, path, content_sha256, content JSON)
+//        (version 2): what an import with `replace` took the place of
 // `metric` is the result.json key (median_ticks, median_ns, n, jitter, ...);
 // `load` is 0 for the job's figures and 1..N for each entry of a `loads`
 // array (repeated loads of one image).
@@ -24,26 +27,51 @@
 
 namespace rb::store {
 
-inline constexpr int kHistorySchemaVersion = 1;
+inline constexpr int kHistorySchemaVersion = 2;
 
 // --db, else $RTOSBENCH_HISTORY, else $XDG_DATA_HOME/rtosbench/history.sqlite,
 // else ~/.local/share/rtosbench/history.sqlite. Error when none can be
 // formed (no HOME).
 Result<std::filesystem::path> default_history_path();
 
-struct RecordSummary {
-  std::string run_id;
-  size_t jobs = 0;
-  size_t metrics = 0;     // series_metrics rows written
-  bool replaced = false;  // the run was in the database already; its rows were replaced
+enum class RecordOutcome {
+  kRecorded,   // a run the database did not hold
+  kUnchanged,  // recorded already with the same content: recorded again (idempotent)
+  kReplaced,   // recorded with other content, replaced (`replace`); the old content is kept
+  kRefused,    // recorded with other content and `replace` not given: nothing changed
 };
 
-// Records (or re-records: idempotent) the run in `run_dir` into the database
-// `db`, creating the database and its directory if needed. Everything is
-// written in one transaction: on error the database is unchanged. Error
-// names the file that cannot be read or the SQLite failure.
+struct RecordOptions {
+  bool replace = false;  // replace a recorded run whose content differs
+};
+
+struct RecordSummary {
+  std::string run_id;
+  RecordOutcome outcome = RecordOutcome::kRecorded;
+  std::string previous_sha256;  // content digest of the recorded run, when there was one
+  size_t jobs = 0;
+  size_t metrics = 0;  // series_metrics rows written
+};
+
+// Records the run in `run_dir` into the database `db`, creating the
+// database and its directory if needed. The run is checked whole first
+// (kBadInput, naming the file and field): run.json and a valid result for
+// every job it lists, none PENDING, none added, each naming this run and job
+// with run.json's status, every series' figures consistent. A run recorded
+// with other content is refused unless `options.replace`; then the old
+// content is kept in superseded_runs. Everything is written in one
+// transaction: on error the database is unchanged. A damaged database is
+// named as corrupted (kBadInput).
 Result<RecordSummary> record_run(const std::filesystem::path& db,
-                                 const std::filesystem::path& run_dir);
+                                 const std::filesystem::path& run_dir,
+                                 const RecordOptions& options = {});
+
+struct SupersededRun {
+  std::string run_id, superseded_at, path, content_sha256;
+  std::string content;  // JSON: {run, jobs, metrics} as the database held them
+};
+// Every run an import replaced, oldest first.
+Result<std::vector<SupersededRun>> list_superseded(const std::filesystem::path& db);
 
 struct TrendQuery {
   std::string kernel;             // empty: every kernel

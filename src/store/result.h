@@ -1,19 +1,28 @@
 #pragma once
-// The result files of a run (schema: docs/results.md). One result.json per
-// job, written atomically when the job reaches its final status; run.json
-// summarises the run. diff/regress/history/report read these files; the
-// SQLite history (a later addition) imports them, it does not replace them.
-#include "store/status.h"
-#include "util/result.h"
-#include "verify/verify.h"
-
-#include <nlohmann/json.hpp>
-
+// The result files of a run (schema: docs/results.md), as C++ types. One
+// result.json per job, written atomically when the job reaches its final
+// status; run.json summarises the run. diff/regress/history/report read these
+// files through these types; the SQLite history imports them, it does not
+// replace them.
+//
+// Every type has exactly one serializer each way: to_json (nlohmann's ADL
+// form, so `json(x)` works) and the readers below, which check every field's
+// type and report the first bad one by its path ("series[2].n: expected a
+// non-negative integer") as an ErrorKind::kBadInput error. A missing field
+// takes its default (fields are only ever added within a schema version); a
+// field of the wrong type, a negative count or a non-finite number is an
+// error.
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "store/status.h"
+#include "util/result.h"
+#include "verify/verify.h"
 
 namespace rb::store {
 
@@ -21,92 +30,345 @@ inline constexpr const char* kJobResultSchema = "rtosbench.job_result";
 inline constexpr const char* kRunSummarySchema = "rtosbench.run";
 inline constexpr int kSchemaVersion = 1;
 
-// One flash + capture + verify cycle of a job on one board instance.
-struct AttemptRecord {
-  int number = 0;                     // 1-based, also the directory attempt-<number>
-  int load = 0;                       // 1-based load of a repeated job (load-<load>/); 0 when not repeated
-  JobStatus status = JobStatus::kOk;
-  std::string reason;
-  std::string board;                  // board instance id
-  std::string started_at;             // UTC, ISO 8601
-  double seconds = 0;                 // the whole attempt
-  double flash_seconds = 0;           // program + verify
-  std::vector<std::string> flash_commands;
-  std::string serial_port;
-  std::string capture_stop;           // end, overall_timeout, inactivity_timeout, port_error, interrupted; "" if none
-  uint64_t capture_bytes = 0;
-  uint64_t capture_lines = 0;
-  double target_run_seconds = 0;      // release of the target to END (0 without END)
-  std::string raw_file;               // relative to the job directory
-  std::string raw_sha256;
-  std::string verify_outcome;         // valid, invalid, protocol_error, unverified; "" if not verified
-  nlohmann::json verdicts = nlohmann::json::array();  // [{check, severity, line, message}]
+// ---- the job: what the matrix asked for --------------------------------------
+
+struct JobSpec {
+  std::string id, build_id;
+  std::string kernel, kernel_version, kernel_git, kernel_tag, kernel_pinned_commit, kernel_note;
+  std::string port, board, opt, opt_id;
+  int64_t tick_hz = 0, fpu_context = 0;
+  int64_t repeats = 1;
+  std::vector<std::string> tests;
+  int64_t samples = 0, warmup = 0;
+};
+
+// One checkout (the kernel's, or one of its extras).
+struct SourceCheckout {
+  std::string name, path, origin, tag, pinned_commit, commit;
+  bool at_tag = true, dirty = false;
+  std::string note;
+};
+
+struct KernelSource {
+  bool has_source = false;
+  SourceCheckout main;                 // only with has_source
+  std::vector<SourceCheckout> extras;  // only with has_source
+};
+
+struct Toolchain {
+  std::string arm_none_eabi_gcc, arm_none_eabi_gcc_banner, cmake, ninja;
+};
+
+// ---- the image ---------------------------------------------------------------
+
+struct Sections {  // {text, data, bss, flash, ram}
+  int64_t text = 0, data = 0, bss = 0, flash = 0, ram = 0;
+};
+struct FlashRam {  // {flash, ram}
+  int64_t flash = 0, ram = 0;
+};
+
+// build.footprint_kernel: the kernel alone against the bare port's image, or
+// why it could not be computed (`error` set, the figures absent).
+struct KernelFootprint {
+  std::string error;  // empty: the figures below are valid
+  std::string port, board;
+  FlashRam image, bare, delta, libs;
+  Sections kernel, port_glue, bare_port;
+  std::string bare_key;
+  std::optional<bool> bare_cached;  // absent when the bare image was not built
+  std::string bare_log;
+};
+
+struct BuildRecord {
+  bool cached = false, cacheable = true;
+  std::string key, nonce;
+  std::string elf, map, bin, log;
+  std::string elf_sha256, map_sha256;
+  std::optional<Sections> footprint;
+  std::optional<KernelFootprint> footprint_kernel;  // absent for a bare-port job
+  std::map<std::string, std::string> defines;
+  double seconds = 0;
+  std::string built_at;
 };
 
 struct BuildAttemptRecord {
-  int number = 0;
+  int64_t number = 0;
   bool ok = false;
   std::string reason;
   double seconds = 0;
   std::string log;  // relative to the job directory
 };
 
+// ---- attempts ------------------------------------------------------------------
+
+struct VerdictRecord {
+  std::string check, severity;  // severity: an outcome string
+  uint64_t line = 0;
+  std::string message;
+};
+
+// One flash + capture + verify cycle of a job on one board instance.
+struct AttemptRecord {
+  int64_t number = 0;  // 1-based, also the directory attempt-<number>
+  int64_t load = 0;    // 1-based load of a repeated job (load-<load>/); 0 when not repeated
+  JobStatus status = JobStatus::kOk;
+  std::string reason;
+  std::string board;         // board instance id
+  std::string started_at;    // UTC, ISO 8601
+  double seconds = 0;        // the whole attempt
+  double flash_seconds = 0;  // program + verify
+  std::vector<std::string> flash_commands;
+  std::string serial_port;
+  std::string capture_stop;  // end, overall_timeout, inactivity_timeout, port_error, interrupted;
+                             // "" if none
+  uint64_t capture_bytes = 0;
+  uint64_t capture_lines = 0;
+  double target_run_seconds = 0;  // release of the target to END (0 without END)
+  std::string raw_file;           // relative to the job directory
+  std::string raw_sha256;
+  std::string verify_outcome;  // valid, invalid, protocol_error, unverified; "" if not verified
+  std::vector<VerdictRecord> verdicts;
+};
+
+// ---- figures -------------------------------------------------------------------
+
+// One series of a capture with every statistic (ticks and ns).
+struct SeriesRecord {
+  std::string phase, name;
+  uint64_t n = 0, hz = 0;
+  bool has_raw = false;
+  uint64_t min_ticks = 0, median_ticks = 0, p90_ticks = 0, p99_ticks = 0, p999_ticks = 0,
+           max_ticks = 0;
+  uint64_t min_ns = 0, median_ns = 0, p90_ns = 0, p99_ns = 0, p999_ns = 0, max_ns = 0;
+  uint64_t avg_ticks = 0, avg_ns = 0, sum_ticks = 0;
+  std::optional<double> mean_ticks, stddev_ticks, jitter;  // null when undefined (n = 0, median 0)
+  std::optional<uint64_t> base_ticks;                      // the ruler baseline, when reported
+  std::optional<uint64_t> median_minus_base_ticks;         // only with base_ticks
+
+  std::string key() const { return phase.empty() ? name : phase + "/" + name; }
+  // Every number of the series by its result.json key (n, median_ticks,
+  // jitter, ...; not hz), undefined ones left out.
+  std::vector<std::pair<std::string, double>> numbers() const;
+  // One number by its result.json key; nullopt when absent or undefined.
+  std::optional<double> number(const std::string& key) const;
+};
+
+struct NotApplicable {
+  std::string name, reason;
+};
+
 // The median of one headline series, as the closing table shows it.
 struct Headline {
-  std::string name;   // wake_latency, api_overhead, round_trip, event_to_task
+  std::string name;   // one of headline_series()
   std::string phase;  // "" or "idle"
   uint64_t median_ticks = 0;
   uint64_t median_ns = 0;
-  std::string unit;   // "cycles" or "instructions" (CONFIG unit)
+  std::string unit;  // "cycles" or "instructions" (CONFIG unit)
 };
+
+// The series a run's closing table and a report's headline show, in order:
+// the one list of them (docs/results.md, `headline[]`).
+struct HeadlineSeries {
+  const char* name;
+  const char* phase;  // "" outside a phase
+  const char* title;  // as a report's table heads it
+  // As the closing table heads it: the name, with its phase in brackets.
+  std::string column() const { return *phase ? std::string(name) + "(" + phase + ")" : name; }
+};
+const std::vector<HeadlineSeries>& headline_series();
+
+// The `verify` object: verify --json's report, stored as it was printed
+// (docs/verify.md owns its schema). Readers use `tests` only: the TEST of
+// each (phase, name) series, taken from it when read.
+struct VerifyDocument {
+  nlohmann::json document;  // null when there was no verified capture
+  std::map<std::pair<std::string, std::string>, std::string> tests;
+  std::string test_of(const std::string& phase, const std::string& name) const;  // "" when unknown
+};
+VerifyDocument verify_document(const verify::Report& report);
+
+// ---- repeated loads ------------------------------------------------------------
+
+// One load of a repeated job: `loads[]` of result.json and load-<K>/load.json.
+struct LoadRecord {
+  int64_t load = 1;
+  JobStatus status = JobStatus::kOk;
+  std::string reason;
+  std::vector<AttemptRecord> attempts;
+  std::map<std::string, std::string> conditions;
+  std::string unit;
+  std::vector<SeriesRecord> series;
+  std::vector<NotApplicable> not_applicable;
+  std::vector<Headline> headline;
+  double target_run_seconds = 0;  // of the final attempt
+  std::string raw_sha256;         // of the final attempt's capture
+  std::string finished_at;
+  VerifyDocument verify;  // written to load.json only (null in result.json's loads[])
+};
+
+// One statistic across the loads (`spread[].statistics.<name>`).
+struct StatisticSpread {
+  std::vector<std::optional<double>> values;  // per load; null where a load lacks it
+  std::optional<double> min, max, range;      // absent when some load lacks it
+  std::optional<double> rel_pct;  // null when min is 0 and range is not (written with min)
+  std::optional<double> allowed;  // absent: "off" (written with min)
+  bool within = true;
+};
+
+struct SeriesSpread {
+  std::string phase, name;
+  std::map<std::string, StatisticSpread> statistics;
+  std::vector<int64_t> missing_in_loads;  // a series some loads lack
+};
+
+struct BeyondTolerance {
+  std::string series, statistic;                            // statistic "present": missing_in_loads
+  std::optional<double> min, max, range, rel_pct, allowed;  // rel_pct may be null when min is set
+  std::vector<std::optional<double>> values;                // a statistic only some loads have
+  std::vector<int64_t> missing_in_loads;
+};
+
+struct SpreadTolerance {
+  double abs = 0, pct = 0;
+  bool off = false;
+};
+
+struct Reproducibility {
+  int64_t loads = 0;
+  std::string verdict;  // identical, within_tolerance, beyond_tolerance, not_judged
+  std::optional<bool> reproducible;
+  std::string summary;
+  std::vector<BeyondTolerance> beyond;
+  std::optional<bool> raw_captures_identical;  // absent when not judged
+  std::string tolerance_origin;
+  std::map<std::string, SpreadTolerance> tolerance;
+};
+
+// ---- the job result --------------------------------------------------------------
 
 struct JobResult {
   std::string run_id;
   std::string job_id;
   std::string build_id;
   JobStatus status = JobStatus::kOk;
-  std::string reason;                           // why, for every status but OK
-  nlohmann::json job = nlohmann::json::object();            // requested conditions (matrix side)
-  nlohmann::json kernel_source = nullptr;                   // resolved checkout(s)
-  nlohmann::json toolchain = nullptr;
-  nlohmann::json build = nullptr;                           // artifacts, footprint, cache
+  std::string reason;  // why, for every status but OK
+  JobSpec job;
+  std::optional<KernelSource> kernel_source;
+  std::optional<Toolchain> toolchain;
+  std::optional<BuildRecord> build;
   std::vector<BuildAttemptRecord> build_attempts;
-  std::map<std::string, std::string> expect;    // pins the capture was verified against
+  std::map<std::string, std::string> expect;  // pins the capture was verified against
   std::vector<AttemptRecord> attempts;
   std::map<std::string, std::string> conditions;  // CONFIG of the final capture
   std::string unit;                               // CONFIG unit of the ticks
-  nlohmann::json series = nlohmann::json::array();          // every statistic per series
-  nlohmann::json not_applicable = nlohmann::json::array();  // [{name, reason}]
-  nlohmann::json verify = nullptr;                          // verify::to_json of the final capture
+  std::vector<SeriesRecord> series;
+  std::vector<NotApplicable> not_applicable;
+  VerifyDocument verify;
   std::vector<Headline> headline;
   std::string finished_at;
-  // Repeated jobs only (null otherwise; docs/results.md): one entry per load
-  // ({load, status, reason, attempts, conditions, unit, series, headline,
-  // ...}), the spread of every statistic across the loads, and the verdict
-  // against the reproducibility tolerance. The job's own figures above are
-  // load 1's.
-  nlohmann::json loads = nullptr;
-  nlohmann::json spread = nullptr;
-  nlohmann::json reproducibility = nullptr;
+  // Repeated jobs only (docs/results.md, "Repeated jobs"); the job's own
+  // figures above are load 1's.
+  std::optional<std::vector<LoadRecord>> loads;
+  std::optional<std::vector<SeriesSpread>> spread;
+  std::optional<Reproducibility> reproducibility;
 };
 
-nlohmann::json to_json(const JobResult& r);
-// One attempt in the result schema (also a load's attempt list) and back;
-// from_json throws std::exception on a missing or mistyped field.
-nlohmann::json attempt_json(const AttemptRecord& a);
-AttemptRecord attempt_from_json(const nlohmann::json& j);
-// Error names the field that is missing or has the wrong type.
-Result<JobResult> job_result_from_json(const nlohmann::json& j);
+// ---- run.json ----------------------------------------------------------------------
 
+struct RunInput {  // run.json `matrix` / `bench`
+  std::string name, snapshot, source, sha256;
+};
+
+struct RunJobEntry {
+  std::string id, kernel;
+  std::string status = "PENDING";
+  std::string reason;
+  std::string result;  // jobs/<id>/result.json, empty until finished
+  std::optional<int64_t> attempts;
+  std::optional<std::vector<Headline>> headline;
+  std::optional<int64_t> loads;
+  std::optional<std::optional<bool>>
+      reproducible;  // present (maybe null) for finished repeated jobs
+};
+
+struct RunSession {
+  std::string finished_at, state;
+  double wall_seconds = 0, target_run_seconds = 0;
+  int64_t exit_code = 0;
+};
+
+struct RunSummary {
+  std::string run_id, state;
+  std::string started_at, updated_at, finished_at;
+  std::string rtosbench_version;
+  std::optional<RunInput> matrix, bench;
+  std::optional<Toolchain> toolchain;
+  nlohmann::json options = nlohmann::json::object();  // owned by `run --resume` (docs/run.md)
+  std::vector<RunJobEntry> jobs;
+  std::map<std::string, int64_t> counts;
+  std::vector<RunSession> sessions;
+  std::optional<int64_t> exit_code;
+};
+
+// ---- serializers -------------------------------------------------------------------
+
+void to_json(nlohmann::json& j, const JobSpec& x);
+void to_json(nlohmann::json& j, const SourceCheckout& x);
+void to_json(nlohmann::json& j, const KernelSource& x);
+void to_json(nlohmann::json& j, const Toolchain& x);
+void to_json(nlohmann::json& j, const Sections& x);
+void to_json(nlohmann::json& j, const FlashRam& x);
+void to_json(nlohmann::json& j, const KernelFootprint& x);
+void to_json(nlohmann::json& j, const BuildRecord& x);
+void to_json(nlohmann::json& j, const BuildAttemptRecord& x);
+void to_json(nlohmann::json& j, const VerdictRecord& x);
+void to_json(nlohmann::json& j, const AttemptRecord& x);
+void to_json(nlohmann::json& j, const SeriesRecord& x);
+void to_json(nlohmann::json& j, const NotApplicable& x);
+void to_json(nlohmann::json& j, const Headline& x);
+void to_json(nlohmann::json& j, const LoadRecord& x);  // with `verify` when it has one
+void to_json(nlohmann::json& j, const StatisticSpread& x);
+void to_json(nlohmann::json& j, const SeriesSpread& x);
+void to_json(nlohmann::json& j, const BeyondTolerance& x);
+void to_json(nlohmann::json& j, const Reproducibility& x);
+void to_json(nlohmann::json& j, const JobResult& x);
+void to_json(nlohmann::json& j, const RunInput& x);
+void to_json(nlohmann::json& j, const RunJobEntry& x);
+void to_json(nlohmann::json& j, const RunSession& x);
+void to_json(nlohmann::json& j, const RunSummary& x);
+nlohmann::json to_json(const JobResult& r);
+
+// The readers: Error (kBadInput) names the offending field by its path.
+Result<JobResult> job_result_from_json(const nlohmann::json& j);
+Result<AttemptRecord> attempt_from_json(const nlohmann::json& j);
+Result<LoadRecord> load_from_json(const nlohmann::json& j);
+Result<SeriesRecord> series_from_json(const nlohmann::json& j);
+Result<KernelFootprint> kernel_footprint_from_json(const nlohmann::json& j);
+Result<BuildRecord> build_from_json(const nlohmann::json& j);
+Result<RunSummary> run_summary_from_json(const nlohmann::json& j);
+
+// JSON text that any string can go into: invalid UTF-8 is replaced by U+FFFD
+// instead of aborting the writer.
+std::string dump_json(const nlohmann::json& j, int indent = 2);
+
+// Files. Errors name the file: kCannotRead when it is missing or unreadable,
+// kBadInput when it is not JSON or a field is wrong; kStore when a write fails.
+Result<nlohmann::json> read_json_file(const std::filesystem::path& file);
 Status write_job_result(const std::filesystem::path& file, const JobResult& r);
 Result<JobResult> read_job_result(const std::filesystem::path& file);
+Result<RunSummary> read_run_summary(const std::filesystem::path& file);
+Result<LoadRecord> read_load(const std::filesystem::path& file);
+Status write_load(const std::filesystem::path& file, const LoadRecord& l);
+Result<AttemptRecord> read_attempt(const std::filesystem::path& file);
+Status write_attempt(const std::filesystem::path& file, const AttemptRecord& a);
 
-// Statistics of one series in the result schema (ticks and ns).
-nlohmann::json series_json(const verify::SeriesStats& s);
+// ---- from a verified capture ---------------------------------------------------------
+
+SeriesRecord series_record(const verify::SeriesStats& s);
 // The headline medians present in a report.
 std::vector<Headline> headline_of(const verify::Report& report);
-// Verdicts of a report as [{check, severity, line, message}].
-nlohmann::json verdicts_json(const verify::Report& report);
+std::vector<VerdictRecord> verdicts_of(const verify::Report& report);
 
 // floor(ticks * 1e9 / hz) in 128-bit arithmetic; 0 when hz is 0.
 uint64_t ticks_to_ns(uint64_t ticks, uint64_t hz);

@@ -192,6 +192,19 @@ TEST(ReportDiff, JobsOnOneSideAreListed) {
   EXPECT_NE(text.find("jobs only in B: threadx-O2"), std::string::npos);
 }
 
+// Two runs without a job in common compare nothing: no verdict, exit 4.
+TEST(ReportDiff, NoJobInCommonIsNotAVerdict) {
+  RunSnapshot a = basic(), b = run("s", {job("threadx-O2", {})});
+  DiffReport r = diff_runs(a, b, Tolerances::defaults(), {});
+  EXPECT_TRUE(r.empty());
+  EXPECT_EQ(exit_code(r), kDiffNothingCompared);
+  EXPECT_NE(to_text(r, false).find("result: nothing compared, no job is in both runs (exit 4)"),
+            std::string::npos);
+  EXPECT_EQ(to_json(r)["exit_code"], kDiffNothingCompared);
+  EXPECT_EQ(exit_code(diff_runs(run("x", {}), run("y", {}), Tolerances::defaults(), {})),
+            kDiffNothingCompared);
+}
+
 TEST(ReportDiff, StatusChangeAndVanishedSeriesAreBeyond) {
   RunSnapshot a = basic(), b = basic();
   b.jobs[0].status = "INVALID";
@@ -223,14 +236,13 @@ TEST(ReportDiff, LoadsAreKeptPerLoadForTheSpread) {
   spec.id = "a";
   testrun::JobSpec j{"bare-O2-tick1000-fpu0", "bare"};
   j.series = testrun::kernel_series(1, 10, 32);
-  j.loads = nlohmann::json::array(
-      {{{"series", {{{"phase", ""}, {"name", "wake_latency"}, {"median_ticks", 118}}}}},
-       {{"series", {{{"phase", ""}, {"name", "wake_latency"}, {"median_ticks", 125}}}}}});
+  j.loads = nlohmann::json::array({testrun::load_entry(1, {{"wake_latency", 118}}),
+                                   testrun::load_entry(2, {{"wake_latency", 125}})});
   spec.jobs = {j};
   auto a = load_run(testrun::write_run(dir, spec));
   ASSERT_TRUE(a.ok()) << a.error().message;
   spec.id = "b";
-  spec.jobs[0].loads[1]["series"][0]["median_ticks"] = 131;
+  spec.jobs[0].loads[1] = testrun::load_entry(2, {{"wake_latency", 131}});
   auto b = load_run(testrun::write_run(dir, spec));
   ASSERT_TRUE(b.ok()) << b.error().message;
   DiffReport r = diff_runs(snapshot_of(*a), snapshot_of(*b), Tolerances::defaults(), {});

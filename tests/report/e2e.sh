@@ -109,26 +109,101 @@ history)
   A=$(run_dir a) B=$(run_dir b) M=$(run_dir m)
   db=$work/history.sqlite
   rm -f "$db"
-  expect_status 0 "$bin" history --db "$db" --import "$A" --import "$B"
+  expect_status 0 "$bin" history --db "$db" import "$A" "$B"
   contains "$out" "recorded $(basename "$A") (2 jobs"
-  expect_status 0 "$bin" history --db "$db" --import "$A"
-  contains "$out" "re-recorded $(basename "$A")"
-  expect_status 0 "$bin" history --db "$db" --runs
+  expect_status 0 "$bin" history import "$A" --db "$db"
+  contains "$out" "re-recorded (unchanged) $(basename "$A")"
+  expect_status 0 "$bin" history --db "$db" runs
   [[ $(grep -c -- "-report-e2e" <<<"$out") == 2 ]] || { echo "$out"; fail "re-import duplicated a run"; }
   ok "re-import is idempotent"
   # The environment variable names the default database.
-  expect_status 0 env RTOSBENCH_HISTORY="$db" "$bin" history --import "$M"
-  expect_status 0 "$bin" history --db "$db" --kernel bare --test wake_latency
+  expect_status 0 env RTOSBENCH_HISTORY="$db" "$bin" history import "$M"
+  expect_status 0 "$bin" history --db "$db" trend --kernel bare --test wake_latency
   contains "$out" "bare-O2-tick1000-fpu0 wake_latency (median_ticks in instructions)"
   contains "$out" "$(basename "$A")"
   contains "$out" "$(basename "$B")"
   contains "$out" "$(basename "$M")"
   grep -F "$(basename "$M")" <<<"$out" | grep -q "kernel_version" || { echo "$out"; fail "the trend does not flag the changed kernel_version"; }
   ok "the trend flags the run whose pinned kernel_version changed"
-  expect_status 0 "$bin" history --db "$db" --job bare-Os-tick1000-fpu0 --test irq_latency --metric p99 --json
+  expect_status 0 "$bin" history --db "$db" trend --job bare-Os-tick1000-fpu0 --test irq_latency --metric p99 --json
   contains "$out" '"metric": "p99_ticks"'
   contains "$out" '"phase": "critical"'
-  expect_status 66 "$bin" history --db "$work/none.sqlite"
+  expect_status 66 "$bin" history --db "$work/none.sqlite" trend
+  expect_status 64 "$bin" history --db "$db"
+  ;;
+history_hostile)
+  # Partial and tampered copies of a recorded run, and a damaged database.
+  A=$(run_dir a)
+  db=$work/hostile.sqlite
+  rm -f "$db"
+  expect_status 0 "$bin" history --db "$db" import "$A"
+  job=bare-O2-tick1000-fpu0
+  median() { sqlite3 "$db" "select value from series_metrics where job_id='$job' and series='wake_latency' and metric='median_ticks' and load=0"; }
+  before=$(median)
+  [[ -n $before ]] || fail "no recorded median"
+  T=$work/hostile && rm -rf "$T" && mkdir -p "$T"
+  # A partial copy: one job's result is missing.
+  cp -r "$A" "$T/partial"
+  rm "$T/partial/jobs/$job/result.json"
+  expect_status 66 "$bin" history --db "$db" import "$T/partial"
+  contains "$out" "not recorded"
+  # A tampered copy: n = -5.
+  cp -r "$A" "$T/negative"
+  sed -i '0,/"n": [0-9]*/s//"n": -5/' "$T/negative/jobs/$job/result.json"
+  expect_status 65 "$bin" history --db "$db" import "$T/negative"
+  contains "$out" "series[0].n: expected a non-negative integer"
+  # A tampered copy: a median of 1e30.
+  cp -r "$A" "$T/huge"
+  sed -i '0,/"median_ticks": [0-9]*/s//"median_ticks": 1e30/' "$T/huge/jobs/$job/result.json"
+  expect_status 65 "$bin" history --db "$db" import "$T/huge"
+  contains "$out" "median_ticks: expected a non-negative integer"
+  # A consistent-looking but different copy of the recorded run: refused
+  # without --replace, the recorded figures kept.
+  cp -r "$A" "$T/other"
+  sed -i 's/"finished_at": "\([^"]*\)"/"finished_at": "\1 (copy)"/' "$T/other/jobs/$job/result.json"
+  expect_status 3 "$bin" history --db "$db" import "$T/other"
+  contains "$out" "with other content"
+  [[ $(median) == "$before" ]] || fail "a refused import changed the recorded figures"
+  ok "the recorded figures stay after a refused import"
+  expect_status 0 "$bin" history --db "$db" import --replace "$T/other"
+  contains "$out" "replaced"
+  expect_status 0 "$bin" history --db "$db" superseded --json
+  contains "$out" "\"run_id\": \"$(basename "$A")\""
+  contains "$out" '"metrics"'
+  expect_status 0 "$bin" history --db "$db" runs
+  [[ $(grep -c -- "-report-e2e" <<<"$out") == 1 ]] || { echo "$out"; fail "--replace duplicated the run"; }
+  # A damaged database is named as such, not as an empty history.
+  cp "$db" "$T/damaged.sqlite"
+  # Pages 2 and 3 (the roots of the first tables) overwritten with 0xff.
+  head -c 8192 /dev/zero | tr '\0' '\377' | dd of="$T/damaged.sqlite" bs=4096 seek=1 conv=notrunc status=none
+  expect_status 65 "$bin" history --db "$T/damaged.sqlite" trend
+  contains "$out" "corrupted"
+  head -c 4096 /dev/urandom >"$T/garbage.sqlite"
+  expect_status 65 "$bin" history --db "$T/garbage.sqlite" runs
+  contains "$out" "corrupted"
+  ;;
+empty)
+  # Comparisons that compare nothing are never a pass.
+  A=$(run_dir a) M=$(run_dir m)
+  E=$work/empty && rm -rf "$E" && mkdir -p "$E"
+  cp -r "$A" "$E/nojobs"
+  rm -rf "$E/nojobs/jobs"/*
+  expect_status 65 "$bin" regress --export-baseline "$E/baseline.json" "$E/nojobs"
+  contains "$out" "no job ended OK with figures"
+  [[ ! -e $E/baseline.json ]] || fail "an empty baseline was written"
+  ok "no empty baseline written"
+  printf '{"schema": "rtosbench.baseline", "schema_version": 1, "source_run": "x", "jobs": []}\n' >"$E/empty.json"
+  expect_status 4 "$bin" regress --baseline "$E/empty.json" "$A"
+  contains "$out" "the baseline has no job with figures"
+  cp -r "$A" "$E/renamed"
+  for d in "$E/renamed/jobs"/*; do mv "$d" "${d}-x"; done
+  # A result that is not the job of its directory is refused.
+  expect_status 65 "$bin" diff "$A" "$E/renamed"
+  contains "$out" "is job bare-O2-tick1000-fpu0"
+  # The same jobs under other ids: nothing in common.
+  find "$E/renamed" -name '*.json' -exec sed -i 's/tick1000-fpu0/tick1000-fpu0-x/g' {} +
+  expect_status 4 "$bin" diff "$A" "$E/renamed"
+  contains "$out" "nothing compared, no job is in both runs (exit 4)"
   ;;
 report)
   A=$(run_dir a) B=$(run_dir b)
@@ -149,6 +224,15 @@ report)
   html=$work/report/report.html
   if grep -Eq ' (src|href)=|url\(|@import' "$html"; then fail "the HTML report refers to something outside itself"; fi
   ok "the HTML report refers to nothing outside itself"
+  # A note with HTML in it is printed inert in both formats.
+  H=$work/report/hostile
+  rm -rf "$H" && cp -r "$B" "$H"
+  sed -i 's|"kernel_note": ""|"kernel_note": "<script>alert(1)</script>"|' "$H"/jobs/*/result.json
+  grep -q '<script>alert' "$H"/jobs/*/result.json || fail "the note was not planted"
+  expect_status 0 "$bin" report "$H" --md "$work/report/hostile.md" --html "$work/report/hostile.html"
+  if grep -q '<script>alert' "$work/report/hostile.md" "$work/report/hostile.html"; then fail "a planted <script> is live in the report"; fi
+  contains "$(cat "$work/report/hostile.md")" '&lt;script&gt;alert(1)&lt;/script&gt;'
+  ok "a planted <script> is printed inert"
   ;;
 browser)
   A=$(run_dir a) B=$(run_dir b)

@@ -122,11 +122,33 @@ TEST(ReportRegress, KnownAbsenceAndBaselineFailures) {
   RunSnapshot base = run("b", {job("px5", {}, "PORT_MISSING"), job("threadx", {}, "TIMEOUT")});
   RunSnapshot cur = run("c", {job("px5", {}, "PORT_MISSING"),
                               job("threadx", {series("wake_latency", {{"median", 1}})})});
+  // With a job that has figures in the baseline, the others are skipped or pass.
+  base.jobs.push_back(one(120).jobs[0]);
+  cur.jobs.push_back(one(120).jobs[0]);
   RegressReport r = regress(base, cur, Tolerances::defaults(), {});
   EXPECT_EQ(find(r, "px5", "status")->outcome, CaseOutcome::kPass);
   EXPECT_EQ(find(r, "threadx", "status")->outcome, CaseOutcome::kSkipped);
   EXPECT_EQ(exit_code(r), kRegressPass);
   EXPECT_NE(to_junit(r).find("<skipped message="), std::string::npos);
+}
+
+// A baseline without a single OK job with figures checks nothing: that is a
+// failure of its own, never a pass.
+TEST(ReportRegress, AnEmptyBaselineFails) {
+  RunSnapshot base = run("b", {job("px5", {}, "PORT_MISSING"), job("threadx", {}, "TIMEOUT")});
+  RunSnapshot cur = run("c", {job("px5", {}, "PORT_MISSING"),
+                              job("threadx", {series("wake_latency", {{"median", 1}})})});
+  RegressReport r = regress(base, cur, Tolerances::defaults(), {});
+  EXPECT_TRUE(r.empty_baseline);
+  EXPECT_EQ(exit_code(r), kRegressEmptyBaseline);
+  EXPECT_NE(to_text(r).find("FAIL, the baseline has no job with figures (exit 4)"),
+            std::string::npos)
+      << to_text(r);
+  EXPECT_NE(to_markdown(r).find("# rtosbench regress: FAIL"), std::string::npos);
+  RegressReport none = regress(run("b", {}), cur, Tolerances::defaults(), {});
+  EXPECT_EQ(exit_code(none), kRegressEmptyBaseline);
+  EXPECT_FALSE(has_figures(base));
+  EXPECT_TRUE(has_figures(cur));
 }
 
 TEST(ReportRegress, VanishedSeriesNamesTheNotApplicableReason) {
@@ -210,6 +232,14 @@ TEST(ReportRegress, BaselineFileRoundTrip) {
   auto o = load_run_or_baseline(dir / "odd.json");
   ASSERT_FALSE(o.ok());
   EXPECT_NE(o.error().message.find("unknown statistic 'p42'"), std::string::npos);
+  EXPECT_EQ(o.error().kind, ErrorKind::kBadInput);
+  j = baseline_json(*snap, "x");
+  j["jobs"][0]["series"][0]["values"]["median"] = "fast";
+  std::ofstream(dir / "text.json") << j.dump();
+  auto t = load_run_or_baseline(dir / "text.json");
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.error().message.find("statistic 'median' is not a number"), std::string::npos)
+      << t.error().message;
   std::filesystem::remove_all(dir);
 }
 

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "report/markdown.h"
 #include "report/regress.h"
 #include "report/svg.h"
 #include "run_fixture.h"
@@ -166,6 +167,30 @@ TEST_F(ReportRender, CsvHoldsSummarySamplesAndFootprint) {
 // own options) wins over image minus the run's bare job; a stored error, or
 // an older result without the field, falls back to that; without a bare job
 // the stored figure is the only one.
+// Text from a run (a note, a name, a reason) is printed inert in Markdown.
+TEST(ReportMarkdown, HtmlFromARunIsInert) {
+  auto dir = testrun::temp_dir("render-html");
+  auto spec = testrun::standard_run("20260101T000000Z-fixture", "2026-01-01T00:00:00Z");
+  spec.jobs[3].reason = "<script>alert(1)</script> & <img src=x onerror=alert(2)>";
+  spec.jobs[1].config["kernel_version"] = "<b>10</b>";
+  auto root = testrun::write_run(dir, spec);
+  auto run = load_run(root);
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  std::vector<rb::report::Run> runs;
+  runs.push_back(std::move(*run));
+  std::string md = to_markdown(build_report(view_runs(runs, ReportOptions{})));
+  EXPECT_EQ(md.find("<script>"), std::string::npos) << md;
+  EXPECT_EQ(md.find("<img"), std::string::npos);
+  EXPECT_EQ(md.find("<b>"), std::string::npos);
+  EXPECT_NE(md.find("&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;img"), std::string::npos)
+      << md;
+  std::filesystem::remove_all(dir);
+  // Inside a closed code span HTML is literal already; an unmatched backtick opens nothing.
+  EXPECT_EQ(md_inert("`<x>` <y>"), "`<x>` &lt;y&gt;");
+  EXPECT_EQ(md_inert("a ` <script>"), "a ` &lt;script&gt;");
+  EXPECT_EQ(md_cell("a|<b>"), "a\\|&lt;b&gt;");
+}
+
 TEST(ReportFootprint, PrefersTheStoredKernelAloneFigure) {
   auto dir = testrun::temp_dir("footprint");
   auto spec = testrun::standard_run("20260103T000000Z-fixture", "2026-01-03T00:00:00Z");
@@ -182,17 +207,20 @@ TEST(ReportFootprint, PrefersTheStoredKernelAloneFigure) {
   auto md = to_markdown(build_report(view_runs(runs, ReportOptions{})));
   // freertos: stored (not 26136 - 17832 = 8304); threadx: stored error, so
   // image minus the bare job (24048 - 17832 = 6216, 22312 - 20360 = 1952).
-  EXPECT_NE(md.find("| freertos-O2-tick1000-fpu0 | 26120 | 16 | 23432 | 26136 | 23448 | 4148 | 5844 |"),
-            std::string::npos)
+  EXPECT_NE(
+      md.find("| freertos-O2-tick1000-fpu0 | 26120 | 16 | 23432 | 26136 | 23448 | 4148 | 5844 |"),
+      std::string::npos)
       << md;
-  EXPECT_NE(md.find("| threadx-O2-tick1000-fpu0 | 24040 | 8 | 22304 | 24048 | 22312 | 6216 | 1952 |"),
-            std::string::npos)
+  EXPECT_NE(
+      md.find("| threadx-O2-tick1000-fpu0 | 24040 | 8 | 22304 | 24048 | 22312 | 6216 | 1952 |"),
+      std::string::npos)
       << md;
   ASSERT_TRUE(write_csv(view_runs(runs, ReportOptions{}), dir / "csv").ok());
   std::ifstream in(dir / "csv" / "footprint.csv");
   std::stringstream csv;
   csv << in.rdbuf();
-  EXPECT_NE(csv.str().find(",26120,16,23432,26136,23448,4148,5844\n"), std::string::npos) << csv.str();
+  EXPECT_NE(csv.str().find(",26120,16,23432,26136,23448,4148,5844\n"), std::string::npos)
+      << csv.str();
 
   runs.clear();
   runs.push_back(std::move(*without_bare));
@@ -227,10 +255,11 @@ TEST(ReportReproducibility, ShowsLoadsVerdictAndMedianSpreadOnlyForRepeatedJobs)
   runs.push_back(std::move(*repeated));
   const std::string md = to_markdown(build_report(view_runs(runs, ReportOptions{})));
   EXPECT_NE(md.find("## Reproducibility"), std::string::npos) << md;
-  EXPECT_NE(md.find("| " + spec.jobs[1].id +
-                    " | 3 | 3 loads differ beyond the reproducibility tolerance: wake_latency max | "
-                    "matrix reproducibility: | 3 | - | - | 0 | - | wake_latency max |"),
-            std::string::npos)
+  EXPECT_NE(
+      md.find("| " + spec.jobs[1].id +
+              " | 3 | 3 loads differ beyond the reproducibility tolerance: wake_latency max | "
+              "matrix reproducibility: | 3 | - | - | 0 | - | wake_latency max |"),
+      std::string::npos)
       << md;
   std::filesystem::remove_all(dir);
 }

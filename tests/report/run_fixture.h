@@ -161,6 +161,24 @@ inline void write(const std::filesystem::path& p, const std::string& text) {
   if (auto s = write_file_atomic(p, text); !s.ok()) throw std::runtime_error(s.error().message);
 }
 
+// One entry of a result's `loads` array: load `k`, OK, one sample per
+// series at the given median (every statistic consistent), no attempts.
+inline nlohmann::json load_entry(int k,
+                                 const std::vector<std::pair<std::string, uint64_t>>& medians) {
+  store::LoadRecord l;
+  l.load = k;
+  for (const auto& [name, median] : medians) {
+    verify::SeriesStats s;
+    s.name = name;
+    s.n = 1;
+    s.hz = 1000000000;
+    s.min = s.median = s.p90 = s.p99 = s.p999 = s.max = s.sum = s.avg_ticks = median;
+    s.avg_ns = median;
+    l.series.push_back(store::series_record(s));
+  }
+  return nlohmann::json(l);
+}
+
 // Writes the run under `parent`/<id> and returns that directory.
 inline std::filesystem::path write_run(const std::filesystem::path& parent, const RunSpec& run) {
   std::filesystem::path root = parent / run.id;
@@ -174,23 +192,21 @@ inline std::filesystem::path write_run(const std::filesystem::path& parent, cons
     r.build_id = j.id;
     r.status = *store::status_from_string(j.status);
     r.reason = j.reason;
-    r.job = {{"id", j.id},
-             {"kernel", j.kernel},
-             {"board", "qemu-netduinoplus2"},
-             {"opt", j.opt},
-             {"tick_hz", j.tick_hz},
-             {"fpu_context", 0},
-             {"kernel_version", "n/a"},
-             {"kernel_note", ""}};
-    r.kernel_source = {{"has_source", false}};
+    r.job.id = j.id;
+    r.job.kernel = j.kernel;
+    r.job.board = "qemu-netduinoplus2";
+    r.job.opt = j.opt;
+    r.job.tick_hz = j.tick_hz;
+    r.job.kernel_version = "n/a";
+    r.kernel_source = store::KernelSource{};
     if (j.text || j.data || j.bss) {
-      r.build = {{"footprint",
-                  {{"text", j.text},
-                   {"data", j.data},
-                   {"bss", j.bss},
-                   {"flash", j.text + j.data},
-                   {"ram", j.data + j.bss}}}};
-      if (!j.footprint_kernel.is_null()) r.build["footprint_kernel"] = j.footprint_kernel;
+      r.build = store::BuildRecord{};
+      r.build->footprint = store::Sections{j.text, j.data, j.bss, j.text + j.data, j.data + j.bss};
+      if (!j.footprint_kernel.is_null()) {
+        auto fk = store::kernel_footprint_from_json(j.footprint_kernel);
+        if (!fk.ok()) throw std::runtime_error(fk.error().message);
+        r.build->footprint_kernel = *fk;
+      }
     }
     r.finished_at = run.finished_at;
     if (j.status == "OK" || j.status == "INVALID") {
@@ -207,15 +223,15 @@ inline std::filesystem::path write_run(const std::filesystem::path& parent, cons
       a.capture_stop = "end";
       a.raw_file = "attempt-1/capture.raw";
       a.verify_outcome = verify::to_string(report.outcome);
-      a.verdicts = store::verdicts_json(report);
+      a.verdicts = store::verdicts_of(report);
       r.attempts.push_back(a);
       r.conditions = report.config;
       r.unit = report.config.count("unit") ? report.config.at("unit") : "";
-      for (const auto& s : report.series) r.series.push_back(store::series_json(s));
+      for (const auto& s : report.series) r.series.push_back(store::series_record(s));
       for (const auto& [n, reason] : report.not_applicable) {
-        r.not_applicable.push_back({{"name", n}, {"reason", reason}});
+        r.not_applicable.push_back({n, reason});
       }
-      r.verify = verify::to_json(report);
+      r.verify = store::verify_document(report);
       r.headline = store::headline_of(report);
       if (j.write_capture) write(root / "jobs" / j.id / "attempt-1" / "capture.raw", capture);
     }

@@ -59,7 +59,10 @@ TEST(ReportSnapshot, UnreadableRunsSayWhy) {
   std::ofstream(dir / "other" / "run.json") << R"({"schema": "something.else"})";
   auto other = load_run(dir / "other");
   ASSERT_FALSE(other.ok());
-  EXPECT_NE(other.error().message.find("not an rtosbench run summary"), std::string::npos);
+  EXPECT_NE(other.error().message.find("schema: is 'something.else', not rtosbench.run"),
+            std::string::npos)
+      << other.error().message;
+  EXPECT_EQ(other.error().kind, ErrorKind::kBadInput);
   auto root = testrun::write_run(dir, testrun::standard_run("r", "2026-01-01T00:00:00Z"));
   std::ofstream(root / "jobs" / "bare-O2-tick1000-fpu0" / "result.json") << "{ truncated";
   auto broken = load_run(root);

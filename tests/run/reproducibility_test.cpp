@@ -22,11 +22,30 @@ json series(const std::string& phase, const std::string& name, uint64_t median,
               {"base_ticks", nullptr}};
 }
 
+// The typed series of a result.json `series` array.
+std::vector<store::SeriesRecord> typed(const json& a) {
+  std::vector<store::SeriesRecord> out;
+  for (const auto& s : a) {
+    auto r = store::series_from_json(s);
+    EXPECT_TRUE(r.ok()) << r.error().message;
+    if (r.ok()) out.push_back(*r);
+  }
+  return out;
+}
+
+// The result's reproducibility and spread as written to result.json.
+json rep(const store::JobResult& r) {
+  return r.reproducibility ? json(*r.reproducibility) : json();
+}
+json spread(const store::JobResult& r) {
+  return r.spread ? json(*r.spread) : json();
+}
+
 LoadOutcome ok_load(int k, json s) {
   LoadOutcome l;
   l.load = k;
   l.status = JobStatus::kOk;
-  l.series = std::move(s);
+  l.series = typed(s);
   l.unit = "instructions";
   l.raw_sha256 = "same";
   store::AttemptRecord a;
@@ -70,16 +89,16 @@ TEST(Reproducibility, IdenticalLoadsAreOk) {
   fill_from_loads(r, loads, 3, policy);
   EXPECT_EQ(r.status, JobStatus::kOk);
   EXPECT_EQ(r.reason, "");
-  EXPECT_EQ(r.reproducibility["verdict"], "identical");
-  EXPECT_EQ(r.reproducibility["reproducible"], true);
-  EXPECT_EQ(r.reproducibility["raw_captures_identical"], true);
-  EXPECT_EQ(r.loads.size(), 3u);
+  EXPECT_EQ(rep(r)["verdict"], "identical");
+  EXPECT_EQ(rep(r)["reproducible"], true);
+  EXPECT_EQ(rep(r)["raw_captures_identical"], true);
+  EXPECT_EQ(r.loads->size(), 3u);
   EXPECT_EQ(r.attempts.size(), 3u);
   EXPECT_EQ(r.attempts[2].load, 3);
-  EXPECT_EQ(r.spread[0]["statistics"]["median"]["range"], 0.0);
-  EXPECT_EQ(r.spread[0]["statistics"]["median"]["values"], json::array({82.0, 82.0, 82.0}));
+  EXPECT_EQ(spread(r)[0]["statistics"]["median"]["range"], 0.0);
+  EXPECT_EQ(spread(r)[0]["statistics"]["median"]["values"], json::array({82.0, 82.0, 82.0}));
   EXPECT_EQ(r.headline.size(), 1u);
-  EXPECT_EQ(r.series, loads[0].series);
+  EXPECT_EQ(json(r.series), json(loads[0].series));
 }
 
 TEST(Reproducibility, LoadsThatDifferOnTheEmulatedBenchAreNotReproducible) {
@@ -93,11 +112,11 @@ TEST(Reproducibility, LoadsThatDifferOnTheEmulatedBenchAreNotReproducible) {
                   3, policy);
   EXPECT_EQ(r.status, JobStatus::kNotReproducible);
   EXPECT_STREQ(store::to_string(r.status), "NOT_REPRODUCIBLE");
-  EXPECT_EQ(r.reproducibility["verdict"], "beyond_tolerance");
-  EXPECT_EQ(r.reproducibility["reproducible"], false);
+  EXPECT_EQ(rep(r)["verdict"], "beyond_tolerance");
+  EXPECT_EQ(rep(r)["reproducible"], false);
   // median, avg, p90, p99, p999 all moved.
-  ASSERT_EQ(r.reproducibility["beyond"].size(), 5u);
-  const json& b = r.reproducibility["beyond"][0];
+  ASSERT_EQ(rep(r)["beyond"].size(), 5u);
+  const json b = rep(r)["beyond"][0];
   EXPECT_EQ(b["series"], "idle/event_to_task");
   EXPECT_EQ(b["statistic"], "median");
   EXPECT_EQ(b["min"], 157.0);
@@ -124,8 +143,8 @@ TEST(Reproducibility, HardwareAllowsWhatDiffAllows) {
                    ok_load(2, json::array({series("", "wake_latency", 160)}))},
                   2, policy);
   EXPECT_EQ(r.status, JobStatus::kOk) << r.reason;
-  EXPECT_EQ(r.reproducibility["verdict"], "within_tolerance");
-  EXPECT_EQ(r.reproducibility["summary"], "2 loads within the reproducibility tolerance");
+  EXPECT_EQ(rep(r)["verdict"], "within_tolerance");
+  EXPECT_EQ(rep(r)["summary"], "2 loads within the reproducibility tolerance");
   // 150 vs 160: 10 > 3: beyond.
   store::JobResult r2;
   fill_from_loads(r2,
@@ -150,7 +169,7 @@ TEST(Reproducibility, MatrixToleranceWinsOverTheBenchDefault) {
                    ok_load(2, json::array({series("", "wake_latency", 101, 900)}))},
                   2, policy);
   EXPECT_EQ(r.status, JobStatus::kOk) << r.reason;
-  EXPECT_EQ(r.spread[0]["statistics"]["max"]["allowed"], "off");
+  EXPECT_EQ(spread(r)[0]["statistics"]["max"]["allowed"], "off");
   // median 100 vs 102: beyond abs 1.
   store::JobResult r2;
   fill_from_loads(r2,
@@ -184,10 +203,10 @@ TEST(Reproducibility, AFailedLoadDecidesTheJobAndIsNotJudged) {
   fill_from_loads(r, {ok_load(1, json::array({series("", "wake_latency", 82)})), bad}, 3, policy);
   EXPECT_EQ(r.status, JobStatus::kProtocolError);
   EXPECT_EQ(r.reason, "load 2 of 3: protocol_error: line 9: lost line(s) (load 3 not run)");
-  EXPECT_EQ(r.reproducibility["verdict"], "not_judged");
-  EXPECT_TRUE(r.reproducibility["reproducible"].is_null());
-  EXPECT_TRUE(r.spread.is_null());
-  EXPECT_EQ(r.loads.size(), 2u);
+  EXPECT_EQ(rep(r)["verdict"], "not_judged");
+  EXPECT_TRUE(rep(r)["reproducible"].is_null());
+  EXPECT_FALSE(r.spread.has_value());
+  EXPECT_EQ(r.loads->size(), 2u);
   auto first = bad;
   first.load = 1;
   store::JobResult r1;
@@ -208,9 +227,9 @@ TEST(Reproducibility, OneLoadIsTheJobItself) {
   store::JobResult r;
   fill_from_loads(r, {ok_load(1, json::array({series("", "wake_latency", 82)}))}, 1, policy);
   EXPECT_EQ(r.status, JobStatus::kOk);
-  EXPECT_TRUE(r.loads.is_null());
-  EXPECT_TRUE(r.spread.is_null());
-  EXPECT_TRUE(r.reproducibility.is_null());
+  EXPECT_FALSE(r.loads.has_value());
+  EXPECT_FALSE(r.spread.has_value());
+  EXPECT_FALSE(r.reproducibility.has_value());
   EXPECT_EQ(store::to_json(r).count("loads"), 0u);  // a single-load result is as before
 }
 
@@ -218,18 +237,18 @@ TEST(Reproducibility, LoadOutcomeRoundTrips) {
   auto l = ok_load(2, json::array({series("", "wake_latency", 82)}));
   l.conditions = {{"unit", "instructions"}};
   l.target_run_seconds = 3.5;
-  auto back = load_outcome_from_json(to_json(l));
+  auto back = store::load_from_json(json(l));
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->load, 2);
   EXPECT_EQ(back->status, JobStatus::kOk);
   EXPECT_EQ(back->attempts.at(0).load, 2);
-  EXPECT_EQ(back->series, l.series);
+  EXPECT_EQ(json(back->series), json(l.series));
   EXPECT_EQ(back->headline.at(0).median_ticks, 82u);
   EXPECT_EQ(back->target_run_seconds, 3.5);
   EXPECT_FALSE(
-      load_outcome_from_json(json{{"load", 1}, {"status", "MAYBE"}, {"attempts", json::array()}})
+      store::load_from_json(json{{"load", 1}, {"status", "MAYBE"}, {"attempts", json::array()}})
           .ok());
-  EXPECT_FALSE(load_outcome_from_json(json{{"status", "OK"}}).ok());
+  EXPECT_FALSE(store::load_from_json(json{{"status", "OK"}}).ok());
 }
 
 TEST(Reproducibility, ClosingTableShowsTheVerdict) {

@@ -14,7 +14,8 @@ JobResult sample() {
   r.build_id = "freertos-O2-tick1000-fpu0";
   r.status = JobStatus::kInvalid;
   r.reason = "invalid: line 35: PHASE idle: irq=64 but task=61";
-  r.job = {{"kernel", "freertos"}, {"tick_hz", 1000}};
+  r.job.kernel = "freertos";
+  r.job.tick_hz = 1000;
   r.expect = {{"nonce", "7f3a9c21"}, {"tick", "1000"}};
   AttemptRecord a;
   a.number = 1;
@@ -30,7 +31,8 @@ JobResult sample() {
   a.target_run_seconds = 2.5;
   a.verify_outcome = "invalid";
   r.attempts.push_back(a);
-  r.build_attempts.push_back(BuildAttemptRecord{1, true, "cache hit", 0.01, "builds/x/attempt-1/build.log"});
+  r.build_attempts.push_back(
+      BuildAttemptRecord{1, true, "cache hit", 0.01, "builds/x/attempt-1/build.log"});
   r.conditions = {{"unit", "instructions"}};
   r.unit = "instructions";
   r.headline.push_back(Headline{"wake_latency", "", 321, 321, "instructions"});
@@ -55,15 +57,23 @@ TEST(JobResultJson, RepeatedJobsCarryTheirLoads) {
   EXPECT_EQ(to_json(r).count("loads"), 0u);
   EXPECT_EQ(to_json(r)["attempts"][0].count("load"), 0u);
   r.attempts[1].load = 2;
-  r.loads = nlohmann::json::array({{{"load", 1}, {"status", "OK"}}, {{"load", 2}, {"status", "INVALID"}}});
-  r.spread = nlohmann::json::array();
-  r.reproducibility = {{"verdict", "not_judged"}};
+  LoadRecord l1, l2;
+  l1.load = 1;
+  l2.load = 2;
+  l2.status = JobStatus::kInvalid;
+  r.loads = std::vector<LoadRecord>{l1, l2};
+  r.spread = std::vector<SeriesSpread>{};
+  r.reproducibility = Reproducibility{};
+  r.reproducibility->verdict = "not_judged";
   auto back = job_result_from_json(to_json(r));
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->attempts[1].load, 2);
   EXPECT_EQ(back->attempts[0].load, 0);
-  EXPECT_EQ(back->loads, r.loads);
-  EXPECT_EQ(back->reproducibility["verdict"], "not_judged");
+  ASSERT_TRUE(back->loads.has_value());
+  EXPECT_EQ(nlohmann::json(*back->loads), nlohmann::json(*r.loads));
+  EXPECT_EQ(back->loads->at(1).status, JobStatus::kInvalid);
+  EXPECT_EQ(back->reproducibility->verdict, "not_judged");
+  EXPECT_EQ(to_json(*back), to_json(r));
   EXPECT_EQ(status_from_string("NOT_REPRODUCIBLE"), JobStatus::kNotReproducible);
   EXPECT_FALSE(counts_as_success(JobStatus::kNotReproducible));
   EXPECT_FALSE(is_infrastructure_failure(JobStatus::kNotReproducible));
@@ -84,7 +94,8 @@ TEST(JobResultJson, RejectsWhatItCannotRead) {
 }
 
 TEST(JobResultFile, WriteThenRead) {
-  auto p = std::filesystem::temp_directory_path() / ("rb-result-" + std::to_string(::getpid()) + ".json");
+  auto p = std::filesystem::temp_directory_path() /
+           ("rb-result-" + std::to_string(::getpid()) + ".json");
   ASSERT_TRUE(write_job_result(p, sample()).ok());
   auto r = read_job_result(p);
   ASSERT_TRUE(r.ok());
@@ -105,11 +116,83 @@ TEST(SeriesJson, CarriesTicksAndNanoseconds) {
   s.median = 168;
   s.max = 500;
   s.base_ticks = 20;
-  auto j = series_json(s);
+  nlohmann::json j = series_record(s);
   EXPECT_EQ(j["median_ticks"], 168u);
   EXPECT_EQ(j["median_ns"], 1000u);
   EXPECT_EQ(j["min_ns"], 595u);  // floor(100 * 1e9 / 168e6) = 595.2
   EXPECT_EQ(j["median_minus_base_ticks"], 148u);
+}
+
+// A malformed file is a kBadInput error naming the field by its path.
+TEST(JobResultJson, NamesTheBadFieldByItsPath) {
+  verify::SeriesStats st;
+  st.name = "wake_latency";
+  st.n = 4;
+  st.hz = 1000;
+  JobResult r = sample();
+  r.series.push_back(series_record(st));
+  nlohmann::json j = to_json(r);
+  j["series"][0]["n"] = -5;
+  auto bad = job_result_from_json(j);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().kind, ErrorKind::kBadInput);
+  EXPECT_NE(bad.error().message.find("series[0].n: expected a non-negative integer"),
+            std::string::npos)
+      << bad.error().message;
+  j = to_json(r);
+  j["series"][0]["median_ticks"] = 1e30;
+  bad = job_result_from_json(j);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("series[0].median_ticks"), std::string::npos)
+      << bad.error().message;
+  j = to_json(r);
+  j["attempts"][1]["capture"]["bytes"] = "many";
+  bad = job_result_from_json(j);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("attempts[1].capture.bytes"), std::string::npos)
+      << bad.error().message;
+  j = to_json(r);
+  j["job"] = "freertos";
+  bad = job_result_from_json(j);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("job: expected an object"), std::string::npos)
+      << bad.error().message;
+  // The file's name is part of the message.
+  auto p =
+      std::filesystem::temp_directory_path() / ("rb-bad-" + std::to_string(::getpid()) + ".json");
+  std::ofstream(p) << to_json(r).dump().replace(to_json(r).dump().find("\"n\":4"), 5, "\"n\":-4");
+  auto f = read_job_result(p);
+  ASSERT_FALSE(f.ok());
+  EXPECT_EQ(f.error().kind, ErrorKind::kBadInput);
+  EXPECT_NE(f.error().message.find(p.string() + ": series[0].n"), std::string::npos)
+      << f.error().message;
+  std::filesystem::remove(p);
+  EXPECT_EQ(read_job_result(p).error().kind, ErrorKind::kCannotRead);
+}
+
+// Text the user wrote (a note, an opt) can hold any bytes: the writer
+// replaces invalid UTF-8 instead of aborting.
+TEST(JobResultJson, InvalidUtf8NeverAbortsTheWriter) {
+  JobResult r = sample();
+  r.job.kernel_note = std::string("caf\xe9 \xff\xfe");
+  r.reason = std::string("bad \xc3");
+  std::string text = dump_json(to_json(r));
+  EXPECT_NE(text.find("caf\xef\xbf\xbd"), std::string::npos);  // U+FFFD
+  auto p =
+      std::filesystem::temp_directory_path() / ("rb-utf8-" + std::to_string(::getpid()) + ".json");
+  ASSERT_TRUE(write_job_result(p, r).ok());
+  auto back = read_job_result(p);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->job.kernel_note, "caf\xef\xbf\xbd \xef\xbf\xbd\xef\xbf\xbd");
+  std::filesystem::remove(p);
+}
+
+TEST(Headline, OneTableOfSeries) {
+  const auto& h = headline_series();
+  ASSERT_EQ(h.size(), 5u);
+  EXPECT_STREQ(h[0].name, "wake_latency");
+  EXPECT_EQ(h[3].column(), "event_to_task(idle)");
+  EXPECT_STREQ(h[3].title, "IRQ to task (idle)");
 }
 
 TEST(Units, TicksToNsFloorsIn128Bits) {
@@ -119,9 +202,10 @@ TEST(Units, TicksToNsFloorsIn128Bits) {
 }
 
 TEST(Statuses, NamesRoundTripAndClassify) {
-  for (auto s : {JobStatus::kOk, JobStatus::kInvalid, JobStatus::kUnverified, JobStatus::kProtocolError,
-                 JobStatus::kTimeout, JobStatus::kFlashError, JobStatus::kPortError, JobStatus::kBuildError,
-                 JobStatus::kSourceMissing, JobStatus::kPortMissing, JobStatus::kInterrupted}) {
+  for (auto s :
+       {JobStatus::kOk, JobStatus::kInvalid, JobStatus::kUnverified, JobStatus::kProtocolError,
+        JobStatus::kTimeout, JobStatus::kFlashError, JobStatus::kPortError, JobStatus::kBuildError,
+        JobStatus::kSourceMissing, JobStatus::kPortMissing, JobStatus::kInterrupted}) {
     EXPECT_EQ(status_from_string(to_string(s)), s);
   }
   EXPECT_TRUE(counts_as_success(JobStatus::kPortMissing));
