@@ -293,6 +293,35 @@ TEST_F(KernelSources, CacheThatCannotBeCreatedIsAnError) {
       << k.error().message;
 }
 
+TEST_F(KernelSources, CloneThatCannotBeMovedIntoTheCacheIsAnError) {
+  // A file where the entry belongs: the clone succeeds, the rename fails.
+  std::filesystem::create_directories(root_ / "cache");
+  std::ofstream(root_ / "cache" / "fakeos-v1.0.0") << "not a checkout\n";
+  // A partial clone left by an earlier resolver of this process is replaced.
+  auto stale = root_ / "cache" / ("fakeos-v1.0.0.partial-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(stale / "junk");
+  auto o = options();
+  o.fetch = true;
+  SourceResolver r(*runner_, o);
+  auto k = r.resolve(spec_, root_ / "git.log");
+  ASSERT_FALSE(k.ok());
+  EXPECT_EQ(k.error().kind, ErrorKind::kCannotWrite);
+  EXPECT_NE(k.error().message.find("cannot move clone to " +
+                                   (root_ / "cache" / "fakeos-v1.0.0").string()),
+            std::string::npos)
+      << k.error().message;
+  EXPECT_FALSE(std::filesystem::exists(stale));  // the clone is not left behind
+  // Once the file is gone the same fetch works.
+  std::filesystem::remove(root_ / "cache" / "fakeos-v1.0.0");
+  std::filesystem::create_directories(stale / "junk");
+  SourceResolver again(*runner_, o);
+  auto k2 = again.resolve(spec_, root_ / "git.log");
+  ASSERT_TRUE(k2.ok()) << k2.error().message;
+  EXPECT_EQ(k2->main.commit, tag_commit_);
+  EXPECT_FALSE(std::filesystem::exists(root_ / "cache" / "fakeos-v1.0.0" / "junk"));
+  EXPECT_FALSE(std::filesystem::exists(stale));
+}
+
 RepoPin tag_pin() {
   return RepoPin{"fakeos", "file:///up", "v1.0.0", "", "", "fakeos-v1.0.0"};
 }
