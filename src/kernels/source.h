@@ -89,8 +89,12 @@ class SourceResolver {
 
   // Finds and verifies the kernel's checkout(s). The error message says what
   // is missing or wrong and how to fix it; callers report it as
-  // SOURCE_MISSING. git commands and their output go to `log` (may be
-  // empty). Thread-safe; results are memoised per kernel name.
+  // SOURCE_MISSING. Its kind: kCannotRead when no checkout is there,
+  // kUnavailable when one is but cannot be verified at the pin (another
+  // commit, modified files, not git, a failed git command), kCannotWrite
+  // when the fetched clone cannot be put into the cache. git commands and
+  // their output go to `log` (may be empty). Thread-safe; results are
+  // memoised per kernel name.
   Result<ResolvedKernel> resolve(const matrix::KernelSpec& kernel,
                                  const std::filesystem::path& log);
 
