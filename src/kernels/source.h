@@ -4,32 +4,32 @@
 // line, then matrix) or from a cache directory, verified with git to be at
 // the pin, and the commit actually used is recorded. Fetching is done only
 // when asked.
-#include "matrix/model.h"
-#include "util/process.h"
-#include "util/result.h"
-
 #include <filesystem>
 #include <map>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "matrix/model.h"
+#include "util/process.h"
+#include "util/result.h"
+
 namespace rb::kernels {
 
 struct ResolvedRepo {
-  std::string name;                 // kernel name, or extra source name
-  std::filesystem::path path;       // checkout used
-  std::string origin;               // "command line", "matrix", "cache", "fetched"
-  std::string tag;                  // pinned tag (informational when pinned_commit is set)
-  std::string pinned_commit;        // pinned commit, empty when pinned by tag
-  std::string commit;               // full commit id of HEAD; "n/a" when not a git checkout
-  bool at_tag = false;              // HEAD is the pin's commit (the tag's, or pinned_commit)
-  bool dirty = false;               // tracked files modified
-  std::string note;                 // why a mismatch was accepted (--allow-other-commit)
+  std::string name;            // kernel name, or extra source name
+  std::filesystem::path path;  // checkout used
+  std::string origin;          // "command line", "matrix", "cache", "fetched"
+  std::string tag;             // pinned tag (informational when pinned_commit is set)
+  std::string pinned_commit;   // pinned commit, empty when pinned by tag
+  std::string commit;          // full commit id of HEAD; "n/a" when not a git checkout
+  bool at_tag = false;         // HEAD is the pin's commit (the tag's, or pinned_commit)
+  bool dirty = false;          // tracked files modified
+  std::string note;            // why a mismatch was accepted (--allow-other-commit)
 };
 
 struct ResolvedKernel {
-  bool has_source = false;          // false for kernels without upstream (bare)
+  bool has_source = false;  // false for kernels without upstream (bare)
   ResolvedRepo main;
   std::vector<ResolvedRepo> extras;
   // A stable description of exactly what was used (commits, dirtiness), for
@@ -41,7 +41,8 @@ struct ResolveOptions {
   // `--kernel-source NAME=PATH`; NAME is a kernel name or "kernel.extra".
   std::map<std::string, std::filesystem::path> overrides;
   std::filesystem::path cache_dir;  // <cache>/<kernel>-<tag>/ or <cache>/<kernel>-<commit>/
-  bool fetch = false;               // allow `git clone --depth 1 --branch TAG URL` / `git fetch --depth 1 URL COMMIT`
+  bool fetch =
+      false;  // allow `git clone --depth 1 --branch TAG URL` / `git fetch --depth 1 URL COMMIT`
   bool allow_other_commit = false;  // accept a checkout not at the tag (recorded)
 };
 
@@ -51,11 +52,36 @@ std::filesystem::path default_cache_dir();
 
 // The cache entry's directory name: <name>-<commit> when pinned by commit,
 // else <name>-<tag> (<name>-<version> without either), made file-name safe.
-std::string cache_entry_name(const std::string& name, const std::string& tag, const std::string& commit,
-                             const std::string& version);
+std::string cache_entry_name(const std::string& name, const std::string& tag,
+                             const std::string& commit, const std::string& version);
 
 // Parses "NAME=PATH" (PATH made absolute); error names the argument.
 Result<std::pair<std::string, std::filesystem::path>> parse_override(const std::string& arg);
+
+// One pinned repository: a kernel's main source or one of its extra sources.
+struct RepoPin {
+  std::string key;                    // kernel name, or "kernel.extra" (the --kernel-source NAME)
+  std::string url;                    // upstream git URL; empty when none is known
+  std::string tag;                    // pinned tag (informational when commit is set)
+  std::string commit;                 // pinned commit, empty when pinned by tag
+  std::filesystem::path matrix_path;  // the matrix's `source:`; may be empty
+  std::string cache_name;             // entry name under the cache directory (cache_entry_name)
+
+  bool by_commit() const { return !commit.empty(); }
+  // The pin as messages name it: "commit <id>", the tag, or "(no tag)".
+  std::string describe() const;
+};
+
+// Where the pin's checkout is taken from, in order: the command line
+// (--kernel-source KEY=PATH), the matrix, the cache entry. Fills name, tag,
+// pinned_commit, path and origin; looks at nothing on disk.
+ResolvedRepo locate(const RepoPin& pin, const ResolveOptions& options);
+
+// Compares `r.commit` (HEAD) with `pin_commit`, the commit the pin names in
+// the checkout ("" when its tag is not there): sets `r.at_tag`, or refuses
+// (kUnavailable) unless `allow_other_commit`, which records why in `r.note`.
+Status check_pin(const RepoPin& pin, const std::string& pin_commit, bool allow_other_commit,
+                 ResolvedRepo& r);
 
 class SourceResolver {
  public:
@@ -63,19 +89,39 @@ class SourceResolver {
 
   // Finds and verifies the kernel's checkout(s). The error message says what
   // is missing or wrong and how to fix it; callers report it as
-  // SOURCE_MISSING. git commands and their output go to `log` (may be
-  // empty). Thread-safe; results are memoised per kernel name.
-  Result<ResolvedKernel> resolve(const matrix::KernelSpec& kernel, const std::filesystem::path& log);
+  // SOURCE_MISSING. Its kind: kCannotRead when no checkout is there,
+  // kUnavailable when one is but cannot be verified at the pin (another
+  // commit, modified files, not git, a failed git command), kCannotWrite
+  // when the fetched clone cannot be put into the cache. git commands and
+  // their output go to `log` (may be empty). Thread-safe; results are
+  // memoised per kernel name.
+  Result<ResolvedKernel> resolve(const matrix::KernelSpec& kernel,
+                                 const std::filesystem::path& log);
 
   const ResolveOptions& options() const { return options_; }
 
  private:
-  Result<ResolvedRepo> resolve_repo(const std::string& key, const std::string& git, const std::string& tag,
-                                    const std::string& commit, const std::filesystem::path& matrix_path,
-                                    const std::string& cache_name, const std::filesystem::path& log);
+  // locate, fetch into the cache if allowed, move our cache to the pin,
+  // check_pin, check_clean.
+  Result<ResolvedRepo> resolve_repo(const RepoPin& pin, const std::filesystem::path& log);
+  // Clones the tag (or fetches the commit) into <dest>.partial-<pid>, then
+  // renames it to `dest`; nothing is left behind on failure.
+  Status fetch_into_cache(const RepoPin& pin, const std::filesystem::path& dest,
+                          const std::filesystem::path& log);
+  // The commit the pin names in the checkout at r.path: the pinned commit,
+  // or the tag's ("" when the tag is not there; fetched into our cache if
+  // allowed).
+  std::string find_pin_commit(const RepoPin& pin, const ResolvedRepo& r,
+                              const std::filesystem::path& log);
+  // Checks out the pin in a checkout that is ours (origin cache or fetched)
+  // and is elsewhere, fetching a missing commit if allowed; updates r.commit.
+  Status move_cache_to_pin(const RepoPin& pin, const std::string& pin_commit, ResolvedRepo& r,
+                           const std::filesystem::path& log);
+  // Modified tracked files: refused unless --allow-other-commit (noted).
+  Status check_clean(const RepoPin& pin, ResolvedRepo& r, const std::filesystem::path& log);
   // `git init` + `git fetch --depth 1 URL COMMIT` + checkout into `dir`.
-  Status fetch_commit(const std::string& url, const std::string& commit, const std::filesystem::path& dir,
-                      const std::filesystem::path& log);
+  Status fetch_commit(const std::string& url, const std::string& commit,
+                      const std::filesystem::path& dir, const std::filesystem::path& log);
   ProcessResult git(const std::vector<std::string>& args, const std::filesystem::path& log);
 
   ProcessRunner& runner_;

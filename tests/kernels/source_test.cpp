@@ -40,7 +40,8 @@ class KernelSources : public ::testing::Test {
   void TearDown() override { std::filesystem::remove_all(root_); }
 
   void git(const std::string& args) {
-    ASSERT_EQ(std::system(("git -C " + upstream_.string() + " " + args + " >/dev/null").c_str()), 0) << args;
+    ASSERT_EQ(std::system(("git -C " + upstream_.string() + " " + args + " >/dev/null").c_str()), 0)
+        << args;
   }
   std::string output(const std::string& args) {
     ProcessSpec s;
@@ -76,7 +77,8 @@ TEST_F(KernelSources, MissingFromCacheSaysHowToGetIt) {
   SourceResolver r(*runner_, options());
   auto k = r.resolve(spec_, {});
   ASSERT_FALSE(k.ok());
-  EXPECT_NE(k.error().message.find("--kernel-source fakeos=PATH"), std::string::npos) << k.error().message;
+  EXPECT_NE(k.error().message.find("--kernel-source fakeos=PATH"), std::string::npos)
+      << k.error().message;
   EXPECT_NE(k.error().message.find("--fetch-kernels"), std::string::npos);
 }
 
@@ -139,7 +141,10 @@ TEST_F(KernelSources, ModifiedCheckoutIsAnError) {
 
 TEST_F(KernelSources, CachedCheckoutIsMovedToTheTag) {
   std::filesystem::create_directories(root_ / "cache");
-  ASSERT_EQ(std::system(("git clone -q " + upstream_.string() + " " + (root_ / "cache" / "fakeos-v1.0.0").string()).c_str()), 0);
+  ASSERT_EQ(std::system(("git clone -q " + upstream_.string() + " " +
+                         (root_ / "cache" / "fakeos-v1.0.0").string())
+                            .c_str()),
+            0);
   SourceResolver r(*runner_, options());
   auto k = r.resolve(spec_, {});
   ASSERT_TRUE(k.ok()) << k.error().message;
@@ -171,7 +176,8 @@ TEST_F(KernelSources, FetchByCommitPinsAVersionWithoutTag) {
   SourceResolver without_fetch(*runner_, options());
   auto missing = without_fetch.resolve(spec_, {});
   ASSERT_FALSE(missing.ok());
-  EXPECT_NE(missing.error().message.find("at commit " + tag_commit_), std::string::npos) << missing.error().message;
+  EXPECT_NE(missing.error().message.find("at commit " + tag_commit_), std::string::npos)
+      << missing.error().message;
   auto o = options();
   o.fetch = true;
   SourceResolver r(*runner_, o);
@@ -184,7 +190,8 @@ TEST_F(KernelSources, FetchByCommitPinsAVersionWithoutTag) {
   EXPECT_TRUE(std::filesystem::exists(root_ / "cache" / ("fakeos-" + tag_commit_) / "fakeos.h"));
   // Only the pinned commit was fetched, not the branch head after it.
   ProcessSpec count;
-  count.argv = {"git", "-C", (root_ / "cache" / ("fakeos-" + tag_commit_)).string(), "rev-list", "--count", "--all"};
+  count.argv = {"git",      "-C",      (root_ / "cache" / ("fakeos-" + tag_commit_)).string(),
+                "rev-list", "--count", "--all"};
   EXPECT_EQ(runner_->run(count).output, "1\n");
 }
 
@@ -198,7 +205,8 @@ TEST_F(KernelSources, UserCheckoutMustBeAtThePinnedCommitWhateverTheBranchSays) 
   SourceResolver strict(*runner_, o);
   auto k = strict.resolve(spec_, {});
   ASSERT_FALSE(k.ok());
-  EXPECT_NE(k.error().message.find("pinned commit is " + tag_commit_.substr(0, 12)), std::string::npos)
+  EXPECT_NE(k.error().message.find("pinned commit is " + tag_commit_.substr(0, 12)),
+            std::string::npos)
       << k.error().message;
   git("checkout -q " + tag_commit_);
   SourceResolver again(*runner_, o);
@@ -222,10 +230,190 @@ TEST_F(KernelSources, CachedCheckoutIsMovedToThePinnedCommit) {
   EXPECT_TRUE(k->main.at_tag);
 }
 
+TEST_F(KernelSources, ErrorsCarryTheirKind) {
+  // Missing: cannot read. Present but not at the pin, or modified: the run refuses.
+  SourceResolver empty_cache(*runner_, options());
+  auto missing = empty_cache.resolve(spec_, {});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().kind, ErrorKind::kCannotRead);
+  auto o = options();
+  o.overrides["fakeos"] = root_ / "nowhere";
+  SourceResolver nowhere(*runner_, o);
+  auto not_dir = nowhere.resolve(spec_, {});
+  ASSERT_FALSE(not_dir.ok());
+  EXPECT_EQ(not_dir.error().kind, ErrorKind::kCannotRead);
+  EXPECT_NE(not_dir.error().message.find("is not a directory"), std::string::npos)
+      << not_dir.error().message;
+  o.overrides["fakeos"] = upstream_;  // at the branch head, not at the tag
+  SourceResolver off_pin(*runner_, o);
+  auto mismatch = off_pin.resolve(spec_, {});
+  ASSERT_FALSE(mismatch.ok());
+  EXPECT_EQ(mismatch.error().kind, ErrorKind::kUnavailable);
+  git("checkout -q v1.0.0");
+  std::ofstream(upstream_ / "fakeos.h") << "#define FAKEOS 3\n";
+  SourceResolver modified(*runner_, o);
+  auto dirty = modified.resolve(spec_, {});
+  ASSERT_FALSE(dirty.ok());
+  EXPECT_EQ(dirty.error().kind, ErrorKind::kUnavailable);
+  EXPECT_EQ(parse_override("freertos").error().kind, ErrorKind::kUsage);
+}
+
+TEST_F(KernelSources, FailedFetchIsUnavailableAndLeavesNothingInTheCache) {
+  spec_.git = "file://" + (root_ / "no-such-upstream").string();
+  auto o = options();
+  o.fetch = true;
+  SourceResolver r(*runner_, o);
+  auto k = r.resolve(spec_, root_ / "git.log");
+  ASSERT_FALSE(k.ok());
+  EXPECT_EQ(k.error().kind, ErrorKind::kUnavailable);
+  EXPECT_NE(k.error().message.find("git clone --depth 1 --branch v1.0.0"), std::string::npos)
+      << k.error().message;
+  ASSERT_TRUE(std::filesystem::is_directory(root_ / "cache"));
+  EXPECT_TRUE(std::filesystem::is_empty(root_ / "cache"));  // no entry, no .partial-<pid>
+  spec_.tag = "";
+  spec_.commit = tag_commit_;
+  SourceResolver by_commit(*runner_, o);
+  auto c = by_commit.resolve(spec_, root_ / "git.log");
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.error().kind, ErrorKind::kUnavailable);
+  EXPECT_TRUE(std::filesystem::is_empty(root_ / "cache"));
+}
+
+TEST_F(KernelSources, CacheThatCannotBeCreatedIsAnError) {
+  std::ofstream(root_ / "file") << "not a directory\n";
+  auto o = options();
+  o.cache_dir = root_ / "file" / "cache";
+  o.fetch = true;
+  SourceResolver r(*runner_, o);
+  auto k = r.resolve(spec_, {});
+  ASSERT_FALSE(k.ok());
+  EXPECT_EQ(k.error().kind, ErrorKind::kCannotWrite);
+  EXPECT_NE(k.error().message.find("cannot create the kernel cache " + o.cache_dir.string()),
+            std::string::npos)
+      << k.error().message;
+}
+
+TEST_F(KernelSources, CloneThatCannotBeMovedIntoTheCacheIsAnError) {
+  // A file where the entry belongs: the clone succeeds, the rename fails.
+  std::filesystem::create_directories(root_ / "cache");
+  std::ofstream(root_ / "cache" / "fakeos-v1.0.0") << "not a checkout\n";
+  // A partial clone left by an earlier resolver of this process is replaced.
+  auto stale = root_ / "cache" / ("fakeos-v1.0.0.partial-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(stale / "junk");
+  auto o = options();
+  o.fetch = true;
+  SourceResolver r(*runner_, o);
+  auto k = r.resolve(spec_, root_ / "git.log");
+  ASSERT_FALSE(k.ok());
+  EXPECT_EQ(k.error().kind, ErrorKind::kCannotWrite);
+  EXPECT_NE(k.error().message.find("cannot move clone to " +
+                                   (root_ / "cache" / "fakeos-v1.0.0").string()),
+            std::string::npos)
+      << k.error().message;
+  EXPECT_FALSE(std::filesystem::exists(stale));  // the clone is not left behind
+  // Once the file is gone the same fetch works.
+  std::filesystem::remove(root_ / "cache" / "fakeos-v1.0.0");
+  std::filesystem::create_directories(stale / "junk");
+  SourceResolver again(*runner_, o);
+  auto k2 = again.resolve(spec_, root_ / "git.log");
+  ASSERT_TRUE(k2.ok()) << k2.error().message;
+  EXPECT_EQ(k2->main.commit, tag_commit_);
+  EXPECT_FALSE(std::filesystem::exists(root_ / "cache" / "fakeos-v1.0.0" / "junk"));
+  EXPECT_FALSE(std::filesystem::exists(stale));
+}
+
+RepoPin tag_pin() {
+  return RepoPin{"fakeos", "file:///up", "v1.0.0", "", "", "fakeos-v1.0.0"};
+}
+
+TEST(KernelPin, DescribedByCommitElseTag) {
+  auto pin = tag_pin();
+  EXPECT_EQ(pin.describe(), "v1.0.0");
+  pin.commit = "abc";
+  EXPECT_EQ(pin.describe(), "commit abc");
+  pin.commit.clear();
+  pin.tag.clear();
+  EXPECT_EQ(pin.describe(), "(no tag)");
+}
+
+TEST(KernelPin, LocatedOnTheCommandLineThenInTheMatrixThenInTheCache) {
+  ResolveOptions o;
+  o.cache_dir = "/cache";
+  auto pin = tag_pin();
+  auto cached = locate(pin, o);
+  EXPECT_EQ(cached.origin, "cache");
+  EXPECT_EQ(cached.path, std::filesystem::path("/cache/fakeos-v1.0.0"));
+  EXPECT_EQ(cached.name, "fakeos");
+  EXPECT_EQ(cached.tag, "v1.0.0");
+  pin.matrix_path = "/m/fakeos";
+  auto from_matrix = locate(pin, o);
+  EXPECT_EQ(from_matrix.origin, "matrix");
+  EXPECT_EQ(from_matrix.path, std::filesystem::path("/m/fakeos"));
+  o.overrides["fakeos.other"] = "/elsewhere";  // another key does not count
+  EXPECT_EQ(locate(pin, o).origin, "matrix");
+  o.overrides["fakeos"] = "/cli/fakeos";
+  auto from_cli = locate(pin, o);
+  EXPECT_EQ(from_cli.origin, "command line");
+  EXPECT_EQ(from_cli.path, std::filesystem::path("/cli/fakeos"));
+}
+
+TEST(KernelPin, CheckedAgainstHead) {
+  const std::string pinned(40, 'a'), head(40, 'b');
+  auto pin = tag_pin();
+  ResolvedRepo r;
+  r.path = "/src/fakeos";
+  r.commit = pinned;
+  ASSERT_TRUE(check_pin(pin, pinned, false, r).ok());
+  EXPECT_TRUE(r.at_tag);
+  EXPECT_EQ(r.note, "");
+
+  r = ResolvedRepo{};
+  r.path = "/src/fakeos";
+  r.commit = head;
+  auto refused = check_pin(pin, pinned, false, r);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().kind, ErrorKind::kUnavailable);
+  EXPECT_EQ(refused.error().message,
+            "checkout of 'fakeos' at /src/fakeos is at bbbbbbbbbbbb but the pinned tag v1.0.0 "
+            "is aaaaaaaaaaaa; run `git -C /src/fakeos checkout v1.0.0` or pass "
+            "--allow-other-commit");
+  ASSERT_TRUE(check_pin(pin, pinned, true, r).ok());
+  EXPECT_FALSE(r.at_tag);
+  EXPECT_EQ(r.note,
+            "HEAD bbbbbbbbbbbb is not tag v1.0.0 (aaaaaaaaaaaa); accepted by --allow-other-commit");
+
+  pin.commit = pinned;
+  r.note.clear();
+  auto by_commit = check_pin(pin, pinned, false, r);
+  ASSERT_FALSE(by_commit.ok());
+  EXPECT_NE(
+      by_commit.error().message.find(
+          "the pinned commit is aaaaaaaaaaaa; run `git -C /src/fakeos checkout " + pinned + "`"),
+      std::string::npos)
+      << by_commit.error().message;
+}
+
+TEST(KernelPin, TagMissingFromTheCheckoutIsRefusedUnlessAllowed) {
+  ResolvedRepo r;
+  r.path = "/src/fakeos";
+  r.commit = std::string(40, 'b');
+  auto refused = check_pin(tag_pin(), "", false, r);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().kind, ErrorKind::kUnavailable);
+  EXPECT_NE(refused.error().message.find(
+                "tag v1.0.0 of 'fakeos' is not in /src/fakeos (HEAD is bbbbbbbbbbbb)"),
+            std::string::npos)
+      << refused.error().message;
+  ASSERT_TRUE(check_pin(tag_pin(), "", true, r).ok());
+  EXPECT_FALSE(r.at_tag);
+  EXPECT_EQ(r.note, "tag v1.0.0 not found; built HEAD bbbbbbbbbbbb (--allow-other-commit)");
+}
+
 TEST(KernelCache, EntryNamedByCommitElseTag) {
   EXPECT_EQ(cache_entry_name("fakeos", "V1.2.3", "", "1.2.3"), "fakeos-V1.2.3");
-  EXPECT_EQ(cache_entry_name("tencentos", "master", "abcdef0123456789abcdef0123456789abcdef01", "2.5.2"),
-            "tencentos-abcdef0123456789abcdef0123456789abcdef01");
+  EXPECT_EQ(
+      cache_entry_name("tencentos", "master", "abcdef0123456789abcdef0123456789abcdef01", "2.5.2"),
+      "tencentos-abcdef0123456789abcdef0123456789abcdef01");
   EXPECT_EQ(cache_entry_name("x", "", "", "1.0 beta"), "x-1.0_beta");
 }
 
