@@ -5,6 +5,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <charconv>
+#include <cstdlib>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -382,6 +383,22 @@ const char* const kCommandRule =
     "syntax: "
     "put more in a script)";
 const std::regex kCommandRe("^[A-Za-z0-9_./~][A-Za-z0-9_./:=,+@%~-]*( [A-Za-z0-9_./:=,+@%~-]+)*$");
+
+// Programs a power_cycle command may start: USB hub and switch tools. A
+// program a bench file names beyond these (a script, a path) runs only when
+// the user lists it in RTOSBENCH_POWER_TOOLS (colon-separated), which the
+// bench file cannot set (docs/security.md).
+bool power_tool_allowed(const std::string& program) {
+  static const std::set<std::string> kKnown{"uhubctl", "ykushcmd", "sispmctl", "usbrelay"};
+  if (kKnown.count(program) > 0) return true;
+  const char* env = std::getenv("RTOSBENCH_POWER_TOOLS");
+  for (std::string_view list = env ? env : ""; !list.empty();) {
+    size_t colon = std::min(list.find(':'), list.size());
+    if (list.substr(0, colon) == program) return true;
+    list.remove_prefix(std::min(colon + 1, list.size()));
+  }
+  return false;
+}
 
 // A path with a ".." component.
 bool climbs(const std::string& path) {
@@ -873,6 +890,16 @@ void parse_board(Checker& c, const YAML::Node& b, Bench& bench) {
   if (!inst.power_cycle.empty() && !c.allowed(b["power_cycle"], inst.power_cycle, kCommandRe,
                                               what + " power_cycle", kCommandRule)) {
     inst.power_cycle.clear();
+  } else if (!inst.power_cycle.empty()) {
+    std::string program = inst.power_cycle.substr(0, inst.power_cycle.find(' '));
+    if (!power_tool_allowed(program)) {
+      c.error(b["power_cycle"],
+              fmt::format("{} power_cycle: '{}' is not a power-switch tool rtosbench knows (uhubctl, "
+                          "ykushcmd, sispmctl, usbrelay); list it in the environment variable "
+                          "RTOSBENCH_POWER_TOOLS to allow it",
+                          what, program));
+      inst.power_cycle.clear();
+    }
   }
   if (YAML::Node w = b["port_wait"]; w.IsDefined()) {
     if (auto v = c.number(w, "port_wait", 0, 600)) inst.port_wait_s = *v;

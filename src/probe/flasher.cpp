@@ -38,8 +38,14 @@ Status power_cycle(ProcessRunner& runner, const matrix::BoardInstance& board, co
   if (board.power_cycle.empty()) {
     return Error{fmt::format("board '{}' has reset: power-cycle but no power_cycle command", board.id)};
   }
+  // No shell: the bench file's command is a program and its arguments
+  // (src/matrix/load.cpp checked both), split at its single spaces.
   ProcessSpec spec;
-  spec.argv = {"sh", "-c", board.power_cycle};
+  for (size_t at = 0; at <= board.power_cycle.size();) {
+    size_t sp = std::min(board.power_cycle.find(' ', at), board.power_cycle.size());
+    spec.argv.push_back(board.power_cycle.substr(at, sp - at));
+    at = sp + 1;
+  }
   spec.log = log;
   spec.timeout = timeout;
   auto r = runner.run(spec);
@@ -53,7 +59,7 @@ Status power_cycle(ProcessRunner& runner, const matrix::BoardInstance& board, co
 Status ProbeSession::release() {
   const auto log = ctx_.dir / "flash.log";
   if (ctx_.board.reset == matrix::ResetMethod::kPowerCycle) {
-    commands_.push_back("sh -c '" + ctx_.board.power_cycle + "'");
+    commands_.push_back(ctx_.board.power_cycle);
     return power_cycle(runner_, ctx_.board, log, ctx_.timeout);
   }
   return reset_through_probe(log);

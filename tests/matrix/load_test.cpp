@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace rb::matrix {
 namespace {
@@ -341,6 +342,32 @@ TEST(MatrixLoad, HugeAndDeepDocumentsAreRefused) {
   auto l = parse_matrix(laughs, "m.yaml");
   ASSERT_FALSE(l.ok());
   EXPECT_NE(l.errors[0].message.find("more than"), std::string::npos) << l.errors[0].format();
+}
+
+// A power-cycle command with no shell syntax still starts a program: only
+// power-switch tools, or those the user lists in RTOSBENCH_POWER_TOOLS.
+TEST(BenchLoad, PowerCycleStartsOnlyAKnownOrUserListedProgram) {
+  const std::string text = R"(bench: lab
+boards:
+  - id: a
+    board: stm32f407-disco
+    flasher: openocd
+    serial: {port: /dev/ttyACM0}
+    reset: power-cycle
+    power_cycle: rm -rf /home
+)";
+  ::unsetenv("RTOSBENCH_POWER_TOOLS");
+  auto refused = parse_bench(text, "lab.yaml");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_TRUE(any_error(refused.errors, 8, "'rm' is not a power-switch tool"));
+  ::setenv("RTOSBENCH_POWER_TOOLS", "/opt/lab/cycle.sh:rm", 1);
+  auto listed = parse_bench(text, "lab.yaml");
+  ::unsetenv("RTOSBENCH_POWER_TOOLS");
+  EXPECT_TRUE(listed.ok());
+  auto known = parse_bench(text.substr(0, text.find("power_cycle:")) +
+                               "power_cycle: uhubctl -l 1-1 -p 2 -a cycle\n",
+                           "lab.yaml");
+  EXPECT_TRUE(known.ok()) << (known.errors.empty() ? "" : known.errors[0].format());
 }
 
 TEST(BenchLoad, HostileStringsAreRefusedWithTheirPlace) {

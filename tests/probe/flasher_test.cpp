@@ -130,7 +130,7 @@ TEST_F(ProbeBackends, OpenocdWithoutVerifiedOkIsAFailure) {
 TEST_F(ProbeBackends, PowerCycleTakesThePortAwayAndRunsTheCommand) {
   testing::FakeProcessRunner fake;
   fake.on("openocd", "program", 0, "** Verified OK **\n");
-  fake.on("sh", "uhubctl", 0, "Sent power cycle request\n");
+  fake.on("uhubctl", "cycle", 0, "Sent power cycle request\n");
   ctx_.board.reset = matrix::ResetMethod::kPowerCycle;
   ctx_.board.power_cycle = "uhubctl -l 1-1 -p 2 -a cycle -d 3";
   install_stub("openocd");
@@ -138,7 +138,8 @@ TEST_F(ProbeBackends, PowerCycleTakesThePortAwayAndRunsTheCommand) {
   ASSERT_TRUE(session.ok());
   EXPECT_FALSE((*session)->port_survives_release());
   ASSERT_TRUE((*session)->release().ok());
-  EXPECT_EQ(joined(fake.calls.at(1)), "sh -c uhubctl -l 1-1 -p 2 -a cycle -d 3");
+  EXPECT_EQ(fake.calls.at(1).size(), 9u);  // no shell: the program and its eight arguments
+  EXPECT_EQ(joined(fake.calls.at(1)), "uhubctl -l 1-1 -p 2 -a cycle -d 3");
 }
 
 TEST_F(ProbeBackends, PyocdMissingSaysHowToInstall) {
