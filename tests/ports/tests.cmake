@@ -24,23 +24,27 @@ set_tests_properties(ports_bare_qemu_build PROPERTIES FIXTURES_SETUP ports_bare 
 set_tests_properties(ports_bare_qemu_link PROPERTIES FIXTURES_SETUP ports_bare
   DEPENDS ports_bare_qemu_build LABELS ports TIMEOUT 300)
 
-# port  environment variable  [known kernel defect]; the pinned version is
-# read by port-test.sh from the kernel's entry in configs/qemu.yaml.
-set(RB_PORTS
-  "freertos|RTOSBENCH_KERNEL_FREERTOS|"
-  "threadx|RTOSBENCH_KERNEL_THREADX|"
-  "ucos3|RTOSBENCH_KERNEL_UCOS3|"
-  # TencentOS-tiny 2.5.2 lets a medium-priority task run before the
-  # high-priority waiter when a boosted mutex owner unlocks (docs/kernels.md):
-  # the test requires exactly that CHECK to fail and everything else to pass.
-  "tencentos|RTOSBENCH_KERNEL_TENCENTOS|mutex_pi"
-  "rtthread_nano|RTOSBENCH_KERNEL_RTTHREAD_NANO|")
+# Every kernel port of firmware/ports/ (bare and the template aside) gets its
+# tests; its kernel source comes from RTOSBENCH_KERNEL_<PORT> (scripts/kernel-env.sh
+# sets it from the cache) and its pinned version from configs/qemu.yaml.
+# A known kernel defect is the one expectation kept here: TencentOS-tiny 2.5.2
+# lets a medium-priority task run before the high-priority waiter when a
+# boosted mutex owner unlocks (docs/kernels.md): the test requires exactly
+# that CHECK to fail and everything else to pass.
+set(RB_PORT_DEFECT_tencentos mutex_pi)
+file(GLOB RB_PORT_RECIPES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/firmware/ports/*/port.cmake)
+set(RB_PORTS "")
+foreach(recipe IN LISTS RB_PORT_RECIPES)
+  get_filename_component(dir ${recipe} DIRECTORY)
+  get_filename_component(port ${dir} NAME)
+  if(NOT port STREQUAL "bare" AND NOT port STREQUAL "template")
+    list(APPEND RB_PORTS ${port})
+  endif()
+endforeach()
 
-foreach(entry IN LISTS RB_PORTS)
-  string(REPLACE "|" ";" fields "${entry}")
-  list(GET fields 0 port)
-  list(GET fields 1 env_var)
-  list(GET fields 2 defect)
+foreach(port IN LISTS RB_PORTS)
+  string(TOUPPER "RTOSBENCH_KERNEL_${port}" env_var)
+  set(defect "${RB_PORT_DEFECT_${port}}")
   add_test(NAME ports_${port}_qemu
     COMMAND ${RB_PORTS_TESTS}/port-test.sh qemu ${port} ${env_var} ${RTOSBENCH_BIN}
             ${PROJECT_SOURCE_DIR} ${RB_PORTS_WORK} ${CMAKE_GENERATOR} ${RB_PORTS_WORK}/bare-qemu
