@@ -48,7 +48,9 @@ trap stop_qemu EXIT
 
 deadline=$((SECONDS + timeout_s))
 while :; do
-  if grep -q '^END,' "$out"; then
+  # A whole END line (its CRC suffix and line end written), not the first
+  # bytes of one: a capture cut inside END fails verify.
+  if grep -qE '^END,.*[|][0-9a-f]{8}'$'\r''?$' "$out" && [[ $(tail -c 1 "$out" | od -An -c | tr -d ' ') == '\n' ]]; then
     exit 0
   fi
   if grep -q '^!!' "$out"; then
