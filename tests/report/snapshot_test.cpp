@@ -83,6 +83,8 @@ TEST(ReportSnapshot, FormatsValuesAsReportsPrintThem) {
   EXPECT_EQ(test_of_series("mutex_lock_unlock"), "mutex");
   EXPECT_EQ(test_of_series("ruler_loop"), "ruler");
   EXPECT_EQ(test_of_series("queue"), "queue");
+  EXPECT_EQ(test_of_series("mutex_pi"), "mutex");  // a CHECK named after its test
+  EXPECT_EQ(test_of_series("no_such_series"), "no_such_series");
 }
 
 }  // namespace
