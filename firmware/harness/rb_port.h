@@ -23,10 +23,10 @@
  * Interrupt priorities (same for every kernel; levels of the board's
  * RB_NVIC_PRIO_BITS implemented bits, from boards/<board>/board.cmake through
  * rb_build_config.h; STM32F4: 4 bits): SysTick and PendSV at RB_TICK_PRIO
- * (15 there, lowest), the harness' test timer at RB_IRQ_PRIO (14 there). The test-timer ISR calls sem_give_from_isr, so a port
- * whose kernel masks interrupts by priority (BASEPRI) must allow kernel calls
- * from RB_IRQ_PRIO (FreeRTOS: configMAX_SYSCALL_INTERRUPT_PRIORITY <= RB_PRIO_BYTE(RB_IRQ_PRIO)).
- * The firmware reads both priorities back and reports them in CONFIG.
+ * (15 there, lowest), the harness' test timer at RB_IRQ_PRIO (14 there). The test-timer ISR calls
+ * sem_give_from_isr, so a port whose kernel masks interrupts by priority (BASEPRI) must allow
+ * kernel calls from RB_IRQ_PRIO (FreeRTOS: configMAX_SYSCALL_INTERRUPT_PRIORITY <=
+ * RB_PRIO_BYTE(RB_IRQ_PRIO)). The firmware reads both priorities back and reports them in CONFIG.
  *
  * Return values: 0 (RBP_OK) on success, a negative value on failure. The
  * harness treats any failure of an operation during a test as fatal for the

@@ -1,20 +1,18 @@
 #include "build/firmware_builder.h"
 
-#include "build/footprint.h"
-
-#include "util/atomic_write.h"
-#include "util/sha256.h"
-
+#include <fcntl.h>
 #include <fmt/core.h>
 #include <fmt/format.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <fstream>
 #include <sstream>
 
-#include <fcntl.h>
-#include <sys/file.h>
-#include <unistd.h>
+#include "build/footprint.h"
+#include "util/atomic_write.h"
+#include "util/sha256.h"
 
 namespace rb::build {
 
@@ -71,7 +69,8 @@ std::string error_excerpt(const std::string& output) {
     if (line.empty()) continue;
     std::string lower = line;
     for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    bool is_error = lower.find("error") != std::string::npos && lower.rfind("ninja: build stopped", 0) != 0 &&
+    bool is_error = lower.find("error") != std::string::npos &&
+                    lower.rfind("ninja: build stopped", 0) != 0 &&
                     lower.rfind("failed: ", 0) != 0 && lower.find(" -c ") == std::string::npos;
     if (is_error && errors.size() < 3) errors.push_back(line);
     last.push_back(line);
@@ -114,8 +113,9 @@ Result<BuildOutput> build_output_from_json(const nlohmann::json& j) {
     b.elf_sha256 = j.at("elf_sha256").get<std::string>();
     b.map_sha256 = j.at("map_sha256").get<std::string>();
     const auto& f = j.at("footprint");
-    b.footprint = Footprint{f.at("text").get<uint64_t>(), f.at("data").get<uint64_t>(), f.at("bss").get<uint64_t>(),
-                            f.at("flash").get<uint64_t>(), f.at("ram").get<uint64_t>()};
+    b.footprint = Footprint{f.at("text").get<uint64_t>(), f.at("data").get<uint64_t>(),
+                            f.at("bss").get<uint64_t>(), f.at("flash").get<uint64_t>(),
+                            f.at("ram").get<uint64_t>()};
     b.defines = j.at("defines").get<std::map<std::string, std::string>>();
     b.seconds = j.value("seconds", 0.0);
     b.built_at = j.value("built_at", "");
@@ -157,16 +157,21 @@ Result<std::string> input_manifest(const BuildRequest& req) {
   m << "toolchain.cmake " << req.toolchain.cmake_version << '\n';
   m << "toolchain.ninja " << req.toolchain.ninja_version << '\n';
   for (const auto& [k, v] : job_defines(req)) {
-    if (k.rfind("RB_KERNEL_SOURCE", 0) == 0) continue;  // where the source is does not change the image
+    if (k.rfind("RB_KERNEL_SOURCE", 0) == 0)
+      continue;  // where the source is does not change the image
     m << "define " << k << '=' << v << '\n';
   }
   m << "kernel " << req.kernel.identity() << '\n';
   std::vector<std::filesystem::path> files;
   std::error_code ec;
   auto it = std::filesystem::recursive_directory_iterator(req.firmware_dir, ec);
-  if (ec) return Error{fmt::format("cannot list firmware sources in {}: {}", req.firmware_dir.string(), ec.message())};
+  if (ec)
+    return Error{fmt::format("cannot list firmware sources in {}: {}", req.firmware_dir.string(),
+                             ec.message())};
   for (auto end = std::filesystem::recursive_directory_iterator(); it != end; it.increment(ec)) {
-    if (ec) return Error{fmt::format("cannot list firmware sources in {}: {}", req.firmware_dir.string(), ec.message())};
+    if (ec)
+      return Error{fmt::format("cannot list firmware sources in {}: {}", req.firmware_dir.string(),
+                               ec.message())};
     std::string name = it->path().filename().string();
     if (it->is_directory() && (name.rfind('.', 0) == 0 || name.rfind("build", 0) == 0)) {
       it.disable_recursion_pending();
@@ -185,8 +190,10 @@ Result<std::string> input_manifest(const BuildRequest& req) {
 
 std::filesystem::path default_build_cache_dir() {
   if (const char* d = std::getenv("RTOSBENCH_BUILD_CACHE"); d && *d) return d;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::filesystem::path(x) / "rtosbench" / "builds";
-  if (const char* h = std::getenv("HOME"); h && *h) return std::filesystem::path(h) / ".cache" / "rtosbench" / "builds";
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
+    return std::filesystem::path(x) / "rtosbench" / "builds";
+  if (const char* h = std::getenv("HOME"); h && *h)
+    return std::filesystem::path(h) / ".cache" / "rtosbench" / "builds";
   return std::filesystem::temp_directory_path() / "rtosbench-builds";
 }
 
@@ -211,7 +218,9 @@ Result<BuildOutput> CmakeBuilder::build(const BuildRequest& req) {
 
   std::error_code ec;
   std::filesystem::create_directories(out.dir, ec);
-  if (ec) return Error{fmt::format("cannot create build cache entry {}: {}", out.dir.string(), ec.message())};
+  if (ec)
+    return Error{
+        fmt::format("cannot create build cache entry {}: {}", out.dir.string(), ec.message())};
   EntryLock lock(out.dir / "lock");
 
   const std::filesystem::path record = out.dir / "build.json";
@@ -229,11 +238,12 @@ Result<BuildOutput> CmakeBuilder::build(const BuildRequest& req) {
           hit.map = out.map;
           hit.bin = out.bin;
           hit.size_json = out.size_json;
-          log_line(req.log, fmt::format("build cache hit: {} (built {}, elf sha256 {})", out.key, hit.built_at,
-                                        hit.elf_sha256));
+          log_line(req.log, fmt::format("build cache hit: {} (built {}, elf sha256 {})", out.key,
+                                        hit.built_at, hit.elf_sha256));
           return hit;
         }
-        log_line(req.log, "build cache entry " + out.key + " does not match its record; rebuilding");
+        log_line(req.log,
+                 "build cache entry " + out.key + " does not match its record; rebuilding");
       }
     } catch (const std::exception&) {
       log_line(req.log, "build cache record " + record.string() + " unreadable; rebuilding");
@@ -244,19 +254,28 @@ Result<BuildOutput> CmakeBuilder::build(const BuildRequest& req) {
 
   auto start = std::chrono::steady_clock::now();
   auto remaining = [&]() {
-    auto used = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+    auto used = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now() - start);
     return std::max(std::chrono::milliseconds(1), req.timeout - used);
   };
   ProcessSpec configure;
-  configure.argv = {"cmake", "-S", req.firmware_dir.string(), "-B", bdir.string(), "-G", "Ninja",
-                    "-DCMAKE_TOOLCHAIN_FILE=" + (req.firmware_dir / "cmake" / "arm-none-eabi.cmake").string()};
+  configure.argv = {
+      "cmake",
+      "-S",
+      req.firmware_dir.string(),
+      "-B",
+      bdir.string(),
+      "-G",
+      "Ninja",
+      "-DCMAKE_TOOLCHAIN_FILE=" + (req.firmware_dir / "cmake" / "arm-none-eabi.cmake").string()};
   for (const auto& [k, v] : out.defines) configure.argv.push_back("-D" + k + "=" + v);
   configure.log = req.log;
   configure.timeout = remaining();
   log_line(req.log, fmt::format("build key {}\n$ {}", out.key, fmt::join(configure.argv, " ")));
   auto c = runner_.run(configure);
   if (!c.ok()) {
-    return Error{fmt::format("cmake configure failed ({}): {}", c.describe(), error_excerpt(c.output))};
+    return Error{
+        fmt::format("cmake configure failed ({}): {}", c.describe(), error_excerpt(c.output))};
   }
   ProcessSpec compile;
   compile.argv = {"cmake", "--build", bdir.string()};
@@ -269,11 +288,13 @@ Result<BuildOutput> CmakeBuilder::build(const BuildRequest& req) {
   log_line(req.log, fmt::format("$ {}", fmt::join(compile.argv, " ")));
   auto b = runner_.run(compile);
   if (!b.ok()) {
-    return Error{fmt::format("firmware build failed ({}): {}", b.describe(), error_excerpt(b.output))};
+    return Error{
+        fmt::format("firmware build failed ({}): {}", b.describe(), error_excerpt(b.output))};
   }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (const auto& p : {out.elf, out.map, out.bin, out.size_json}) {
-    if (!std::filesystem::exists(p)) return Error{fmt::format("the firmware build wrote no {}", p.string())};
+    if (!std::filesystem::exists(p))
+      return Error{fmt::format("the firmware build wrote no {}", p.string())};
   }
   auto fp = read_size_json(out.size_json);
   if (!fp.ok()) return fp.error();
@@ -286,7 +307,11 @@ Result<BuildOutput> CmakeBuilder::build(const BuildRequest& req) {
   out.map_sha256 = *ms;
   out.built_at = utc_now();
   if (out.cacheable) {
-    if (auto s = write_file_atomic(record, to_json(out).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"); !s.ok()) return s.error();
+    if (auto s = write_file_atomic(
+            record,
+            to_json(out).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+        !s.ok())
+      return s.error();
   }
   log_line(req.log, fmt::format("built in {:.1f} s: elf sha256 {}", out.seconds, out.elf_sha256));
   return out;

@@ -3,30 +3,29 @@
 // out of tree, with a cache of finished builds keyed by a hash of every input
 // (firmware sources, RB_* options, kernel commits, toolchain versions), so an
 // unchanged job is not rebuilt.
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+
 #include "build/toolchain.h"
 #include "kernels/source.h"
 #include "matrix/model.h"
 #include "util/process.h"
 #include "util/result.h"
 
-#include <nlohmann/json.hpp>
-
-#include <chrono>
-#include <cstdint>
-#include <filesystem>
-#include <map>
-#include <string>
-
 namespace rb::build {
 
 struct BuildRequest {
   matrix::Job job;
-  std::filesystem::path firmware_dir;   // the firmware CMake project
+  std::filesystem::path firmware_dir;  // the firmware CMake project
   kernels::ResolvedKernel kernel;
   Toolchain toolchain;
-  std::filesystem::path log;            // this attempt's build log
+  std::filesystem::path log;  // this attempt's build log
   std::chrono::milliseconds timeout{std::chrono::minutes(15)};
-  int parallel = 0;                     // ninja -j; 0: ninja's default
+  int parallel = 0;  // ninja -j; 0: ninja's default
 };
 
 struct Footprint {
@@ -34,17 +33,17 @@ struct Footprint {
 };
 
 struct BuildOutput {
-  bool cached = false;          // true: taken from the cache, nothing compiled
-  bool cacheable = true;        // false when an input cannot be pinned (kernel not in git)
-  std::string key;              // sha256 of the input manifest
-  std::string nonce;            // RB_NONCE built into the image (first 8 hex of key)
-  std::filesystem::path dir;    // cache entry with the artifacts
+  bool cached = false;        // true: taken from the cache, nothing compiled
+  bool cacheable = true;      // false when an input cannot be pinned (kernel not in git)
+  std::string key;            // sha256 of the input manifest
+  std::string nonce;          // RB_NONCE built into the image (first 8 hex of key)
+  std::filesystem::path dir;  // cache entry with the artifacts
   std::filesystem::path elf, map, bin, size_json;
   std::string elf_sha256, map_sha256;
   Footprint footprint;
   std::map<std::string, std::string> defines;  // RB_* passed to CMake
-  double seconds = 0;           // configure + build time (0 when cached)
-  std::string built_at;         // UTC time of the build that produced the artifacts
+  double seconds = 0;                          // configure + build time (0 when cached)
+  std::string built_at;                        // UTC time of the build that produced the artifacts
 };
 
 nlohmann::json to_json(const BuildOutput& b);

@@ -25,7 +25,9 @@ std::vector<std::string_view> fields_of(std::string_view line) {
   return f;
 }
 
-bool is_hex_field(std::string_view s) { return s.size() > 2 && s[0] == '0' && s[1] == 'x'; }
+bool is_hex_field(std::string_view s) {
+  return s.size() > 2 && s[0] == '0' && s[1] == 'x';
+}
 
 std::optional<uint64_t> parse_hex(std::string_view s) {
   if (!is_hex_field(s) || s.size() > 18) return std::nullopt;
@@ -46,7 +48,9 @@ std::optional<uint64_t> parse_hex(std::string_view s) {
   return n;
 }
 
-bool is_name_start(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
+bool is_name_start(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+}
 
 // "/lib<letters and _>.a(" anywhere in the file name: a member of a static
 // library such as libc_nano.a or libgcc.a.
@@ -73,7 +77,8 @@ std::string slurp(const std::filesystem::path& p, std::string& error) {
 }
 
 nlohmann::json part_json(const SectionBytes& b) {
-  return nlohmann::json{{"text", b.text}, {"data", b.data}, {"bss", b.bss}, {"flash", b.flash()}, {"ram", b.ram()}};
+  return nlohmann::json{
+      {"text", b.text}, {"data", b.data}, {"bss", b.bss}, {"flash", b.flash()}, {"ram", b.ram()}};
 }
 
 }  // namespace
@@ -82,8 +87,8 @@ Result<MapOwners> sum_map(std::string_view text, std::string_view port, const st
   MapOwners out;
   const std::string glue = fmt::format("/ports/{}/", port);
   bool in_map = false;
-  std::string_view output;   // the output section the input sections belong to
-  bool pending = false;      // the previous line was a long input-section name alone
+  std::string_view output;  // the output section the input sections belong to
+  bool pending = false;     // the previous line was a long input-section name alone
   size_t line_no = 0;
   std::string error;
 
@@ -110,7 +115,8 @@ Result<MapOwners> sum_map(std::string_view text, std::string_view port, const st
     }
     auto n = parse_hex(size);
     if (!n) {
-      if (error.empty()) error = fmt::format("{}:{}: size '{}' is not hexadecimal", origin, line_no, size);
+      if (error.empty())
+        error = fmt::format("{}:{}: size '{}' is not hexadecimal", origin, line_no, size);
       return;
     }
     *kind += *n;
@@ -119,7 +125,8 @@ Result<MapOwners> sum_map(std::string_view text, std::string_view port, const st
   size_t pos = 0;
   while (pos < text.size()) {
     size_t nl = text.find('\n', pos);
-    std::string_view line = text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
+    std::string_view line =
+        text.substr(pos, nl == std::string_view::npos ? std::string_view::npos : nl - pos);
     pos = nl == std::string_view::npos ? text.size() : nl + 1;
     ++line_no;
     if (!in_map) {
@@ -135,8 +142,8 @@ Result<MapOwners> sum_map(std::string_view text, std::string_view port, const st
     }
     // An input section, one space in: " .text.foo  0x...  0x...  file", or
     // its name alone when too long, the rest on the next line.
-    if (line.size() >= 2 && line[0] == ' ' && (line[1] == '.' || line[1] == '*' || is_name_start(line[1])) &&
-        f.front() != "*fill*") {
+    if (line.size() >= 2 && line[0] == ' ' &&
+        (line[1] == '.' || line[1] == '*' || is_name_start(line[1])) && f.front() != "*fill*") {
       if (f.size() >= 4 && is_hex_field(f[1]) && is_hex_field(f[2])) {
         account(f[2], f[3]);
         pending = false;
@@ -151,7 +158,8 @@ Result<MapOwners> sum_map(std::string_view text, std::string_view port, const st
     pending = false;
   }
   if (!in_map) {
-    return Error{fmt::format("{}: no 'Linker script and memory map' line: not a GNU ld map file", origin)};
+    return Error{
+        fmt::format("{}: no 'Linker script and memory map' line: not a GNU ld map file", origin)};
   }
   if (!error.empty()) return Error{error};
   return out;
@@ -178,18 +186,21 @@ Result<Footprint> read_size_json(const std::filesystem::path& p) {
     f.ram = j.value("ram", f.data + f.bss);
     return f;
   } catch (const std::exception& e) {
-    return Error{fmt::format("{}: not the expected {{\"text\",\"data\",\"bss\",\"flash\",\"ram\"}}: {}", p.string(),
-                             e.what())};
+    return Error{
+        fmt::format("{}: not the expected {{\"text\",\"data\",\"bss\",\"flash\",\"ram\"}}: {}",
+                    p.string(), e.what())};
   }
 }
 
 Result<KernelFootprint> kernel_footprint(const ImageFigures& kernel, const ImageFigures& bare) {
   if (bare.port != "bare") {
-    return Error{fmt::format("the reference image is not a bare-port build (RB_PORT={})", bare.port)};
+    return Error{
+        fmt::format("the reference image is not a bare-port build (RB_PORT={})", bare.port)};
   }
   if (kernel.map.kernel.text == 0) {
-    return Error{fmt::format("no kernel object (rb_kernel) in the map file of the {} image; is {} a kernel port?",
-                             kernel.port, kernel.port)};
+    return Error{fmt::format(
+        "no kernel object (rb_kernel) in the map file of the {} image; is {} a kernel port?",
+        kernel.port, kernel.port)};
   }
   KernelFootprint f;
   f.port = kernel.port;
@@ -201,8 +212,10 @@ Result<KernelFootprint> kernel_footprint(const ImageFigures& kernel, const Image
   f.kernel = kernel.map.kernel;
   f.port_glue = kernel.map.port_glue;
   f.bare_port = bare.map.port_glue;
-  f.libs_flash = static_cast<int64_t>(kernel.map.libs.flash()) - static_cast<int64_t>(bare.map.libs.flash());
-  f.libs_ram = static_cast<int64_t>(kernel.map.libs.ram()) - static_cast<int64_t>(bare.map.libs.ram());
+  f.libs_flash =
+      static_cast<int64_t>(kernel.map.libs.flash()) - static_cast<int64_t>(bare.map.libs.flash());
+  f.libs_ram =
+      static_cast<int64_t>(kernel.map.libs.ram()) - static_cast<int64_t>(bare.map.libs.ram());
   return f;
 }
 
@@ -220,8 +233,10 @@ nlohmann::json to_json(const KernelFootprint& f) {
   };
 }
 
-Status check_like_for_like(const std::map<std::string, std::string>& kernel_options, const std::string& kernel_label,
-                           const std::map<std::string, std::string>& bare_options, const std::string& bare_label) {
+Status check_like_for_like(const std::map<std::string, std::string>& kernel_options,
+                           const std::string& kernel_label,
+                           const std::map<std::string, std::string>& bare_options,
+                           const std::string& bare_label) {
   auto value = [](const std::map<std::string, std::string>& m, const char* k) {
     auto it = m.find(k);
     return it == m.end() ? std::string() : it->second;
@@ -232,14 +247,16 @@ Status check_like_for_like(const std::map<std::string, std::string>& kernel_opti
   for (const char* k : kLikeForLikeOptions) {
     std::string a = value(kernel_options, k), b = value(bare_options, k);
     if (a != b) {
-      return Error{fmt::format("the builds differ in {} ('{}' in {}, '{}' in {}); compare like with like", k, a,
-                               kernel_label, b, bare_label)};
+      return Error{
+          fmt::format("the builds differ in {} ('{}' in {}, '{}' in {}); compare like with like", k,
+                      a, kernel_label, b, bare_label)};
     }
   }
   return {};
 }
 
-Result<std::map<std::string, std::string>> read_rb_cache_values(const std::filesystem::path& cmake_cache) {
+Result<std::map<std::string, std::string>> read_rb_cache_values(
+    const std::filesystem::path& cmake_cache) {
   std::string error;
   std::string text = slurp(cmake_cache, error);
   if (!error.empty()) return Error{error};
@@ -252,9 +269,11 @@ Result<std::map<std::string, std::string>> read_rb_cache_values(const std::files
     size_t colon = line.find(':'), eq = line.find('=');
     if (colon == std::string::npos || eq == std::string::npos || colon > eq) continue;
     std::string name = line.substr(0, colon);
-    bool plain = std::all_of(name.begin(), name.end(),
-                             [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
-    if (plain) out.emplace(name, line.substr(eq + 1));  // the first entry wins, as `sed | head -n 1` did
+    bool plain = std::all_of(name.begin(), name.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    });
+    if (plain)
+      out.emplace(name, line.substr(eq + 1));  // the first entry wins, as `sed | head -n 1` did
   }
   return out;
 }
@@ -265,7 +284,8 @@ Result<BuildDirImage> read_build_dir(const std::filesystem::path& dir) {
   for (const char* f : {"size.json", "rtosbench-fw.map", "CMakeCache.txt"}) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(dir / f, ec)) {
-      return Error{fmt::format("{} not found (is {} a built firmware directory?)", (dir / f).string(), dir.string())};
+      return Error{fmt::format("{} not found (is {} a built firmware directory?)",
+                               (dir / f).string(), dir.string())};
     }
   }
   auto options = read_rb_cache_values(dir / "CMakeCache.txt");
@@ -274,7 +294,8 @@ Result<BuildDirImage> read_build_dir(const std::filesystem::path& dir) {
   b.figures.port = b.options.count("RB_PORT") ? b.options.at("RB_PORT") : "";
   b.figures.board = b.options.count("RB_BOARD") ? b.options.at("RB_BOARD") : "";
   if (b.figures.port.empty()) {
-    return Error{fmt::format("{}: no RB_PORT (not a firmware build)", (dir / "CMakeCache.txt").string())};
+    return Error{
+        fmt::format("{}: no RB_PORT (not a firmware build)", (dir / "CMakeCache.txt").string())};
   }
   auto size = read_size_json(dir / "size.json");
   if (!size.ok()) return size.error();
@@ -286,8 +307,11 @@ Result<BuildDirImage> read_build_dir(const std::filesystem::path& dir) {
 }
 
 Result<KernelFootprint> kernel_footprint_of(const BuildOutput& kernel, const BuildOutput& bare) {
-  auto kernel_label = fmt::format("the {} image", kernel.defines.count("RB_PORT") ? kernel.defines.at("RB_PORT") : "?");
-  if (auto s = check_like_for_like(kernel.defines, kernel_label, bare.defines, "the bare reference image"); !s.ok()) {
+  auto kernel_label = fmt::format(
+      "the {} image", kernel.defines.count("RB_PORT") ? kernel.defines.at("RB_PORT") : "?");
+  if (auto s = check_like_for_like(kernel.defines, kernel_label, bare.defines,
+                                   "the bare reference image");
+      !s.ok()) {
     return s.error();
   }
   auto figures = [](const BuildOutput& b) -> Result<ImageFigures> {

@@ -9,17 +9,16 @@
 //   (ports/<port>/*.c), the C library members (lib*.a), and in the bare
 //   image the bare port itself.
 // docs/kernels.md ("Footprint") says what each figure holds.
-#include "build/firmware_builder.h"
-#include "util/result.h"
-
-#include <nlohmann/json.hpp>
-
 #include <array>
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+
+#include "build/firmware_builder.h"
+#include "util/result.h"
 
 namespace rb::build {
 
@@ -47,7 +46,8 @@ struct MapOwners {
 // address, size and file on the next line; both layouts are read. `origin`
 // names the text in messages. Error when the text has no "Linker script and
 // memory map" line (not a map file) or a size is not hexadecimal.
-Result<MapOwners> sum_map(std::string_view map_text, std::string_view port, const std::string& origin);
+Result<MapOwners> sum_map(std::string_view map_text, std::string_view port,
+                          const std::string& origin);
 
 // sum_map of a file; the error names the file and why it cannot be read.
 Result<MapOwners> sum_map_file(const std::filesystem::path& map, std::string_view port);
@@ -58,10 +58,10 @@ Result<Footprint> read_size_json(const std::filesystem::path& size_json);
 
 // What the comparison needs of one image.
 struct ImageFigures {
-  std::string port;     // RB_PORT
-  std::string board;    // RB_BOARD
-  Footprint size;       // size.json
-  MapOwners map;        // sum_map with `port`
+  std::string port;   // RB_PORT
+  std::string board;  // RB_BOARD
+  Footprint size;     // size.json
+  MapOwners map;      // sum_map with `port`
 };
 
 // The kernel-alone footprint (the JSON object `rtosbench footprint --json`
@@ -70,12 +70,16 @@ struct KernelFootprint {
   std::string port, board;
   uint64_t image_flash = 0, image_ram = 0;  // the kernel image (size.json)
   uint64_t bare_flash = 0, bare_ram = 0;    // the bare image (size.json)
-  SectionBytes kernel;     // kernel objects in the kernel image
-  SectionBytes port_glue;  // the kernel port's glue in the kernel image
-  SectionBytes bare_port;  // the bare port in the bare image
+  SectionBytes kernel;                      // kernel objects in the kernel image
+  SectionBytes port_glue;                   // the kernel port's glue in the kernel image
+  SectionBytes bare_port;                   // the bare port in the bare image
   int64_t libs_flash = 0, libs_ram = 0;     // C library bytes: kernel image minus bare image
-  int64_t delta_flash() const { return static_cast<int64_t>(image_flash) - static_cast<int64_t>(bare_flash); }
-  int64_t delta_ram() const { return static_cast<int64_t>(image_ram) - static_cast<int64_t>(bare_ram); }
+  int64_t delta_flash() const {
+    return static_cast<int64_t>(image_flash) - static_cast<int64_t>(bare_flash);
+  }
+  int64_t delta_ram() const {
+    return static_cast<int64_t>(image_ram) - static_cast<int64_t>(bare_ram);
+  }
 };
 
 // The arithmetic: delta = image - bare; libs = C library bytes of the kernel
@@ -97,12 +101,15 @@ inline constexpr std::array<const char*, 7> kLikeForLikeOptions{
 // with RB_PORT=bare and both must agree in every kLikeForLikeOptions value
 // (a missing value counts as empty). The labels name the two builds in the
 // message, e.g. "the builds differ in RB_OPT ('-O2 -g0' in K, '-Os' in B)".
-Status check_like_for_like(const std::map<std::string, std::string>& kernel_options, const std::string& kernel_label,
-                           const std::map<std::string, std::string>& bare_options, const std::string& bare_label);
+Status check_like_for_like(const std::map<std::string, std::string>& kernel_options,
+                           const std::string& kernel_label,
+                           const std::map<std::string, std::string>& bare_options,
+                           const std::string& bare_label);
 
 // The `VAR:TYPE=value` entries of a CMakeCache.txt whose names start with
 // RB_ (the firmware's options). Error names the file when it cannot be read.
-Result<std::map<std::string, std::string>> read_rb_cache_values(const std::filesystem::path& cmake_cache);
+Result<std::map<std::string, std::string>> read_rb_cache_values(
+    const std::filesystem::path& cmake_cache);
 
 // A firmware build directory (scripts/fw-build.sh, tests/ports, a build
 // cache entry's build/): its RB_* options and figures. Error names the

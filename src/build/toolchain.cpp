@@ -14,14 +14,15 @@ std::string first_line(const std::string& s) {
   return l;
 }
 
-Result<std::string> tool_output(ProcessRunner& runner, std::vector<std::string> argv, const char* package) {
+Result<std::string> tool_output(ProcessRunner& runner, std::vector<std::string> argv,
+                                const char* package) {
   ProcessSpec spec;
   spec.argv = argv;
   spec.timeout = std::chrono::seconds(30);
   auto r = runner.run(spec);
   if (!r.ok()) {
-    return Error{fmt::format("`{}` failed ({}); install the Debian package {}", fmt::join(argv, " "), r.describe(),
-                             package)};
+    return Error{fmt::format("`{}` failed ({}); install the Debian package {}",
+                             fmt::join(argv, " "), r.describe(), package)};
   }
   return r.output;
 }
@@ -48,9 +49,10 @@ Result<Toolchain> probe_toolchain(ProcessRunner& runner) {
 
 Status check_gcc_pin(const Toolchain& tc, const std::string& pin) {
   if (pin.empty() || pin == tc.gcc_version) return {};
-  return Error{fmt::format("arm-none-eabi-gcc is {} but the matrix pins {} ({}); numbers from different compilers "
-                           "are not comparable: install {} or change toolchain.arm-none-eabi-gcc in the matrix",
-                           tc.gcc_version, pin, tc.gcc_banner, pin)};
+  return Error{fmt::format(
+      "arm-none-eabi-gcc is {} but the matrix pins {} ({}); numbers from different compilers "
+      "are not comparable: install {} or change toolchain.arm-none-eabi-gcc in the matrix",
+      tc.gcc_version, pin, tc.gcc_banner, pin)};
 }
 
 }  // namespace rb::build

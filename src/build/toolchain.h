@@ -1,15 +1,15 @@
 #pragma once
 // The host tools a firmware build depends on, as they report themselves.
+#include <string>
+
 #include "util/process.h"
 #include "util/result.h"
-
-#include <string>
 
 namespace rb::build {
 
 struct Toolchain {
-  std::string gcc_version;  // `arm-none-eabi-gcc -dumpversion`, e.g. "12.2.1"
-  std::string gcc_banner;   // first line of `arm-none-eabi-gcc --version`
+  std::string gcc_version;    // `arm-none-eabi-gcc -dumpversion`, e.g. "12.2.1"
+  std::string gcc_banner;     // first line of `arm-none-eabi-gcc --version`
   std::string cmake_version;  // e.g. "3.25.1"
   std::string ninja_version;
 };

@@ -39,10 +39,13 @@ std::function<int()> add_footprint(CLI::App& app) {
       "RB_BOARD, RB_OPT, RB_TICK_HZ, RB_FPU_CONTEXT, RB_SAMPLES, RB_WARMUP and RB_TESTS.\n"
       "Exit status: 0 printed; 3 refused (the builds differ, the second is not bare, the first "
       "has no kernel object); 64 usage; 66 a build directory lacks a file or it cannot be read.");
-  app.add_option("KERNEL_BUILD_DIR", args->kernel, "the kernel port's firmware build directory")->required();
-  app.add_option("BARE_BUILD_DIR", args->bare, "the bare port's firmware build directory")->required();
-  app.add_flag("--json", args->json,
-               "print one JSON object (image, bare, delta, kernel, port_glue, libs, bare_port; bytes)");
+  app.add_option("KERNEL_BUILD_DIR", args->kernel, "the kernel port's firmware build directory")
+      ->required();
+  app.add_option("BARE_BUILD_DIR", args->bare, "the bare port's firmware build directory")
+      ->required();
+  app.add_flag(
+      "--json", args->json,
+      "print one JSON object (image, bare, delta, kernel, port_glue, libs, bare_port; bytes)");
 
   return [args]() -> int {
     auto k = build::read_build_dir(args->kernel);
@@ -55,7 +58,8 @@ std::function<int()> add_footprint(CLI::App& app) {
       fmt::print(stderr, "rtosbench footprint: {}\n", b.error().message);
       return kExitNoInput;
     }
-    if (auto s = build::check_like_for_like(k->options, args->kernel, b->options, args->bare); !s.ok()) {
+    if (auto s = build::check_like_for_like(k->options, args->kernel, b->options, args->bare);
+        !s.ok()) {
       fmt::print(stderr, "rtosbench footprint: {}\n", s.error().message);
       return kExitRefused;
     }
@@ -69,11 +73,12 @@ std::function<int()> add_footprint(CLI::App& app) {
       return kExitOk;
     }
     const auto& x = *f;
-    int64_t sum_flash = static_cast<int64_t>(x.kernel.flash() + x.port_glue.flash()) + x.libs_flash -
-                        static_cast<int64_t>(x.bare_port.flash());
+    int64_t sum_flash = static_cast<int64_t>(x.kernel.flash() + x.port_glue.flash()) +
+                        x.libs_flash - static_cast<int64_t>(x.bare_port.flash());
     int64_t sum_ram = static_cast<int64_t>(x.kernel.ram() + x.port_glue.ram()) + x.libs_ram -
                       static_cast<int64_t>(x.bare_port.ram());
-    std::string out = fmt::format("{} on {}, bytes                flash      RAM\n", x.port, x.board);
+    std::string out =
+        fmt::format("{} on {}, bytes                flash      RAM\n", x.port, x.board);
     out += row("image", x.image_flash, x.image_ram, args->kernel);
     out += row("bare image", x.bare_flash, x.bare_ram, args->bare);
     out += row("kernel alone", x.delta_flash(), x.delta_ram(), "image - bare image");
@@ -81,8 +86,8 @@ std::function<int()> add_footprint(CLI::App& app) {
     out += row("kernel objects", x.kernel.flash(), x.kernel.ram(), part_note(x.kernel));
     out += row("port glue", x.port_glue.flash(), x.port_glue.ram(), part_note(x.port_glue));
     out += row("C library", x.libs_flash, x.libs_ram, "kernel image minus bare image");
-    out += row("- bare port", -static_cast<int64_t>(x.bare_port.flash()), -static_cast<int64_t>(x.bare_port.ram()),
-               part_note(x.bare_port));
+    out += row("- bare port", -static_cast<int64_t>(x.bare_port.flash()),
+               -static_cast<int64_t>(x.bare_port.ram()), part_note(x.bare_port));
     out += row("= sum", sum_flash, sum_ram, "equals `kernel alone` up to section alignment");
     std::fwrite(out.data(), 1, out.size(), stdout);
     return kExitOk;

@@ -74,14 +74,15 @@ void record_history(const std::string& db_option, const std::filesystem::path& r
   options.replace = true;
   auto rec = store::record_run(db, run_dir, options);
   if (!rec.ok()) {
-    fmt::print(stderr, "warning: run not recorded in the history database {}: {} (record it later with "
-                       "`rtosbench history import {}`)\n",
+    fmt::print(stderr,
+               "warning: run not recorded in the history database {}: {} (record it later with "
+               "`rtosbench history import {}`)\n",
                db.string(), rec.error().message, run_dir.string());
     return;
   }
   fmt::print(stderr, "history: {} {} ({} jobs) in {}\n",
-             rec->outcome == store::RecordOutcome::kRecorded ? "recorded" : "re-recorded", rec->run_id, rec->jobs,
-             db.string());
+             rec->outcome == store::RecordOutcome::kRecorded ? "recorded" : "re-recorded",
+             rec->run_id, rec->jobs, db.string());
 }
 
 int run_command(RunArgs& a) {

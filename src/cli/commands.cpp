@@ -6,14 +6,21 @@ namespace rb::cli {
 
 std::span<const Command> commands() {
   static const std::array kCommands{
-      Command{"verify", "check a captured benchmark log and re-derive every statistic from RAW", add_verify},
-      Command{"run", "build, flash, capture and verify every job of a test matrix on a bench", add_run},
-      Command{"doctor", "check toolchain, flash tools, probes, serial ports and kernel sources", add_doctor},
+      Command{"verify", "check a captured benchmark log and re-derive every statistic from RAW",
+              add_verify},
+      Command{"run", "build, flash, capture and verify every job of a test matrix on a bench",
+              add_run},
+      Command{"doctor", "check toolchain, flash tools, probes, serial ports and kernel sources",
+              add_doctor},
       Command{"diff", "compare two runs statistic by statistic against tolerances", add_diff},
-      Command{"regress", "check a run against a baseline; JUnit XML and Markdown for CI", add_regress},
-      Command{"history", "record runs in the SQLite history and show a metric's trend", add_history},
-      Command{"report", "Markdown, self-contained HTML and CSV reports of one or more runs", add_report},
-      Command{"footprint", "flash and RAM of a kernel alone: a kernel build minus the bare build", add_footprint},
+      Command{"regress", "check a run against a baseline; JUnit XML and Markdown for CI",
+              add_regress},
+      Command{"history", "record runs in the SQLite history and show a metric's trend",
+              add_history},
+      Command{"report", "Markdown, self-contained HTML and CSV reports of one or more runs",
+              add_report},
+      Command{"footprint", "flash and RAM of a kernel alone: a kernel build minus the bare build",
+              add_footprint},
   };
   return kCommands;
 }

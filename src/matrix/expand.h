@@ -1,9 +1,9 @@
 #pragma once
 // Variant expansion: kernels x opt x tick x fpu, in matrix order, with
 // stable readable ids (repeats are loads inside a job, not jobs).
-#include "matrix/model.h"
-
 #include <vector>
+
+#include "matrix/model.h"
 
 namespace rb::matrix {
 

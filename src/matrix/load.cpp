@@ -893,11 +893,12 @@ void parse_board(Checker& c, const YAML::Node& b, Bench& bench) {
   } else if (!inst.power_cycle.empty()) {
     std::string program = inst.power_cycle.substr(0, inst.power_cycle.find(' '));
     if (!power_tool_allowed(program)) {
-      c.error(b["power_cycle"],
-              fmt::format("{} power_cycle: '{}' is not a power-switch tool rtosbench knows (uhubctl, "
-                          "ykushcmd, sispmctl, usbrelay); list it in the environment variable "
-                          "RTOSBENCH_POWER_TOOLS to allow it",
-                          what, program));
+      c.error(
+          b["power_cycle"],
+          fmt::format("{} power_cycle: '{}' is not a power-switch tool rtosbench knows (uhubctl, "
+                      "ykushcmd, sispmctl, usbrelay); list it in the environment variable "
+                      "RTOSBENCH_POWER_TOOLS to allow it",
+                      what, program));
       inst.power_cycle.clear();
     }
   }

@@ -2,10 +2,10 @@
 // Loading and validating matrix and bench files. Validation collects every
 // problem of a file before failing, each as `file:line:column: message`, with
 // the allowed values when the set is closed.
-#include "matrix/model.h"
-
 #include <string>
 #include <vector>
+
+#include "matrix/model.h"
 
 namespace rb::matrix {
 

@@ -25,16 +25,16 @@ struct ExtraSource {
 };
 
 struct KernelSpec {
-  std::string name;      // job id prefix and CONFIG kernel name, e.g. "freertos"
-  std::string port;      // firmware/ports/<port>/port.cmake; defaults to name
-  std::string version;   // pinned version, e.g. "10.5.1"; "n/a" for bare
-  std::string git;       // upstream URL; empty for kernels without source (bare)
-  std::string tag;       // upstream tag of `version` (optional with `commit`)
+  std::string name;     // job id prefix and CONFIG kernel name, e.g. "freertos"
+  std::string port;     // firmware/ports/<port>/port.cmake; defaults to name
+  std::string version;  // pinned version, e.g. "10.5.1"; "n/a" for bare
+  std::string git;      // upstream URL; empty for kernels without source (bare)
+  std::string tag;      // upstream tag of `version` (optional with `commit`)
   // Pinned commit (40 hex digits) for a version that has no tag, or whose
   // tag could move (a branch): it wins over `tag`, which is then only checked.
   std::string commit;
   std::filesystem::path source;  // local checkout named in the matrix (absolute)
-  std::string note;      // shown with every result, e.g. why a version differs from a seed
+  std::string note;              // shown with every result, e.g. why a version differs from a seed
   std::vector<ExtraSource> extra_sources;
   // Per-kernel pin overrides; an empty optional removes a pin.
   std::map<std::string, std::optional<std::string>> expect;
@@ -44,8 +44,8 @@ struct KernelSpec {
 struct Timeouts {
   double build_s = 900;
   double flash_s = 120;
-  double capture_s = 600;     // whole capture, `cont` to END
-  double inactivity_s = 30;   // longest silence on the port
+  double capture_s = 600;    // whole capture, `cont` to END
+  double inactivity_s = 30;  // longest silence on the port
 };
 
 struct Retries {
@@ -64,7 +64,7 @@ struct SpreadTolerance {
 };
 
 struct Matrix {
-  std::filesystem::path file;      // absolute path of the matrix file
+  std::filesystem::path file;  // absolute path of the matrix file
   std::string name;
   std::filesystem::path bench;     // default bench file (absolute), may be empty
   std::filesystem::path firmware;  // firmware CMake project (absolute)
@@ -95,10 +95,10 @@ enum class ResetMethod { kHardware, kSystem, kPowerCycle };
 const char* to_string(ResetMethod r);
 
 struct ProbeSpec {
-  std::string serial;     // probe serial number: openocd `adapter serial`, pyocd `-u`
+  std::string serial;  // probe serial number: openocd `adapter serial`, pyocd `-u`
   std::string interface = "interface/stlink.cfg";  // openocd interface script
-  std::string target;     // openocd target script / pyocd target name
-  std::string pack;       // pyocd CMSIS pack
+  std::string target;                              // openocd target script / pyocd target name
+  std::string pack;                                // pyocd CMSIS pack
   bool connect_under_reset = false;
 };
 
@@ -118,8 +118,8 @@ struct QemuSpec {
 };
 
 struct BoardInstance {
-  std::string id;          // unique in the bench, e.g. "disco-1"
-  std::string board;       // board type; a job runs on instances of its matrix's board
+  std::string id;     // unique in the bench, e.g. "disco-1"
+  std::string board;  // board type; a job runs on instances of its matrix's board
   // A flasher registered in src/probe (flasher.cpp) and named by the board's
   // board.cmake (RB_BOARD_FLASHERS).
   std::string flasher = "qemu";
@@ -128,11 +128,11 @@ struct BoardInstance {
   bool emulated = true;
   ProbeSpec probe;
   QemuSpec qemu;
-  std::string serial_port; // by-id path; empty for qemu (the pty is made per job)
+  std::string serial_port;  // by-id path; empty for qemu (the pty is made per job)
   unsigned baud = 115200;
   ResetMethod reset = ResetMethod::kSystem;
-  std::string power_cycle; // shell command; required for power-cycle reset
-  double port_wait_s = 10; // how long to wait for the port to (re)appear
+  std::string power_cycle;  // shell command; required for power-cycle reset
+  double port_wait_s = 10;  // how long to wait for the port to (re)appear
 };
 
 struct Bench {
@@ -144,12 +144,12 @@ struct Bench {
 // One expanded job: a kernel at one variant. Its loads (Matrix::repeats)
 // run inside the job.
 struct Job {
-  std::string id;          // e.g. "freertos-O2-tick1000-fpu0"
-  std::string build_id;    // the image's id (equal to id: one image per job)
+  std::string id;        // e.g. "freertos-O2-tick1000-fpu0"
+  std::string build_id;  // the image's id (equal to id: one image per job)
   KernelSpec kernel;
   std::string board;
-  std::string opt;         // e.g. "-O2 -g0"
-  std::string opt_id;      // e.g. "O2"
+  std::string opt;     // e.g. "-O2 -g0"
+  std::string opt_id;  // e.g. "O2"
   int tick_hz = 1000;
   int fpu_context = 0;
   std::vector<std::string> tests;

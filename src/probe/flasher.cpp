@@ -24,7 +24,9 @@ const std::vector<FlasherRegistration> kFlashers{
 
 }  // namespace
 
-const std::vector<FlasherRegistration>& registered_flashers() { return kFlashers; }
+const std::vector<FlasherRegistration>& registered_flashers() {
+  return kFlashers;
+}
 
 std::unique_ptr<Flasher> make_flasher(std::string_view name, ProcessRunner& runner) {
   for (const auto& r : kFlashers) {
@@ -33,10 +35,11 @@ std::unique_ptr<Flasher> make_flasher(std::string_view name, ProcessRunner& runn
   return nullptr;
 }
 
-Status power_cycle(ProcessRunner& runner, const matrix::BoardInstance& board, const std::filesystem::path& log,
-                   std::chrono::milliseconds timeout) {
+Status power_cycle(ProcessRunner& runner, const matrix::BoardInstance& board,
+                   const std::filesystem::path& log, std::chrono::milliseconds timeout) {
   if (board.power_cycle.empty()) {
-    return Error{fmt::format("board '{}' has reset: power-cycle but no power_cycle command", board.id)};
+    return Error{
+        fmt::format("board '{}' has reset: power-cycle but no power_cycle command", board.id)};
   }
   // No shell: the bench file's command is a program and its arguments
   // (src/matrix/load.cpp checked both), split at its single spaces.
@@ -50,8 +53,8 @@ Status power_cycle(ProcessRunner& runner, const matrix::BoardInstance& board, co
   spec.timeout = timeout;
   auto r = runner.run(spec);
   if (!r.ok()) {
-    return Error{fmt::format("power-cycle command `{}` failed ({}): {}", board.power_cycle, r.describe(),
-                             failure_lines(r))};
+    return Error{fmt::format("power-cycle command `{}` failed ({}): {}", board.power_cycle,
+                             r.describe(), failure_lines(r))};
   }
   return {};
 }
@@ -93,8 +96,8 @@ std::string quoted_command(const std::vector<std::string>& argv) {
 }
 
 ProcessResult run_logged(ProcessRunner& runner, std::vector<std::string> argv,
-                              const std::filesystem::path& log, std::chrono::milliseconds timeout,
-                              std::vector<std::string>& commands) {
+                         const std::filesystem::path& log, std::chrono::milliseconds timeout,
+                         std::vector<std::string>& commands) {
   ProcessSpec spec;
   spec.argv = std::move(argv);
   spec.log = log;
@@ -122,8 +125,9 @@ std::string failure_lines(const ProcessResult& r, size_t max) {
   size_t n = 0;
   while (std::getline(in, line) && n < max) {
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-    bool is_error = line.rfind("Error", 0) == 0 || line.rfind("error", 0) == 0 || line.rfind("** ", 0) == 0 ||
-                    line.rfind("in procedure", 0) == 0 || line.find("ERROR") != std::string::npos ||
+    bool is_error = line.rfind("Error", 0) == 0 || line.rfind("error", 0) == 0 ||
+                    line.rfind("** ", 0) == 0 || line.rfind("in procedure", 0) == 0 ||
+                    line.find("ERROR") != std::string::npos ||
                     line.find("No such file") != std::string::npos;
     if (!is_error) continue;
     if (!out.empty()) out += "; ";

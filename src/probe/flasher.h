@@ -5,16 +5,16 @@
 // its first instruction; the runner then opens the serial capture and
 // releases the target, so the first line is never lost. Released targets run
 // with the debugger detached (DHCSR.C_DEBUGEN cleared or power-on reset).
-#include "matrix/model.h"
-#include "util/process.h"
-#include "util/result.h"
-
 #include <chrono>
 #include <filesystem>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "matrix/model.h"
+#include "util/process.h"
+#include "util/result.h"
 
 namespace rb::probe {
 
@@ -71,7 +71,9 @@ class Flasher {
   // without programming, so the image is flashed once per job. The default
   // programs again, for backends where programming is the cold start
   // (QEMU: a new process). Errors as program().
-  virtual Result<std::unique_ptr<TargetSession>> reload(const FlashContext& ctx) { return program(ctx); }
+  virtual Result<std::unique_ptr<TargetSession>> reload(const FlashContext& ctx) {
+    return program(ctx);
+  }
   // Is the tool installed, which version (for `doctor`).
   virtual ToolCheck check_tool() = 0;
 };
@@ -88,11 +90,10 @@ const std::vector<FlasherRegistration>& registered_flashers();
 // nullptr when no backend has that name.
 std::unique_ptr<Flasher> make_flasher(std::string_view name, ProcessRunner& runner);
 
-
 // Shared by the probe backends: runs the board's power-cycle command through
 // `sh -c`, logging to `log`. Error carries the command's output.
-Status power_cycle(ProcessRunner& runner, const matrix::BoardInstance& board, const std::filesystem::path& log,
-                   std::chrono::milliseconds timeout);
+Status power_cycle(ProcessRunner& runner, const matrix::BoardInstance& board,
+                   const std::filesystem::path& log, std::chrono::milliseconds timeout);
 
 // Shared by the probe backends (openocd, pyocd): a target held through a
 // debug probe. release() power-cycles the board when its bench entry says
@@ -129,8 +130,8 @@ std::string quoted_command(const std::vector<std::string>& argv);
 // Shared by the probe backends: runs `argv`, its output appended to `log`
 // after a "$ <command>" line, and adds the command to `commands`.
 ProcessResult run_logged(ProcessRunner& runner, std::vector<std::string> argv,
-                              const std::filesystem::path& log, std::chrono::milliseconds timeout,
-                              std::vector<std::string>& commands);
+                         const std::filesystem::path& log, std::chrono::milliseconds timeout,
+                         std::vector<std::string>& commands);
 
 // Shared by the probe backends: the attempt's flash.log (its directory made),
 // or, when `tool` is not in PATH, `missing` as the error (also written to

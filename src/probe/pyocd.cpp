@@ -3,12 +3,12 @@
 // with `pyocd cmd -c "compare ADDR FILE"`, whose verdict is only in its text.
 // Release: `pyocd reset -m hardware|system`; pyOCD's resume-on-disconnect
 // writes DHCSR=DBGKEY and DEMCR=0, leaving the debugger detached.
-#include "probe/flasher.h"
-
 #include <fmt/core.h>
 #include <fmt/format.h>
 
 #include <fstream>
+
+#include "probe/flasher.h"
 
 namespace rb::probe {
 
@@ -19,7 +19,8 @@ constexpr const char* kInstallHint = "install a current pyOCD with `pipx install
 std::string missing_message() {
   std::string m = "pyocd is not installed: no `pyocd` command in PATH";
   if (!find_in_path("pyocd-flashtool").empty()) {
-    m += " (found pyocd-flashtool from Debian's python3-pyocd 0.13, which is too old: it has no `pyocd` command and "
+    m += " (found pyocd-flashtool from Debian's python3-pyocd 0.13, which is too old: it has no "
+         "`pyocd` command and "
          "no STM32F407 target)";
   }
   return m + "; " + kInstallHint;
@@ -44,12 +45,14 @@ class PyocdSession final : public ProbeSession {
 
  private:
   Status reset_through_probe(const std::filesystem::path& log) override {
-    std::vector<std::string> argv{"pyocd", "reset", "-m",
-                                  ctx_.board.reset == matrix::ResetMethod::kHardware ? "hardware" : "system"};
+    std::vector<std::string> argv{
+        "pyocd", "reset", "-m",
+        ctx_.board.reset == matrix::ResetMethod::kHardware ? "hardware" : "system"};
     auto t = target_args(ctx_.board);
     argv.insert(argv.end(), t.begin(), t.end());
     auto r = run_logged(runner_, argv, log, ctx_.timeout, commands_);
-    if (!r.ok()) return Error{fmt::format("pyocd reset failed ({}): {}", r.describe(), failure_lines(r))};
+    if (!r.ok())
+      return Error{fmt::format("pyocd reset failed ({}): {}", r.describe(), failure_lines(r))};
     return {};
   }
 };
@@ -77,20 +80,26 @@ class PyocdFlasher final : public Flasher {
     }
     load.push_back(ctx.elf.string());
     auto r = run_logged(runner_, load, log, ctx.timeout, commands);
-    if (!r.ok()) return Error{fmt::format("pyocd load failed ({}): {}", r.describe(), failure_lines(r))};
+    if (!r.ok())
+      return Error{fmt::format("pyocd load failed ({}): {}", r.describe(), failure_lines(r))};
     // Verify, then hold the core so nothing runs before the capture is open.
     std::vector<std::string> cmd{"pyocd", "cmd"};
     cmd.insert(cmd.end(), t.begin(), t.end());
-    for (const std::string& c : {"compare 0x08000000 " + ctx.bin.string(), std::string("reset halt")}) {
+    for (const std::string& c :
+         {"compare 0x08000000 " + ctx.bin.string(), std::string("reset halt")}) {
       cmd.push_back("-c");
       cmd.push_back(c);
     }
     auto v = run_logged(runner_, cmd, log, ctx.timeout, commands);
-    if (!v.ok()) return Error{fmt::format("pyocd verify failed ({}): {}", v.describe(), failure_lines(v))};
-    if (v.output.find("bytes match") == std::string::npos || v.output.find("All ") == std::string::npos) {
-      return Error{fmt::format("pyocd compare did not report 'All N bytes match.': {}", failure_lines(v))};
+    if (!v.ok())
+      return Error{fmt::format("pyocd verify failed ({}): {}", v.describe(), failure_lines(v))};
+    if (v.output.find("bytes match") == std::string::npos ||
+        v.output.find("All ") == std::string::npos) {
+      return Error{
+          fmt::format("pyocd compare did not report 'All N bytes match.': {}", failure_lines(v))};
     }
-    return std::unique_ptr<TargetSession>(std::make_unique<PyocdSession>(runner_, ctx, std::move(commands)));
+    return std::unique_ptr<TargetSession>(
+        std::make_unique<PyocdSession>(runner_, ctx, std::move(commands)));
   }
 
   // Flash once per job: the next load only halts the core again; release()
@@ -107,8 +116,10 @@ class PyocdFlasher final : public Flasher {
     cmd.push_back("-c");
     cmd.push_back("reset halt");
     auto r = run_logged(runner_, cmd, log, ctx.timeout, commands);
-    if (!r.ok()) return Error{fmt::format("pyocd reset halt failed ({}): {}", r.describe(), failure_lines(r))};
-    return std::unique_ptr<TargetSession>(std::make_unique<PyocdSession>(runner_, ctx, std::move(commands)));
+    if (!r.ok())
+      return Error{fmt::format("pyocd reset halt failed ({}): {}", r.describe(), failure_lines(r))};
+    return std::unique_ptr<TargetSession>(
+        std::make_unique<PyocdSession>(runner_, ctx, std::move(commands)));
   }
 
  private:

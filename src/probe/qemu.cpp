@@ -11,12 +11,12 @@
 // until a once-a-second poll has seen its slave open, and meanwhile writes
 // each byte at most once, dropping it when the pty's ~20 KB buffer is full
 // (docs/run.md, "Capture transport"): release() waits that poll out.
-#include "probe/flasher.h"
-#include "probe/qemu_monitor.h"
-#include "util/temp_dir.h"
-
 #include <fmt/core.h>
 #include <fmt/format.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <fstream>
@@ -24,10 +24,9 @@
 #include <sstream>
 #include <thread>
 
-#include <stdlib.h>
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <unistd.h>
+#include "probe/flasher.h"
+#include "probe/qemu_monitor.h"
+#include "util/temp_dir.h"
 
 namespace rb::probe {
 
@@ -50,10 +49,15 @@ std::string read_file(const std::filesystem::path& p) {
 
 class QemuSession final : public TargetSession {
  public:
-  QemuSession(std::unique_ptr<ChildProcess> child, std::filesystem::path tmpdir, std::filesystem::path port,
-              int stream_fd, std::filesystem::path flash_log, std::vector<std::string> commands)
-      : child_(std::move(child)), tmpdir_(std::move(tmpdir)), port_(std::move(port)), stream_fd_(stream_fd),
-        flash_log_(std::move(flash_log)), commands_(std::move(commands)) {}
+  QemuSession(std::unique_ptr<ChildProcess> child, std::filesystem::path tmpdir,
+              std::filesystem::path port, int stream_fd, std::filesystem::path flash_log,
+              std::vector<std::string> commands)
+      : child_(std::move(child)),
+        tmpdir_(std::move(tmpdir)),
+        port_(std::move(port)),
+        stream_fd_(stream_fd),
+        flash_log_(std::move(flash_log)),
+        commands_(std::move(commands)) {}
   ~QemuSession() override {
     stop();
     if (stream_fd_ >= 0) ::close(stream_fd_);
@@ -78,7 +82,8 @@ class QemuSession final : public TargetSession {
       while (std::chrono::steady_clock::now() < until && !interrupt_requested()) {
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
       }
-      append_log(flash_log_, fmt::format("waited {} ms for QEMU to notice the open pty", kPtySettle.count()));
+      append_log(flash_log_,
+                 fmt::format("waited {} ms for QEMU to notice the open pty", kPtySettle.count()));
     }
     commands_.push_back("(monitor) cont");
     auto r = monitor_.command("cont", std::chrono::seconds(5));
@@ -138,11 +143,12 @@ Result<int> connect_serial_socket(const std::filesystem::path& path, ChildProces
     ::close(fd);
     if (!child.running()) {
       auto r = child.result();
-      return Error{fmt::format("QEMU exited before starting ({}): {}", r.describe(), failure_lines(r))};
+      return Error{
+          fmt::format("QEMU exited before starting ({}): {}", r.describe(), failure_lines(r))};
     }
     if (std::chrono::steady_clock::now() >= deadline || interrupt_requested()) {
-      return Error{fmt::format("cannot connect to QEMU's serial socket {} within {} ms: {}", path.string(),
-                               timeout.count(), last_error)};
+      return Error{fmt::format("cannot connect to QEMU's serial socket {} within {} ms: {}",
+                               path.string(), timeout.count(), last_error)};
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
@@ -189,20 +195,28 @@ class QemuFlasher final : public Flasher {
     std::filesystem::path serial_sock = tmpdir / "serial.sock";
 
     ProcessSpec spec;
-    spec.argv = {"qemu-system-arm", "-M", ctx.board.qemu.machine, "-nographic",
-                 "-icount", "shift=0,align=off,sleep=off", "-S"};
+    spec.argv = {"qemu-system-arm",
+                 "-M",
+                 ctx.board.qemu.machine,
+                 "-nographic",
+                 "-icount",
+                 "shift=0,align=off,sleep=off",
+                 "-S"};
     if (pty) {
       spec.argv.insert(spec.argv.end(), {"-serial", "pty"});
     } else {
       // Before the monitor: QEMU creates chardevs in this order and blocks
       // on this one until the capture is connected.
-      spec.argv.insert(spec.argv.end(),
-                       {"-chardev", fmt::format("socket,id=rbserial,path={},server=on,wait=on", serial_sock.string()),
-                        "-serial", "chardev:rbserial"});
+      spec.argv.insert(spec.argv.end(), {"-chardev",
+                                         fmt::format("socket,id=rbserial,path={},server=on,wait=on",
+                                                     serial_sock.string()),
+                                         "-serial", "chardev:rbserial"});
     }
-    spec.argv.insert(spec.argv.end(), {"-monitor", fmt::format("unix:{},server=on,wait=off", sock.string()),
-                                       "-kernel", ctx.elf.string()});
-    spec.argv.insert(spec.argv.end(), ctx.board.qemu.extra_args.begin(), ctx.board.qemu.extra_args.end());
+    spec.argv.insert(spec.argv.end(),
+                     {"-monitor", fmt::format("unix:{},server=on,wait=off", sock.string()),
+                      "-kernel", ctx.elf.string()});
+    spec.argv.insert(spec.argv.end(), ctx.board.qemu.extra_args.begin(),
+                     ctx.board.qemu.extra_args.end());
     spec.log = qemu_log;
     std::string cmdline = fmt::format("{}", fmt::join(spec.argv, " "));
     append_log(flash_log, "$ " + cmdline);
@@ -228,12 +242,14 @@ class QemuFlasher final : public Flasher {
         if (!(*child)->running()) {
           auto r = (*child)->result();
           cleanup();
-          return Error{fmt::format("QEMU exited before starting ({}): {}", r.describe(), failure_lines(r))};
+          return Error{
+              fmt::format("QEMU exited before starting ({}): {}", r.describe(), failure_lines(r))};
         }
         if (std::chrono::steady_clock::now() >= deadline || interrupt_requested()) {
           (*child)->stop(std::chrono::milliseconds(200));
           cleanup();
-          return Error{fmt::format("QEMU did not announce its serial pty within {} ms", ctx.timeout.count())};
+          return Error{fmt::format("QEMU did not announce its serial pty within {} ms",
+                                   ctx.timeout.count())};
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
       }
@@ -247,30 +263,35 @@ class QemuFlasher final : public Flasher {
       stream_fd = *fd;
       port = serial_sock;
     }
-    auto session = std::make_unique<QemuSession>(std::move(*child), tmpdir, port, stream_fd, flash_log,
-                                                 std::vector<std::string>{cmdline});
+    auto session = std::make_unique<QemuSession>(std::move(*child), tmpdir, port, stream_fd,
+                                                 flash_log, std::vector<std::string>{cmdline});
     session->set_pty(pty);
-    if (auto s = session->monitor().connect(sock, std::chrono::seconds(5)); !s.ok()) return s.error();
+    if (auto s = session->monitor().connect(sock, std::chrono::seconds(5)); !s.ok())
+      return s.error();
 
     // Verify: the first words of flash must be the image's first words.
     std::string bin = read_file(ctx.bin);
     size_t words = std::min<size_t>(16, bin.size() / 4);
-    if (words == 0) return Error{fmt::format("cannot verify: image {} is empty or missing", ctx.bin.string())};
-    auto xp = session->monitor().command(fmt::format("xp /{}wx 0x08000000", words), std::chrono::seconds(5));
+    if (words == 0)
+      return Error{fmt::format("cannot verify: image {} is empty or missing", ctx.bin.string())};
+    auto xp = session->monitor().command(fmt::format("xp /{}wx 0x08000000", words),
+                                         std::chrono::seconds(5));
     if (!xp.ok()) return Error{fmt::format("verify: {}", xp.error().message)};
     std::vector<uint32_t> got = parse_xp_words(*xp);
     for (size_t i = 0; i < words; ++i) {
       uint32_t want = 0;
       std::memcpy(&want, bin.data() + 4 * i, 4);
       if (i >= got.size() || got[i] != want) {
-        return Error{fmt::format("verify failed: flash word {} at 0x{:08x} is {} but the image has 0x{:08x}", i,
-                                 0x08000000 + 4 * i, i < got.size() ? fmt::format("0x{:08x}", got[i]) : "unreadable",
-                                 want)};
+        return Error{
+            fmt::format("verify failed: flash word {} at 0x{:08x} is {} but the image has 0x{:08x}",
+                        i, 0x08000000 + 4 * i,
+                        i < got.size() ? fmt::format("0x{:08x}", got[i]) : "unreadable", want)};
       }
     }
-    append_log(flash_log, fmt::format("verified: the first {} words of flash match {}; serial {} {}", words,
-                                      ctx.bin.filename().string(), pty ? "pty" : "socket (connected)",
-                                      port.string()));
+    append_log(flash_log,
+               fmt::format("verified: the first {} words of flash match {}; serial {} {}", words,
+                           ctx.bin.filename().string(), pty ? "pty" : "socket (connected)",
+                           port.string()));
     return std::unique_ptr<TargetSession>(std::move(session));
   }
 

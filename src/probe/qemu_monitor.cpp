@@ -1,16 +1,15 @@
 #include "probe/qemu_monitor.h"
 
 #include <fmt/core.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <regex>
 #include <thread>
 #include <vector>
-
-#include <poll.h>
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <unistd.h>
 
 namespace rb::probe {
 
@@ -18,7 +17,8 @@ QemuMonitor::~QemuMonitor() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-Status QemuMonitor::connect(const std::filesystem::path& socket_path, std::chrono::milliseconds timeout) {
+Status QemuMonitor::connect(const std::filesystem::path& socket_path,
+                            std::chrono::milliseconds timeout) {
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;
   if (socket_path.string().size() >= sizeof addr.sun_path) {
@@ -37,7 +37,8 @@ Status QemuMonitor::connect(const std::filesystem::path& socket_path, std::chron
     last_error = std::strerror(errno);
     ::close(fd);
     if (std::chrono::steady_clock::now() >= deadline) {
-      return Error{fmt::format("cannot connect to the QEMU monitor at {}: {}", socket_path.string(), last_error)};
+      return Error{fmt::format("cannot connect to the QEMU monitor at {}: {}", socket_path.string(),
+                               last_error)};
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
@@ -51,8 +52,10 @@ Result<std::string> QemuMonitor::read_prompt(std::chrono::milliseconds timeout) 
   auto deadline = std::chrono::steady_clock::now() + timeout;
   char buf[4096];
   while (text.find("(qemu) ") == std::string::npos) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) return Error{fmt::format("QEMU monitor did not answer within {} ms", timeout.count())};
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0)
+      return Error{fmt::format("QEMU monitor did not answer within {} ms", timeout.count())};
     pollfd p{fd_, POLLIN, 0};
     int r = ::poll(&p, 1, static_cast<int>(left.count()));
     if (r < 0 && errno == EINTR) continue;
@@ -76,14 +79,16 @@ Status QemuMonitor::send(const std::string& command) {
     ssize_t n = ::send(fd_, line.data() + off, line.size() - off, MSG_NOSIGNAL);
     if (n < 0) {
       if (errno == EINTR) continue;
-      return Error{fmt::format("QEMU monitor: cannot send '{}': {}", command, std::strerror(errno))};
+      return Error{
+          fmt::format("QEMU monitor: cannot send '{}': {}", command, std::strerror(errno))};
     }
     off += static_cast<size_t>(n);
   }
   return {};
 }
 
-Result<std::string> QemuMonitor::command(const std::string& command, std::chrono::milliseconds timeout) {
+Result<std::string> QemuMonitor::command(const std::string& command,
+                                         std::chrono::milliseconds timeout) {
   if (auto s = send(command); !s.ok()) return s.error();
   return read_prompt(timeout);
 }

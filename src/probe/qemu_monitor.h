@@ -1,13 +1,13 @@
 #pragma once
 // QEMU's human monitor over a Unix socket: send one command, read up to the
 // next "(qemu) " prompt.
-#include "util/result.h"
-
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
+
+#include "util/result.h"
 
 namespace rb::probe {
 

@@ -78,7 +78,8 @@ Result<std::string_view> keyed_record_name(const ParsedLine& line, const char* w
 // The value of `key`, which must be present and not empty.
 Result<std::string_view> text_field(const ParsedLine& line, std::string_view key) {
   const Field* f = find(line.fields, key);
-  if (f == nullptr || f->value.empty()) return fail(line.kind, "field " + std::string(key) + "= is missing");
+  if (f == nullptr || f->value.empty())
+    return fail(line.kind, "field " + std::string(key) + "= is missing");
   return f->value;
 }
 
@@ -151,7 +152,8 @@ Result<PhaseRecord> decode_phase(const ParsedLine& line) {
     if (!e) return e.error();
     r.expected = *e;
   }
-  if (auto s = other_fields(line, {"irq", "task", "bad", "status", "expected"}, r.unknown); !s) return s.error();
+  if (auto s = other_fields(line, {"irq", "task", "bad", "status", "expected"}, r.unknown); !s)
+    return s.error();
   return r;
 }
 

@@ -171,7 +171,8 @@ std::string render_svg(const Plot& p) {
   for (double t : yticks) {
     double y = sy(t);
     grid_line(left, y, left + pw, y);
-    tick_label(left - 6, y + 4, "end", p.y_percent ? fmt::format("{:g}%", t * 100) : axis_label(t, ystep));
+    tick_label(left - 6, y + 4, "end",
+               p.y_percent ? fmt::format("{:g}%", t * 100) : axis_label(t, ystep));
   }
   // x ticks.
   if (!p.x_categories.empty()) {
@@ -180,7 +181,8 @@ std::string render_svg(const Plot& p) {
     for (size_t i = 0; i < p.x_categories.size(); ++i) {
       double x = sx(static_cast<double>(i));
       grid_line(x, top, x, top + ph);
-      tick_label(x, top + ph + 16, "middle", i % every == 0 ? xml_escape(p.x_categories[i]) : std::string());
+      tick_label(x, top + ph + 16, "middle",
+                 i % every == 0 ? xml_escape(p.x_categories[i]) : std::string());
     }
   } else {
     auto xticks = nice_ticks(xmin, xmax, 6);

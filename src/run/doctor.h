@@ -3,16 +3,15 @@
 // Every finding says what was found and, when something is wrong, how to
 // fix it. The outside world (processes, /sys, /dev) is injected so tests can
 // describe machines that are not this one.
-#include "kernels/source.h"
-#include "matrix/model.h"
-#include "util/process.h"
-
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "kernels/source.h"
+#include "matrix/model.h"
+#include "util/process.h"
 
 namespace rb::run {
 
@@ -30,7 +29,7 @@ struct DoctorInputs {
   std::optional<matrix::Matrix> matrix;
   std::optional<matrix::Bench> bench;
   kernels::ResolveOptions kernel_options;
-  std::filesystem::path sys_root = "/";   // where sys/bus/usb/devices and dev/serial/by-id are read
+  std::filesystem::path sys_root = "/";  // where sys/bus/usb/devices and dev/serial/by-id are read
 };
 
 // Runs every check. Never fails: problems are findings.
@@ -44,8 +43,8 @@ std::string format_findings(const std::vector<Finding>& findings);
 
 // USB debug probes seen under <sys_root>/sys/bus/usb/devices.
 struct UsbProbe {
-  std::string kind;    // "ST-LINK", "CMSIS-DAP", "J-Link"
-  std::string vid_pid; // "0483:374b"
+  std::string kind;     // "ST-LINK", "CMSIS-DAP", "J-Link"
+  std::string vid_pid;  // "0483:374b"
   std::string serial;
 };
 std::vector<UsbProbe> find_usb_probes(const std::filesystem::path& sys_root);

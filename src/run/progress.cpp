@@ -14,7 +14,11 @@ std::string format_duration(double seconds) {
 }
 
 Progress::Progress(const Clock& clock, bool live, Sink sink, int total_jobs, int already_done)
-    : clock_(clock), live_(live), sink_(std::move(sink)), total_(total_jobs), done_(already_done),
+    : clock_(clock),
+      live_(live),
+      sink_(std::move(sink)),
+      total_(total_jobs),
+      done_(already_done),
       start_(clock.now()) {}
 
 double Progress::eta_seconds() const {
@@ -29,9 +33,10 @@ double Progress::eta_seconds() const {
 
 std::string Progress::status_line_locked() const {
   double elapsed = std::chrono::duration<double>(clock_.now() - start_).count();
-  std::string line = fmt::format("[{}/{}] {} elapsed, ETA {}", done_, total_, format_duration(elapsed),
-                                 format_duration(eta_seconds()));
-  for (const auto& [slot, js] : busy_) line += fmt::format(" | {}: {} {}", slot, js.first, js.second);
+  std::string line = fmt::format("[{}/{}] {} elapsed, ETA {}", done_, total_,
+                                 format_duration(elapsed), format_duration(eta_seconds()));
+  for (const auto& [slot, js] : busy_)
+    line += fmt::format(" | {}: {} {}", slot, js.first, js.second);
   return line;
 }
 
@@ -39,7 +44,6 @@ std::string Progress::status_line() const {
   std::lock_guard lock(mu_);
   return status_line_locked();
 }
-
 
 void Progress::redraw_locked() {
   if (!live_) return;
@@ -78,8 +82,8 @@ void Progress::idle(const std::string& slot) {
   redraw_locked();
 }
 
-void Progress::finished(const std::string& job, const std::string& status, const std::string& detail,
-                        double seconds, bool counted) {
+void Progress::finished(const std::string& job, const std::string& status,
+                        const std::string& detail, double seconds, bool counted) {
   std::lock_guard lock(mu_);
   ++done_;
   for (auto it = busy_.begin(); it != busy_.end();) {

@@ -19,7 +19,9 @@ class Clock {
 
 class SteadyClock final : public Clock {
  public:
-  std::chrono::steady_clock::time_point now() const override { return std::chrono::steady_clock::now(); }
+  std::chrono::steady_clock::time_point now() const override {
+    return std::chrono::steady_clock::now();
+  }
 };
 
 // "1:05", "12:00:03"
@@ -37,8 +39,8 @@ class Progress {
   void idle(const std::string& slot);
   // A job reached its final status. `counted` false for jobs that took no
   // bench time (PORT_MISSING), kept out of the ETA.
-  void finished(const std::string& job, const std::string& status, const std::string& detail, double seconds,
-                bool counted = true);
+  void finished(const std::string& job, const std::string& status, const std::string& detail,
+                double seconds, bool counted = true);
   // A free-form line (warnings).
   void note(const std::string& line);
   // Redraws the live line (called periodically for the elapsed time).

@@ -382,8 +382,10 @@ class Session {
       b["log"] = "build.log";
       if (!g.footprint_kernel.is_null()) b["footprint_kernel"] = g.footprint_kernel;
       auto record = store::build_from_json(b);  // the result schema's one reader checks it
-      if (record.ok()) r.build = std::move(*record);
-      else progress_.note(fmt::format("{}: build record: {}", r.job_id, record.error().message));
+      if (record.ok())
+        r.build = std::move(*record);
+      else
+        progress_.note(fmt::format("{}: build record: {}", r.job_id, record.error().message));
     }
   }
 
@@ -461,8 +463,10 @@ class Session {
       auto h = sha256_file(f);
       return h.ok() ? *h : std::string();
     };
-    s.matrix = store::RunInput{cfg_.matrix.name, "matrix.yaml", cfg_.original_matrix, sha(dir_.matrix_snapshot())};
-    s.bench = store::RunInput{cfg_.bench.name, "bench.yaml", cfg_.original_bench, sha(dir_.bench_snapshot())};
+    s.matrix = store::RunInput{cfg_.matrix.name, "matrix.yaml", cfg_.original_matrix,
+                               sha(dir_.matrix_snapshot())};
+    s.bench = store::RunInput{cfg_.bench.name, "bench.yaml", cfg_.original_bench,
+                              sha(dir_.bench_snapshot())};
     s.toolchain = toolchain_json(cfg_.toolchain);
     {
       std::lock_guard l(mu_);
@@ -487,8 +491,8 @@ class Session {
       }
     }
     if (out) {
-      s.sessions.push_back(store::RunSession{store::utc_timestamp(), state, out->wall_seconds, out->target_run_seconds,
-                                             out->exit_code});
+      s.sessions.push_back(store::RunSession{store::utc_timestamp(), state, out->wall_seconds,
+                                             out->target_run_seconds, out->exit_code});
       s.exit_code = out->exit_code;
       s.finished_at = store::utc_timestamp();
     }
@@ -738,8 +742,7 @@ class Session {
       target_seconds += load->target_run_seconds;
       if (repeated) {
         load->finished_at = store::utc_timestamp();
-        if (auto w = store::write_load(base / "load.json", *load);
-            !w.ok()) {
+        if (auto w = store::write_load(base / "load.json", *load); !w.ok()) {
           load->status =
               JobStatus::kStoreError;  // resume would redo it, so the job reports it lost
           load->reason = w.error().message;
@@ -862,7 +865,8 @@ class Session {
       out.conditions = final_report->config;
       out.unit = final_report->config.count("unit") ? final_report->config.at("unit") : "";
       for (const auto& s : final_report->series) out.series.push_back(store::series_record(s));
-      for (const auto& [name, reason] : final_report->not_applicable) out.not_applicable.push_back({name, reason});
+      for (const auto& [name, reason] : final_report->not_applicable)
+        out.not_applicable.push_back({name, reason});
       out.verify = store::verify_document(*final_report);
       if (out.status == JobStatus::kOk) out.headline = store::headline_of(*final_report);
     }
@@ -998,7 +1002,8 @@ class Session {
     vo.expect = c.expect;
     auto rep = parts_.verify(c.dir / "capture.raw", vo);
     if (!rep.ok()) return fail(c, JobStatus::kProtocolError, rep.error().message);
-    if (auto w = write_file_atomic(c.dir / "verify.json", store::dump_json(verify::to_json(*rep)) + "\n");
+    if (auto w = write_file_atomic(c.dir / "verify.json",
+                                   store::dump_json(verify::to_json(*rep)) + "\n");
         !w.ok()) {
       return fail(c, JobStatus::kStoreError, w.error().message);
     }

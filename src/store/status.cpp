@@ -37,11 +37,13 @@ std::optional<JobStatus> status_from_string(const std::string& s) {
   return std::nullopt;
 }
 
-bool counts_as_success(JobStatus s) { return s == JobStatus::kOk || s == JobStatus::kPortMissing; }
+bool counts_as_success(JobStatus s) {
+  return s == JobStatus::kOk || s == JobStatus::kPortMissing;
+}
 
 bool is_infrastructure_failure(JobStatus s) {
-  return s == JobStatus::kBuildError || s == JobStatus::kSourceMissing || s == JobStatus::kFlashError ||
-         s == JobStatus::kPortError || s == JobStatus::kStoreError;
+  return s == JobStatus::kBuildError || s == JobStatus::kSourceMissing ||
+         s == JobStatus::kFlashError || s == JobStatus::kPortError || s == JobStatus::kStoreError;
 }
 
 }  // namespace rb::store

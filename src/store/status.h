@@ -26,7 +26,8 @@ enum class JobStatus {
   kStoreError,
 };
 
-const char* to_string(JobStatus s);  // "OK", "INVALID", ..., "PORT_MISSING", "INTERRUPTED", "NOT_REPRODUCIBLE", "STORE_ERROR"
+const char* to_string(JobStatus s);  // "OK", "INVALID", ..., "PORT_MISSING", "INTERRUPTED",
+                                     // "NOT_REPRODUCIBLE", "STORE_ERROR"
 std::optional<JobStatus> status_from_string(const std::string& s);
 
 // OK and PORT_MISSING (a known absence, reported with its reason) do not

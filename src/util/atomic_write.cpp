@@ -13,14 +13,16 @@ namespace rb {
 namespace {
 
 Error sys_error(const std::string& what, const std::filesystem::path& path, int err) {
-  return make_error(ErrorKind::kStore, "cannot write " + path.string() + ": " + what + ": " + std::strerror(err));
+  return make_error(ErrorKind::kStore,
+                    "cannot write " + path.string() + ": " + what + ": " + std::strerror(err));
 }
 
 }  // namespace
 
 Status write_file_atomic(const std::filesystem::path& path, std::string_view data) {
   if (path.empty() || !path.has_filename()) {
-    return make_error(ErrorKind::kInternal, "cannot write '" + path.string() + "': not a file name");
+    return make_error(ErrorKind::kInternal,
+                      "cannot write '" + path.string() + "': not a file name");
   }
   const std::filesystem::path dir =
       path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");

@@ -87,7 +87,6 @@ StateFn state_fn() {
 
 }  // namespace
 
-
 uint32_t crc32c_extend(uint32_t crc, std::string_view data) {
   return ~state_fn()(~crc, reinterpret_cast<const unsigned char*>(data.data()), data.size());
 }

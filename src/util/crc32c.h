@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <string_view>
 
-
 namespace rb {
 
 // CRC-32C of `data`. Never fails.
@@ -36,6 +35,5 @@ const char* crc32c_implementation();
 // The portable table implementation, exposed so tests can compare it with
 // the hardware path on the same inputs.
 uint32_t crc32c_extend_table(uint32_t crc, std::string_view data);
-
 
 }  // namespace rb

@@ -13,17 +13,20 @@ Result<InputFile> InputFile::open(const std::filesystem::path& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     int err = errno;
-    return make_error(ErrorKind::kCannotRead, "cannot read " + path.string() + ": " + std::strerror(err));
+    return make_error(ErrorKind::kCannotRead,
+                      "cannot read " + path.string() + ": " + std::strerror(err));
   }
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     int err = errno;
     ::close(fd);
-    return make_error(ErrorKind::kCannotRead, "cannot read " + path.string() + ": " + std::strerror(err));
+    return make_error(ErrorKind::kCannotRead,
+                      "cannot read " + path.string() + ": " + std::strerror(err));
   }
   if (S_ISDIR(st.st_mode)) {
     ::close(fd);
-    return make_error(ErrorKind::kCannotRead, "cannot read " + path.string() + ": it is a directory, not a file");
+    return make_error(ErrorKind::kCannotRead,
+                      "cannot read " + path.string() + ": it is a directory, not a file");
   }
 #ifdef POSIX_FADV_SEQUENTIAL
   if (S_ISREG(st.st_mode)) (void)::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
@@ -55,7 +58,8 @@ Result<size_t> InputFile::read(char* buf, size_t n) {
     if (r >= 0) return static_cast<size_t>(r);
     if (errno == EINTR) continue;
     int err = errno;
-    return make_error(ErrorKind::kCannotRead, "cannot read " + path_.string() + ": " + std::strerror(err));
+    return make_error(ErrorKind::kCannotRead,
+                      "cannot read " + path_.string() + ": " + std::strerror(err));
   }
 }
 

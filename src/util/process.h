@@ -2,8 +2,6 @@
 // Child processes behind a small interface so tests can fake failures: the
 // real runner (posix_spawn) is used by every stage; unit tests substitute a
 // fake that returns scripted exit codes and output.
-#include "util/result.h"
-
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -11,24 +9,26 @@
 #include <string>
 #include <vector>
 
+#include "util/result.h"
+
 namespace rb {
 
 struct ProcessSpec {
-  std::vector<std::string> argv;            // argv[0] is looked up in PATH
-  std::filesystem::path cwd;                // empty: inherit
-  std::filesystem::path log;                // empty: no log; else stdout+stderr appended
-  std::map<std::string, std::string> env;   // added to / replacing the inherited environment
-  std::chrono::milliseconds timeout{0};     // 0: none
+  std::vector<std::string> argv;           // argv[0] is looked up in PATH
+  std::filesystem::path cwd;               // empty: inherit
+  std::filesystem::path log;               // empty: no log; else stdout+stderr appended
+  std::map<std::string, std::string> env;  // added to / replacing the inherited environment
+  std::chrono::milliseconds timeout{0};    // 0: none
 };
 
 struct ProcessResult {
-  bool started = false;     // false: could not spawn (see error)
-  int exit_code = -1;       // valid when exited
-  int signal = 0;           // non-zero when killed by a signal
-  bool timed_out = false;   // killed because the timeout elapsed
-  bool interrupted = false; // killed because the run was interrupted
-  std::string output;       // stdout+stderr, at most the last 1 MiB
-  std::string error;        // why it did not start
+  bool started = false;      // false: could not spawn (see error)
+  int exit_code = -1;        // valid when exited
+  int signal = 0;            // non-zero when killed by a signal
+  bool timed_out = false;    // killed because the timeout elapsed
+  bool interrupted = false;  // killed because the run was interrupted
+  std::string output;        // stdout+stderr, at most the last 1 MiB
+  std::string error;         // why it did not start
   bool ok() const { return started && exit_code == 0 && signal == 0 && !timed_out && !interrupted; }
   // One line saying how it ended: "exit status 1", "killed by signal 9",
   // "timed out after 5 s", "could not start: ...".

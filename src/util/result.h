@@ -13,7 +13,8 @@ namespace rb {
 enum class ErrorKind {
   kInternal,     // a bug or an unexpected state (70, EX_SOFTWARE); the default
   kUsage,        // a command line, matrix or bench file that is not valid (64, EX_USAGE)
-  kBadInput,     // an input that was read but is malformed: a capture, a run directory, a database (65, EX_DATAERR)
+  kBadInput,     // an input that was read but is malformed: a capture, a run directory, a database
+                 // (65, EX_DATAERR)
   kCannotRead,   // an input that is missing or cannot be read (66, EX_NOINPUT)
   kUnavailable,  // a tool, board or pin the work needs is missing or differs (69, EX_UNAVAILABLE)
   kCannotWrite,  // an output that cannot be created or written (73, EX_CANTCREAT)
@@ -24,14 +25,22 @@ enum class ErrorKind {
 // The process exit code of a command that stopped on an error of this kind.
 constexpr int exit_code_for(ErrorKind kind) {
   switch (kind) {
-    case ErrorKind::kUsage: return 64;
-    case ErrorKind::kBadInput: return 65;
-    case ErrorKind::kCannotRead: return 66;
-    case ErrorKind::kUnavailable: return 69;
-    case ErrorKind::kCannotWrite: return 73;
-    case ErrorKind::kStore: return 74;
-    case ErrorKind::kInterrupted: return 130;
-    case ErrorKind::kInternal: break;
+    case ErrorKind::kUsage:
+      return 64;
+    case ErrorKind::kBadInput:
+      return 65;
+    case ErrorKind::kCannotRead:
+      return 66;
+    case ErrorKind::kUnavailable:
+      return 69;
+    case ErrorKind::kCannotWrite:
+      return 73;
+    case ErrorKind::kStore:
+      return 74;
+    case ErrorKind::kInterrupted:
+      return 130;
+    case ErrorKind::kInternal:
+      break;
   }
   return 70;
 }
@@ -42,13 +51,15 @@ struct Error {
 };
 
 // An error of a given kind: make_error(ErrorKind::kCannotRead, "cannot read x").
-inline Error make_error(ErrorKind kind, std::string message) { return Error{std::move(message), kind}; }
+inline Error make_error(ErrorKind kind, std::string message) {
+  return Error{std::move(message), kind};
+}
 
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : v_(std::move(value)) {}          // NOLINT: implicit by design
-  Result(Error error) : v_(std::move(error)) {}      // NOLINT
+  Result(T value) : v_(std::move(value)) {}      // NOLINT: implicit by design
+  Result(Error error) : v_(std::move(error)) {}  // NOLINT
   bool ok() const { return v_.index() == 0; }
   explicit operator bool() const { return ok(); }
   T& value() & { return std::get<0>(v_); }

@@ -1,10 +1,10 @@
 #include "build/firmware_builder.h"
 
-#include "../util/fake_process_runner.h"
-
 #include <gtest/gtest.h>
 
 #include <fstream>
+
+#include "../util/fake_process_runner.h"
 
 namespace rb::build {
 namespace {
@@ -16,7 +16,9 @@ class CountingRunner final : public ProcessRunner {
     ++runs;
     return real->run(spec);
   }
-  Result<std::unique_ptr<ChildProcess>> spawn(const ProcessSpec& spec) override { return real->spawn(spec); }
+  Result<std::unique_ptr<ChildProcess>> spawn(const ProcessSpec& spec) override {
+    return real->spawn(spec);
+  }
   std::unique_ptr<ProcessRunner> real = make_posix_runner();
   int runs = 0;
 };
@@ -115,7 +117,8 @@ TEST_F(FirmwareBuild, CompilerErrorIsTheReason) {
   auto out = builder.build(req_);
   ASSERT_FALSE(out.ok());
   EXPECT_NE(out.error().message.find("firmware build failed"), std::string::npos);
-  EXPECT_NE(out.error().message.find("broken on purpose"), std::string::npos) << out.error().message;
+  EXPECT_NE(out.error().message.find("broken on purpose"), std::string::npos)
+      << out.error().message;
   std::ifstream log(req_.log);
   std::string text((std::istreambuf_iterator<char>(log)), {});
   EXPECT_NE(text.find("$ cmake -S"), std::string::npos);
@@ -127,12 +130,15 @@ TEST_F(FirmwareBuild, ConfigureFailureFromAFakeRunner) {
   CmakeBuilder builder(fake, root_ / "cache");
   auto out = builder.build(req_);
   ASSERT_FALSE(out.ok());
-  EXPECT_EQ(out.error().message, "cmake configure failed (exit status 1): CMake Error at CMakeLists.txt:3 (message):");
+  EXPECT_EQ(out.error().message,
+            "cmake configure failed (exit status 1): CMake Error at CMakeLists.txt:3 (message):");
 }
 
 TEST(ErrorExcerpt, PrefersErrorLines) {
-  EXPECT_EQ(error_excerpt("a\nb\nmain.c:9:2: error: boom\nFAILED: x\nninja: build stopped: subcommand failed.\n"),
-            "main.c:9:2: error: boom");
+  EXPECT_EQ(
+      error_excerpt(
+          "a\nb\nmain.c:9:2: error: boom\nFAILED: x\nninja: build stopped: subcommand failed.\n"),
+      "main.c:9:2: error: boom");
   EXPECT_EQ(error_excerpt("one\ntwo\nthree\nfour\n"), "two | three | four");
   EXPECT_EQ(error_excerpt(""), "(no output)");
 }

@@ -2,7 +2,6 @@
 
 #include <fmt/core.h>
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <fstream>
@@ -33,7 +32,8 @@ class FootprintFiles : public ::testing::Test {
   }
   // A firmware build directory as scripts/fw-build.sh leaves it.
   std::filesystem::path build_dir(const std::string& name, const std::string& port, const char* map,
-                                  const std::string& size_json, const std::string& opt = "-O2 -g0") {
+                                  const std::string& size_json,
+                                  const std::string& opt = "-O2 -g0") {
     auto d = root_ / name;
     std::filesystem::create_directories(d);
     std::filesystem::copy_file(data(map), d / "rtosbench-fw.map");
@@ -44,14 +44,18 @@ class FootprintFiles : public ::testing::Test {
           "RB_BOARD:STRING=qemu-netduinoplus2\n"
           "RB_FPU_CONTEXT:STRING=0\n"
           "RB_NONCE:STRING=5eed0105\n"
-          "RB_OPT:STRING=" + opt + "\n"
-          "RB_PORT:STRING=" + port + "\n"
-          "RB_SAMPLES:STRING=2000\n"
-          "RB_TESTS:STRING=all\n"
-          "RB_TICK_HZ:STRING=1000\n"
-          "RB_WARMUP:STRING=200\n"
-          "//Help text of a variable that is not an option\n"
-          "RB_OPT-ADVANCED:INTERNAL=1\n");
+          "RB_OPT:STRING=" +
+              opt +
+              "\n"
+              "RB_PORT:STRING=" +
+              port +
+              "\n"
+              "RB_SAMPLES:STRING=2000\n"
+              "RB_TESTS:STRING=all\n"
+              "RB_TICK_HZ:STRING=1000\n"
+              "RB_WARMUP:STRING=200\n"
+              "//Help text of a variable that is not an option\n"
+              "RB_OPT-ADVANCED:INTERNAL=1\n");
     return d;
   }
   std::filesystem::path root_;
@@ -84,20 +88,27 @@ TEST(SumMap, TheBarePortIsThePortGlueOfTheBareImage) {
 }
 
 TEST(SumMap, WrappedAndOneLineInputSectionsCountAlike) {
-  const std::string head = "Linker script and memory map\n\n.text           0x08000000      0x100\n";
-  auto one_line = sum_map(head + " .text.a        0x08000000       0x10 CMakeFiles/rb_kernel.dir/k/a.c.obj\n", "p", "x");
-  auto wrapped = sum_map(head + " .text.a_name_too_long_for_its_column\n"
-                                "                0x08000000       0x10 CMakeFiles/rb_kernel.dir/k/a.c.obj\n",
-                         "p", "x");
+  const std::string head =
+      "Linker script and memory map\n\n.text           0x08000000      0x100\n";
+  auto one_line =
+      sum_map(head + " .text.a        0x08000000       0x10 CMakeFiles/rb_kernel.dir/k/a.c.obj\n",
+              "p", "x");
+  auto wrapped =
+      sum_map(head +
+                  " .text.a_name_too_long_for_its_column\n"
+                  "                0x08000000       0x10 CMakeFiles/rb_kernel.dir/k/a.c.obj\n",
+              "p", "x");
   ASSERT_TRUE(one_line.ok() && wrapped.ok());
   EXPECT_EQ(one_line->kernel.text, 16u);
   EXPECT_EQ(wrapped->kernel.text, 16u);
   // A symbol line after a wrapped name is not a second section; a size line
   // without a name before it counts for nothing.
-  auto symbol = sum_map(head + " .text.b\n                0x08000000       0x10 CMakeFiles/rb_kernel.dir/k/b.c.obj\n"
-                               "                0x08000000                b_function\n"
-                               "                0x08000010       0x20 CMakeFiles/rb_kernel.dir/k/b.c.obj\n",
-                        "p", "x");
+  auto symbol = sum_map(
+      head +
+          " .text.b\n                0x08000000       0x10 CMakeFiles/rb_kernel.dir/k/b.c.obj\n"
+          "                0x08000000                b_function\n"
+          "                0x08000010       0x20 CMakeFiles/rb_kernel.dir/k/b.c.obj\n",
+      "p", "x");
   ASSERT_TRUE(symbol.ok());
   EXPECT_EQ(symbol->kernel.text, 16u);
 }
@@ -105,28 +116,32 @@ TEST(SumMap, WrappedAndOneLineInputSectionsCountAlike) {
 TEST(SumMap, OnlyTheMemoryMapCountsAndOnlyFlashAndRamSections) {
   // Discarded input sections come before the memory map; .comment and debug
   // sections are in neither flash nor RAM.
-  auto m = sum_map(" .text.gone\n                0x00000000       0x64 CMakeFiles/rb_kernel.dir/k/t.c.obj\n"
-                   "Linker script and memory map\n"
-                   ".comment        0x00000000       0x26\n"
-                   " .comment       0x00000000       0x26 CMakeFiles/rb_kernel.dir/k/t.c.obj\n"
-                   ".debug_info     0x00000000      0x8e7\n"
-                   " .debug_info    0x00000000      0x8e7 CMakeFiles/rb_kernel.dir/k/t.c.obj\n"
-                   ".isr_vector     0x08000000      0x188\n"
-                   " .isr_vector    0x08000000      0x188 CMakeFiles/rtosbench-fw.dir/ports/p/v.c.obj\n"
-                   " *fill*         0x08000188       0x38 CMakeFiles/rb_kernel.dir/k/t.c.obj\n",
-                   "p", "x");
+  auto m = sum_map(
+      " .text.gone\n                0x00000000       0x64 CMakeFiles/rb_kernel.dir/k/t.c.obj\n"
+      "Linker script and memory map\n"
+      ".comment        0x00000000       0x26\n"
+      " .comment       0x00000000       0x26 CMakeFiles/rb_kernel.dir/k/t.c.obj\n"
+      ".debug_info     0x00000000      0x8e7\n"
+      " .debug_info    0x00000000      0x8e7 CMakeFiles/rb_kernel.dir/k/t.c.obj\n"
+      ".isr_vector     0x08000000      0x188\n"
+      " .isr_vector    0x08000000      0x188 CMakeFiles/rtosbench-fw.dir/ports/p/v.c.obj\n"
+      " *fill*         0x08000188       0x38 CMakeFiles/rb_kernel.dir/k/t.c.obj\n",
+      "p", "x");
   ASSERT_TRUE(m.ok());
   EXPECT_EQ(m->kernel, SectionBytes{});
   EXPECT_EQ(m->port_glue, (SectionBytes{0x188, 0, 0}));
 }
 
 TEST(SumMap, ErrorsNameTheFileAndTheCause) {
-  auto none = sum_map("Archive member included to satisfy reference by file (symbol)\n", "p", "some.map");
+  auto none =
+      sum_map("Archive member included to satisfy reference by file (symbol)\n", "p", "some.map");
   ASSERT_FALSE(none.ok());
-  EXPECT_EQ(none.error().message, "some.map: no 'Linker script and memory map' line: not a GNU ld map file");
-  auto bad = sum_map("Linker script and memory map\n.data 0x20000000 0x8\n"
-                     " .data.x        0x20000000       0x4g CMakeFiles/rb_kernel.dir/k/t.c.obj\n",
-                     "p", "some.map");
+  EXPECT_EQ(none.error().message,
+            "some.map: no 'Linker script and memory map' line: not a GNU ld map file");
+  auto bad = sum_map(
+      "Linker script and memory map\n.data 0x20000000 0x8\n"
+      " .data.x        0x20000000       0x4g CMakeFiles/rb_kernel.dir/k/t.c.obj\n",
+      "p", "some.map");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().message, "some.map:3: size '0x4g' is not hexadecimal");
   auto missing = sum_map_file("/nonexistent/rtosbench-fw.map", "p");
@@ -185,12 +200,13 @@ TEST(KernelAlone, RefusesANonBareReferenceAndAnImageWithoutKernel) {
   r = kernel_footprint(template_port, figures("bare", "bare-excerpt.map", 17832, 33960));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message,
-            "no kernel object (rb_kernel) in the map file of the template image; is template a kernel port?");
+            "no kernel object (rb_kernel) in the map file of the template image; is template a "
+            "kernel port?");
 }
 
 TEST(LikeForLike, EveryOptionMustAgreeAndTheReferenceMustBeBare) {
-  std::map<std::string, std::string> k{{"RB_PORT", "freertos"}, {"RB_BOARD", "qemu-netduinoplus2"},
-                                       {"RB_OPT", "-O2 -g0"},   {"RB_TICK_HZ", "1000"},
+  std::map<std::string, std::string> k{{"RB_PORT", "freertos"},  {"RB_BOARD", "qemu-netduinoplus2"},
+                                       {"RB_OPT", "-O2 -g0"},    {"RB_TICK_HZ", "1000"},
                                        {"RB_FPU_CONTEXT", "0"},  {"RB_SAMPLES", "2000"},
                                        {"RB_WARMUP", "200"},     {"RB_TESTS", "all"},
                                        {"RB_NONCE", "5eed0105"}, {"RB_KERNEL_VERSION", "10.5.1"}};
@@ -204,8 +220,9 @@ TEST(LikeForLike, EveryOptionMustAgreeAndTheReferenceMustBeBare) {
     other[option] = "x";
     auto s = check_like_for_like(k, "K", other, "B");
     ASSERT_FALSE(s.ok()) << option;
-    EXPECT_EQ(s.error().message, fmt::format("the builds differ in {} ('{}' in K, 'x' in B); compare like with like",
-                                             option, k.at(option)));
+    EXPECT_EQ(s.error().message,
+              fmt::format("the builds differ in {} ('{}' in K, 'x' in B); compare like with like",
+                          option, k.at(option)));
     other.erase(option);  // missing counts as empty
     s = check_like_for_like(k, "K", other, "B");
     ASSERT_FALSE(s.ok()) << option;
@@ -230,22 +247,26 @@ TEST_F(FootprintFiles, ReadsABuildDirectoryAndRefusesAnIncompleteOne) {
   std::filesystem::remove(k / "size.json");
   auto missing = read_build_dir(k);
   ASSERT_FALSE(missing.ok());
-  EXPECT_EQ(missing.error().message,
-            fmt::format("{} not found (is {} a built firmware directory?)", (k / "size.json").string(), k.string()));
+  EXPECT_EQ(missing.error().message, fmt::format("{} not found (is {} a built firmware directory?)",
+                                                 (k / "size.json").string(), k.string()));
   write(k / "size.json", R"({"flash":1})");
   auto bad = read_build_dir(k);
   ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.error().message.find((k / "size.json").string() + ": not the expected"), std::string::npos)
+  EXPECT_NE(bad.error().message.find((k / "size.json").string() + ": not the expected"),
+            std::string::npos)
       << bad.error().message;
 }
 
 TEST_F(FootprintFiles, BuildDirectoriesOfTheSameOptionsGiveTheKernelAlone) {
-  auto k = read_build_dir(build_dir("k", "freertos", "freertos-excerpt.map",
-                                    R"({"text":21972,"data":8,"bss":39796,"flash":21980,"ram":39804})"));
-  auto b = read_build_dir(build_dir("b", "bare", "bare-excerpt.map",
-                                    R"({"text":17832,"data":0,"bss":33960,"flash":17832,"ram":33960})"));
-  auto os = read_build_dir(build_dir("os", "bare", "bare-excerpt.map",
-                                     R"({"text":17000,"data":0,"bss":33960,"flash":17000,"ram":33960})", "-Os -g0"));
+  auto k =
+      read_build_dir(build_dir("k", "freertos", "freertos-excerpt.map",
+                               R"({"text":21972,"data":8,"bss":39796,"flash":21980,"ram":39804})"));
+  auto b =
+      read_build_dir(build_dir("b", "bare", "bare-excerpt.map",
+                               R"({"text":17832,"data":0,"bss":33960,"flash":17832,"ram":33960})"));
+  auto os = read_build_dir(
+      build_dir("os", "bare", "bare-excerpt.map",
+                R"({"text":17000,"data":0,"bss":33960,"flash":17000,"ram":33960})", "-Os -g0"));
   ASSERT_TRUE(k.ok() && b.ok() && os.ok());
   EXPECT_TRUE(check_like_for_like(k->options, "k", b->options, "b").ok());
   auto f = kernel_footprint(k->figures, b->figures);
@@ -254,16 +275,18 @@ TEST_F(FootprintFiles, BuildDirectoriesOfTheSameOptionsGiveTheKernelAlone) {
   EXPECT_EQ(f->bare_port.text, 240u);
   auto refused = check_like_for_like(k->options, "k", os->options, "os");
   ASSERT_FALSE(refused.ok());
-  EXPECT_EQ(refused.error().message,
-            "the builds differ in RB_OPT ('-O2 -g0' in k, '-Os -g0' in os); compare like with like");
+  EXPECT_EQ(
+      refused.error().message,
+      "the builds differ in RB_OPT ('-O2 -g0' in k, '-Os -g0' in os); compare like with like");
 }
 
 TEST_F(FootprintFiles, TheRunPipelinesImagesAreComparedByTheirDefines) {
   auto kd = build_dir("k", "freertos", "freertos-excerpt.map", "{}");
   auto bd = build_dir("b", "bare", "bare-excerpt.map", "{}");
   BuildOutput k, b;
-  k.defines = {{"RB_PORT", "freertos"}, {"RB_BOARD", "qemu-netduinoplus2"}, {"RB_OPT", "-O2 -g0"},
-               {"RB_TICK_HZ", "1000"},  {"RB_FPU_CONTEXT", "0"},            {"RB_SAMPLES", "2000"},
+  k.defines = {{"RB_PORT", "freertos"}, {"RB_BOARD", "qemu-netduinoplus2"},
+               {"RB_OPT", "-O2 -g0"},   {"RB_TICK_HZ", "1000"},
+               {"RB_FPU_CONTEXT", "0"}, {"RB_SAMPLES", "2000"},
                {"RB_WARMUP", "200"},    {"RB_TESTS", "all"}};
   b.defines = k.defines;
   b.defines["RB_PORT"] = "bare";
@@ -283,7 +306,8 @@ TEST_F(FootprintFiles, TheRunPipelinesImagesAreComparedByTheirDefines) {
   auto refused = kernel_footprint_of(k, b);
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().message,
-            "the builds differ in RB_TICK_HZ ('1000' in the freertos image, '100' in the bare reference image); "
+            "the builds differ in RB_TICK_HZ ('1000' in the freertos image, '100' in the bare "
+            "reference image); "
             "compare like with like");
   b.defines["RB_TICK_HZ"] = "1000";
   std::filesystem::remove(b.map);

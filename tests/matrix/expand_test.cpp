@@ -1,9 +1,10 @@
 #include "matrix/expand.h"
-#include "matrix/load.h"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
+
+#include "matrix/load.h"
 
 namespace rb::matrix {
 namespace {
@@ -38,7 +39,8 @@ kernels:
 variants:
   opt: ["-O2 -g0", "-Os -g0"]
   tick_hz: [1000, 100]
-)", "m.yaml");
+)",
+                        "m.yaml");
   ASSERT_TRUE(m.ok());
   m.value.firmware = fw_;
   auto jobs = expand_jobs(m.value);
@@ -55,7 +57,8 @@ variants:
 }
 
 TEST_F(ExpandJobs, RepeatsAreLoadsInsideOneJob) {
-  auto m = parse_matrix("matrix: m\nboard: stm32f407-disco\nkernels: [{name: freertos}]\nrepeats: 3\n", "m.yaml");
+  auto m = parse_matrix(
+      "matrix: m\nboard: stm32f407-disco\nkernels: [{name: freertos}]\nrepeats: 3\n", "m.yaml");
   ASSERT_TRUE(m.ok());
   m.value.firmware = fw_;
   auto jobs = expand_jobs(m.value);

@@ -1,12 +1,12 @@
 #include "matrix/load.h"
-#include "matrix/expand.h"
 
 #include <fmt/core.h>
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdlib>
+
+#include "matrix/expand.h"
 
 namespace rb::matrix {
 namespace {
@@ -17,7 +17,8 @@ kernels:
   - name: bare
 )";
 
-bool has_error(const std::vector<Diagnostic>& errors, int line, int column, const std::string& text) {
+bool has_error(const std::vector<Diagnostic>& errors, int line, int column,
+               const std::string& text) {
   return std::any_of(errors.begin(), errors.end(), [&](const Diagnostic& d) {
     return d.line == line && d.column == column && d.message.find(text) != std::string::npos;
   });
@@ -40,15 +41,17 @@ TEST(MatrixLoad, MinimalMatrixTakesTheDefaults) {
 // diff and regress read `tolerances:` from the run's matrix snapshot, so the
 // loader must let it through rather than call it a typo.
 TEST(MatrixLoad, TolerancesKeyIsAccepted) {
-  auto m = parse_matrix(std::string(kMinimal) + "tolerances:\n  default:\n    median: {abs: 2, pct: 2}\n",
-                        "/x/m.yaml");
+  auto m = parse_matrix(
+      std::string(kMinimal) + "tolerances:\n  default:\n    median: {abs: 2, pct: 2}\n",
+      "/x/m.yaml");
   EXPECT_TRUE(m.ok()) << (m.errors.empty() ? "" : m.errors.front().format());
   auto typo = parse_matrix(std::string(kMinimal) + "tolerance:\n  default: {}\n", "/x/m.yaml");
   EXPECT_FALSE(typo.ok());
 }
 
 TEST(MatrixLoad, RelativePathsAreResolvedAgainstTheMatrixFile) {
-  auto m = parse_matrix(std::string(kMinimal) + "bench: benches/b.yaml\nfirmware: ../fw\n", "/a/configs/m.yaml");
+  auto m = parse_matrix(std::string(kMinimal) + "bench: benches/b.yaml\nfirmware: ../fw\n",
+                        "/a/configs/m.yaml");
   ASSERT_TRUE(m.ok());
   EXPECT_EQ(m.value.bench, std::filesystem::path("/a/configs/benches/b.yaml"));
   EXPECT_EQ(m.value.firmware, std::filesystem::path("/a/fw"));
@@ -78,7 +81,8 @@ tests: [ruler, mutex]
 repeats: 3
 timeouts: {capture: 30.5}
 retries: {capture: 2}
-)", "/m.yaml");
+)",
+                        "/m.yaml");
   ASSERT_TRUE(m.ok()) << m.errors.front().format();
   const auto& k = m.value.kernels[0];
   EXPECT_TRUE(k.needs_source());
@@ -105,7 +109,8 @@ variants:
   tick_hz: [1000, fast]
   fpu_context: 2
 tests: [ruler, jitter]
-)", "m.yaml");
+)",
+                        "m.yaml");
   ASSERT_FALSE(m.ok());
   EXPECT_TRUE(has_error(m.errors, 2, 8, "allowed: qemu-netduinoplus2, stm32f407-disco"));
   EXPECT_TRUE(has_error(m.errors, 3, 1, "unknown key 'colour'"));
@@ -115,10 +120,12 @@ tests: [ruler, jitter]
   EXPECT_TRUE(has_error(m.errors, 10, 16, "unknown test 'jitter'"));
   EXPECT_EQ(m.errors.size(), 6u);
   // Sorted by position.
-  EXPECT_TRUE(std::is_sorted(m.errors.begin(), m.errors.end(), [](const Diagnostic& a, const Diagnostic& b) {
-    return a.line < b.line;
-  }));
-  EXPECT_EQ(m.errors[0].format(), "m.yaml:2:8: error: 'board' in the matrix is 'stm32f4' (allowed: qemu-netduinoplus2, stm32f407-disco)");
+  EXPECT_TRUE(
+      std::is_sorted(m.errors.begin(), m.errors.end(),
+                     [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; }));
+  EXPECT_EQ(m.errors[0].format(),
+            "m.yaml:2:8: error: 'board' in the matrix is 'stm32f4' (allowed: qemu-netduinoplus2, "
+            "stm32f407-disco)");
 }
 
 TEST(MatrixLoad, MissingRequiredKeysPointAtTheMapping) {
@@ -139,7 +146,8 @@ TEST(MatrixLoad, UnreadableFileIsOneDiagnosticWithoutPosition) {
   auto m = load_matrix("/nonexistent/dir/m.yaml");
   ASSERT_EQ(m.errors.size(), 1u);
   EXPECT_EQ(m.errors[0].line, 0);
-  EXPECT_EQ(m.errors[0].format(), "/nonexistent/dir/m.yaml: error: cannot read the file (missing or not a regular file)");
+  EXPECT_EQ(m.errors[0].format(),
+            "/nonexistent/dir/m.yaml: error: cannot read the file (missing or not a regular file)");
 }
 
 TEST(BenchLoad, ProbeBoardAndDefaults) {
@@ -156,7 +164,8 @@ boards:
   - id: qemu-0
     board: qemu-netduinoplus2
     flasher: qemu
-)", "/lab.yaml");
+)",
+                       "/lab.yaml");
   ASSERT_TRUE(b.ok()) << b.errors.front().format();
   ASSERT_EQ(b.value.boards.size(), 2u);
   const auto& d = b.value.boards[0];
@@ -190,11 +199,12 @@ reproducibility:
   median: "0.5%"
   p99: {abs: 4, pct: 10}
   max: off
-)", "/m.yaml");
+)",
+                        "/m.yaml");
   ASSERT_TRUE(m.ok()) << m.errors.front().format();
   const auto& k = m.value.kernels[0];
   EXPECT_EQ(k.commit, "abcdef0123456789abcdef0123456789abcdef01");  // lower-cased
-  EXPECT_EQ(k.tag, "");                                            // optional with a commit
+  EXPECT_EQ(k.tag, "");                                             // optional with a commit
   EXPECT_EQ(k.extra_sources.at(0).commit, "0123456789abcdef0123456789abcdef01234567");
   EXPECT_EQ(m.value.repeats, 3);
   const auto& r = m.value.reproducibility;
@@ -204,8 +214,9 @@ reproducibility:
   EXPECT_EQ(r.at("p99").abs, 4);
   EXPECT_EQ(r.at("p99").pct, 10);
   EXPECT_TRUE(r.at("max").off);
-  EXPECT_TRUE(parse_matrix("matrix: m\nboard: qemu-netduinoplus2\nkernels: [{name: bare}]\n", "/m.yaml")
-                  .value.reproducibility.empty());
+  EXPECT_TRUE(
+      parse_matrix("matrix: m\nboard: qemu-netduinoplus2\nkernels: [{name: bare}]\n", "/m.yaml")
+          .value.reproducibility.empty());
 }
 
 TEST(MatrixLoad, CommitPinErrors) {
@@ -221,9 +232,11 @@ kernels:
   - name: c
     version: "1"
     git: https://example.org/c
-)", "m.yaml");
+)",
+                        "m.yaml");
   ASSERT_FALSE(m.ok());
-  EXPECT_TRUE(has_error(m.errors, 7, 13, "must be a full commit id (40 hex digits), got 'abcdef01'"));
+  EXPECT_TRUE(
+      has_error(m.errors, 7, 13, "must be a full commit id (40 hex digits), got 'abcdef01'"));
   EXPECT_TRUE(has_error(m.errors, 9, 13, "has a commit but neither 'git' nor 'source'"));
   EXPECT_TRUE(has_error(m.errors, 10, 5, "kernel 'c' needs 'tag'"));
   EXPECT_EQ(m.errors.size(), 3u);
@@ -235,7 +248,8 @@ boards:
   - {id: a, board: qemu-netduinoplus2, flasher: qemu}
   - {id: b, board: qemu-netduinoplus2, flasher: qemu, qemu: {serial: pty}}
   - {id: c, board: qemu-netduinoplus2, flasher: qemu, qemu: {serial: tcp}}
-)", "q.yaml");
+)",
+                       "q.yaml");
   ASSERT_EQ(b.errors.size(), 1u);
   EXPECT_TRUE(has_error(b.errors, 5, 70, "(allowed: socket, pty)"));
   EXPECT_EQ(b.value.boards[0].qemu.serial, QemuSerial::kSocket);
@@ -252,7 +266,8 @@ boards:
     board: stm32f407-disco
     flasher: pyocd
     reset: power-cycle
-)", "lab.yaml");
+)",
+                       "lab.yaml");
   ASSERT_FALSE(b.ok());
   EXPECT_TRUE(has_error(b.errors, 5, 14, "allowed: openocd, pyocd, qemu"));
   EXPECT_TRUE(has_error(b.errors, 6, 9, "used twice"));
@@ -276,18 +291,20 @@ bool any_error(const std::vector<Diagnostic>& errors, int line, const std::strin
 
 // issue 13: every string that reaches a tool or a path is allow-listed.
 TEST(MatrixLoad, HostileStringsAreRefusedWithTheirPlace) {
-  auto m = parse_matrix("matrix: m\nboard: qemu-netduinoplus2\n"
-                        "kernels:\n"
-                        "  - name: k\n"
-                        "    git: --upload-pack=touch x\n"
-                        "    tag: ../../x\n"
-                        "    version: \"1;id\"\n"
-                        "variants:\n"
-                        "  opt: [\"-O/../../x\", \"-O2 -fplugin=evil.so\", \"-O2 -Wl,--wrap=main\", \"-O2 -specs=/x\"]\n"
-                        "  tick_hz: [1000, 1000]\n"
-                        "  fpu_context: [0, 0]\n"
-                        "tests: [ruler, ruler]\n",
-                        "m.yaml");
+  auto m = parse_matrix(
+      "matrix: m\nboard: qemu-netduinoplus2\n"
+      "kernels:\n"
+      "  - name: k\n"
+      "    git: --upload-pack=touch x\n"
+      "    tag: ../../x\n"
+      "    version: \"1;id\"\n"
+      "variants:\n"
+      "  opt: [\"-O/../../x\", \"-O2 -fplugin=evil.so\", \"-O2 -Wl,--wrap=main\", \"-O2 "
+      "-specs=/x\"]\n"
+      "  tick_hz: [1000, 1000]\n"
+      "  fpu_context: [0, 0]\n"
+      "tests: [ruler, ruler]\n",
+      "m.yaml");
   ASSERT_FALSE(m.ok());
   EXPECT_TRUE(any_error(m.errors, 5, "git of kernel 'k' '--upload-pack=touch x' is not allowed"));
   EXPECT_TRUE(any_error(m.errors, 6, "tag of kernel 'k'"));
@@ -303,23 +320,27 @@ TEST(MatrixLoad, HostileStringsAreRefusedWithTheirPlace) {
 }
 
 TEST(MatrixLoad, DuplicateKeysAreErrors) {
-  auto m = parse_matrix("matrix: m\nboard: qemu-netduinoplus2\nkernels: [{name: bare, name: x}]\nmatrix: n\n", "m.yaml");
+  auto m = parse_matrix(
+      "matrix: m\nboard: qemu-netduinoplus2\nkernels: [{name: bare, name: x}]\nmatrix: n\n",
+      "m.yaml");
   ASSERT_FALSE(m.ok());
   EXPECT_TRUE(any_error(m.errors, 3, "key 'name' is given twice (first at line 3)"));
   EXPECT_TRUE(any_error(m.errors, 4, "key 'matrix' is given twice (first at line 1)"));
 }
 
 TEST(MatrixLoad, TextMustBeUtf8WithoutControlCharacters) {
-  auto m = parse_matrix("matrix: m\nboard: qemu-netduinoplus2\nkernels:\n  - name: bare\n    note: \"a\xff\xfe\"\n"
-                        "  - name: k2\n    note: \"\\e[31mred\"\n",
-                        "m.yaml");
+  auto m = parse_matrix(
+      "matrix: m\nboard: qemu-netduinoplus2\nkernels:\n  - name: bare\n    note: \"a\xff\xfe\"\n"
+      "  - name: k2\n    note: \"\\e[31mred\"\n",
+      "m.yaml");
   ASSERT_FALSE(m.ok());
   EXPECT_TRUE(any_error(m.errors, 5, "'note' in kernel 'bare' is not valid UTF-8"));
   EXPECT_TRUE(any_error(m.errors, 7, "holds a control character (\\x1b)"));
   // What a diagnostic prints of the file is printable UTF-8.
   auto b = parse_matrix("matrix: \"\xff\\e\"\n", "m\x1b.yaml");
   ASSERT_FALSE(b.ok());
-  for (const auto& e : b.errors) EXPECT_EQ(e.format().find('\x1b'), std::string::npos) << e.format();
+  for (const auto& e : b.errors)
+    EXPECT_EQ(e.format().find('\x1b'), std::string::npos) << e.format();
 }
 
 TEST(MatrixLoad, HugeAndDeepDocumentsAreRefused) {
@@ -328,7 +349,8 @@ TEST(MatrixLoad, HugeAndDeepDocumentsAreRefused) {
   for (int i = 0; i < 100; ++i) deep += "]";
   auto d = parse_matrix(deep + "\n", "m.yaml");
   ASSERT_FALSE(d.ok());
-  EXPECT_NE(d.errors[0].message.find("nests deeper than"), std::string::npos) << d.errors[0].format();
+  EXPECT_NE(d.errors[0].message.find("nests deeper than"), std::string::npos)
+      << d.errors[0].format();
   auto h = parse_matrix("matrix: m\nnote: \"" + std::string(2 << 20, 'a') + "\"\n", "m.yaml");
   ASSERT_FALSE(h.ok());
   EXPECT_NE(h.errors[0].message.find("larger than"), std::string::npos);
@@ -364,9 +386,9 @@ boards:
   auto listed = parse_bench(text, "lab.yaml");
   ::unsetenv("RTOSBENCH_POWER_TOOLS");
   EXPECT_TRUE(listed.ok());
-  auto known = parse_bench(text.substr(0, text.find("power_cycle:")) +
-                               "power_cycle: uhubctl -l 1-1 -p 2 -a cycle\n",
-                           "lab.yaml");
+  auto known = parse_bench(
+      text.substr(0, text.find("power_cycle:")) + "power_cycle: uhubctl -l 1-1 -p 2 -a cycle\n",
+      "lab.yaml");
   EXPECT_TRUE(known.ok()) << (known.errors.empty() ? "" : known.errors[0].format());
 }
 
@@ -392,7 +414,8 @@ boards:
     flasher: pyocd
     probe: {serial: "-h", pack: "-x.pack"}
     serial: {port: dev/ttyACM0}
-)", "lab.yaml");
+)",
+                       "lab.yaml");
   ASSERT_FALSE(b.ok());
   EXPECT_TRUE(any_error(b.errors, 7, "probe.serial 'x; exec touch FILE' is not allowed"));
   EXPECT_TRUE(any_error(b.errors, 8, "probe.interface"));
@@ -409,12 +432,16 @@ boards:
 }
 
 TEST(MatrixLoad, JobIdsAreFileNamesFromAllowListedParts) {
-  auto m = parse_matrix("matrix: m\nboard: qemu-netduinoplus2\nkernels: [{name: bare}]\n"
-                        "variants: {opt: [\"-O2 -g0\", \"-Os -DX=1 -fno-inline -mtune=cortex-m4\"], tick_hz: [100, 1000]}\n",
-                        "m.yaml");
+  auto m = parse_matrix(
+      "matrix: m\nboard: qemu-netduinoplus2\nkernels: [{name: bare}]\n"
+      "variants: {opt: [\"-O2 -g0\", \"-Os -DX=1 -fno-inline -mtune=cortex-m4\"], tick_hz: [100, "
+      "1000]}\n",
+      "m.yaml");
   ASSERT_TRUE(m.ok()) << m.errors[0].format();
   for (const auto& j : expand_jobs(m.value)) {
-    EXPECT_EQ(j.id.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"), std::string::npos)
+    EXPECT_EQ(
+        j.id.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-"),
+        std::string::npos)
         << j.id;
   }
 }

@@ -2,16 +2,16 @@
 // scripted process runner. OpenOCD and QEMU are also run for real by the
 // end-to-end tests (tests/run/tests.cmake).
 #include "probe/flasher.h"
-#include "matrix/registry.h"
-#include "probe/qemu_monitor.h"
-
-#include "../util/fake_process_runner.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <fstream>
 #include <set>
+
+#include "../util/fake_process_runner.h"
+#include "matrix/registry.h"
+#include "probe/qemu_monitor.h"
 
 namespace rb::probe {
 namespace {
@@ -63,13 +63,15 @@ TEST_F(ProbeBackends, OpenocdProgramsVerifiesThenReleasesWithDebugDisabled) {
   auto session = flasher->program(ctx_);
   ASSERT_TRUE(session.ok()) << session.error().message;
   EXPECT_EQ(joined(fake.calls.at(0)),
-            "openocd -f interface/stlink.cfg -c adapter serial 066AFF -f target/stm32f4x.cfg -c program " +
+            "openocd -f interface/stlink.cfg -c adapter serial 066AFF -f target/stm32f4x.cfg -c "
+            "program " +
                 ctx_.elf.string() + " verify -c reset halt -c shutdown");
   EXPECT_EQ((*session)->serial_port(), ctx_.board.serial_port);
   EXPECT_TRUE((*session)->port_survives_release());
   ASSERT_TRUE((*session)->release().ok());
   std::string release = joined(fake.calls.at(1));
-  EXPECT_NE(release.find("-c init -c reset halt -c mww 0xE0042004 0 -c mww 0xE000EDFC 0 -c mww 0xE000EDF0 0xA05F0000 -c shutdown"),
+  EXPECT_NE(release.find("-c init -c reset halt -c mww 0xE0042004 0 -c mww 0xE000EDFC 0 -c mww "
+                         "0xE000EDF0 0xA05F0000 -c shutdown"),
             std::string::npos)
       << release;
   EXPECT_EQ((*session)->commands().size(), 2u);
@@ -96,7 +98,8 @@ TEST_F(ProbeBackends, OpenocdReloadHaltsWithoutProgramming) {
   ASSERT_TRUE(session.ok()) << session.error().message;
   ASSERT_EQ(fake.calls.size(), 1u);
   EXPECT_EQ(joined(fake.calls.at(0)),
-            "openocd -f interface/stlink.cfg -c adapter serial 066AFF -f target/stm32f4x.cfg -c init -c reset halt "
+            "openocd -f interface/stlink.cfg -c adapter serial 066AFF -f target/stm32f4x.cfg -c "
+            "init -c reset halt "
             "-c shutdown");
   fake.on("openocd", "mww", 0, "");
   ASSERT_TRUE((*session)->release().ok());
@@ -109,13 +112,15 @@ TEST_F(ProbeBackends, OpenocdReloadHaltsWithoutProgramming) {
 TEST_F(ProbeBackends, OpenocdFailureCarriesItsErrorLines) {
   testing::FakeProcessRunner fake;
   fake.on("openocd", "program", 1,
-          "Open On-Chip Debugger 0.12.0\nInfo : clock speed 2000 kHz\nError: open failed\nin procedure 'program'\n"
+          "Open On-Chip Debugger 0.12.0\nInfo : clock speed 2000 kHz\nError: open failed\nin "
+          "procedure 'program'\n"
           "** OpenOCD init failed **\nshutdown command invoked\n");
   install_stub("openocd");
   auto session = make_flasher("openocd", fake)->program(ctx_);
   ASSERT_FALSE(session.ok());
   EXPECT_EQ(session.error().message,
-            "openocd program failed (exit status 1): Error: open failed; in procedure 'program'; ** OpenOCD init failed **");
+            "openocd program failed (exit status 1): Error: open failed; in procedure 'program'; "
+            "** OpenOCD init failed **");
 }
 
 TEST_F(ProbeBackends, OpenocdWithoutVerifiedOkIsAFailure) {
@@ -162,7 +167,8 @@ TEST_F(ProbeBackends, PyocdOldDebianPackageIsNamed) {
   testing::FakeProcessRunner fake;
   auto session = make_flasher("pyocd", fake)->program(ctx_);
   ASSERT_FALSE(session.ok());
-  EXPECT_NE(session.error().message.find("python3-pyocd 0.13, which is too old"), std::string::npos);
+  EXPECT_NE(session.error().message.find("python3-pyocd 0.13, which is too old"),
+            std::string::npos);
 }
 
 TEST_F(ProbeBackends, PyocdLoadsComparesAndResets) {
@@ -177,7 +183,8 @@ TEST_F(ProbeBackends, PyocdLoadsComparesAndResets) {
   ASSERT_TRUE(session.ok()) << session.error().message;
   EXPECT_EQ(joined(fake.calls.at(0)), "pyocd load -t stm32f407vgtx -u 066AFF " + ctx_.elf.string());
   EXPECT_EQ(joined(fake.calls.at(1)),
-            "pyocd cmd -t stm32f407vgtx -u 066AFF -c compare 0x08000000 " + ctx_.bin.string() + " -c reset halt");
+            "pyocd cmd -t stm32f407vgtx -u 066AFF -c compare 0x08000000 " + ctx_.bin.string() +
+                " -c reset halt");
   ASSERT_TRUE((*session)->release().ok());
   EXPECT_EQ(joined(fake.calls.at(2)), "pyocd reset -m hardware -t stm32f407vgtx -u 066AFF");
 }
@@ -242,7 +249,8 @@ TEST(FlasherRegistry, EveryFlasherABoardNamesIsRegistered) {
   for (const auto& name : matrix::board_flashers()) EXPECT_TRUE(registered.count(name)) << name;
   auto named = matrix::board_flashers();
   for (const auto& name : registered) {
-    EXPECT_NE(std::find(named.begin(), named.end(), name), named.end()) << name << " serves no board";
+    EXPECT_NE(std::find(named.begin(), named.end(), name), named.end())
+        << name << " serves no board";
   }
   EXPECT_EQ(make_flasher("jlink", runner), nullptr);
 }

@@ -8,14 +8,18 @@ namespace {
 class FakeClock final : public Clock {
  public:
   std::chrono::steady_clock::time_point now() const override { return t; }
-  void advance(double s) { t += std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(s)); }
+  void advance(double s) {
+    t += std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        std::chrono::duration<double>(s));
+  }
   std::chrono::steady_clock::time_point t{};
 };
 
 TEST(Progress, PlainLinesWhenNotATerminal) {
   FakeClock clock;
   std::string out;
-  Progress p(clock, false, [&](std::string_view s) { out += s; }, 4, 1);
+  Progress p(
+      clock, false, [&](std::string_view s) { out += s; }, 4, 1);
   p.stage("qemu-0", "bare-O2-tick1000-fpu0", "capture");
   clock.advance(2);
   p.finished("bare-O2-tick1000-fpu0", "OK", "medians: wake_latency 82", 2.0);
@@ -28,7 +32,8 @@ TEST(Progress, PlainLinesWhenNotATerminal) {
 TEST(Progress, LiveLineShowsCountsElapsedEtaAndBoards) {
   FakeClock clock;
   std::string out;
-  Progress p(clock, true, [&](std::string_view s) { out += s; }, 5, 0);
+  Progress p(
+      clock, true, [&](std::string_view s) { out += s; }, 5, 0);
   EXPECT_LT(p.eta_seconds(), 0);  // unknown before the first job
   p.stage("qemu-0", "a", "flash");
   clock.advance(10);
@@ -45,7 +50,8 @@ TEST(Progress, LiveLineShowsCountsElapsedEtaAndBoards) {
 
 TEST(Progress, JobsWithoutBenchTimeStayOutOfTheEta) {
   FakeClock clock;
-  Progress p(clock, false, [](std::string_view) {}, 3, 0);
+  Progress p(
+      clock, false, [](std::string_view) {}, 3, 0);
   p.finished("zephyr", "PORT_MISSING", "no port", 0, false);
   EXPECT_LT(p.eta_seconds(), 0);
 }

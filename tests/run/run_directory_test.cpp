@@ -69,7 +69,10 @@ TEST_F(RunDir, OpenNeedsARunSummary) {
   EXPECT_NE(bad.error().message.find("not a run directory"), std::string::npos);
   auto d = RunDirectory::create(root_ / "runs", "m", root_ / "m.yaml", root_ / "b.yaml");
   ASSERT_TRUE(d.ok());
-  ASSERT_TRUE(d->write_summary({{"schema", store::kRunSummarySchema}, {"run_id", d->id()}, {"state", "running"}}).ok());
+  ASSERT_TRUE(
+      d->write_summary(
+           {{"schema", store::kRunSummarySchema}, {"run_id", d->id()}, {"state", "running"}})
+          .ok());
   auto again = RunDirectory::open(d->root());
   ASSERT_TRUE(again.ok()) << again.error().message;
   EXPECT_EQ(again->id(), d->id());

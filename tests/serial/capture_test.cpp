@@ -2,17 +2,16 @@
 // /dev/ttyACM device): the test writes on the master side.
 #include "serial/capture.h"
 
-#include "util/process.h"
-
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <pty.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <thread>
 
-#include <fcntl.h>
-#include <pty.h>
-#include <sys/socket.h>
-#include <unistd.h>
+#include "util/process.h"
 
 namespace rb::serial {
 namespace {
@@ -23,7 +22,8 @@ class PtyCapture : public ::testing::Test {
     char name[256];
     ASSERT_EQ(openpty(&master_, &slave_, name, nullptr, nullptr), 0);
     slave_path_ = name;
-    raw_ = std::filesystem::temp_directory_path() / ("rb-capture-" + std::to_string(::getpid()) + ".raw");
+    raw_ = std::filesystem::temp_directory_path() /
+           ("rb-capture-" + std::to_string(::getpid()) + ".raw");
   }
   void TearDown() override {
     if (master_ >= 0) ::close(master_);
@@ -31,7 +31,9 @@ class PtyCapture : public ::testing::Test {
     std::filesystem::remove(raw_);
     clear_interrupt();
   }
-  void write_master(const std::string& s) { ASSERT_EQ(::write(master_, s.data(), s.size()), static_cast<ssize_t>(s.size())); }
+  void write_master(const std::string& s) {
+    ASSERT_EQ(::write(master_, s.data(), s.size()), static_cast<ssize_t>(s.size()));
+  }
   std::string raw_text() {
     std::ifstream in(raw_, std::ios::binary);
     return std::string((std::istreambuf_iterator<char>(in)), {});
@@ -49,7 +51,10 @@ class PtyCapture : public ::testing::Test {
 TEST_F(PtyCapture, StopsAtEndAndKeepsEveryByte) {
   auto cap = SerialCapture::open(slave_path_, 115200, raw_);
   ASSERT_TRUE(cap.ok()) << cap.error().message;
-  std::string log = "boot banner\r\nBEGIN,RTOS_BENCH_V2|0|00000000\r\nRAW,x,0,1|1|00000000\r\nEND,RTOS_BENCH_V2|2|00000000\r\n";
+  std::string log =
+      "boot "
+      "banner\r\nBEGIN,RTOS_BENCH_V2|0|00000000\r\nRAW,x,0,1|1|00000000\r\nEND,RTOS_BENCH_V2|2|"
+      "00000000\r\n";
   std::thread writer([&] {
     for (char c : log) {
       write_master(std::string(1, c));
@@ -129,13 +134,15 @@ TEST_F(PtyCapture, InterruptStopsTheCapture) {
 TEST(StreamCapture, AdoptedSocketKeepsEveryByteAndStopsAtEnd) {
   int sv[2];
   ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
-  auto raw = std::filesystem::temp_directory_path() / ("rb-stream-" + std::to_string(::getpid()) + ".raw");
+  auto raw =
+      std::filesystem::temp_directory_path() / ("rb-stream-" + std::to_string(::getpid()) + ".raw");
   auto cap = SerialCapture::adopt_stream(sv[0], "/tmp/q/serial.sock", raw);
   ASSERT_TRUE(cap.ok()) << cap.error().message;
   // More than a socket buffer, written before the reader starts: the writer
   // blocks instead of losing anything.
   std::string log = "BEGIN,RTOS_BENCH_V2|0|00000000\n";
-  for (int i = 0; i < 20000; ++i) log += "RAW,x," + std::to_string(i) + ",1,2,3,4,5,6,7,8|1|00000000\n";
+  for (int i = 0; i < 20000; ++i)
+    log += "RAW,x," + std::to_string(i) + ",1,2,3,4,5,6,7,8|1|00000000\n";
   log += "END,RTOS_BENCH_V2|2|00000000\n";
   std::thread writer([&] {
     size_t off = 0;
@@ -161,7 +168,8 @@ TEST(StreamCapture, AdoptedSocketKeepsEveryByteAndStopsAtEnd) {
 TEST(StreamCapture, PeerClosingIsAPortErrorNamingTheStream) {
   int sv[2];
   ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
-  auto raw = std::filesystem::temp_directory_path() / ("rb-stream-" + std::to_string(::getpid()) + ".raw");
+  auto raw =
+      std::filesystem::temp_directory_path() / ("rb-stream-" + std::to_string(::getpid()) + ".raw");
   auto cap = SerialCapture::adopt_stream(sv[0], "/tmp/q/serial.sock", raw);
   ASSERT_TRUE(cap.ok());
   ASSERT_EQ(::write(sv[1], "BEGIN,RTOS_BENCH_V2|0|00000000\nRAW,x", 36), 36);
@@ -171,14 +179,17 @@ TEST(StreamCapture, PeerClosingIsAPortErrorNamingTheStream) {
   o.inactivity = std::chrono::seconds(2);
   auto r = (*cap)->run(o);
   EXPECT_EQ(r.reason, StopReason::kPortError) << r.message;
-  EXPECT_NE(r.message.find("serial stream /tmp/q/serial.sock failed after 36 bytes"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("serial stream /tmp/q/serial.sock failed after 36 bytes"),
+            std::string::npos)
+      << r.message;
   std::filesystem::remove(raw);
 }
 
 TEST(SerialOpen, MissingPortSaysSo) {
   auto cap = SerialCapture::open("/dev/serial/by-id/usb-nothing-here", 115200, "/tmp/unused.raw");
   ASSERT_FALSE(cap.ok());
-  EXPECT_NE(cap.error().message.find("cannot open serial port /dev/serial/by-id/usb-nothing-here"), std::string::npos);
+  EXPECT_NE(cap.error().message.find("cannot open serial port /dev/serial/by-id/usb-nothing-here"),
+            std::string::npos);
   EXPECT_NE(cap.error().message.find("unplugged or wrong port"), std::string::npos);
 }
 

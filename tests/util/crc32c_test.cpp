@@ -67,7 +67,8 @@ TEST(Crc32c, EveryLengthUpTo700MatchesTheReference) {
   // And from a running state, as crc32c_extend continues a CRC.
   for (size_t cut : {0u, 1u, 24u, 100u, 333u}) {
     const std::string_view a(buf.data(), cut), b(buf.data() + cut, 700 - cut);
-    ASSERT_EQ(rb::crc32c_extend(rb::crc32c(a), b), reference_crc32c(std::string_view(buf.data(), 700)))
+    ASSERT_EQ(rb::crc32c_extend(rb::crc32c(a), b),
+              reference_crc32c(std::string_view(buf.data(), 700)))
         << cut;
   }
 }

@@ -3,11 +3,11 @@
 // first rule whose program (argv[0]) and argument substring match decides
 // the result. The real runner is exercised by process_test.cpp and the
 // end-to-end tests.
-#include "util/process.h"
-
 #include <functional>
 #include <string>
 #include <vector>
+
+#include "util/process.h"
 
 namespace rb::testing {
 
@@ -38,7 +38,8 @@ class FakeProcessRunner final : public ProcessRunner {
     std::string joined;
     for (size_t i = 1; i < spec.argv.size(); ++i) joined += spec.argv[i] + " ";
     for (const auto& rule : rules) {
-      if (rule.program == spec.argv[0] && joined.find(rule.contains) != std::string::npos) return rule.result;
+      if (rule.program == spec.argv[0] && joined.find(rule.contains) != std::string::npos)
+        return rule.result;
     }
     ProcessResult r;
     r.started = false;

@@ -27,8 +27,8 @@
  * vector table's names (port.cmake renames them at compile time);
  * OS_CPU_SysTickInit programs SysTick at the kernel-aware boundary priority,
  * so start() moves it to RB_TICK_PRIO, the same for every kernel. */
-#include "os.h"
 #include "cm4_regs.h"
+#include "os.h"
 #include "rb_board_hw.h"
 #include "rb_build_config.h"
 #include "rb_port.h"
