@@ -474,6 +474,7 @@ template <typename V>
 void fields(V& v, RunSession& x) {
   v.opt("finished_at", x.finished_at, "state", x.state, "wall_seconds", x.wall_seconds,
         "target_run_seconds", x.target_run_seconds, "exit_code", x.exit_code);
+  v.if_set("note", x.note);
 }
 
 template <typename V>

@@ -296,6 +296,7 @@ struct RunSession {
   std::string finished_at, state;
   double wall_seconds = 0, target_run_seconds = 0;
   int64_t exit_code = 0;
+  std::string note;  // why a session was closed by the next one (written when set)
 };
 
 struct RunSummary {

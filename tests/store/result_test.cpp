@@ -171,6 +171,7 @@ TEST(JobResultJson, EveryFieldRoundTrips) {
   run.jobs.push_back(done);
   run.counts = {{"OK", 1}};
   run.sessions.push_back(RunSession{"f", "finished", 1.5, 0.5, 0});
+  run.sessions.push_back(RunSession{"", "interrupted", 0, 0, 0, "killed"});
   run.exit_code = 0;
   nlohmann::json rj = run;
   EXPECT_FALSE(rj["jobs"][0].contains("reason"));
@@ -178,6 +179,8 @@ TEST(JobResultJson, EveryFieldRoundTrips) {
   auto rback = run_summary_from_json(rj);
   ASSERT_TRUE(rback.ok()) << rback.error().message;
   EXPECT_TRUE(rback->jobs[1].reproducible.has_value());
+  EXPECT_FALSE(rj["sessions"][0].contains("note"));
+  EXPECT_EQ(rback->sessions[1].note, "killed");
   EXPECT_EQ(nlohmann::json(*rback), rj);
 }
 
