@@ -7,6 +7,7 @@
 #include <fstream>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 
 #include "util/atomic_write.h"
 
@@ -180,7 +181,6 @@ bool set(const T& x) {
 
 class Writer {
  public:
-  static constexpr bool kReads = false;
   explicit Writer(json& j) : j_(j) {}
   static bool when(bool c) { return c; }
   template <typename T, typename... Rest>
@@ -217,7 +217,6 @@ class Writer {
 
 class Reader {
  public:
-  static constexpr bool kReads = true;
   Reader(const json& j, std::string path) : j_(j), path_(std::move(path)) {
     if (!j.is_object()) bad(path_, "expected an object");
   }
@@ -442,7 +441,7 @@ template <typename V>
 void fields(V& v, JobResult& x) {
   v.schema(kJobResultSchema);
   v.req("run_id", x.run_id, "job_id", x.job_id);
-  if constexpr (V::kReads) x.build_id = x.job_id;  // results older than build_id
+  if constexpr (std::is_same_v<V, Reader>) x.build_id = x.job_id;  // results older than build_id
   v.opt("build_id", x.build_id);
   v.req("status", x.status);
   v.opt("reason", x.reason, "job", x.job, "kernel_source", x.kernel_source, "toolchain",
@@ -629,9 +628,7 @@ void to_json(json& j, const JobResult& r) {
 }
 
 json to_json(const JobResult& r) {
-  json j;
-  to_json(j, r);
-  return j;
+  return json(r);
 }
 
 Result<JobResult> job_result_from_json(const json& j) {
