@@ -7,6 +7,7 @@
 #include <fstream>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 
 #include "util/atomic_write.h"
 
@@ -48,339 +49,17 @@ std::string VerifyDocument::test_of(const std::string& phase, const std::string&
   return it == tests.end() ? "" : it->second;
 }
 
-// ---- writers -------------------------------------------------------------------
-
-namespace {
-
-json optional_number(const std::optional<double>& v) {
-  return v ? json(*v) : json();
-}
-template <typename T>
-json optional_value(const std::optional<T>& v) {
-  return v ? json(*v) : json();
-}
-json values_json(const std::vector<std::optional<double>>& v) {
-  json a = json::array();
-  for (const auto& x : v) a.push_back(optional_number(x));
-  return a;
-}
-
-}  // namespace
-
-void to_json(json& j, const JobSpec& x) {
-  j = json{{"id", x.id},
-           {"build_id", x.build_id},
-           {"kernel", x.kernel},
-           {"kernel_version", x.kernel_version},
-           {"kernel_git", x.kernel_git},
-           {"kernel_tag", x.kernel_tag},
-           {"kernel_pinned_commit", x.kernel_pinned_commit},
-           {"kernel_note", x.kernel_note},
-           {"port", x.port},
-           {"board", x.board},
-           {"opt", x.opt},
-           {"opt_id", x.opt_id},
-           {"tick_hz", x.tick_hz},
-           {"fpu_context", x.fpu_context},
-           {"repeats", x.repeats},
-           {"tests", x.tests},
-           {"samples", x.samples},
-           {"warmup", x.warmup}};
-}
-
-void to_json(json& j, const SourceCheckout& x) {
-  j = json{{"name", x.name},
-           {"path", x.path},
-           {"origin", x.origin},
-           {"tag", x.tag},
-           {"pinned_commit", x.pinned_commit},
-           {"commit", x.commit},
-           {"at_tag", x.at_tag},
-           {"dirty", x.dirty},
-           {"note", x.note}};
-}
-
-void to_json(json& j, const KernelSource& x) {
-  if (!x.has_source) {
-    j = json{{"has_source", false}};
-    return;
-  }
-  j = json(x.main);
-  j["has_source"] = true;
-  j["extras"] = x.extras;
-}
-
-void to_json(json& j, const Toolchain& x) {
-  j = json{{"arm_none_eabi_gcc", x.arm_none_eabi_gcc},
-           {"arm_none_eabi_gcc_banner", x.arm_none_eabi_gcc_banner},
-           {"cmake", x.cmake},
-           {"ninja", x.ninja}};
-}
-
-void to_json(json& j, const Sections& x) {
-  j = json{{"text", x.text}, {"data", x.data}, {"bss", x.bss}, {"flash", x.flash}, {"ram", x.ram}};
-}
-
-void to_json(json& j, const FlashRam& x) {
-  j = json{{"flash", x.flash}, {"ram", x.ram}};
-}
-
-void to_json(json& j, const KernelFootprint& x) {
-  if (!x.error.empty()) {
-    j = json{{"error", x.error}};
-  } else {
-    j = json{{"port", x.port}, {"board", x.board},         {"image", x.image},
-             {"bare", x.bare}, {"delta", x.delta},         {"kernel", x.kernel},
-             {"libs", x.libs}, {"port_glue", x.port_glue}, {"bare_port", x.bare_port}};
-  }
-  if (!x.bare_key.empty()) j["bare_key"] = x.bare_key;
-  if (x.bare_cached) j["bare_cached"] = *x.bare_cached;
-  j["bare_log"] = x.bare_log;
-}
-
-void to_json(json& j, const BuildRecord& x) {
-  j = json{{"cached", x.cached},
-           {"cacheable", x.cacheable},
-           {"key", x.key},
-           {"nonce", x.nonce},
-           {"elf", x.elf},
-           {"map", x.map},
-           {"bin", x.bin},
-           {"log", x.log},
-           {"elf_sha256", x.elf_sha256},
-           {"map_sha256", x.map_sha256},
-           {"defines", x.defines},
-           {"seconds", x.seconds},
-           {"built_at", x.built_at}};
-  if (x.footprint) j["footprint"] = *x.footprint;
-  if (x.footprint_kernel) j["footprint_kernel"] = *x.footprint_kernel;
-}
-
-void to_json(json& j, const BuildAttemptRecord& x) {
-  j = json{{"number", x.number},
-           {"ok", x.ok},
-           {"reason", x.reason},
-           {"seconds", x.seconds},
-           {"log", x.log}};
-}
-
-void to_json(json& j, const VerdictRecord& x) {
-  j = json{{"check", x.check}, {"severity", x.severity}, {"line", x.line}, {"message", x.message}};
-}
-
-void to_json(json& j, const AttemptRecord& a) {
-  j = json{
-      {"number", a.number},
-      {"status", to_string(a.status)},
-      {"reason", a.reason},
-      {"board", a.board},
-      {"started_at", a.started_at},
-      {"seconds", a.seconds},
-      {"flash_seconds", a.flash_seconds},
-      {"flash_commands", a.flash_commands},
-      {"serial_port", a.serial_port},
-      {"capture",
-       {{"stop", a.capture_stop},
-        {"bytes", a.capture_bytes},
-        {"lines", a.capture_lines},
-        {"target_run_seconds", a.target_run_seconds},
-        {"raw_file", a.raw_file},
-        {"raw_sha256", a.raw_sha256}}},
-      {"verify", {{"outcome", a.verify_outcome}, {"verdicts", a.verdicts}}},
-  };
-  if (a.load > 0) j["load"] = a.load;
-}
-
-void to_json(json& j, const SeriesRecord& s) {
-  j = json{{"phase", s.phase},
-           {"name", s.name},
-           {"n", s.n},
-           {"hz", s.hz},
-           {"has_raw", s.has_raw},
-           {"sum_ticks", s.sum_ticks},
-           {"mean_ticks", optional_number(s.mean_ticks)},
-           {"stddev_ticks", optional_number(s.stddev_ticks)},
-           {"jitter", optional_number(s.jitter)},
-           {"avg_ticks", s.avg_ticks},
-           {"avg_ns", s.avg_ns},
-           {"min_ticks", s.min_ticks},
-           {"min_ns", s.min_ns},
-           {"median_ticks", s.median_ticks},
-           {"median_ns", s.median_ns},
-           {"p90_ticks", s.p90_ticks},
-           {"p90_ns", s.p90_ns},
-           {"p99_ticks", s.p99_ticks},
-           {"p99_ns", s.p99_ns},
-           {"p999_ticks", s.p999_ticks},
-           {"p999_ns", s.p999_ns},
-           {"max_ticks", s.max_ticks},
-           {"max_ns", s.max_ns},
-           {"base_ticks", optional_value(s.base_ticks)}};
-  if (s.median_minus_base_ticks) j["median_minus_base_ticks"] = *s.median_minus_base_ticks;
-}
-
-void to_json(json& j, const NotApplicable& x) {
-  j = json{{"name", x.name}, {"reason", x.reason}};
-}
-
-void to_json(json& j, const Headline& h) {
-  j = json{{"name", h.name},
-           {"phase", h.phase},
-           {"median_ticks", h.median_ticks},
-           {"median_ns", h.median_ns},
-           {"unit", h.unit}};
-}
-
-void to_json(json& j, const LoadRecord& l) {
-  j = json{{"load", l.load},
-           {"status", to_string(l.status)},
-           {"reason", l.reason},
-           {"attempts", l.attempts},
-           {"conditions", l.conditions},
-           {"unit", l.unit},
-           {"series", l.series},
-           {"not_applicable", l.not_applicable},
-           {"headline", l.headline},
-           {"target_run_seconds", l.target_run_seconds},
-           {"raw_sha256", l.raw_sha256},
-           {"finished_at", l.finished_at}};
-  if (!l.verify.document.is_null()) j["verify"] = l.verify.document;
-}
-
-void to_json(json& j, const StatisticSpread& x) {
-  j = json{{"values", values_json(x.values)}, {"within", x.within}};
-  if (x.min) {
-    j["min"] = *x.min;
-    j["max"] = optional_number(x.max);
-    j["range"] = optional_number(x.range);
-    j["rel_pct"] = optional_number(x.rel_pct);
-    j["allowed"] = x.allowed ? json(*x.allowed) : json("off");
-  }
-}
-
-void to_json(json& j, const SeriesSpread& x) {
-  j = json{{"phase", x.phase}, {"name", x.name}, {"statistics", x.statistics}};
-  if (!x.missing_in_loads.empty()) j["missing_in_loads"] = x.missing_in_loads;
-}
-
-void to_json(json& j, const BeyondTolerance& x) {
-  j = json{{"series", x.series}, {"statistic", x.statistic}};
-  if (!x.missing_in_loads.empty()) {
-    j["missing_in_loads"] = x.missing_in_loads;
-  } else if (x.min) {
-    j["min"] = *x.min;
-    j["max"] = optional_number(x.max);
-    j["range"] = optional_number(x.range);
-    j["rel_pct"] = optional_number(x.rel_pct);
-    j["allowed"] = optional_number(x.allowed);
-  } else {
-    j["values"] = values_json(x.values);
-  }
-}
-
-void to_json(json& j, const Reproducibility& x) {
-  json statistics = json::object();
-  for (const auto& [name, t] : x.tolerance) {
-    statistics[name] = t.off ? json("off") : json{{"abs", t.abs}, {"pct", t.pct}};
-  }
-  j = json{{"loads", x.loads},
-           {"verdict", x.verdict},
-           {"reproducible", optional_value(x.reproducible)},
-           {"summary", x.summary},
-           {"tolerance", {{"origin", x.tolerance_origin}, {"statistics", statistics}}}};
-  if (x.raw_captures_identical) {
-    j["beyond"] = x.beyond;
-    j["raw_captures_identical"] = *x.raw_captures_identical;
-  }
-}
-
-void to_json(json& j, const JobResult& r) {
-  j = json{
-      {"schema", kJobResultSchema},
-      {"schema_version", kSchemaVersion},
-      {"run_id", r.run_id},
-      {"job_id", r.job_id},
-      {"build_id", r.build_id},
-      {"status", to_string(r.status)},
-      {"reason", r.reason},
-      {"job", r.job},
-      {"kernel_source", optional_value(r.kernel_source)},
-      {"toolchain", optional_value(r.toolchain)},
-      {"build", optional_value(r.build)},
-      {"build_attempts", r.build_attempts},
-      {"expect", r.expect},
-      {"attempts", r.attempts},
-      {"conditions", r.conditions},
-      {"unit", r.unit},
-      {"series", r.series},
-      {"not_applicable", r.not_applicable},
-      {"headline", r.headline},
-      {"verify", r.verify.document},
-      {"finished_at", r.finished_at},
-  };
-  // Only repeated jobs carry these: a single-load result stays as it was.
-  if (r.loads) {
-    json loads = json::array();
-    for (const auto& l : *r.loads) {
-      json e(l);
-      e.erase("verify");  // kept in load-<K>/load.json and each attempt's verify.json
-      loads.push_back(std::move(e));
-    }
-    j["loads"] = std::move(loads);
-  }
-  if (r.spread) j["spread"] = *r.spread;
-  if (r.reproducibility) j["reproducibility"] = *r.reproducibility;
-}
-
-json to_json(const JobResult& r) {
-  json j;
-  to_json(j, r);
-  return j;
-}
-
-void to_json(json& j, const RunInput& x) {
-  j = json{{"name", x.name}, {"snapshot", x.snapshot}, {"source", x.source}, {"sha256", x.sha256}};
-}
-
-void to_json(json& j, const RunJobEntry& x) {
-  j = json{{"id", x.id}, {"kernel", x.kernel}, {"status", x.status}};
-  if (x.result.empty()) return;
-  j["reason"] = x.reason;
-  j["result"] = x.result;
-  if (x.attempts) j["attempts"] = *x.attempts;
-  if (x.headline) j["headline"] = *x.headline;
-  if (x.loads) j["loads"] = *x.loads;
-  if (x.reproducible) j["reproducible"] = optional_value(*x.reproducible);
-}
-
-void to_json(json& j, const RunSession& x) {
-  j = json{{"finished_at", x.finished_at},
-           {"state", x.state},
-           {"wall_seconds", x.wall_seconds},
-           {"target_run_seconds", x.target_run_seconds},
-           {"exit_code", x.exit_code}};
-}
-
-void to_json(json& j, const RunSummary& x) {
-  j = json{{"schema", kRunSummarySchema},
-           {"schema_version", kSchemaVersion},
-           {"run_id", x.run_id},
-           {"state", x.state},
-           {"started_at", x.started_at},
-           {"updated_at", x.updated_at},
-           {"rtosbench_version", x.rtosbench_version},
-           {"options", x.options},
-           {"sessions", x.sessions},
-           {"jobs", x.jobs},
-           {"counts", x.counts}};
-  if (x.matrix) j["matrix"] = *x.matrix;
-  if (x.bench) j["bench"] = *x.bench;
-  if (x.toolchain) j["toolchain"] = *x.toolchain;
-  if (!x.finished_at.empty()) j["finished_at"] = x.finished_at;
-  if (x.exit_code) j["exit_code"] = *x.exit_code;
-}
-
-// ---- readers -----------------------------------------------------------------------
+// ---- one field list per type -----------------------------------------------------
+//
+// fields(v, x) lists the fields of a type once, in the order they are checked.
+// Writer fills a json object from the list and Reader checks a json object
+// against it:
+//   v.req(key, x, ...)    must be there; always written
+//   v.opt(key, x, ...)    may be missing or null (x keeps its default); always
+//                         written, an empty optional as null
+//   v.if_set(key, x, ...) written only when set (engaged, non-empty); read as opt
+//   v.object(key, f)      a nested object whose fields f lists
+//   v.when(c)             writing writes the block only when c; reading reads it always
 
 namespace {
 
@@ -400,7 +79,12 @@ std::string element(const std::string& path, size_t i) {
   return fmt::format("{}[{}]", path, i);
 }
 
-// One overload per type read; the struct readers follow.
+template <typename T>
+constexpr bool kOptional = false;
+template <typename T>
+constexpr bool kOptional<std::optional<T>> = true;
+
+// One overload per type read; a type with a field list goes through Reader.
 void read(const json& v, const std::string& path, std::string& out) {
   if (!v.is_string()) bad(path, "expected a string");
   out = v.get<std::string>();
@@ -436,38 +120,387 @@ void read(const json& v, const std::string& path, JobStatus& out) {
   if (!st) bad(path, fmt::format("status '{}' unknown", s));
   out = *st;
 }
+void read(const json& v, const std::string& path, json& out) {
+  if (!v.is_object()) bad(path, "expected an object");
+  out = v;
+}
+void read(const json& v, const std::string& path, SpreadTolerance& out);
+void read(const json& v, const std::string& path, VerifyDocument& out);
 template <typename T>
 void read(const json& v, const std::string& path, std::vector<T>& out);
 template <typename T>
 void read(const json& v, const std::string& path, std::optional<T>& out);
-void read(const json& v, const std::string& path, std::map<std::string, std::string>& out);
-void read(const json& v, const std::string& path, std::map<std::string, int64_t>& out);
-void read(const json& v, const std::string& path, JobSpec& out);
-void read(const json& v, const std::string& path, SourceCheckout& out);
-void read(const json& v, const std::string& path, KernelSource& out);
-void read(const json& v, const std::string& path, Toolchain& out);
-void read(const json& v, const std::string& path, Sections& out);
-void read(const json& v, const std::string& path, FlashRam& out);
-void read(const json& v, const std::string& path, KernelFootprint& out);
-void read(const json& v, const std::string& path, BuildRecord& out);
-void read(const json& v, const std::string& path, BuildAttemptRecord& out);
-void read(const json& v, const std::string& path, VerdictRecord& out);
-void read(const json& v, const std::string& path, AttemptRecord& out);
-void read(const json& v, const std::string& path, SeriesRecord& out);
-void read(const json& v, const std::string& path, NotApplicable& out);
-void read(const json& v, const std::string& path, Headline& out);
-void read(const json& v, const std::string& path, VerifyDocument& out);
-void read(const json& v, const std::string& path, LoadRecord& out);
-void read(const json& v, const std::string& path, StatisticSpread& out);
-void read(const json& v, const std::string& path, SeriesSpread& out);
-void read(const json& v, const std::string& path, BeyondTolerance& out);
-void read(const json& v, const std::string& path, Reproducibility& out);
-void read(const json& v, const std::string& path, JobResult& out);
-void read(const json& v, const std::string& path, RunInput& out);
-void read(const json& v, const std::string& path, RunJobEntry& out);
-void read(const json& v, const std::string& path, RunSession& out);
-void read(const json& v, const std::string& path, RunSummary& out);
+template <typename T>
+void read(const json& v, const std::string& path, std::optional<std::optional<T>>& out);
+template <typename T>
+void read(const json& v, const std::string& path, std::map<std::string, T>& out);
+template <typename T>
+void read(const json& v, const std::string& path, T& out);  // by fields()
 
+// The json of one field's value.
+json value(JobStatus s) {
+  return to_string(s);
+}
+json value(const VerifyDocument& d) {
+  return d.document;
+}
+json value(const SpreadTolerance& t) {
+  return t.off ? json("off") : json{{"abs", t.abs}, {"pct", t.pct}};
+}
+template <typename T>
+json value(const T& x) {
+  return json(x);
+}
+template <typename T>
+json value(const std::optional<T>& x);
+template <typename T>
+json value(const std::vector<T>& v) {
+  json a = json::array();
+  for (const auto& x : v) a.push_back(value(x));
+  return a;
+}
+template <typename T>
+json value(const std::map<std::string, T>& m) {
+  json o = json::object();
+  for (const auto& [k, x] : m) o[k] = value(x);
+  return o;
+}
+template <typename T>
+json value(const std::optional<T>& x) {
+  return x ? value(*x) : json();
+}
+
+// Whether an if_set field is written: engaged, or not empty.
+template <typename T>
+bool set(const T& x) {
+  if constexpr (kOptional<T>)
+    return x.has_value();
+  else
+    return !x.empty();
+}
+
+class Writer {
+ public:
+  explicit Writer(json& j) : j_(j) {}
+  static bool when(bool c) { return c; }
+  template <typename T, typename... Rest>
+  void opt(const char* key, T& x, Rest&... rest) {
+    j_[key] = value(x);
+    if constexpr (sizeof...(rest) > 0) opt(rest...);
+  }
+  template <typename... A>
+  void req(A&... a) {
+    opt(a...);
+  }
+  template <typename T, typename... Rest>
+  void if_set(const char* key, T& x, Rest&... rest) {
+    if (set(x)) j_[key] = value(x);
+    if constexpr (sizeof...(rest) > 0) if_set(rest...);
+  }
+  template <typename F>
+  void object(const char* key, F f) {
+    json o = json::object();
+    Writer w(o);
+    f(w);
+    j_[key] = std::move(o);
+  }
+  // An optional number that is "off" when empty.
+  void off_or(const char* key, std::optional<double>& x) { j_[key] = x ? json(*x) : json("off"); }
+  void schema(const char* name) {
+    j_["schema"] = name;
+    j_["schema_version"] = kSchemaVersion;
+  }
+
+ private:
+  json& j_;
+};
+
+class Reader {
+ public:
+  Reader(const json& j, std::string path) : j_(j), path_(std::move(path)) {
+    if (!j.is_object()) bad(path_, "expected an object");
+  }
+  static bool when(bool) { return true; }
+  template <typename T, typename... Rest>
+  void req(const char* key, T& out, Rest&... rest) const {
+    auto it = j_.find(key);
+    if (it == j_.end()) bad(member(path_, key), "missing");
+    read(*it, member(path_, key), out);
+    if constexpr (sizeof...(rest) > 0) req(rest...);
+  }
+  // null is the default, or nullopt.
+  template <typename T, typename... Rest>
+  void opt(const char* key, T& out, Rest&... rest) const {
+    auto it = j_.find(key);
+    if (it != j_.end() && (kOptional<T> || !it->is_null())) read(*it, member(path_, key), out);
+    if constexpr (sizeof...(rest) > 0) opt(rest...);
+  }
+  template <typename... A>
+  void if_set(A&... a) const {
+    opt(a...);
+  }
+  template <typename F>
+  void object(const char* key, F f) const {
+    if (const json* o = find(key); o && !o->is_null()) {
+      Reader r(*o, member(path_, key));
+      f(r);
+    }
+  }
+  void off_or(const char* key, std::optional<double>& x) const {
+    if (const json* a = find(key); a && !(a->is_string() && a->get<std::string>() == "off")) {
+      read(*a, member(path_, key), x);
+    }
+  }
+  void schema(const char* name) const {
+    std::string s;
+    req("schema", s);
+    if (s != name) bad(member(path_, "schema"), fmt::format("is '{}', not {}", s, name));
+    int64_t version = 0;
+    req("schema_version", version);
+    if (version > kSchemaVersion) {
+      bad(member(path_, "schema_version"),
+          fmt::format("{} is newer than this rtosbench ({})", version, kSchemaVersion));
+    }
+  }
+  const json* find(const char* key) const {
+    auto it = j_.find(key);
+    return it == j_.end() ? nullptr : &*it;
+  }
+
+ private:
+  const json& j_;
+  std::string path_;
+};
+
+template <typename V>
+void fields(V& v, JobSpec& x) {
+  v.opt("id", x.id, "build_id", x.build_id, "kernel", x.kernel, "kernel_version", x.kernel_version,
+        "kernel_git", x.kernel_git, "kernel_tag", x.kernel_tag, "kernel_pinned_commit",
+        x.kernel_pinned_commit, "kernel_note", x.kernel_note, "port", x.port, "board", x.board,
+        "opt", x.opt, "opt_id", x.opt_id, "tick_hz", x.tick_hz, "fpu_context", x.fpu_context,
+        "repeats", x.repeats, "tests", x.tests, "samples", x.samples, "warmup", x.warmup);
+}
+
+template <typename V>
+void fields(V& v, SourceCheckout& x) {
+  v.opt("name", x.name, "path", x.path, "origin", x.origin, "tag", x.tag, "pinned_commit",
+        x.pinned_commit, "commit", x.commit, "at_tag", x.at_tag, "dirty", x.dirty, "note", x.note);
+}
+
+// The main checkout's fields beside has_source, or has_source alone.
+template <typename V>
+void fields(V& v, KernelSource& x) {
+  v.opt("has_source", x.has_source);
+  if (!x.has_source) return;
+  fields(v, x.main);
+  v.opt("extras", x.extras);
+}
+
+template <typename V>
+void fields(V& v, Toolchain& x) {
+  v.opt("arm_none_eabi_gcc", x.arm_none_eabi_gcc, "arm_none_eabi_gcc_banner",
+        x.arm_none_eabi_gcc_banner, "cmake", x.cmake, "ninja", x.ninja);
+}
+
+template <typename V>
+void fields(V& v, Sections& x) {
+  v.opt("text", x.text, "data", x.data, "bss", x.bss, "flash", x.flash, "ram", x.ram);
+}
+
+template <typename V>
+void fields(V& v, FlashRam& x) {
+  v.req("flash", x.flash, "ram", x.ram);
+}
+
+// With an error, the figures are left out.
+template <typename V>
+void fields(V& v, KernelFootprint& x) {
+  v.if_set("error", x.error, "bare_key", x.bare_key, "bare_cached", x.bare_cached);
+  v.opt("bare_log", x.bare_log);
+  if (!x.error.empty()) return;
+  v.opt("port", x.port, "board", x.board, "image", x.image, "bare", x.bare);
+  v.req("delta", x.delta);
+  v.opt("libs", x.libs, "kernel", x.kernel, "port_glue", x.port_glue, "bare_port", x.bare_port);
+}
+
+template <typename V>
+void fields(V& v, BuildRecord& x) {
+  v.opt("cached", x.cached, "cacheable", x.cacheable, "key", x.key, "nonce", x.nonce, "elf", x.elf,
+        "map", x.map, "bin", x.bin, "log", x.log, "elf_sha256", x.elf_sha256, "map_sha256",
+        x.map_sha256);
+  v.if_set("footprint", x.footprint, "footprint_kernel", x.footprint_kernel);
+  v.opt("defines", x.defines, "seconds", x.seconds, "built_at", x.built_at);
+}
+
+template <typename V>
+void fields(V& v, BuildAttemptRecord& x) {
+  v.req("number", x.number, "ok", x.ok);
+  v.opt("reason", x.reason, "seconds", x.seconds, "log", x.log);
+}
+
+template <typename V>
+void fields(V& v, VerdictRecord& x) {
+  v.opt("check", x.check, "severity", x.severity, "line", x.line, "message", x.message);
+}
+
+template <typename V>
+void fields(V& v, AttemptRecord& x) {
+  v.req("number", x.number);
+  if (v.when(x.load > 0)) v.opt("load", x.load);
+  v.req("status", x.status);
+  v.opt("reason", x.reason, "board", x.board, "started_at", x.started_at, "seconds", x.seconds,
+        "flash_seconds", x.flash_seconds, "flash_commands", x.flash_commands, "serial_port",
+        x.serial_port);
+  v.object("capture", [&](auto& c) {
+    c.opt("stop", x.capture_stop, "bytes", x.capture_bytes, "lines", x.capture_lines,
+          "target_run_seconds", x.target_run_seconds, "raw_file", x.raw_file, "raw_sha256",
+          x.raw_sha256);
+  });
+  v.object("verify", [&](auto& c) { c.opt("outcome", x.verify_outcome, "verdicts", x.verdicts); });
+}
+
+template <typename V>
+void fields(V& v, SeriesRecord& x) {
+  v.opt("phase", x.phase);
+  v.req("name", x.name, "n", x.n);
+  v.opt("hz", x.hz, "has_raw", x.has_raw, "sum_ticks", x.sum_ticks, "mean_ticks", x.mean_ticks,
+        "stddev_ticks", x.stddev_ticks, "jitter", x.jitter, "avg_ticks", x.avg_ticks, "avg_ns",
+        x.avg_ns, "min_ticks", x.min_ticks, "min_ns", x.min_ns, "median_ticks", x.median_ticks,
+        "median_ns", x.median_ns, "p90_ticks", x.p90_ticks, "p90_ns", x.p90_ns, "p99_ticks",
+        x.p99_ticks, "p99_ns", x.p99_ns, "p999_ticks", x.p999_ticks, "p999_ns", x.p999_ns,
+        "max_ticks", x.max_ticks, "max_ns", x.max_ns, "base_ticks", x.base_ticks);
+  v.if_set("median_minus_base_ticks", x.median_minus_base_ticks);
+}
+
+template <typename V>
+void fields(V& v, NotApplicable& x) {
+  v.req("name", x.name);
+  v.opt("reason", x.reason);
+}
+
+template <typename V>
+void fields(V& v, Headline& x) {
+  v.req("name", x.name);
+  v.opt("phase", x.phase);
+  v.req("median_ticks", x.median_ticks);
+  v.opt("median_ns", x.median_ns, "unit", x.unit);
+}
+
+template <typename V>
+void fields(V& v, LoadRecord& x) {
+  v.req("load", x.load, "status", x.status);
+  v.opt("reason", x.reason);
+  v.req("attempts", x.attempts);
+  v.opt("conditions", x.conditions, "unit", x.unit, "series", x.series, "not_applicable",
+        x.not_applicable, "headline", x.headline, "target_run_seconds", x.target_run_seconds,
+        "raw_sha256", x.raw_sha256, "finished_at", x.finished_at);
+  if (v.when(!x.verify.document.is_null())) v.opt("verify", x.verify);
+}
+
+// min, max, range, rel_pct and allowed come together, with min.
+template <typename V>
+void fields(V& v, StatisticSpread& x) {
+  v.opt("values", x.values);
+  if (v.when(x.min.has_value())) {
+    v.opt("min", x.min, "max", x.max, "range", x.range, "rel_pct", x.rel_pct);
+    v.off_or("allowed", x.allowed);
+  }
+  v.opt("within", x.within);
+}
+
+template <typename V>
+void fields(V& v, SeriesSpread& x) {
+  v.opt("phase", x.phase, "name", x.name, "statistics", x.statistics);
+  v.if_set("missing_in_loads", x.missing_in_loads);
+}
+
+// Either missing_in_loads, or the figures with min, or the values.
+template <typename V>
+void fields(V& v, BeyondTolerance& x) {
+  v.opt("series", x.series, "statistic", x.statistic);
+  const bool missing = !x.missing_in_loads.empty();
+  if (v.when(!missing && x.min)) {
+    v.opt("min", x.min, "max", x.max, "range", x.range, "rel_pct", x.rel_pct, "allowed", x.allowed);
+  }
+  if (v.when(!missing && !x.min)) v.opt("values", x.values);
+  v.if_set("missing_in_loads", x.missing_in_loads);
+}
+
+template <typename V>
+void fields(V& v, Reproducibility& x) {
+  v.opt("loads", x.loads, "verdict", x.verdict, "reproducible", x.reproducible, "summary",
+        x.summary);
+  if (v.when(x.raw_captures_identical.has_value())) {
+    v.opt("beyond", x.beyond, "raw_captures_identical", x.raw_captures_identical);
+  }
+  v.object("tolerance",
+           [&](auto& t) { t.opt("origin", x.tolerance_origin, "statistics", x.tolerance); });
+}
+
+template <typename V>
+void fields(V& v, JobResult& x) {
+  v.schema(kJobResultSchema);
+  v.req("run_id", x.run_id, "job_id", x.job_id);
+  if constexpr (std::is_same_v<V, Reader>) x.build_id = x.job_id;  // results older than build_id
+  v.opt("build_id", x.build_id);
+  v.req("status", x.status);
+  v.opt("reason", x.reason, "job", x.job, "kernel_source", x.kernel_source, "toolchain",
+        x.toolchain, "build", x.build, "build_attempts", x.build_attempts, "expect", x.expect);
+  v.req("attempts", x.attempts);
+  v.opt("conditions", x.conditions, "unit", x.unit, "series", x.series, "not_applicable",
+        x.not_applicable, "verify", x.verify, "headline", x.headline, "finished_at", x.finished_at);
+  // Only repeated jobs carry these: a single-load result stays as it was.
+  v.if_set("loads", x.loads, "spread", x.spread, "reproducibility", x.reproducibility);
+}
+
+template <typename V>
+void fields(V& v, RunInput& x) {
+  v.opt("name", x.name, "snapshot", x.snapshot, "source", x.source, "sha256", x.sha256);
+}
+
+// A job not finished yet has only id, kernel and status.
+template <typename V>
+void fields(V& v, RunJobEntry& x) {
+  v.req("id", x.id);
+  v.opt("kernel", x.kernel, "status", x.status);
+  if (!v.when(!x.result.empty())) return;
+  v.opt("reason", x.reason, "result", x.result);
+  v.if_set("attempts", x.attempts, "headline", x.headline, "loads", x.loads, "reproducible",
+           x.reproducible);
+}
+
+template <typename V>
+void fields(V& v, RunSession& x) {
+  v.opt("finished_at", x.finished_at, "state", x.state, "wall_seconds", x.wall_seconds,
+        "target_run_seconds", x.target_run_seconds, "exit_code", x.exit_code);
+  v.if_set("note", x.note);
+}
+
+template <typename V>
+void fields(V& v, RunSummary& x) {
+  v.schema(kRunSummarySchema);
+  v.opt("run_id", x.run_id, "state", x.state, "started_at", x.started_at, "updated_at",
+        x.updated_at);
+  v.if_set("finished_at", x.finished_at);
+  v.opt("rtosbench_version", x.rtosbench_version);
+  v.if_set("matrix", x.matrix, "bench", x.bench, "toolchain", x.toolchain);
+  v.opt("options", x.options, "jobs", x.jobs, "counts", x.counts, "sessions", x.sessions);
+  v.if_set("exit_code", x.exit_code);
+}
+
+template <typename T>
+json write(const T& x) {
+  json j = json::object();
+  Writer w(j);
+  fields(w, const_cast<T&>(x));
+  return j;
+}
+
+template <typename T>
+void read(const json& v, const std::string& path, T& out) {
+  Reader r(v, path);
+  fields(r, out);
+}
 template <typename T>
 void read(const json& v, const std::string& path, std::vector<T>& out) {
   if (!v.is_array()) bad(path, "expected an array");
@@ -490,446 +523,39 @@ void read(const json& v, const std::string& path, std::optional<T>& out) {
   read(v, path, x);
   out = std::move(x);
 }
-void read(const json& v, const std::string& path, std::map<std::string, std::string>& out) {
+// Present (maybe null), or absent.
+template <typename T>
+void read(const json& v, const std::string& path, std::optional<std::optional<T>>& out) {
+  std::optional<T> x;
+  read(v, path, x);
+  out = x;
+}
+template <typename T>
+void read(const json& v, const std::string& path, std::map<std::string, T>& out) {
   if (!v.is_object()) bad(path, "expected an object");
   out.clear();
   for (const auto& [k, x] : v.items()) read(x, member(path, k.c_str()), out[k]);
 }
-void read(const json& v, const std::string& path, std::map<std::string, int64_t>& out) {
-  if (!v.is_object()) bad(path, "expected an object");
-  out.clear();
-  for (const auto& [k, x] : v.items()) read(x, member(path, k.c_str()), out[k]);
-}
-
-// The fields of one object.
-class Fields {
- public:
-  Fields(const json& j, std::string path) : j_(j), path_(std::move(path)) {
-    if (!j.is_object()) bad(path_, "expected an object");
+void read(const json& v, const std::string& path, SpreadTolerance& out) {
+  if (v.is_string() && v.get<std::string>() == "off") {
+    out.off = true;
+    return;
   }
-  // A field that must be there.
-  template <typename T>
-  void req(const char* key, T& out) const {
-    auto it = j_.find(key);
-    if (it == j_.end()) bad(member(path_, key), "missing");
-    read(*it, member(path_, key), out);
-  }
-  // A field that may be missing (or null): `out` keeps its default then.
-  template <typename T>
-  void opt(const char* key, T& out) const {
-    auto it = j_.find(key);
-    if (it == j_.end() || it->is_null()) return;
-    read(*it, member(path_, key), out);
-  }
-  // A field that may be missing, or null (nullopt).
-  template <typename T>
-  void nullable(const char* key, std::optional<T>& out) const {
-    auto it = j_.find(key);
-    if (it == j_.end()) return;
-    read(*it, member(path_, key), out);
-  }
-  bool has(const char* key) const { return j_.contains(key); }
-  const json* find(const char* key) const {
-    auto it = j_.find(key);
-    return it == j_.end() ? nullptr : &*it;
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  const json& j_;
-  std::string path_;
-};
-
-void read(const json& v, const std::string& path, JobSpec& x) {
-  Fields f(v, path);
-  f.opt("id", x.id);
-  f.opt("build_id", x.build_id);
-  f.opt("kernel", x.kernel);
-  f.opt("kernel_version", x.kernel_version);
-  f.opt("kernel_git", x.kernel_git);
-  f.opt("kernel_tag", x.kernel_tag);
-  f.opt("kernel_pinned_commit", x.kernel_pinned_commit);
-  f.opt("kernel_note", x.kernel_note);
-  f.opt("port", x.port);
-  f.opt("board", x.board);
-  f.opt("opt", x.opt);
-  f.opt("opt_id", x.opt_id);
-  f.opt("tick_hz", x.tick_hz);
-  f.opt("fpu_context", x.fpu_context);
-  f.opt("repeats", x.repeats);
-  f.opt("tests", x.tests);
-  f.opt("samples", x.samples);
-  f.opt("warmup", x.warmup);
+  Reader(v, path).opt("abs", out.abs, "pct", out.pct);
 }
-
-void read(const json& v, const std::string& path, SourceCheckout& x) {
-  Fields f(v, path);
-  f.opt("name", x.name);
-  f.opt("path", x.path);
-  f.opt("origin", x.origin);
-  f.opt("tag", x.tag);
-  f.opt("pinned_commit", x.pinned_commit);
-  f.opt("commit", x.commit);
-  f.opt("at_tag", x.at_tag);
-  f.opt("dirty", x.dirty);
-  f.opt("note", x.note);
-}
-
-void read(const json& v, const std::string& path, KernelSource& x) {
-  Fields f(v, path);
-  f.opt("has_source", x.has_source);
-  if (!x.has_source) return;
-  read(v, path, x.main);
-  f.opt("extras", x.extras);
-}
-
-void read(const json& v, const std::string& path, Toolchain& x) {
-  Fields f(v, path);
-  f.opt("arm_none_eabi_gcc", x.arm_none_eabi_gcc);
-  f.opt("arm_none_eabi_gcc_banner", x.arm_none_eabi_gcc_banner);
-  f.opt("cmake", x.cmake);
-  f.opt("ninja", x.ninja);
-}
-
-void read(const json& v, const std::string& path, Sections& x) {
-  Fields f(v, path);
-  f.opt("text", x.text);
-  f.opt("data", x.data);
-  f.opt("bss", x.bss);
-  f.opt("flash", x.flash);
-  f.opt("ram", x.ram);
-}
-
-void read(const json& v, const std::string& path, FlashRam& x) {
-  Fields f(v, path);
-  f.req("flash", x.flash);
-  f.req("ram", x.ram);
-}
-
-void read(const json& v, const std::string& path, KernelFootprint& x) {
-  Fields f(v, path);
-  f.opt("error", x.error);
-  f.opt("bare_key", x.bare_key);
-  f.nullable("bare_cached", x.bare_cached);
-  f.opt("bare_log", x.bare_log);
-  if (!x.error.empty()) return;
-  f.opt("port", x.port);
-  f.opt("board", x.board);
-  f.opt("image", x.image);
-  f.opt("bare", x.bare);
-  f.req("delta", x.delta);
-  f.opt("libs", x.libs);
-  f.opt("kernel", x.kernel);
-  f.opt("port_glue", x.port_glue);
-  f.opt("bare_port", x.bare_port);
-}
-
-void read(const json& v, const std::string& path, BuildRecord& x) {
-  Fields f(v, path);
-  f.opt("cached", x.cached);
-  f.opt("cacheable", x.cacheable);
-  f.opt("key", x.key);
-  f.opt("nonce", x.nonce);
-  f.opt("elf", x.elf);
-  f.opt("map", x.map);
-  f.opt("bin", x.bin);
-  f.opt("log", x.log);
-  f.opt("elf_sha256", x.elf_sha256);
-  f.opt("map_sha256", x.map_sha256);
-  f.nullable("footprint", x.footprint);
-  f.nullable("footprint_kernel", x.footprint_kernel);
-  f.opt("defines", x.defines);
-  f.opt("seconds", x.seconds);
-  f.opt("built_at", x.built_at);
-}
-
-void read(const json& v, const std::string& path, BuildAttemptRecord& x) {
-  Fields f(v, path);
-  f.req("number", x.number);
-  f.req("ok", x.ok);
-  f.opt("reason", x.reason);
-  f.opt("seconds", x.seconds);
-  f.opt("log", x.log);
-}
-
-void read(const json& v, const std::string& path, VerdictRecord& x) {
-  Fields f(v, path);
-  f.opt("check", x.check);
-  f.opt("severity", x.severity);
-  f.opt("line", x.line);
-  f.opt("message", x.message);
-}
-
-void read(const json& v, const std::string& path, AttemptRecord& a) {
-  Fields f(v, path);
-  f.req("number", a.number);
-  f.opt("load", a.load);
-  f.req("status", a.status);
-  f.opt("reason", a.reason);
-  f.opt("board", a.board);
-  f.opt("started_at", a.started_at);
-  f.opt("seconds", a.seconds);
-  f.opt("flash_seconds", a.flash_seconds);
-  f.opt("flash_commands", a.flash_commands);
-  f.opt("serial_port", a.serial_port);
-  if (const json* c = f.find("capture"); c && !c->is_null()) {
-    Fields cf(*c, member(path, "capture"));
-    cf.opt("stop", a.capture_stop);
-    cf.opt("bytes", a.capture_bytes);
-    cf.opt("lines", a.capture_lines);
-    cf.opt("target_run_seconds", a.target_run_seconds);
-    cf.opt("raw_file", a.raw_file);
-    cf.opt("raw_sha256", a.raw_sha256);
-  }
-  if (const json* vj = f.find("verify"); vj && !vj->is_null()) {
-    Fields vf(*vj, member(path, "verify"));
-    vf.opt("outcome", a.verify_outcome);
-    vf.opt("verdicts", a.verdicts);
-  }
-}
-
-void read(const json& v, const std::string& path, SeriesRecord& s) {
-  Fields f(v, path);
-  f.opt("phase", s.phase);
-  f.req("name", s.name);
-  f.req("n", s.n);
-  f.opt("hz", s.hz);
-  f.opt("has_raw", s.has_raw);
-  f.opt("sum_ticks", s.sum_ticks);
-  f.nullable("mean_ticks", s.mean_ticks);
-  f.nullable("stddev_ticks", s.stddev_ticks);
-  f.nullable("jitter", s.jitter);
-  f.opt("avg_ticks", s.avg_ticks);
-  f.opt("avg_ns", s.avg_ns);
-  f.opt("min_ticks", s.min_ticks);
-  f.opt("min_ns", s.min_ns);
-  f.opt("median_ticks", s.median_ticks);
-  f.opt("median_ns", s.median_ns);
-  f.opt("p90_ticks", s.p90_ticks);
-  f.opt("p90_ns", s.p90_ns);
-  f.opt("p99_ticks", s.p99_ticks);
-  f.opt("p99_ns", s.p99_ns);
-  f.opt("p999_ticks", s.p999_ticks);
-  f.opt("p999_ns", s.p999_ns);
-  f.opt("max_ticks", s.max_ticks);
-  f.opt("max_ns", s.max_ns);
-  f.nullable("base_ticks", s.base_ticks);
-  f.nullable("median_minus_base_ticks", s.median_minus_base_ticks);
-}
-
-void read(const json& v, const std::string& path, NotApplicable& x) {
-  Fields f(v, path);
-  f.req("name", x.name);
-  f.opt("reason", x.reason);
-}
-
-void read(const json& v, const std::string& path, Headline& h) {
-  Fields f(v, path);
-  f.req("name", h.name);
-  f.opt("phase", h.phase);
-  f.req("median_ticks", h.median_ticks);
-  f.opt("median_ns", h.median_ns);
-  f.opt("unit", h.unit);
-}
-
 void read(const json& v, const std::string& path, VerifyDocument& x) {
   x.document = v;
   x.tests.clear();
   if (v.is_null()) return;
-  Fields f(v, path);
-  const json* series = f.find("series");
+  const json* series = Reader(v, path).find("series");
   if (!series || series->is_null()) return;
   const std::string sp = member(path, "series");
   if (!series->is_array()) bad(sp, "expected an array");
   for (size_t i = 0; i < series->size(); ++i) {
-    Fields s((*series)[i], element(sp, i));
     std::string phase, name, test;
-    s.opt("phase", phase);
-    s.opt("name", name);
-    s.opt("test", test);
+    Reader((*series)[i], element(sp, i)).opt("phase", phase, "name", name, "test", test);
     if (!test.empty()) x.tests[{phase, name}] = test;
   }
-}
-
-void read(const json& v, const std::string& path, LoadRecord& l) {
-  Fields f(v, path);
-  f.req("load", l.load);
-  f.req("status", l.status);
-  f.opt("reason", l.reason);
-  f.req("attempts", l.attempts);
-  f.opt("conditions", l.conditions);
-  f.opt("unit", l.unit);
-  f.opt("series", l.series);
-  f.opt("not_applicable", l.not_applicable);
-  f.opt("headline", l.headline);
-  f.opt("target_run_seconds", l.target_run_seconds);
-  f.opt("raw_sha256", l.raw_sha256);
-  f.opt("finished_at", l.finished_at);
-  if (const json* vj = f.find("verify")) read(*vj, member(path, "verify"), l.verify);
-}
-
-void read(const json& v, const std::string& path, StatisticSpread& x) {
-  Fields f(v, path);
-  f.opt("values", x.values);
-  f.nullable("min", x.min);
-  f.nullable("max", x.max);
-  f.nullable("range", x.range);
-  f.nullable("rel_pct", x.rel_pct);
-  if (const json* a = f.find("allowed"); a && !(a->is_string() && a->get<std::string>() == "off")) {
-    read(*a, member(path, "allowed"), x.allowed);
-  }
-  f.opt("within", x.within);
-}
-
-void read(const json& v, const std::string& path, SeriesSpread& x) {
-  Fields f(v, path);
-  f.opt("phase", x.phase);
-  f.opt("name", x.name);
-  if (const json* s = f.find("statistics"); s && !s->is_null()) {
-    const std::string sp = member(path, "statistics");
-    if (!s->is_object()) bad(sp, "expected an object");
-    for (const auto& [k, st] : s->items()) read(st, member(sp, k.c_str()), x.statistics[k]);
-  }
-  f.opt("missing_in_loads", x.missing_in_loads);
-}
-
-void read(const json& v, const std::string& path, BeyondTolerance& x) {
-  Fields f(v, path);
-  f.opt("series", x.series);
-  f.opt("statistic", x.statistic);
-  f.nullable("min", x.min);
-  f.nullable("max", x.max);
-  f.nullable("range", x.range);
-  f.nullable("rel_pct", x.rel_pct);
-  f.nullable("allowed", x.allowed);
-  f.opt("values", x.values);
-  f.opt("missing_in_loads", x.missing_in_loads);
-}
-
-void read(const json& v, const std::string& path, Reproducibility& x) {
-  Fields f(v, path);
-  f.opt("loads", x.loads);
-  f.opt("verdict", x.verdict);
-  f.nullable("reproducible", x.reproducible);
-  f.opt("summary", x.summary);
-  f.opt("beyond", x.beyond);
-  f.nullable("raw_captures_identical", x.raw_captures_identical);
-  if (const json* t = f.find("tolerance"); t && !t->is_null()) {
-    const std::string tp = member(path, "tolerance");
-    Fields tf(*t, tp);
-    tf.opt("origin", x.tolerance_origin);
-    if (const json* s = tf.find("statistics"); s && !s->is_null()) {
-      const std::string sp = member(tp, "statistics");
-      if (!s->is_object()) bad(sp, "expected an object");
-      for (const auto& [k, e] : s->items()) {
-        SpreadTolerance tol;
-        if (e.is_string() && e.get<std::string>() == "off") {
-          tol.off = true;
-        } else {
-          Fields ef(e, member(sp, k.c_str()));
-          ef.opt("abs", tol.abs);
-          ef.opt("pct", tol.pct);
-        }
-        x.tolerance[k] = tol;
-      }
-    }
-  }
-}
-
-void check_schema(const Fields& f, const char* schema) {
-  std::string s;
-  f.req("schema", s);
-  if (s != schema) bad(member(f.path(), "schema"), fmt::format("is '{}', not {}", s, schema));
-  int64_t version = 0;
-  f.req("schema_version", version);
-  if (version > kSchemaVersion) {
-    bad(member(f.path(), "schema_version"),
-        fmt::format("{} is newer than this rtosbench ({})", version, kSchemaVersion));
-  }
-}
-
-void read(const json& v, const std::string& path, JobResult& r) {
-  Fields f(v, path);
-  check_schema(f, kJobResultSchema);
-  f.req("run_id", r.run_id);
-  f.req("job_id", r.job_id);
-  r.build_id = r.job_id;
-  f.opt("build_id", r.build_id);
-  f.req("status", r.status);
-  f.opt("reason", r.reason);
-  f.opt("job", r.job);
-  f.nullable("kernel_source", r.kernel_source);
-  f.nullable("toolchain", r.toolchain);
-  f.nullable("build", r.build);
-  f.opt("build_attempts", r.build_attempts);
-  f.opt("expect", r.expect);
-  f.req("attempts", r.attempts);
-  f.opt("conditions", r.conditions);
-  f.opt("unit", r.unit);
-  f.opt("series", r.series);
-  f.opt("not_applicable", r.not_applicable);
-  if (const json* vj = f.find("verify")) read(*vj, member(path, "verify"), r.verify);
-  f.opt("headline", r.headline);
-  f.opt("finished_at", r.finished_at);
-  f.nullable("loads", r.loads);
-  f.nullable("spread", r.spread);
-  f.nullable("reproducibility", r.reproducibility);
-}
-
-void read(const json& v, const std::string& path, RunInput& x) {
-  Fields f(v, path);
-  f.opt("name", x.name);
-  f.opt("snapshot", x.snapshot);
-  f.opt("source", x.source);
-  f.opt("sha256", x.sha256);
-}
-
-void read(const json& v, const std::string& path, RunJobEntry& x) {
-  Fields f(v, path);
-  f.req("id", x.id);
-  f.opt("kernel", x.kernel);
-  f.opt("status", x.status);
-  f.opt("reason", x.reason);
-  f.opt("result", x.result);
-  f.nullable("attempts", x.attempts);
-  f.nullable("headline", x.headline);
-  f.nullable("loads", x.loads);
-  if (const json* r = f.find("reproducible")) {
-    std::optional<bool> b;
-    read(*r, member(path, "reproducible"), b);
-    x.reproducible = b;
-  }
-}
-
-void read(const json& v, const std::string& path, RunSession& x) {
-  Fields f(v, path);
-  f.opt("finished_at", x.finished_at);
-  f.opt("state", x.state);
-  f.opt("wall_seconds", x.wall_seconds);
-  f.opt("target_run_seconds", x.target_run_seconds);
-  f.opt("exit_code", x.exit_code);
-}
-
-void read(const json& v, const std::string& path, RunSummary& x) {
-  Fields f(v, path);
-  check_schema(f, kRunSummarySchema);
-  f.opt("run_id", x.run_id);
-  f.opt("state", x.state);
-  f.opt("started_at", x.started_at);
-  f.opt("updated_at", x.updated_at);
-  f.opt("finished_at", x.finished_at);
-  f.opt("rtosbench_version", x.rtosbench_version);
-  f.nullable("matrix", x.matrix);
-  f.nullable("bench", x.bench);
-  f.nullable("toolchain", x.toolchain);
-  if (const json* o = f.find("options"); o && !o->is_null()) {
-    if (!o->is_object()) bad(member(path, "options"), "expected an object");
-    x.options = *o;
-  }
-  f.opt("jobs", x.jobs);
-  f.opt("counts", x.counts);
-  f.opt("sessions", x.sessions);
-  f.nullable("exit_code", x.exit_code);
 }
 
 template <typename T>
@@ -963,6 +589,47 @@ Status write_json(const std::filesystem::path& file, const json& j) {
 }
 
 }  // namespace
+
+#define RB_TO_JSON(T)                 \
+  void to_json(json& j, const T& x) { \
+    j = write(x);                     \
+  }
+RB_TO_JSON(JobSpec)
+RB_TO_JSON(SourceCheckout)
+RB_TO_JSON(KernelSource)
+RB_TO_JSON(Toolchain)
+RB_TO_JSON(Sections)
+RB_TO_JSON(FlashRam)
+RB_TO_JSON(KernelFootprint)
+RB_TO_JSON(BuildRecord)
+RB_TO_JSON(BuildAttemptRecord)
+RB_TO_JSON(VerdictRecord)
+RB_TO_JSON(AttemptRecord)
+RB_TO_JSON(SeriesRecord)
+RB_TO_JSON(NotApplicable)
+RB_TO_JSON(Headline)
+RB_TO_JSON(LoadRecord)
+RB_TO_JSON(StatisticSpread)
+RB_TO_JSON(SeriesSpread)
+RB_TO_JSON(BeyondTolerance)
+RB_TO_JSON(Reproducibility)
+RB_TO_JSON(RunInput)
+RB_TO_JSON(RunJobEntry)
+RB_TO_JSON(RunSession)
+RB_TO_JSON(RunSummary)
+#undef RB_TO_JSON
+
+void to_json(json& j, const JobResult& r) {
+  j = write(r);
+  // loads[] leave out verify: it is kept in load-<K>/load.json and each attempt's verify.json.
+  if (r.loads) {
+    for (auto& l : j["loads"]) l.erase("verify");
+  }
+}
+
+json to_json(const JobResult& r) {
+  return json(r);
+}
 
 Result<JobResult> job_result_from_json(const json& j) {
   return from<JobResult>(j);
@@ -1058,31 +725,13 @@ SeriesRecord series_record(const verify::SeriesStats& s) {
   return r;
 }
 
+// The numbers of its result.json form, hz aside.
 std::vector<std::pair<std::string, double>> SeriesRecord::numbers() const {
-  std::vector<std::pair<std::string, double>> out{
-      {"n", static_cast<double>(n)},
-      {"sum_ticks", static_cast<double>(sum_ticks)},
-      {"avg_ticks", static_cast<double>(avg_ticks)},
-      {"avg_ns", static_cast<double>(avg_ns)},
-      {"min_ticks", static_cast<double>(min_ticks)},
-      {"min_ns", static_cast<double>(min_ns)},
-      {"median_ticks", static_cast<double>(median_ticks)},
-      {"median_ns", static_cast<double>(median_ns)},
-      {"p90_ticks", static_cast<double>(p90_ticks)},
-      {"p90_ns", static_cast<double>(p90_ns)},
-      {"p99_ticks", static_cast<double>(p99_ticks)},
-      {"p99_ns", static_cast<double>(p99_ns)},
-      {"p999_ticks", static_cast<double>(p999_ticks)},
-      {"p999_ns", static_cast<double>(p999_ns)},
-      {"max_ticks", static_cast<double>(max_ticks)},
-      {"max_ns", static_cast<double>(max_ns)},
-  };
-  if (mean_ticks) out.emplace_back("mean_ticks", *mean_ticks);
-  if (stddev_ticks) out.emplace_back("stddev_ticks", *stddev_ticks);
-  if (jitter) out.emplace_back("jitter", *jitter);
-  if (base_ticks) out.emplace_back("base_ticks", static_cast<double>(*base_ticks));
-  if (median_minus_base_ticks)
-    out.emplace_back("median_minus_base_ticks", static_cast<double>(*median_minus_base_ticks));
+  std::vector<std::pair<std::string, double>> out;
+  const json j = write(*this);
+  for (const auto& [k, v] : j.items()) {
+    if (v.is_number() && k != "hz") out.emplace_back(k, v.get<double>());
+  }
   return out;
 }
 

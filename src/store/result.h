@@ -5,13 +5,13 @@
 // files through these types; the SQLite history imports them, it does not
 // replace them.
 //
-// Every type has exactly one serializer each way: to_json (nlohmann's ADL
-// form, so `json(x)` works) and the readers below, which check every field's
-// type and report the first bad one by its path ("series[2].n: expected a
-// non-negative integer") as an ErrorKind::kBadInput error. A missing field
-// takes its default (fields are only ever added within a schema version); a
-// field of the wrong type, a negative count or a non-finite number is an
-// error.
+// Every type's fields are listed once (fields() in result.cpp) and both
+// serializers follow that list: to_json (nlohmann's ADL form, so `json(x)`
+// works) and the readers below, which check every field's type and report the
+// first bad one by its path ("series[2].n: expected a non-negative integer")
+// as an ErrorKind::kBadInput error. A missing field takes its default (fields
+// are only ever added within a schema version); a field of the wrong type, a
+// negative count or a non-finite number is an error.
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -296,6 +296,7 @@ struct RunSession {
   std::string finished_at, state;
   double wall_seconds = 0, target_run_seconds = 0;
   int64_t exit_code = 0;
+  std::string note;  // why a session was closed by the next one (written when set)
 };
 
 struct RunSummary {

@@ -79,6 +79,111 @@ TEST(JobResultJson, RepeatedJobsCarryTheirLoads) {
   EXPECT_FALSE(is_infrastructure_failure(JobStatus::kNotReproducible));
 }
 
+// Every field, in every written form, survives write, read, write: a field
+// the reader skipped or read into the wrong member would differ.
+TEST(JobResultJson, EveryFieldRoundTrips) {
+  JobResult r = sample();
+  r.job.tests = {"wake", "mutex"};
+  KernelSource ks;
+  ks.has_source = true;
+  ks.main.name = "freertos";
+  ks.main.dirty = true;
+  ks.extras.push_back(ks.main);
+  r.kernel_source = ks;
+  r.toolchain = Toolchain{"12.2", "banner", "3.25", "1.11"};
+  BuildRecord b;
+  b.key = "k";
+  b.defines = {{"RB_TICK_HZ", "1000"}};
+  b.footprint = Sections{1, 2, 3, 4, 5};
+  KernelFootprint kf;
+  kf.delta = {3, 4};
+  kf.bare_key = "bk";
+  kf.bare_cached = false;
+  b.footprint_kernel = kf;
+  r.build = b;
+  r.attempts[1].load = 1;
+  r.attempts[1].verdicts.push_back(VerdictRecord{"balance", "invalid", 35, "irq=64"});
+  SeriesRecord s;
+  s.name = "wake_latency";
+  s.n = 3;
+  s.mean_ticks = 1.5;
+  s.base_ticks = 40;
+  s.median_minus_base_ticks = 60;
+  r.series = {s, SeriesRecord{}};
+  r.not_applicable.push_back(NotApplicable{"fpu", "no FPU"});
+  r.verify.document = {{"series", {{{"phase", ""}, {"name", "wake_latency"}, {"test", "wake"}}}}};
+  LoadRecord l;
+  l.attempts = r.attempts;
+  l.series = r.series;
+  l.verify = r.verify;
+  r.loads = std::vector<LoadRecord>{l};
+  SeriesSpread sp;
+  sp.name = "wake_latency";
+  sp.statistics["n"].values = {1.0, std::nullopt};
+  StatisticSpread& m = sp.statistics["median_ticks"];
+  m.min = 1;
+  m.max = 2;
+  m.range = 1;
+  m.allowed = 5;
+  sp.statistics["max_ticks"] = m;
+  sp.statistics["max_ticks"].allowed.reset();
+  r.spread = std::vector<SeriesSpread>{sp, SeriesSpread{"", "gone", {}, {2}}};
+  Reproducibility rep;
+  rep.reproducible = false;
+  rep.raw_captures_identical = false;
+  BeyondTolerance bt;
+  bt.min = 1;
+  bt.max = 3;
+  rep.beyond = {bt, BeyondTolerance{}, BeyondTolerance{}};
+  rep.beyond[1].values = {2.0};
+  rep.beyond[2].missing_in_loads = {1};
+  rep.tolerance["median_ticks"] = SpreadTolerance{1, 2, false};
+  rep.tolerance["jitter"] = SpreadTolerance{0, 0, true};
+  r.reproducibility = rep;
+
+  nlohmann::json j = to_json(r);
+  EXPECT_FALSE(j["loads"][0].contains("verify"));
+  EXPECT_EQ(j["spread"][0]["statistics"]["max_ticks"]["allowed"], "off");
+  EXPECT_EQ(j["reproducibility"]["tolerance"]["statistics"]["jitter"], "off");
+  EXPECT_TRUE(j["series"][1]["mean_ticks"].is_null());
+  EXPECT_FALSE(j["series"][1].contains("median_minus_base_ticks"));
+  auto back = job_result_from_json(j);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(to_json(*back), j);
+  EXPECT_EQ(back->verify.test_of("", "wake_latency"), "wake");
+
+  kf.error = "no bare port";
+  nlohmann::json kj = kf;
+  EXPECT_FALSE(kj.contains("delta"));
+  auto kback = kernel_footprint_from_json(kj);
+  ASSERT_TRUE(kback.ok()) << kback.error().message;
+  EXPECT_EQ(nlohmann::json(*kback), kj);
+  EXPECT_EQ(nlohmann::json(*attempt_from_json(j["attempts"][1])), j["attempts"][1]);
+
+  RunSummary run;
+  run.run_id = "r";
+  run.finished_at = "f";
+  run.matrix = RunInput{"m.yaml", "snap", "src", "sha"};
+  run.options = {{"retries", 2}};
+  run.jobs.push_back(RunJobEntry{"a", "freertos"});
+  RunJobEntry done{"b", "zephyr", "OK", "", "jobs/b/result.json", 1};
+  done.reproducible = std::optional<bool>();
+  run.jobs.push_back(done);
+  run.counts = {{"OK", 1}};
+  run.sessions.push_back(RunSession{"f", "finished", 1.5, 0.5, 0});
+  run.sessions.push_back(RunSession{"", "interrupted", 0, 0, 0, "killed"});
+  run.exit_code = 0;
+  nlohmann::json rj = run;
+  EXPECT_FALSE(rj["jobs"][0].contains("reason"));
+  EXPECT_TRUE(rj["jobs"][1]["reproducible"].is_null());
+  auto rback = run_summary_from_json(rj);
+  ASSERT_TRUE(rback.ok()) << rback.error().message;
+  EXPECT_TRUE(rback->jobs[1].reproducible.has_value());
+  EXPECT_FALSE(rj["sessions"][0].contains("note"));
+  EXPECT_EQ(rback->sessions[1].note, "killed");
+  EXPECT_EQ(nlohmann::json(*rback), rj);
+}
+
 TEST(JobResultJson, RejectsWhatItCannotRead) {
   nlohmann::json j = to_json(sample());
   j["status"] = "GREAT";
