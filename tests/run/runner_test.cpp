@@ -256,6 +256,7 @@ class RunnerFakes : public ::testing::Test {
     ASSERT_TRUE(d.ok()) << d.error().message;
     dir_.emplace(std::move(*d));
     ASSERT_TRUE(dir_->write_summary(nlohmann::json{{"schema", store::kRunSummarySchema},
+                                                   {"schema_version", store::kSchemaVersion},
                                                    {"run_id", dir_->id()},
                                                    {"state", "starting"}})
                     .ok());
