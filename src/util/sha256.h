@@ -1,9 +1,8 @@
 #pragma once
-// SHA-256 (FIPS 180-4), written here so the tool needs no crypto library. Used
-// to fingerprint captured logs, firmware images and harness sources.
-#include <array>
-#include <cstdint>
+// SHA-256 by OpenSSL's libcrypto (EVP): fingerprints of captured logs,
+// firmware images, build manifests and harness sources.
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -14,18 +13,17 @@ namespace rb {
 class Sha256 {
  public:
   Sha256();
+  ~Sha256();
+  Sha256(const Sha256&) = delete;
+  Sha256& operator=(const Sha256&) = delete;
   void update(std::string_view data);
-  // Finishes the hash; the object must not be updated afterwards.
-  std::array<uint8_t, 32> digest();
-  // digest() as 64 lowercase hex digits.
+  // Finishes the hash as 64 lowercase hex digits; the object must not be
+  // updated afterwards.
   std::string hex_digest();
 
  private:
-  void block(const uint8_t* p);
-  std::array<uint32_t, 8> h_;
-  std::array<uint8_t, 64> buf_{};
-  size_t buf_len_ = 0;
-  uint64_t total_ = 0;
+  struct Context;
+  std::unique_ptr<Context> ctx_;
 };
 
 // SHA-256 of `data` as 64 lowercase hex digits.
