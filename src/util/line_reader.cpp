@@ -1,14 +1,8 @@
 #include "util/line_reader.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
 
 namespace rb {
 
@@ -27,57 +21,37 @@ Result<size_t> MemorySource::read(char* buf, size_t n) {
   return k;
 }
 
+// Eight bytes at a time in plain C++ (the same code on every CPU, so every
+// test runs it): a byte is a control byte when it is below 0x20 or 0x7f.
+// has_below(x, n) sets the top bit of each byte of x that is below n (bytes
+// below 0x80; the others are cleared by ~x), the classic SWAR test.
 namespace {
 
-size_t find_control_byte_sse2(const char* p, const char* e) {
-  const char* const start = p;
-#if defined(__SSE2__)
-  const __m128i k1f = _mm_set1_epi8(0x1f);
-  const __m128i k7f = _mm_set1_epi8(0x7f);
-  while (e - p >= 16) {
-    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    __m128i low = _mm_cmpeq_epi8(_mm_min_epu8(v, k1f), v);  // v <= 0x1f, unsigned
-    __m128i del = _mm_cmpeq_epi8(v, k7f);
-    int mask = _mm_movemask_epi8(_mm_or_si128(low, del));
-    if (mask != 0) return static_cast<size_t>(p - start) + static_cast<size_t>(__builtin_ctz(mask));
-    p += 16;
-  }
-#endif
-  for (; p < e; ++p) {
-    auto c = static_cast<unsigned char>(*p);
-    if (c < 0x20 || c == 0x7f) break;
-  }
-  return static_cast<size_t>(p - start);
+constexpr uint64_t kOnes = 0x0101010101010101ull;
+constexpr uint64_t kHigh = 0x8080808080808080ull;
+
+constexpr uint64_t has_below(uint64_t x, uint8_t n) {
+  return (x - kOnes * n) & ~x & kHigh;
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define RB_FIND_CONTROL_AVX2 1
-// 32 bytes per step where the CPU has AVX2 (a line is looked at once, so
-// this scan is much of the reader's time); the rest as above.
-__attribute__((target("avx2"))) size_t find_control_byte_avx2(const char* p, const char* e) {
+template <typename Hit, typename Mask>
+size_t scan(const char* p, const char* e, Hit hit, Mask mask) {
   const char* const start = p;
-  const __m256i k1f = _mm256_set1_epi8(0x1f);
-  const __m256i k7f = _mm256_set1_epi8(0x7f);
-  while (e - p >= 32) {
-    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-    const __m256i low = _mm256_cmpeq_epi8(_mm256_min_epu8(v, k1f), v);
-    const __m256i del = _mm256_cmpeq_epi8(v, k7f);
-    const auto mask = static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_or_si256(low, del)));
-    if (mask != 0) return static_cast<size_t>(p - start) + static_cast<size_t>(__builtin_ctz(mask));
-    p += 32;
+  for (; e - p >= 8; p += 8) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    if (mask(w) != 0) break;  // the byte loop below finds which
   }
-  return static_cast<size_t>(p - start) + find_control_byte_sse2(p, e);
+  while (p < e && !hit(static_cast<unsigned char>(*p))) ++p;
+  return static_cast<size_t>(p - start);
 }
-#endif
 
 }  // namespace
 
 size_t find_control_byte(const char* p, const char* e) {
-#ifdef RB_FIND_CONTROL_AVX2
-  static const bool avx2 = __builtin_cpu_supports("avx2");
-  if (avx2) return find_control_byte_avx2(p, e);
-#endif
-  return find_control_byte_sse2(p, e);
+  return scan(
+      p, e, [](unsigned c) { return c < 0x20 || c == 0x7f; },
+      [](uint64_t w) { return has_below(w, 0x20) | has_below(w ^ (kOnes * 0x7f), 1); });
 }
 
 namespace {
@@ -85,21 +59,11 @@ namespace {
 // First CR or LF in [p, e): once a line is known to hold control bytes, only
 // its end matters, and a run of NULs must not cost one call per byte.
 size_t find_line_end(const char* p, const char* e) {
-  const char* const start = p;
-#if defined(__SSE2__)
-  const __m128i lf = _mm_set1_epi8('\n');
-  const __m128i cr = _mm_set1_epi8('\r');
-  while (e - p >= 16) {
-    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    int mask = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr)));
-    if (mask != 0) return static_cast<size_t>(p - start) + static_cast<size_t>(__builtin_ctz(mask));
-    p += 16;
-  }
-#endif
-  for (; p < e; ++p) {
-    if (*p == '\n' || *p == '\r') break;
-  }
-  return static_cast<size_t>(p - start);
+  return scan(
+      p, e, [](unsigned c) { return c == '\n' || c == '\r'; },
+      [](uint64_t w) {
+        return has_below(w ^ (kOnes * '\n'), 1) | has_below(w ^ (kOnes * '\r'), 1);
+      });
 }
 
 }  // namespace

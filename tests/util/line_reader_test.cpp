@@ -223,7 +223,7 @@ TEST(LineReader, AReadErrorStopsAndIsReported) {
 }
 
 TEST(FindControlByte, FindsTheFirstOneAtEveryOffset) {
-  // Every offset of a 100-byte span (the 32- and 16-byte steps and the byte
+  // Every offset of a 100-byte span (the 8-byte steps and the byte
   // loop), each kind of control byte, and fillers at the edges of the range.
   for (char control : {'\n', '\0', '\x1f', '\x7f'}) {
     for (char filler : {'a', ' ', '\x80', '\xff', '\x7e'}) {
