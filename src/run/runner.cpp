@@ -492,7 +492,7 @@ class Session {
     }
     if (out) {
       s.sessions.push_back(store::RunSession{store::utc_timestamp(), state, out->wall_seconds,
-                                             out->target_run_seconds, out->exit_code});
+                                             out->target_run_seconds, out->exit_code, ""});
       s.exit_code = out->exit_code;
       s.finished_at = store::utc_timestamp();
     }
