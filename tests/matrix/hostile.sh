@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The hostile matrix and bench corpus (issue 13) against the real
-# `rtosbench run --list`: every file under tests/matrix/hostile names on its
+# `rtosbench run --list` and `rtosbench run`: every file under tests/matrix/hostile names on its
 # first line, `# expect: TEXT`, a diagnostic the load must print. Each hostile
 # file must be refused with exit 64 (nothing run), stderr must hold TEXT in a
 # `FILE:LINE:COLUMN: error:` line, print nothing but printable UTF-8, and no
@@ -18,9 +18,12 @@ fail() {
   failures=$((failures + 1))
 }
 
-# Runs `run --list` from an empty directory; sets rc, out, err.
+# Runs `run --list` (or, with RUN_FULL=1, a whole `run`) from an empty
+# directory; sets rc, out, err.
 list() {
-  (cd "$work/cwd" && "$bin" run --list --out "$work/out" "$@" >"$work/stdout" 2>"$work/stderr")
+  local mode=(--list)
+  [[ ${RUN_FULL:-0} == 1 ]] && mode=(--no-history)
+  (cd "$work/cwd" && "$bin" run "${mode[@]}" --out "$work/out" "$@" >"$work/stdout" 2>"$work/stderr")
   rc=$?
   out=$(cat "$work/stdout")
   err=$(cat "$work/stderr")
@@ -75,6 +78,16 @@ for f in "$corpus"/matrix-*.yaml "$corpus"/bench-*.yaml "$work"/gen/*.yaml; do
   iconv -f UTF-8 -t UTF-8 "$work/stderr" >/dev/null 2>&1 || fail "$name: stderr is not valid UTF-8"
   [[ ! -e $work/cwd/FILE && ! -e /tmp/FILE ]] || fail "$name: a smuggled command ran (FILE exists)"
   [[ ! -e $work/out ]] || fail "$name: the refused load wrote $work/out"
+  # The same file given to a whole `run`: refused before anything is built,
+  # flashed or written.
+  if [[ $name == bench-* ]]; then
+    RUN_FULL=1 list --matrix "$good_matrix" --bench "$f"
+  else
+    RUN_FULL=1 list --matrix "$f" --bench "$good_bench"
+  fi
+  [[ $rc == 64 ]] || fail "$name: run exited $rc, want 64 (stderr: $err)"
+  [[ ! -e $work/cwd/FILE && ! -e /tmp/FILE ]] || fail "$name: run: a smuggled command ran"
+  [[ ! -e $work/out ]] || fail "$name: the refused run wrote $work/out"
 done
 echo "hostile corpus: $n files, $failures failure(s)"
 ((n >= 30)) || fail "only $n hostile files"
