@@ -127,31 +127,12 @@ class QemuSession final : public TargetSession {
 // blocks in its start-up until this connection is made (wait=on).
 Result<int> connect_serial_socket(const std::filesystem::path& path, ChildProcess& child,
                                   std::chrono::milliseconds timeout) {
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  if (path.string().size() >= sizeof addr.sun_path) {
-    return Error{fmt::format("serial socket path too long: {}", path.string())};
-  }
-  std::strncpy(addr.sun_path, path.c_str(), sizeof addr.sun_path - 1);
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  std::string last_error;
-  while (true) {
-    int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) return Error{fmt::format("socket: {}", std::strerror(errno))};
-    if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) return fd;
-    last_error = std::strerror(errno);
-    ::close(fd);
-    if (!child.running()) {
-      auto r = child.result();
-      return Error{
-          fmt::format("QEMU exited before starting ({}): {}", r.describe(), failure_lines(r))};
-    }
-    if (std::chrono::steady_clock::now() >= deadline || interrupt_requested()) {
-      return Error{fmt::format("cannot connect to QEMU's serial socket {} within {} ms: {}",
-                               path.string(), timeout.count(), last_error)};
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
+  return connect_unix_socket(path, "QEMU's serial socket", timeout, [&]() -> std::optional<Error> {
+    if (child.running()) return std::nullopt;
+    auto r = child.result();
+    return Error{
+        fmt::format("QEMU exited before starting ({}): {}", r.describe(), failure_lines(r))};
+  });
 }
 
 class QemuFlasher final : public Flasher {

@@ -11,37 +11,45 @@
 #include <thread>
 #include <vector>
 
+#include "util/process.h"
+
 namespace rb::probe {
 
 QemuMonitor::~QemuMonitor() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-Status QemuMonitor::connect(const std::filesystem::path& socket_path,
-                            std::chrono::milliseconds timeout) {
+Result<int> connect_unix_socket(const std::filesystem::path& path, const std::string& what,
+                                std::chrono::milliseconds timeout,
+                                const std::function<std::optional<Error>()>& gone) {
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;
-  if (socket_path.string().size() >= sizeof addr.sun_path) {
-    return Error{fmt::format("monitor socket path too long: {}", socket_path.string())};
+  if (path.string().size() >= sizeof addr.sun_path) {
+    return Error{fmt::format("{} path too long: {}", what, path.string())};
   }
-  std::strncpy(addr.sun_path, socket_path.c_str(), sizeof addr.sun_path - 1);
+  std::strncpy(addr.sun_path, path.c_str(), sizeof addr.sun_path - 1);
   auto deadline = std::chrono::steady_clock::now() + timeout;
-  std::string last_error;
   while (true) {
     int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return Error{fmt::format("socket: {}", std::strerror(errno))};
-    if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) {
-      fd_ = fd;
-      break;
-    }
-    last_error = std::strerror(errno);
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) return fd;
+    std::string last_error = std::strerror(errno);
     ::close(fd);
-    if (std::chrono::steady_clock::now() >= deadline) {
-      return Error{fmt::format("cannot connect to the QEMU monitor at {}: {}", socket_path.string(),
-                               last_error)};
+    if (auto e = gone()) return *e;
+    if (std::chrono::steady_clock::now() >= deadline || interrupt_requested()) {
+      return Error{fmt::format("cannot connect to {} {} within {} ms: {}", what, path.string(),
+                               timeout.count(), last_error)};
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
+}
+
+Status QemuMonitor::connect(const std::filesystem::path& socket_path,
+                            std::chrono::milliseconds timeout) {
+  auto fd = connect_unix_socket(socket_path, "the QEMU monitor", timeout,
+                                [] { return std::optional<Error>(); });
+  if (!fd) return fd.error();
+  fd_ = *fd;
   auto banner = read_prompt(timeout);
   if (!banner.ok()) return banner.error();
   return {};

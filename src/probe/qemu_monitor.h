@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +35,13 @@ class QemuMonitor {
   Result<std::string> read_prompt(std::chrono::milliseconds timeout);
   int fd_ = -1;
 };
+
+// Connects to a Unix socket that QEMU creates while it starts, retrying
+// until `timeout` or an interruption; `gone` returns the error that ends the
+// wait early (QEMU exited), else nullopt. The connected descriptor.
+Result<int> connect_unix_socket(const std::filesystem::path& path, const std::string& what,
+                                std::chrono::milliseconds timeout,
+                                const std::function<std::optional<Error>()>& gone);
 
 // Parses `xp /Nwx ADDR` output ("0000000008000000: 0x20020000 0x08000431 ...")
 // into the words it shows, in address order.

@@ -261,62 +261,53 @@ void headline(Document& d, const RunView& cur) {
     return f(*s);
   };
 
+  // One table: a row per job, a cell per headline series, then the unit.
+  auto rows = [&](auto&& f, auto&& unit_of) {
+    Table t = head();
+    for (const JobView* j : jobs) {
+      std::vector<std::string> row{j->snap.kernel, j->snap.id};
+      for (const auto& h : kHeadline) row.push_back(cell(j, h, f));
+      row.push_back(unit_of(j->snap.unit));
+      t.rows.push_back(std::move(row));
+    }
+    table(d, std::move(t));
+  };
+
   heading(d, 3, fmt::format("Median [{}]", same ? unit : "ticks"));
-  Table t1 = head();
-  for (const JobView* j : jobs) {
-    std::vector<std::string> row{j->snap.kernel, j->snap.id};
-    for (const auto& h : kHeadline) {
-      row.push_back(cell(j, h, [&](const SeriesValues& s) -> std::string {
+  rows(
+      [&](const SeriesValues& s) -> std::string {
         auto m = value(s, "median");
         if (!m) return "-";
         auto n = net(s, "median");
         if (!n) return ticks(*m) + "*";
         return fmt::format("{} ({})", ticks(*n), ticks(*m));
-      }));
-    }
-    row.push_back(unit_label(j->snap.unit));
-    t1.rows.push_back(std::move(row));
-  }
-  table(d, std::move(t1));
+      },
+      unit_label);
 
   heading(d, 3, fmt::format("Median [{}]", time_unit(same ? unit : "")));
   paragraph(d, "The net medians above converted at each series' counter frequency (`hz`).");
-  Table t2 = head();
-  for (const JobView* j : jobs) {
-    std::vector<std::string> row{j->snap.kernel, j->snap.id};
-    for (const auto& h : kHeadline) {
-      row.push_back(cell(j, h, [&](const SeriesValues& s) -> std::string {
+  rows(
+      [&](const SeriesValues& s) -> std::string {
         auto m = value(s, "median");
         if (!m) return "-";
         auto n = net(s, "median");
         return n ? micros(*n, s.hz) : micros(*m, s.hz) + "*";
-      }));
-    }
-    row.push_back(time_unit(j->snap.unit));
-    t2.rows.push_back(std::move(row));
-  }
-  table(d, std::move(t2));
+      },
+      time_unit);
 
   heading(d, 3, fmt::format("Tail: p99 [{}] and p99/median", same ? unit : "ticks"));
   paragraph(
       d,
       "Raw p99 (before the baseline) and the jitter ratio p99/median in parentheses: the tail "
       "a hard real-time system lives with.");
-  Table t3 = head();
-  for (const JobView* j : jobs) {
-    std::vector<std::string> row{j->snap.kernel, j->snap.id};
-    for (const auto& h : kHeadline) {
-      row.push_back(cell(j, h, [&](const SeriesValues& s) -> std::string {
+  rows(
+      [&](const SeriesValues& s) -> std::string {
         auto p = value(s, "p99");
         auto r = value(s, "jitter");
         if (!p) return "-";
         return r ? fmt::format("{} ({:.2f})", ticks(*p), *r) : ticks(*p);
-      }));
-    }
-    row.push_back(unit_label(j->snap.unit));
-    t3.rows.push_back(std::move(row));
-  }
-  table(d, std::move(t3));
+      },
+      unit_label);
 }
 
 void every_series(Document& d, const RunView& cur) {

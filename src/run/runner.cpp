@@ -161,26 +161,10 @@ store::Toolchain toolchain_json(const build::Toolchain& t) {
 
 store::JobSpec job_json(const matrix::Job& j, int repeats) {
   // `repeats`: the loads this job runs (each a cold start of its image).
-  store::JobSpec s;
-  s.id = j.id;
-  s.build_id = j.build_id;
-  s.kernel = j.kernel.name;
-  s.kernel_version = j.kernel.version;
-  s.kernel_git = j.kernel.git;
-  s.kernel_tag = j.kernel.tag;
-  s.kernel_pinned_commit = j.kernel.commit;
-  s.kernel_note = j.kernel.note;
-  s.port = j.kernel.port;
-  s.board = j.board;
-  s.opt = j.opt;
-  s.opt_id = j.opt_id;
-  s.tick_hz = j.tick_hz;
-  s.fpu_context = j.fpu_context;
-  s.repeats = repeats;
-  s.tests = j.tests;
-  s.samples = j.samples;
-  s.warmup = j.warmup;
-  return s;
+  const auto& k = j.kernel;
+  return store::JobSpec{j.id,      j.build_id,    k.name,  k.version, k.git,     k.tag,
+                        k.commit,  k.note,        k.port,  j.board,   j.opt,     j.opt_id,
+                        j.tick_hz, j.fpu_context, repeats, j.tests,   j.samples, j.warmup};
 }
 
 JobStatus status_of(verify::Outcome o) {

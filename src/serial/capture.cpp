@@ -106,8 +106,15 @@ Result<std::unique_ptr<SerialCapture>> SerialCapture::open(const std::filesystem
   // Whatever the port buffered before now belongs to an earlier image or
   // run: it must not be read as this capture's.
   ::tcflush(s->port.native_handle(), TCIFLUSH);
-  std::error_code fec;
-  std::filesystem::create_directories(raw_file.parent_path(), fec);
+  return SerialCapture::with_raw_file(std::move(s), raw_file);
+}
+
+// The capture file (raw bytes on disk before anything parses them), then
+// the capture.
+Result<std::unique_ptr<SerialCapture>> SerialCapture::with_raw_file(
+    std::unique_ptr<State> s, const std::filesystem::path& raw_file) {
+  std::error_code ec;
+  std::filesystem::create_directories(raw_file.parent_path(), ec);
   s->raw_fd = ::open(raw_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (s->raw_fd < 0) {
     return make_error(ErrorKind::kStore, fmt::format("cannot create capture file {}: {}",
@@ -129,14 +136,7 @@ Result<std::unique_ptr<SerialCapture>> SerialCapture::adopt_stream(
     return make_error(ErrorKind::kUnavailable,
                       fmt::format("cannot read {}: {}", name, ec.message()));
   }
-  std::error_code fec;
-  std::filesystem::create_directories(raw_file.parent_path(), fec);
-  s->raw_fd = ::open(raw_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (s->raw_fd < 0) {
-    return make_error(ErrorKind::kStore, fmt::format("cannot create capture file {}: {}",
-                                                     raw_file.string(), std::strerror(errno)));
-  }
-  return std::unique_ptr<SerialCapture>(new SerialCapture(std::move(s)));
+  return SerialCapture::with_raw_file(std::move(s), raw_file);
 }
 
 namespace {

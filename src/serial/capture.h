@@ -79,6 +79,8 @@ class SerialCapture final : public Capture {
  private:
   struct State;
   explicit SerialCapture(std::unique_ptr<State> s);
+  static Result<std::unique_ptr<SerialCapture>> with_raw_file(std::unique_ptr<State> s,
+                                                              const std::filesystem::path& raw);
   std::unique_ptr<State> s_;
 };
 

@@ -4,7 +4,6 @@
 #include <charconv>
 #include <cstdint>
 #include <optional>
-#include <string>
 #include <string_view>
 
 namespace rb {
@@ -27,17 +26,6 @@ inline void format_hex8_lower(uint32_t v, char* out) {
     out[i] = kHex[v & 15u];
     v >>= 4;
   }
-}
-
-// Decimal text of an unsigned 128-bit value.
-inline std::string to_decimal(unsigned __int128 v) {
-  char buf[40];
-  int i = 40;
-  do {
-    buf[--i] = static_cast<char>('0' + static_cast<int>(v % 10));
-    v /= 10;
-  } while (v != 0);
-  return std::string(buf + i, buf + 40);
 }
 
 }  // namespace rb

@@ -157,14 +157,6 @@ bool LineReader::next(Line& line) {
   }
 }
 
-void LineReader::restart() {
-  pos_ = scan_ = end_ = 0;
-  dropped_ = 0;
-  control_ = pending_cr_ = eof_ = false;
-  number_ = consumed_ = 0;
-  status_ = Status();
-}
-
 bool LineReader::finish(Line& line) {
   eof_ = true;
   if (end_ > pos_ || dropped_ > 0) {

@@ -82,10 +82,6 @@ class LineReader {
   // yet) and when the source failed (then status() says why).
   bool next(Line& line);
 
-  // Starts over on the source's next bytes, as a new reader would (line
-  // numbers from 1, nothing kept), but keeps the buffer.
-  void restart();
-
   // Follow mode: the data will not grow any more; returns the partial last
   // line (terminated == false), if there is one.
   bool finish(Line& line);

@@ -32,12 +32,6 @@ TEST(Hex8, FormatsEightLowercaseDigits) {
   EXPECT_EQ(std::string(buf, 8), "00000000");
 }
 
-TEST(ToDecimal, Handles128Bits) {
-  EXPECT_EQ(rb::to_decimal(0), "0");
-  unsigned __int128 big = ~static_cast<unsigned __int128>(0);
-  EXPECT_EQ(rb::to_decimal(big), "340282366920938463463374607431768211455");
-}
-
 TEST(ValidUtf8, KeepsValidTextAndReplacesBrokenBytes) {
   EXPECT_EQ(rb::valid_utf8("plain ascii"), "plain ascii");
   EXPECT_EQ(rb::valid_utf8("时间片 µs"), "时间片 µs");
