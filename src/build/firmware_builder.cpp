@@ -278,11 +278,14 @@ Result<BuildOutput> CmakeBuilder::build(const BuildRequest& req) {
         fmt::format("cmake configure failed ({}): {}", c.describe(), error_excerpt(c.output))};
   }
   ProcessSpec compile;
-  compile.argv = {"cmake", "--build", bdir.string()};
+  // ninja itself, not `cmake --build`: it is then the child that gets the
+  // parent-death signal, and on SIGTERM it stops the compilers it started.
+  compile.argv = {"ninja", "-C", bdir.string()};
   if (req.parallel > 0) {
-    compile.argv.push_back("--parallel");
+    compile.argv.push_back("-j");
     compile.argv.push_back(std::to_string(req.parallel));
   }
+  compile.parent_death_signal = SIGTERM;
   compile.log = req.log;
   compile.timeout = remaining();
   log_line(req.log, fmt::format("$ {}", fmt::join(compile.argv, " ")));

@@ -99,7 +99,7 @@ Result<pid_t> spawn_with_fd(const ProcessSpec& spec, int out_fd) {
   }
   if (pid == 0) {
     ::setpgid(0, 0);
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    ::prctl(PR_SET_PDEATHSIG, spec.parent_death_signal);
     if (::getppid() != parent) ::_exit(127);  // the parent died before prctl
     for (int sig : {SIGINT, SIGTERM, SIGPIPE, SIGHUP}) ::signal(sig, SIG_DFL);
     sigset_t none;

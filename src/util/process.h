@@ -3,6 +3,7 @@
 // real runner (posix_spawn) is used by every stage; unit tests substitute a
 // fake that returns scripted exit codes and output.
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -19,6 +20,9 @@ struct ProcessSpec {
   std::filesystem::path log;               // empty: no log; else stdout+stderr appended
   std::map<std::string, std::string> env;  // added to / replacing the inherited environment
   std::chrono::milliseconds timeout{0};    // 0: none
+  // The signal the child gets when rtosbench dies, however it dies: SIGKILL,
+  // or SIGTERM for a tool that stops its own children on it (ninja).
+  int parent_death_signal = SIGKILL;
 };
 
 struct ProcessResult {
