@@ -458,7 +458,7 @@ void parse_reproducibility(Checker& c, const YAML::Node& n, Matrix& m) {
   for (auto it = n.begin(); it != n.end(); ++it) {
     std::string key = it->first.IsScalar() ? it->first.Scalar() : "?";
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) continue;
-    const YAML::Node& v = it->second;
+    const YAML::Node v = it->second;  // a copy: it-> is a temporary proxy
     std::string what = fmt::format("reproducibility.{}", key);
     SpreadTolerance t;
     // A number >= 0; `percent` also takes a trailing '%'.

@@ -113,7 +113,7 @@ void parse_metrics(const YAML::Node& node, const std::string& where, Problems& p
                                    metric_names()));
       continue;
     }
-    const YAML::Node& v = it->second;
+    const YAML::Node v = it->second;  // a copy: it-> is a temporary proxy
     std::string what = fmt::format("{}.{}", where, metric);
     Tolerances::Partial part;
     if (is_off(v)) {

@@ -222,8 +222,8 @@ TEST(ReportDiff, StatusChangeAndVanishedSeriesAreBeyond) {
 
 TEST(ReportDiff, ZeroReferenceHasNoPercentage) {
   RunSnapshot a = basic(0), b = basic(1);
-  const MetricDiff& d =
-      metric(diff_runs(a, b, Tolerances::defaults(), {}), "wake_latency", "median");
+  const DiffReport r = diff_runs(a, b, Tolerances::defaults(), {});
+  const MetricDiff& d = metric(r, "wake_latency", "median");
   EXPECT_FALSE(d.pct);
   EXPECT_EQ(d.verdict, Verdict::kWithin);  // abs 2
   EXPECT_EQ(format_pct(d.pct), "-");

@@ -113,19 +113,16 @@ TEST(PosixRunner, InterruptKillsARunningTool) {
 // A child dies with the thread that started it (PR_SET_PDEATHSIG): here the
 // thread ends without stopping it, as a killed rtosbench would.
 TEST(PosixRunner, ChildDiesWithItsParent) {
-  int pid = -1;
+  std::unique_ptr<ChildProcess> child;
   std::thread starter([&] {
     auto c = make_posix_runner()->spawn(ProcessSpec{{"sleep", "30"}, {}, {}, {}, {}});
     ASSERT_TRUE(c.ok()) << c.error().message;
-    pid = (*c)->pid();
-    (void)c->release();  // leaked: nothing stops it but its parent's death
+    child = std::move(*c);  // not stopped: nothing ends it but its parent's death
   });
   starter.join();
-  ASSERT_GT(pid, 0);
-  int status = 0;
-  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
-  ASSERT_TRUE(WIFSIGNALED(status));
-  EXPECT_EQ(WTERMSIG(status), SIGKILL);
+  ASSERT_TRUE(child);
+  ASSERT_TRUE(child->wait_for(std::chrono::seconds(5)));
+  EXPECT_EQ(child->result().signal, SIGKILL);
 }
 
 // What a second Ctrl-C does before leaving: SIGKILL to every child's group,
