@@ -22,6 +22,7 @@ class FileLock {
 
  private:
   explicit FileLock(int fd) : fd_(fd) {}
+  void release() noexcept;
   int fd_ = -1;
 };
 

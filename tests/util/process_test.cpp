@@ -185,5 +185,44 @@ TEST(FileLock, ASecondHolderIsRefusedWithThePid) {
   std::filesystem::remove(file);
 }
 
+TEST(FileLock, TheRefusalNamesTheLiveHolderNotAFormerOne) {
+  // Just after a new holder takes the lock, the file may still name the
+  // former holder, now dead, until the new one writes its own pid.
+  auto file =
+      std::filesystem::temp_directory_path() / ("rb-lock-stale-" + std::to_string(::getpid()));
+  auto write_pid = [&](pid_t pid) { std::ofstream(file, std::ios::trunc) << pid << "\n"; };
+  pid_t dead = ::fork();
+  if (dead == 0) ::_exit(0);
+  ::waitpid(dead, nullptr, 0);
+  {
+    auto a = FileLock::acquire(file);
+    ASSERT_TRUE(a.ok()) << a.error().message;
+    write_pid(dead);
+    pid_t holder = ::getpid();
+    pid_t late_writer = ::fork();
+    if (late_writer == 0) {
+      ::usleep(200 * 1000);
+      write_pid(holder);
+      ::_exit(0);
+    }
+    pid_t child = ::fork();
+    if (child == 0) {
+      auto b = FileLock::acquire(file);
+      bool named = !b.ok() && b.error().message.find("locked by process " +
+                                                     std::to_string(holder)) != std::string::npos;
+      ::_exit(named ? 0 : 1);
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    ::waitpid(late_writer, nullptr, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  std::ifstream in(file);
+  std::string left;
+  std::getline(in, left);
+  EXPECT_EQ(left, "");  // released: the file no longer names a holder
+  std::filesystem::remove(file);
+}
+
 }  // namespace
 }  // namespace rb
