@@ -102,8 +102,7 @@ class Writer {
 
 std::string result_record(const std::string& name, std::vector<uint64_t> v, uint64_t hz,
                           uint64_t base) {
-  std::vector<uint64_t> scratch;
-  const rb::stats::Summary s = rb::stats::summarize(v, scratch);
+  const rb::stats::Summary s = rb::stats::summarize(v);
   auto ns = [&](uint64_t t) { return rb::stats::ticks_to_ns(t, hz); };
   return fmt::format(
       "RESULT,{},n={},hz={},min_ticks={},median_ticks={},avg_ticks={},p90_ticks={},p99_ticks={},"
@@ -141,8 +140,8 @@ LogInfo generate(const fs::path& path, uint64_t target, uint64_t max_tests, size
   }
   w.info.samples += loop.size();
   ++w.info.series;
-  std::vector<uint64_t> scratch, copy = loop;
-  const auto s = rb::stats::summarize(copy, scratch);
+  std::vector<uint64_t> copy = loop;
+  const auto s = rb::stats::summarize(copy);
   auto ns = [&](uint64_t x) { return rb::stats::ticks_to_ns(x, kHz); };
   w.line(fmt::format(
       "RESULT,ruler_loop,n={},hz={},min_ticks={},median_ticks={},avg_ticks={},max_ticks={},"

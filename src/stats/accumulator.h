@@ -31,8 +31,8 @@ class SampleAccumulator {
   bool uses_histogram() const { return histogram_; }
 
   // The statistics of every sample added since clear(), identical to
-  // summarize() over the same samples. `scratch` is reusable workspace.
-  Summary summarize(std::vector<uint64_t>& scratch);
+  // summarize() over the same samples.
+  Summary summarize();
 
  private:
   void place_band(uint64_t centre);  // histogram mode, the band around centre

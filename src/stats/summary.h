@@ -2,7 +2,9 @@
 // The statistics of one series of samples, with the exact integer rules of
 // docs/protocol.md section 4 (nearest rank, floored means, 128-bit ns
 // conversion), so that host and firmware agree to the last digit.
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace rb::stats {
@@ -34,19 +36,57 @@ struct Summary {
   double jitter = 0;       // p99 / median; NaN when the median is 0
 };
 
-// Summarises `samples`, leaving them in an unspecified order (sorted, or
-// untouched when a histogram is cheaper); `scratch` is reusable workspace. An
-// empty vector gives a Summary with n == 0.
-Summary summarize(std::vector<uint64_t>& samples, std::vector<uint64_t>& scratch);
+// Summarises `samples`, sorting them. An empty vector gives n == 0.
+Summary summarize(std::vector<uint64_t>& samples);
 
-// The same when the caller already knows the smallest and largest sample
-// (tracked while the samples arrived): saves a pass over them. `min` and `max`
-// must be exact; `samples` must not be empty.
-Summary summarize(std::vector<uint64_t>& samples, std::vector<uint64_t>& scratch, uint64_t min,
-                  uint64_t max);
-
-// Ascending sort of sample values: LSD radix sort on (value - min) with as
-// many 11-bit passes as the value range needs (usually one or two).
-void sort_samples(std::vector<uint64_t>& samples, std::vector<uint64_t>& scratch);
+// The statistics of n samples given in ascending order as runs of equal
+// values: `runs(visit)` calls visit(value, count) once per run, in ascending
+// order, and may be called twice (the second pass when the sum of squares is
+// too large for 128 bits). `lo` and `hi` are the smallest and largest sample.
+// Sums and ranks are exact integers.
+template <typename Runs>
+Summary summarize_runs(uint64_t n, uint64_t lo, uint64_t hi, const Runs& runs) {
+  using u128 = unsigned __int128;
+  Summary s;
+  s.n = n;
+  if (n == 0) return s;
+  s.min = lo;
+  s.max = hi;
+  const uint64_t ranks[4] = {nearest_rank(n, 50, 100), nearest_rank(n, 90, 100),
+                             nearest_rank(n, 99, 100), nearest_rank(n, 999, 1000)};
+  uint64_t* const out[4] = {&s.median, &s.p90, &s.p99, &s.p999};
+  // The sum of squares is exact in 128 bits for values below 2^32 and fewer
+  // than 2^31 samples; otherwise a second pass around the mean.
+  const bool exact = hi < (uint64_t{1} << 32) && n < (uint64_t{1} << 31);
+  u128 sumsq = 0;
+  uint64_t seen = 0;
+  int next = 0;
+  runs([&](uint64_t v, uint64_t count) {
+    s.sum += u128{v} * count;
+    if (exact) sumsq += u128{v * v} * count;
+    seen += count;
+    while (next < 4 && ranks[next] <= seen) *out[next++] = v;
+  });
+  if (exact) {
+    const u128 n2_variance = u128{n} * sumsq - s.sum * s.sum;
+    s.stddev = static_cast<double>(std::sqrt(static_cast<long double>(n2_variance)) /
+                                   static_cast<long double>(n));
+  } else {
+    const long double mean = static_cast<long double>(s.sum) / static_cast<long double>(n);
+    long double acc = 0;
+    runs([&](uint64_t v, uint64_t count) {
+      const long double d = static_cast<long double>(v) - mean;
+      acc += d * d * static_cast<long double>(count);
+    });
+    s.stddev = static_cast<double>(std::sqrt(acc / static_cast<long double>(n)));
+  }
+  const u128 avg = s.sum / n;
+  s.avg_ticks = avg > std::numeric_limits<uint64_t>::max() ? std::numeric_limits<uint64_t>::max()
+                                                           : static_cast<uint64_t>(avg);
+  s.mean = static_cast<double>(static_cast<long double>(s.sum) / static_cast<long double>(n));
+  s.jitter = s.median == 0 ? std::numeric_limits<double>::quiet_NaN()
+                           : static_cast<double>(s.p99) / static_cast<double>(s.median);
+  return s;
+}
 
 }  // namespace rb::stats

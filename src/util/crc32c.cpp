@@ -3,11 +3,6 @@
 #include <array>
 #include <cstring>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define RB_CRC32C_X86 1
-#include <nmmintrin.h>
-#endif
-
 namespace rb {
 namespace {
 
@@ -49,58 +44,11 @@ uint32_t table_state(uint32_t s, const unsigned char* p, size_t n) {
   return s;
 }
 
-#ifdef RB_CRC32C_X86
-// The SSE4.2 crc32 instruction, compiled for SSE4.2 by attribute so the rest
-// of the program keeps the baseline instruction set; only called after the
-// run-time check.
-__attribute__((target("sse4.2"))) uint32_t sse42_state(uint32_t s, const unsigned char* p,
-                                                       size_t n) {
-  uint64_t s64 = s;
-  while (n >= 8) {
-    uint64_t v;
-    std::memcpy(&v, p, 8);
-    s64 = _mm_crc32_u64(s64, v);
-    p += 8;
-    n -= 8;
-  }
-  auto s32 = static_cast<uint32_t>(s64);
-  while (n--) s32 = _mm_crc32_u8(s32, *p++);
-  return s32;
-}
-#endif
-
-using StateFn = uint32_t (*)(uint32_t, const unsigned char*, size_t);
-
-StateFn pick() {
-#ifdef RB_CRC32C_X86
-  __builtin_cpu_init();  // needed when first called from a static initializer
-  if (__builtin_cpu_supports("sse4.2")) return sse42_state;
-#endif
-  return table_state;
-}
-
-// A function-local static so that callers in other static initializers are safe.
-StateFn state_fn() {
-  static const StateFn fn = pick();
-  return fn;
-}
-
 }  // namespace
 
-uint32_t crc32c_extend(uint32_t crc, std::string_view data) {
-  return ~state_fn()(~crc, reinterpret_cast<const unsigned char*>(data.data()), data.size());
-}
-
 uint32_t crc32c(std::string_view data) {
-  return crc32c_extend(0, data);
-}
-
-uint32_t crc32c_extend_table(uint32_t crc, std::string_view data) {
-  return ~table_state(~crc, reinterpret_cast<const unsigned char*>(data.data()), data.size());
-}
-
-const char* crc32c_implementation() {
-  return state_fn() == table_state ? "table" : "sse4.2";
+  return ~table_state(0xFFFFFFFFu, reinterpret_cast<const unsigned char*>(data.data()),
+                      data.size());
 }
 
 }  // namespace rb

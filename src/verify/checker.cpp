@@ -180,7 +180,6 @@ struct LogChecker::State {
   std::vector<OpenSeries> open;
   size_t last_open = 0;
   std::vector<stats::SampleAccumulator> pool;
-  std::vector<uint64_t> scratch;
   std::vector<PhaseEntry> phase_entries;
   std::map<std::string, uint64_t> config_lines;
   std::map<std::string, size_t> verdict_counts;
@@ -410,7 +409,7 @@ struct LogChecker::State {
 
   // Fills the statistics of `st` from the series' samples.
   void derive(SeriesStats& st, OpenSeries& series) {
-    stats::Summary sum = series.samples.summarize(scratch);
+    stats::Summary sum = series.samples.summarize();
     st.has_raw = true;
     st.n = sum.n;
     st.min = sum.min;

@@ -87,9 +87,8 @@ void check_accumulator(std::string_view input) {
     acc.add(values);
     all.insert(all.end(), values.begin(), values.end());
   }
-  std::vector<uint64_t> scratch;
-  const rb::stats::Summary a = acc.summarize(scratch);
-  const rb::stats::Summary b = rb::stats::summarize(all, scratch);
+  const rb::stats::Summary a = acc.summarize();
+  const rb::stats::Summary b = rb::stats::summarize(all);
   require(a.n == b.n && a.min == b.min && a.max == b.max && a.median == b.median &&
               a.p90 == b.p90 && a.p99 == b.p99 && a.p999 == b.p999 && a.sum == b.sum &&
               a.avg_ticks == b.avg_ticks,
