@@ -179,6 +179,11 @@ std::function<int()> add_run(CLI::App& app) {
       "~/.local/share/rtosbench/history.sqlite)");
   app.add_flag("--no-history", a->no_history, "do not record the run in the history database")
       ->excludes(db);
+  app.add_option("--only", r.only,
+                 "run only the jobs whose id matches this glob (repeatable; e.g. 'freertos-*')")
+      ->type_name("PATTERN");
+  app.add_option("--exclude", r.exclude, "skip the jobs whose id matches this glob (repeatable)")
+      ->type_name("PATTERN");
   app.add_flag("--json", a->json, "print the run summary (run.json) on stdout");
   app.add_flag("--list", a->list, "print the expanded job ids and exit");
   // One of --matrix and --resume says what to run.

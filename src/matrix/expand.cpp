@@ -1,7 +1,9 @@
 #include "matrix/expand.h"
 
 #include <fmt/core.h>
+#include <fnmatch.h>
 
+#include <algorithm>
 #include <sstream>
 
 namespace rb::matrix {
@@ -57,6 +59,19 @@ std::vector<Job> expand_jobs(const Matrix& m) {
       }
     }
   }
+  return select_jobs(std::move(jobs), m.only, m.exclude);
+}
+
+std::vector<Job> select_jobs(std::vector<Job> jobs, const std::vector<std::string>& only,
+                             const std::vector<std::string>& exclude) {
+  auto matches = [](const std::vector<std::string>& globs, const std::string& id) {
+    return std::any_of(globs.begin(), globs.end(), [&](const std::string& g) {
+      return ::fnmatch(g.c_str(), id.c_str(), 0) == 0;
+    });
+  };
+  std::erase_if(jobs, [&](const Job& j) {
+    return (!only.empty() && !matches(only, j.id)) || matches(exclude, j.id);
+  });
   return jobs;
 }
 

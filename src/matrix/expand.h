@@ -12,8 +12,14 @@ namespace rb::matrix {
 // file name (docs/matrix.md, "Strings the tool passes on").
 std::string opt_id(const std::string& opt);
 
-// Every job of the matrix. A kernel whose firmware/ports/<port>/port.cmake is
-// missing still gets its jobs, marked port_exists=false with the reason.
+// Every job of the matrix that m.only and m.exclude select. A kernel whose
+// firmware/ports/<port>/port.cmake is missing still gets its jobs, marked
+// port_exists=false with the reason.
 std::vector<Job> expand_jobs(const Matrix& m);
+
+// The jobs whose id matches a glob of `only` (all when it is empty) and no
+// glob of `exclude` (fnmatch(3): `*`, `?`, `[...]`), in their order.
+std::vector<Job> select_jobs(std::vector<Job> jobs, const std::vector<std::string>& only,
+                             const std::vector<std::string>& exclude);
 
 }  // namespace rb::matrix

@@ -88,6 +88,9 @@ struct Matrix {
   std::map<std::string, std::string> expect;  // CONFIG pins of every capture
   Timeouts timeouts;
   Retries retries;
+  // `run --only` / `--exclude`: job-id globs (fnmatch) selecting the jobs
+  // that run; empty `only` selects every job. Not read from the matrix file.
+  std::vector<std::string> only, exclude;
 };
 
 enum class ResetMethod { kHardware, kSystem, kPowerCycle };

@@ -80,6 +80,10 @@ Result<RunInputs> load_resumed(RunRequest& req, std::vector<matrix::Diagnostic>&
   req.fetch = req.fetch || saved.value("fetch_kernels", false);
   if (req.repeat == 0) req.repeat = saved.value("repeats", 0);
   req.allow_other_commit = req.allow_other_commit || saved.value("allow_other_commit", false);
+  if (req.only.empty() && req.exclude.empty()) {
+    req.only = saved.value("only", std::vector<std::string>{});
+    req.exclude = saved.value("exclude", std::vector<std::string>{});
+  }
   in.resumed.emplace(std::move(*d));
   return in;
 }
@@ -126,6 +130,8 @@ json options_json(const kernels::ResolveOptions& ko, const RunConfig& cfg) {
                {"fetch_kernels", ko.fetch},
                {"allow_other_commit", ko.allow_other_commit},
                {"repeats", cfg.matrix.repeats},
+               {"only", cfg.matrix.only},
+               {"exclude", cfg.matrix.exclude},
                {"kernel_sources", json::object()}};
   for (const auto& [k, v] : ko.overrides) options["kernel_sources"][k] = v.string();
   return options;
@@ -141,6 +147,17 @@ Result<RunInputs> load_inputs(RunRequest& req, std::vector<matrix::Diagnostic>& 
   // One source of truth for the loads per job: the matrix's `repeats:`,
   // which --repeat replaces for this run (and its resumption).
   if (req.repeat > 0) in->matrix.repeats = req.repeat;
+  in->matrix.only = req.only;
+  in->matrix.exclude = req.exclude;
+  if (matrix::expand_jobs(in->matrix).empty() && (!req.only.empty() || !req.exclude.empty())) {
+    in->matrix.only.clear();
+    in->matrix.exclude.clear();
+    std::string ids;
+    for (const auto& j : matrix::expand_jobs(in->matrix)) ids += "\n  " + j.id;
+    return make_error(
+        ErrorKind::kUsage,
+        fmt::format("no job of {} matches --only/--exclude; its jobs:{}", in->matrix.name, ids));
+  }
   return in;
 }
 

@@ -30,6 +30,8 @@ struct RunRequest {
   bool allow_other_commit = false;
   int build_jobs = 0;  // 0: cores, at most 4
   int repeat = 0;      // 0: the matrix's `repeats:`
+  // --only / --exclude job-id globs; on --resume the first session's unless given.
+  std::vector<std::string> only, exclude;
 };
 
 // The inputs of a run, before anything is made.

@@ -68,5 +68,33 @@ TEST_F(ExpandJobs, RepeatsAreLoadsInsideOneJob) {
   EXPECT_EQ(m.value.repeats, 3);
 }
 
+TEST_F(ExpandJobs, OnlyAndExcludeSelectByIdGlob) {
+  auto m = parse_matrix(
+      "matrix: m\nboard: stm32f407-disco\nkernels: [{name: freertos}, {name: zephyr}]\n"
+      "variants: {opt: ['-O2', '-Os'], tick_hz: [1000, 100]}\n",
+      "m.yaml");
+  ASSERT_TRUE(m.ok());
+  m.value.firmware = fw_;
+  auto ids = [&] {
+    std::vector<std::string> out;
+    for (const auto& j : expand_jobs(m.value)) out.push_back(j.id);
+    return out;
+  };
+  EXPECT_EQ(ids().size(), 8u);
+  m.value.only = {"zephyr-*"};
+  EXPECT_EQ(ids(), (std::vector<std::string>{"zephyr-O2-tick1000-fpu0", "zephyr-O2-tick100-fpu0",
+                                             "zephyr-Os-tick1000-fpu0", "zephyr-Os-tick100-fpu0"}));
+  m.value.exclude = {"*-tick100-*", "*-Os-*"};
+  EXPECT_EQ(ids(), (std::vector<std::string>{"zephyr-O2-tick1000-fpu0"}));
+  m.value.only.clear();
+  EXPECT_EQ(ids(),
+            (std::vector<std::string>{"freertos-O2-tick1000-fpu0", "zephyr-O2-tick1000-fpu0"}));
+  m.value.only = {"[fz]*-O2-tick1000-fpu?"};
+  m.value.exclude = {"f*"};
+  EXPECT_EQ(ids(), (std::vector<std::string>{"zephyr-O2-tick1000-fpu0"}));
+  m.value.only = {"nothing"};
+  EXPECT_TRUE(ids().empty());
+}
+
 }  // namespace
 }  // namespace rb::matrix
