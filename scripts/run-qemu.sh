@@ -4,10 +4,11 @@
 #   scripts/run-qemu.sh ELF OUTFILE [TIMEOUT_SECONDS]
 #
 # Starts qemu-system-arm (netduinoplus2, -icount shift=0,align=off,sleep=off:
-# deterministic, one instruction per virtual nanosecond) with USART1 written
-# to OUTFILE by a file chardev (synchronous writes: nothing is lost), waits
-# until OUTFILE holds an END line, then stops QEMU (the firmware idles
-# forever after END). Exit status: 0 END seen; 124 timeout (default 60 s);
+# deterministic, one instruction per virtual nanosecond) with USART1 on a
+# pipe chardev: its output copied to OUTFILE (QEMU's writes block rather
+# than drop), its input given the start line `START` (the firmware waits for
+# it after its banner: docs/protocol.md section 1.3). Waits until OUTFILE
+# holds an END line, then stops QEMU (the firmware idles forever after END). Exit status: 0 END seen; 124 timeout (default 60 s);
 # 1 QEMU exited early or the firmware printed a `!!` fault line; 2 usage.
 # QEMU's own messages go to OUTFILE.qemu.log.
 set -euo pipefail
@@ -34,15 +35,28 @@ if ! command -v "$qemu" >/dev/null 2>&1; then
 fi
 
 : >"$out"
+fifo_dir=$(mktemp -d "${TMPDIR:-/tmp}/run-qemu.XXXXXX")
+mkfifo "$fifo_dir/serial.in" "$fifo_dir/serial.out"
+# Read-write opens of a FIFO never block: the start line waits in the pipe
+# until the firmware reads it.
+exec 3<>"$fifo_dir/serial.in"
+printf 'START\n' >&3
 "$qemu" -M netduinoplus2 -nographic -monitor none \
   -icount shift=0,align=off,sleep=off \
-  -serial "file:$out" -kernel "$elf" </dev/null >"$out.qemu.log" 2>&1 &
+  -chardev "pipe,id=console,path=$fifo_dir/serial" -serial chardev:console \
+  -kernel "$elf" </dev/null >"$out.qemu.log" 2>&1 &
 qemu_pid=$!
+cat "$fifo_dir/serial.out" >>"$out" &
+cat_pid=$!
 stop_qemu() {
   if kill -0 "$qemu_pid" 2>/dev/null; then
     kill "$qemu_pid" 2>/dev/null || true
     wait "$qemu_pid" 2>/dev/null || true
   fi
+  kill "$cat_pid" 2>/dev/null || true
+  wait "$cat_pid" 2>/dev/null || true
+  exec 3>&-
+  rm -rf "$fifo_dir"
 }
 trap stop_qemu EXIT
 

@@ -45,6 +45,10 @@ void rb_config_emit(void) {
   rb_rec_kv_int("dcache", rb_facts.dcache);
   rb_rec_kv_int("prefetch", rb_facts.prefetch);
   rb_rec_kv_hex("fpccr", FPU_FPCCR);
+  rb_rec_kv("start", rb_start_kind);
+  rb_rec_kv_u32("baud", RB_UART_BAUD);
+  rb_rec_kv_u32("hse", RB_HSE_HZ);
+  rb_rec_kv_hex("idcode", rb_board_idcode());
   rb_rec_end();
 
   rb_rec_begin("CONFIG");

@@ -1,8 +1,10 @@
 /* Boot, the fixed task layout and the controller that runs every test.
  *
- * main() initialises the board and the port, creates every object and task
- * (the same ones for every kernel, whether a test uses them or not) and
- * starts the kernel. The controller task prints BEGIN and CONFIG, runs the
+ * main() brings up the clocks and the console, waits for the host's start
+ * line (the start handshake, docs/protocol.md section 1.3), then initialises
+ * the rest of the board and the port, creates every object and task (the
+ * same ones for every kernel, whether a test uses them or not) and starts
+ * the kernel. The controller task prints BEGIN and CONFIG, runs the
  * selected tests in a fixed order, prints END and then blocks forever; the
  * idle task keeps running (the host stops QEMU or the board). */
 #include "cm4_regs.h"
@@ -18,6 +20,7 @@ volatile uint32_t rb_tick_hook_count;
 volatile uint32_t rb_idle_passes;
 uint32_t rb_base_ticks;
 uint32_t rb_boot_dhcsr;
+const char* rb_start_kind = "none";
 
 #define RB_TEST_ENTRY(id, caps, series) \
   {#id, (caps), RB_CFG_ON_##id, RB_CFG_SAMPLES_##id, RB_CFG_WARMUP_##id, rb_test_##id},
@@ -184,13 +187,87 @@ static void rb_check_port_table(void) {
              "RBP_HAS_MUTEX_PI without RBP_HAS_MUTEX");
 }
 
+/* The start handshake. The banner says the image waits; it is repeated
+ * about every RB_START_SPINS polls of the UART (under a second on the F407)
+ * so a host whose port came up late (a VCP re-enumerating after a power
+ * cycle) still sees one. The host answers `START <nonce>`; a plain `START`
+ * (a person at a terminal) is accepted too and recorded as such. A START
+ * with another image's nonce is refused with a line saying so. Bytes are
+ * polled while the banner is sent, so a start line arriving then is kept. */
+#define RB_START_SPINS 4000000u
+#define RB_START_MAX 32u
+
+static const char rb_banner[] =
+    "rtosbench-fw: board=" RB_CFG_BOARD " port=" RB_CFG_PORT " harness=" RB_CFG_HARNESS_HASH
+    " nonce=" RB_CFG_NONCE " waiting for START\n";
+
+static int rb_start_matches(const char* line, uint32_t n) {
+  static const char start[] = "START";
+  static const char nonce[] = RB_CFG_NONCE;
+  const uint32_t ls = sizeof start - 1u;
+  const uint32_t ln = sizeof nonce - 1u;
+  for (uint32_t i = 0; i < ls; i++) {
+    if (i >= n || line[i] != start[i]) {
+      return 0;
+    }
+  }
+  if (n == ls) {
+    rb_start_kind = "manual";
+    return 1;
+  }
+  if (line[ls] != ' ') {
+    return 0;
+  }
+  if (n == ls + 1u + ln) {
+    uint32_t i = 0;
+    while (i < ln && line[ls + 1u + i] == nonce[i]) {
+      i++;
+    }
+    if (i == ln) {
+      rb_start_kind = "host";
+      return 1;
+    }
+  }
+  rb_other_line("rtosbench-fw: START refused: its nonce is not this image's (" RB_CFG_NONCE ")");
+  return 0;
+}
+
+static void rb_wait_start(void) {
+  char line[RB_START_MAX];
+  uint32_t n = 0;
+  for (;;) {
+    uint32_t sent = 0;
+    for (uint32_t spin = 0; spin < RB_START_SPINS; spin++) {
+      if (sent < sizeof rb_banner - 1u) {
+        rb_board_write(&rb_banner[sent++], 1u);
+      }
+      const int c = rb_board_getc();
+      if (c < 0) {
+        continue;
+      }
+      if (c == '\n' || c == '\r') {
+        if (n > 0u && n <= RB_START_MAX && rb_start_matches(line, n)) {
+          return;
+        }
+        n = 0;
+      } else {
+        if (n < RB_START_MAX) {
+          line[n] = (char)c;
+        }
+        n++;
+      }
+    }
+  }
+}
+
 int main(void) {
-  /* Read before anything else touches the debug registers. */
+  rb_board_console_init();
+  rb_wait_start();
+  /* The host has let go of the core (it sends START after the release): read
+   * DHCSR before anything else touches the debug registers. */
   rb_boot_dhcsr = DBG_DHCSR;
   rb_board_init();
   rb_board_read_facts(&rb_facts);
-  rb_other_line("rtosbench-fw: board=" RB_CFG_BOARD " port=" RB_CFG_PORT
-                " harness=" RB_CFG_HARNESS_HASH " nonce=" RB_CFG_NONCE);
   rb_check_port_table();
 
   if (!(rbp_port.caps & RBP_HAS_TASKS)) {

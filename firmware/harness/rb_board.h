@@ -21,13 +21,28 @@
 
 #include "rb_board_hw.h"
 
-/* Clocks, ruler, UART and event timer (events not yet enabled). Runs first in
- * main(), before the kernel; never fails (a clock that does not start is
- * reported through rb_board_facts). */
+/* Clocks and the console UART (transmit and receive), nothing more: runs
+ * first in main(), before the start handshake; never fails (a clock that
+ * does not start is reported through rb_board_facts). The UART divider comes
+ * from the bus clock read back from the clock registers, so the console
+ * keeps RB_UART_BAUD even on a clock other than the nominal one. */
+void rb_board_console_init(void);
+
+/* The ruler and the event timer (events not yet enabled). Runs after the
+ * start handshake, so a debugger that let go of the core before the start
+ * cannot have reset what it sets (e.g. DEMCR.TRCENA). */
 void rb_board_init(void);
 
 /* Writes n bytes to the console UART, polled. */
 void rb_board_write(const char* s, uint32_t n);
+
+/* The next byte received on the console UART, or -1 when none is waiting
+ * (an overrun is cleared and its byte lost). Polled. */
+int rb_board_getc(void);
+
+/* The chip's identity (STM32: DBGMCU_IDCODE, device in bits 11:0, revision
+ * in bits 31:16); 0 where the board cannot read it. */
+uint32_t rb_board_idcode(void);
 
 /* Starts periodic test-timer events at priority RB_IRQ_PRIO: every
  * RB_EVENT_PERIOD event-timer ticks the board's IRQ handler reads

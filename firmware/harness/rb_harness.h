@@ -83,6 +83,9 @@ extern volatile uint32_t rb_idle_passes;
 /* ruler_loop median; carried as base_ticks by the ruler-measured series. */
 extern uint32_t rb_base_ticks;
 extern uint32_t rb_boot_dhcsr;
+/* How the run was started (CONFIG start=): "host" (START with this image's
+ * nonce), "manual" (a plain START). */
+extern const char* rb_start_kind;
 
 /* Calls fatal when rc != 0 (outside measurement windows only). */
 void rb_check(int rc, const char* what);

@@ -938,6 +938,8 @@ class Session {
     opts.inactivity =
         std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.inactivity_s * 1000));
     opts.liveness = [&target] { return target.liveness(); };
+    if (auto nonce = c.expect.find("nonce"); nonce != c.expect.end())
+      opts.start_line = "START " + nonce->second + "\n";
     serial::CaptureResult cr = capture->run(opts);
     capture.reset();
     std::string dead;
@@ -953,6 +955,11 @@ class Session {
     a.capture_stop = serial::to_string(cr.reason);
     a.capture_bytes = cr.bytes;
     a.capture_lines = cr.lines;
+    a.start_sends = cr.starts_sent;
+    if (cr.reason == serial::StopReason::kEnd && cr.seconds_to_begin >= 0) {
+      a.transfer_bytes = cr.bytes_after_begin;
+      a.transfer_seconds = cr.seconds_to_end - cr.seconds_to_begin;
+    }
     if (auto h = sha256_file(raw); h.ok()) a.raw_sha256 = *h;
     switch (cr.reason) {
       case serial::StopReason::kEnd:

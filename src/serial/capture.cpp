@@ -2,6 +2,8 @@
 
 #include <fcntl.h>
 #include <fmt/core.h>
+#include <poll.h>
+#include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -10,7 +12,11 @@
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/serial_port.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/write.hpp>
+#include <charconv>
 #include <cstring>
+#include <fstream>
+#include <optional>
 #include <thread>
 
 #include "util/process.h"
@@ -54,6 +60,15 @@ struct SerialCapture::State {
       port.async_read_some(b, std::forward<Handler>(h));
     }
   }
+  boost::system::error_code send(const std::string& text) {
+    boost::system::error_code ec;
+    if (is_stream) {
+      boost::asio::write(stream, boost::asio::buffer(text), ec);
+    } else {
+      boost::asio::write(port, boost::asio::buffer(text), ec);
+    }
+    return ec;
+  }
   void cancel() {
     boost::system::error_code ignored;
     if (is_stream) {
@@ -73,6 +88,15 @@ Result<std::unique_ptr<SerialCapture>> SerialCapture::open(const std::filesystem
   auto s = std::make_unique<State>();
   s->port_path = port;
   s->raw_path = raw_file;
+  auto in_use = [&](const std::vector<std::string>& holders) {
+    std::string who;
+    for (const auto& h : holders) who += (who.empty() ? "" : ", ") + h;
+    return make_error(ErrorKind::kUnavailable,
+                      fmt::format("serial port {} is in use by {}: a second reader would take "
+                                  "bytes from the capture; close it first",
+                                  port.string(), who));
+  };
+  if (auto holders = port_holders(port); !holders.empty()) return in_use(holders);
   boost::system::error_code ec;
   s->port.open(port.string(), ec);
   if (ec) {
@@ -81,9 +105,16 @@ Result<std::unique_ptr<SerialCapture>> SerialCapture::open(const std::filesystem
       hint = " (add the user to group dialout, or fix the udev rule)";
     if (ec == boost::system::errc::no_such_file_or_directory)
       hint = " (board unplugged or wrong port in the bench file)";
+    if (ec == boost::system::errc::device_or_resource_busy) {
+      if (auto holders = port_holders(port); !holders.empty()) return in_use(holders);
+      hint = " (another program opened it for itself alone)";
+    }
     return make_error(ErrorKind::kUnavailable, fmt::format("cannot open serial port {}: {}{}",
                                                            port.string(), ec.message(), hint));
   }
+  // This process alone from now on: a terminal program opened later is
+  // refused (EBUSY) instead of stealing bytes (tty_ioctl(4): TIOCEXCL).
+  ::ioctl(s->port.native_handle(), TIOCEXCL);
   s->port.set_option(boost::asio::serial_port_base::baud_rate(baud), ec);
   if (!ec) s->port.set_option(boost::asio::serial_port_base::character_size(8), ec);
   if (!ec)
@@ -104,9 +135,31 @@ Result<std::unique_ptr<SerialCapture>> SerialCapture::open(const std::filesystem
                                   baud, ec.message()));
   }
   // Whatever the port buffered before now belongs to an earlier image or
-  // run: it must not be read as this capture's.
+  // run: it must not be read as this capture's. The kernel's buffer is
+  // flushed; what a USB adapter still holds arrives over the next
+  // milliseconds and is read off until the port is quiet.
   ::tcflush(s->port.native_handle(), TCIFLUSH);
-  return SerialCapture::with_raw_file(std::move(s), raw_file);
+  std::string drained = drain(s->port.native_handle());
+  auto c = SerialCapture::with_raw_file(std::move(s), raw_file);
+  if (c.ok() && !drained.empty()) {
+    std::ofstream(raw_file.string() + ".drained", std::ios::binary) << drained;
+  }
+  return c;
+}
+
+std::string SerialCapture::drain(int fd) {
+  using clock = std::chrono::steady_clock;
+  const auto give_up = clock::now() + std::chrono::seconds(1);
+  std::string out;
+  char buf[4096];
+  while (clock::now() < give_up) {
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, 100) <= 0 || !(p.revents & POLLIN)) break;  // 100 ms quiet
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n <= 0) break;
+    out.append(buf, static_cast<size_t>(n));
+  }
+  return out;
 }
 
 // The capture file (raw bytes on disk before anything parses them), then
@@ -173,10 +226,49 @@ CaptureResult SerialCapture::run(const CaptureOptions& options) {
     s.io.stop();
   };
 
+  // The start handshake: the first banner line triggers the start line,
+  // repeated until a record shows the firmware started.
+  std::optional<clock::time_point> next_start;
+  bool started = false;
+  auto send_start = [&] {
+    if (auto ec = s.send(options.start_line)) {
+      finish(StopReason::kPortError, fmt::format("cannot send the start line to {}: {}",
+                                                 s.port_path.string(), ec.message()));
+      return;
+    }
+    ++result.starts_sent;
+    next_start = clock::now() + std::chrono::milliseconds(500);
+  };
+  auto inactivity = options.inactivity;
+
   auto on_line = [&](const std::string& l) {
     ++result.lines;
     result.last_line = l.size() > 200 ? l.substr(0, 200) + "..." : l;
-    if (is_record_start(l)) ++result.protocol_lines_seen;
+    const bool record = is_record_start(l);
+    if (record) ++result.protocol_lines_seen;
+    if (record && !started) {
+      started = true;
+      result.seconds_to_begin = std::chrono::duration<double>(clock::now() - start).count();
+      result.bytes_after_begin = l.size() + 1;
+    }
+    if (!started && !options.start_line.empty() && !next_start &&
+        l.compare(0, std::strlen(kBannerPrefix), kBannerPrefix) == 0) {
+      send_start();
+    }
+    if (l.compare(0, 5, "TEST,") == 0) {
+      inactivity = options.inactivity;
+      const auto at = l.find(",quiet_ms=");
+      if (at != std::string::npos) {
+        uint64_t ms = 0;
+        const char* p = l.data() + at + 10;
+        const char* e = l.data() + l.size();
+        auto [end, ec] = std::from_chars(p, e, ms);
+        if (ec == std::errc() && ms < (uint64_t{1} << 40)) {
+          result.longest_quiet_ms = std::max(result.longest_quiet_ms, static_cast<double>(ms));
+          inactivity = std::max(options.inactivity, std::chrono::milliseconds(ms + ms / 4 + 5000));
+        }
+      }
+    }
     if (l.compare(0, 4, "END,") == 0 || l == "END" || l.compare(0, 4, "END|") == 0) {
       result.seconds_to_end = std::chrono::duration<double>(clock::now() - start).count();
       finish(StopReason::kEnd, "END received");
@@ -203,6 +295,7 @@ CaptureResult SerialCapture::run(const CaptureOptions& options) {
           }
           result.bytes += n;
           for (size_t i = 0; i < n && !done; ++i) {
+            if (started) ++result.bytes_after_begin;
             char c = buf[i];
             if (c == '\n' || c == '\r') {
               if (!line.empty()) on_line(line);
@@ -226,43 +319,52 @@ CaptureResult SerialCapture::run(const CaptureOptions& options) {
       };
 
   boost::asio::steady_timer tick(s.io);
-  std::function<void(const boost::system::error_code&)> on_tick = [&](const boost::system::
-                                                                          error_code& ec) {
-    if (ec || done) return;
-    auto now = clock::now();
-    if (interrupt_requested()) return finish(StopReason::kInterrupted, "interrupted");
-    if (now - start >= options.overall) {
-      return finish(
-          StopReason::kOverallTimeout,
-          fmt::format("no END within {:.0f} s ({} bytes, {} lines received; last line: '{}')",
-                      std::chrono::duration<double>(options.overall).count(), result.bytes,
-                      result.lines, result.last_line));
-    }
-    if (now - last_data >= options.inactivity) {
-      return finish(
-          StopReason::kInactivityTimeout,
-          fmt::format(
-              "port silent for {:.0f} s before END ({} bytes, {} lines received; last line: '{}')",
-              std::chrono::duration<double>(options.inactivity).count(), result.bytes, result.lines,
-              result.last_line));
-    }
-    if (options.liveness) {
-      std::string dead = options.liveness();
-      if (!dead.empty()) {
-        // Give the reader a moment to drain what the dying end wrote.
-        if (now - last_data < std::chrono::milliseconds(200)) {
-          tick.expires_after(std::chrono::milliseconds(50));
-          tick.async_wait(on_tick);
-          return;
+  std::function<void(const boost::system::error_code&)> on_tick =
+      [&](const boost::system::error_code& ec) {
+        if (ec || done) return;
+        auto now = clock::now();
+        if (interrupt_requested()) return finish(StopReason::kInterrupted, "interrupted");
+        if (now - start >= options.overall) {
+          return finish(
+              StopReason::kOverallTimeout,
+              fmt::format("no END within {:.0f} s ({} bytes, {} lines received; last line: '{}')",
+                          std::chrono::duration<double>(options.overall).count(), result.bytes,
+                          result.lines, result.last_line));
         }
-        return finish(StopReason::kPortError,
-                      fmt::format("{} after {} bytes, before END (last line: '{}')", dead,
-                                  result.bytes, result.last_line));
-      }
-    }
-    tick.expires_after(std::chrono::milliseconds(50));
-    tick.async_wait(on_tick);
-  };
+        if (now - last_data >= inactivity) {
+          std::string why;
+          if (result.bytes == 0) {
+            why = "; no byte at all: check the wiring and the port (docs/lab.md)";
+          } else if (!started && result.starts_sent == 0 && !options.start_line.empty()) {
+            why = "; no firmware banner seen: a wrong baud rate, or not this firmware";
+          } else if (!started && result.starts_sent > 0) {
+            why = fmt::format("; the start line was sent {} times without an answer",
+                              result.starts_sent);
+          }
+          return finish(StopReason::kInactivityTimeout,
+                        fmt::format("port silent for {:.0f} s before END ({} bytes, {} lines "
+                                    "received; last line: '{}'){}",
+                                    std::chrono::duration<double>(inactivity).count(), result.bytes,
+                                    result.lines, result.last_line, why));
+        }
+        if (next_start && !started && now >= *next_start) send_start();
+        if (options.liveness) {
+          std::string dead = options.liveness();
+          if (!dead.empty()) {
+            // Give the reader a moment to drain what the dying end wrote.
+            if (now - last_data < std::chrono::milliseconds(200)) {
+              tick.expires_after(std::chrono::milliseconds(50));
+              tick.async_wait(on_tick);
+              return;
+            }
+            return finish(StopReason::kPortError,
+                          fmt::format("{} after {} bytes, before END (last line: '{}')", dead,
+                                      result.bytes, result.last_line));
+          }
+        }
+        tick.expires_after(std::chrono::milliseconds(50));
+        tick.async_wait(on_tick);
+      };
 
   s.async_read_some(boost::asio::buffer(buf), on_read);
   tick.expires_after(std::chrono::milliseconds(50));
@@ -280,6 +382,33 @@ CaptureResult SerialCapture::run(const CaptureOptions& options) {
   }
   result.seconds = std::chrono::duration<double>(clock::now() - start).count();
   return result;
+}
+
+std::vector<std::string> port_holders(const std::filesystem::path& port) {
+  std::error_code ec;
+  const auto target = std::filesystem::canonical(port, ec);
+  std::vector<std::string> out;
+  if (ec) return out;
+  const std::string self = std::to_string(::getpid());
+  for (auto it = std::filesystem::directory_iterator("/proc", ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    const std::string pid = it->path().filename().string();
+    if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos || pid == self)
+      continue;
+    std::error_code fe;
+    for (auto fd = std::filesystem::directory_iterator(it->path() / "fd", fe);
+         !fe && fd != std::filesystem::directory_iterator(); fd.increment(fe)) {
+      std::error_code le;
+      if (std::filesystem::read_symlink(fd->path(), le) == target && !le) {
+        std::ifstream comm(it->path() / "comm");
+        std::string name;
+        std::getline(comm, name);
+        out.push_back(fmt::format("process {} ({})", pid, name));
+        break;
+      }
+    }
+  }
+  return out;
 }
 
 bool wait_for_port(const std::filesystem::path& port, std::chrono::milliseconds timeout) {

@@ -353,8 +353,9 @@ void fields(V& v, AttemptRecord& x) {
         x.serial_port);
   v.object("capture", [&](auto& c) {
     c.opt("stop", x.capture_stop, "bytes", x.capture_bytes, "lines", x.capture_lines,
-          "target_run_seconds", x.target_run_seconds, "raw_file", x.raw_file, "raw_sha256",
-          x.raw_sha256);
+          "target_run_seconds", x.target_run_seconds, "transfer_bytes", x.transfer_bytes,
+          "transfer_seconds", x.transfer_seconds, "start_sends", x.start_sends, "raw_file",
+          x.raw_file, "raw_sha256", x.raw_sha256);
   });
   v.object("verify", [&](auto& c) { c.opt("outcome", x.verify_outcome, "verdicts", x.verdicts); });
 }

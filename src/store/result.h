@@ -125,7 +125,12 @@ struct AttemptRecord {
   uint64_t capture_bytes = 0;
   uint64_t capture_lines = 0;
   double target_run_seconds = 0;  // release of the target to END (0 without END)
-  std::string raw_file;           // relative to the job directory
+  // The transfer: bytes and seconds from the first record (BEGIN) to END;
+  // 0 without both. The start lines the handshake sent.
+  uint64_t transfer_bytes = 0;
+  double transfer_seconds = 0;
+  int64_t start_sends = 0;
+  std::string raw_file;  // relative to the job directory
   std::string raw_sha256;
   std::string verify_outcome;  // valid, invalid, protocol_error, unverified; "" if not verified
   std::vector<VerdictRecord> verdicts;

@@ -69,3 +69,10 @@ add_test(NAME firmware_run_qemu_statuses
           ${RB_FW_WORK}/qemu-bare/rtosbench-fw.elf ${RB_FW_WORK}/run-qemu-statuses)
 set_tests_properties(firmware_run_qemu_statuses PROPERTIES
   FIXTURES_REQUIRED fw_qemu_bare LABELS firmware TIMEOUT 120)
+
+# The start handshake: a late reader, a refused nonce, then the start.
+add_test(NAME firmware_qemu_handshake
+  COMMAND ${RB_FW_TESTS}/handshake.sh ${RTOSBENCH_BIN} ${RB_FW_WORK}/qemu-bare/rtosbench-fw.elf
+          ${RB_FW_NONCE} ${RB_FW_WORK}/qemu-handshake)
+set_tests_properties(firmware_qemu_handshake PROPERTIES
+  FIXTURES_REQUIRED fw_qemu_bare LABELS "firmware;qemu" TIMEOUT 200)

@@ -36,6 +36,8 @@
 #define USART_CR1(b) RB_REG32((b) + 0x0Cu)
 #define USART_SR_TXE (1u << 7)
 #define USART_SR_TC (1u << 6)
+#define USART_SR_RXNE (1u << 5)
+#define USART_SR_ORE (1u << 3)
 #define USART_CR1_UE (1u << 13)
 #define USART_CR1_TE (1u << 3)
 #define USART_CR1_RE (1u << 2)

@@ -1,7 +1,8 @@
 /* QEMU netduinoplus2 board layer (facts: docs/firmware.md, "The emulated
  * board"). RCC and the flash interface are not modelled (they read 0), so no
  * clock is configured and no clock or reset fact is claimed: they are n/a.
- * USART1 is QEMU's first serial port and needs no setup. */
+ * USART1 is QEMU's first serial port: it sends without setup, but receives
+ * only with UE and RE set (QEMU's stm32f2xx_usart drops input otherwise). */
 #include "rb_board.h"
 #include "rb_port.h"
 #include "stm32f4_regs.h"
@@ -14,6 +15,18 @@
  * would stop them for good, so neither is ever done. */
 static volatile uint32_t rb_ev_next;
 static uint32_t rb_ev_origin;
+
+void rb_board_console_init(void) {
+  USART_CR1(USART1_BASE) = USART_CR1_UE | USART_CR1_TE | USART_CR1_RE;
+}
+
+int rb_board_getc(void) {
+  return (USART_SR(USART1_BASE) & USART_SR_RXNE) ? (int)(USART_DR(USART1_BASE) & 0xFFu) : -1;
+}
+
+uint32_t rb_board_idcode(void) {
+  return 0; /* QEMU does not model DBGMCU */
+}
 
 void rb_board_init(void) {
   TIM_CR1(TIM3_BASE) = 0;

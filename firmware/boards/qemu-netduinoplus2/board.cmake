@@ -21,6 +21,8 @@ set(RB_BOARD_INCLUDE_DIRS "${RB_BOARD_DIR}")
 set(RB_BOARD_LINKER_SCRIPT "${RB_BOARD_DIR}/../common/stm32f4.ld")
 # Two buffers of RB_SAMPLES words must fit next to 7 stacks of 2 KB in 128 KB.
 set(RB_BOARD_MAX_SAMPLES 13000)
+# QEMU's USART1 ignores the rate; the host's serial stream has none.
+set(RB_BOARD_UART_BAUD 115200)
 # A 1 kHz tick is a million emulated instructions, and a loop that reads a
 # timer costs about 200 ns of host time per read: tick-paced tests take fewer
 # samples here, scaled to the tick rate so they span about 0.2 s (time_slice)

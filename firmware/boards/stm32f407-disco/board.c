@@ -7,13 +7,11 @@
 #include "rb_port.h"
 #include "stm32f4_regs.h"
 
-#define RB_HSE_HZ 8000000u
 #define RB_HSI_HZ 16000000u
 #define RB_PLL_M 8u
 #define RB_PLL_N 336u
 #define RB_PLL_P 2u
 #define RB_PLL_Q 7u
-#define RB_APB1_HZ (RB_CORE_HZ / 4u)
 #define RB_STARTUP_SPINS 500000u
 
 static uint32_t rb_csr_at_boot;
@@ -50,6 +48,15 @@ static void rb_clock_init(void) {
   }
 }
 
+static uint32_t rb_core_from_registers(void);
+
+/* APB1 = HCLK / PPRE1 (RCC_CFGR bits 12:10; 0xx: /1, 1xx: /2, /4, /8, /16). */
+static uint32_t rb_apb1_from_registers(void) {
+  const uint32_t hclk = rb_core_from_registers();
+  const uint32_t ppre1 = (RCC_CFGR >> 10) & 0x7u;
+  return (ppre1 & 0x4u) ? hclk >> ((ppre1 & 0x3u) + 1u) : hclk;
+}
+
 static void rb_uart_init(void) {
   RCC_AHB1ENR |= 1u << 0;  /* GPIOA */
   RCC_APB1ENR |= 1u << 17; /* USART2 */
@@ -59,8 +66,11 @@ static void rb_uart_init(void) {
   GPIO_OSPEEDR(GPIOA_BASE) |= 0xFu << 4;
   GPIO_PUPDR(GPIOA_BASE) = (GPIO_PUPDR(GPIOA_BASE) & ~(0xFu << 4)) | (0x4u << 4);
   GPIO_AFRL(GPIOA_BASE) = (GPIO_AFRL(GPIOA_BASE) & ~(0xFFu << 8)) | (0x77u << 8);
-  /* 16x oversampling: BRR = fck / baud, rounded (mantissa.fraction in 1/16). */
-  USART_BRR(USART2_BASE) = (RB_APB1_HZ + RB_UART_BAUD / 2u) / RB_UART_BAUD;
+  /* 16x oversampling: BRR = fck / baud, rounded (mantissa.fraction in 1/16),
+   * fck the APB1 clock as the clock registers say it runs (RM0090 "USART
+   * baud rate generation"): a board left on HSI still talks at the rate. */
+  const uint32_t apb1 = rb_apb1_from_registers();
+  USART_BRR(USART2_BASE) = (apb1 + RB_UART_BAUD / 2u) / RB_UART_BAUD;
   USART_CR1(USART2_BASE) = USART_CR1_UE | USART_CR1_TE | USART_CR1_RE;
 }
 
@@ -83,12 +93,28 @@ static void rb_counters_init(void) {
   NVIC_IPR(TIM2_IRQN) = RB_PRIO_BYTE(RB_IRQ_PRIO);
 }
 
-void rb_board_init(void) {
+void rb_board_console_init(void) {
   rb_csr_at_boot = RCC_CSR;
   RCC_CSR |= RCC_CSR_RMVF;
   rb_clock_init();
-  rb_counters_init();
   rb_uart_init();
+}
+
+void rb_board_init(void) {
+  rb_counters_init();
+}
+
+int rb_board_getc(void) {
+  const uint32_t sr = USART_SR(USART2_BASE);
+  if (sr & USART_SR_ORE) {
+    (void)USART_DR(USART2_BASE); /* SR then DR clears the overrun */
+    return -1;
+  }
+  return (sr & USART_SR_RXNE) ? (int)(USART_DR(USART2_BASE) & 0xFFu) : -1;
+}
+
+uint32_t rb_board_idcode(void) {
+  return RB_REG32(0xE0042000u); /* DBGMCU_IDCODE (RM0090 "MCU device ID code") */
 }
 
 void rb_board_write(const char* s, uint32_t n) {
@@ -145,7 +171,7 @@ static uint32_t rb_core_from_registers(void) {
       const uint32_t n = (pll >> 6) & 0x1FFu;
       const uint32_t p = (((pll >> 16) & 0x3u) + 1u) * 2u;
       const uint32_t src = (pll & (1u << 22)) ? RB_HSE_HZ : RB_HSI_HZ;
-      if (m == 0u) {
+      if (m == 0u || (src == 0u)) {
         return 0;
       }
       sysclk = (uint32_t)(((uint64_t)src / m) * n / p);

@@ -20,3 +20,9 @@ set(RB_BOARD_SOURCES
 set(RB_BOARD_INCLUDE_DIRS "${RB_BOARD_DIR}")
 set(RB_BOARD_LINKER_SCRIPT "${RB_BOARD_DIR}/../common/stm32f4.ld")
 set(RB_BOARD_MAX_SAMPLES 13000)
+# The console (USART2 on PA2/PA3): 921600 baud 8N1, the divider computed from
+# the APB1 clock read back from RCC; the host refuses a bench whose
+# serial.baud differs (src/matrix/boards.cmake reads this line). The crystal:
+# X2 on the Discovery is 8 MHz (UM1472); a board with another crystal sets it here.
+set(RB_BOARD_UART_BAUD 921600)
+set(RB_BOARD_HSE_HZ 8000000)

@@ -26,7 +26,6 @@ static inline uint32_t rb_event_now(void) {
 }
 #define RB_TEST_IRQN 28u
 
-/* Console: USART2, TX on PA2, RX on PA3 (AF7), 115200 8N1. */
-#define RB_UART_BAUD 115200u
+/* Console: USART2, TX on PA2, RX on PA3 (AF7), RB_UART_BAUD 8N1 (board.cmake). */
 
 #endif
