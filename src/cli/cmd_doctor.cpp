@@ -1,4 +1,4 @@
-// `rtosbench doctor [--matrix FILE] [--bench FILE]`: is this machine ready?
+// `rtosbench doctor [--matrix FILE] [--bench FILE] [--probe]`: is this machine ready?
 #include <fmt/core.h>
 
 #include "cli/commands.h"
@@ -17,12 +17,16 @@ struct DoctorArgs {
   std::vector<std::string> kernel_sources;
   std::string kernel_cache;
   std::string sys_root = "/";
+  std::string proc_root = "/proc";
+  bool probe = false;
   bool json = false;
 };
 
 int doctor_command(const DoctorArgs& a) {
   run::DoctorInputs in;
   in.sys_root = a.sys_root;
+  in.proc_root = a.proc_root;
+  in.probe_targets = a.probe;
   std::vector<matrix::Diagnostic> errors;
   if (!a.matrix.empty()) {
     auto lm = matrix::load_matrix(a.matrix);
@@ -81,6 +85,10 @@ std::function<int()> add_doctor(CLI::App& app) {
                  "kernel source cache (default ~/.cache/rtosbench/kernels)");
   app.add_option("--sys-root", a->sys_root, "read /sys and /dev under this root (tests)")
       ->group("");
+  app.add_option("--proc-root", a->proc_root, "read other processes under this root (tests)")
+      ->group("");
+  app.add_flag("--probe", a->probe,
+               "also read each board's DBGMCU_IDCODE through its flash tool (the target answers)");
   app.add_flag("--json", a->json, "print the findings as JSON");
   return [a] { return doctor_command(*a); };
 }

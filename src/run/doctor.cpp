@@ -3,11 +3,18 @@
 #include <fcntl.h>
 #include <fmt/core.h>
 #include <fmt/format.h>
+#include <grp.h>
+#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
+#include <map>
+#include <regex>
 #include <set>
+#include <sstream>
 
 #include "build/toolchain.h"
 #include "matrix/expand.h"
@@ -31,37 +38,215 @@ const char* to_string(Finding::Level l) {
 
 namespace {
 
+using L = Finding::Level;
+
 std::string read_first_line(const std::filesystem::path& p) {
   std::ifstream in(p);
   std::string line;
   std::getline(in, line);
-  while (!line.empty() && (line.back() == '\n' || line.back() == ' ')) line.pop_back();
+  while (!line.empty() && (line.back() == '\n' || line.back() == ' ' || line.back() == '\r'))
+    line.pop_back();
   return line;
 }
 
 std::string first_line(const std::string& s) {
-  return s.substr(0, s.find('\n'));
+  std::string l = s.substr(0, s.find('\n'));
+  while (!l.empty() && (l.back() == '\r' || l.back() == ' ')) l.pop_back();
+  return l;
 }
 
-using L = Finding::Level;
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+int read_int(const std::filesystem::path& p) {
+  try {
+    return std::stoi(read_first_line(p));
+  } catch (...) {
+    return 0;
+  }
+}
+
+// The kind of debug probe a USB VID:PID is ("" when none): the ST-LINK PIDs
+// of OpenOCD's interface/stlink.cfg, DAPLink, SEGGER.
+std::string probe_kind(const std::string& vid, const std::string& pid) {
+  static const std::set<std::string> kStlink{"3744", "3748", "374b", "374d", "374e",
+                                             "374f", "3752", "3753", "3754"};
+  if (vid == "0483" && kStlink.count(pid)) return "ST-LINK";
+  if (vid == "0d28" && pid == "0204") return "CMSIS-DAP";
+  if (vid == "1366") return "J-Link";
+  return "";
+}
+
+// `tool ARGS` through the runner; a tool that cannot start is reported as
+// missing (the real runner fails to exec it; a test's fake says so).
+ProcessResult run_tool(ProcessRunner& processes, std::vector<std::string> argv,
+                       std::chrono::seconds timeout) {
+  ProcessSpec spec;
+  spec.argv = std::move(argv);
+  spec.timeout = timeout;
+  return processes.run(spec);
+}
+
+std::string where(const std::string& tool) {
+  auto p = find_in_path(tool);
+  return p.empty() ? "" : " (" + p.string() + ")";
+}
 
 void check_tool(std::vector<Finding>& f, ProcessRunner& processes, const std::string& tool,
                 std::vector<std::string> version_args, const std::string& package, bool required,
                 const std::string& why) {
-  auto path = find_in_path(tool);
-  if (path.empty()) {
+  std::vector<std::string> argv{tool};
+  argv.insert(argv.end(), version_args.begin(), version_args.end());
+  auto r = run_tool(processes, argv, std::chrono::seconds(20));
+  if (!r.started) {
     f.push_back(Finding{required ? L::kError : L::kInfo, tool,
                         "not found in PATH" + (why.empty() ? "" : " (" + why + ")"),
                         "install the Debian package " + package});
     return;
   }
-  ProcessSpec spec;
-  spec.argv = {tool};
-  spec.argv.insert(spec.argv.end(), version_args.begin(), version_args.end());
-  spec.timeout = std::chrono::seconds(20);
-  auto r = processes.run(spec);
-  f.push_back(
-      Finding{L::kOk, tool, fmt::format("{} ({})", first_line(r.output), path.string()), ""});
+  f.push_back(Finding{L::kOk, tool, first_line(r.output) + where(tool), ""});
+}
+
+// --- flash tools -----------------------------------------------------------
+
+constexpr const char* kOpenocdInstall =
+    "install OpenOCD 0.12 or later: the Debian package openocd (Debian 12 ships 0.12.0)";
+constexpr const char* kPyocdInstall = "install a current pyOCD with `pipx install pyocd`";
+
+Finding openocd_finding(ProcessRunner& processes, bool required) {
+  const L bad = required ? L::kError : L::kInfo;
+  const std::string used = required ? " (the bench uses it)" : "";
+  auto r = run_tool(processes, {"openocd", "--version"}, std::chrono::seconds(10));
+  if (!r.started) {
+    return Finding{bad, "openocd", "not installed: no `openocd` command in PATH" + used,
+                   kOpenocdInstall};
+  }
+  auto v = parse_openocd_version(r.output);
+  if (!v) {
+    return Finding{
+        bad, "openocd",
+        fmt::format("`openocd --version` printed no version ({}){}", first_line(r.output), used),
+        kOpenocdInstall};
+  }
+  if (!openocd_version_ok(*v)) {
+    return Finding{bad, "openocd",
+                   fmt::format("version {} is older than 0.12 (`adapter serial` and the release "
+                               "sequence need 0.12){}",
+                               v->text, used),
+                   kOpenocdInstall};
+  }
+  return Finding{L::kOk, "openocd", first_line(r.output) + where("openocd"), ""};
+}
+
+// pyOCD itself, then each target the bench's pyOCD boards name: pyOCD has no
+// built-in STM32F407 target, only the one its CMSIS pack brings.
+std::vector<Finding> pyocd_findings(ProcessRunner& processes,
+                                    const std::vector<const matrix::BoardInstance*>& boards,
+                                    bool required) {
+  std::vector<Finding> f;
+  auto r = run_tool(processes, {"pyocd", "--version"}, std::chrono::seconds(20));
+  if (!r.started) {
+    std::string detail = "not installed: no `pyocd` command in PATH";
+    if (!find_in_path("pyocd-flashtool").empty()) {
+      detail +=
+          " (pyocd-flashtool from Debian's python3-pyocd 0.13 is too old: no `pyocd` command, no "
+          "STM32F407 target)";
+    }
+    f.push_back(Finding{required ? L::kError : L::kInfo, "pyocd",
+                        detail + (required ? " (the bench uses it)" : ""), kPyocdInstall});
+    return f;
+  }
+  if (!r.ok()) {
+    f.push_back(Finding{required ? L::kError : L::kWarning, "pyocd",
+                        fmt::format("`pyocd --version` failed ({}): {}", r.describe(), r.tail(2)),
+                        kPyocdInstall});
+    return f;
+  }
+  f.push_back(Finding{L::kOk, "pyocd", first_line(r.output) + where("pyocd"), ""});
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const auto* b : boards) {
+    if (b->probe.target.empty() || !seen.insert({b->probe.target, b->probe.pack}).second) continue;
+    const std::string topic = "pyocd target " + b->probe.target;
+    // pyOCD's list_cmd.py: a table with no borders, the target name first.
+    std::vector<std::string> argv{"pyocd", "list", "--targets", "-H", "-n", b->probe.target};
+    if (!b->probe.pack.empty()) {
+      argv.push_back("--pack");
+      argv.push_back(b->probe.pack);
+    }
+    auto l = run_tool(processes, argv, std::chrono::seconds(60));
+    if (!l.ok()) {
+      f.push_back(Finding{
+          L::kError, topic,
+          fmt::format("`{}` failed ({}): {}", probe::quoted_command(argv), l.describe(), l.tail(2)),
+          kPyocdInstall});
+      continue;
+    }
+    std::string source;
+    std::istringstream lines(l.output);
+    for (std::string line; std::getline(lines, line);) {
+      std::istringstream words(line);
+      std::string name, word, last;
+      words >> name;
+      while (words >> word) last = word;
+      if (lower(name) == lower(b->probe.target)) source = last;
+    }
+    if (source.empty()) {
+      f.push_back(Finding{
+          L::kError, topic,
+          fmt::format("pyOCD knows no target '{}': its CMSIS pack is not installed (every job "
+                      "would end FLASH_ERROR)",
+                      b->probe.target),
+          b->probe.pack.empty() ? fmt::format("pyocd pack install {}", b->probe.target)
+                                : fmt::format("check probe.pack ({}): it does not define {}",
+                                              b->probe.pack, b->probe.target)});
+    } else {
+      f.push_back(Finding{L::kOk, topic, "known to pyOCD (source: " + source + ")", ""});
+    }
+  }
+  return f;
+}
+
+std::vector<const matrix::BoardInstance*> boards_using(const matrix::Bench* bench,
+                                                       const std::string& flasher) {
+  std::vector<const matrix::BoardInstance*> out;
+  if (!bench) return out;
+  for (const auto& b : bench->boards) {
+    if (b.flasher == flasher) out.push_back(&b);
+  }
+  return out;
+}
+
+// Every flash tool: required when the bench uses it.
+void check_flash_tools(std::vector<Finding>& f, ProcessRunner& processes,
+                       const matrix::Bench* bench) {
+  for (const auto& reg : probe::registered_flashers()) {
+    auto users = boards_using(bench, reg.name);
+    bool required = !users.empty();
+    if (reg.name == "openocd") {
+      f.push_back(openocd_finding(processes, required));
+      continue;
+    }
+    if (reg.name == "pyocd") {
+      auto p = pyocd_findings(processes, users, required);
+      f.insert(f.end(), p.begin(), p.end());
+      continue;
+    }
+    auto flasher = reg.make(processes);
+    auto t = flasher->check_tool();
+    const std::string& topic = reg.tool;
+    if (t.present) {
+      f.push_back(Finding{L::kOk, topic, fmt::format("{} ({})", t.version, t.path), ""});
+    } else {
+      std::string fix = t.problem.substr(
+          t.problem.find("; ") == std::string::npos ? 0 : t.problem.find("; ") + 2);
+      f.push_back(Finding{
+          required ? L::kError : L::kInfo, topic,
+          t.problem.substr(0, t.problem.find("; ")) + (required ? " (the bench uses it)" : ""),
+          fix});
+    }
+  }
 }
 
 }  // namespace
@@ -75,23 +260,501 @@ std::vector<UsbProbe> find_usb_probes(const std::filesystem::path& sys_root) {
     std::string vid = read_first_line(it->path() / "idVendor");
     std::string pid = read_first_line(it->path() / "idProduct");
     if (vid.empty()) continue;
-    std::string kind;
-    if (vid == "0483" && (pid == "3748" || pid == "374b" || pid == "374e" || pid == "374f" ||
-                          pid == "3752" || pid == "3753" || pid == "3754")) {
-      kind = "ST-LINK";
-    } else if (vid == "0d28" && pid == "0204") {
-      kind = "CMSIS-DAP";
-    } else if (vid == "1366") {
-      kind = "J-Link";
-    } else {
-      continue;
-    }
-    out.push_back(UsbProbe{kind, vid + ":" + pid, read_first_line(it->path() / "serial")});
+    std::string kind = probe_kind(vid, pid);
+    if (kind.empty()) continue;
+    UsbProbe p{kind, vid + ":" + pid, read_first_line(it->path() / "serial"),
+               it->path().filename().string()};
+    p.busnum = read_int(it->path() / "busnum");
+    p.devnum = read_int(it->path() / "devnum");
+    out.push_back(std::move(p));
   }
+  std::sort(out.begin(), out.end(),
+            [](const UsbProbe& a, const UsbProbe& b) { return a.sysfs < b.sysfs; });
   return out;
 }
 
+StlinkSerial stlink_serial_forms(const std::string& sysfs_serial, bool v2) {
+  StlinkSerial s;
+  s.raw = sysfs_serial;
+  bool all_hex = !sysfs_serial.empty() &&
+                 std::all_of(sysfs_serial.begin(), sysfs_serial.end(),
+                             [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
+  if (all_hex && sysfs_serial.size() == 24) {
+    for (char c : sysfs_serial)
+      s.hex += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return s;
+  }
+  // The kernel turned each UTF-16 code unit (one raw byte here) into UTF-8:
+  // one byte below 0x80, two from 0x80 to 0xFF.
+  std::vector<unsigned> bytes;
+  for (size_t i = 0; i < sysfs_serial.size();) {
+    auto c = static_cast<unsigned char>(sysfs_serial[i]);
+    if (c < 0x80) {
+      bytes.push_back(c);
+      i += 1;
+    } else if ((c & 0xE0) == 0xC0 && i + 1 < sysfs_serial.size() &&
+               (static_cast<unsigned char>(sysfs_serial[i + 1]) & 0xC0) == 0x80) {
+      unsigned v = ((c & 0x1Fu) << 6) | (static_cast<unsigned char>(sysfs_serial[i + 1]) & 0x3Fu);
+      if (v > 0xFF) return s;
+      bytes.push_back(v);
+      i += 2;
+    } else {
+      return s;  // not one byte per code unit: no hex form
+    }
+  }
+  if (bytes.empty() || bytes.size() > 12 || (!v2 && bytes.size() != 12)) return s;
+  s.binary = true;
+  s.truncated = bytes.size() < 12;
+  for (unsigned b : bytes) s.hex += fmt::format("{:02X}", b);
+  return s;
+}
+
+SerialMatch match_probe_serial(const std::string& wanted, const UsbProbe& probe) {
+  if (wanted.empty()) return SerialMatch::kNone;
+  if (wanted == probe.serial) return SerialMatch::kExact;
+  if (probe.kind != "ST-LINK") return SerialMatch::kNone;
+  auto forms = stlink_serial_forms(probe.serial, probe.vid_pid == "0483:3748");
+  if (forms.hex.empty()) return SerialMatch::kNone;
+  std::string upper;
+  for (char c : wanted) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (forms.truncated) {
+    return upper.size() == 24 && upper.compare(0, forms.hex.size(), forms.hex) == 0
+               ? SerialMatch::kHexPrefix
+               : SerialMatch::kNone;
+  }
+  if (wanted == forms.hex) return SerialMatch::kHex;
+  if (upper == forms.hex) return SerialMatch::kHexCase;
+  return SerialMatch::kNone;
+}
+
+std::optional<ToolVersion> parse_openocd_version(const std::string& output) {
+  static const std::regex re(R"(Open On-Chip Debugger\s+v?(\d+)\.(\d+)\.(\d+))");
+  std::smatch m;
+  if (!std::regex_search(output, m, re)) return std::nullopt;
+  ToolVersion v;
+  v.major = std::stoi(m[1]);
+  v.minor = std::stoi(m[2]);
+  v.patch = std::stoi(m[3]);
+  v.text = fmt::format("{}.{}.{}", v.major, v.minor, v.patch);
+  return v;
+}
+
+bool openocd_version_ok(const ToolVersion& v) {
+  return v.major > 0 || v.minor >= 12;
+}
+
+std::string udev_rule(const std::string& vid_pid) {
+  auto colon = vid_pid.find(':');
+  return fmt::format(
+      R"(SUBSYSTEM=="usb", ATTRS{{idVendor}}=="{}", ATTRS{{idProduct}}=="{}", MODE="660", GROUP="plugdev", TAG+="uaccess")",
+      vid_pid.substr(0, colon), colon == std::string::npos ? "" : vid_pid.substr(colon + 1));
+}
+
+std::vector<PortHolder> port_holders(const std::filesystem::path& device,
+                                     const std::filesystem::path& proc_root) {
+  std::vector<PortHolder> out;
+  std::error_code ec;
+  auto target = std::filesystem::weakly_canonical(device, ec);
+  if (ec) return out;
+  const std::string self = std::to_string(::getpid());
+  for (auto it = std::filesystem::directory_iterator(proc_root, ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    const std::string pid = it->path().filename().string();
+    if (pid.empty() || !std::all_of(pid.begin(), pid.end(), ::isdigit) || pid == self) continue;
+    std::error_code fec;
+    for (auto fd = std::filesystem::directory_iterator(it->path() / "fd", fec);
+         !fec && fd != std::filesystem::directory_iterator(); fd.increment(fec)) {
+      std::error_code lec;
+      auto link = std::filesystem::read_symlink(fd->path(), lec);
+      if (!lec && link == target) {
+        out.push_back(PortHolder{std::stoi(pid), read_first_line(it->path() / "comm")});
+        break;
+      }
+    }
+  }
+  std::sort(out.begin(), out.end(),
+            [](const PortHolder& a, const PortHolder& b) { return a.pid < b.pid; });
+  return out;
+}
+
+std::optional<uint32_t> parse_idcode(const std::string& output) {
+  // OpenOCD's mdw: "0xe0042000: 10076413 "; pyOCD's read32 (utility/hex.py
+  // dump_hex_data): "e0042000:  10076413    |.d..|".
+  static const std::regex re(R"((?:0x)?e0042000:\s+(?:0x)?([0-9a-f]{8})\b)", std::regex::icase);
+  std::smatch m;
+  if (!std::regex_search(output, m, re)) return std::nullopt;
+  return static_cast<uint32_t>(std::stoul(m[1], nullptr, 16));
+}
+
+std::string describe_idcode(uint32_t idcode) {
+  const unsigned dev = idcode & 0xFFFu;
+  const unsigned rev = idcode >> 16;
+  std::string name, revision;
+  if (dev == 0x413) {
+    name = " (STM32F405/407/415/417)";
+    static const std::map<unsigned, const char*> kRevs{
+        {0x1000, "A"}, {0x1001, "Z"}, {0x1003, "Y"}, {0x1007, "1"}, {0x2001, "3"}};
+    auto r = kRevs.find(rev);
+    if (r != kRevs.end()) revision = std::string(" ") + r->second;
+  }
+  return fmt::format("device 0x{:03x}{}, revision{} (REV_ID 0x{:04x})", dev, name, revision, rev);
+}
+
 namespace {
+
+// The DBGMCU_IDCODE DEV_ID a board's chip reports, 0 when unknown.
+unsigned expected_device_id(const std::string& board) {
+  if (board.rfind("stm32f407", 0) == 0 || board.rfind("stm32f405", 0) == 0) return 0x413;
+  return 0;
+}
+
+// Is the current user in group `gid` now (this process), or only in the
+// group database (added, not logged in again)?
+enum class Membership { kNow, kAfterLogin, kNo };
+Membership membership(gid_t gid) {
+  if (::getegid() == gid) return Membership::kNow;
+  const int count = ::getgroups(0, nullptr);
+  if (count > 0) {
+    std::vector<gid_t> groups(static_cast<size_t>(count));
+    const int got = ::getgroups(count, groups.data());
+    groups.resize(static_cast<size_t>(std::max(0, got)));
+    if (std::find(groups.begin(), groups.end(), gid) != groups.end()) return Membership::kNow;
+  }
+  if (const passwd* pw = ::getpwuid(::getuid())) {
+    int n = 64;
+    std::vector<gid_t> db(static_cast<size_t>(n));
+    if (::getgrouplist(pw->pw_name, pw->pw_gid, db.data(), &n) < 0) {
+      db.resize(static_cast<size_t>(n));
+      ::getgrouplist(pw->pw_name, pw->pw_gid, db.data(), &n);
+    }
+    db.resize(static_cast<size_t>(std::max(0, n)));
+    if (std::find(db.begin(), db.end(), gid) != db.end()) return Membership::kAfterLogin;
+  }
+  return Membership::kNo;
+}
+
+std::string group_name(gid_t gid) {
+  const group* g = ::getgrgid(gid);
+  return g ? g->gr_name : std::to_string(gid);
+}
+
+// How to get read/write access to a device node through its group; "" when
+// its group cannot give it (root's group, or no group read+write bits).
+std::string group_fix(const struct stat& st) {
+  const bool group_rw = (st.st_mode & (S_IRGRP | S_IWGRP)) == (S_IRGRP | S_IWGRP);
+  if (!group_rw || st.st_gid == 0) return "";
+  const std::string g = group_name(st.st_gid);
+  switch (membership(st.st_gid)) {
+    case Membership::kAfterLogin:
+      return fmt::format(
+          "you are in group {} but this login session is not: log in again (or run `newgrp {}`)", g,
+          g);
+    case Membership::kNo:
+      return fmt::format("add yourself to group {} (sudo usermod -aG {} $USER) and log in again", g,
+                         g);
+    case Membership::kNow:
+      break;
+  }
+  return "";
+}
+
+std::filesystem::path under_root(const std::filesystem::path& root, const std::string& path) {
+  std::filesystem::path p = path;
+  if (!p.is_absolute()) return root / p;
+  return root == "/" ? p : root / p.relative_path();
+}
+
+std::string mode_text(const struct stat& st) {
+  return fmt::format("mode {:04o}, group {}", st.st_mode & 07777, group_name(st.st_gid));
+}
+
+// The probe a board instance names, among those attached; nullptr when none.
+const UsbProbe* probe_finding(std::vector<Finding>& f, const matrix::BoardInstance& b,
+                              const std::vector<UsbProbe>& probes, const matrix::Bench& bench) {
+  const std::string topic = "probe of " + b.id;
+  if (b.probe.serial.empty()) {
+    f.push_back(Finding{
+        L::kWarning, topic, "no probe.serial in the bench file",
+        "name the probe by serial number so the right board is flashed when several are attached"});
+    return probes.size() == 1 ? &probes[0] : nullptr;
+  }
+  for (const auto& p : probes) {
+    auto forms = p.kind == "ST-LINK" ? stlink_serial_forms(p.serial, p.vid_pid == "0483:3748")
+                                     : StlinkSerial{};
+    switch (match_probe_serial(b.probe.serial, p)) {
+      case SerialMatch::kNone:
+        continue;
+      case SerialMatch::kExact:
+        f.push_back(Finding{L::kOk, topic,
+                            fmt::format("{} {} attached, serial {}", p.kind, p.vid_pid, p.serial),
+                            ""});
+        return &p;
+      case SerialMatch::kHex:
+        f.push_back(Finding{L::kOk, topic,
+                            fmt::format("{} {} attached, serial {} (the hex form of its binary "
+                                        "serial, as OpenOCD and pyOCD match it)",
+                                        p.kind, p.vid_pid, forms.hex),
+                            ""});
+        return &p;
+      case SerialMatch::kHexCase:
+        f.push_back(Finding{
+            b.flasher == "openocd" ? L::kError : L::kWarning, topic,
+            fmt::format("{} {} attached as {}; the bench writes it in lowercase, which OpenOCD's "
+                        "`adapter serial` does not match (it compares exactly)",
+                        p.kind, p.vid_pid, forms.hex),
+            fmt::format("write probe.serial: \"{}\" in {}", forms.hex,
+                        bench.file.filename().string())});
+        return &p;
+      case SerialMatch::kHexPrefix:
+        f.push_back(Finding{
+            L::kWarning, topic,
+            fmt::format("{} {} attached; its serial has a zero byte, so /sys shows only the first "
+                        "{} hex digits ({}), which probe.serial starts with",
+                        p.kind, p.vid_pid, forms.hex.size(), forms.hex),
+            "if several ST-LINKs are attached, check with `pyocd list --probes` (it shows the full "
+            "hex form)"});
+        return &p;
+    }
+  }
+  std::string seen;
+  for (const auto& p : probes) {
+    if (!seen.empty()) seen += "; ";
+    seen += fmt::format("{} {} serial {}", p.kind, p.vid_pid, p.serial);
+    if (p.kind == "ST-LINK") {
+      auto forms = stlink_serial_forms(p.serial, p.vid_pid == "0483:3748");
+      if (forms.binary)
+        seen += fmt::format(" (hex form {}{})", forms.hex, forms.truncated ? "..." : "");
+    }
+  }
+  std::string fix =
+      "plug the probe in, or correct probe.serial in " + bench.file.filename().string();
+  if (probes.size() == 1 && probes[0].kind == "ST-LINK") {
+    auto forms = stlink_serial_forms(probes[0].serial, probes[0].vid_pid == "0483:3748");
+    if (!forms.hex.empty() && !forms.truncated)
+      fix += fmt::format(" (the attached ST-LINK is probe.serial: \"{}\")", forms.hex);
+  }
+  f.push_back(Finding{L::kError, topic,
+                      fmt::format("no USB debug probe with serial {} is attached ({} probe(s) "
+                                  "seen{}{})",
+                                  b.probe.serial, probes.size(), seen.empty() ? "" : ": ", seen),
+                      fix});
+  return nullptr;
+}
+
+// The probe's USB device node: openocd and pyocd open it through libusb and
+// need read and write access (LIBUSB_ERROR_ACCESS otherwise).
+Finding usb_permission_finding(const matrix::BoardInstance& b, const UsbProbe& p,
+                               const std::filesystem::path& sys_root) {
+  const std::string topic = "USB access to the probe of " + b.id;
+  const std::string node = fmt::format("/dev/bus/usb/{:03d}/{:03d}", p.busnum, p.devnum);
+  if (p.busnum <= 0 || p.devnum <= 0) {
+    return Finding{L::kWarning, topic, "/sys gives no bus and device number for the probe", ""};
+  }
+  auto path = under_root(sys_root, node);
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    return Finding{L::kWarning, topic, node + " does not exist (no usbfs device nodes?)", ""};
+  }
+  if (::access(path.c_str(), R_OK | W_OK) == 0) {
+    return Finding{L::kOk, topic, node + " readable and writable", ""};
+  }
+  std::string fix = group_fix(st);
+  if (fix.empty()) {
+    fix = fmt::format(
+        "install a udev rule: echo '{}' | sudo tee /etc/udev/rules.d/70-rtosbench-probe.rules; "
+        "sudo udevadm control --reload; sudo udevadm trigger; then add yourself to group plugdev "
+        "(sudo usermod -aG plugdev $USER) and log in again",
+        udev_rule(p.vid_pid));
+    if (std::filesystem::exists(sys_root / "lib/udev/rules.d/60-openocd.rules") ||
+        std::filesystem::exists(sys_root / "usr/lib/udev/rules.d/60-openocd.rules")) {
+      fix += " (OpenOCD's 60-openocd.rules is installed: replug the probe after joining plugdev)";
+    }
+  }
+  return Finding{L::kError, topic,
+                 fmt::format("{} ({}) is not readable and writable by you: {} cannot open the "
+                             "probe (LIBUSB_ERROR_ACCESS)",
+                             node, mode_text(st), b.flasher),
+                 fix};
+}
+
+// A board's serial port: it must be a terminal (a tty or a pty), readable
+// and writable, and held by no other process (two readers split the bytes).
+Finding serial_finding(const matrix::BoardInstance& b, const std::filesystem::path& sys_root,
+                       const std::filesystem::path& proc_root) {
+  const std::string topic = "serial of " + b.id;
+  auto port = under_root(sys_root, b.serial_port);
+  struct stat st {};
+  if (::stat(port.c_str(), &st) != 0) {
+    return Finding{L::kError, topic, b.serial_port + " does not exist",
+                   "plug the board in, or correct serial.port (ls /dev/serial/by-id/)"};
+  }
+  if (!S_ISCHR(st.st_mode)) {
+    const char* what = S_ISDIR(st.st_mode)    ? "a directory"
+                       : S_ISFIFO(st.st_mode) ? "a FIFO"
+                       : S_ISSOCK(st.st_mode) ? "a socket"
+                       : S_ISREG(st.st_mode)  ? "a regular file"
+                                              : "not a device";
+    return Finding{L::kError, topic,
+                   fmt::format("{} is {}, not a serial port (a tty)", b.serial_port, what),
+                   "correct serial.port to the board's tty (ls /dev/serial/by-id/)"};
+  }
+  if (::access(port.c_str(), R_OK | W_OK) != 0) {
+    std::string fix = group_fix(st);
+    if (fix.empty())
+      fix = "add yourself to group dialout (sudo usermod -aG dialout $USER) and log in again";
+    return Finding{L::kError, topic,
+                   fmt::format("{}: no read/write permission ({})", b.serial_port, mode_text(st)),
+                   fix};
+  }
+  int fd = ::open(port.c_str(), O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+  bool tty = fd >= 0 && ::isatty(fd) == 1;
+  if (fd >= 0) ::close(fd);
+  if (!tty) {
+    return Finding{L::kError, topic,
+                   b.serial_port + " is a character device but not a terminal (not a serial port)",
+                   "correct serial.port to the board's tty (ls /dev/serial/by-id/)"};
+  }
+  auto holders = port_holders(port, proc_root);
+  if (!holders.empty()) {
+    std::string who, kill;
+    for (const auto& h : holders) {
+      who += fmt::format("{}pid {} ({})", who.empty() ? "" : ", ", h.pid, h.command);
+      kill += " " + std::to_string(h.pid);
+    }
+    return Finding{L::kError, topic,
+                   fmt::format("{} is held open by {}: it would read the bytes the capture needs",
+                               b.serial_port, who),
+                   fmt::format("close that program (kill{}); ModemManager: systemctl stop "
+                               "ModemManager or a udev rule ENV{{ID_MM_DEVICE_IGNORE}}=\"1\"",
+                               kill)};
+  }
+  return Finding{L::kOk, topic,
+                 fmt::format("{} ({}; no other process holds it)", b.serial_port,
+                             std::filesystem::weakly_canonical(port).string()),
+                 ""};
+}
+
+// Is this port the ST-LINK's own virtual COM port? Its by-id name says so
+// ("usb-STMicroelectronics_STM32_STLink_<serial>-if02"), or its USB parent
+// device is an ST-LINK.
+bool is_stlink_vcp(const matrix::BoardInstance& b, const std::filesystem::path& sys_root) {
+  if (lower(b.serial_port).find("stlink") != std::string::npos) return true;
+  std::error_code ec;
+  auto tty = std::filesystem::weakly_canonical(under_root(sys_root, b.serial_port), ec);
+  if (ec) return false;
+  auto dev = sys_root / "sys" / "class" / "tty" / tty.filename() / "device";
+  auto iface = std::filesystem::canonical(dev, ec);  // .../1-1/1-1:1.2
+  if (ec) return false;
+  auto usb = iface.parent_path();
+  return probe_kind(read_first_line(usb / "idVendor"), read_first_line(usb / "idProduct")) ==
+         "ST-LINK";
+}
+
+// The seed-000 trap: on a stock STM32F407G-DISC1 (UM1472) the on-board
+// ST-LINK/V2-A's virtual COM port is not connected to the target's USART2.
+Finding vcp_wiring_warning(const matrix::BoardInstance& b) {
+  return Finding{
+      L::kWarning, "wiring of " + b.id,
+      fmt::format("{} is the ST-LINK's virtual COM port; on a stock STM32F407G-DISC1 it is not "
+                  "wired to USART2 (PA2/PA3): without two wires every job ends TIMEOUT with no "
+                  "bytes",
+                  b.serial_port),
+      "wire the ST-LINK MCU's pin 12 (its PA2, USART TX) to PA3 and its pin 13 (PA3, USART RX) to "
+      "PA2, or use a USB-UART adapter on PA2/PA3 (docs/lab.md); `rtosbench smoke` shows whether "
+      "bytes arrive"};
+}
+
+// --probe: the target answers through its flash tool: DBGMCU_IDCODE read.
+Finding idcode_finding(const matrix::BoardInstance& b, ProcessRunner& processes) {
+  const std::string topic = "target of " + b.id;
+  std::vector<std::string> argv;
+  if (b.flasher == "openocd") {
+    argv = {"openocd", "-f", b.probe.interface};
+    if (!b.probe.serial.empty()) {
+      argv.push_back("-c");
+      argv.push_back("adapter serial " + probe::tcl_word(b.probe.serial));
+    }
+    argv.insert(argv.end(), {"-f", b.probe.target});
+    if (b.probe.connect_under_reset) {
+      argv.insert(argv.end(), {"-c", "reset_config srst_only srst_nogate connect_assert_srst"});
+    }
+    argv.insert(argv.end(), {"-c", "init", "-c", "mdw 0xE0042000", "-c", "shutdown"});
+  } else if (b.flasher == "pyocd") {
+    argv = {"pyocd", "cmd", "-t", b.probe.target};
+    if (!b.probe.serial.empty()) argv.insert(argv.end(), {"-u", b.probe.serial});
+    if (!b.probe.pack.empty()) argv.insert(argv.end(), {"--pack", b.probe.pack});
+    argv.insert(argv.end(), {"-c", "read32 0xE0042000"});
+  } else {
+    return Finding{L::kInfo, topic, "no IDCODE read for flasher " + b.flasher, ""};
+  }
+  auto r = run_tool(processes, argv, std::chrono::seconds(30));
+  const std::string cmd = probe::quoted_command(argv);
+  if (!r.started) {
+    return Finding{L::kError, topic, fmt::format("`{}` could not start: {}", cmd, r.error),
+                   "install " + b.flasher};
+  }
+  auto id = parse_idcode(r.output);
+  if (!r.ok() || !id) {
+    return Finding{
+        L::kError, topic,
+        fmt::format("the target does not answer: `{}` {}: {}", cmd,
+                    r.ok() ? "printed no DBGMCU_IDCODE" : r.describe(), probe::failure_lines(r)),
+        "check the board's power, the SWD wiring and jumpers (docs/lab.md) and "
+        "probe.serial; `--probe` reads 0xE0042000 only"};
+  }
+  const unsigned want = expected_device_id(b.board);
+  const unsigned dev = *id & 0xFFFu;
+  std::string detail =
+      fmt::format("answers: DBGMCU_IDCODE 0x{:08x}: {}", *id, describe_idcode(*id));
+  if (want != 0 && dev != want) {
+    return Finding{L::kError, topic,
+                   fmt::format("{}; a {} has device 0x{:03x}", detail, b.board, want),
+                   "this probe is wired to another chip: check probe.serial and the SWD cable"};
+  }
+  return Finding{L::kOk, topic, detail, ""};
+}
+
+// Probes attached, and each board instance's probe, port, wiring and power cycle.
+void check_bench_hardware(std::vector<Finding>& f, const matrix::Bench* bench,
+                          const DoctorInputs& in, ProcessRunner& processes) {
+  auto probes = find_usb_probes(in.sys_root);
+  for (const auto& p : probes) {
+    std::string detail = fmt::format("{} serial {}", p.vid_pid, p.serial);
+    if (p.kind == "ST-LINK") {
+      auto forms = stlink_serial_forms(p.serial, p.vid_pid == "0483:3748");
+      if (forms.binary)
+        detail += fmt::format(" (binary; hex form {}{})", forms.hex, forms.truncated ? "..." : "");
+    }
+    f.push_back(Finding{L::kInfo, "probe " + p.kind, detail, ""});
+  }
+  if (!bench) return;
+  for (const auto& b : bench->boards) {
+    if (b.emulated) continue;
+    const UsbProbe* p = probe_finding(f, b, probes, *bench);
+    if (p) f.push_back(usb_permission_finding(b, *p, in.sys_root));
+    f.push_back(serial_finding(b, in.sys_root, in.proc_root));
+    if (lower(b.board).find("disco") != std::string::npos && is_stlink_vcp(b, in.sys_root))
+      f.push_back(vcp_wiring_warning(b));
+    if (b.reset == matrix::ResetMethod::kPowerCycle) {
+      std::string tool = b.power_cycle.substr(0, b.power_cycle.find(' '));
+      if (find_in_path(tool).empty()) {
+        f.push_back(
+            Finding{L::kError, "power cycle of " + b.id, tool + " not found in PATH",
+                    tool == "uhubctl" ? "install the Debian package uhubctl" : "install " + tool});
+      } else {
+        f.push_back(Finding{L::kOk, "power cycle of " + b.id, b.power_cycle, ""});
+      }
+    }
+    if (in.probe_targets) f.push_back(idcode_finding(b, processes));
+  }
+  std::error_code ec;
+  auto byid = in.sys_root / "dev" / "serial" / "by-id";
+  for (auto it = std::filesystem::directory_iterator(byid, ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    f.push_back(Finding{L::kInfo, "serial port",
+                        "/dev/serial/by-id/" + it->path().filename().string(), ""});
+  }
+}
 
 // The toolchain against the matrix's pin, and git when a kernel needs a source.
 void check_toolchain(std::vector<Finding>& f, ProcessRunner& processes, const matrix::Matrix* m) {
@@ -121,122 +784,6 @@ void check_toolchain(std::vector<Finding>& f, ProcessRunner& processes, const ma
   }
   check_tool(f, processes, "git", {"--version"}, "git", needs_git,
              needs_git ? "" : "needed for kernel sources");
-}
-
-// Every flash tool: required when the bench uses it.
-void check_flash_tools(std::vector<Finding>& f, ProcessRunner& processes,
-                       const matrix::Bench* bench) {
-  std::set<std::string> used;
-  if (bench) {
-    for (const auto& b : bench->boards) used.insert(b.flasher);
-  }
-  for (const auto& reg : probe::registered_flashers()) {
-    auto flasher = reg.make(processes);
-    auto t = flasher->check_tool();
-    bool required = used.count(reg.name) > 0;
-    const std::string& topic = reg.tool;
-    if (t.present) {
-      f.push_back(Finding{L::kOk, topic, fmt::format("{} ({})", t.version, t.path), ""});
-    } else {
-      std::string fix = t.problem.substr(
-          t.problem.find("; ") == std::string::npos ? 0 : t.problem.find("; ") + 2);
-      f.push_back(Finding{
-          required ? L::kError : L::kInfo, topic,
-          t.problem.substr(0, t.problem.find("; ")) + (required ? " (the bench uses it)" : ""),
-          fix});
-    }
-  }
-}
-
-// The probe a board instance names, among those attached.
-Finding probe_finding(const matrix::BoardInstance& b, const std::vector<UsbProbe>& probes,
-                      const matrix::Bench& bench) {
-  if (b.probe.serial.empty()) {
-    return Finding{
-        L::kWarning, "probe of " + b.id, "no probe.serial in the bench file",
-        "name the probe by serial number so the right board is flashed when several are attached"};
-  }
-  bool seen = std::any_of(probes.begin(), probes.end(),
-                          [&](const UsbProbe& p) { return p.serial == b.probe.serial; });
-  if (seen) return Finding{L::kOk, "probe of " + b.id, "attached, serial " + b.probe.serial, ""};
-  return Finding{L::kError, "probe of " + b.id,
-                 fmt::format("no USB debug probe with serial {} is attached ({} probe(s) seen)",
-                             b.probe.serial, probes.size()),
-                 "plug the probe in, or correct probe.serial in " + bench.file.filename().string()};
-}
-
-// A board's serial port: it must be a terminal (a tty or a pty), readable
-// and writable; a directory, FIFO, socket or regular file is not a port.
-Finding serial_finding(const matrix::BoardInstance& b, const std::filesystem::path& sys_root) {
-  const std::string topic = "serial of " + b.id;
-  std::filesystem::path port = b.serial_port;
-  if (!port.is_absolute()) {
-    port = sys_root / port;
-  } else if (sys_root != "/") {
-    port = sys_root / port.relative_path();
-  }
-  struct stat st {};
-  if (::stat(port.c_str(), &st) != 0) {
-    return Finding{L::kError, topic, b.serial_port + " does not exist",
-                   "plug the board in, or correct serial.port (ls /dev/serial/by-id/)"};
-  }
-  if (!S_ISCHR(st.st_mode)) {
-    const char* what = S_ISDIR(st.st_mode)    ? "a directory"
-                       : S_ISFIFO(st.st_mode) ? "a FIFO"
-                       : S_ISSOCK(st.st_mode) ? "a socket"
-                       : S_ISREG(st.st_mode)  ? "a regular file"
-                                              : "not a device";
-    return Finding{L::kError, topic,
-                   fmt::format("{} is {}, not a serial port (a tty)", b.serial_port, what),
-                   "correct serial.port to the board's tty (ls /dev/serial/by-id/)"};
-  }
-  if (::access(port.c_str(), R_OK | W_OK) != 0) {
-    return Finding{
-        L::kError, topic, b.serial_port + ": no read/write permission",
-        "add yourself to group dialout (sudo usermod -aG dialout $USER) and log in again"};
-  }
-  int fd = ::open(port.c_str(), O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-  bool tty = fd >= 0 && ::isatty(fd) == 1;
-  if (fd >= 0) ::close(fd);
-  if (!tty) {
-    return Finding{L::kError, topic,
-                   b.serial_port + " is a character device but not a terminal (not a serial port)",
-                   "correct serial.port to the board's tty (ls /dev/serial/by-id/)"};
-  }
-  return Finding{L::kOk, topic, b.serial_port, ""};
-}
-
-// Probes attached, and each board instance's probe, port and power cycle.
-void check_bench_hardware(std::vector<Finding>& f, const matrix::Bench* bench,
-                          const std::filesystem::path& sys_root) {
-  auto probes = find_usb_probes(sys_root);
-  for (const auto& p : probes) {
-    f.push_back(
-        Finding{L::kInfo, "probe " + p.kind, fmt::format("{} serial {}", p.vid_pid, p.serial), ""});
-  }
-  if (!bench) return;
-  for (const auto& b : bench->boards) {
-    if (b.emulated) continue;
-    f.push_back(probe_finding(b, probes, *bench));
-    f.push_back(serial_finding(b, sys_root));
-    if (b.reset == matrix::ResetMethod::kPowerCycle) {
-      std::string tool = b.power_cycle.substr(0, b.power_cycle.find(' '));
-      if (find_in_path(tool).empty()) {
-        f.push_back(
-            Finding{L::kError, "power cycle of " + b.id, tool + " not found in PATH",
-                    tool == "uhubctl" ? "install the Debian package uhubctl" : "install " + tool});
-      } else {
-        f.push_back(Finding{L::kOk, "power cycle of " + b.id, b.power_cycle, ""});
-      }
-    }
-  }
-  std::error_code ec;
-  auto byid = sys_root / "dev" / "serial" / "by-id";
-  for (auto it = std::filesystem::directory_iterator(byid, ec);
-       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
-    f.push_back(Finding{L::kInfo, "serial port",
-                        "/dev/serial/by-id/" + it->path().filename().string(), ""});
-  }
 }
 
 // The firmware project, and each kernel's source (never cloned here).
@@ -278,7 +825,6 @@ void check_firmware_and_kernels(std::vector<Finding>& f, ProcessRunner& processe
     }
   }
 }
-
 }  // namespace
 
 std::vector<Finding> run_doctor(const DoctorInputs& in, ProcessRunner& processes) {
@@ -287,7 +833,7 @@ std::vector<Finding> run_doctor(const DoctorInputs& in, ProcessRunner& processes
   const auto* bench = in.bench ? &*in.bench : nullptr;
   check_toolchain(f, processes, m);
   check_flash_tools(f, processes, bench);
-  check_bench_hardware(f, bench, in.sys_root);
+  check_bench_hardware(f, bench, in, processes);
   if (m) check_firmware_and_kernels(f, processes, *m, in.kernel_options);
   return f;
 }
@@ -314,8 +860,38 @@ std::string format_findings(const std::vector<Finding>& findings) {
   }
   size_t errors = std::count_if(findings.begin(), findings.end(),
                                 [](const Finding& x) { return x.level == L::kError; });
-  out += errors ? fmt::format("{} problem(s) must be fixed before a run\n", errors) : "ready\n";
+  size_t warnings = std::count_if(findings.begin(), findings.end(),
+                                  [](const Finding& x) { return x.level == L::kWarning; });
+  if (errors) {
+    out += fmt::format("{} problem(s) must be fixed before a run\n", errors);
+  } else if (warnings) {
+    out += fmt::format("ready, with {} warning(s) to read\n", warnings);
+  } else {
+    out += "ready\n";
+  }
   return out;
+}
+
+Status check_flash_tools_for_run(const matrix::Bench& bench, ProcessRunner& processes) {
+  std::set<std::string> flashers;
+  for (const auto& b : bench.boards) {
+    if (!b.emulated) flashers.insert(b.flasher);
+  }
+  std::vector<Finding> f;
+  for (const auto& name : flashers) {
+    if (name == "openocd") f.push_back(openocd_finding(processes, true));
+    if (name == "pyocd") {
+      auto p = pyocd_findings(processes, boards_using(&bench, name), true);
+      f.insert(f.end(), p.begin(), p.end());
+    }
+  }
+  for (const auto& x : f) {
+    if (x.level == L::kError) {
+      return make_error(ErrorKind::kUnavailable, fmt::format("refusing to start: {}: {}; fix: {}",
+                                                             x.topic, x.detail, x.fix));
+    }
+  }
+  return {};
 }
 
 }  // namespace rb::run

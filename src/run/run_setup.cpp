@@ -10,6 +10,7 @@
 #include "build/toolchain.h"
 #include "kernels/source.h"
 #include "matrix/expand.h"
+#include "run/doctor.h"
 #include "util/posix_file.h"
 #include "util/temp_dir.h"
 
@@ -179,6 +180,8 @@ Result<PreparedRun> prepare_run(const RunRequest& req, RunInputs in, ProcessRunn
   if (auto s = build::check_gcc_pin(*tc, in.matrix.gcc_pin); !s.ok()) {
     return make_error(ErrorKind::kUnavailable, "refusing to start: " + s.error().message);
   }
+  // The flash tools the bench's boards need (doctor's check): refused, naming the fix.
+  if (auto s = check_flash_tools_for_run(in.bench, processes); !s.ok()) return s.error();
 
   RunConfig cfg;
   cfg.matrix = in.matrix;

@@ -41,4 +41,28 @@ set -e
 expect_eq "doctor without pyocd" 1 "$rc"
 expect_eq "pyocd is an error when the bench uses it" error "$(echo "$out" | jq -r '.findings[] | select(.topic=="pyocd") | .level')"
 expect_eq "pyocd fix" 'install a current pyOCD with `pipx install pyocd`' "$(echo "$out" | jq -r '.findings[] | select(.topic=="pyocd") | .fix')"
+
+# The two shipped hardware benches: valid; nothing of them is attached here.
+set +e
+out=$("$RB" doctor --bench "$CONFIGS/benches/f407-stlink.yaml" 2>&1); rc=$?
+set -e
+expect_eq "doctor on the ST-LINK VCP bench (nothing attached)" 1 "$rc"
+expect_contains "openocd version checked" "ok       openocd: Open On-Chip Debugger 0.12" "$out"
+expect_contains "the port is missing" "error    serial of disco-1: /dev/serial/by-id/usb-STMicroelectronics_STM32_STLink_066DFF485550755187121832-if02 does not exist" "$out"
+expect_contains "the Discovery's VCP wiring is warned about" "warning  wiring of disco-1:" "$out"
+expect_contains "the wires are named" "pin 12 (its PA2, USART TX) to PA3" "$out"
+set +e
+out=$("$RB" doctor --bench "$CONFIGS/benches/f407-external.yaml" --json 2>&1); rc=$?
+set -e
+expect_eq "doctor on the external-probe bench (nothing attached)" 1 "$rc"
+expect_eq "no wiring warning for a USB-UART adapter" "" "$(echo "$out" | jq -r '.findings[] | select(.topic=="wiring of f407-1") | .level')"
+expect_eq "the adapter's port is missing" error "$(echo "$out" | jq -r '.findings[] | select(.topic=="serial of f407-1") | .level')"
+
+# --probe runs the real openocd: no probe here, so the target does not answer.
+set +e
+out=$("$RB" doctor --bench "$DATA/run/benches/openocd.yaml" --probe --json 2>&1); rc=$?
+set -e
+expect_eq "doctor --probe without a probe" 1 "$rc"
+expect_eq "the target finding is an error" error "$(echo "$out" | jq -r '.findings[] | select(.topic=="target of disco-1") | .level')"
+expect_contains "openocd's own reason" "the target does not answer: \`openocd -f interface/stlink.cfg -c \"adapter serial 0669FF000000000000000000\" -f target/stm32f4x.cfg -c init -c \"mdw 0xE0042000\" -c shutdown\`" "$(echo "$out" | jq -r '.findings[] | select(.topic=="target of disco-1") | .detail')"
 finish

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The real-probe backends invoked for real with no probe attached: OpenOCD's
 # own message becomes the FLASH_ERROR (after the configured retry, both
-# attempts kept; with --repeat, in the failing load's directory); a machine without pyocd is told what is missing and how to
-# install it.
+# attempts kept; with --repeat, in the failing load's directory); on a
+# machine without pyocd (or openocd) run refuses to start, naming what is
+# missing and how to install it.
 source "$(dirname "$0")/lib.sh" "$@"
 
 rb_run --matrix "$DATA/run/probes.yaml" --bench "$DATA/run/benches/openocd.yaml" --out "$WORK/runs"
@@ -32,10 +33,14 @@ mkdir -p "$bindir"
 for t in cmake ninja git sh $(cd /usr/bin && ls arm-none-eabi-*); do
   ln -s "$(command -v $t)" "$bindir/$t"
 done
+# run refuses to start (exit 69, nothing run), naming what is missing and the fix.
 PATH=$bindir rb_run --matrix "$DATA/run/probes.yaml" --bench "$DATA/run/benches/pyocd.yaml" --out "$WORK/runs2"
-expect_eq "pyocd exit code" 2 "$RC"
-d=$(run_dir "$WORK/runs2")
-expect_eq "pyocd status" FLASH_ERROR "$(job_status "$d" $j)"
-expect_contains "pyocd message says what is missing" "no \`pyocd\` command in PATH" "$(job_reason "$d" $j)"
-expect_contains "pyocd message says how to install" "pipx install pyocd" "$(job_reason "$d" $j)"
+expect_eq "pyocd: refused to start" 69 "$RC"
+expect_contains "pyocd message says what is missing" "refusing to start: pyocd: not installed: no \`pyocd\` command in PATH" "$ERR"
+expect_contains "pyocd message says how to install" "fix: install a current pyOCD with \`pipx install pyocd\`" "$ERR"
+expect_eq "no job was run" "" "$(ls "$WORK/runs2" 2>/dev/null)"
+# The same for openocd hidden from PATH.
+PATH=$bindir rb_run --matrix "$DATA/run/probes.yaml" --bench "$DATA/run/benches/openocd.yaml" --out "$WORK/runs3"
+expect_eq "openocd missing: refused to start" 69 "$RC"
+expect_contains "openocd fix" "fix: install OpenOCD 0.12 or later" "$ERR"
 finish
