@@ -1,8 +1,13 @@
 // pyOCD backend (a current `pyocd` CLI; Debian's python3-pyocd 0.13 has no
 // `pyocd` command). `pyocd load` does not verify, so the image is compared
 // with `pyocd cmd -c "compare ADDR FILE"`, whose verdict is only in its text.
-// Release: `pyocd reset -m hardware|system`; pyOCD's resume-on-disconnect
-// writes DHCSR=DBGKEY and DEMCR=0, leaving the debugger detached.
+// Release: OpenOCD's sequence through pyOCD's commander (docs/matrix.md,
+// "What each flasher does"): halt, DBGMCU_CR = 0, DEMCR = 0 (vector catch
+// and TRCENA off), DHCSR = DBGKEY without C_DEBUGEN, then a reset of the
+// bench's kind. On exit pyOCD's disconnect writes DHCSR = DBGKEY and
+// DEMCR = 0 again (pyocd/coresight/cortex_m.py, CortexM.disconnect); the
+// firmware only reads DHCSR and sets TRCENA after the start handshake, which
+// the host begins after pyOCD has exited.
 #include <fmt/core.h>
 #include <fmt/format.h>
 
@@ -39,20 +44,34 @@ std::vector<std::string> target_args(const matrix::BoardInstance& b) {
   return a;
 }
 
+// `pyocd cmd` on the board's target, then `-c` for each command.
+std::vector<std::string> cmd_argv(const matrix::BoardInstance& b,
+                                  std::initializer_list<std::string> commands) {
+  std::vector<std::string> argv{"pyocd", "cmd"};
+  auto t = target_args(b);
+  argv.insert(argv.end(), t.begin(), t.end());
+  for (const std::string& c : commands) {
+    argv.push_back("-c");
+    argv.push_back(c);
+  }
+  return argv;
+}
+
 class PyocdSession final : public ProbeSession {
  public:
   using ProbeSession::ProbeSession;
 
  private:
   Status reset_through_probe(const std::filesystem::path& log) override {
-    std::vector<std::string> argv{
-        "pyocd", "reset", "-m",
-        ctx_.board.reset == matrix::ResetMethod::kHardware ? "hardware" : "system"};
-    auto t = target_args(ctx_.board);
-    argv.insert(argv.end(), t.begin(), t.end());
-    auto r = run_logged(runner_, argv, log, ctx_.timeout, commands_);
+    const char* kind =
+        ctx_.board.reset == matrix::ResetMethod::kHardware ? "reset hardware" : "reset system";
+    auto r =
+        run_logged(runner_,
+                   cmd_argv(ctx_.board, {"halt", "write32 0xE0042004 0", "write32 0xE000EDFC 0",
+                                         "write32 0xE000EDF0 0xA05F0000", kind}),
+                   log, ctx_.timeout, commands_);
     if (!r.ok())
-      return Error{fmt::format("pyocd reset failed ({}): {}", r.describe(), failure_lines(r))};
+      return Error{fmt::format("pyocd release failed ({}): {}", r.describe(), failure_lines(r))};
     return {};
   }
 };
@@ -83,14 +102,9 @@ class PyocdFlasher final : public Flasher {
     if (!r.ok())
       return Error{fmt::format("pyocd load failed ({}): {}", r.describe(), failure_lines(r))};
     // Verify, then hold the core so nothing runs before the capture is open.
-    std::vector<std::string> cmd{"pyocd", "cmd"};
-    cmd.insert(cmd.end(), t.begin(), t.end());
-    for (const std::string& c :
-         {"compare 0x08000000 " + ctx.bin.string(), std::string("reset halt")}) {
-      cmd.push_back("-c");
-      cmd.push_back(c);
-    }
-    auto v = run_logged(runner_, cmd, log, ctx.timeout, commands);
+    auto v = run_logged(
+        runner_, cmd_argv(ctx.board, {"compare 0x08000000 " + ctx.bin.string(), "reset halt"}), log,
+        ctx.timeout, commands);
     if (!v.ok())
       return Error{fmt::format("pyocd verify failed ({}): {}", v.describe(), failure_lines(v))};
     if (v.output.find("bytes match") == std::string::npos ||
@@ -110,12 +124,7 @@ class PyocdFlasher final : public Flasher {
     const std::filesystem::path& log = *log_path;
     std::ofstream(log, std::ios::app) << "(programmed by an earlier load: not flashed again)\n";
     std::vector<std::string> commands;
-    std::vector<std::string> cmd{"pyocd", "cmd"};
-    auto t = target_args(ctx.board);
-    cmd.insert(cmd.end(), t.begin(), t.end());
-    cmd.push_back("-c");
-    cmd.push_back("reset halt");
-    auto r = run_logged(runner_, cmd, log, ctx.timeout, commands);
+    auto r = run_logged(runner_, cmd_argv(ctx.board, {"reset halt"}), log, ctx.timeout, commands);
     if (!r.ok())
       return Error{fmt::format("pyocd reset halt failed ({}): {}", r.describe(), failure_lines(r))};
     return std::unique_ptr<TargetSession>(

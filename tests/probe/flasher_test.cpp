@@ -3,11 +3,13 @@
 // end-to-end tests (tests/run/tests.cmake).
 #include "probe/flasher.h"
 
+#include <fmt/core.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <fstream>
 #include <set>
+#include <sstream>
 
 #include "../util/fake_process_runner.h"
 #include "matrix/registry.h"
@@ -208,6 +210,60 @@ TEST_F(ProbeBackends, PyocdCompareMismatchIsAFailureDespiteExitZero) {
   auto session = make_flasher("pyocd", fake)->program(ctx_);
   ASSERT_FALSE(session.ok());
   EXPECT_NE(session.error().message.find("did not report 'All N bytes match.'"), std::string::npos);
+}
+
+// Every command line each probe backend runs, for each reset kind: program,
+// release and reload, against tests/data/probe/sequences.golden (paths
+// shown as ELF and BIN). Checked by hand against OpenOCD 0.12's and pyOCD's
+// command references (docs/matrix.md, "What each flasher does"); written
+// afresh with RB_UPDATE_GOLDEN=1.
+TEST_F(ProbeBackends, SequencesMatchTheGoldenFile) {
+  install_stub("openocd");
+  install_stub("pyocd");
+  std::string text;
+  auto show = [&](const std::vector<std::string>& argv) {
+    std::string line = joined(argv);
+    for (const auto& [path, name] :
+         {std::pair{ctx_.elf.string(), "ELF"}, {ctx_.bin.string(), "BIN"}}) {
+      for (size_t at; (at = line.find(path)) != std::string::npos;)
+        line.replace(at, path.size(), name);
+    }
+    return line;
+  };
+  struct Case {
+    const char* flasher;
+    const char* target;
+    matrix::ResetMethod reset;
+    bool under_reset;
+  };
+  for (const Case& k :
+       {Case{"openocd", "target/stm32f4x.cfg", matrix::ResetMethod::kSystem, false},
+        Case{"openocd", "target/stm32f4x.cfg", matrix::ResetMethod::kHardware, false},
+        Case{"openocd", "target/stm32f4x.cfg", matrix::ResetMethod::kSystem, true},
+        Case{"pyocd", "stm32f407vg", matrix::ResetMethod::kSystem, false},
+        Case{"pyocd", "stm32f407vg", matrix::ResetMethod::kHardware, false}}) {
+    testing::FakeProcessRunner fake;
+    fake.on(k.flasher, "", 0, "** Verified OK **\nAll 4096 bytes match.\n");
+    ctx_.board.probe.target = k.target;
+    ctx_.board.reset = k.reset;
+    ctx_.board.probe.connect_under_reset = k.under_reset;
+    auto flasher = make_flasher(k.flasher, fake);
+    text += fmt::format("## {} reset={}{}\n", k.flasher, matrix::to_string(k.reset),
+                        k.under_reset ? " connect_under_reset" : "");
+    auto session = flasher->program(ctx_);
+    ASSERT_TRUE(session.ok()) << session.error().message;
+    ASSERT_TRUE((*session)->release().ok());
+    auto again = flasher->reload(ctx_);
+    ASSERT_TRUE(again.ok()) << again.error().message;
+    for (const auto& argv : fake.calls) text += show(argv) + "\n";
+  }
+  const std::filesystem::path golden =
+      std::filesystem::path(RTOSBENCH_TEST_DATA) / "probe" / "sequences.golden";
+  if (std::getenv("RB_UPDATE_GOLDEN")) std::ofstream(golden) << text;
+  std::ifstream in(golden);
+  std::stringstream want;
+  want << in.rdbuf();
+  EXPECT_EQ(text, want.str()) << "run with RB_UPDATE_GOLDEN=1 to rewrite " << golden;
 }
 
 TEST(QemuMonitorText, ParsesXpWords) {
