@@ -102,6 +102,22 @@ static uint32_t rb_stack_free_words(const uint32_t* stack) {
   return n;
 }
 
+/* The longest time a test prints nothing, in ms, announced in its TEST
+ * record (quiet_ms=) so the host's inactivity timeout follows it: the
+ * tick-paced tests wait one tick per sample (11 s at 1 kHz, 110 s at 100 Hz
+ * with the default 10000 + 1000), irq_latency one event period per sample in
+ * each phase. 0: nothing to announce (the others print within a second). */
+static uint32_t rb_quiet_ms(const struct rb_test* t) {
+  const uint64_t waits = (uint64_t)t->warmup + t->samples + 2u;
+  if (t->run == rb_test_time_slice || t->run == rb_test_tick_overhead) {
+    return (uint32_t)((waits * 1000u + RB_CFG_TICK_HZ - 1u) / RB_CFG_TICK_HZ);
+  }
+  if (t->run == rb_test_irq_latency) {
+    return (uint32_t)(rb_muldiv(waits * RB_EVENT_PERIOD, 1000u, RB_EVENT_HZ) + 1u);
+  }
+  return 0;
+}
+
 /* Runs every selected test and prints the whole log. */
 static void rb_run_all(void) {
   rb_report_init();
@@ -116,10 +132,13 @@ static void rb_run_all(void) {
     if (!t->enabled) {
       continue;
     }
+    uint32_t missing = t->needs & ~rbp_port.caps;
     rb_rec_begin("TEST,");
     rb_rec_text(t->name);
+    if (missing == 0u && rb_quiet_ms(t) > 0u) {
+      rb_rec_kv_u32("quiet_ms", rb_quiet_ms(t));
+    }
     rb_rec_end();
-    uint32_t missing = t->needs & ~rbp_port.caps;
     if (missing != 0u) {
       rb_emit_missing(t->name, missing);
       na++;

@@ -126,7 +126,14 @@ Result<uint64_t> decode_dwt_read_pair(const ParsedLine& line) {
 Result<std::string_view> decode_test(const ParsedLine& line) {
   auto n = name_field(line, "test name");
   if (!n) return n.error();
-  if (line.fields.size() > 1) return fail(line.kind, "unexpected fields after the test name");
+  // The one field a TEST may carry: the longest silent window the test
+  // announces (docs/protocol.md section 2); the capture reads it, verify
+  // only checks its form.
+  if (line.fields.size() == 2 && line.fields[1].key == "quiet_ms") {
+    if (auto q = number_field(line, "quiet_ms"); !q) return q.error();
+  } else if (line.fields.size() > 1) {
+    return fail(line.kind, "unexpected fields after the test name");
+  }
   return *n;
 }
 

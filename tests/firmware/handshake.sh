@@ -4,6 +4,7 @@
 # reader comes, nothing but banners precedes the start; a START with another
 # image's nonce is refused and the image keeps waiting; `START <nonce>`
 # starts it, BEGIN follows, CONFIG says start=host, and the log verifies.
+# The tick-paced tests announce their silent windows (TEST ...,quiet_ms=).
 #   handshake.sh RTOSBENCH_BIN ELF NONCE WORK_DIR
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -49,3 +50,14 @@ grep -qE '^CONFIG,.*,start=host,' "$out" || fail "CONFIG does not say start=host
 "$bin" verify "$out" --expect "nonce=$nonce" --expect start=host >"$work/verify.txt" 2>&1 ||
   { cat "$work/verify.txt" >&2; fail "the log does not verify"; }
 echo "ok: START $nonce started it: BEGIN, start=host, the log verifies"
+
+# Each tick-paced test announces its silent window: one tick per sample.
+tick=$(grep -oE '^CONFIG,.*[,]tick=[0-9]+' "$out" | grep -oE 'tick=[0-9]+' | head -1 | cut -d= -f2)
+for t in time_slice tick_overhead; do
+  n=$(grep -oE "samples\.$t=[0-9]+" "$out" | cut -d= -f2)
+  w=$(grep -oE "warmup\.$t=[0-9]+" "$out" | cut -d= -f2)
+  want=$((((w + n + 2) * 1000 + tick - 1) / tick))
+  grep -qE "^TEST,$t,quiet_ms=$want[|]" "$out" ||
+    fail "TEST,$t does not announce quiet_ms=$want: $(grep "^TEST,$t" "$out")"
+  echo "ok: TEST,$t announces quiet_ms=$want ($w + $n samples at $tick Hz)"
+done

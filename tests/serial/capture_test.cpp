@@ -4,8 +4,11 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <pty.h>
+#include <signal.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <fstream>
@@ -77,6 +80,100 @@ TEST_F(PtyCapture, SilenceIsAnInactivityTimeout) {
   EXPECT_NE(r.message.find("silent"), std::string::npos);
   EXPECT_EQ(r.bytes, 31u);
   EXPECT_EQ(raw_text(), "BEGIN,RTOS_BENCH_V2|0|00000000\n");
+}
+
+TEST_F(PtyCapture, AnAnnouncedQuietWindowRaisesTheInactivityTimeoutForThatTestOnly) {
+  auto cap = SerialCapture::open(slave_path_, 115200, raw_);
+  ASSERT_TRUE(cap.ok());
+  std::thread writer([&] {
+    write_master("BEGIN,RTOS_BENCH_V2|0|00000000\nTEST,time_slice,quiet_ms=1000|1|00000000\n");
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // > 500 ms, < 1.25 s + 5 s
+    write_master("RESULT,time_slice|2|00000000\nTEST,queue|3|00000000\n");
+  });
+  auto o = quick();
+  o.overall = std::chrono::seconds(20);
+  auto r = (*cap)->run(o);  // silent again after TEST,queue: the 500 ms hold again
+  writer.join();
+  EXPECT_EQ(r.reason, StopReason::kInactivityTimeout) << r.message;
+  EXPECT_EQ(r.lines, 4u) << r.message;  // the quiet window itself did not stop it
+  EXPECT_NE(r.message.find("silent for 0 s"), std::string::npos) << r.message;
+  EXPECT_EQ(r.longest_quiet_ms, 1000);
+}
+
+TEST_F(PtyCapture, TheStartLineAnswersTheBannerUntilARecordArrives) {
+  auto cap = SerialCapture::open(slave_path_, 115200, raw_);
+  ASSERT_TRUE(cap.ok());
+  std::string got;
+  std::thread target([&] {
+    write_master("rtosbench-fw: board=b port=p harness=h nonce=abc waiting for START\n");
+    char buf[256];
+    auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(1300);
+    while (std::chrono::steady_clock::now() < until) {  // no answer yet: the host repeats
+      pollfd p{master_, POLLIN, 0};
+      if (::poll(&p, 1, 50) > 0) {
+        ssize_t n = ::read(master_, buf, sizeof buf);
+        if (n > 0) got.append(buf, static_cast<size_t>(n));
+      }
+    }
+    write_master("BEGIN,RTOS_BENCH_V2|0|00000000\nEND,RTOS_BENCH_V2|1|00000000\n");
+  });
+  auto o = quick();
+  o.inactivity = std::chrono::seconds(3);
+  o.start_line = "START abc\n";
+  auto r = (*cap)->run(o);
+  target.join();
+  EXPECT_EQ(r.reason, StopReason::kEnd) << r.message;
+  EXPECT_GE(r.starts_sent, 3);
+  EXPECT_EQ(got.substr(0, 20), "START abc\nSTART abc\n");
+  EXPECT_GT(r.seconds_to_begin, 1.0);
+  EXPECT_EQ(r.bytes_after_begin, 60u);  // the BEGIN and END lines
+}
+
+TEST_F(PtyCapture, NoBannerNoStartLine) {
+  auto cap = SerialCapture::open(slave_path_, 115200, raw_);
+  ASSERT_TRUE(cap.ok());
+  write_master("garbage at the wrong baud\n");
+  auto o = quick();
+  o.start_line = "START abc\n";
+  auto r = (*cap)->run(o);
+  EXPECT_EQ(r.reason, StopReason::kInactivityTimeout);
+  EXPECT_EQ(r.starts_sent, 0);
+  EXPECT_NE(r.message.find("no firmware banner seen"), std::string::npos) << r.message;
+}
+
+TEST_F(PtyCapture, WhatThePortHeldBeforeIsDrainedNotCaptured) {
+  write_master("RAW,old,0,1|5|00000000\n");  // an earlier image's bytes, still queued
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  auto cap = SerialCapture::open(slave_path_, 115200, raw_);
+  ASSERT_TRUE(cap.ok());
+  write_master("BEGIN,RTOS_BENCH_V2|0|00000000\nEND,RTOS_BENCH_V2|1|00000000\n");
+  auto r = (*cap)->run(quick());
+  EXPECT_EQ(r.reason, StopReason::kEnd) << r.message;
+  EXPECT_EQ(raw_text().find("RAW,old"), std::string::npos);
+  std::filesystem::remove(raw_.string() + ".drained");
+}
+
+TEST_F(PtyCapture, AnotherProcessHoldingThePortIsNamed) {
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  pid_t child = ::fork();
+  if (child == 0) {
+    int fd = ::open(slave_path_.c_str(), O_RDWR | O_NOCTTY);
+    (void)!::write(ready[1], "x", 1);
+    ::pause();
+    ::_exit(fd >= 0 ? 0 : 1);
+  }
+  char c;
+  ASSERT_EQ(::read(ready[0], &c, 1), 1);
+  auto cap = SerialCapture::open(slave_path_, 115200, raw_);
+  ::kill(child, SIGKILL);
+  ::waitpid(child, nullptr, 0);
+  ::close(ready[0]);
+  ::close(ready[1]);
+  ASSERT_FALSE(cap.ok());
+  EXPECT_NE(cap.error().message.find("is in use by process " + std::to_string(child)),
+            std::string::npos)
+      << cap.error().message;
 }
 
 TEST_F(PtyCapture, ChatterWithoutEndIsAnOverallTimeout) {
