@@ -867,9 +867,20 @@ void parse_board(Checker& c, const YAML::Node& b, Bench& bench) {
           inst.serial_port.clear();
         }
       }
+      if (info && info->uart_baud > 0) inst.baud = info->uart_baud;
       if (s["baud"].IsDefined()) {
-        if (auto v = c.integer(s["baud"], "serial.baud", 300, 12000000))
+        if (auto v = c.integer(s["baud"], "serial.baud", 300, 12000000)) {
           inst.baud = static_cast<unsigned>(*v);
+          // The image talks at its board's rate: another one reads garbage.
+          if (info && info->uart_baud > 0 && inst.baud != info->uart_baud && !inst.emulated) {
+            c.error(s["baud"],
+                    fmt::format("{} serial.baud {}: the {} firmware's console runs at {} "
+                                "(RB_BOARD_UART_BAUD in firmware/boards/{}/board.cmake); use {} "
+                                "or rebuild the firmware at another rate",
+                                what, inst.baud, inst.board, info->uart_baud, inst.board,
+                                info->uart_baud));
+          }
+        }
       }
     }
   } else if (known_flasher && !inst.emulated) {

@@ -14,6 +14,7 @@
 
 #include "build/footprint.h"
 #include "matrix/expand.h"
+#include "matrix/registry.h"
 #include "probe/flasher.h"
 #include "run/reproducibility.h"
 #include "serial/capture.h"
@@ -49,6 +50,16 @@ std::map<std::string, std::string> job_expect(const matrix::Matrix& m, const mat
     }
   }
   return pins;
+}
+
+void add_bench_pins(std::map<std::string, std::string>& pins, const matrix::BoardInstance& b) {
+  pins.emplace("start", "host");
+  if (const auto* info = matrix::find_board(b.board); info && info->emulator.empty()) {
+    pins.emplace("baud", std::to_string(b.baud));
+    pins.emplace("reset_cause", b.reset == matrix::ResetMethod::kPowerCycle ? "por"
+                                : b.reset == matrix::ResetMethod::kHardware ? "pin"
+                                                                            : "sw");
+  }
 }
 
 Status check_bench_covers(const matrix::Matrix& m, const matrix::Bench& bench) {
@@ -703,6 +714,7 @@ class Session {
     fill_build(r, *group);
     r.expect = job_expect(cfg_.matrix, job, group->output->nonce,
                           group->kernel.has_source ? group->kernel.main.commit : "n/a");
+    add_bench_pins(r.expect, board);
     const int planned = std::max(1, cfg_.matrix.repeats);
     const bool repeated = planned > 1;
     std::vector<LoadOutcome> loads;

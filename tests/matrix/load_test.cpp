@@ -181,6 +181,32 @@ boards:
   EXPECT_TRUE(b.value.boards[1].serial_port.empty());
 }
 
+TEST(BenchLoad, TheSerialRateIsTheFirmwaresUnlessGivenAndMustMatchIt) {
+  auto ok = parse_bench(R"(bench: lab
+boards:
+  - id: disco-1
+    board: stm32f407-disco
+    flasher: openocd
+    serial: {port: /dev/ttyUSB0}
+)",
+                        "/lab.yaml");
+  ASSERT_TRUE(ok.ok()) << ok.errors.front().format();
+  EXPECT_EQ(ok.value.boards[0].baud, 921600u);  // RB_BOARD_UART_BAUD of the board
+  auto bad = parse_bench(R"(bench: lab
+boards:
+  - id: disco-1
+    board: stm32f407-disco
+    flasher: openocd
+    serial: {port: /dev/ttyUSB0, baud: 115200}
+)",
+                         "/lab.yaml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.errors.front().format().find(
+                "serial.baud 115200: the stm32f407-disco firmware's console runs at 921600"),
+            std::string::npos)
+      << bad.errors.front().format();
+}
+
 TEST(MatrixLoad, ReproducibilityToleranceAndCommitPins) {
   auto m = parse_matrix(R"(matrix: m
 board: qemu-netduinoplus2

@@ -178,7 +178,7 @@ TEST_F(ProbeBackends, PyocdLoadsComparesAndResets) {
   testing::FakeProcessRunner fake;
   fake.on("pyocd", "load", 0, "[====================] 100%\n");
   fake.on("pyocd", "compare", 0, "All 4096 bytes match.\n");
-  fake.on("pyocd", "reset", 0, "");
+  fake.on("pyocd", "write32", 0, "");
   ctx_.board.probe.target = "stm32f407vgtx";
   ctx_.board.reset = matrix::ResetMethod::kHardware;
   auto session = make_flasher("pyocd", fake)->program(ctx_);
@@ -188,7 +188,9 @@ TEST_F(ProbeBackends, PyocdLoadsComparesAndResets) {
             "pyocd cmd -t stm32f407vgtx -u 066AFF -c compare 0x08000000 " + ctx_.bin.string() +
                 " -c reset halt");
   ASSERT_TRUE((*session)->release().ok());
-  EXPECT_EQ(joined(fake.calls.at(2)), "pyocd reset -m hardware -t stm32f407vgtx -u 066AFF");
+  EXPECT_EQ(joined(fake.calls.at(2)),
+            "pyocd cmd -t stm32f407vgtx -u 066AFF -c halt -c write32 0xE0042004 0 -c write32 "
+            "0xE000EDFC 0 -c write32 0xE000EDF0 0xA05F0000 -c reset hardware");
 }
 
 TEST_F(ProbeBackends, PyocdReloadHaltsWithoutLoading) {

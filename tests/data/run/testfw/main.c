@@ -11,6 +11,7 @@
 
 #define USART1_SR (*(volatile uint32_t *)0x40011000u)
 #define USART1_DR (*(volatile uint32_t *)0x40011004u)
+#define USART1_CR1 (*(volatile uint32_t *)0x4001100Cu)
 
 extern uint32_t _data_load, _data_start, _data_end, _bss_start, _bss_end, _stack_top;
 void reset_handler(void);
@@ -48,6 +49,7 @@ static char line[700];
 static uint32_t line_len;
 static uint32_t seq;
 static uint32_t lines_written;
+static const char *start_kind = "none"; /* CONFIG start=, set by wait_start() */
 
 static void add_str(const char *s) {
   while (*s && line_len < sizeof line - 1) line[line_len++] = *s++;
@@ -174,7 +176,8 @@ static void log_all(void) {
   add_u32(RB_SAMPLES_CONFIGURED);
   add_str(",samples.all=");
   add_u32(TESTFW_SAMPLES);
-  add_str(",nonce=" RB_NONCE);
+  add_str(",nonce=" RB_NONCE ",start=");
+  add_str(start_kind);
   end_line();
   begin_line("TEST,ruler");
   end_line();
@@ -218,6 +221,34 @@ static void log_all(void) {
 uint32_t testfw_port_start(void);
 #endif
 
+/* The start handshake as the real firmware does it (docs/protocol.md 1.3):
+ * the banner, then a `START` line; with this image's nonce, start=host. */
+
+static void wait_start(void) {
+  static const char banner[] = "rtosbench-fw: board=" RB_BOARD " port=" RB_PORT
+                               " nonce=" RB_NONCE " waiting for START\n";
+  static const char want[] = "START " RB_NONCE;
+  char got[40];
+  uint32_t n = 0;
+  USART1_CR1 = (1u << 13) | (1u << 3) | (1u << 2); /* UE, TE, RE */
+  for (const char *c = banner; *c; ++c) put_char(*c);
+  for (;;) {
+    if (!(USART1_SR & 0x20u)) continue; /* RXNE */
+    const char c = (char)USART1_DR;
+    if (c != '\n') {
+      if (n < sizeof got) got[n++] = c;
+      continue;
+    }
+    if (n >= 5 && got[0] == 'S' && got[1] == 'T' && got[2] == 'A' && got[3] == 'R' && got[4] == 'T') {
+      uint32_t i = 0;
+      while (i < n && i < sizeof want - 1 && got[i] == want[i]) ++i;
+      start_kind = (n == sizeof want - 1 && i == n) ? "host" : "manual";
+      return;
+    }
+    n = 0;
+  }
+}
+
 void reset_handler(void) {
   uint32_t *src = &_data_load;
   for (uint32_t *dst = &_data_start; dst < &_data_end;) *dst++ = *src++;
@@ -225,6 +256,7 @@ void reset_handler(void) {
 #if defined(TESTFW_KERNEL)
   (void)testfw_port_start();
 #endif
+  wait_start();
   log_all();
   for (;;) {}
 }
