@@ -37,10 +37,11 @@ fi
 : >"$out"
 fifo_dir=$(mktemp -d "${TMPDIR:-/tmp}/run-qemu.XXXXXX")
 mkfifo "$fifo_dir/serial.in" "$fifo_dir/serial.out"
-# Read-write opens of a FIFO never block: the start line waits in the pipe
-# until the firmware reads it.
+# Read-write opens of a FIFO never block. The start line is written only
+# once the banner shows the firmware listening (QEMU's USART drops input
+# before the firmware enables its receiver), and again about every second
+# until BEGIN (rtosbench repeats it every 500 ms).
 exec 3<>"$fifo_dir/serial.in"
-printf 'START\n' >&3
 "$qemu" -M netduinoplus2 -nographic -monitor none \
   -icount shift=0,align=off,sleep=off \
   -chardev "pipe,id=console,path=$fifo_dir/serial" -serial chardev:console \
@@ -61,7 +62,17 @@ stop_qemu() {
 trap stop_qemu EXIT
 
 deadline=$((SECONDS + timeout_s))
+started=0
+next_start=0
 while :; do
+  if ((!started)); then
+    if grep -q '^BEGIN,' "$out"; then
+      started=1
+    elif grep -q '^rtosbench-fw: .*waiting for START' "$out" && ((SECONDS * 10 >= next_start)); then
+      printf 'START\n' >&3
+      next_start=$((SECONDS * 10 + 5))
+    fi
+  fi
   # A whole END line (its CRC suffix and line end written), not the first
   # bytes of one: a capture cut inside END fails verify.
   if grep -qE '^END,.*[|][0-9a-f]{8}'$'\r''?$' "$out" && [[ $(tail -c 1 "$out" | od -An -c | tr -d ' ') == '\n' ]]; then

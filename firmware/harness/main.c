@@ -266,6 +266,8 @@ static void rb_wait_start(void) {
       }
       if (c == '\n' || c == '\r') {
         if (n > 0u && n <= RB_START_MAX && rb_start_matches(line, n)) {
+          /* Finish the banner line: BEGIN must start a line of its own. */
+          rb_board_write(&rb_banner[sent], (uint32_t)(sizeof rb_banner - 1u - sent));
           return;
         }
         n = 0;
