@@ -2,11 +2,12 @@
  * BACK in the two-call window rb_window2 (baseline ruler_loop2); lo
  * (priority 3) loops take PARTNER, give BACK. Two switches per round: ctl
  * blocks in its take (to lo), lo's give wakes ctl (back to ctl).
- * Only the first round finds lo waiting on PARTNER. In steady state lo is
- * preempted inside its give of BACK and never blocks: ctl's give finds no
- * waiter and leaves PARTNER full; ctl's take blocks; lo finishes the give it
- * was preempted in, takes the full PARTNER without blocking and gives BACK,
- * which readies ctl and switches to it from inside that give. */
+ * lo never blocks: it starts its role only when ctl first blocks (in its
+ * first take of BACK), when PARTNER is already full, and from then on it is
+ * preempted inside each give of BACK. So ctl's give never finds a waiter and
+ * leaves PARTNER full; ctl's take blocks; lo finishes the give it was
+ * preempted in, loops, takes the full PARTNER without blocking and gives
+ * BACK, which readies ctl and switches to it from inside that give. */
 #include "rb_harness.h"
 
 static uint32_t rb_rt_rounds;
