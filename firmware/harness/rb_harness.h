@@ -77,11 +77,33 @@ struct rb_empty_table {
 };
 extern const struct rb_empty_table rb_empty_table;
 
+/* ---- Measurement windows (window.c, docs/firmware.md) ----------------------
+ * One noinline routine per window shape; between its two counter reads only
+ * the call(s). The ruler runs rb_window1 and rb_window2 with the empty
+ * operation: ruler_loop and ruler_loop2 are the baselines of the one-call and
+ * the two-call windows. rb_window1_send/_recv have rb_window1's code between
+ * the reads (one blx; their extra argument is in r1 before the first read). */
+struct rb_stamp {
+  uint32_t t0, t1; /* the window's two counter reads */
+  int rc;          /* OR of the operation's results */
+};
+/* Counter read, op(id), counter read; stores t0, t1, rc into *s after the
+ * second read and returns t1 - t0. */
+uint32_t rb_window1(int id, int (*op)(int), struct rb_stamp* s);
+uint32_t rb_window1_send(int id, uint32_t msg, int (*op)(int, uint32_t), struct rb_stamp* s);
+uint32_t rb_window1_recv(int id, uint32_t* msg, int (*op)(int, uint32_t*), struct rb_stamp* s);
+/* Counter read, a(ida), b(idb), counter read; ORs both results into
+ * rb_window2_rc after the second read and returns t1 - t0. */
+uint32_t rb_window2(int ida, int (*a)(int), int idb, int (*b)(int));
+extern int rb_window2_rc;
+
 /* ---- Counters shared with the hooks -------------------------------------- */
 extern volatile uint32_t rb_tick_hook_count;
 extern volatile uint32_t rb_idle_passes;
-/* ruler_loop median; carried as base_ticks by the ruler-measured series. */
+/* ruler_loop and ruler_loop2 medians: the base_ticks of the one-call and the
+ * two-call windows' series (RB_BASE_LOOP1, RB_BASE_LOOP2). */
 extern uint32_t rb_base_ticks;
+extern uint32_t rb_base2_ticks;
 extern uint32_t rb_boot_dhcsr;
 /* How the run was started (CONFIG start=): "host" (START with this image's
  * nonce), "manual" (a plain START). */
@@ -113,13 +135,16 @@ void rb_emit_na(const char* name, const char* reason);
 void rb_emit_check(const char* name, uint32_t rounds, uint32_t pass, uint32_t fail);
 
 /* ---- Statistics ----------------------------------------------------------- */
+/* The baseline a series' RESULT names (base_ticks=, base=). */
 #define RB_NO_BASE 0
-#define RB_WITH_BASE 1
+#define RB_BASE_LOOP1 1 /* ruler_loop: one-call windows */
+#define RB_BASE_LOOP2 2 /* ruler_loop2: two-call windows */
+#define RB_WITH_BASE RB_BASE_LOOP1
 /* Prints the RAW lines of samples[0..n) in measurement order, sorts the
- * buffer, prints the RESULT (docs/protocol.md section 4; with base_ticks when
- * with_base) and returns the median. n == 0 prints NA instead. */
-uint32_t rb_emit_series(const char* name, uint32_t* samples, uint32_t n, uint32_t hz,
-                        int with_base);
+ * buffer, prints the RESULT (docs/protocol.md section 4; with base_ticks and
+ * base= naming the baseline unless base is RB_NO_BASE) and returns the median.
+ * n == 0 prints NA instead. */
+uint32_t rb_emit_series(const char* name, uint32_t* samples, uint32_t n, uint32_t hz, int base);
 void rb_sort_u32(uint32_t* v, uint32_t n);
 /* floor(a * b / c), exact (96-bit intermediate); c > 0. */
 uint64_t rb_muldiv(uint64_t a, uint32_t b, uint64_t c);

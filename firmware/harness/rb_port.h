@@ -2,9 +2,15 @@
  *
  * A port (firmware/ports/<name>/) defines one constant table `rbp_port` of
  * type `struct rbp_ops`. The harness calls the kernel only through this
- * table, so every measured path has the same shape (one load of a function
- * pointer from flash, one indirect call) on every kernel; the ruler measures
- * exactly that shape with an empty operation (docs/firmware.md, "ruler").
+ * table: a test loads the operation's pointer from the table (outside the
+ * measurement) and passes it to a measurement window (harness/window.c), a
+ * noinline routine that reads the counter, calls the operation(s) with
+ * `blx <register>` and reads the counter again. The window's code is the
+ * same on every kernel, and the ruler runs the same routine with an empty
+ * operation (docs/firmware.md, "Measurement windows"), so the net figure of a
+ * series is the operation's own instructions minus the empty operation's
+ * two (`movs r0, #0; bx lr`) per call. tests/firmware/window-disasm.sh
+ * checks this on the built images.
  *
  * Objects are named by small integer IDs chosen by the harness
  * (0 <= id < RBP_MAX_*); the port keeps its kernel objects in static arrays

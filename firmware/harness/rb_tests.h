@@ -13,7 +13,7 @@
 
 /* clang-format off */
 #define RB_TEST_TABLE(X) \
-  X(ruler, 0, "ruler_read_pair ruler_loop") \
+  X(ruler, 0, "ruler_read_pair ruler_loop ruler_loop2") \
   X(api_overhead, RBP_HAS_TASKS, "api_overhead") \
   X(wake_latency, RBP_HAS_TASKS | RBP_HAS_PREEMPTION, "wake_latency") \
   X(round_trip, RBP_HAS_TASKS, "round_trip") \

@@ -85,8 +85,7 @@ static uint32_t rb_rank(uint32_t p, uint32_t d, uint32_t n) {
   return (uint32_t)(r - 1u);
 }
 
-uint32_t rb_emit_series(const char* name, uint32_t* samples, uint32_t n, uint32_t hz,
-                        int with_base) {
+uint32_t rb_emit_series(const char* name, uint32_t* samples, uint32_t n, uint32_t hz, int base) {
   if (n == 0u) {
     rb_emit_na(name, "no samples were taken");
     return 0;
@@ -143,8 +142,12 @@ uint32_t rb_emit_series(const char* name, uint32_t* samples, uint32_t n, uint32_
   rb_rec_kv_u64("p99_ns", rb_muldiv(p99, num, den));
   rb_rec_kv_u64("p999_ns", rb_muldiv(p999, num, den));
   rb_rec_kv_u64("max_ns", rb_muldiv(max, num, den));
-  if (with_base) {
+  if (base == RB_BASE_LOOP1) {
     rb_rec_kv_u32("base_ticks", rb_base_ticks);
+    rb_rec_kv("base", "ruler_loop");
+  } else if (base == RB_BASE_LOOP2) {
+    rb_rec_kv_u32("base_ticks", rb_base2_ticks);
+    rb_rec_kv("base", "ruler_loop2");
   }
   rb_rec_end();
   return median;

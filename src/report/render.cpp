@@ -234,8 +234,9 @@ void headline(Document& d, const RunView& cur) {
   std::string unit;
   bool same = all_same_unit(jobs, unit);
   paragraph(d,
-            fmt::format("Per job, the median of each headline test net of the ruler baseline (the "
-                        "empty measurement loop, `ruler_loop`), the raw median in "
+            fmt::format("Per job, the median of each headline test net of its ruler baseline (its "
+                        "measurement window run with empty operations: `ruler_loop` for one "
+                        "call, `ruler_loop2` for two; Every series names each), the raw median in "
                         "parentheses{}; `n/a`: the kernel cannot be measured honestly there "
                         "(reason under Verify). `*`: no ruler baseline, raw median.",
                         same ? "" : "; units differ between jobs, see the unit column"));
@@ -316,7 +317,7 @@ void every_series(Document& d, const RunView& cur) {
   heading(d, 2, "Every series");
   paragraph(d,
             "All statistics in ticks of each job's unit; `net` is the median minus the ruler "
-            "baseline `base`.");
+            "baseline `base`, the median of the ruler series named in parentheses.");
   Table t;
   t.head = {"job",   "series", "test", "n",      "min",        "median", "net",  "p90",   "p99",
             "p99.9", "max",    "avg",  "stddev", "p99/median", "base",   "unit", "source"};
@@ -328,10 +329,11 @@ void every_series(Document& d, const RunView& cur) {
         return v ? format_value(*find_metric(m), *v) : std::string("-");
       };
       auto nm = net(s, "median");
-      t.rows.push_back({j->snap.id, s.key(), s.test, f("n"), f("min"), f("median"),
-                        nm ? ticks(*nm) : "-", f("p90"), f("p99"), f("p999"), f("max"), f("avg"),
-                        f("stddev"), f("jitter"), f("base"), unit_label(j->snap.unit),
-                        s.has_raw ? "RAW" : "RESULT only"});
+      t.rows.push_back(
+          {j->snap.id, s.key(), s.test, f("n"), f("min"), f("median"), nm ? ticks(*nm) : "-",
+           f("p90"), f("p99"), f("p999"), f("max"), f("avg"), f("stddev"), f("jitter"),
+           s.base.empty() || !value(s, "base") ? f("base") : f("base") + " (" + s.base + ")",
+           unit_label(j->snap.unit), s.has_raw ? "RAW" : "RESULT only"});
     }
   }
   table(d, std::move(t));
@@ -965,10 +967,11 @@ Status write_csv(const std::vector<RunView>& runs, const std::filesystem::path& 
   if (ec)
     return Error{fmt::format("cannot create CSV directory {}: {}", dir.string(), ec.message())};
 
-  std::string summary = csv_row(
-      {"run_id", "started_at", "job_id", "kernel", "status", "unit",       "phase",     "series",
-       "test",   "hz",         "n",      "min",    "median", "net_median", "avg",       "p90",
-       "p99",    "p999",       "max",    "stddev", "jitter", "base",       "median_ns", "p99_ns"});
+  std::string summary =
+      csv_row({"run_id", "started_at",  "job_id",    "kernel", "status", "unit",   "phase",
+               "series", "test",        "hz",        "n",      "min",    "median", "net_median",
+               "avg",    "p90",         "p99",       "p999",   "max",    "stddev", "jitter",
+               "base",   "base_series", "median_ns", "p99_ns"});
   std::string samples = csv_row({"run_id", "job_id", "unit", "phase", "series", "index", "ticks"});
   std::string foot = csv_row({"run_id", "job_id", "kernel", "board", "opt", "tick_hz", "text",
                               "data", "bss", "flash", "ram", "kernel_flash", "kernel_ram"});
@@ -996,7 +999,8 @@ Status write_csv(const std::vector<RunView>& runs, const std::filesystem::path& 
                             f("p99"),      f("p999"),
                             f("max"),      f("stddev"),
                             f("jitter"),   f("base"),
-                            ns("median"),  ns("p99")});
+                            s.base,        ns("median"),
+                            ns("p99")});
       }
       if (j.raw) {
         for (const auto& s : j.raw->series) {

@@ -150,6 +150,7 @@ RunSnapshot snapshot_of(const Run& run) {
       std::string test = r.verify.test_of(v.phase, v.name);
       v.test = !test.empty() ? test : test_of_series(v.name);
       v.values = metric_values(s);
+      v.base = s.base;
       job.series.push_back(std::move(v));
     }
     if (r.loads) {
@@ -184,6 +185,7 @@ json baseline_json(const RunSnapshot& snapshot, const std::string& exported_at) 
       for (const auto& [k, v] : s.values) values[k] = v;
       json e{
           {"phase", s.phase}, {"name", s.name}, {"test", s.test}, {"hz", s.hz}, {"values", values}};
+      if (!s.base.empty()) e["base"] = s.base;
       if (!s.loads.empty()) {
         json loads = json::array();
         for (const auto& l : s.loads) loads.push_back(l);
@@ -241,6 +243,7 @@ Result<RunSnapshot> load_baseline(const std::filesystem::path& file) {
         v.name = s.at("name").get<std::string>();
         v.test = s.value("test", test_of_series(v.name));
         v.hz = s.value("hz", uint64_t{0});
+        v.base = s.value("base", "");
         const json values = s.value("values", json::object());
         for (const auto& [k, x] : values.items()) {
           if (!find_metric(k)) {

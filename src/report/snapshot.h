@@ -50,6 +50,7 @@ struct SeriesValues {
   uint64_t hz = 0;
   bool has_raw = false;
   std::map<std::string, double> values;  // metric -> value; absent when the result lacks it
+  std::string base;  // the ruler series the "base" metric is the median of ("" when none)
   std::vector<std::map<std::string, double>> loads;  // per load, when the job was repeated
   // "name", or "phase/name" inside a phase.
   std::string key() const { return phase.empty() ? name : phase + "/" + name; }

@@ -370,7 +370,7 @@ void fields(V& v, SeriesRecord& x) {
         "median_ns", x.median_ns, "p90_ticks", x.p90_ticks, "p90_ns", x.p90_ns, "p99_ticks",
         x.p99_ticks, "p99_ns", x.p99_ns, "p999_ticks", x.p999_ticks, "p999_ns", x.p999_ns,
         "max_ticks", x.max_ticks, "max_ns", x.max_ns, "base_ticks", x.base_ticks);
-  v.if_set("median_minus_base_ticks", x.median_minus_base_ticks);
+  v.if_set("median_minus_base_ticks", x.median_minus_base_ticks, "base", x.base);
 }
 
 template <typename V>
@@ -722,6 +722,7 @@ SeriesRecord series_record(const verify::SeriesStats& s) {
   if (s.base_ticks) {
     r.base_ticks = *s.base_ticks;
     r.median_minus_base_ticks = s.median > *s.base_ticks ? s.median - *s.base_ticks : 0;
+    r.base = s.base;
   }
   return r;
 }

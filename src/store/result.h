@@ -150,6 +150,7 @@ struct SeriesRecord {
   std::optional<double> mean_ticks, stddev_ticks, jitter;  // null when undefined (n = 0, median 0)
   std::optional<uint64_t> base_ticks;                      // the ruler baseline, when reported
   std::optional<uint64_t> median_minus_base_ticks;         // only with base_ticks
+  std::string base;  // the ruler series base_ticks is the median of (only with base_ticks)
 
   std::string key() const { return phase.empty() ? name : phase + "/" + name; }
   // Every number of the series by its result.json key (n, median_ticks,

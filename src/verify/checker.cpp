@@ -185,7 +185,10 @@ struct LogChecker::State {
   std::map<std::string, size_t> verdict_counts;
   uint64_t first_overlong = 0, first_control = 0;
   uint64_t dwt_line = 0;
-  std::optional<uint64_t> ruler_loop_median, ruler_read_pair_median;
+  std::optional<uint64_t> ruler_read_pair_median;
+  // The median of every series re-derived from RAW, by name (the last one of
+  // a name): a RESULT's base= names one of them.
+  std::map<std::string, uint64_t> medians;
   bool series_capped = false;
 
   void add(const char* check, Outcome severity, uint64_t line, std::string message) {
@@ -459,8 +462,13 @@ struct LogChecker::State {
 
     std::map<std::string_view, uint64_t> known;
     bool fields_ok = true;
+    std::optional<std::string> base_name;
     for (const protocol::Field& f : rr->fields) {
       st.reported.emplace_back(std::string(f.key), std::string(f.value));
+      if (f.key == "base") {  // a series name, not a number
+        base_name = std::string(f.value);
+        continue;
+      }
       const bool is_known = f.key == "n" || f.key == "hz" || f.key == "base_ticks" ||
                             std::any_of(kDerivedFields.begin(), kDerivedFields.end(),
                                         [&](const KnownField& k) { return f.key == k.key; });
@@ -495,6 +503,13 @@ struct LogChecker::State {
     }
     st.hz = get("hz").value_or(0);
     st.base_ticks = get("base_ticks");
+    if (st.base_ticks) {
+      st.base = printable(base_name.value_or("ruler_loop"), 40);
+    } else if (base_name) {
+      add("malformed", Outcome::kProtocolError, line,
+          fmt::format("RESULT {} names base={} but has no base_ticks", label,
+                      printable(*base_name)));
+    }
 
     OpenSeries* s = find_open(rr->name);
     const bool raw_usable = s != nullptr && !s->broken;
@@ -555,7 +570,7 @@ struct LogChecker::State {
       open.erase(open.begin() + static_cast<std::ptrdiff_t>(idx));
       last_open = 0;
     }
-    if (st.has_raw && st.name == "ruler_loop") ruler_loop_median = st.median;
+    if (st.has_raw) medians[st.name] = st.median;
     if (st.has_raw && st.name == "ruler_read_pair") ruler_read_pair_median = st.median;
     phase_entries.push_back(std::move(entry));
     push_series(std::move(st));
@@ -855,14 +870,21 @@ struct LogChecker::State {
             fmt::format("CONFIG {}={}, but --expect {}={}", key, printable(it->second), key, want));
       }
     }
-    if (ruler_loop_median) {
-      for (const SeriesStats& st : r.series) {
-        if (st.base_ticks && *st.base_ticks != *ruler_loop_median) {
-          add("baseline", Outcome::kProtocolError, st.result_line,
-              fmt::format("RESULT {} has base_ticks={} but the median of ruler_loop is {}",
-                          series_label(st.test, st.phase, st.name), *st.base_ticks,
-                          *ruler_loop_median));
-        }
+    // base_ticks is the median of the ruler series base= names (ruler_loop
+    // without base=). One the log does not have (the ruler test was not
+    // selected) leaves it unchecked, as before base=.
+    for (const SeriesStats& st : r.series) {
+      if (!st.base_ticks) continue;
+      auto m = medians.find(st.base);
+      if (st.base.rfind("ruler_", 0) != 0) {
+        add("baseline", Outcome::kProtocolError, st.result_line,
+            fmt::format("RESULT {} names base={}, which is not a ruler series",
+                        series_label(st.test, st.phase, st.name), st.base));
+      } else if (m != medians.end() && *st.base_ticks != m->second) {
+        add("baseline", Outcome::kProtocolError, st.result_line,
+            fmt::format("RESULT {} has base_ticks={} but the median of {} is {}",
+                        series_label(st.test, st.phase, st.name), *st.base_ticks, st.base,
+                        m->second));
       }
     }
     if (ruler_read_pair_median && r.dwt_read_pair && *r.dwt_read_pair != *ruler_read_pair_median) {

@@ -112,6 +112,7 @@ nlohmann::json to_json(const Report& r) {
       o["jitter"] = nullptr;
     }
     o["base_ticks"] = s.base_ticks ? json(*s.base_ticks) : json(nullptr);
+    o["base"] = s.base_ticks ? json(u(s.base)) : json(nullptr);
     if (s.has_raw && s.base_ticks && s.hz) {
       json t, n;
       net_blocks(s, t, n);

@@ -210,8 +210,8 @@ std::string to_text(const Report& r) {
         first = false;
       }
       if (s.base_ticks)
-        line(fmt::format("  {:<{}} {:>8}  baseline {} {} (ruler_loop median)", "", w, "",
-                         *s.base_ticks, r.unit));
+        line(fmt::format("  {:<{}} {:>8}  baseline {} {} ({} median)", "", w, "", *s.base_ticks,
+                         r.unit, s.base));
       if (!s.not_checked.empty()) {
         std::string k;
         for (const std::string& x : s.not_checked) k += (k.empty() ? "" : ", ") + x;

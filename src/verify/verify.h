@@ -52,7 +52,11 @@ struct SeriesStats {
   uint64_t avg_ns = 0;                      // floor(sum * 1e9 / (n * hz))
   double mean = 0, stddev = 0, jitter = 0;  // jitter = p99 / median (NaN when median is 0)
   std::optional<uint64_t> base_ticks;       // ruler baseline, when reported
-  bool has_raw = false;                     // false: RESULT without RAW (or RAW broken)
+  // The series base_ticks is the median of (RESULT field base=; "ruler_loop"
+  // when base_ticks comes without it, as in logs before base=). Empty without
+  // base_ticks.
+  std::string base;
+  bool has_raw = false;  // false: RESULT without RAW (or RAW broken)
 
   // Extensions.
   std::string test;          // the TEST the series belongs to (empty in V1)

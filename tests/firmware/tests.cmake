@@ -18,7 +18,7 @@ set_tests_properties(firmware_build_qemu_bare PROPERTIES
 # statistics byte-identical across runs, every series present.
 add_test(NAME firmware_qemu_bare_three_runs
   COMMAND ${RB_FW_TESTS}/qemu-runs.sh ${RTOSBENCH_BIN} ${RB_FW_WORK}/qemu-bare
-          ${RB_FW_WORK}/qemu-bare-runs 3 ${PROJECT_SOURCE_DIR} 15:0
+          ${RB_FW_WORK}/qemu-bare-runs 3 ${PROJECT_SOURCE_DIR} 16:0
           board=qemu-netduinoplus2 port=bare kernel=bare counter=tim2 unit=instructions
           nonce=${RB_FW_NONCE} debugger=0 fpu=0 tick=1000 preempt=1 slicing=1
           stack_words=512 irq_prio=14 tick_prio=15 "opt=-O2 -g0")
@@ -29,7 +29,23 @@ set_tests_properties(firmware_qemu_bare_three_runs PROPERTIES
 add_test(NAME firmware_build_f407_bare
   COMMAND ${RB_FW_TESTS}/build.sh ${RB_FW_SRC} ${RB_FW_WORK}/f407-bare ${CMAKE_GENERATOR}
           -DRB_PORT=bare -DRB_BOARD=stm32f407-disco)
-set_tests_properties(firmware_build_f407_bare PROPERTIES LABELS firmware TIMEOUT 300)
+set_tests_properties(firmware_build_f407_bare PROPERTIES
+  FIXTURES_SETUP fw_f407_bare LABELS firmware TIMEOUT 300)
+
+# The measurement windows (harness/window.c) in both boards' images: only the
+# counter reads and the call(s), nothing else between them (window-disasm.py).
+add_test(NAME firmware_window_disasm
+  COMMAND ${RB_FW_TESTS}/window-disasm.py ${PROJECT_SOURCE_DIR} ${RB_FW_WORK}/qemu-bare
+          ${RB_FW_WORK}/f407-bare)
+set_tests_properties(firmware_window_disasm PROPERTIES
+  FIXTURES_REQUIRED "fw_qemu_bare;fw_f407_bare" LABELS firmware TIMEOUT 60)
+# ... and the check rejects real compiler output of the wrong shapes: the loop
+# the harness timed with before window.c, and window.c without its barriers.
+add_test(NAME firmware_window_disasm_rejects
+  COMMAND ${RB_FW_TESTS}/window-disasm.py ${PROJECT_SOURCE_DIR}
+          --disasm ${RB_FW_TESTS}/data/window-disasm-rejected.txt qemu-netduinoplus2)
+set_tests_properties(firmware_window_disasm_rejects PROPERTIES LABELS firmware TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "rb_window1: between the counter reads: blx r1; ldr r3, \\[r4, #8\\].*rb_window2: between the counter reads: blx r9; ldr r3, \\[sp, #12\\]; mov r4, r0; movs r0, #15; blx r3; cmp r5, r8; orr.w")
 
 # FP context: hard-float build whose tasks carry FP state; one short run.
 add_test(NAME firmware_build_qemu_bare_fpu
@@ -40,7 +56,7 @@ set_tests_properties(firmware_build_qemu_bare_fpu PROPERTIES
   FIXTURES_SETUP fw_qemu_bare_fpu LABELS firmware TIMEOUT 300)
 add_test(NAME firmware_qemu_bare_fpu_run
   COMMAND ${RB_FW_TESTS}/qemu-runs.sh ${RTOSBENCH_BIN} ${RB_FW_WORK}/qemu-bare-fpu
-          ${RB_FW_WORK}/qemu-bare-fpu-runs 1 ${PROJECT_SOURCE_DIR} 11:0
+          ${RB_FW_WORK}/qemu-bare-fpu-runs 1 ${PROJECT_SOURCE_DIR} 12:0
           fpu=1 samples=2000 warmup=100 port=bare)
 set_tests_properties(firmware_qemu_bare_fpu_run PROPERTIES
   FIXTURES_REQUIRED fw_qemu_bare_fpu LABELS firmware TIMEOUT 200)
@@ -53,7 +69,7 @@ set_tests_properties(firmware_build_qemu_template PROPERTIES
   FIXTURES_SETUP fw_qemu_template LABELS firmware TIMEOUT 300)
 add_test(NAME firmware_qemu_template_run
   COMMAND ${RB_FW_TESTS}/qemu-runs.sh ${RTOSBENCH_BIN} ${RB_FW_WORK}/qemu-template
-          ${RB_FW_WORK}/qemu-template-runs 1 ${PROJECT_SOURCE_DIR} 2:8
+          ${RB_FW_WORK}/qemu-template-runs 1 ${PROJECT_SOURCE_DIR} 3:8
           port=template kernel=template tick=0)
 set_tests_properties(firmware_qemu_template_run PROPERTIES
   FIXTURES_REQUIRED fw_qemu_template LABELS firmware TIMEOUT 200)

@@ -63,3 +63,15 @@ endforeach()
 add_test(NAME ports_run_footprint
   COMMAND ${RB_PORTS_TESTS}/run-footprint.sh ${RTOSBENCH_BIN} ${PROJECT_SOURCE_DIR} ${RB_PORTS_WORK}/run-footprint)
 set_tests_properties(ports_run_footprint PROPERTIES SKIP_RETURN_CODE 77 LABELS "ports;qemu" TIMEOUT 900)
+
+# The measurement windows of every kernel's images (both boards) are exact
+# and the same code as the bare image's (tests/firmware/window-disasm.py).
+set(RB_PORTS_ALL_TESTS ports_bare_qemu_link)
+foreach(port IN LISTS RB_PORTS)
+  list(APPEND RB_PORTS_ALL_TESTS ports_${port}_qemu ports_${port}_f407_build)
+endforeach()
+add_test(NAME ports_window_disasm
+  COMMAND ${PROJECT_SOURCE_DIR}/tests/firmware/window-disasm.py ${PROJECT_SOURCE_DIR} --kernels
+          ${RB_PORTS_WORK})
+set_tests_properties(ports_window_disasm PROPERTIES DEPENDS "${RB_PORTS_ALL_TESTS}"
+  SKIP_RETURN_CODE 77 LABELS ports TIMEOUT 120)

@@ -146,7 +146,7 @@ TEST_F(ReportRender, CsvHoldsSummarySamplesAndFootprint) {
   EXPECT_EQ(summary.substr(0, summary.find('\n')),
             "run_id,started_at,job_id,kernel,status,unit,phase,series,test,hz,n,min,median,net_"
             "median,avg,p90,p99,"
-            "p999,max,stddev,jitter,base,median_ns,p99_ns");
+            "p999,max,stddev,jitter,base,base_series,median_ns,p99_ns");
   // 2 runs x (7 + 7 + 6 series).
   EXPECT_EQ(std::count(summary.begin(), summary.end(), '\n'), 1 + 2 * 20);
   // Samples of bare and freertos (threadx has no capture): 6 x 64 + 32 each, both runs.

@@ -261,6 +261,35 @@ int main(int argc, char** argv) {
                 ",base_ticks=" + std::to_string(std::stoull(bt) + 1))
         .str();
   }());
+  // Named baselines (base=): a two-call ruler series and the series that
+  // subtract it; the same log with a wrong base_ticks, and with base= naming
+  // a series that is not a ruler series.
+  auto named_base = [&](const std::string& api_base) {
+    LogBuilder b = base;
+    const size_t at = b.find("RESULT,ruler_loop,") + 1;
+    const auto loop2 = rb::testlog::samples(9, 40, 20, 3);
+    LogBuilder add;
+    add.series("ruler_loop2", loop2, rb::testlog::kHz);
+    b.entries.insert(b.entries.begin() + static_cast<std::ptrdiff_t>(at), add.entries.begin(),
+                     add.entries.end());
+    const std::string m2 = std::to_string(rb::testlog::median_of(loop2));
+    for (const char* s : {"RESULT,api_overhead,", "RESULT,mutex_lock_unlock,"}) {
+      const std::string bt = field_value(b.entries[b.find(s)].text, "base_ticks");
+      const std::string want = std::string(s) == "RESULT,api_overhead," ? api_base : "ruler_loop2";
+      const std::string ticks = want == "ruler_loop" ? bt : m2;
+      b = edit(b, s, ",base_ticks=" + bt, ",base_ticks=" + ticks + ",base=" + want);
+    }
+    return b;
+  };
+  write("baseline_named.log", named_base("ruler_loop2").str());
+  write("baseline_named_mismatch.log", [&] {
+    // api_overhead names ruler_loop2 but carries ruler_loop's median.
+    LogBuilder b = named_base("ruler_loop");
+    return edit(b, "RESULT,api_overhead,", ",base=ruler_loop", ",base=ruler_loop2").str();
+  }());
+  write("baseline_not_ruler.log", edit(named_base("ruler_loop2"), "RESULT,api_overhead,",
+                                       ",base=ruler_loop2", ",base=mutex_lock_unlock")
+                                      .str());
   write("malformed_phase.log", edit(base, "PHASE,busy,", ",task=", ",tsk=").str());
 
   // ---- measurement validity ---------------------------------------------------

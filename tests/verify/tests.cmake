@@ -15,7 +15,8 @@ set(RB_VERIFY_GOLDEN
     "seed003.log=seed003"
     "generated/valid_v2.log=valid_v2"
     "generated/valid_v2_instructions.log=valid_v2_instructions"
-    "generated/result_mismatch.log=result_mismatch")
+    "generated/result_mismatch.log=result_mismatch"
+    "generated/baseline_named.log=baseline_named")
 
 # `cmake --build BUILD --target regen_verify_data` rewrites the generated
 # logs and the golden reports after an intended change.

@@ -1,10 +1,14 @@
 /* mutex:
- * mutex_lock_unlock: uncontended lock + unlock in ctl.
+ * mutex_lock_unlock: uncontended lock + unlock in ctl, timed by the two-call
+ *   window rb_window2 (baseline ruler_loop2).
  * mutex_pi (CHECK): priority inheritance, counted per round. lo (priority 3)
  *   locks the mutex and wakes hi (7); hi wakes med (5), then blocks on the
- *   mutex. With inheritance lo now runs at 7, unlocks, hi takes the mutex,
- *   and med runs last: the trace is L H M. Without it med (5 > 3) runs while
- *   hi waits: M before L. A round passes when the trace is exactly L H M. */
+ *   mutex. With inheritance lo now runs at 7 and marks L, unlocks, hi takes
+ *   the mutex and marks H; med marks M; lo, back at its own priority 3, runs
+ *   last and marks l: the trace is L H M l. Without inheritance med (5 > 3)
+ *   runs while hi waits: M before L. A kernel that leaves lo boosted after
+ *   the unlock lets lo mark l before med runs (L H l M, or L l H M).
+ *   A round passes only when the trace is exactly L H M l. */
 #include "rb_harness.h"
 
 #define RB_PI_ROUNDS 1000u
@@ -41,6 +45,7 @@ static void rb_pi_low(void) {
   rc |= rbp_port.sem_give(RB_S_PI_HI);
   rb_pi_mark('L');
   rc |= rbp_port.mutex_unlock(RB_M_PI);
+  rb_pi_mark('l');
   rb_pi_rc |= rc;
 }
 
@@ -55,8 +60,8 @@ static void rb_pi_check(void) {
     rb_team_join(RB_T_HI);
     rb_team_join(RB_T_MED);
     rb_team_join(RB_T_LO);
-    if (rb_pi_len == 3u && rb_pi_trace[0] == 'L' && rb_pi_trace[1] == 'H' &&
-        rb_pi_trace[2] == 'M') {
+    if (rb_pi_len == 4u && rb_pi_trace[0] == 'L' && rb_pi_trace[1] == 'H' &&
+        rb_pi_trace[2] == 'M' && rb_pi_trace[3] == 'l') {
       pass++;
     }
   }
@@ -68,18 +73,15 @@ static void rb_pi_check(void) {
 void rb_test_mutex(const struct rb_test* t) {
   const uint32_t n = t->samples;
   const uint32_t w = t->warmup;
-  int rc = RBP_OK;
+  rb_window2_rc = RBP_OK;
   for (uint32_t i = 0; i < w + n; i++) {
-    uint32_t t0 = rb_counter_now();
-    rc |= rbp_port.mutex_lock(RB_M_API);
-    rc |= rbp_port.mutex_unlock(RB_M_API);
-    uint32_t t1 = rb_counter_now();
+    uint32_t d = rb_window2(RB_M_API, rbp_port.mutex_lock, RB_M_API, rbp_port.mutex_unlock);
     if (i >= w) {
-      rb_buf_a[i - w] = t1 - t0;
+      rb_buf_a[i - w] = d;
     }
   }
-  rb_check(rc, "mutex: lock/unlock");
-  rb_emit_series("mutex_lock_unlock", rb_buf_a, n, RB_COUNTER_HZ, RB_WITH_BASE);
+  rb_check(rb_window2_rc, "mutex: lock/unlock");
+  rb_emit_series("mutex_lock_unlock", rb_buf_a, n, RB_COUNTER_HZ, RB_BASE_LOOP2);
 
   if (rbp_port.caps & RBP_HAS_MUTEX_PI) {
     rb_pi_check();

@@ -1,6 +1,13 @@
-/* round_trip: ctl (priority 4) gives a semaphore lo (priority 3) waits on and
- * blocks on a second one; lo runs and gives it back; ctl is woken and reads
- * the counter. Two switches: give, block, woken back. */
+/* round_trip: ctl (priority 4) gives semaphore PARTNER and takes semaphore
+ * BACK in the two-call window rb_window2 (baseline ruler_loop2); lo
+ * (priority 3) loops take PARTNER, give BACK. Two switches per round: ctl
+ * blocks in its take (to lo), lo's give wakes ctl (back to ctl).
+ * lo never blocks: it starts its role only when ctl first blocks (in its
+ * first take of BACK), when PARTNER is already full, and from then on it is
+ * preempted inside each give of BACK. So ctl's give never finds a waiter and
+ * leaves PARTNER full; ctl's take blocks; lo finishes the give it was
+ * preempted in, loops, takes the full PARTNER without blocking and gives
+ * BACK, which readies ctl and switches to it from inside that give. */
 #include "rb_harness.h"
 
 static uint32_t rb_rt_rounds;
@@ -67,20 +74,17 @@ void rb_test_round_trip(const struct rb_test* t) {
   rb_rt_rounds = w + n;
   rb_rt_rc = RBP_OK;
   rb_team_start(RB_T_LO, rb_rt_partner); /* lo is lower: it runs when ctl blocks */
-  int rc = RBP_OK;
+  rb_window2_rc = RBP_OK;
   for (uint32_t i = 0; i < w + n; i++) {
-    uint32_t t0 = rb_counter_now();
-    rc |= rbp_port.sem_give(RB_S_PARTNER);
-    rc |= rbp_port.sem_take(RB_S_BACK);
-    uint32_t t1 = rb_counter_now();
+    uint32_t d = rb_window2(RB_S_PARTNER, rbp_port.sem_give, RB_S_BACK, rbp_port.sem_take);
     if (i >= w) {
-      rb_buf_a[i - w] = t1 - t0;
+      rb_buf_a[i - w] = d;
     }
   }
   rb_team_join(RB_T_LO);
-  rb_check(rc | rb_rt_rc, "round_trip: sem give/take");
+  rb_check(rb_window2_rc | rb_rt_rc, "round_trip: sem give/take");
   rb_quiesce();
-  rb_emit_series("round_trip", rb_buf_a, n, RB_COUNTER_HZ, RB_WITH_BASE);
+  rb_emit_series("round_trip", rb_buf_a, n, RB_COUNTER_HZ, RB_BASE_LOOP2);
 #if RB_CFG_FPU_CONTEXT
   rb_fp_context_check();
 #endif

@@ -1,19 +1,29 @@
-/* wake_latency: ctl (priority 4) reads the counter and gives a semaphore hi
- * (priority 7) waits on; hi preempts and reads the counter as its first
- * action after the take returns. One switch, plus the give. */
+/* wake_latency: ctl (priority 4) gives a semaphore hi (priority 7) waits on;
+ * hi preempts inside the give. Both sides run the one-call window
+ * rb_window1: ctl's first counter read (t0) starts the sample, and hi's
+ * second counter read (t1), the first instruction after its take returns,
+ * ends it. Inside: ctl's blx to the give, the kernel's give, the switch and
+ * the take's return in hi. Baseline ruler_loop (the same routine: counter
+ * read, blx, the empty operation's two instructions, counter read).
+ *
+ * Pairing (CHECK wake_latency_pairing): hi stores the round it ran for with
+ * its timestamp; a sample whose round is not ctl's (hi did not run for it:
+ * a stale timestamp) fails. */
 #include "rb_harness.h"
 
 static volatile uint32_t rb_wake_t1;
+static volatile uint32_t rb_wake_round;
 static uint32_t rb_wake_rounds;
 static volatile int rb_wake_rc;
 
 static void rb_wake_receiver(void) {
-  int rc = RBP_OK;
+  struct rb_stamp s = {0, 0, RBP_OK};
   for (uint32_t i = 0; i < rb_wake_rounds; i++) {
-    rc |= rbp_port.sem_take(RB_S_WAKE);
-    rb_wake_t1 = rb_counter_now();
+    (void)rb_window1(RB_S_WAKE, rbp_port.sem_take, &s);
+    rb_wake_t1 = s.t1;
+    rb_wake_round = i;
   }
-  rb_wake_rc = rc;
+  rb_wake_rc = s.rc;
 }
 
 void rb_test_wake_latency(const struct rb_test* t) {
@@ -21,18 +31,21 @@ void rb_test_wake_latency(const struct rb_test* t) {
   const uint32_t w = t->warmup;
   rb_wake_rounds = w + n;
   rb_wake_rc = RBP_OK;
+  rb_wake_round = 0xFFFFFFFFu;
   rb_team_start(RB_T_HI, rb_wake_receiver); /* hi runs now and blocks on RB_S_WAKE */
-  int rc = RBP_OK;
+  struct rb_stamp s = {0, 0, RBP_OK};
+  uint32_t paired = 0;
   for (uint32_t i = 0; i < w + n; i++) {
-    uint32_t t0 = rb_counter_now();
-    rc |= rbp_port.sem_give(RB_S_WAKE);
-    uint32_t d = rb_wake_t1 - t0;
+    (void)rb_window1(RB_S_WAKE, rbp_port.sem_give, &s);
+    uint32_t d = rb_wake_t1 - s.t0;
+    paired += rb_wake_round == i ? 1u : 0u;
     if (i >= w) {
       rb_buf_a[i - w] = d;
     }
   }
   rb_team_join(RB_T_HI);
-  rb_check(rc | rb_wake_rc, "wake_latency: sem give/take");
+  rb_check(s.rc | rb_wake_rc, "wake_latency: sem give/take");
   rb_quiesce();
-  rb_emit_series("wake_latency", rb_buf_a, n, RB_COUNTER_HZ, RB_WITH_BASE);
+  rb_emit_series("wake_latency", rb_buf_a, n, RB_COUNTER_HZ, RB_BASE_LOOP1);
+  rb_emit_check("wake_latency_pairing", w + n, paired, w + n - paired);
 }

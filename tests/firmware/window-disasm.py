@@ -1,0 +1,230 @@
+#!/usr/bin/python3
+"""Checks the measurement windows (firmware/harness/window.c) in built images.
+
+    window-disasm.py REPO_ROOT [--kernels] BUILD_DIR...
+    window-disasm.py REPO_ROOT --disasm FILE BOARD     (a saved objdump listing)
+
+A BUILD_DIR holds rtosbench-fw.elf and CMakeCache.txt (its RB_BOARD and
+RB_PORT); a directory without them is searched one level down, so the ports
+tests' work directory checks every kernel image built there.
+
+For each image, `arm-none-eabi-objdump -d` of every window routine must show:
+  - the counter read twice: `ldr rT, [rC, #K]` where rC, set before the first
+    read and not written again, plus K is the address the board's
+    rb_counter_now() reads (from firmware/boards/<board>/rb_board_hw.h);
+  - between the two reads only the call(s): rb_window1, rb_window1_send and
+    rb_window1_recv exactly one `blx`; rb_window2 `blx`, two register moves
+    (`mov rX, r0`, `mov r0, rY`), `blx`. No load, store, compare or branch.
+Then the routines' code (addresses and literal values aside) must be the same
+in every image of one board, whatever the kernel.
+--kernels: exit 77 (skipped) when no image of a kernel port (other than bare
+and template) is found, since then nothing is compared across kernels.
+Exit 0 when every image passes, 1 with the reasons otherwise, 2 on usage.
+"""
+import os
+import re
+import subprocess
+import sys
+
+WINDOWS = ("rb_window1", "rb_window1_send", "rb_window1_recv", "rb_window2")
+# Allowed instructions between the reads, as (mnemonic regex, operands regex).
+BLX = (r"blx", r"r\d+|sb|sl|fp|ip|lr")
+MOV_FROM_R0 = (r"movs?", r"(r\d+|sb|sl|fp|ip|lr), r0")
+MOV_TO_R0 = (r"movs?", r"r0, (r\d+|sb|sl|fp|ip|lr)")
+INSIDE = {
+    "rb_window1": [BLX],
+    "rb_window1_send": [BLX],
+    "rb_window1_recv": [BLX],
+    "rb_window2": [BLX, MOV_FROM_R0, MOV_TO_R0, BLX],
+}
+
+INSN_RE = re.compile(r"^\s*([0-9a-f]+):\s+(\S+)\s*(.*)$")
+FUNC_RE = re.compile(r"^([0-9a-f]+) <([^>]+)>:$")
+LDR_RE = re.compile(r"^(r\d+|sb|sl|fp|ip|lr), \[(r\d+|sb|sl|fp|ip|lr)(?:, #(\d+))?\]$")
+
+
+def fail_usage(msg):
+    print(f"usage error: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
+def counter_address(root, board):
+    hdr = os.path.join(root, "firmware", "boards", board, "rb_board_hw.h")
+    try:
+        text = open(hdr, encoding="utf-8").read()
+    except OSError as e:
+        fail_usage(f"cannot read {hdr}: {e}")
+    m = re.search(r"rb_counter_now\(void\)\s*\{\s*return\s*\*\(volatile uint32_t\s*\*\)\s*"
+                  r"(0x[0-9a-fA-F]+)u?\s*;", text)
+    if not m:
+        fail_usage(f"{hdr}: rb_counter_now() does not read a fixed address")
+    return int(m.group(1), 16)
+
+
+def parse(listing):
+    """{function: [(addr, mnemonic, operands, comment)]} and {addr: word}."""
+    funcs, words, cur = {}, {}, None
+    for line in listing.splitlines():
+        fm = FUNC_RE.match(line.strip())
+        if fm:
+            cur = fm.group(2)
+            funcs[cur] = []
+            continue
+        im = INSN_RE.match(line)
+        if not im or cur is None:
+            continue
+        addr = int(im.group(1), 16)
+        mnem, rest = im.group(2), im.group(3)
+        ops, _, comment = rest.partition("@")
+        if mnem == ".word":
+            words[addr] = int(ops.strip(), 16)
+            continue
+        funcs[cur].append((addr, mnem, ops.strip(), comment.strip()))
+    return funcs, words
+
+
+def reg_value(insns, upto, reg, words):
+    """The constant the last write to `reg` before index `upto` puts there, or None."""
+    value = None
+    for _, mnem, ops, comment in insns[:upto]:
+        parts = [p.strip() for p in ops.split(",", 1)]
+        if len(parts) < 2 or parts[0] != reg:
+            continue
+        src = parts[1]
+        if re.fullmatch(r"mov(s|w)?(\.w)?", mnem) and src.startswith("#"):
+            value = int(src[1:], 0)
+        elif re.fullmatch(r"movt(\.w)?", mnem) and value is not None:
+            value = (value & 0xFFFF) | (int(src[1:], 0) << 16)
+        elif re.fullmatch(r"ldr(\.w)?", mnem) and src.startswith("[pc"):
+            m = re.search(r"\(([0-9a-f]+)", comment) or re.search(r"^([0-9a-f]+)", comment)
+            value = words.get(int(m.group(1), 16)) if m else None
+        else:
+            value = None
+    return value
+
+
+def check_routine(name, insns, words, counter):
+    """Problems of one window routine (empty list when it is exact)."""
+    reads = []
+    for i, (_, mnem, ops, _) in enumerate(insns):
+        m = LDR_RE.match(ops)
+        if re.fullmatch(r"ldr(\.w)?", mnem) and m and m.group(2) != "pc":
+            base = reg_value(insns, i, m.group(2), words)
+            if base is not None and base + int(m.group(3) or 0) == counter:
+                reads.append(i)
+    if len(reads) != 2:
+        return [f"{name}: {len(reads)} counter read(s) of 0x{counter:08x}, 2 expected"]
+    first, last = reads
+    inside = insns[first + 1:last]
+    want = INSIDE[name]
+    shown = "; ".join(f"{m} {o}".strip() for _, m, o, _ in inside) or "nothing"
+    ok = len(inside) == len(want) and all(
+        re.fullmatch(wm, m) and re.fullmatch(wo, o) for (_, m, o, _), (wm, wo) in zip(inside, want))
+    if not ok:
+        return [f"{name}: between the counter reads: {shown} "
+                f"(expected only the call(s): {len(want)} instruction(s))"]
+    # The base register of the reads is not rewritten inside (mov/blx only).
+    base = LDR_RE.match(insns[first][2]).group(2)
+    if LDR_RE.match(insns[last][2]).group(2) != base:
+        return [f"{name}: the two counter reads use different base registers"]
+    return []
+
+
+def normalized(insns):
+    """Instruction text without addresses and comments (literal offsets kept)."""
+    return [f"{m} {o}".strip() for _, m, o, _ in insns]
+
+
+def disassemble(elf):
+    try:
+        out = subprocess.run(["arm-none-eabi-objdump", "-d", "--no-show-raw-insn", elf],
+                             check=True, capture_output=True, text=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        fail_usage(f"arm-none-eabi-objdump on {elf} failed: {e}")
+    return out
+
+
+def cache_value(build, key):
+    try:
+        for line in open(os.path.join(build, "CMakeCache.txt"), encoding="utf-8"):
+            if line.startswith(key + ":"):
+                return line.split("=", 1)[1].strip()
+    except OSError:
+        pass
+    return None
+
+
+def images(paths):
+    found = []
+    for p in paths:
+        if os.path.isfile(os.path.join(p, "rtosbench-fw.elf")):
+            found.append(p)
+        elif os.path.isdir(p):
+            for sub in sorted(os.listdir(p)):
+                q = os.path.join(p, sub)
+                if os.path.isfile(os.path.join(q, "rtosbench-fw.elf")):
+                    found.append(q)
+        else:
+            fail_usage(f"{p} is not a directory")
+    return found
+
+
+def main(argv):
+    if len(argv) < 3:
+        fail_usage("window-disasm.py REPO_ROOT BUILD_DIR... | REPO_ROOT --disasm FILE BOARD")
+    root = argv[1]
+    subjects = []  # (label, board, listing)
+    if argv[2] == "--disasm":
+        if len(argv) != 5:
+            fail_usage("--disasm FILE BOARD")
+        subjects.append((argv[3], argv[4], open(argv[3], encoding="utf-8").read()))
+    else:
+        args = argv[2:]
+        kernels = args[:1] == ["--kernels"]
+        if kernels:
+            args = args[1:]
+        builds = images(args)
+        if not builds:
+            fail_usage(f"no rtosbench-fw.elf under {' '.join(args)}")
+        for b in builds:
+            board = cache_value(b, "RB_BOARD")
+            if not board:
+                fail_usage(f"{b}/CMakeCache.txt names no RB_BOARD")
+            label = f"{cache_value(b, 'RB_PORT')}/{board} ({b})"
+            subjects.append((label, board, disassemble(os.path.join(b, "rtosbench-fw.elf"))))
+        ports = {cache_value(b, "RB_PORT") for b in builds}
+        if kernels and not ports - {"bare", "template"}:
+            print("SKIPPED: no kernel port image built (the ports_* tests skipped or failed)")
+            return 77
+
+    problems = []
+    reference = {}  # board -> (label, {routine: normalized code})
+    for label, board, listing in subjects:
+        counter = counter_address(root, board)
+        funcs, words = parse(listing)
+        code = {}
+        for name in WINDOWS:
+            if name not in funcs:
+                problems.append(f"{label}: no routine {name}")
+                continue
+            for p in check_routine(name, funcs[name], words, counter):
+                problems.append(f"{label}: {p}")
+            code[name] = normalized(funcs[name])
+        if board not in reference:
+            reference[board] = (label, code)
+        else:
+            ref_label, ref = reference[board]
+            for name in WINDOWS:
+                if name in code and name in ref and code[name] != ref[name]:
+                    problems.append(f"{label}: {name} differs from {ref_label}'s: "
+                                    f"{' ; '.join(code[name])} vs {' ; '.join(ref[name])}")
+        if not any(p.startswith(label + ":") for p in problems):
+            print(f"ok {label}: counter 0x{counter:08x}, "
+                  + ", ".join(f"{n} [{len(code[n])} insns]" for n in WINDOWS))
+    for p in problems:
+        print(f"FAIL: {p}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
