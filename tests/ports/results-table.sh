@@ -60,7 +60,10 @@ for entry in "${ports[@]}"; do
     log=$work/$port-run$r.log
     "$root/scripts/run-qemu.sh" "$build/rtosbench-fw.elf" "$log" 600 || fail "$port run $r: run-qemu.sh failed"
     rc=0
-    "$bin" verify "$log" --expect "port=$port" --json "$work/$port-run$r.json" >"$work/$port-run$r.verify.txt" || rc=$?
+    # The kernel settings the matrices pin (docs/kernels.md, "API checks").
+    checks=off
+    [[ $port == tencentos ]] && checks=partial
+    "$bin" verify "$log" --expect "port=$port" --expect "checks=$checks" --expect lookup=clz --json "$work/$port-run$r.json" >"$work/$port-run$r.verify.txt" || rc=$?
     if [[ -z $defect && $rc -ne 0 ]]; then
       cat "$work/$port-run$r.verify.txt" >&2
       fail "$port run $r: verify exited $rc"
