@@ -596,6 +596,11 @@ __attribute__((naked)) void PendSV_Handler(void) {
 #endif
 #define RB_PORT_LOOKUP "clz"
 
+/* Named arrays, not literals: the linker merges identical literals across
+ * objects, which would blur the footprint's split by object. */
+static const char rb_port_checks[] = RB_PORT_CHECKS;
+static const char rb_port_lookup[] = RB_PORT_LOOKUP;
+
 const struct rbp_ops rbp_port = {
     .kernel = "bare",
     .caps = RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_QUEUE |
@@ -621,6 +626,6 @@ const struct rbp_ops rbp_port = {
     .critical_exit = bare_critical_exit,
     .delay = bare_delay,
     .tick_count = bare_tick_count,
-    .checks = RB_PORT_CHECKS,
-    .lookup = RB_PORT_LOOKUP,
+    .checks = rb_port_checks,
+    .lookup = rb_port_lookup,
 };

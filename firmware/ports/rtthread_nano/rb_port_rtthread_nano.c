@@ -196,6 +196,11 @@ static uint32_t rb_rt_tick_count(void) {
 #define RB_PORT_LOOKUP "generic" /* src/kservice.c: __lowest_bit_bitmap */
 #endif
 
+/* Named arrays, not literals: the linker merges identical literals across
+ * objects, which would blur the footprint's split by object. */
+static const char rb_port_checks[] = RB_PORT_CHECKS;
+static const char rb_port_lookup[] = RB_PORT_LOOKUP;
+
 const struct rbp_ops rbp_port = {
     .kernel = "rtthread_nano",
     .caps = RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_QUEUE |
@@ -221,6 +226,6 @@ const struct rbp_ops rbp_port = {
     .critical_exit = rb_rt_critical_exit,
     .delay = rb_rt_delay,
     .tick_count = rb_rt_tick_count,
-    .checks = RB_PORT_CHECKS,
-    .lookup = RB_PORT_LOOKUP,
+    .checks = rb_port_checks,
+    .lookup = rb_port_lookup,
 };
