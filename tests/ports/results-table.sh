@@ -51,6 +51,11 @@ for entry in "${ports[@]}"; do
     fi
     args+=(-DRB_KERNEL_SOURCE="$src" -DRB_KERNEL_VERSION="$version")
   fi
+  # uC/OS-III's uC-CPU and uC-LIB, as port-test.sh passes them (else siblings).
+  if [[ $port == ucos3 ]]; then
+    [[ -n ${RTOSBENCH_KERNEL_UCOS3_CPU:-} ]] && args+=(-DRB_KERNEL_SOURCE_UC_CPU="$RTOSBENCH_KERNEL_UCOS3_CPU")
+    [[ -n ${RTOSBENCH_KERNEL_UCOS3_LIB:-} ]] && args+=(-DRB_KERNEL_SOURCE_UC_LIB="$RTOSBENCH_KERNEL_UCOS3_LIB")
+  fi
   build=$work/$port
   rm -rf "$build"
   cmake -S "$root/firmware" -B "$build" -G Ninja "${args[@]}" >"$build.configure.log" 2>&1 ||
