@@ -28,6 +28,9 @@ void rb_config_emit(void) {
   rb_rec_kv("kernel", rbp_port.kernel);
   rb_rec_kv("kernel_version", RB_CFG_KERNEL_VERSION);
   rb_rec_kv("kernel_commit", RB_CFG_KERNEL_COMMIT);
+  static const char unset[] = "unset"; /* a port that sets neither */
+  rb_rec_kv("checks", rbp_port.checks ? rbp_port.checks : unset);
+  rb_rec_kv("lookup", rbp_port.lookup ? rbp_port.lookup : unset);
   rb_rec_kv("compiler", __VERSION__);
   rb_rec_kv("opt", RB_CFG_OPT);
   rb_rec_kv("harness", RB_CFG_HARNESS_HASH);

@@ -129,6 +129,17 @@ struct rbp_ops {
   void (*delay)(uint32_t ticks);
   /* Kernel tick count since start. */
   uint32_t (*tick_count)(void);
+
+  /* CONFIG checks=: the kernel's API argument checks and asserts as this
+   * build compiled them, read from the kernel's own configuration macros
+   * (which follow RB_CFG_CHECKS): "off", "on", "partial" (off asked for, but
+   * the kernel keeps checks it cannot compile out) or "none" (no kernel:
+   * the template).
+   * CONFIG lookup=: how the scheduler finds the highest ready priority:
+   * "clz" (the CPU's count-leading-zeros) or "generic" (a table or loop).
+   * docs/kernels.md gives each kernel's values, item by item. */
+  const char* checks;
+  const char* lookup;
 };
 
 /* The port's table, defined by the port. */

@@ -28,6 +28,12 @@ std::string opt_id(const std::string& opt) {
   return id.empty() ? "opt" : id;
 }
 
+std::string job_id(const std::string& kernel, const std::string& opt_id, int tick_hz,
+                   int fpu_context, const std::string& checks) {
+  return fmt::format("{}-{}-tick{}-fpu{}{}", kernel, opt_id, tick_hz, fpu_context,
+                     checks == "off" ? "" : "-checks");
+}
+
 std::vector<Job> expand_jobs(const Matrix& m) {
   std::vector<Job> jobs;
   for (const auto& k : m.kernels) {
@@ -36,25 +42,28 @@ std::vector<Job> expand_jobs(const Matrix& m) {
     for (const auto& opt : m.opts) {
       for (int tick : m.tick_hz) {
         for (int fpu : m.fpu_context) {
-          Job j;
-          j.kernel = k;
-          j.board = m.board;
-          j.opt = opt;
-          j.opt_id = opt_id(opt);
-          j.tick_hz = tick;
-          j.fpu_context = fpu;
-          j.tests = m.tests;
-          j.samples = m.samples;
-          j.warmup = m.warmup;
-          j.build_id = fmt::format("{}-{}-tick{}-fpu{}", k.name, j.opt_id, tick, fpu);
-          j.id = j.build_id;
-          j.port_exists = exists;
-          if (!exists) {
-            j.port_missing_reason =
-                fmt::format("no firmware port '{}' yet ({} does not exist)", k.port,
-                            port_file.lexically_relative(m.firmware.parent_path()).string());
+          for (const auto& checks : m.checks) {
+            Job j;
+            j.kernel = k;
+            j.board = m.board;
+            j.opt = opt;
+            j.opt_id = opt_id(opt);
+            j.tick_hz = tick;
+            j.fpu_context = fpu;
+            j.checks = checks;
+            j.tests = m.tests;
+            j.samples = m.samples;
+            j.warmup = m.warmup;
+            j.build_id = job_id(k.name, j.opt_id, tick, fpu, checks);
+            j.id = j.build_id;
+            j.port_exists = exists;
+            if (!exists) {
+              j.port_missing_reason =
+                  fmt::format("no firmware port '{}' yet ({} does not exist)", k.port,
+                              port_file.lexically_relative(m.firmware.parent_path()).string());
+            }
+            jobs.push_back(std::move(j));
           }
-          jobs.push_back(std::move(j));
         }
       }
     }

@@ -1,6 +1,6 @@
 #pragma once
-// Variant expansion: kernels x opt x tick x fpu, in matrix order, with
-// stable readable ids (repeats are loads inside a job, not jobs).
+// Variant expansion: kernels x opt x tick x fpu x checks, in matrix order,
+// with stable readable ids (repeats are loads inside a job, not jobs).
 #include <vector>
 
 #include "matrix/model.h"
@@ -11,6 +11,12 @@ namespace rb::matrix {
 // [A-Za-z0-9]; the result only ever holds [A-Za-z0-9], so the id stays one
 // file name (docs/matrix.md, "Strings the tool passes on").
 std::string opt_id(const std::string& opt);
+
+// The job id of one variant: <kernel>-<opt id>-tick<hz>-fpu<0|1>, with
+// "-checks" appended when the kernels' API checks are on (checks "off", the
+// default, adds nothing, so the ids of earlier runs stay what they were).
+std::string job_id(const std::string& kernel, const std::string& opt_id, int tick_hz,
+                   int fpu_context, const std::string& checks);
 
 // Every job of the matrix that m.only and m.exclude select. A kernel whose
 // firmware/ports/<port>/port.cmake is missing still gets its jobs, marked

@@ -644,7 +644,7 @@ Loaded<Matrix> parse_matrix(const std::string& text, const std::filesystem::path
       for (const auto& k : kernels) parse_kernel(c, k, m);
     }
     if (YAML::Node v = root["variants"]; v.IsDefined()) {
-      if (c.check_map(v, "variants", {"opt", "tick_hz", "fpu_context"})) {
+      if (c.check_map(v, "variants", {"opt", "tick_hz", "fpu_context", "checks"})) {
         if (v["opt"].IsDefined()) {
           parse_list<std::string>(
               c, v["opt"], "variants.opt", m.opts,
@@ -690,6 +690,19 @@ Loaded<Matrix> parse_matrix(const std::string& text, const std::filesystem::path
                             auto x = c.integer(e, "variants.fpu_context (allowed: 0, 1)", 0, 1);
                             return x ? std::optional<int>(static_cast<int>(*x)) : std::nullopt;
                           });
+        }
+        if (v["checks"].IsDefined()) {
+          parse_list<std::string>(
+              c, v["checks"], "variants.checks", m.checks,
+              [&](const YAML::Node& e) -> std::optional<std::string> {
+                if (!e.IsScalar() || (e.Scalar() != "off" && e.Scalar() != "on")) {
+                  c.error(e, fmt::format("variants.checks must be off or on, got '{}' (allowed: "
+                                         "off, on)",
+                                         e.IsScalar() ? clipped(e.Scalar()) : "?"));
+                  return std::nullopt;
+                }
+                return e.Scalar();
+              });
         }
       }
     }

@@ -74,6 +74,9 @@ struct Matrix {
   std::vector<std::string> opts{"-O2 -g0"};
   std::vector<int> tick_hz{1000};
   std::vector<int> fpu_context{0};
+  // RB_CHECKS: the kernels' API argument checks and asserts, "off" (seed
+  // 000's condition, the default) or "on" (docs/kernels.md, item by item).
+  std::vector<std::string> checks{"off"};
   std::vector<std::string> tests{"all"};
   int samples = 10000;
   int warmup = 1000;
@@ -147,7 +150,7 @@ struct Bench {
 // One expanded job: a kernel at one variant. Its loads (Matrix::repeats)
 // run inside the job.
 struct Job {
-  std::string id;        // e.g. "freertos-O2-tick1000-fpu0"
+  std::string id;        // e.g. "freertos-O2-tick1000-fpu0", "...-fpu0-checks"
   std::string build_id;  // the image's id (equal to id: one image per job)
   KernelSpec kernel;
   std::string board;
@@ -155,6 +158,7 @@ struct Job {
   std::string opt_id;  // e.g. "O2"
   int tick_hz = 1000;
   int fpu_context = 0;
+  std::string checks = "off";  // "off" or "on" (RB_CHECKS, CONFIG checks=)
   std::vector<std::string> tests;
   int samples = 10000;
   int warmup = 1000;

@@ -224,6 +224,13 @@ void overview(Document& d, const std::vector<RunView>& runs) {
   }
 }
 
+// A job whose kernel ran with API checks not off (CONFIG checks= partial or
+// on; docs/kernels.md, "API checks") is marked in the headline tables.
+bool checks_not_off(const JobView& j) {
+  auto it = j.snap.conditions.find("checks");
+  return it != j.snap.conditions.end() && (it->second == "partial" || it->second == "on");
+}
+
 void headline(Document& d, const RunView& cur) {
   auto jobs = measured_jobs(cur);
   heading(d, 2, "Headline");
@@ -240,6 +247,12 @@ void headline(Document& d, const RunView& cur) {
                         "parentheses{}; `n/a`: the kernel cannot be measured honestly there "
                         "(reason under Verify). `*`: no ruler baseline, raw median.",
                         same ? "" : "; units differ between jobs, see the unit column"));
+  if (std::any_of(jobs.begin(), jobs.end(), [](const JobView* j) { return checks_not_off(*j); })) {
+    paragraph(d,
+              "`†` after a kernel: its API argument checks were not off (CONFIG `checks` "
+              "`partial`: some cannot be compiled out; `on`: asked for), so its figures include "
+              "their cost (docs/kernels.md, \"API checks\").");
+  }
 
   auto head = [&] {
     Table t;
@@ -266,7 +279,7 @@ void headline(Document& d, const RunView& cur) {
   auto rows = [&](auto&& f, auto&& unit_of) {
     Table t = head();
     for (const JobView* j : jobs) {
-      std::vector<std::string> row{j->snap.kernel, j->snap.id};
+      std::vector<std::string> row{j->snap.kernel + (checks_not_off(*j) ? " †" : ""), j->snap.id};
       for (const auto& h : kHeadline) row.push_back(cell(j, h, f));
       row.push_back(unit_of(j->snap.unit));
       t.rows.push_back(std::move(row));

@@ -38,6 +38,7 @@ std::map<std::string, std::string> job_expect(const matrix::Matrix& m, const mat
   pins["opt"] = job.opt;
   pins["tick"] = std::to_string(job.tick_hz);
   pins["fpu"] = std::to_string(job.fpu_context);
+  pins["checks"] = job.checks;
   pins["kernel_version"] = job.kernel.version;
   pins["kernel_commit"] = kernel_commit;
   pins["samples"] = std::to_string(job.samples);
@@ -48,6 +49,11 @@ std::map<std::string, std::string> job_expect(const matrix::Matrix& m, const mat
     } else {
       pins.erase(k);
     }
+  }
+  // A kernel's `checks: partial` says that its `off` build keeps checks it
+  // cannot compile out (docs/kernels.md); its `on` build has them all.
+  if (job.checks == "on" && pins.count("checks") && pins["checks"] == "partial") {
+    pins["checks"] = "on";
   }
   return pins;
 }

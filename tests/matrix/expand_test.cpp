@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <set>
 
 #include "matrix/load.h"
 
@@ -54,6 +55,43 @@ variants:
   EXPECT_NE(jobs[4].port_missing_reason.find("no firmware port 'zephyr'"), std::string::npos);
   EXPECT_EQ(jobs[2].opt, "-Os -g0");
   EXPECT_EQ(jobs[1].tick_hz, 100);
+}
+
+TEST_F(ExpandJobs, ChecksIsTheLastAxisAndOnlyOnNamesItself) {
+  auto m = parse_matrix(R"(matrix: m
+board: stm32f407-disco
+kernels: [{name: freertos}, {name: threadx}]
+variants:
+  tick_hz: [1000, 100]
+  checks: [off, on]
+)",
+                        "m.yaml");
+  ASSERT_TRUE(m.ok());
+  m.value.firmware = fw_;
+  auto jobs = expand_jobs(m.value);
+  ASSERT_EQ(jobs.size(), 8u);
+  // The default (off) keeps the ids runs had before the axis existed.
+  EXPECT_EQ(jobs[0].id, "freertos-O2-tick1000-fpu0");
+  EXPECT_EQ(jobs[0].checks, "off");
+  EXPECT_EQ(jobs[1].id, "freertos-O2-tick1000-fpu0-checks");
+  EXPECT_EQ(jobs[1].checks, "on");
+  EXPECT_EQ(jobs[1].build_id, jobs[1].id);  // another image
+  EXPECT_EQ(jobs[2].id, "freertos-O2-tick100-fpu0");
+  EXPECT_EQ(jobs[7].id, "threadx-O2-tick100-fpu0-checks");
+  std::set<std::string> ids;
+  for (const auto& j : jobs) EXPECT_TRUE(ids.insert(j.id).second) << j.id;
+}
+
+TEST_F(ExpandJobs, ChecksDefaultsToOff) {
+  auto m =
+      parse_matrix("matrix: m\nboard: stm32f407-disco\nkernels: [{name: freertos}]\n", "m.yaml");
+  ASSERT_TRUE(m.ok());
+  m.value.firmware = fw_;
+  auto jobs = expand_jobs(m.value);
+  ASSERT_EQ(jobs.size(), 1u);
+  EXPECT_EQ(jobs[0].checks, "off");
+  EXPECT_EQ(job_id("k", "Os", 100, 1, "off"), "k-Os-tick100-fpu1");
+  EXPECT_EQ(job_id("k", "Os", 100, 1, "on"), "k-Os-tick100-fpu1-checks");
 }
 
 TEST_F(ExpandJobs, RepeatsAreLoadsInsideOneJob) {

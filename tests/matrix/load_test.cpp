@@ -77,6 +77,7 @@ variants:
   opt: ["-O2 -g0", "-Os -g0"]
   tick_hz: [1000, 100]
   fpu_context: [0, 1]
+  checks: [on, off]
 tests: [ruler, mutex]
 repeats: 3
 timeouts: {capture: 30.5}
@@ -93,6 +94,7 @@ retries: {capture: 2}
   EXPECT_FALSE(k.expect.at("kernel_commit").has_value());
   EXPECT_EQ(m.value.opts.size(), 2u);
   EXPECT_EQ(m.value.fpu_context, (std::vector<int>{0, 1}));
+  EXPECT_EQ(m.value.checks, (std::vector<std::string>{"on", "off"}));
   EXPECT_EQ(m.value.tests, (std::vector<std::string>{"ruler", "mutex"}));
   EXPECT_DOUBLE_EQ(m.value.timeouts.capture_s, 30.5);
   EXPECT_EQ(m.value.retries.capture, 2);
@@ -108,6 +110,7 @@ kernels:
 variants:
   tick_hz: [1000, fast]
   fpu_context: 2
+  checks: [off, true]
 tests: [ruler, jitter]
 )",
                         "m.yaml");
@@ -117,8 +120,9 @@ tests: [ruler, jitter]
   EXPECT_TRUE(has_error(m.errors, 6, 11, "listed twice"));
   EXPECT_TRUE(has_error(m.errors, 8, 19, "got 'fast'"));
   EXPECT_TRUE(has_error(m.errors, 9, 16, "allowed: 0, 1"));
-  EXPECT_TRUE(has_error(m.errors, 10, 16, "unknown test 'jitter'"));
-  EXPECT_EQ(m.errors.size(), 6u);
+  EXPECT_TRUE(has_error(m.errors, 10, 17, "variants.checks must be off or on, got 'true'"));
+  EXPECT_TRUE(has_error(m.errors, 11, 16, "unknown test 'jitter'"));
+  EXPECT_EQ(m.errors.size(), 7u);
   // Sorted by position.
   EXPECT_TRUE(
       std::is_sorted(m.errors.begin(), m.errors.end(),
@@ -329,6 +333,7 @@ TEST(MatrixLoad, HostileStringsAreRefusedWithTheirPlace) {
       "-specs=/x\"]\n"
       "  tick_hz: [1000, 1000]\n"
       "  fpu_context: [0, 0]\n"
+      "  checks: [on, on]\n"
       "tests: [ruler, ruler]\n",
       "m.yaml");
   ASSERT_FALSE(m.ok());
@@ -341,7 +346,8 @@ TEST(MatrixLoad, HostileStringsAreRefusedWithTheirPlace) {
   EXPECT_TRUE(any_error(m.errors, 9, "'-specs=/x'"));
   EXPECT_TRUE(any_error(m.errors, 10, "variants.tick_hz: '1000' is given twice"));
   EXPECT_TRUE(any_error(m.errors, 11, "variants.fpu_context: '0' is given twice"));
-  EXPECT_TRUE(any_error(m.errors, 12, "tests: 'ruler' is given twice"));
+  EXPECT_TRUE(any_error(m.errors, 12, "variants.checks: 'on' is given twice"));
+  EXPECT_TRUE(any_error(m.errors, 13, "tests: 'ruler' is given twice"));
   EXPECT_EQ(m.errors[0].format().rfind("m.yaml:5:10: error: ", 0), 0u) << m.errors[0].format();
 }
 

@@ -23,6 +23,11 @@ add_test(NAME ports_bare_qemu_link COMMAND ${CMAKE_COMMAND} --build ${RB_PORTS_W
 set_tests_properties(ports_bare_qemu_build PROPERTIES FIXTURES_SETUP ports_bare LABELS ports TIMEOUT 120)
 set_tests_properties(ports_bare_qemu_link PROPERTIES FIXTURES_SETUP ports_bare
   DEPENDS ports_bare_qemu_build LABELS ports TIMEOUT 300)
+# RB_CHECKS reaches the bare port's operations (checks-test.sh).
+add_test(NAME ports_bare_checks
+  COMMAND ${RB_PORTS_TESTS}/checks-test.sh bare - ${RTOSBENCH_BIN} ${PROJECT_SOURCE_DIR}
+          ${RB_PORTS_WORK} ${CMAKE_GENERATOR})
+set_tests_properties(ports_bare_checks PROPERTIES LABELS "ports;qemu" TIMEOUT 300)
 
 # Every kernel port of firmware/ports/ (bare and the template aside) gets its
 # tests; its kernel source comes from RTOSBENCH_KERNEL_<PORT> (scripts/kernel-env.sh
@@ -51,6 +56,12 @@ foreach(port IN LISTS RB_PORTS)
             "${defect}")
   set_tests_properties(ports_${port}_qemu PROPERTIES
     FIXTURES_REQUIRED ports_bare SKIP_RETURN_CODE 77 LABELS "ports;qemu" TIMEOUT 600)
+  # RB_CHECKS reaches the kernel's configuration (checks-test.sh).
+  add_test(NAME ports_${port}_checks
+    COMMAND ${RB_PORTS_TESTS}/checks-test.sh ${port} ${env_var} ${RTOSBENCH_BIN}
+            ${PROJECT_SOURCE_DIR} ${RB_PORTS_WORK} ${CMAKE_GENERATOR})
+  set_tests_properties(ports_${port}_checks PROPERTIES
+    SKIP_RETURN_CODE 77 LABELS "ports;qemu" TIMEOUT 600)
   add_test(NAME ports_${port}_f407_build
     COMMAND ${RB_PORTS_TESTS}/port-test.sh f407 ${port} ${env_var} ${RTOSBENCH_BIN}
             ${PROJECT_SOURCE_DIR} ${RB_PORTS_WORK} ${CMAKE_GENERATOR})

@@ -230,6 +230,31 @@ TEST(ReportFootprint, PrefersTheStoredKernelAloneFigure) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(ReportHeadline, MarksKernelsWhoseApiChecksWereNotOff) {
+  auto dir = testrun::temp_dir("checks");
+  auto spec = testrun::standard_run("20260107T000000Z-fixture", "2026-01-07T00:00:00Z");
+  std::vector<rb::report::Run> runs;
+  auto plain = load_run(testrun::write_run(dir, spec));
+  ASSERT_TRUE(plain.ok());
+  runs.push_back(std::move(*plain));
+  std::string md = to_markdown(build_report(view_runs(runs, ReportOptions{})));
+  EXPECT_EQ(md.find("†"), std::string::npos) << md;  // no checks= key: nothing marked
+
+  spec.id = "20260108T000000Z-fixture";
+  for (auto& j : spec.jobs) j.config["checks"] = "off";
+  spec.jobs[2].config["checks"] = "partial";
+  auto marked = load_run(testrun::write_run(dir, spec));
+  ASSERT_TRUE(marked.ok());
+  runs.clear();
+  runs.push_back(std::move(*marked));
+  md = to_markdown(build_report(view_runs(runs, ReportOptions{})));
+  EXPECT_NE(md.find("| threadx † | threadx-O2-tick1000-fpu0 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| freertos | freertos-O2-tick1000-fpu0 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("`†` after a kernel: its API argument checks were not off"), std::string::npos)
+      << md;
+  std::filesystem::remove_all(dir);
+}
+
 TEST(ReportReproducibility, ShowsLoadsVerdictAndMedianSpreadOnlyForRepeatedJobs) {
   auto dir = testrun::temp_dir("repro");
   auto spec = testrun::standard_run("20260105T000000Z-fixture", "2026-01-05T00:00:00Z");

@@ -69,6 +69,30 @@ samples: 500
   EXPECT_EQ(pins.count("kernel_commit"), 0u);  // removed by the kernel
 }
 
+TEST(JobExpect, ChecksComesFromTheVariantAndPartialHoldsForOffJobsOnly) {
+  auto m = matrix::parse_matrix(R"(matrix: m
+board: qemu-netduinoplus2
+kernels:
+  - name: freertos
+  - name: tencentos
+    expect: {checks: partial}
+expect: {lookup: clz}
+)",
+                                "m.yaml");
+  ASSERT_TRUE(m.ok());
+  auto pin = [&](size_t k, const std::string& checks) {
+    matrix::Job j;
+    j.kernel = m.value.kernels[k];
+    j.checks = checks;
+    return job_expect(m.value, j, "7f3a9c21", "n/a");
+  };
+  EXPECT_EQ(pin(0, "off").at("checks"), "off");
+  EXPECT_EQ(pin(0, "on").at("checks"), "on");
+  EXPECT_EQ(pin(0, "on").at("lookup"), "clz");
+  EXPECT_EQ(pin(1, "off").at("checks"), "partial");  // what its off build really is
+  EXPECT_EQ(pin(1, "on").at("checks"), "on");        // its on build has every check
+}
+
 TEST(BenchCoverage, NeedsABoardOfTheMatrixBoard) {
   matrix::Matrix m;
   m.name = "f407";

@@ -330,6 +330,21 @@ static void bare_start(void) {
   }
 }
 
+/* API argument checks (RB_CFG_CHECKS, CONFIG checks=): with RB_CHECKS=on
+ * every operation on an object first checks its id, the check a kernel makes
+ * of a handle; off (the default), the operations trust the harness, as the
+ * kernels do with their checks off. */
+#if RB_CFG_CHECKS
+#define BARE_CHECK_ID(id, max)     \
+  do {                             \
+    if ((uint32_t)(id) >= (max)) { \
+      return RBP_ERR;              \
+    }                              \
+  } while (0)
+#else
+#define BARE_CHECK_ID(id, max) ((void)0)
+#endif
+
 static int bare_sem_create(int id) {
   if (id < 0 || id >= RBP_MAX_SEMS) {
     return RBP_ERR;
@@ -339,6 +354,7 @@ static int bare_sem_create(int id) {
 }
 
 static int bare_sem_give(int id) {
+  BARE_CHECK_ID(id, RBP_MAX_SEMS);
   struct bare_sem* sem = &bare_sems[id];
   const uint32_t s = bare_irq_save();
   struct bare_task* t = bare_list_pop(&sem->waiters);
@@ -353,6 +369,7 @@ static int bare_sem_give(int id) {
 }
 
 static int bare_sem_take(int id) {
+  BARE_CHECK_ID(id, RBP_MAX_SEMS);
   struct bare_sem* sem = &bare_sems[id];
   const uint32_t s = bare_irq_save();
   if (sem->count) {
@@ -381,6 +398,7 @@ static int bare_queue_create(int id) {
 }
 
 static int bare_queue_send(int id, uint32_t msg) {
+  BARE_CHECK_ID(id, RBP_MAX_QUEUES);
   struct bare_queue* q = &bare_queues[id];
   const uint32_t s = bare_irq_save();
   struct bare_task* r = bare_list_pop(&q->receivers);
@@ -406,6 +424,7 @@ static int bare_queue_send(int id, uint32_t msg) {
 }
 
 static int bare_queue_receive(int id, uint32_t* msg) {
+  BARE_CHECK_ID(id, RBP_MAX_QUEUES);
   struct bare_queue* q = &bare_queues[id];
   const uint32_t s = bare_irq_save();
   if (q->full) {
@@ -442,6 +461,7 @@ static int bare_mutex_create(int id) {
 }
 
 static int bare_mutex_lock(int id) {
+  BARE_CHECK_ID(id, RBP_MAX_MUTEXES);
   struct bare_mutex* m = &bare_mutexes[id];
   const uint32_t s = bare_irq_save();
   struct bare_task* self = bare_current;
@@ -463,6 +483,7 @@ static int bare_mutex_lock(int id) {
 }
 
 static int bare_mutex_unlock(int id) {
+  BARE_CHECK_ID(id, RBP_MAX_MUTEXES);
   struct bare_mutex* m = &bare_mutexes[id];
   const uint32_t s = bare_irq_save();
   struct bare_task* self = bare_current;
@@ -565,6 +586,21 @@ __attribute__((naked)) void PendSV_Handler(void) {
       "bx lr\n\t");
 }
 
+/* CONFIG checks= and lookup=: the id checks above as compiled; the ready set
+ * is a bit mask searched with __builtin_clz (bare_highest), the CLZ
+ * instruction. */
+#if RB_CFG_CHECKS
+#define RB_PORT_CHECKS "on"
+#else
+#define RB_PORT_CHECKS "off"
+#endif
+#define RB_PORT_LOOKUP "clz"
+
+/* Named arrays, not literals: the linker merges identical literals across
+ * objects, which would blur the footprint's split by object. */
+static const char rb_port_checks[] = RB_PORT_CHECKS;
+static const char rb_port_lookup[] = RB_PORT_LOOKUP;
+
 const struct rbp_ops rbp_port = {
     .kernel = "bare",
     .caps = RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_QUEUE |
@@ -590,4 +626,6 @@ const struct rbp_ops rbp_port = {
     .critical_exit = bare_critical_exit,
     .delay = bare_delay,
     .tick_count = bare_tick_count,
+    .checks = rb_port_checks,
+    .lookup = rb_port_lookup,
 };

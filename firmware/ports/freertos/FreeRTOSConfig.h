@@ -2,7 +2,9 @@
  * V10.5.1, portable/GCC/ARM_CM4F, heap_4). The seed conditions (seed 000
  * §1.3): preemption on, time slicing as the variant says (RB_TIME_SLICING,
  * default on), software timers on, heap_4, asserts / trace / run-time stats /
- * stack-overflow checking off. docs/kernels.md lists every choice and why. */
+ * stack-overflow checking off. Asserts (configASSERT, FreeRTOS' only API
+ * argument checks) follow RB_CFG_CHECKS: off by default. docs/kernels.md
+ * lists every choice and why. */
 #ifndef FREERTOS_CONFIG_H
 #define FREERTOS_CONFIG_H
 
@@ -27,8 +29,10 @@
  * configMAX_PRIORITIES - 1). It only runs when a timer command is queued,
  * and the harness never queues one. */
 #define configMAX_PRIORITIES (RBP_PRIO_MAX + 2)
-/* Left at the port's default (1: CLZ-based ready-list lookup), stated here so
- * the choice is visible. */
+/* Ready-task lookup by the CPU's CLZ (portable/GCC/ARM_CM4F/portmacro.h:
+ * portGET_HIGHEST_PRIORITY through ucPortCountLeadingZeros, an inline `clz`).
+ * The port's default already; stated here so the choice is visible (CONFIG
+ * lookup=clz). */
 #define configUSE_PORT_OPTIMISED_TASK_SELECTION 1
 #define configMAX_TASK_NAME_LEN 8
 
@@ -68,17 +72,34 @@
 #define configUSE_TRACE_FACILITY 0
 #define configGENERATE_RUN_TIME_STATS 0
 #define configUSE_STATS_FORMATTING_FUNCTIONS 0
-/* configASSERT is left undefined: FreeRTOS.h then compiles every assert out. */
+/* API checks (RB_CFG_CHECKS, CONFIG checks=): FreeRTOS checks its arguments
+ * only through configASSERT. Off (the default, seed 000): configASSERT is left
+ * undefined and FreeRTOS.h compiles every assert out. On: every assert,
+ * including the port's interrupt-priority check (vPortValidateInterruptPriority)
+ * stops the firmware with a fault line (rb_fatal). */
+#if RB_CFG_CHECKS
+#define RB_FRT_STR2(x) #x
+#define RB_FRT_STR(x) RB_FRT_STR2(x)
+#define configASSERT(x)                                                         \
+  do {                                                                          \
+    if (!(x)) rb_fatal("configASSERT " __FILE_NAME__ ":" RB_FRT_STR(__LINE__)); \
+  } while (0)
+#endif
 
 /* ---- Interrupt priorities (the board's implemented bits) ---------------- */
-#define configPRIO_BITS RB_NVIC_PRIO_BITS
+/* Not configPRIO_BITS: with asserts on (RB_CHECKS=on) FreeRTOS' port.c would
+ * assert that the NVIC implements exactly that many priority bits, and QEMU's
+ * NVIC implements 8 where the STM32F4 has 4 (the emulated board's
+ * RB_NVIC_PRIO_BITS). The priorities below are the same either way. */
+#define RB_FRT_PRIO_BITS RB_NVIC_PRIO_BITS
 /* SysTick and PendSV at RB_TICK_PRIO (15, lowest), as for every kernel. */
-#define configKERNEL_INTERRUPT_PRIORITY (RB_TICK_PRIO << (8 - configPRIO_BITS))
+#define configKERNEL_INTERRUPT_PRIORITY (RB_TICK_PRIO << (8 - RB_FRT_PRIO_BITS))
 /* BASEPRI value of FreeRTOS critical sections: priorities 5..15 are masked
  * and may call FromISR APIs; this includes the test timer (RB_IRQ_PRIO 14),
  * which must do both. 5 is the value of FreeRTOS' own STM32F4 demos. */
 #define RB_FREERTOS_MAX_SYSCALL_PRIO 5
-#define configMAX_SYSCALL_INTERRUPT_PRIORITY (RB_FREERTOS_MAX_SYSCALL_PRIO << (8 - configPRIO_BITS))
+#define configMAX_SYSCALL_INTERRUPT_PRIORITY \
+  (RB_FREERTOS_MAX_SYSCALL_PRIO << (8 - RB_FRT_PRIO_BITS))
 #if RB_IRQ_PRIO < RB_FREERTOS_MAX_SYSCALL_PRIO
 #error \
     "the test timer (RB_IRQ_PRIO) must be at or below configMAX_SYSCALL_INTERRUPT_PRIORITY to call FromISR APIs"

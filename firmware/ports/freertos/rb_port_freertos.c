@@ -157,6 +157,24 @@ static uint32_t rb_frt_tick_count(void) {
   return (uint32_t)xTaskGetTickCount();
 }
 
+/* CONFIG checks= and lookup=, read from the kernel's configuration as
+ * compiled (FreeRTOSConfig.h follows RB_CFG_CHECKS). */
+#if configASSERT_DEFINED /* FreeRTOS.h: 1 when FreeRTOSConfig.h defined configASSERT */
+#define RB_PORT_CHECKS "on"
+#else
+#define RB_PORT_CHECKS "off"
+#endif
+#if configUSE_PORT_OPTIMISED_TASK_SELECTION == 1
+#define RB_PORT_LOOKUP "clz" /* portmacro.h: ucPortCountLeadingZeros */
+#else
+#define RB_PORT_LOOKUP "generic"
+#endif
+
+/* Named arrays, not literals: the linker merges identical literals across
+ * objects, which would blur the footprint's split by object. */
+static const char rb_port_checks[] = RB_PORT_CHECKS;
+static const char rb_port_lookup[] = RB_PORT_LOOKUP;
+
 const struct rbp_ops rbp_port = {
     .kernel = "freertos",
     .caps = RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_QUEUE |
@@ -185,4 +203,6 @@ const struct rbp_ops rbp_port = {
     .critical_exit = rb_frt_critical_exit,
     .delay = rb_frt_delay,
     .tick_count = rb_frt_tick_count,
+    .checks = rb_port_checks,
+    .lookup = rb_port_lookup,
 };

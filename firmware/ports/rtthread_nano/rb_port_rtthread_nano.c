@@ -52,11 +52,25 @@ void SysTick_Handler(void) {
 
 /* ---- Port operations ---------------------------------------------------- */
 
+#ifdef RT_DEBUG
+/* RB_CHECKS=on: a failed RT_ASSERT (or context check) stops the firmware
+ * with a fault line instead of RT-Thread's silent spin (no console here). */
+static void rb_rt_assert_failed(const char* ex, const char* func, rt_size_t line) {
+  (void)ex;
+  (void)func;
+  (void)line;
+  rb_fatal("RT_ASSERT");
+}
+#endif
+
 static int rb_rt_init(void) {
   /* rtthread_startup() without the board, banner and main thread: the
    * harness is the application. Interrupts stay masked until the first
    * thread runs, as there. */
   rt_hw_interrupt_disable();
+#ifdef RT_DEBUG
+  rt_assert_set_hook(rb_rt_assert_failed);
+#endif
   rt_system_timer_init();
   rt_system_scheduler_init();
   rt_system_timer_thread_init(); /* empty: RT_USING_TIMER_SOFT is off */
@@ -169,6 +183,24 @@ static uint32_t rb_rt_tick_count(void) {
   return (uint32_t)rt_tick_get();
 }
 
+/* CONFIG checks= and lookup=, read from the kernel's configuration as
+ * compiled (rtconfig.h follows RB_CFG_CHECKS). */
+#ifdef RT_DEBUG
+#define RB_PORT_CHECKS "on"
+#else
+#define RB_PORT_CHECKS "off"
+#endif
+#ifdef RT_USING_CPU_FFS
+#define RB_PORT_LOOKUP "clz" /* libcpu/arm/cortex-m4/cpuport.c: __rt_ffs */
+#else
+#define RB_PORT_LOOKUP "generic" /* src/kservice.c: __lowest_bit_bitmap */
+#endif
+
+/* Named arrays, not literals: the linker merges identical literals across
+ * objects, which would blur the footprint's split by object. */
+static const char rb_port_checks[] = RB_PORT_CHECKS;
+static const char rb_port_lookup[] = RB_PORT_LOOKUP;
+
 const struct rbp_ops rbp_port = {
     .kernel = "rtthread_nano",
     .caps = RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_QUEUE |
@@ -194,4 +226,6 @@ const struct rbp_ops rbp_port = {
     .critical_exit = rb_rt_critical_exit,
     .delay = rb_rt_delay,
     .tick_count = rb_rt_tick_count,
+    .checks = rb_port_checks,
+    .lookup = rb_port_lookup,
 };

@@ -61,4 +61,12 @@ const struct rbp_ops rbp_port = {
     .sem_take = template_sem_op,
     /* NULL until implemented: sem_give_from_isr, isr_enter, isr_exit,
      * queue_*, mutex_*, yield, critical_enter/exit, delay, tick_count. */
+    /* CONFIG checks= and lookup= (docs/porting.md): derive them from the
+     * kernel's own configuration macros, which the kernel's config header
+     * sets from RB_CFG_CHECKS (API argument checks and asserts: off by
+     * default, on with RB_CHECKS=on; "partial" when some cannot be compiled
+     * out), and say whether the ready-task lookup uses the CPU's CLZ. With no
+     * kernel behind it the template has neither. */
+    .checks = "none",
+    .lookup = "none",
 };

@@ -153,6 +153,28 @@ static uint32_t rb_tos_tick_count(void) {
   return (uint32_t)tos_systick_get();
 }
 
+/* CONFIG checks= and lookup=, read from the kernel's configuration as
+ * compiled (tos_config.h follows RB_CFG_CHECKS). TOS_PTR_SANITY_CHECK and
+ * TOS_IN_IRQ_CHECK cannot be compiled out: with object verification off the
+ * checks are partial. The ready-priority lookup (tos_sched.c, readyqueue_prio_highest_get)
+ * calls tos_cpu_clz, which is port_s.S's CLZ instruction when the port's
+ * port_config.h sets TOS_CFG_CPU_LEAD_ZEROS_ASM_PRESENT to 1. */
+#if TOS_CFG_OBJECT_VERIFY_EN > 0u
+#define RB_PORT_CHECKS "on"
+#else
+#define RB_PORT_CHECKS "partial"
+#endif
+#if defined(TOS_CFG_CPU_LEAD_ZEROS_ASM_PRESENT) && (TOS_CFG_CPU_LEAD_ZEROS_ASM_PRESENT == 1u)
+#define RB_PORT_LOOKUP "clz"
+#else
+#define RB_PORT_LOOKUP "generic"
+#endif
+
+/* Named arrays, not literals: the linker merges identical literals across
+ * objects, which would blur the footprint's split by object. */
+static const char rb_port_checks[] = RB_PORT_CHECKS;
+static const char rb_port_lookup[] = RB_PORT_LOOKUP;
+
 const struct rbp_ops rbp_port = {
     .kernel = "tencentos",
     .caps = RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_QUEUE |
@@ -178,4 +200,6 @@ const struct rbp_ops rbp_port = {
     .critical_exit = rb_tos_critical_exit,
     .delay = rb_tos_delay,
     .tick_count = rb_tos_tick_count,
+    .checks = rb_port_checks,
+    .lookup = rb_port_lookup,
 };

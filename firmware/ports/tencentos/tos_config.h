@@ -5,9 +5,10 @@
  * own defaults (kernel/core/include/tos_config_default.h) for every option not
  * listed below, plus the components the harness uses switched on the way the
  * official board examples' tos_config.h does it (10 priorities, round robin,
- * semaphores, mutexes, message queues, software timers). Object verification
- * stays at its default (off), timers at their default (a timer task,
- * TOS_CFG_TIMER_AS_PROC 0). Kernel stacks are 512 words like every task's.
+ * semaphores, mutexes, message queues, software timers). Timers stay at their
+ * default (a timer task, TOS_CFG_TIMER_AS_PROC 0). Kernel stacks are 512
+ * words like every task's. Object verification (the kernel's one switchable
+ * API check) follows RB_CFG_CHECKS: off by default, its own default too.
  * docs/kernels.md lists the conditions of every kernel. */
 #ifndef _TOS_CONFIG_H_
 #define _TOS_CONFIG_H_
@@ -30,6 +31,17 @@
 #define TOS_CFG_MUTEX_EN 1u
 #define TOS_CFG_MESSAGE_QUEUE_EN 1u
 #define TOS_CFG_TIMER_EN 1u
+
+/* API checks (CONFIG checks=): TOS_CFG_OBJECT_VERIFY_EN checks each object's
+ * type on every call (TOS_OBJ_VERIFY, kernel/core/include/tos_klib.h). The
+ * null-pointer and in-interrupt checks (TOS_PTR_SANITY_CHECK,
+ * TOS_IN_IRQ_CHECK) have no switch: they are compiled in whatever this says,
+ * so an `off` build reports checks=partial. */
+#if RB_CFG_CHECKS
+#define TOS_CFG_OBJECT_VERIFY_EN 1u
+#else
+#define TOS_CFG_OBJECT_VERIFY_EN 0u
+#endif
 
 /* Stacks in bytes (k_stack_t is a byte). */
 #define TOS_CFG_IDLE_TASK_STK_SIZE (RB_STACK_WORDS * 4u)

@@ -218,6 +218,22 @@ static uint32_t rb_tx_tick_count(void) {
   return (uint32_t)tx_time_get();
 }
 
+/* CONFIG checks= and lookup=, read from the kernel's configuration as
+ * compiled (tx_user.h follows RB_CFG_CHECKS). The ready-priority lookup is
+ * the port's TX_LOWEST_SET_BIT_CALCULATE (ports/cortex_m4/gnu/inc/tx_port.h:
+ * RBIT then CLZ), which ThreadX always uses on this port. */
+#ifdef TX_DISABLE_ERROR_CHECKING
+#define RB_PORT_CHECKS "off"
+#else
+#define RB_PORT_CHECKS "on"
+#endif
+#define RB_PORT_LOOKUP "clz"
+
+/* Named arrays, not literals: the linker merges identical literals across
+ * objects, which would blur the footprint's split by object. */
+static const char rb_port_checks[] = RB_PORT_CHECKS;
+static const char rb_port_lookup[] = RB_PORT_LOOKUP;
+
 const struct rbp_ops rbp_port = {
     .kernel = "threadx",
     .caps = RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_QUEUE |
@@ -243,4 +259,6 @@ const struct rbp_ops rbp_port = {
     .critical_exit = rb_tx_critical_exit,
     .delay = rb_tx_delay,
     .tick_count = rb_tx_tick_count,
+    .checks = rb_port_checks,
+    .lookup = rb_port_lookup,
 };

@@ -1,12 +1,21 @@
 /* ThreadX user configuration of the rtosbench ThreadX port (ThreadX 6.2.0,
  * ports/cortex_m4/gnu). Everything not set here is ThreadX' own default:
- * timer thread on (TX_TIMER_PROCESS_IN_ISR not defined), API error checking
- * on (TX_DISABLE_ERROR_CHECKING not defined), no trace, no event logging, no
- * execution profiling, 32 priorities. docs/kernels.md explains each choice. */
+ * timer thread on (TX_TIMER_PROCESS_IN_ISR not defined), no trace, no event
+ * logging, no execution profiling, 32 priorities. API error checking follows
+ * RB_CFG_CHECKS (off by default, seed 000). docs/kernels.md explains each
+ * choice. */
 #ifndef TX_USER_H
 #define TX_USER_H
 
-#include "rb_port.h" /* RB_STACK_WORDS */
+#include "rb_port.h" /* RB_STACK_WORDS; rb_build_config.h: RB_CFG_CHECKS */
+
+/* API error checking (CONFIG checks=): tx_api.h maps every tx_* service to
+ * its _txe_* checking wrapper unless TX_DISABLE_ERROR_CHECKING is defined.
+ * Off by default, as seed 000 runs the kernels; RB_CHECKS=on leaves it
+ * undefined (ThreadX' own default). ThreadX has no asserts. */
+#if !RB_CFG_CHECKS
+#define TX_DISABLE_ERROR_CHECKING
+#endif
 
 /* The timer thread gets the same 512-word stack as every other task. */
 #define TX_TIMER_THREAD_STACK_SIZE (RB_STACK_WORDS * 4u)

@@ -12,8 +12,10 @@
 #define CPU_CFG_TS_64_EN DEF_DISABLED
 #define CPU_CFG_TS_TMR_SIZE CPU_WORD_SIZE_32
 
-/* Interrupts-disabled time measurement (CPU_CFG_INT_DIS_MEAS_EN) off;
- * count-leading-zeros in C, which GCC turns into CLZ. */
+/* Interrupts-disabled time measurement (CPU_CFG_INT_DIS_MEAS_EN) off.
+ * Count leading zeros (OS_PrioGetHighest's ready-priority lookup): uC-CPU's
+ * ARM-Cortex-M/ARMv7-M/GNU/cpu.h defines CPU_CFG_LEAD_ZEROS_ASM_PRESENT, so
+ * CPU_CntLeadZeros is cpu_a.s' CLZ instruction (CONFIG lookup=clz). */
 #define CPU_CFG_INT_DIS_MEAS_OVRHD_NBR 1u
 
 #define CPU_CFG_CACHE_MGMT_EN DEF_DISABLED

@@ -8,20 +8,30 @@
  *                                statistics task consumes; on, it runs on
  *                                every context switch)
  *   OS_CFG_TRACE_EN          0  (the default already)
- * Argument, ISR-call and object-type checks stay on, as shipped.
- * docs/kernels.md lists the conditions of every kernel. */
+ * and the API checks (OS_CFG_ARG_CHK_EN, OS_CFG_CALLED_FROM_ISR_CHK_EN,
+ * OS_CFG_INVALID_OS_CALLS_CHK_EN, OS_CFG_OBJ_TYPE_CHK_EN; shipped on) follow
+ * RB_CFG_CHECKS: off by default, as seed 000 runs every kernel, on with
+ * RB_CHECKS=on. docs/kernels.md lists the conditions of every kernel. */
 #ifndef OS_CFG_H
 #define OS_CFG_H
 
+#include "rb_build_config.h" /* RB_CFG_CHECKS */
+
+#if RB_CFG_CHECKS
+#define RB_OS_CHK_EN 1u
+#else
+#define RB_OS_CHK_EN 0u
+#endif
+
 /* ---- Miscellaneous ------------------------------------------------------ */
 #define OS_CFG_APP_HOOKS_EN 1u /* OS_AppIdleTaskHookPtr, OS_AppTimeTickHookPtr */
-#define OS_CFG_ARG_CHK_EN 1u
-#define OS_CFG_CALLED_FROM_ISR_CHK_EN 1u
+#define OS_CFG_ARG_CHK_EN RB_OS_CHK_EN
+#define OS_CFG_CALLED_FROM_ISR_CHK_EN RB_OS_CHK_EN
 #define OS_CFG_DBG_EN 0u
 #define OS_CFG_TICK_EN 1u
 #define OS_CFG_DYN_TICK_EN 0u
-#define OS_CFG_INVALID_OS_CALLS_CHK_EN 1u
-#define OS_CFG_OBJ_TYPE_CHK_EN 1u
+#define OS_CFG_INVALID_OS_CALLS_CHK_EN RB_OS_CHK_EN
+#define OS_CFG_OBJ_TYPE_CHK_EN RB_OS_CHK_EN
 #define OS_CFG_TS_EN 0u
 #define OS_CFG_PRIO_MAX 64u
 #define OS_CFG_SCHED_LOCK_TIME_MEAS_EN 0u

@@ -194,6 +194,29 @@ static uint32_t rb_os_tick_count(void) {
   return (uint32_t)OSTimeGet(&err);
 }
 
+/* CONFIG checks= and lookup=, read from the kernel's configuration as
+ * compiled (os_cfg.h follows RB_CFG_CHECKS; uC-CPU's cpu.h says whether
+ * CPU_CntLeadZeros is the CLZ instruction). */
+#if (OS_CFG_ARG_CHK_EN > 0u) && (OS_CFG_CALLED_FROM_ISR_CHK_EN > 0u) && \
+    (OS_CFG_INVALID_OS_CALLS_CHK_EN > 0u) && (OS_CFG_OBJ_TYPE_CHK_EN > 0u)
+#define RB_PORT_CHECKS "on"
+#elif (OS_CFG_ARG_CHK_EN == 0u) && (OS_CFG_CALLED_FROM_ISR_CHK_EN == 0u) && \
+    (OS_CFG_INVALID_OS_CALLS_CHK_EN == 0u) && (OS_CFG_OBJ_TYPE_CHK_EN == 0u)
+#define RB_PORT_CHECKS "off"
+#else
+#define RB_PORT_CHECKS "partial"
+#endif
+#ifdef CPU_CFG_LEAD_ZEROS_ASM_PRESENT
+#define RB_PORT_LOOKUP "clz"
+#else
+#define RB_PORT_LOOKUP "generic"
+#endif
+
+/* Named arrays, not literals: the linker merges identical literals across
+ * objects, which would blur the footprint's split by object. */
+static const char rb_port_checks[] = RB_PORT_CHECKS;
+static const char rb_port_lookup[] = RB_PORT_LOOKUP;
+
 const struct rbp_ops rbp_port = {
     .kernel = "ucos3",
     .caps = RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_QUEUE |
@@ -219,4 +242,6 @@ const struct rbp_ops rbp_port = {
     .critical_exit = rb_os_critical_exit,
     .delay = rb_os_delay,
     .tick_count = rb_os_tick_count,
+    .checks = rb_port_checks,
+    .lookup = rb_port_lookup,
 };

@@ -167,7 +167,8 @@ static void log_all(void) {
   add_str(",compiler=" __VERSION__ ",opt=" RB_OPT);
   end_line();
   begin_line("CONFIG,kernel=testfw,kernel_version=" RB_KERNEL_VERSION
-             ",kernel_commit=" RB_KERNEL_COMMIT ",port=" RB_PORT ",board=" RB_BOARD);
+             ",kernel_commit=" RB_KERNEL_COMMIT ",port=" RB_PORT ",board=" RB_BOARD
+             ",checks=" RB_CHECKS ",lookup=clz");
   end_line();
   begin_line("CONFIG,harness=0000000000000000,counter=tim2,unit=instructions,debugger=0,"
              "dhcsr=0x00000000,reset_cause=n/a,warmup=");

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# End-to-end test that RB_CHECKS reaches a kernel's own configuration: builds
+# one port twice for qemu-netduinoplus2, with RB_CHECKS=off and RB_CHECKS=on
+# (api_overhead only, few samples), runs both under QEMU and requires
+#   - `rtosbench verify` to accept each log with the pins the matrices use:
+#     checks=off (TencentOS: partial) / checks=on, and lookup=clz. The port
+#     derives CONFIG checks= from the kernel's own macros (e.g. ThreadX'
+#     TX_DISABLE_ERROR_CHECKING), so a define that stops short of the
+#     kernel's configuration header fails here;
+#   - the `on` image's api_overhead median to exceed the `off` image's: the
+#     kernel code on the measured path really changed, not only a string.
+#
+#   checks-test.sh PORT ENV_VAR RTOSBENCH_BIN REPO_ROOT WORK_DIR GENERATOR
+#
+# The kernel source comes from ENV_VAR as in port-test.sh (unset: exit 77,
+# reported as skipped); the bare port (ENV_VAR "-") needs none.
+set -euo pipefail
+
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+port=$1 env_var=$2 bin=$3 root=$4 work=$5 gen=$6
+[[ -x $bin ]] || fail "rtosbench binary not found: $bin"
+extra=()
+if [[ $port != bare ]]; then # bare: no kernel source (ENV_VAR is "-")
+  version=$("$root/scripts/kernel-env.sh" --pins | awk -v k="$port" '$1 == k && $2 == "-" { print $3 }')
+  [[ -n $version && $version != - ]] || fail "configs/qemu.yaml pins no version of kernel '$port'"
+  src=${!env_var:-}
+  if [[ -z $src ]]; then
+    echo "SKIPPED: source for $port not found: set $env_var to a checkout of the kernel"
+    exit 77
+  fi
+  [[ -d $src ]] || fail "$env_var='$src' is not a directory"
+  extra+=("-DRB_KERNEL_SOURCE=$src" "-DRB_KERNEL_VERSION=$version")
+fi
+if [[ $port == ucos3 ]]; then
+  [[ -n ${RTOSBENCH_KERNEL_UCOS3_CPU:-} ]] && extra+=("-DRB_KERNEL_SOURCE_UC_CPU=$RTOSBENCH_KERNEL_UCOS3_CPU")
+  [[ -n ${RTOSBENCH_KERNEL_UCOS3_LIB:-} ]] && extra+=("-DRB_KERNEL_SOURCE_UC_LIB=$RTOSBENCH_KERNEL_UCOS3_LIB")
+fi
+
+mkdir -p "$work"
+declare -A median
+for checks in off on; do
+  build=$work/$port-checks-$checks
+  rm -rf "$build"
+  if ! cmake -S "$root/firmware" -B "$build" -G "$gen" -DRB_PORT="$port" -DRB_BOARD=qemu-netduinoplus2 \
+    -DRB_CHECKS=$checks -DRB_TESTS=api_overhead -DRB_SAMPLES=200 -DRB_WARMUP=20 -DRB_NONCE=c4ec0001 "${extra[@]}" \
+    >"$build.configure.log" 2>&1; then
+    cat "$build.configure.log" >&2
+    fail "configuring $port with RB_CHECKS=$checks failed"
+  fi
+  if ! cmake --build "$build" >"$build.build.log" 2>&1; then
+    tail -40 "$build.build.log" >&2
+    fail "building $port with RB_CHECKS=$checks failed"
+  fi
+  if grep -i 'warning:' "$build.build.log" | grep -q "/ports/$port/"; then
+    grep -i 'warning:' "$build.build.log" >&2
+    fail "the $port port compiles with warnings (RB_CHECKS=$checks)"
+  fi
+  log=$build.log
+  rc=0
+  "$root/scripts/run-qemu.sh" "$build/rtosbench-fw.elf" "$log" 300 || rc=$?
+  [[ $rc -eq 0 ]] || { tail -5 "$log" >&2; fail "RB_CHECKS=$checks: run-qemu.sh exited $rc"; }
+  want=$checks
+  [[ $port == tencentos && $checks == off ]] && want=partial
+  rc=0
+  "$bin" verify "$log" --expect "checks=$want" --expect lookup=clz --expect "port=$port" \
+    --expect nonce=c4ec0001 >"$build.verify.txt" 2>&1 || rc=$?
+  if [[ $rc -ne 0 ]]; then
+    grep -E '^CONFIG,' "$log" | cut -d'|' -f1 >&2
+    cat "$build.verify.txt" >&2
+    fail "RB_CHECKS=$checks: rtosbench verify exited $rc (CONFIG checks=$want and lookup=clz required)"
+  fi
+  median[$checks]=$(grep -E '^RESULT,api_overhead,' "$log" | sed -nE 's/.*,median_ticks=([0-9]+),.*/\1/p')
+  [[ ${median[$checks]} =~ ^[0-9]+$ ]] || fail "RB_CHECKS=$checks: no api_overhead median in $log"
+  echo "$port RB_CHECKS=$checks: CONFIG checks=$want lookup=clz, api_overhead median ${median[$checks]}"
+done
+((median[on] > median[off])) ||
+  fail "api_overhead with checks on (${median[on]}) is not above checks off (${median[off]}):" \
+    "RB_CHECKS did not change the kernel's code"
+echo "checks on cost $((median[on] - median[off])) instructions per api_overhead sample"

@@ -1,0 +1,53 @@
+#!/usr/bin/python3
+"""Prints the bytes of flash an image's map file attributes to no object.
+
+    map-fill.py MAP
+
+The sum, over the flash input sections in address order, of the gap between
+one section's end and the next one's start: alignment fill (newlib-nano's
+strlen is 64-byte aligned, so the fill before it alone is 0 to 63 bytes and
+moves with everything linked ahead of it), less the overlap of string
+sections the linker merged. The footprint's split by object (kernel, port
+glue, libraries, bare port) leaves it out; the port tests add the image's
+and the bare image's fill back before they compare the split with the image
+delta.
+"""
+import re
+import sys
+
+FLASH = (0x08000000, 0x08100000)
+
+
+def sections(path):
+    lines = open(path, encoding="utf-8", errors="replace").read().split("\n")
+    inmem = False
+    for i, line in enumerate(lines):
+        if line.startswith("Linker script and memory map"):
+            inmem = True
+        if not inmem:
+            continue
+        m = re.match(r"^ (\.\S+)\s+(0x[0-9a-f]+)\s+(0x[0-9a-f]+)\s+\S+$", line)
+        if m:
+            addr, size = int(m.group(2), 16), int(m.group(3), 16)
+        else:
+            # A long section name: address, size and object on the next line.
+            if not re.match(r"^ \.\S+$", line) or i + 1 >= len(lines):
+                continue
+            m = re.match(r"^\s+(0x[0-9a-f]+)\s+(0x[0-9a-f]+)\s+\S+$", lines[i + 1])
+            if not m:
+                continue
+            addr, size = int(m.group(1), 16), int(m.group(2), 16)
+        if FLASH[0] <= addr < FLASH[1] and size > 0:
+            yield addr, size
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: map-fill.py MAP")
+    s = sorted(sections(sys.argv[1]))
+    if not s:
+        sys.exit(f"map-fill.py: no flash section in {sys.argv[1]}")
+    print(sum(b[0] - (a[0] + a[1]) for a, b in zip(s, s[1:])))
+
+
+main()
