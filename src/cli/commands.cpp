@@ -12,6 +12,8 @@ std::span<const Command> commands() {
               add_run},
       Command{"doctor", "check toolchain, flash tools, probes, serial ports and kernel sources",
               add_doctor},
+      Command{"smoke", "first light on a bench: a ruler-only image on each board, what it says",
+              add_smoke},
       Command{"diff", "compare two runs statistic by statistic against tolerances", add_diff},
       Command{"regress", "check a run against a baseline; JUnit XML and Markdown for CI",
               add_regress},

@@ -47,6 +47,7 @@ std::span<const Command> commands();
 std::function<int()> add_verify(CLI::App& app);
 std::function<int()> add_run(CLI::App& app);
 std::function<int()> add_doctor(CLI::App& app);
+std::function<int()> add_smoke(CLI::App& app);
 std::function<int()> add_diff(CLI::App& app);
 std::function<int()> add_regress(CLI::App& app);
 std::function<int()> add_history(CLI::App& app);

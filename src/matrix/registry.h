@@ -20,6 +20,7 @@ struct BoardInfo {
   std::string qemu_machine;  // RB_BOARD_QEMU_MACHINE
   std::map<std::string, std::string> targets;  // RB_BOARD_TARGET_<flasher>
   unsigned uart_baud = 0;  // RB_BOARD_UART_BAUD: the console's rate in the image; 0: unknown
+  std::string console;     // RB_BOARD_CONSOLE: where the console is wired (hints)
 };
 
 const std::vector<BoardInfo>& known_boards();

@@ -23,6 +23,7 @@ set(RB_BOARD_LINKER_SCRIPT "${RB_BOARD_DIR}/../common/stm32f4.ld")
 set(RB_BOARD_MAX_SAMPLES 13000)
 # QEMU's USART1 ignores the rate; the host's serial stream has none.
 set(RB_BOARD_UART_BAUD 115200)
+set(RB_BOARD_CONSOLE USART1 QEMU serial 0)
 # A 1 kHz tick is a million emulated instructions, and a loop that reads a
 # timer costs about 200 ns of host time per read: tick-paced tests take fewer
 # samples here, scaled to the tick rate so they span about 0.2 s (time_slice)

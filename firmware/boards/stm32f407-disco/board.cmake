@@ -25,4 +25,5 @@ set(RB_BOARD_MAX_SAMPLES 13000)
 # serial.baud differs (src/matrix/boards.cmake reads this line). The crystal:
 # X2 on the Discovery is 8 MHz (UM1472); a board with another crystal sets it here.
 set(RB_BOARD_UART_BAUD 921600)
+set(RB_BOARD_CONSOLE USART2 TX PA2 RX PA3 8N1 3.3 V)
 set(RB_BOARD_HSE_HZ 8000000)
