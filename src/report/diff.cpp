@@ -252,9 +252,12 @@ std::string to_text(const DiffReport& r, bool all_rows) {
     std::vector<std::array<std::string, 7>> rows;
     for (const auto& s : j.series) {
       if (!s.not_measured.empty()) {
-        // Compared, not judged: one row saying why.
-        rows.push_back({s.key(), "", "", "", "", "",
-                        fmt::format("not a measurement on this bench ({})", s.not_measured)});
+        // Compared, not judged: one row saying why, when it changed (or every row is asked for).
+        if (!all_rows && s.verdict == Verdict::kIdentical) continue;
+        rows.push_back(
+            {s.key(), "", "", "", "", "",
+             fmt::format("{}not a measurement on this bench ({})",
+                         s.verdict == Verdict::kIdentical ? "" : "changed, ", s.not_measured)});
         continue;
       }
       if (!s.in_a || !s.in_b) {

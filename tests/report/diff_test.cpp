@@ -283,7 +283,12 @@ TEST(ReportDiff, NotMeasuredSeriesNeverDecideTheVerdict) {
   EXPECT_EQ(r.jobs.front().series.back().not_measured, "QEMU charges nothing for exception entry");
   std::string text = to_text(r, false);
   EXPECT_NE(text.find("idle/irq_entry"), std::string::npos);
-  EXPECT_NE(text.find("not a measurement on this bench (QEMU charges nothing"), std::string::npos);
+  EXPECT_NE(text.find("changed, not a measurement on this bench (QEMU charges nothing"),
+            std::string::npos);
+  // Unchanged, it is left out unless every row is asked for.
+  DiffReport same = diff_runs(make(5, 120), make(5, 120), tol, {});
+  EXPECT_EQ(to_text(same, false).find("not a measurement"), std::string::npos);
+  EXPECT_NE(to_text(same, true).find("idle/irq_entry"), std::string::npos);
   EXPECT_EQ(to_json(r)["jobs"][0]["series"][1]["not_measured"],
             "QEMU charges nothing for exception entry");
   // The measured series still decides.
