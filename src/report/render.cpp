@@ -368,7 +368,7 @@ void critical_phase(Document& d, const RunView& cur) {
   auto jobs = measured_jobs(cur);
   Table t;
   t.head = {"kernel", "job",           "series", "n",        "delayed", "share",
-            "worst",  "beyond window", "window", "idle max", "unit"};
+            "worst",  "beyond window", "window", "busy max", "unit"};
   t.align = "lllrrrrrrrl";
   for (const JobView* j : jobs) {
     const nlohmann::json& doc = j->result->verify.document;
@@ -396,13 +396,15 @@ void critical_phase(Document& d, const RunView& cur) {
   }
   if (t.rows.empty()) return;
   heading(d, 2, "Critical phase");
-  paragraph(d,
-            "irq_latency's phase `critical`: the background task masks interrupts for `window` "
-            "event-timer ticks once per tick. An event is delayed when its latency is above the "
-            "idle phase's maximum of the same series (`idle max`); `share` is delayed / n. "
-            "`worst` is the phase's maximum and `beyond window` what it exceeds the masking "
-            "window by (0 when not): the kernel's part of the worst case. Re-derived from the "
-            "RAW samples by verify.");
+  paragraph(
+      d,
+      "irq_latency's phase `critical`: the background task masks interrupts for `window` "
+      "event-timer ticks once per tick. An event is delayed when its latency is above the "
+      "busy phase's maximum of the same series (`busy max`: the same background task running, "
+      "nothing masked); `share` is delayed / n. "
+      "`worst` is the phase's maximum and `beyond window` what it exceeds the masking "
+      "window by (0 when not): the kernel's part of the worst case. Re-derived from the "
+      "RAW samples by verify.");
   table(d, std::move(t));
 }
 

@@ -194,9 +194,9 @@ struct LogChecker::State {
   uint64_t dwt_line = 0;
   std::optional<uint64_t> ruler_loop_median, ruler_read_pair_median;
   bool series_capped = false;
-  // irq_latency: the idle phase's maximum of irq_entry and event_to_task
+  // irq_latency: the busy phase's maximum of irq_entry and event_to_task
   // (from RAW), the limits of phase critical's "delayed".
-  std::map<std::string, uint64_t> idle_max;
+  std::map<std::string, uint64_t> busy_max;
   // The current PHASE line's delay fields as written (entry_limit=...).
   std::map<std::string, uint64_t> phase_delay_fields;
 
@@ -210,18 +210,18 @@ struct LogChecker::State {
   std::optional<uint64_t> delay_limit(const std::string& series) {
     if (!phase_index || !r.phases[*phase_index].window || !delay_prefix(series))
       return std::nullopt;
-    auto it = idle_max.find(series);
-    if (it == idle_max.end()) return std::nullopt;
+    auto it = busy_max.find(series);
+    if (it == busy_max.end()) return std::nullopt;
     return it->second;
   }
 
-  // At a RESULT of irq_entry/event_to_task: the idle maximum, or phase
+  // At a RESULT of irq_entry/event_to_task: the busy maximum, or phase
   // critical's figures checked against its PHASE line.
   void delay_figures(const SeriesStats& st, const OpenSeries& s, uint64_t line) {
     const char* prefix = delay_prefix(st.name);
     if (!prefix || !st.has_raw) return;
-    if (phase == "idle") {
-      idle_max[st.name] = st.max;
+    if (phase == "busy") {
+      busy_max[st.name] = st.max;
       return;
     }
     if (!phase_index) return;
@@ -230,7 +230,7 @@ struct LogChecker::State {
     const std::string label = series_label(test, phase, st.name);
     if (!s.limit) {
       add("critical_delay", Outcome::kProtocolError, line,
-          fmt::format("{}: no idle phase with RAW before it: its delayed samples cannot be "
+          fmt::format("{}: no busy phase with RAW before it: its delayed samples cannot be "
                       "re-derived",
                       label));
       return;

@@ -229,7 +229,7 @@ std::string to_text(const Report& r) {
                        p.expected ? fmt::format(" expected={}", *p.expected) : std::string()));
       for (const DelayFigures& d : p.delay) {
         line(
-            fmt::format("  {:>12}  {}: {} of {} above the idle maximum {} (delayed), worst {}, "
+            fmt::format("  {:>12}  {}: {} of {} above the busy maximum {} (delayed), worst {}, "
                         "{} beyond the {}-tick masking window",
                         "", d.series, d.delayed, d.n, d.limit, d.worst, d.beyond, *p.window));
       }

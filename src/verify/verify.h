@@ -78,7 +78,7 @@ struct Verdict {
 // series of the phase fares against the masking window, re-derived from RAW.
 struct DelayFigures {
   std::string series;    // irq_entry or event_to_task
-  uint64_t limit = 0;    // the idle phase's maximum of the series (from its RAW)
+  uint64_t limit = 0;    // the busy phase's maximum of the series (from its RAW)
   uint64_t n = 0;        // samples of the series in this phase
   uint64_t delayed = 0;  // samples above `limit`
   uint64_t worst = 0;    // the phase's maximum

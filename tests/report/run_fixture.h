@@ -102,19 +102,19 @@ inline std::vector<SeriesSpec> kernel_series(uint32_t seed, uint64_t scale, size
 inline constexpr uint64_t kCriticalWindow = 2000;
 
 // Phase critical's PHASE fields (docs/protocol.md section 6), computed here
-// with plain loops from the job's idle and critical series.
+// with plain loops from the job's busy and critical series.
 inline std::string critical_fields(const std::vector<SeriesSpec>& all) {
   std::string out = ",window=" + std::to_string(kCriticalWindow);
   for (const auto& [name, prefix] : std::vector<std::pair<std::string, std::string>>{
            {"irq_entry", "entry"}, {"event_to_task", "task"}}) {
-    const std::vector<uint64_t>* idle = nullptr;
+    const std::vector<uint64_t>* busy = nullptr;
     const std::vector<uint64_t>* crit = nullptr;
     for (const auto& s : all) {
-      if (s.name == name && s.phase == "idle") idle = &s.samples;
+      if (s.name == name && s.phase == "busy") busy = &s.samples;
       if (s.name == name && s.phase == "critical") crit = &s.samples;
     }
-    if (!idle || !crit) continue;
-    const uint64_t limit = *std::max_element(idle->begin(), idle->end());
+    if (!busy || !crit) continue;
+    const uint64_t limit = *std::max_element(busy->begin(), busy->end());
     const uint64_t worst = *std::max_element(crit->begin(), crit->end());
     uint64_t delayed = 0;
     for (uint64_t v : *crit) delayed += v > limit ? 1 : 0;

@@ -18,7 +18,8 @@
  * carries instead, per series (entry_ = irq_entry, task_ = event_to_task):
  *   window   the masking window in event-timer ticks (RB_CRIT_TICKS of the
  *            ruler converted at RB_EVENT_HZ / RB_COUNTER_HZ)
- *   *_limit  the idle phase's maximum of the series
+ *   *_limit  the busy phase's maximum of the series (the same background
+ *            task running, nothing masked)
  *   *_delayed samples above *_limit (delayed by the masking)
  *   *_worst  the phase's maximum
  *   *_beyond *_worst - window, 0 when not above: what an event waits beyond
@@ -36,9 +37,9 @@ static volatile int rb_irq_rc;
 static uint32_t rb_irq_total; /* warmup + samples */
 static uint32_t rb_irq_warmup;
 
-/* The idle phase's maxima: the limits of phase critical's "delayed". */
-static uint32_t rb_idle_entry_max;
-static uint32_t rb_idle_task_max;
+/* The busy phase's maxima: the limits of phase critical's "delayed". */
+static uint32_t rb_busy_entry_max;
+static uint32_t rb_busy_task_max;
 #define RB_CRIT_EVENT_TICKS ((uint32_t)(((uint64_t)RB_CRIT_TICKS * RB_EVENT_HZ) / RB_COUNTER_HZ))
 
 static volatile int rb_bg_stop;
@@ -200,16 +201,16 @@ static void rb_irq_phase(const char* phase, rb_role_fn background, uint32_t n, u
   const int critical = background == rb_bg_critical;
   if (critical) {
     rb_rec_kv_u32("window", RB_CRIT_EVENT_TICKS);
-    rb_irq_delay_fields("entry", rb_buf_a, irq_kept, rb_idle_entry_max);
-    rb_irq_delay_fields("task", rb_buf_b, task_kept, rb_idle_task_max);
+    rb_irq_delay_fields("entry", rb_buf_a, irq_kept, rb_busy_entry_max);
+    rb_irq_delay_fields("task", rb_buf_b, task_kept, rb_busy_task_max);
   }
   rb_rec_end();
   rb_emit_series("irq_entry", rb_buf_a, irq_kept, RB_EVENT_HZ, RB_NO_BASE);
   rb_emit_series("event_to_task", rb_buf_b, task_kept, RB_EVENT_HZ, RB_NO_BASE);
-  if (background == 0) {
+  if (background == rb_bg_busy) {
     /* Sorted by rb_emit_series: the last is the maximum. */
-    rb_idle_entry_max = irq_kept ? rb_buf_a[irq_kept - 1u] : 0u;
-    rb_idle_task_max = task_kept ? rb_buf_b[task_kept - 1u] : 0u;
+    rb_busy_entry_max = irq_kept ? rb_buf_a[irq_kept - 1u] : 0u;
+    rb_busy_task_max = task_kept ? rb_buf_b[task_kept - 1u] : 0u;
   }
 }
 
