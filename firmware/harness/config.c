@@ -84,6 +84,8 @@ void rb_config_emit(void) {
   rb_rec_begin("CONFIG");
   rb_rec_kv("irq_source", RB_EVENT_NAME);
   rb_rec_kv_u32("irq_hz", RB_EVENT_HZ);
+  rb_rec_kv("event_clock", RB_EVENT_CLOCK);
+  rb_rec_kv("irq_empty", RB_EMPTY_NAME);
   rb_rec_kv_u32("irq_period_ticks", RB_EVENT_PERIOD);
   rb_rec_kv_u32("crit_ticks", RB_CRIT_TICKS);
   rb_rec_kv("tests", RB_CFG_TESTS);

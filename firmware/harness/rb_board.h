@@ -10,9 +10,22 @@
  *   rb_counter_now()     reads the ruler (a free-running 32-bit up-counter)
  *   RB_EVENT_HZ          rate of the event timer (test-timer interrupts)
  *   RB_EVENT_NAME        CONFIG irq_source=
- *   RB_EVENT_PERIOD      ticks of the event timer between two events
- *   rb_event_now()       reads the event timer (a free-running 32-bit up-counter)
+ *   RB_EVENT_CLOCK       CONFIG event_clock=: "core" when the event timer
+ *                        counts at the core clock (RB_EVENT_HZ == RB_CORE_HZ,
+ *                        seed 003; every hardware board), else what it
+ *                        counts ("instructions" under QEMU)
+ *   RB_EVENT_MASK        the event timer's width: 0xFFFF for a 16-bit timer,
+ *                        0xFFFFFFFF for a 32-bit one; event-timer differences
+ *                        are taken modulo RB_EVENT_MASK + 1
+ *   RB_EVENT_PERIOD      ticks of the event timer between two events (far
+ *                        below RB_EVENT_MASK, so one wrap is never ambiguous)
+ *   rb_event_now()       reads the event timer (a free-running up-counter)
  *   RB_TEST_IRQN         NVIC number of the test-timer interrupt
+ *   RB_EMPTY_NAME        CONFIG irq_empty=: the source of rb_empty_start()
+ *   RB_EMPTY_ABOVE_PASS  optional: where loop passes are exact and an empty
+ *                        interrupt is cheaper than tick_overhead's gap
+ *                        threshold (QEMU), a pass this many ticks longer than
+ *                        the shortest is an interrupted one
  */
 #ifndef RB_BOARD_H
 #define RB_BOARD_H
@@ -52,10 +65,18 @@ void rb_event_start(void);
  * timer is pending afterwards. */
 void rb_event_stop(void);
 
+/* Starts periodic "empty" interrupts at priority RB_IRQ_PRIO, a period
+ * shorter than a tick apart, whose handler only acknowledges its timer (no
+ * harness or kernel code): tick_overhead's calibration of an interrupt's own
+ * entry and exit. Independent of rb_event_start; never both at once. */
+void rb_empty_start(void);
+/* Stops them; no empty interrupt is pending afterwards. */
+void rb_empty_stop(void);
+
 /* Provided by the harness, called by the board's test-timer IRQ handler:
  * `event` is the event-timer time of the event (hardware compare value, or the
  * computed update time where the hardware keeps none), `now` the event-timer
- * time read at ISR entry. */
+ * time read at ISR entry; both as the timer reads (RB_EVENT_MASK wide). */
 void rb_event_irq(uint32_t event, uint32_t now);
 
 /* Conditions the board can read back itself (docs/protocol.md section 3). A

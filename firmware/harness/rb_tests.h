@@ -19,7 +19,7 @@
   X(round_trip, RBP_HAS_TASKS, "round_trip") \
   X(irq_latency, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR, "irq_entry event_to_task") \
   X(time_slice, RBP_HAS_TASKS | RBP_HAS_TIME_SLICE, "time_slice") \
-  X(tick_overhead, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK, "tick_overhead") \
+  X(tick_overhead, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK, "tick_irq_empty tick_overhead") \
   X(queue, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_QUEUE, "queue") \
   X(mutex, RBP_HAS_TASKS | RBP_HAS_MUTEX, "mutex_lock_unlock")
 /* clang-format on */

@@ -36,6 +36,13 @@ std::vector<std::string> board_flashers() {
   return {all.begin(), all.end()};
 }
 
+std::string not_measured_reason(const std::string& board, const std::string& series) {
+  const BoardInfo* b = find_board(board);
+  if (!b) return "";
+  auto it = b->not_measured.find(series);
+  return it == b->not_measured.end() ? "" : it->second;
+}
+
 const std::vector<HarnessTest>& harness_tests() {
   static const std::vector<HarnessTest> kTests = [] {
     struct Row {

@@ -2,7 +2,8 @@
 // What the firmware tree provides, discovered rather than listed here:
 // - boards: one per firmware/boards/<name>/board.cmake, read at the host's
 //   build (src/matrix/boards.cmake): the flashers a bench may name for it,
-//   the one that emulates it, its QEMU machine, probes' default targets;
+//   the one that emulates it, its QEMU machine, probes' default targets,
+//   the series that are no measurement on it (and why);
 // - harness tests: firmware/harness/rb_tests.h, the table the firmware
 //   compiles (names in run order, and the series each test writes).
 // Flashers are registered by name in src/probe (flasher.cpp); a test checks
@@ -21,6 +22,11 @@ struct BoardInfo {
   std::map<std::string, std::string> targets;  // RB_BOARD_TARGET_<flasher>
   unsigned uart_baud = 0;  // RB_BOARD_UART_BAUD: the console's rate in the image; 0: unknown
   std::string console;     // RB_BOARD_CONSOLE: where the console is wired (hints)
+  // RB_BOARD_NOT_MEASURED_<series>: series name -> why the board cannot
+  // measure it (every phase of the series). Still captured and verified;
+  // reports show it as "not a measurement on this bench", never rank it, and
+  // diff/regress never hold it against a tolerance.
+  std::map<std::string, std::string> not_measured;
 };
 
 const std::vector<BoardInfo>& known_boards();
@@ -29,6 +35,9 @@ const BoardInfo* find_board(const std::string& name);
 std::vector<std::string> board_names();
 // Every flasher some board names, sorted, once each.
 std::vector<std::string> board_flashers();
+// Why `series` is no measurement on `board`; "" when it is one (or the board
+// is unknown).
+std::string not_measured_reason(const std::string& board, const std::string& series);
 
 struct HarnessTest {
   std::string name;

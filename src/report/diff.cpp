@@ -98,6 +98,7 @@ SeriesDiff compare_series(const SeriesValues* sa, const SeriesValues* sb,
   s.test = any.test;
   s.in_a = sa != nullptr;
   s.in_b = sb != nullptr;
+  s.not_measured = sb && !sb->not_measured.empty() ? sb->not_measured : sa ? sa->not_measured : "";
   for (const auto& def : metric_defs()) {
     MetricDiff d = compare_metric(def, sa, sb, tolerances.lookup(s.test, s.key(), def.name));
     if (!d.a && !d.b) continue;
@@ -134,15 +135,16 @@ JobDiff compare_job(const JobSnapshot& a, const JobSnapshot& b, const Tolerances
   }
   if (a.status != b.status) j.verdict = Verdict::kBeyond;
   // Series in B's order, then those only in A.
+  // A series that is not a measurement on this bench never decides the verdict.
   for (const auto& sb : b.series) {
     SeriesDiff s = compare_series(a.find(sb.phase, sb.name), &sb, tolerances);
-    j.verdict = std::max(j.verdict, s.verdict);
+    if (s.not_measured.empty()) j.verdict = std::max(j.verdict, s.verdict);
     j.series.push_back(std::move(s));
   }
   for (const auto& sa : a.series) {
     if (b.find(sa.phase, sa.name)) continue;
     SeriesDiff s = compare_series(&sa, nullptr, tolerances);
-    j.verdict = std::max(j.verdict, s.verdict);
+    if (s.not_measured.empty()) j.verdict = std::max(j.verdict, s.verdict);
     j.series.push_back(std::move(s));
   }
   return j;
@@ -249,6 +251,15 @@ std::string to_text(const DiffReport& r, bool all_rows) {
     }
     std::vector<std::array<std::string, 7>> rows;
     for (const auto& s : j.series) {
+      if (!s.not_measured.empty()) {
+        // Compared, not judged: one row saying why, when it changed (or every row is asked for).
+        if (!all_rows && s.verdict == Verdict::kIdentical) continue;
+        rows.push_back(
+            {s.key(), "", "", "", "", "",
+             fmt::format("{}not a measurement on this bench ({})",
+                         s.verdict == Verdict::kIdentical ? "" : "changed, ", s.not_measured)});
+        continue;
+      }
       if (!s.in_a || !s.in_b) {
         rows.push_back(
             {s.key(), "", "", "", "", "", s.in_a ? "series only in A" : "series only in B"});
@@ -328,13 +339,11 @@ json to_json(const DiffReport& r) {
           e["loads"] = json{{"a", d.a_loads}, {"b", d.b_loads}};
         metrics.push_back(e);
       }
-      series.push_back(json{{"phase", s.phase},
-                            {"name", s.name},
-                            {"test", s.test},
-                            {"in_a", s.in_a},
-                            {"in_b", s.in_b},
-                            {"verdict", to_string(s.verdict)},
-                            {"statistics", metrics}});
+      json e{{"phase", s.phase},     {"name", s.name}, {"test", s.test},
+             {"in_a", s.in_a},       {"in_b", s.in_b}, {"verdict", to_string(s.verdict)},
+             {"statistics", metrics}};
+      if (!s.not_measured.empty()) e["not_measured"] = s.not_measured;
+      series.push_back(std::move(e));
     }
     jobs.push_back(json{{"job_id", j.id},
                         {"status_a", j.status_a},

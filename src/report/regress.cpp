@@ -112,6 +112,12 @@ void add_job_cases(const JobSnapshot& base, const JobSnapshot* cur, bool unfinis
   DiffReport diff = diff_runs(base_run, cur_run, tolerances, d);
   for (const auto& s : diff.jobs.front().series) {
     if (!s.in_a) continue;  // a new series has no baseline
+    if (!s.not_measured.empty()) {
+      // Captured and verified, but no figure of this bench to hold against a tolerance.
+      add(s.key(), CaseOutcome::kSkipped,
+          fmt::format("not a measurement on this bench ({})", s.not_measured));
+      continue;
+    }
     if (!s.in_b) {
       std::string why = "series missing from the run";
       for (const auto& [n, r] : cur->not_applicable) {

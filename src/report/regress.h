@@ -27,7 +27,8 @@ enum class CaseOutcome {
   kRegression,  // worse beyond tolerance, or a statistic/series that vanished
   kInvalid,     // the job is missing, unfinished or did not end OK
   kMixed,       // pinned conditions differ (a failure unless mixed comparisons are allowed)
-  kSkipped,     // the baseline has no figures for this job (it did not end OK there)
+  kSkipped,     // the baseline has no figures for this job (it did not end OK there), or the
+                // series is not a measurement on this bench (board.cmake)
 };
 const char* to_string(CaseOutcome o);
 bool is_failure(CaseOutcome o);

@@ -9,6 +9,7 @@
 #include <set>
 #include <tuple>
 
+#include "matrix/registry.h"
 #include "report/diff.h"
 #include "report/markdown.h"
 #include "report/svg.h"
@@ -245,7 +246,8 @@ void headline(Document& d, const RunView& cur) {
                         "measurement window run with empty operations: `ruler_loop` for one "
                         "call, `ruler_loop2` for two; Every series names each), the raw median in "
                         "parentheses{}; `n/a`: the kernel cannot be measured honestly there "
-                        "(reason under Verify). `*`: no ruler baseline, raw median.",
+                        "(reason under Verify); `n/m`: not a measurement on this bench (reason "
+                        "under Every series). `*`: no ruler baseline, raw median.",
                         same ? "" : "; units differ between jobs, see the unit column"));
   if (std::any_of(jobs.begin(), jobs.end(), [](const JobView* j) { return checks_not_off(*j); })) {
     paragraph(d,
@@ -272,6 +274,7 @@ void headline(Document& d, const RunView& cur) {
       std::string r = na_reason(j->snap, h.name, test_of_series(h.name));
       return r.empty() ? "-" : "n/a";
     }
+    if (!s->not_measured.empty()) return "n/m";
     return f(*s);
   };
 
@@ -324,31 +327,101 @@ void headline(Document& d, const RunView& cur) {
       unit_label);
 }
 
+// Phase critical of irq_latency: its percentiles say where events fell
+// against the masking window, not how a kernel behaves; they are not tabled.
+bool unranked_percentile(const SeriesValues& s, const char* metric) {
+  if (s.phase != "critical") return false;
+  const std::string m = metric;
+  return m == "p90" || m == "p99" || m == "p999" || m == "jitter";
+}
+
 void every_series(Document& d, const RunView& cur) {
   auto jobs = measured_jobs(cur);
   if (jobs.empty()) return;
   heading(d, 2, "Every series");
   paragraph(d,
             "All statistics in ticks of each job's unit; `net` is the median minus the ruler "
-            "baseline `base`, the median of the ruler series named in parentheses.");
+            "baseline `base`, the median of the ruler series named in parentheses. Phase "
+            "`critical` shows no p90, p99, p99.9 or p99/median: they "
+            "depend on where the events fell against the masking window (see Critical phase). "
+            "A series marked `(not a measurement)` is captured and verified, but this bench "
+            "cannot measure it (reasons below); it is never ranked.");
   Table t;
   t.head = {"job",   "series", "test", "n",      "min",        "median", "net",  "p90",   "p99",
             "p99.9", "max",    "avg",  "stddev", "p99/median", "base",   "unit", "source"};
   t.align = "lllrrrrrrrrrrrrll";
+  std::set<std::string> reasons;
   for (const JobView* j : jobs) {
     for (const auto& s : j->snap.series) {
       auto f = [&](const char* m) {
+        if (unranked_percentile(s, m)) return std::string("-");
         auto v = value(s, m);
         return v ? format_value(*find_metric(m), *v) : std::string("-");
       };
       auto nm = net(s, "median");
-      t.rows.push_back(
-          {j->snap.id, s.key(), s.test, f("n"), f("min"), f("median"), nm ? ticks(*nm) : "-",
-           f("p90"), f("p99"), f("p999"), f("max"), f("avg"), f("stddev"), f("jitter"),
-           s.base.empty() || !value(s, "base") ? f("base") : f("base") + " (" + s.base + ")",
-           unit_label(j->snap.unit), s.has_raw ? "RAW" : "RESULT only"});
+      std::string key = s.key();
+      if (!s.not_measured.empty()) {
+        key += " (not a measurement)";
+        reasons.insert(
+            fmt::format("`{}` on board `{}`: {}", s.name, or_dash(j->snap.board), s.not_measured));
+      }
+      t.rows.push_back({j->snap.id, key, s.test, f("n"), f("min"), f("median"),
+                        nm ? ticks(*nm) : "-", f("p90"), f("p99"), f("p999"), f("max"), f("avg"),
+                        f("stddev"), f("jitter"),
+                        s.base.empty() || !value(s, "base") ? f("base") : f("base") + " (" + s.base + ")",
+                        unit_label(j->snap.unit),
+                        s.has_raw ? "RAW" : "RESULT only"});
     }
   }
+  table(d, std::move(t));
+  if (!reasons.empty()) {
+    paragraph(d, "Not a measurement on this bench:");
+    list(d, {reasons.begin(), reasons.end()});
+  }
+}
+
+// Phase critical of irq_latency, from verify's re-derivation (docs/protocol.md).
+void critical_phase(Document& d, const RunView& cur) {
+  auto jobs = measured_jobs(cur);
+  Table t;
+  t.head = {"kernel", "job",           "series", "n",        "delayed", "share",
+            "worst",  "beyond window", "window", "busy max", "unit"};
+  t.align = "lllrrrrrrrl";
+  for (const JobView* j : jobs) {
+    const nlohmann::json& doc = j->result->verify.document;
+    if (!doc.is_object() || !doc.contains("phases") || !doc["phases"].is_array()) continue;
+    for (const auto& p : doc["phases"]) {
+      if (!p.is_object() || !p.contains("delay") || !p["delay"].is_array()) continue;
+      const uint64_t window = p.value("window", uint64_t{0});
+      for (const auto& e : p["delay"]) {
+        const std::string series = e.value("series", "");
+        const uint64_t n = e.value("n", uint64_t{0});
+        const uint64_t delayed = e.value("delayed", uint64_t{0});
+        std::string name = series;
+        if (!matrix::not_measured_reason(j->snap.board, series).empty())
+          name += " (not a measurement)";
+        t.rows.push_back(
+            {j->snap.kernel, j->snap.id, name, fmt::format("{}", n), fmt::format("{}", delayed),
+             n ? fmt::format("{:.2f}%",
+                             100.0 * static_cast<double>(delayed) / static_cast<double>(n))
+               : "-",
+             fmt::format("{}", e.value("worst", uint64_t{0})),
+             fmt::format("{}", e.value("beyond", uint64_t{0})), fmt::format("{}", window),
+             fmt::format("{}", e.value("limit", uint64_t{0})), "event-timer ticks"});
+      }
+    }
+  }
+  if (t.rows.empty()) return;
+  heading(d, 2, "Critical phase");
+  paragraph(
+      d,
+      "irq_latency's phase `critical`: the background task masks interrupts for `window` "
+      "event-timer ticks once per tick. An event is delayed when its latency is above the "
+      "busy phase's maximum of the same series (`busy max`: the same background task running, "
+      "nothing masked); `share` is delayed / n. "
+      "`worst` is the phase's maximum and `beyond window` what it exceeds the masking "
+      "window by (0 when not): the kernel's part of the worst case. Re-derived from the "
+      "RAW samples by verify.");
   table(d, std::move(t));
 }
 
@@ -751,6 +824,7 @@ Document build_report(const std::vector<RunView>& runs) {
   const RunView& cur = runs.back();
   overview(d, runs);
   headline(d, cur);
+  critical_phase(d, cur);
   every_series(d, cur);
   distributions(d, cur);
   footprint(d, cur);
@@ -984,7 +1058,7 @@ Status write_csv(const std::vector<RunView>& runs, const std::filesystem::path& 
       csv_row({"run_id", "started_at",  "job_id",    "kernel", "status", "unit",   "phase",
                "series", "test",        "hz",        "n",      "min",    "median", "net_median",
                "avg",    "p90",         "p99",       "p999",   "max",    "stddev", "jitter",
-               "base",   "base_series", "median_ns", "p99_ns"});
+               "base",   "base_series", "median_ns", "p99_ns", "not_measured"});
   std::string samples = csv_row({"run_id", "job_id", "unit", "phase", "series", "index", "ticks"});
   std::string foot = csv_row({"run_id", "job_id", "kernel", "board", "opt", "tick_hz", "text",
                               "data", "bss", "flash", "ram", "kernel_flash", "kernel_ram"});
@@ -1013,7 +1087,7 @@ Status write_csv(const std::vector<RunView>& runs, const std::filesystem::path& 
                             f("max"),      f("stddev"),
                             f("jitter"),   f("base"),
                             s.base,        ns("median"),
-                            ns("p99")});
+                            ns("p99"),     s.not_measured});
       }
       if (j.raw) {
         for (const auto& s : j.raw->series) {

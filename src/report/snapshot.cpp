@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fstream>
 
+#include "matrix/registry.h"
 #include "store/history.h"
 
 namespace rb::report {
@@ -140,11 +141,15 @@ RunSnapshot snapshot_of(const Run& run) {
     job.unit =
         !r.unit.empty() ? r.unit : (r.conditions.count("unit") ? r.conditions.at("unit") : "");
     job.conditions = r.conditions;
+    job.board = !r.job.board.empty()
+                    ? r.job.board
+                    : (r.conditions.count("board") ? r.conditions.at("board") : "");
     for (const auto& na : r.not_applicable) job.not_applicable.emplace_back(na.name, na.reason);
     for (const auto& s : r.series) {
       SeriesValues v;
       v.phase = s.phase;
       v.name = s.name;
+      v.not_measured = matrix::not_measured_reason(job.board, v.name);
       v.hz = s.hz;
       v.has_raw = s.has_raw;
       std::string test = r.verify.test_of(v.phase, v.name);
@@ -186,6 +191,7 @@ json baseline_json(const RunSnapshot& snapshot, const std::string& exported_at) 
       json e{
           {"phase", s.phase}, {"name", s.name}, {"test", s.test}, {"hz", s.hz}, {"values", values}};
       if (!s.base.empty()) e["base"] = s.base;
+      if (!s.not_measured.empty()) e["not_measured"] = s.not_measured;
       if (!s.loads.empty()) {
         json loads = json::array();
         for (const auto& l : s.loads) loads.push_back(l);
@@ -200,6 +206,7 @@ json baseline_json(const RunSnapshot& snapshot, const std::string& exported_at) 
                         {"status", j.status},
                         {"reason", j.reason},
                         {"unit", j.unit},
+                        {"board", j.board},
                         {"conditions", conditions},
                         {"series", series},
                         {"not_applicable", na}});
@@ -236,6 +243,7 @@ Result<RunSnapshot> load_baseline(const std::filesystem::path& file) {
       job.status = e.value("status", "OK");
       job.reason = e.value("reason", "");
       job.unit = e.value("unit", "");
+      job.board = e.value("board", "");
       job.conditions = e.value("conditions", std::map<std::string, std::string>{});
       for (const auto& s : e.value("series", json::array())) {
         SeriesValues v;
@@ -244,6 +252,7 @@ Result<RunSnapshot> load_baseline(const std::filesystem::path& file) {
         v.test = s.value("test", test_of_series(v.name));
         v.hz = s.value("hz", uint64_t{0});
         v.base = s.value("base", "");
+        v.not_measured = s.value("not_measured", "");
         const json values = s.value("values", json::object());
         for (const auto& [k, x] : values.items()) {
           if (!find_metric(k)) {

@@ -52,6 +52,10 @@ struct SeriesValues {
   std::map<std::string, double> values;  // metric -> value; absent when the result lacks it
   std::string base;  // the ruler series the "base" metric is the median of ("" when none)
   std::vector<std::map<std::string, double>> loads;  // per load, when the job was repeated
+  // Why the job's board cannot measure this series (its board.cmake's
+  // RB_BOARD_NOT_MEASURED_<name>); "" when it is a measurement. Shown as "not
+  // a measurement on this bench", never ranked, never held against a tolerance.
+  std::string not_measured;
   // "name", or "phase/name" inside a phase.
   std::string key() const { return phase.empty() ? name : phase + "/" + name; }
 };
@@ -61,7 +65,8 @@ struct JobSnapshot {
   std::string kernel;
   std::string status;  // "OK", "INVALID", ... (store::to_string)
   std::string reason;
-  std::string unit;  // "cycles", "instructions" or "" when unknown
+  std::string unit;   // "cycles", "instructions" or "" when unknown
+  std::string board;  // firmware/boards/<board>; "" when unknown
   std::map<std::string, std::string>
       conditions;  // CONFIG of the capture (a baseline keeps the pinned keys)
   std::vector<SeriesValues> series;

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
+#include <map>
 
 #include "protocol/line.h"
 #include "protocol/records.h"
@@ -148,6 +150,10 @@ struct OpenSeries {
   std::string name;
   stats::SampleAccumulator samples;
   uint64_t first_line = 0;
+  // Phase critical: samples above the idle phase's maximum, counted as they
+  // arrive (only when the limit is known).
+  std::optional<uint64_t> limit;
+  uint64_t above = 0;
   bool broken = false;
   bool long_line_reported = false;
 };
@@ -190,6 +196,76 @@ struct LogChecker::State {
   // a name): a RESULT's base= names one of them.
   std::map<std::string, uint64_t> medians;
   bool series_capped = false;
+  // irq_latency: the busy phase's maximum of irq_entry and event_to_task
+  // (from RAW), the limits of phase critical's "delayed".
+  std::map<std::string, uint64_t> busy_max;
+  // The current PHASE line's delay fields as written (entry_limit=...).
+  std::map<std::string, uint64_t> phase_delay_fields;
+
+  static const char* delay_prefix(std::string_view series) {
+    if (series == "irq_entry") return "entry";
+    if (series == "event_to_task") return "task";
+    return nullptr;
+  }
+
+  // The limit of a series opened in a phase with a masking window.
+  std::optional<uint64_t> delay_limit(const std::string& series) {
+    if (!phase_index || !r.phases[*phase_index].window || !delay_prefix(series))
+      return std::nullopt;
+    auto it = busy_max.find(series);
+    if (it == busy_max.end()) return std::nullopt;
+    return it->second;
+  }
+
+  // At a RESULT of irq_entry/event_to_task: the busy maximum, or phase
+  // critical's figures checked against its PHASE line.
+  void delay_figures(const SeriesStats& st, const OpenSeries& s, uint64_t line) {
+    const char* prefix = delay_prefix(st.name);
+    if (!prefix || !st.has_raw) return;
+    if (phase == "busy") {
+      busy_max[st.name] = st.max;
+      return;
+    }
+    if (!phase_index) return;
+    PhaseCounters& pc = r.phases[*phase_index];
+    if (!pc.window) return;
+    const std::string label = series_label(test, phase, st.name);
+    if (!s.limit) {
+      add("critical_delay", Outcome::kProtocolError, line,
+          fmt::format("{}: no busy phase with RAW before it: its delayed samples cannot be "
+                      "re-derived",
+                      label));
+      return;
+    }
+    DelayFigures d;
+    d.series = st.name;
+    d.limit = *s.limit;
+    d.n = st.n;
+    d.delayed = s.above;
+    d.worst = st.max;
+    d.beyond = st.max > *pc.window ? st.max - *pc.window : 0;
+    std::string diffs;
+    auto note = [&](const char* key, uint64_t derived) {
+      const std::string k = fmt::format("{}_{}", prefix, key);
+      auto it = phase_delay_fields.find(k);
+      if (it == phase_delay_fields.end()) {
+        diffs += fmt::format("{}{} missing", diffs.empty() ? "" : ", ", k);
+      } else if (it->second != derived) {
+        diffs += fmt::format("{}{}={} (RAW gives {})", diffs.empty() ? "" : ", ", k, it->second,
+                             derived);
+      }
+    };
+    note("limit", d.limit);
+    note("delayed", d.delayed);
+    note("worst", d.worst);
+    note("beyond", d.beyond);
+    if (!diffs.empty()) {
+      add("critical_delay", Outcome::kProtocolError, pc.line,
+          fmt::format("PHASE {} disagrees with the RAW samples of {}: {}", printable(pc.name),
+                      label, diffs));
+    }
+    pc.delay.push_back(std::move(d));
+  }
 
   void add(const char* check, Outcome severity, uint64_t line, std::string message) {
     r.outcome = worst(r.outcome, severity);
@@ -381,7 +457,12 @@ struct LogChecker::State {
                         printable(p.raw_name)));
         return;
       }
-      open.push_back(OpenSeries{std::string(p.raw_name), take_buffer(), line, false, false});
+      OpenSeries fresh;
+      fresh.name = std::string(p.raw_name);
+      fresh.samples = take_buffer();
+      fresh.first_line = line;
+      fresh.limit = delay_limit(fresh.name);
+      open.push_back(std::move(fresh));
       last_open = open.size() - 1;
       s = &open.back();
     }
@@ -405,6 +486,9 @@ struct LogChecker::State {
       s->broken = true;
       give_buffer(std::move(s->samples));
       return;
+    }
+    if (s->limit) {
+      for (uint64_t v : p.raw_values) s->above += v > *s->limit ? 1u : 0u;
     }
     // Histograms (128 KB each) only while few series are open at once.
     s->samples.add(p.raw_values, open.size() <= kMaxHistogramSeries);
@@ -535,6 +619,7 @@ struct LogChecker::State {
               fmt::format("RESULT {} disagrees with its {} RAW samples: {}", label, st.n, diffs));
         }
       }
+      delay_figures(st, *s, line);
       if (st.n > 0 && st.max == 0) {
         add("zero_counter", Outcome::kInvalid, st.raw_line,
             fmt::format("all {} samples of {} are 0: the counter was not running", st.n, label));
@@ -662,8 +747,26 @@ struct LogChecker::State {
       return;
     }
     phase = std::string(ph->name);
+    phase_delay_fields.clear();
     if (r.phases.size() >= kMaxListed) return;
     PhaseCounters pc;
+    for (const protocol::Field& f : ph->unknown) {
+      if (f.key != "window" && !f.key.starts_with("entry_") && !f.key.starts_with("task_"))
+        continue;  // a key this reader does not know
+      uint64_t v = 0;
+      auto [end, ec] = std::from_chars(f.value.data(), f.value.data() + f.value.size(), v);
+      if (ec != std::errc() || end != f.value.data() + f.value.size()) {
+        add("malformed", Outcome::kProtocolError, line,
+            fmt::format("PHASE {}: {}={} is not a decimal number", printable(phase),
+                        printable(f.key), printable(f.value)));
+        continue;
+      }
+      if (f.key == "window") {
+        pc.window = v;
+      } else {
+        phase_delay_fields[std::string(f.key)] = v;
+      }
+    }
     pc.test = test;
     pc.name = phase;
     pc.irq = ph->irq;

@@ -132,14 +132,28 @@ nlohmann::json to_json(const Report& r) {
 
   json phases = json::array();
   for (const PhaseCounters& p : r.phases) {
-    phases.push_back(json{{"test", u(p.test)},
-                          {"name", u(p.name)},
-                          {"irq", p.irq},
-                          {"task", p.task},
-                          {"bad", p.bad},
-                          {"status", u(p.status)},
-                          {"expected", p.expected ? json(*p.expected) : json(nullptr)},
-                          {"line", p.line}});
+    json o{{"test", u(p.test)},
+           {"name", u(p.name)},
+           {"irq", p.irq},
+           {"task", p.task},
+           {"bad", p.bad},
+           {"status", u(p.status)},
+           {"expected", p.expected ? json(*p.expected) : json(nullptr)},
+           {"line", p.line}};
+    if (p.window) {
+      json delay = json::array();
+      for (const DelayFigures& d : p.delay) {
+        delay.push_back(json{{"series", u(d.series)},
+                             {"limit", d.limit},
+                             {"n", d.n},
+                             {"delayed", d.delayed},
+                             {"worst", d.worst},
+                             {"beyond", d.beyond}});
+      }
+      o["window"] = *p.window;
+      o["delay"] = std::move(delay);
+    }
+    phases.push_back(std::move(o));
   }
   j["phases"] = std::move(phases);
 

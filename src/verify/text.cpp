@@ -227,6 +227,12 @@ std::string to_text(const Report& r) {
       line(fmt::format("  line {:>7}  {}{} irq={} task={} bad={} status={}{}", p.line,
                        p.test.empty() ? "" : p.test + "/", p.name, p.irq, p.task, p.bad, p.status,
                        p.expected ? fmt::format(" expected={}", *p.expected) : std::string()));
+      for (const DelayFigures& d : p.delay) {
+        line(
+            fmt::format("  {:>12}  {}: {} of {} above the busy maximum {} (delayed), worst {}, "
+                        "{} beyond the {}-tick masking window",
+                        "", d.series, d.delayed, d.n, d.limit, d.worst, d.beyond, *p.window));
+      }
     }
   }
   if (!r.checks.empty()) {

@@ -78,6 +78,17 @@ struct Verdict {
   std::string message;
 };
 
+// Phase critical of irq_latency (docs/protocol.md, "irq_latency"): how one
+// series of the phase fares against the masking window, re-derived from RAW.
+struct DelayFigures {
+  std::string series;    // irq_entry or event_to_task
+  uint64_t limit = 0;    // the busy phase's maximum of the series (from its RAW)
+  uint64_t n = 0;        // samples of the series in this phase
+  uint64_t delayed = 0;  // samples above `limit`
+  uint64_t worst = 0;    // the phase's maximum
+  uint64_t beyond = 0;   // worst - window, 0 when not above
+};
+
 // A PHASE line and its counters as written.
 struct PhaseCounters {
   std::string test, name;
@@ -85,6 +96,11 @@ struct PhaseCounters {
   std::string status;
   std::optional<uint64_t> expected;
   uint64_t line = 0;
+  // Phase critical: the masking window in event-timer ticks (PHASE window=)
+  // and the delay figures of irq_entry and event_to_task re-derived from RAW
+  // (the PHASE line's entry_*/task_* fields must equal them).
+  std::optional<uint64_t> window;
+  std::vector<DelayFigures> delay;
 };
 
 // A CHECK line (a correctness check counted per round).

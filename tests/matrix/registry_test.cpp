@@ -42,6 +42,23 @@ TEST(Registry, BoardFactsComeFromBoardCmake) {
   EXPECT_EQ(find_board("nosuchboard"), nullptr);
 }
 
+// RB_BOARD_NOT_MEASURED_<series>: QEMU cannot measure interrupt entry or a
+// time slice; the F407 measures everything.
+TEST(Registry, SeriesNotMeasuredComeFromBoardCmake) {
+  const BoardInfo* q = find_board("qemu-netduinoplus2");
+  ASSERT_NE(q, nullptr);
+  EXPECT_EQ(q->not_measured.size(), 2u);
+  EXPECT_NE(not_measured_reason("qemu-netduinoplus2", "irq_entry").find("QEMU"), std::string::npos);
+  EXPECT_NE(not_measured_reason("qemu-netduinoplus2", "time_slice"), "");
+  EXPECT_EQ(not_measured_reason("qemu-netduinoplus2", "event_to_task"), "");
+  EXPECT_EQ(not_measured_reason("qemu-netduinoplus2", "tick_overhead"), "");
+  const BoardInfo* d = find_board("stm32f407-disco");
+  ASSERT_NE(d, nullptr);
+  EXPECT_TRUE(d->not_measured.empty());
+  EXPECT_EQ(not_measured_reason("stm32f407-disco", "irq_entry"), "");
+  EXPECT_EQ(not_measured_reason("nosuchboard", "irq_entry"), "");
+}
+
 // The names in firmware/harness/rb_tests.h's table, read independently of
 // the X-macro, and a test source file for each.
 TEST(Registry, HarnessTestsAreTheFirmwareTable) {

@@ -266,6 +266,36 @@ TEST(ReportDiff, LoadsAreKeptPerLoadForTheSpread) {
   std::filesystem::remove_all(dir);
 }
 
+// A series the board cannot measure is compared and shown, but its change
+// never decides the verdict.
+TEST(ReportDiff, NotMeasuredSeriesNeverDecideTheVerdict) {
+  auto make = [](double entry, double wake) {
+    SeriesValues e = series("idle", "irq_entry", {{"n", 100}, {"median", entry}});
+    e.not_measured = "QEMU charges nothing for exception entry";
+    return run(
+        "r", {job("freertos-O2", {series("", "wake_latency", {{"n", 100}, {"median", wake}}), e})});
+  };
+  const Tolerances tol = Tolerances::defaults();
+  DiffReport r = diff_runs(make(5, 120), make(500, 120), tol, {});
+  EXPECT_EQ(r.verdict, Verdict::kIdentical);
+  EXPECT_EQ(exit_code(r), kDiffIdentical);
+  EXPECT_EQ(metric(r, "idle/irq_entry", "median").verdict, Verdict::kBeyond);
+  EXPECT_EQ(r.jobs.front().series.back().not_measured, "QEMU charges nothing for exception entry");
+  std::string text = to_text(r, false);
+  EXPECT_NE(text.find("idle/irq_entry"), std::string::npos);
+  EXPECT_NE(text.find("changed, not a measurement on this bench (QEMU charges nothing"),
+            std::string::npos);
+  // Unchanged, it is left out unless every row is asked for.
+  DiffReport same = diff_runs(make(5, 120), make(5, 120), tol, {});
+  EXPECT_EQ(to_text(same, false).find("not a measurement"), std::string::npos);
+  EXPECT_NE(to_text(same, true).find("idle/irq_entry"), std::string::npos);
+  EXPECT_EQ(to_json(r)["jobs"][0]["series"][1]["not_measured"],
+            "QEMU charges nothing for exception entry");
+  // The measured series still decides.
+  DiffReport w = diff_runs(make(5, 120), make(500, 200), tol, {});
+  EXPECT_EQ(w.verdict, Verdict::kBeyond);
+}
+
 TEST(ReportDiff, JsonCarriesVerdictsAndExitCode) {
   nlohmann::json j = to_json(diff_runs(basic(120), basic(130), Tolerances::defaults(), {}));
   EXPECT_EQ(j["exit_code"], kDiffBeyond);

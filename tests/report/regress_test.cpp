@@ -162,6 +162,31 @@ TEST(ReportRegress, VanishedSeriesNamesTheNotApplicableReason) {
   EXPECT_NE(c->message.find("n/a: no preemption in this build"), std::string::npos);
 }
 
+// Not a measurement on this bench: one skipped case with the reason, never a
+// regression, however far its figures move.
+TEST(ReportRegress, NotMeasuredSeriesAreSkippedNotRegressions) {
+  auto make = [](double slice) {
+    SeriesValues s = series("time_slice", {{"n", 200}, {"median", slice}});
+    s.not_measured = "QEMU ends every slice on the tick";
+    return run("r", {job("freertos", {series("wake_latency", {{"n", 100}, {"median", 120}}), s})});
+  };
+  const Tolerances tol = Tolerances::defaults();
+  RegressReport r = regress(make(1000000), make(2000000), tol, {});
+  EXPECT_EQ(exit_code(r), kRegressPass);
+  EXPECT_EQ(r.count(CaseOutcome::kRegression), 0u);
+  const RegressCase* c = find(r, "freertos", "time_slice");
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->outcome, CaseOutcome::kSkipped);
+  EXPECT_NE(c->message.find("not a measurement on this bench (QEMU ends"), std::string::npos);
+  EXPECT_EQ(find(r, "freertos", "time_slice.median"), nullptr);
+  EXPECT_NE(to_junit(r).find("<skipped message=\"not a measurement"), std::string::npos);
+  // Without the mark the same change is a regression.
+  RunSnapshot a = make(1000000), b = make(2000000);
+  a.jobs[0].series[1].not_measured.clear();
+  b.jobs[0].series[1].not_measured.clear();
+  EXPECT_EQ(exit_code(regress(a, b, tol, {})), kRegressFail);
+}
+
 TEST(ReportRegress, MixedConditionsAreRefused) {
   RunSnapshot cur = one(120);
   cur.jobs[0].conditions["opt"] = "-Os -g0";

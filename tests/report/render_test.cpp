@@ -1,7 +1,9 @@
 #include "report/render.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -111,6 +113,66 @@ TEST_F(ReportRender, HardwareFiguresAreCycles) {
   std::filesystem::remove_all(dir2);
 }
 
+// Phase critical: tabled from verify's re-derivation (delayed share, worst
+// case beyond the masking window), its percentiles never shown.
+TEST_F(ReportRender, CriticalPhaseShowsDelayedShareNotPercentiles) {
+  auto dir2 = testrun::temp_dir("render-crit");
+  auto spec = testrun::standard_run("20260106T000000Z-crit", "2026-01-06T00:00:00Z");
+  auto crit_task = testrun::samples(91, 64, 100, 6);
+  crit_task[10] += 2500;  // two events the masking window delayed
+  crit_task[40] += 3000;
+  for (auto& j : spec.jobs) {
+    if (j.series.empty()) continue;
+    std::vector<testrun::SeriesSpec> with;
+    for (auto& s : j.series) {
+      with.push_back(s);
+      if (s.phase == "idle" && s.name == "event_to_task") {
+        with.push_back(
+            {"irq_latency", "busy", "irq_entry", testrun::samples(92, 64, 26, 3), std::nullopt});
+        with.push_back({"irq_latency", "busy", "event_to_task",
+                        testrun::samples(93, 64, 140, 6, 50), std::nullopt});
+        with.push_back({"irq_latency", "critical", "irq_entry", testrun::samples(90, 64, 26, 3),
+                        std::nullopt});
+        with.push_back({"irq_latency", "critical", "event_to_task", crit_task, std::nullopt});
+      }
+    }
+    j.series = with;
+  }
+  auto r = load_run(testrun::write_run(dir2, spec));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  std::vector<rb::report::Run> one;
+  one.push_back(std::move(*r));
+  std::string md = to_markdown(build_report(view_runs(one, ReportOptions{})));
+  ASSERT_NE(md.find("## Critical phase"), std::string::npos) << md;
+  // freertos' busy event_to_task maximum, and the samples above it, by hand.
+  const testrun::JobSpec* fr = nullptr;
+  for (const auto& j : spec.jobs) {
+    if (j.kernel == "freertos") fr = &j;
+  }
+  ASSERT_NE(fr, nullptr);
+  uint64_t limit = 0;
+  for (const auto& s : fr->series) {
+    if (s.phase == "busy" && s.name == "event_to_task")
+      limit = *std::max_element(s.samples.begin(), s.samples.end());
+  }
+  uint64_t delayed = 0;
+  for (uint64_t v : crit_task) delayed += v > limit ? 1 : 0;
+  const uint64_t worst = *std::max_element(crit_task.begin(), crit_task.end());
+  ASSERT_GT(delayed, 0u);
+  const std::string row = fmt::format(
+      "| freertos | freertos-O2-tick1000-fpu0 | event_to_task | 64 | {} | {:.2f}% | {} | {} | "
+      "2000 | {} | event-timer ticks |",
+      delayed, 100.0 * static_cast<double>(delayed) / 64.0, worst, worst - 2000, limit);
+  EXPECT_NE(md.find(row), std::string::npos) << row << "\n" << md;
+  EXPECT_NE(md.find("| irq_entry (not a measurement) | 64 |"), std::string::npos);
+  // Every series: the critical row has no p90/p99/p99.9/jitter.
+  const size_t at = md.find("| freertos-O2-tick1000-fpu0 | critical/event_to_task | irq_latency |");
+  ASSERT_NE(at, std::string::npos);
+  const std::string line = md.substr(at, md.find('\n', at) - at);
+  EXPECT_NE(line.find(fmt::format("| - | - | - | {} |", worst)), std::string::npos) << line;
+  std::filesystem::remove_all(dir2);
+}
+
 TEST_F(ReportRender, HtmlIsSelfContained) {
   std::string html = to_html(build_report(view_runs(runs, ReportOptions{})));
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
@@ -146,7 +208,7 @@ TEST_F(ReportRender, CsvHoldsSummarySamplesAndFootprint) {
   EXPECT_EQ(summary.substr(0, summary.find('\n')),
             "run_id,started_at,job_id,kernel,status,unit,phase,series,test,hz,n,min,median,net_"
             "median,avg,p90,p99,"
-            "p999,max,stddev,jitter,base,base_series,median_ns,p99_ns");
+            "p999,max,stddev,jitter,base,base_series,median_ns,p99_ns,not_measured");
   // 2 runs x (7 + 7 + 6 series).
   EXPECT_EQ(std::count(summary.begin(), summary.end(), '\n'), 1 + 2 * 20);
   // Samples of bare and freertos (threadx has no capture): 6 x 64 + 32 each, both runs.

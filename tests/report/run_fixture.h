@@ -98,6 +98,34 @@ inline std::vector<SeriesSpec> kernel_series(uint32_t seed, uint64_t scale, size
   };
 }
 
+// The masking window of the fixture's phase critical, in event-timer ticks.
+inline constexpr uint64_t kCriticalWindow = 2000;
+
+// Phase critical's PHASE fields (docs/protocol.md section 6), computed here
+// with plain loops from the job's busy and critical series.
+inline std::string critical_fields(const std::vector<SeriesSpec>& all) {
+  std::string out = ",window=" + std::to_string(kCriticalWindow);
+  for (const auto& [name, prefix] : std::vector<std::pair<std::string, std::string>>{
+           {"irq_entry", "entry"}, {"event_to_task", "task"}}) {
+    const std::vector<uint64_t>* busy = nullptr;
+    const std::vector<uint64_t>* crit = nullptr;
+    for (const auto& s : all) {
+      if (s.name == name && s.phase == "busy") busy = &s.samples;
+      if (s.name == name && s.phase == "critical") crit = &s.samples;
+    }
+    if (!busy || !crit) continue;
+    const uint64_t limit = *std::max_element(busy->begin(), busy->end());
+    const uint64_t worst = *std::max_element(crit->begin(), crit->end());
+    uint64_t delayed = 0;
+    for (uint64_t v : *crit) delayed += v > limit ? 1 : 0;
+    out += "," + prefix + "_limit=" + std::to_string(limit) + "," + prefix +
+           "_delayed=" + std::to_string(delayed) + "," + prefix +
+           "_worst=" + std::to_string(worst) + "," + prefix +
+           "_beyond=" + std::to_string(worst > kCriticalWindow ? worst - kCriticalWindow : 0);
+  }
+  return out;
+}
+
 inline std::string raw_result(const std::string& name, const std::vector<uint64_t>& v,
                               std::optional<uint64_t> base, std::vector<std::string>& out) {
   for (size_t i = 0; i < v.size(); i += 16) {
@@ -143,7 +171,8 @@ inline std::string capture_of(const JobSpec& j, std::map<std::string, std::strin
     if (s.phase != phase) {
       // The phase's counters: every series of the phase has the same n.
       recs.push_back("PHASE," + s.phase + ",irq=" + std::to_string(s.samples.size()) +
-                     ",task=" + std::to_string(s.samples.size()) + ",bad=0,status=OK");
+                     ",task=" + std::to_string(s.samples.size()) + ",bad=0,status=OK" +
+                     (s.phase == "critical" ? critical_fields(j.series) : ""));
       phase = s.phase;
     }
     raw_result(s.name, s.samples, s.base, recs);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -314,3 +315,96 @@ TEST(LogChecker, FedLineByLineAsACaptureGrows) {
 }
 
 }  // namespace
+
+namespace {
+
+// irq_latency's phase critical (docs/protocol.md section 6): busy, then
+// critical with the delay fields written from `fields` (key -> value).
+std::string critical_log(const std::vector<uint64_t>& busy_entry,
+                         const std::vector<uint64_t>& busy_task,
+                         const std::vector<uint64_t>& crit_entry,
+                         const std::vector<uint64_t>& crit_task, const std::string& fields,
+                         bool with_busy = true) {
+  LogBuilder b;
+  b.rec("BEGIN,RTOS_BENCH_V2");
+  b.rec("CONFIG,unit=instructions");
+  b.rec("TEST,irq_latency");
+  const std::string n = std::to_string(crit_entry.size());
+  if (with_busy) {
+    b.rec("PHASE,busy,irq=" + n + ",task=" + n + ",bad=0,status=OK,expected=" + n);
+    b.series("irq_entry", busy_entry, 1000000000);
+    b.series("event_to_task", busy_task, 1000000000);
+  }
+  b.rec("PHASE,critical,irq=" + n + ",task=" + n + ",bad=0,status=OK,expected=" + n + fields);
+  b.series("irq_entry", crit_entry, 1000000000);
+  b.series("event_to_task", crit_task, 1000000000);
+  b.rec("END,RTOS_BENCH_V2");
+  return b.str(true, "\n");
+}
+
+// The fields as the firmware writes them, computed here with plain loops.
+std::string delay_fields(uint64_t window, const std::string& prefix,
+                         const std::vector<uint64_t>& busy, const std::vector<uint64_t>& crit) {
+  const uint64_t limit = *std::max_element(busy.begin(), busy.end());
+  const uint64_t worst = *std::max_element(crit.begin(), crit.end());
+  uint64_t delayed = 0;
+  for (uint64_t v : crit) delayed += v > limit ? 1 : 0;
+  return "," + prefix + "_limit=" + std::to_string(limit) + "," + prefix +
+         "_delayed=" + std::to_string(delayed) + "," + prefix + "_worst=" + std::to_string(worst) +
+         "," + prefix + "_beyond=" + std::to_string(worst > window ? worst - window : 0);
+}
+
+}  // namespace
+
+TEST(Checker, CriticalPhaseDelayFiguresAreReDerivedFromRaw) {
+  const auto busy_entry = rb::testlog::samples(11, 300, 5, 0, 30);
+  const auto busy_task = rb::testlog::samples(12, 300, 285, 3, 50);
+  const auto crit_entry = rb::testlog::samples(13, 300, 5, 0, 19990);
+  const auto crit_task = rb::testlog::samples(14, 300, 285, 3, 20100);
+  const std::string fields = ",window=20000" +
+                             delay_fields(20000, "entry", busy_entry, crit_entry) +
+                             delay_fields(20000, "task", busy_task, crit_task);
+  const Report r = check(critical_log(busy_entry, busy_task, crit_entry, crit_task, fields));
+  EXPECT_EQ(r.outcome, Outcome::kValid);
+  EXPECT_TRUE(problems(r).empty()) << r.verdicts.front().message;
+  ASSERT_EQ(r.phases.size(), 2u);
+  const auto& c = r.phases[1];
+  ASSERT_TRUE(c.window.has_value());
+  EXPECT_EQ(*c.window, 20000u);
+  ASSERT_EQ(c.delay.size(), 2u);
+  EXPECT_EQ(c.delay[0].series, "irq_entry");
+  EXPECT_EQ(c.delay[0].n, 300u);
+  EXPECT_GT(c.delay[0].delayed, 0u);  // the spikes
+  EXPECT_LT(c.delay[0].delayed, 300u);
+  EXPECT_EQ(c.delay[0].limit, *std::max_element(busy_entry.begin(), busy_entry.end()));
+  EXPECT_EQ(c.delay[1].series, "event_to_task");
+  EXPECT_EQ(c.delay[1].beyond, c.delay[1].worst - 20000u);
+  EXPECT_TRUE(r.phases[0].delay.empty());
+  const auto j = rb::verify::to_json(r);
+  EXPECT_EQ(j["phases"][1]["window"], 20000);
+  EXPECT_EQ(j["phases"][1]["delay"][0]["delayed"], c.delay[0].delayed);
+  EXPECT_FALSE(j["phases"][0].contains("delay"));
+
+  // One figure off by one: a protocol error naming the field.
+  std::string bad = fields;
+  const std::string key = ",entry_delayed=" + std::to_string(c.delay[0].delayed);
+  bad.replace(bad.find(key), key.size(),
+              ",entry_delayed=" + std::to_string(c.delay[0].delayed + 1));
+  const Report rb = check(critical_log(busy_entry, busy_task, crit_entry, crit_task, bad));
+  EXPECT_EQ(rb.outcome, Outcome::kProtocolError);
+  EXPECT_EQ(problems(rb), std::set<std::string>{"critical_delay"});
+  EXPECT_NE(rb.verdicts.front().message.find("entry_delayed="), std::string::npos);
+
+  // A missing field, and no busy phase to derive the limit from.
+  std::string missing = fields;
+  missing.erase(missing.find(",task_beyond="));
+  EXPECT_EQ(problems(check(critical_log(busy_entry, busy_task, crit_entry, crit_task, missing))),
+            std::set<std::string>{"critical_delay"});
+  EXPECT_EQ(
+      problems(check(critical_log(busy_entry, busy_task, crit_entry, crit_task, fields, false))),
+      std::set<std::string>{"critical_delay"});
+  // Without window= the phase is an ordinary one: nothing to re-derive.
+  const Report plain = check(critical_log(busy_entry, busy_task, crit_entry, crit_task, ""));
+  EXPECT_EQ(plain.outcome, Outcome::kValid);
+  EXPECT_FALSE(plain.phases[1].window.has_value());
+}

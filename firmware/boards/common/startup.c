@@ -21,8 +21,11 @@ void SVC_Handler(void) __attribute__((weak, alias("Default_Handler")));
 void DebugMon_Handler(void) __attribute__((weak, alias("Default_Handler")));
 void PendSV_Handler(void) __attribute__((weak, alias("Default_Handler")));
 void SysTick_Handler(void) __attribute__((weak, alias("Default_Handler")));
+void TIM1_UP_TIM10_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
+void TIM1_CC_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
 void TIM2_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
 void TIM3_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
+void TIM4_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
 
 #define RB_IRQ_COUNT 82u /* STM32F405/407 */
 
@@ -39,10 +42,14 @@ __attribute__((section(".isr_vector"), used)) const rb_vector rb_vectors[16u + R
     [12] = DebugMon_Handler,
     [14] = PendSV_Handler,
     [15] = SysTick_Handler,
-    [16 ... 16 + 27] = Default_Handler,
+    [16 ... 16 + 24] = Default_Handler,
+    [16 + 25] = TIM1_UP_TIM10_IRQHandler,
+    [16 + 26] = Default_Handler,
+    [16 + 27] = TIM1_CC_IRQHandler,
     [16 + 28] = TIM2_IRQHandler,
     [16 + 29] = TIM3_IRQHandler,
-    [16 + 30 ... 16u + RB_IRQ_COUNT - 1u] = Default_Handler,
+    [16 + 30] = TIM4_IRQHandler,
+    [16 + 31 ... 16u + RB_IRQ_COUNT - 1u] = Default_Handler,
 };
 
 void Reset_Handler(void) {

@@ -5,9 +5,13 @@
 
 #include "cm4_regs.h"
 
-/* General-purpose timers TIM2 (32-bit) and TIM3 */
+/* Timers: the advanced-control TIM1 (16-bit, on APB2) and the
+ * general-purpose TIM2 (32-bit), TIM3 and TIM4 (on APB1); one register
+ * layout (RM0090, "TIM1&TIM8 registers" and "TIM2 to TIM5 registers"). */
+#define TIM1_BASE 0x40010000u
 #define TIM2_BASE 0x40000000u
 #define TIM3_BASE 0x40000400u
+#define TIM4_BASE 0x40000800u
 #define TIM_CR1(b) RB_REG32((b) + 0x00u)
 #define TIM_DIER(b) RB_REG32((b) + 0x0Cu)
 #define TIM_SR(b) RB_REG32((b) + 0x10u)
@@ -18,14 +22,18 @@
 #define TIM_PSC(b) RB_REG32((b) + 0x28u)
 #define TIM_ARR(b) RB_REG32((b) + 0x2Cu)
 #define TIM_CCR1(b) RB_REG32((b) + 0x34u)
+#define TIM_BDTR(b) RB_REG32((b) + 0x44u) /* TIM1/TIM8 only */
 #define TIM_CR1_CEN (1u << 0)
 #define TIM_DIER_UIE (1u << 0)
 #define TIM_DIER_CC1IE (1u << 1)
 #define TIM_SR_UIF (1u << 0)
 #define TIM_SR_CC1IF (1u << 1)
 #define TIM_EGR_UG (1u << 0)
+#define TIM1_UP_TIM10_IRQN 25u
+#define TIM1_CC_IRQN 27u
 #define TIM2_IRQN 28u
 #define TIM3_IRQN 29u
+#define TIM4_IRQN 30u
 
 /* USART (status and data registers, F4 layout) */
 #define USART1_BASE 0x40011000u
@@ -49,6 +57,7 @@
 #define RCC_CFGR RB_REG32(RCC_BASE + 0x08u)
 #define RCC_AHB1ENR RB_REG32(RCC_BASE + 0x30u)
 #define RCC_APB1ENR RB_REG32(RCC_BASE + 0x40u)
+#define RCC_APB2ENR RB_REG32(RCC_BASE + 0x44u)
 #define RCC_CSR RB_REG32(RCC_BASE + 0x74u)
 #define RCC_CR_HSEON (1u << 16)
 #define RCC_CR_HSERDY (1u << 17)

@@ -1,8 +1,9 @@
 /* STM32F407 Discovery board layer: clock tree as in seed 000 (HSE 8 MHz,
  * PLL to 168 MHz, VOS scale 1, 5 flash wait states, ART caches and prefetch
  * on), DWT cycle counter enabled by the firmware itself (a debugger that
- * disconnects may leave TRCENA clear), TIM2 CC1 as the event source, USART2
- * on PA2/PA3 as the console. */
+ * disconnects may leave TRCENA clear), TIM1 CC1 as the event source (timer
+ * clock = core clock, rb_board_hw.h), TIM1's update as the empty interrupt,
+ * USART2 on PA2/PA3 as the console. */
 #include "rb_board.h"
 #include "rb_port.h"
 #include "stm32f4_regs.h"
@@ -78,20 +79,30 @@ static void rb_counters_init(void) {
   DBG_DEMCR |= DBG_DEMCR_TRCENA;
   DWT_CYCCNT = 0;
   DWT_CTRL |= DWT_CTRL_CYCCNTENA;
-  /* TIM2: free-running 32-bit at 84 MHz; CC1 in frozen output-compare mode
-   * only raises CC1IF when CNT reaches CCR1. */
-  RCC_APB1ENR |= 1u << 0;
-  (void)RCC_APB1ENR;
-  TIM_PSC(TIM2_BASE) = 0;
-  TIM_ARR(TIM2_BASE) = 0xFFFFFFFFu;
-  TIM_CCMR1(TIM2_BASE) = 0;
-  TIM_EGR(TIM2_BASE) = TIM_EGR_UG;
-  TIM_SR(TIM2_BASE) = 0;
-  TIM_DIER(TIM2_BASE) = 0;
-  TIM_CR1(TIM2_BASE) = TIM_CR1_CEN;
-  NVIC_ICER(TIM2_IRQN) = NVIC_BIT(TIM2_IRQN);
-  NVIC_IPR(TIM2_IRQN) = RB_PRIO_BYTE(RB_IRQ_PRIO);
+  /* TIM1: free-running 16-bit up-counter at 168 MHz (APB2 84 MHz x2);
+   * CC1 in frozen output-compare mode only raises CC1IF when CNT reaches
+   * CCR1 (no output: CCER and BDTR.MOE stay 0). The update (overflow)
+   * interrupt is the empty interrupt. */
+  RCC_APB2ENR |= 1u << 0; /* TIM1EN */
+  (void)RCC_APB2ENR;
+  TIM_CR1(TIM1_BASE) = 0;
+  TIM_PSC(TIM1_BASE) = 0;
+  TIM_ARR(TIM1_BASE) = 0xFFFFu;
+  TIM_CCMR1(TIM1_BASE) = 0;
+  TIM_CCER(TIM1_BASE) = 0;
+  TIM_BDTR(TIM1_BASE) = 0;
+  TIM_EGR(TIM1_BASE) = TIM_EGR_UG;
+  TIM_SR(TIM1_BASE) = 0;
+  TIM_DIER(TIM1_BASE) = 0;
+  TIM_CR1(TIM1_BASE) = TIM_CR1_CEN;
+  NVIC_ICER(TIM1_CC_IRQN) = NVIC_BIT(TIM1_CC_IRQN);
+  NVIC_IPR(TIM1_CC_IRQN) = RB_PRIO_BYTE(RB_IRQ_PRIO);
+  NVIC_ICER(TIM1_UP_TIM10_IRQN) = NVIC_BIT(TIM1_UP_TIM10_IRQN);
+  NVIC_IPR(TIM1_UP_TIM10_IRQN) = RB_PRIO_BYTE(RB_IRQ_PRIO);
 }
+
+_Static_assert(RB_EVENT_HZ == RB_CORE_HZ, "event_clock=core: the event timer counts core cycles");
+_Static_assert(RB_EVENT_PERIOD < RB_EVENT_MASK / 2u, "the event period must be far below the wrap");
 
 void rb_board_console_init(void) {
   rb_csr_at_boot = RCC_CSR;
@@ -128,31 +139,52 @@ void rb_board_write(const char* s, uint32_t n) {
 }
 
 void rb_event_start(void) {
-  NVIC_ICER(TIM2_IRQN) = NVIC_BIT(TIM2_IRQN);
-  TIM_CCR1(TIM2_BASE) = rb_event_now() + RB_EVENT_PERIOD;
-  TIM_SR(TIM2_BASE) = ~TIM_SR_CC1IF;
-  NVIC_ICPR(TIM2_IRQN) = NVIC_BIT(TIM2_IRQN);
-  TIM_DIER(TIM2_BASE) = TIM_DIER_CC1IE;
-  NVIC_ISER(TIM2_IRQN) = NVIC_BIT(TIM2_IRQN);
+  NVIC_ICER(TIM1_CC_IRQN) = NVIC_BIT(TIM1_CC_IRQN);
+  TIM_CCR1(TIM1_BASE) = (rb_event_now() + RB_EVENT_PERIOD) & RB_EVENT_MASK;
+  TIM_SR(TIM1_BASE) = ~TIM_SR_CC1IF;
+  NVIC_ICPR(TIM1_CC_IRQN) = NVIC_BIT(TIM1_CC_IRQN);
+  TIM_DIER(TIM1_BASE) = TIM_DIER_CC1IE;
+  NVIC_ISER(TIM1_CC_IRQN) = NVIC_BIT(TIM1_CC_IRQN);
 }
 
 void rb_event_stop(void) {
-  TIM_DIER(TIM2_BASE) = 0;
-  NVIC_ICER(TIM2_IRQN) = NVIC_BIT(TIM2_IRQN);
-  TIM_SR(TIM2_BASE) = ~TIM_SR_CC1IF;
-  NVIC_ICPR(TIM2_IRQN) = NVIC_BIT(TIM2_IRQN);
+  TIM_DIER(TIM1_BASE) = 0;
+  NVIC_ICER(TIM1_CC_IRQN) = NVIC_BIT(TIM1_CC_IRQN);
+  TIM_SR(TIM1_BASE) = ~TIM_SR_CC1IF;
+  NVIC_ICPR(TIM1_CC_IRQN) = NVIC_BIT(TIM1_CC_IRQN);
   __asm volatile("dsb\n\tisb" ::: "memory");
 }
 
-void TIM2_IRQHandler(void) {
+void TIM1_CC_IRQHandler(void) {
   const uint32_t now = rb_event_now();
-  const uint32_t event = TIM_CCR1(TIM2_BASE); /* the hardware keeps the event time */
-  TIM_SR(TIM2_BASE) = ~TIM_SR_CC1IF;
-  const uint32_t lat = now - event;
+  const uint32_t event = TIM_CCR1(TIM1_BASE); /* the hardware keeps the event time */
+  TIM_SR(TIM1_BASE) = ~TIM_SR_CC1IF;
+  const uint32_t lat = (now - event) & RB_EVENT_MASK;
   /* Next compare a period later; if this one was a period or more late the
    * harness counts it bad, and the next is scheduled from now. */
-  TIM_CCR1(TIM2_BASE) = (lat < RB_EVENT_PERIOD ? event : now) + RB_EVENT_PERIOD;
+  TIM_CCR1(TIM1_BASE) = ((lat < RB_EVENT_PERIOD ? event : now) + RB_EVENT_PERIOD) & RB_EVENT_MASK;
   rb_event_irq(event, now);
+}
+
+void rb_empty_start(void) {
+  NVIC_ICER(TIM1_UP_TIM10_IRQN) = NVIC_BIT(TIM1_UP_TIM10_IRQN);
+  TIM_SR(TIM1_BASE) = ~TIM_SR_UIF;
+  NVIC_ICPR(TIM1_UP_TIM10_IRQN) = NVIC_BIT(TIM1_UP_TIM10_IRQN);
+  TIM_DIER(TIM1_BASE) = TIM_DIER_UIE;
+  NVIC_ISER(TIM1_UP_TIM10_IRQN) = NVIC_BIT(TIM1_UP_TIM10_IRQN);
+}
+
+void rb_empty_stop(void) {
+  TIM_DIER(TIM1_BASE) = 0;
+  NVIC_ICER(TIM1_UP_TIM10_IRQN) = NVIC_BIT(TIM1_UP_TIM10_IRQN);
+  TIM_SR(TIM1_BASE) = ~TIM_SR_UIF;
+  NVIC_ICPR(TIM1_UP_TIM10_IRQN) = NVIC_BIT(TIM1_UP_TIM10_IRQN);
+  __asm volatile("dsb\n\tisb" ::: "memory");
+}
+
+/* The empty interrupt: acknowledge, nothing else. */
+void TIM1_UP_TIM10_IRQHandler(void) {
+  TIM_SR(TIM1_BASE) = ~TIM_SR_UIF;
 }
 
 static uint32_t rb_core_from_registers(void) {

@@ -1,7 +1,10 @@
 /* STM32F407G-DISC1 (STM32F407VGT6): 8 MHz HSE -> PLL 168 MHz.
- * Ruler: DWT CYCCNT (core cycles). Event source: TIM2 channel 1 compare,
- * TIM2 free-running at 84 MHz (APB1 42 MHz x2), so the irq series carry
- * hz=84000000 and are measured in TIM2 ticks. */
+ * Ruler: DWT CYCCNT (core cycles). Event source: TIM1 channel 1 compare.
+ * TIM1 sits on APB2 (84 MHz, AHB/2); with an APB prescaler other than 1 the
+ * timer clock is twice the bus clock (RM0090, "Clocks" in the RCC chapter),
+ * so TIM1 counts at 168 MHz, the core clock: the irq series are in core
+ * cycles (seed 003). TIM1 is 16-bit (free-running, ARR = 0xFFFF): event
+ * differences are taken modulo 65536 (390 us), far above the period. */
 #ifndef RB_BOARD_HW_H
 #define RB_BOARD_HW_H
 
@@ -16,15 +19,21 @@ static inline uint32_t rb_counter_now(void) {
   return *(volatile uint32_t*)0xE0001004u;
 }
 
-#define RB_EVENT_HZ 84000000u
-#define RB_EVENT_NAME "tim2_cc1"
+#define RB_EVENT_HZ RB_CORE_HZ
+#define RB_EVENT_NAME "tim1_cc1"
+#define RB_EVENT_CLOCK "core"
+#define RB_EVENT_MASK 0xFFFFu
 /* 101 us: well above the 20 us critical section, not a divisor of the 1 ms
- * tick, so the events sample every offset within the tick period. */
-#define RB_EVENT_PERIOD 8484u
+ * tick, so the events sample every offset within the tick period; well
+ * below the 65536-tick wrap. */
+#define RB_EVENT_PERIOD 16968u
 static inline uint32_t rb_event_now(void) {
-  return *(volatile uint32_t*)0x40000024u;
+  return *(volatile uint32_t*)0x40010024u; /* TIM1_CNT */
 }
-#define RB_TEST_IRQN 28u
+#define RB_TEST_IRQN 27u /* TIM1_CC */
+
+/* Empty interrupts: TIM1's update (overflow) every 65536 ticks (390 us). */
+#define RB_EMPTY_NAME "tim1_update"
 
 /* Console: USART2, TX on PA2, RX on PA3 (AF7), RB_UART_BAUD 8N1 (board.cmake). */
 

@@ -2,7 +2,8 @@
  *   irq_entry:     the first read of the event timer in the ISR, and
  *   event_to_task: the first read in hi (priority 7), which the ISR wakes
  *                  with the port's from-ISR give and switch-on-exit request.
- * Both are event-timer ticks since the event (hz = RB_EVENT_HZ). Three
+ * Both are event-timer ticks since the event (hz = RB_EVENT_HZ), taken
+ * modulo the timer's width (RB_EVENT_MASK: TIM1 is 16-bit). Three
  * phases (seed 003): idle (nothing else runs), busy (bg_a, priority 2, runs
  * an integer loop), critical (bg_a masks interrupts through the port's
  * critical section for RB_CRIT_TICKS of the ruler once per tick).
@@ -10,7 +11,20 @@
  * Counters per phase (PHASE line): irq = ISR samples kept, task = task
  * samples kept, bad = events where the ISR came a period or more late or hi
  * had not consumed the previous event, plus task wakeups that did not match
- * the ISR's count. One extra, unrecorded event ends the phase and wakes ctl. */
+ * the ISR's count. One extra, unrecorded event ends the phase and wakes ctl.
+ *
+ * Phase critical: where an event falls against the masking window decides
+ * its latency, so the phase's percentiles rank nothing. Its PHASE line
+ * carries instead, per series (entry_ = irq_entry, task_ = event_to_task):
+ *   window   the masking window in event-timer ticks (RB_CRIT_TICKS of the
+ *            ruler converted at RB_EVENT_HZ / RB_COUNTER_HZ)
+ *   *_limit  the busy phase's maximum of the series (the same background
+ *            task running, nothing masked)
+ *   *_delayed samples above *_limit (delayed by the masking)
+ *   *_worst  the phase's maximum
+ *   *_beyond *_worst - window, 0 when not above: what an event waits beyond
+ *            the masking window itself
+ * The host re-derives each from the RAW lines (docs/protocol.md). */
 #include "rb_harness.h"
 
 static volatile uint32_t rb_irq_n;  /* ISR calls this phase */
@@ -22,6 +36,11 @@ static volatile int rb_irq_active;
 static volatile int rb_irq_rc;
 static uint32_t rb_irq_total; /* warmup + samples */
 static uint32_t rb_irq_warmup;
+
+/* The busy phase's maxima: the limits of phase critical's "delayed". */
+static uint32_t rb_busy_entry_max;
+static uint32_t rb_busy_task_max;
+#define RB_CRIT_EVENT_TICKS ((uint32_t)(((uint64_t)RB_CRIT_TICKS * RB_EVENT_HZ) / RB_COUNTER_HZ))
 
 static volatile int rb_bg_stop;
 static volatile uint32_t rb_bg_sink;
@@ -35,7 +54,7 @@ void rb_event_irq(uint32_t event, uint32_t now) {
     rbp_port.isr_exit();
     return;
   }
-  const uint32_t lat = now - event;
+  const uint32_t lat = (now - event) & RB_EVENT_MASK;
   if (lat >= RB_EVENT_PERIOD || rb_task_n != i) {
     rb_irq_bad++;
   }
@@ -66,7 +85,7 @@ static void rb_irq_receiver(void) {
       break;
     }
     const uint32_t j = rb_task_n;
-    const uint32_t lat = now - rb_irq_event;
+    const uint32_t lat = (now - rb_irq_event) & RB_EVENT_MASK;
     if (rb_irq_n != j + 1u || lat >= RB_EVENT_PERIOD) {
       rb_irq_bad++;
     }
@@ -111,6 +130,35 @@ static void rb_bg_critical(void) {
   }
 }
 
+/* Samples of v[0..n) above `limit`, and the largest. */
+static uint32_t rb_irq_above(const uint32_t* v, uint32_t n, uint32_t limit, uint32_t* worst) {
+  uint32_t count = 0;
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    count += v[i] > limit ? 1u : 0u;
+    m = v[i] > m ? v[i] : m;
+  }
+  *worst = m;
+  return count;
+}
+
+static void rb_irq_field(const char* prefix, const char* key, uint32_t v) {
+  rb_rec_text(",");
+  rb_rec_text(prefix);
+  rb_rec_text(key);
+  rb_rec_u32(v);
+}
+
+static void rb_irq_delay_fields(const char* prefix, const uint32_t* v, uint32_t n, uint32_t limit) {
+  uint32_t worst;
+  const uint32_t delayed = rb_irq_above(v, n, limit, &worst);
+  const uint32_t window = RB_CRIT_EVENT_TICKS;
+  rb_irq_field(prefix, "_limit=", limit);
+  rb_irq_field(prefix, "_delayed=", delayed);
+  rb_irq_field(prefix, "_worst=", worst);
+  rb_irq_field(prefix, "_beyond=", worst > window ? worst - window : 0u);
+}
+
 static void rb_irq_phase(const char* phase, rb_role_fn background, uint32_t n, uint32_t w) {
   rb_irq_n = 0;
   rb_task_n = 0;
@@ -150,9 +198,20 @@ static void rb_irq_phase(const char* phase, rb_role_fn background, uint32_t n, u
   rb_rec_kv_u32("bad", rb_irq_bad);
   rb_rec_kv("status", ok ? "OK" : "BAD");
   rb_rec_kv_u32("expected", n);
+  const int critical = background == rb_bg_critical;
+  if (critical) {
+    rb_rec_kv_u32("window", RB_CRIT_EVENT_TICKS);
+    rb_irq_delay_fields("entry", rb_buf_a, irq_kept, rb_busy_entry_max);
+    rb_irq_delay_fields("task", rb_buf_b, task_kept, rb_busy_task_max);
+  }
   rb_rec_end();
   rb_emit_series("irq_entry", rb_buf_a, irq_kept, RB_EVENT_HZ, RB_NO_BASE);
   rb_emit_series("event_to_task", rb_buf_b, task_kept, RB_EVENT_HZ, RB_NO_BASE);
+  if (background == rb_bg_busy) {
+    /* Sorted by rb_emit_series: the last is the maximum. */
+    rb_busy_entry_max = irq_kept ? rb_buf_a[irq_kept - 1u] : 0u;
+    rb_busy_task_max = task_kept ? rb_buf_b[task_kept - 1u] : 0u;
+  }
 }
 
 void rb_test_irq_latency(const struct rb_test* t) {

@@ -4,7 +4,9 @@
  * changed since the last look, the other ran in between, so this task has
  * just been switched in: it reads the counter. The records of the two tasks
  * alternate by construction; the series is the time between consecutive
- * switch-ins (one slice each). Each task writes only its own variables. */
+ * switch-ins (one slice each). Each task writes only its own variables.
+ * No ruler baseline is subtracted: a slice is a span of time, not a code
+ * path timed by a read/call/read window. */
 #include "rb_harness.h"
 
 static volatile uint32_t rb_ts_iter[2];   /* loop passes, written by their owner */
@@ -83,5 +85,5 @@ void rb_test_time_slice(const struct rb_test* t) {
     const uint32_t b = ((k + 1u) & 1u) ? second[(k + 1u) / 2u] : first[(k + 1u) / 2u];
     first[k] = b - a;
   }
-  rb_emit_series("time_slice", first, n, RB_COUNTER_HZ, RB_WITH_BASE);
+  rb_emit_series("time_slice", first, n, RB_COUNTER_HZ, RB_NO_BASE);
 }
