@@ -365,12 +365,11 @@ void every_series(Document& d, const RunView& cur) {
         reasons.insert(
             fmt::format("`{}` on board `{}`: {}", s.name, or_dash(j->snap.board), s.not_measured));
       }
-      t.rows.push_back({j->snap.id, key, s.test, f("n"), f("min"), f("median"),
-                        nm ? ticks(*nm) : "-", f("p90"), f("p99"), f("p999"), f("max"), f("avg"),
-                        f("stddev"), f("jitter"),
-                        s.base.empty() || !value(s, "base") ? f("base") : f("base") + " (" + s.base + ")",
-                        unit_label(j->snap.unit),
-                        s.has_raw ? "RAW" : "RESULT only"});
+      t.rows.push_back(
+          {j->snap.id, key, s.test, f("n"), f("min"), f("median"), nm ? ticks(*nm) : "-", f("p90"),
+           f("p99"), f("p999"), f("max"), f("avg"), f("stddev"), f("jitter"),
+           s.base.empty() || !value(s, "base") ? f("base") : f("base") + " (" + s.base + ")",
+           unit_label(j->snap.unit), s.has_raw ? "RAW" : "RESULT only"});
     }
   }
   table(d, std::move(t));
@@ -1054,11 +1053,11 @@ Status write_csv(const std::vector<RunView>& runs, const std::filesystem::path& 
   if (ec)
     return Error{fmt::format("cannot create CSV directory {}: {}", dir.string(), ec.message())};
 
-  std::string summary =
-      csv_row({"run_id", "started_at",  "job_id",    "kernel", "status", "unit",   "phase",
-               "series", "test",        "hz",        "n",      "min",    "median", "net_median",
-               "avg",    "p90",         "p99",       "p999",   "max",    "stddev", "jitter",
-               "base",   "base_series", "median_ns", "p99_ns", "not_measured"});
+  std::string summary = csv_row(
+      {"run_id", "started_at",  "job_id",    "kernel", "status",      "unit",   "phase",
+       "series", "test",        "hz",        "n",      "min",         "median", "net_median",
+       "avg",    "p90",         "p99",       "p999",   "max",         "stddev", "jitter",
+       "base",   "base_series", "median_ns", "p99_ns", "not_measured"});
   std::string samples = csv_row({"run_id", "job_id", "unit", "phase", "series", "index", "ticks"});
   std::string foot = csv_row({"run_id", "job_id", "kernel", "board", "opt", "tick_hz", "text",
                               "data", "bss", "flash", "ram", "kernel_flash", "kernel_ram"});

@@ -37,7 +37,9 @@ std::string describe_idcode(const std::string& idcode) {
   }
   if (v == 0) return "not readable on this board";
   const unsigned dev = v & 0xFFFu, rev = (v >> 16) & 0xFFFFu;
-  const char* name = dev == 0x413 ? " (STM32F405/407/415/417)" : dev == 0x419 ? " (STM32F42x/43x)" : "";
+  const char* name = dev == 0x413   ? " (STM32F405/407/415/417)"
+                     : dev == 0x419 ? " (STM32F42x/43x)"
+                                    : "";
   return fmt::format("device 0x{:03x}{} revision 0x{:04x}", dev, name, rev);
 }
 
@@ -146,8 +148,7 @@ Result<std::vector<SmokeResult>> run_smoke(const SmokeRequest& req, ProcessRunne
     if (o.interrupted) break;
   }
   if (!found) {
-    return make_error(ErrorKind::kUsage,
-                      fmt::format("no board '{}' in {}", req.board, req.bench));
+    return make_error(ErrorKind::kUsage, fmt::format("no board '{}' in {}", req.board, req.bench));
   }
   return out;
 }
@@ -162,8 +163,8 @@ std::string format_smoke(const std::vector<SmokeResult>& results) {
     };
     if (!r.conditions.empty()) {
       row("debugger", condition(r, "debugger"));
-      row("core", condition(r, "core_measured") + " Hz measured, " + condition(r, "core") +
-                      " Hz nominal");
+      row("core",
+          condition(r, "core_measured") + " Hz measured, " + condition(r, "core") + " Hz nominal");
       row("flash_ws", condition(r, "flash_ws"));
       row("reset_cause", condition(r, "reset_cause"));
       row("chip", describe_idcode(condition(r, "idcode")));

@@ -19,10 +19,10 @@
 namespace rb::run {
 
 struct SmokeRequest {
-  std::string bench;      // the bench file
-  std::string board;      // only this board id; empty: every board
-  std::string firmware;   // firmware CMake project
-  std::string out;        // where the run directories go
+  std::string bench;     // the bench file
+  std::string board;     // only this board id; empty: every board
+  std::string firmware;  // firmware CMake project
+  std::string out;       // where the run directories go
   std::string build_cache;
 };
 
