@@ -6,6 +6,7 @@
 #include "matrix/registry.h"
 #include "run/run_setup.h"
 #include "run/runner.h"
+#include "util/atomic_write.h"
 
 namespace rb::run {
 
@@ -103,9 +104,15 @@ Result<std::vector<SmokeResult>> run_smoke(const SmokeRequest& req, ProcessRunne
   for (const auto& inst : lb.value.boards) {
     if (!req.board.empty() && inst.id != req.board) continue;
     found = true;
-    std::vector<matrix::Diagnostic> diagnostics;
-    auto lm = matrix::parse_matrix(smoke_matrix(inst.board, firmware),
-                                   (firmware.parent_path() / "smoke.yaml").string());
+    // The matrix is a file like any run's: the run directory keeps its copy.
+    const std::filesystem::path matrix_file =
+        std::filesystem::absolute(req.out) / ("smoke-" + inst.board + ".yaml");
+    std::error_code ec;
+    std::filesystem::create_directories(matrix_file.parent_path(), ec);
+    if (auto w = write_file_atomic(matrix_file, smoke_matrix(inst.board, firmware)); !w.ok()) {
+      return make_error(ErrorKind::kCannotWrite, w.error().message);
+    }
+    auto lm = matrix::load_matrix(matrix_file);
     if (!lm.ok()) {
       return make_error(ErrorKind::kInternal,
                         fmt::format("the smoke matrix for {} does not load: {}", inst.board,
