@@ -1,0 +1,61 @@
+#!/usr/bin/python3
+"""Prints docs/kernels.md's emulated results table from one run directory of
+`rtosbench run --matrix configs/qemu.yaml` (every job's result.json):
+
+    scripts/emulated-table.py runs/<run id>
+
+Per series the raw median, the median net of its ruler baseline where the
+series has one, and p99; the critical phase as its delayed share and worst
+case beyond the masking window (docs/method.md); series the emulated board
+does not measure (irq_entry, time_slice) marked so; the CHECKs."""
+import json
+import pathlib
+import sys
+
+NOT_MEASURED = {"irq_entry", "time_slice"}  # RB_BOARD_NOT_MEASURED_* of qemu-netduinoplus2
+ROWS = [("", "api_overhead"), ("", "wake_latency"), ("", "round_trip"), ("", "queue"),
+        ("", "mutex_lock_unlock"), ("idle", "event_to_task"), ("busy", "event_to_task"),
+        ("idle", "irq_entry"), ("", "tick_irq_empty"), ("", "tick_overhead"), ("", "time_slice")]
+
+
+def main():
+    run = pathlib.Path(sys.argv[1])
+    jobs = [json.loads(p.read_text()) for p in sorted(run.glob("jobs/*/result.json"))]
+    order = ["bare", "freertos", "threadx", "ucos3", "tencentos", "rtthread_nano"]
+    jobs.sort(key=lambda j: order.index(j["job"]["kernel"]) if j["job"]["kernel"] in order else 99)
+    names = [j["job"]["kernel"] for j in jobs]
+    print("| series | " + " | ".join(names) + " |")
+    print("|---|" + "---:|" * len(names))
+    for phase, name in ROWS:
+        cells = []
+        for j in jobs:
+            s = next((x for x in j["series"] if x["name"] == name and (x.get("phase") or "") == phase), None)
+            if s is None:
+                cells.append("-")
+                continue
+            net = s.get("median_minus_base_ticks")
+            cell = f"{s['median_ticks']}" + (f" ({net} net)" if net is not None else "")
+            cells.append(cell + f" / {s['p99_ticks']}")
+        label = (phase + "/" if phase else "") + name
+        if name in NOT_MEASURED:
+            label += " (not a measurement here)"
+        print(f"| {label} | " + " | ".join(cells) + " |")
+    for series in ("irq_entry", "event_to_task"):
+        cells = []
+        for j in jobs:
+            crit = next((p for p in j["verify"]["phases"] if p["name"] == "critical"), None)
+            d = next((x for x in (crit or {}).get("delay", []) if x["series"] == series), None)
+            cells.append("-" if d is None else
+                         f"{100.0 * d['delayed'] / d['n']:.1f} % delayed, worst {d['worst']}, {d['beyond']} beyond")
+        print(f"| critical/{series} | " + " | ".join(cells) + " |")
+    checks = sorted({c["name"] for j in jobs for c in j["verify"]["checks"]})
+    for name in checks:
+        cells = []
+        for j in jobs:
+            c = next((x for x in j["verify"]["checks"] if x["name"] == name), None)
+            cells.append("-" if c is None else f"{c['status']} ({c['pass']}/{c['rounds']})")
+        print(f"| CHECK {name} | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()
