@@ -51,6 +51,16 @@ grep -qE '^CONFIG,.*,start=host,' "$out" || fail "CONFIG does not say start=host
   { cat "$work/verify.txt" >&2; fail "the log does not verify"; }
 echo "ok: START $nonce started it: BEGIN, start=host, the log verifies"
 
+# The clock pins: a capture whose core_measured is not the pinned clock is
+# INVALID and says why (configs/f407.yaml pins 168000000; QEMU reports n/a).
+set +e
+"$bin" verify "$out" --expect core_measured=168000000 >"$work/pin.txt" 2>&1
+rc=$?
+set -e
+[[ $rc -eq 1 ]] || { cat "$work/pin.txt" >&2; fail "a core_measured other than the pin: exit $rc, not 1"; }
+grep -q "core_measured" "$work/pin.txt" || { cat "$work/pin.txt" >&2; fail "the reason does not name core_measured"; }
+echo "ok: core_measured other than the pinned clock: INVALID, naming the key"
+
 # Each tick-paced test announces its silent window: one tick per sample.
 tick=$(grep -oE '^CONFIG,.*[,]tick=[0-9]+' "$out" | grep -oE 'tick=[0-9]+' | head -1 | cut -d= -f2)
 for t in time_slice tick_overhead; do
