@@ -46,8 +46,8 @@ TEST(SmokeHints, BytesWithoutABannerPointAtTheBaudRate) {
 TEST(SmokeHints, DebuggerAndClock) {
   SmokeResult r = disco();
   r.status = store::JobStatus::kInvalid;
-  r.conditions = {{"debugger", "1"}, {"core", "168000000"}, {"core_measured", "16000000"},
-                  {"hse", "8000000"}};
+  r.conditions = {
+      {"debugger", "1"}, {"core", "168000000"}, {"core_measured", "16000000"}, {"hse", "8000000"}};
   auto h = smoke_hints(r);
   EXPECT_TRUE(any_contains(h, "C_DEBUGEN"));
   EXPECT_TRUE(any_contains(h, "runs at 16000000 Hz, not 168000000 Hz"));
