@@ -531,14 +531,16 @@ TEST_F(Doctor, ProbeReadsTheIdcode) {
   testing::FakeProcessRunner other;
   other.on("openocd", "mdw", 0, "0xe0042000: 10006419 \n");
   other.rules.insert(other.rules.end(), fake_.rules.begin(), fake_.rules.end());
-  t = find(run_doctor(in, other), "target of disco-1");
+  const auto found_other = run_doctor(in, other);  // t points into it
+  t = find(found_other, "target of disco-1");
   EXPECT_EQ(t->level, Finding::Level::kError);
   EXPECT_NE(t->detail.find("has device 0x413"), std::string::npos);
 
   testing::FakeProcessRunner dead;
   dead.on("openocd", "mdw", 1, "Error: init mode failed (unable to connect to the target)\n");
   dead.rules.insert(dead.rules.end(), fake_.rules.begin(), fake_.rules.end());
-  t = find(run_doctor(in, dead), "target of disco-1");
+  const auto found_dead = run_doctor(in, dead);  // t points into it
+  t = find(found_dead, "target of disco-1");
   EXPECT_EQ(t->level, Finding::Level::kError);
   EXPECT_NE(t->detail.find("unable to connect"), std::string::npos);
 
@@ -548,7 +550,8 @@ TEST_F(Doctor, ProbeReadsTheIdcode) {
   py.on("pyocd", "list", 0, "stm32f407vgtx STMicroelectronics STM32F407VGTx STM32F4 pack\n");
   py.on("pyocd", "read32 0xE0042000", 0, "e0042000:  10076413    |.d..|\n");
   py.rules.insert(py.rules.end(), fake_.rules.begin(), fake_.rules.end());
-  t = find(run_doctor(in, py), "target of disco-1");
+  const auto found_py = run_doctor(in, py);  // t points into it
+  t = find(found_py, "target of disco-1");
   ASSERT_NE(t, nullptr);
   EXPECT_EQ(t->level, Finding::Level::kOk) << t->detail;
   EXPECT_NE(t->detail.find("revision 1"), std::string::npos);
