@@ -24,6 +24,10 @@ for _ in $(seq 1 1800); do
   sleep 0.1
 done
 [[ -n "$raw" ]] || fail "the capture never started"
+# This run's QEMU, by its image path (unique to this test's directory; run ids
+# of tests started in the same second are alike).
+[[ -n "$(pgrep -f "qemu-system-arm .*-kernel ${raw%/jobs/*}/" || true)" ]] ||
+  fail "no QEMU found for the run (the check below would prove nothing)"
 # Fill what is left of the disk while the firmware is still printing.
 dd if=/dev/zero of="$FULL/filler" bs=64k >/dev/null 2>&1 || true
 set +e
@@ -42,5 +46,5 @@ expect_contains "the reason names the full disk" "capture.raw: No space left on 
 expect_eq "not retried as a port error" false "$([[ -e $j/attempt-2 ]] && echo true || echo false)"
 expect_eq "no result kept" false "$([[ -e $j/result.json ]] && echo true || echo false)"
 expect_contains "stderr says what was not kept" "cannot write" "$ERR"
-expect_eq "no QEMU left behind" "" "$(pgrep -f "rtosbench-qemu-.*$(basename "$d")" || true)"
+expect_eq "no QEMU left behind" "" "$(pgrep -f "qemu-system-arm .*-kernel $d/" || true)"
 finish

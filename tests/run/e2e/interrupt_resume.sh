@@ -37,7 +37,7 @@ expect_eq "its first load is final" OK "$(jq -r .status "$slow/load-1/load.json"
 expect_eq "its second load is not" false "$([[ -e $slow/load-2/load.json ]] && echo true || echo false)"
 expect_eq "interrupted attempt recorded" INTERRUPTED "$(jq -r .status "$slow/load-2/attempt-1/attempt.json")"
 expect_eq "pending in run.json" PENDING "$(jq -r '.jobs[] | select(.id=="slow-O2-tick1000-fpu0") | .status' "$d/run.json")"
-expect_eq "no QEMU left behind" "" "$(pgrep -f "rtosbench-qemu-.*$(basename "$d")" || true)"
+expect_eq "no QEMU left behind" "" "$(pgrep -f "qemu-system-arm .*-kernel $d/" || true)"
 expect_eq "an interrupted run is not recorded in the history" false "$([[ -e $RTOSBENCH_HISTORY ]] && echo true || echo false)"
 source1=$(jq -r .options.kernel_sources.fakeos "$d/run.json")
 expect_contains "the first session's kernel source" "fakeos-src" "$source1"

@@ -22,7 +22,9 @@ start_run() {
   [[ -n "$raw" ]] || fail "the capture never started"
   d=$(run_dir "$1")
 }
-qemus() { pgrep -f "rtosbench-qemu-.*$(basename "$d")" || true; }
+# This run's QEMU by its image path: unique to this test's directory (run ids
+# of tests started in the same second are alike).
+qemus() { pgrep -f "qemu-system-arm .*-kernel $d/" || true; }
 
 start_run "$WORK/runs"
 [[ -n "$(qemus)" ]] || fail "no QEMU found for the run (the test would prove nothing)"

@@ -9,33 +9,52 @@
 #error "testfw: this port is broken on purpose (BUILD_ERROR test)"
 #endif
 
-#define USART1_SR (*(volatile uint32_t *)0x40011000u)
-#define USART1_DR (*(volatile uint32_t *)0x40011004u)
-#define USART1_CR1 (*(volatile uint32_t *)0x4001100Cu)
+#define USART1_SR (*(volatile uint32_t*)0x40011000u)
+#define USART1_DR (*(volatile uint32_t*)0x40011004u)
+#define USART1_CR1 (*(volatile uint32_t*)0x4001100Cu)
 
 extern uint32_t _data_load, _data_start, _data_end, _bss_start, _bss_end, _stack_top;
 void reset_handler(void);
 #if defined(TESTFW_MODE_vanish)
-static void fault_handler(void) { __asm volatile("udf #1"); }
+static void fault_handler(void) {
+  __asm volatile("udf #1");
+}
 #else
-static void fault_handler(void) { for (;;) {} }
+static void fault_handler(void) {
+  for (;;) {
+  }
+}
 #endif
 
-__attribute__((section(".vectors"), used)) static const void *const vectors[16] = {
-    &_stack_top, reset_handler, fault_handler, fault_handler, fault_handler,
-    fault_handler, fault_handler, 0, 0, 0, 0, fault_handler, fault_handler, 0,
-    fault_handler, fault_handler};
+__attribute__((section(".vectors"), used)) static const void* const vectors[16] = {&_stack_top,
+                                                                                   reset_handler,
+                                                                                   fault_handler,
+                                                                                   fault_handler,
+                                                                                   fault_handler,
+                                                                                   fault_handler,
+                                                                                   fault_handler,
+                                                                                   0,
+                                                                                   0,
+                                                                                   0,
+                                                                                   0,
+                                                                                   fault_handler,
+                                                                                   fault_handler,
+                                                                                   0,
+                                                                                   fault_handler,
+                                                                                   fault_handler};
 
 static void put_char(char c) {
-  while (!(USART1_SR & 0x80u)) {}
+  while (!(USART1_SR & 0x80u)) {
+  }
   USART1_DR = (uint32_t)(unsigned char)c;
 }
 
 static void delay(uint32_t n) {
-  for (volatile uint32_t i = 0; i < n; ++i) {}
+  for (volatile uint32_t i = 0; i < n; ++i) {
+  }
 }
 
-static uint32_t crc32c(const char *s, uint32_t len) {
+static uint32_t crc32c(const char* s, uint32_t len) {
   uint32_t crc = 0xFFFFFFFFu;
   for (uint32_t i = 0; i < len; ++i) {
     crc ^= (unsigned char)s[i];
@@ -49,23 +68,29 @@ static char line[700];
 static uint32_t line_len;
 static uint32_t seq;
 static uint32_t lines_written;
-static const char *start_kind = "none"; /* CONFIG start=, set by wait_start() */
+static const char* start_kind = "none"; /* CONFIG start=, set by wait_start() */
 
-static void add_str(const char *s) {
+static void add_str(const char* s) {
   while (*s && line_len < sizeof line - 1) line[line_len++] = *s++;
 }
 static void add_u32(uint32_t v) {
   char tmp[11];
   int n = 0;
-  do { tmp[n++] = (char)('0' + v % 10u); v /= 10u; } while (v);
+  do {
+    tmp[n++] = (char)('0' + v % 10u);
+    v /= 10u;
+  } while (v);
   while (n) line[line_len++] = tmp[--n];
 }
 static void add_hex8(uint32_t v) {
   for (int i = 7; i >= 0; --i) line[line_len++] = "0123456789abcdef"[(v >> (4 * i)) & 0xFu];
 }
-static void begin_line(const char *record) { line_len = 0; add_str(record); }
+static void begin_line(const char* record) {
+  line_len = 0;
+  add_str(record);
+}
 
-static void emit_bytes(const char *s, uint32_t n) {
+static void emit_bytes(const char* s, uint32_t n) {
   for (uint32_t i = 0; i < n; ++i) put_char(s[i]);
 }
 
@@ -84,7 +109,10 @@ static void end_line(void) {
 #if defined(TESTFW_MODE_truncated)
   /* Bytes lost in transit: line 9 is cut in the middle and lines 10-11 never
    * arrive, so line 9's head runs into line 12. */
-  if (lines_written == 9) { emit_bytes(line, line_len / 2); return; }
+  if (lines_written == 9) {
+    emit_bytes(line, line_len / 2);
+    return;
+  }
   if (lines_written == 10 || lines_written == 11) return;
 #endif
 #if defined(TESTFW_MODE_vanish)
@@ -119,7 +147,7 @@ static uint32_t rank_value(uint32_t p_num, uint32_t p_den, uint32_t n) {
 
 /* RAW lines then the RESULT of one series of n samples around `base`. */
 /* Returns the median. */
-static uint32_t series(const char *name, uint32_t base, uint32_t spread, uint32_t ruler_base) {
+static uint32_t series(const char* name, uint32_t base, uint32_t spread, uint32_t ruler_base) {
   const uint32_t n = TESTFW_SAMPLES;
   uint64_t sum = 0;
   for (uint32_t i = 0; i < n; ++i) {
@@ -139,20 +167,33 @@ static uint32_t series(const char *name, uint32_t base, uint32_t spread, uint32_
   }
   for (uint32_t i = 0; i < n; ++i) {
     uint32_t v = samples[i], j = i;
-    while (j > 0 && sorted[j - 1] > v) { sorted[j] = sorted[j - 1]; --j; }
+    while (j > 0 && sorted[j - 1] > v) {
+      sorted[j] = sorted[j - 1];
+      --j;
+    }
     sorted[j] = v;
   }
   begin_line("RESULT,");
   add_str(name);
-  add_str(",n="); add_u32(n);
+  add_str(",n=");
+  add_u32(n);
   add_str(",hz=1000000000");
-  add_str(",min_ticks="); add_u32(sorted[0]);
-  add_str(",median_ticks="); add_u32(rank_value(50, 100, n));
-  add_str(",p90_ticks="); add_u32(rank_value(90, 100, n));
-  add_str(",p99_ticks="); add_u32(rank_value(99, 100, n));
-  add_str(",max_ticks="); add_u32(sorted[n - 1]);
-  add_str(",avg_ticks="); add_u32((uint32_t)(sum / n));
-  if (ruler_base) { add_str(",base_ticks="); add_u32(ruler_base); }
+  add_str(",min_ticks=");
+  add_u32(sorted[0]);
+  add_str(",median_ticks=");
+  add_u32(rank_value(50, 100, n));
+  add_str(",p90_ticks=");
+  add_u32(rank_value(90, 100, n));
+  add_str(",p99_ticks=");
+  add_u32(rank_value(99, 100, n));
+  add_str(",max_ticks=");
+  add_u32(sorted[n - 1]);
+  add_str(",avg_ticks=");
+  add_u32((uint32_t)(sum / n));
+  if (ruler_base) {
+    add_str(",base_ticks=");
+    add_u32(ruler_base);
+  }
   end_line();
   return rank_value(50, 100, n);
 }
@@ -170,8 +211,9 @@ static void log_all(void) {
              ",kernel_commit=" RB_KERNEL_COMMIT ",port=" RB_PORT ",board=" RB_BOARD
              ",checks=" RB_CHECKS ",lookup=clz");
   end_line();
-  begin_line("CONFIG,harness=0000000000000000,counter=tim2,unit=instructions,debugger=0,"
-             "dhcsr=0x00000000,reset_cause=n/a,warmup=");
+  begin_line(
+      "CONFIG,harness=0000000000000000,counter=tim2,unit=instructions,debugger=0,"
+      "dhcsr=0x00000000,reset_cause=n/a,warmup=");
   add_u32(RB_WARMUP);
   add_str(",samples=");
   add_u32(RB_SAMPLES_CONFIGURED);
@@ -185,7 +227,8 @@ static void log_all(void) {
   series("ruler_read_pair", 2, 1, 0);
   const uint32_t base = series("ruler_loop", 12, 3, 0);
 #if defined(TESTFW_MODE_hang)
-  for (;;) {}
+  for (;;) {
+  }
 #endif
   begin_line("TEST,api_overhead");
   end_line();
@@ -226,13 +269,13 @@ uint32_t testfw_port_start(void);
  * the banner, then a `START` line; with this image's nonce, start=host. */
 
 static void wait_start(void) {
-  static const char banner[] = "rtosbench-fw: board=" RB_BOARD " port=" RB_PORT
-                               " nonce=" RB_NONCE " waiting for START\n";
+  static const char banner[] =
+      "rtosbench-fw: board=" RB_BOARD " port=" RB_PORT " nonce=" RB_NONCE " waiting for START\n";
   static const char want[] = "START " RB_NONCE;
   char got[40];
   uint32_t n = 0;
   USART1_CR1 = (1u << 13) | (1u << 3) | (1u << 2); /* UE, TE, RE */
-  for (const char *c = banner; *c; ++c) put_char(*c);
+  for (const char* c = banner; *c; ++c) put_char(*c);
   for (;;) {
     if (!(USART1_SR & 0x20u)) continue; /* RXNE */
     const char c = (char)USART1_DR;
@@ -240,7 +283,8 @@ static void wait_start(void) {
       if (n < sizeof got) got[n++] = c;
       continue;
     }
-    if (n >= 5 && got[0] == 'S' && got[1] == 'T' && got[2] == 'A' && got[3] == 'R' && got[4] == 'T') {
+    if (n >= 5 && got[0] == 'S' && got[1] == 'T' && got[2] == 'A' && got[3] == 'R' &&
+        got[4] == 'T') {
       uint32_t i = 0;
       while (i < n && i < sizeof want - 1 && got[i] == want[i]) ++i;
       start_kind = (n == sizeof want - 1 && i == n) ? "host" : "manual";
@@ -251,13 +295,14 @@ static void wait_start(void) {
 }
 
 void reset_handler(void) {
-  uint32_t *src = &_data_load;
-  for (uint32_t *dst = &_data_start; dst < &_data_end;) *dst++ = *src++;
-  for (uint32_t *dst = &_bss_start; dst < &_bss_end;) *dst++ = 0;
+  uint32_t* src = &_data_load;
+  for (uint32_t* dst = &_data_start; dst < &_data_end;) *dst++ = *src++;
+  for (uint32_t* dst = &_bss_start; dst < &_bss_end;) *dst++ = 0;
 #if defined(TESTFW_KERNEL)
   (void)testfw_port_start();
 #endif
   wait_start();
   log_all();
-  for (;;) {}
+  for (;;) {
+  }
 }
