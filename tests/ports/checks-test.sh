@@ -15,11 +15,7 @@
 # The kernel source comes from ENV_VAR as in port-test.sh (unset: exit 77,
 # reported as skipped); the bare port (ENV_VAR "-") needs none.
 set -euo pipefail
-
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
+. "$(dirname "$0")/lib.sh"
 
 port=$1 env_var=$2 bin=$3 root=$4 work=$5 gen=$6
 [[ -x $bin ]] || fail "rtosbench binary not found: $bin"
@@ -45,20 +41,8 @@ declare -A median
 for checks in off on; do
   build=$work/$port-checks-$checks
   rm -rf "$build"
-  if ! cmake -S "$root/firmware" -B "$build" -G "$gen" -DRB_PORT="$port" -DRB_BOARD=qemu-netduinoplus2 \
-    -DRB_CHECKS=$checks -DRB_TESTS=api_overhead -DRB_SAMPLES=200 -DRB_WARMUP=20 -DRB_NONCE=c4ec0001 "${extra[@]}" \
-    >"$build.configure.log" 2>&1; then
-    cat "$build.configure.log" >&2
-    fail "configuring $port with RB_CHECKS=$checks failed"
-  fi
-  if ! cmake --build "$build" >"$build.build.log" 2>&1; then
-    tail -40 "$build.build.log" >&2
-    fail "building $port with RB_CHECKS=$checks failed"
-  fi
-  if grep -i 'warning:' "$build.build.log" | grep -q "/ports/$port/"; then
-    grep -i 'warning:' "$build.build.log" >&2
-    fail "the $port port compiles with warnings (RB_CHECKS=$checks)"
-  fi
+  port_build "$port" "$build" "$gen" "$port with RB_CHECKS=$checks" -DRB_BOARD=qemu-netduinoplus2 \
+    -DRB_CHECKS=$checks -DRB_TESTS=api_overhead -DRB_SAMPLES=200 -DRB_WARMUP=20 -DRB_NONCE=c4ec0001 "${extra[@]}"
   log=$build.log
   rc=0
   "$root/scripts/run-qemu.sh" "$build/rtosbench-fw.elf" "$log" 300 || rc=$?

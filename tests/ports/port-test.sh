@@ -29,10 +29,7 @@
 # f407: builds the stm32f407-disco image and checks the outputs.
 set -euo pipefail
 
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
+. "$(dirname "$0")/lib.sh"
 
 mode=$1 port=$2 env_var=$3 bin=$4 root=$5 work=$6 gen=$7
 bare=${8:-}
@@ -70,21 +67,9 @@ build=$work/$port-$board
 rm -rf "$build"
 mkdir -p "$work"
 start=$SECONDS
-if ! cmake -S "$root/firmware" -B "$build" -G "$gen" -DRB_PORT="$port" -DRB_BOARD="$board" \
+port_build "$port" "$build" "$gen" "$port for $board" -DRB_BOARD="$board" \
   -DRB_KERNEL_SOURCE="$src" -DRB_KERNEL_VERSION="$version" -DRB_SAMPLES=$samples \
-  -DRB_WARMUP=$warmup -DRB_NONCE=$nonce "${extra[@]}" >"$build.configure.log" 2>&1; then
-  cat "$build.configure.log" >&2
-  fail "configuring $port for $board failed"
-fi
-if ! cmake --build "$build" >"$build.build.log" 2>&1; then
-  tail -40 "$build.build.log" >&2
-  fail "building $port for $board failed"
-fi
-# Kernel sources are compiled with -w; the port's own code must be clean.
-if grep -i 'warning:' "$build.build.log" | grep -q "/ports/$port/"; then
-  grep -i 'warning:' "$build.build.log" >&2
-  fail "the $port port compiles with warnings"
-fi
+  -DRB_WARMUP=$warmup -DRB_NONCE=$nonce "${extra[@]}"
 for f in rtosbench-fw.elf rtosbench-fw.map rtosbench-fw.bin size.txt size.json; do
   [[ -s $build/$f ]] || fail "$build/$f is missing or empty"
 done
