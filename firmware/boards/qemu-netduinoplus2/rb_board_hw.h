@@ -36,6 +36,9 @@ static inline uint32_t rb_event_now(void) {
   return *(volatile uint32_t*)0x40000424u;
 }
 #define RB_TEST_IRQN 29u
+/* Every interrupt handler of board.c (NVIC number, function), for a kernel
+ * that owns the vector table (rb_board.h). */
+#define RB_BOARD_IRQS(X) X(29u, TIM3_IRQHandler) X(30u, TIM4_IRQHandler)
 
 /* Empty interrupts: TIM4's update every 27 us of virtual time. */
 #define RB_EMPTY_NAME "tim4_update"

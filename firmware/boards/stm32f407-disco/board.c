@@ -17,6 +17,10 @@
 
 static uint32_t rb_csr_at_boot;
 
+
+/* A kernel that sets the clocks itself (NuttX, Zephyr) defines
+ * RB_KERNEL_OWNS_CLOCKS: the board then only reads them back. */
+#ifndef RB_KERNEL_OWNS_CLOCKS
 static int rb_wait_set(volatile uint32_t* reg, uint32_t mask) {
   for (uint32_t i = 0; i < RB_STARTUP_SPINS; i++) {
     if (*reg & mask) {
@@ -48,6 +52,7 @@ static void rb_clock_init(void) {
   for (uint32_t i = 0; i < RB_STARTUP_SPINS && ((RCC_CFGR >> 2) & 0x3u) != 0x2u; i++) {
   }
 }
+#endif
 
 static uint32_t rb_core_from_registers(void);
 
@@ -107,7 +112,9 @@ _Static_assert(RB_EVENT_PERIOD < RB_EVENT_MASK / 2u, "the event period must be f
 void rb_board_console_init(void) {
   rb_csr_at_boot = RCC_CSR;
   RCC_CSR |= RCC_CSR_RMVF;
+#ifndef RB_KERNEL_OWNS_CLOCKS
   rb_clock_init();
+#endif
   rb_uart_init();
 }
 

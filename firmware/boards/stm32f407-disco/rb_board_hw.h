@@ -31,6 +31,9 @@ static inline uint32_t rb_event_now(void) {
   return *(volatile uint32_t*)0x40010024u; /* TIM1_CNT */
 }
 #define RB_TEST_IRQN 27u /* TIM1_CC */
+/* Every interrupt handler of board.c (NVIC number, function), for a kernel
+ * that owns the vector table (rb_board.h). */
+#define RB_BOARD_IRQS(X) X(27u, TIM1_CC_IRQHandler) X(25u, TIM1_UP_TIM10_IRQHandler)
 
 /* Empty interrupts: TIM1's update (overflow) every 65536 ticks (390 us). */
 #define RB_EMPTY_NAME "tim1_update"

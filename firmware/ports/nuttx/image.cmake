@@ -1,0 +1,171 @@
+# The NuttX image (included by firmware/CMakeLists.txt because port.cmake set
+# RB_PORT_BUILDS_IMAGE). NuttX owns reset, the vector table, its clocks and its
+# start-up, and is built by its own make:
+#
+#   configure  copies the nuttx and nuttx-apps checkouts (never modified) into
+#              <build>/nuttx-tree, adds ports/nuttx/defconfig plus the build's
+#              options as the board configuration stm32f4discovery:rtosbench,
+#              runs tools/configure.sh (kconfig-conf, Debian's kconfig-frontends)
+#              and `make context`, and checks the resulting .config kept every
+#              option asked for;
+#   build      compiles the harness, the board layer (without
+#              boards/common/startup.c) and the port into objects with
+#              exactly the flags every port's image uses, then runs NuttX's make
+#              with those objects as EXTRA_OBJS (linked whole, before NuttX's libraries); CONFIG_INIT_ENTRYPOINT is the
+#              harness' main, so NuttX starts it as its init task.
+#
+# Outputs as for every image: rtosbench-fw.elf and rtosbench-fw.map (NuttX's
+# nuttx and nuttx.map), then the common .bin and size files.
+
+find_program(RB_MAKE make)
+find_program(RB_KCONFIG_CONF kconfig-conf)
+if(NOT RB_MAKE OR NOT RB_KCONFIG_CONF)
+  message(FATAL_ERROR "RB_PORT=nuttx: NuttX's build needs make and kconfig-conf "
+    "(Debian packages make and kconfig-frontends; scripts/setup-deps.sh installs them)")
+endif()
+
+# The board's NuttX configuration: the official STM32F4 Discovery board on both
+# boards; on QEMU its clock set-up is the port's (rbp_sys_nuttx.c).
+if(RB_BOARD STREQUAL "stm32f407-disco")
+  set(_rb_nx_qemu OFF)
+elseif(RB_BOARD STREQUAL "qemu-netduinoplus2")
+  set(_rb_nx_qemu ON)
+else()
+  message(FATAL_ERROR "RB_PORT=nuttx: no NuttX board configuration for board '${RB_BOARD}' "
+    "(ports/nuttx/image.cmake knows stm32f407-disco and qemu-netduinoplus2)")
+endif()
+
+# ---- The tree: a copy of the checkouts, configured -------------------------
+set(_rb_nx_top "${CMAKE_BINARY_DIR}/nuttx-tree")
+set(_rb_nx "${_rb_nx_top}/nuttx")
+set(_rb_nx_apps "${_rb_nx_top}/apps")
+set(_rb_nx_stamp "${RB_KERNEL_SOURCE}|${RB_KERNEL_COMMIT}|${RB_KERNEL_SOURCE_APPS}")
+set(_rb_nx_old_stamp "")
+if(EXISTS "${_rb_nx_top}/.rb-copied")
+  file(READ "${_rb_nx_top}/.rb-copied" _rb_nx_old_stamp)
+endif()
+if(NOT _rb_nx_old_stamp STREQUAL _rb_nx_stamp)
+  file(REMOVE_RECURSE "${_rb_nx_top}")
+  file(MAKE_DIRECTORY "${_rb_nx_top}")
+  file(COPY "${RB_KERNEL_SOURCE}/" DESTINATION "${_rb_nx}" PATTERN ".git" EXCLUDE)
+  file(COPY "${RB_KERNEL_SOURCE_APPS}/" DESTINATION "${_rb_nx_apps}" PATTERN ".git" EXCLUDE)
+  file(WRITE "${_rb_nx_top}/.rb-copied" "${_rb_nx_stamp}")
+endif()
+
+# The options that follow the build (the rest: ports/nuttx/defconfig).
+math(EXPR _rb_nx_usec "1000000 / ${RB_TICK_HZ}")
+math(EXPR _rb_nx_usec_rem "1000000 % ${RB_TICK_HZ}")
+if(NOT _rb_nx_usec_rem EQUAL 0)
+  message(FATAL_ERROR "RB_PORT=nuttx: RB_TICK_HZ=${RB_TICK_HZ} is not a whole number of "
+    "microseconds (CONFIG_USEC_PER_TICK)")
+endif()
+set(_rb_nx_want "CONFIG_USEC_PER_TICK=${_rb_nx_usec}")
+if(RB_TIME_SLICING)
+  # CONFIG_RR_INTERVAL is in ms: one tick must be a whole number of them.
+  math(EXPR _rb_nx_rr "1000 / ${RB_TICK_HZ}")
+  math(EXPR _rb_nx_rr_rem "1000 % ${RB_TICK_HZ}")
+  if(_rb_nx_rr LESS 1 OR NOT _rb_nx_rr_rem EQUAL 0)
+    message(FATAL_ERROR "RB_PORT=nuttx: a one-tick round-robin interval at RB_TICK_HZ=${RB_TICK_HZ} "
+      "is not a whole number of ms (CONFIG_RR_INTERVAL); use a tick rate dividing 1000 or "
+      "-DRB_TIME_SLICING=OFF")
+  endif()
+  list(APPEND _rb_nx_want "CONFIG_RR_INTERVAL=${_rb_nx_rr}")
+endif()
+if(RB_FPU_CONTEXT)
+  list(APPEND _rb_nx_want "CONFIG_ARCH_FPU=y")
+endif()
+# The optimisation every image is built with, for NuttX's own files too:
+# CONFIG_DEBUG_OPTLEVEL takes one -O option (NuttX quotes it as one
+# argument); -g0 is NuttX's default without CONFIG_DEBUG_SYMBOLS.
+set(_rb_nx_optlevel "")
+foreach(_rb_o IN LISTS RB_OPT_LIST)
+  if(_rb_o MATCHES "^-O[0-3sgz]?$" AND _rb_nx_optlevel STREQUAL "")
+    set(_rb_nx_optlevel "${_rb_o}")
+  elseif(NOT _rb_o STREQUAL "-g0")
+    message(FATAL_ERROR "RB_PORT=nuttx: RB_OPT='${RB_OPT}': NuttX's build takes one -O option and -g0, "
+      "not '${_rb_o}'")
+  endif()
+endforeach()
+if(_rb_nx_optlevel STREQUAL "")
+  message(FATAL_ERROR "RB_PORT=nuttx: RB_OPT='${RB_OPT}' names no -O level")
+endif()
+list(APPEND _rb_nx_want "CONFIG_DEBUG_CUSTOMOPT=y" "CONFIG_DEBUG_OPTLEVEL=\"${_rb_nx_optlevel}\""
+  "# CONFIG_DEBUG_SYMBOLS is not set")
+if(RB_CHECKS_NUM)
+  list(APPEND _rb_nx_want "CONFIG_DEBUG_FEATURES=y" "CONFIG_DEBUG_ASSERTIONS=y")
+endif()
+if(_rb_nx_qemu)
+  list(APPEND _rb_nx_want "CONFIG_ARCH_BOARD_STM32_CUSTOM_CLOCKCONFIG=y")
+endif()
+file(READ "${CMAKE_CURRENT_LIST_DIR}/defconfig" _rb_nx_defconfig)
+list(JOIN _rb_nx_want "\n" _rb_nx_want_text)
+set(_rb_nx_cfgdir "${_rb_nx}/boards/arm/stm32/stm32f4discovery/configs/rtosbench")
+file(MAKE_DIRECTORY "${_rb_nx_cfgdir}")
+file(CONFIGURE OUTPUT "${_rb_nx_cfgdir}/defconfig" CONTENT "${_rb_nx_defconfig}${_rb_nx_want_text}\n"
+  @ONLY)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${CMAKE_CURRENT_LIST_DIR}/defconfig")
+
+# configure.sh refuses a configured tree: start from a clean one each time.
+execute_process(COMMAND ${RB_MAKE} -C "${_rb_nx}" distclean
+  OUTPUT_QUIET ERROR_QUIET)
+execute_process(
+  COMMAND ${CMAKE_COMMAND} -E env "PATH=$ENV{PATH}"
+          "${_rb_nx}/tools/configure.sh" -l -a ../apps stm32f4discovery:rtosbench
+  WORKING_DIRECTORY "${_rb_nx}"
+  RESULT_VARIABLE _rb_rc OUTPUT_VARIABLE _rb_out ERROR_VARIABLE _rb_out)
+if(NOT _rb_rc EQUAL 0)
+  message(FATAL_ERROR "RB_PORT=nuttx: tools/configure.sh stm32f4discovery:rtosbench failed:\n${_rb_out}")
+endif()
+file(WRITE "${CMAKE_BINARY_DIR}/nuttx-configure.log" "${_rb_out}")
+# olddefconfig drops what Kconfig does not accept: every option asked for
+# must have survived.
+file(STRINGS "${_rb_nx}/.config" _rb_nx_config)
+foreach(line IN LISTS _rb_nx_want)
+  if(NOT line IN_LIST _rb_nx_config)
+    message(FATAL_ERROR "RB_PORT=nuttx: NuttX's .config lost '${line}' (Kconfig did not accept it)")
+  endif()
+endforeach()
+file(STRINGS "${CMAKE_CURRENT_LIST_DIR}/defconfig" _rb_nx_base REGEX "^CONFIG_")
+foreach(line IN LISTS _rb_nx_base)
+  if(NOT line IN_LIST _rb_nx_config)
+    message(FATAL_ERROR "RB_PORT=nuttx: NuttX's .config lost '${line}' of ports/nuttx/defconfig")
+  endif()
+endforeach()
+# The copy has no git history: NuttX reads its version from .version (the form
+# tools/version.sh writes), so its own version string stays right.
+string(REPLACE "." ";" _rb_nx_v "${RB_KERNEL_VERSION}")
+list(GET _rb_nx_v 0 _rb_nx_major)
+list(GET _rb_nx_v 1 _rb_nx_minor)
+list(GET _rb_nx_v 2 _rb_nx_patch)
+file(WRITE "${_rb_nx}/.version" "#!/bin/bash\n\nCONFIG_VERSION_STRING=\"${RB_KERNEL_VERSION}\"\n"
+  "CONFIG_VERSION_MAJOR=${_rb_nx_major}\nCONFIG_VERSION_MINOR=${_rb_nx_minor}\n"
+  "CONFIG_VERSION_PATCH=${_rb_nx_patch}\nCONFIG_VERSION_BUILD=\"${RB_KERNEL_COMMIT}\"\n")
+execute_process(COMMAND ${RB_MAKE} -C "${_rb_nx}" context
+  RESULT_VARIABLE _rb_rc OUTPUT_VARIABLE _rb_out ERROR_VARIABLE _rb_out)
+if(NOT _rb_rc EQUAL 0 OR NOT EXISTS "${_rb_nx}/include/nuttx/config.h")
+  message(FATAL_ERROR "RB_PORT=nuttx: make context failed:\n${_rb_out}")
+endif()
+
+# ---- The harness library: the same flags as every image --------------------
+set(_rb_nx_board_sources ${RB_BOARD_SOURCES})
+list(FILTER _rb_nx_board_sources EXCLUDE REGEX "/common/startup\\.c$")
+add_library(rtosbench OBJECT ${RB_HARNESS_SOURCES} ${_rb_nx_board_sources} ${RB_PORT_SOURCES})
+target_compile_options(rtosbench PRIVATE ${RB_COMMON_FLAGS} ${RB_OWN_WARNINGS})
+target_include_directories(rtosbench PRIVATE ${RB_HARNESS_INCLUDE} ${RB_GENERATED_INCLUDE}
+  ${RB_BOARD_INCLUDE_DIRS} ${RB_COMMON_INCLUDE} ${RB_PORT_INCLUDE_DIRS})
+target_compile_definitions(rtosbench PRIVATE ${RB_PORT_DEFINITIONS})
+# The port's files use the system's POSIX headers, as NuttX's own files do
+# (tools/Config.mk: -isystem include, __NuttX__).
+set_source_files_properties(${RB_PORT_SOURCES} PROPERTIES
+  COMPILE_OPTIONS "-isystem;${_rb_nx}/include" COMPILE_DEFINITIONS "__NuttX__")
+
+# ---- NuttX's make links the image --------------------------------------------
+add_custom_command(
+  OUTPUT "${CMAKE_BINARY_DIR}/rtosbench-fw.elf"
+  COMMAND sh -c "${RB_MAKE} -C '${_rb_nx}' -j2 EXTRA_OBJS='$<JOIN:$<TARGET_OBJECTS:rtosbench>, >' >'${CMAKE_BINARY_DIR}/nuttx-make.log' 2>&1 || { tail -n 40 '${CMAKE_BINARY_DIR}/nuttx-make.log'; exit 1; }"
+  COMMAND ${CMAKE_COMMAND} -E copy "${_rb_nx}/nuttx" "${CMAKE_BINARY_DIR}/rtosbench-fw.elf"
+  COMMAND ${CMAKE_COMMAND} -E copy "${_rb_nx}/nuttx.map" "${CMAKE_BINARY_DIR}/rtosbench-fw.map"
+  DEPENDS rtosbench $<TARGET_OBJECTS:rtosbench>
+  COMMENT "NuttX make (log: nuttx-make.log)"
+  VERBATIM)
+add_custom_target(rtosbench-fw ALL DEPENDS "${CMAKE_BINARY_DIR}/rtosbench-fw.elf")

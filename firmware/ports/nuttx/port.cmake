@@ -1,0 +1,79 @@
+# Build recipe of the NuttX port: NuttX and nuttx-apps (the version the matrix
+# pins, tag nuttx-12.4.0) from the checkouts RB_KERNEL_SOURCE and
+# RB_KERNEL_SOURCE_APPS (never copied into this repository, never modified:
+# NuttX builds in a copy), the POSIX port (ports/posix/) with the NuttX layer
+# (rbp_sys_nuttx.c). NuttX owns start-up, so it links the image itself:
+# image.cmake.
+#
+#   -DRB_KERNEL_SOURCE=<apache/nuttx checkout>
+#   -DRB_KERNEL_SOURCE_APPS=<apache/nuttx-apps checkout>   (default: the
+#       sibling directory `apps` or `nuttx-apps` of the nuttx checkout)
+#   -DRB_TIME_SLICING=ON|OFF   SCHED_RR with a one-tick CONFIG_RR_INTERVAL (default ON)
+#
+# RB_KERNEL_VERSION / RB_KERNEL_COMMIT, when given, must match the checkout
+# (its .version file or its git tag nuttx-<version>, git HEAD); left at n/a
+# they are read from it.
+
+set(RB_TIME_SLICING ON CACHE BOOL "time slicing among equal-priority tasks (one-tick quantum)")
+if(RB_TIME_SLICING)
+  list(APPEND RB_PORT_DEFINITIONS RB_TIME_SLICING=1)
+else()
+  list(APPEND RB_PORT_DEFINITIONS RB_TIME_SLICING=0)
+endif()
+
+rb_require_kernel_source(
+  FILES sched/init/nx_start.c tools/configure.sh boards/arm/stm32/stm32f4discovery/include/board.h
+        arch/arm/src/stm32/stm32_rcc.c
+  HINT "an apache/nuttx checkout at the version configs/qemu.yaml pins (its kernel entry; rtosbench run --fetch-kernels fetches it)")
+
+set(RB_KERNEL_SOURCE_APPS "" CACHE PATH "apache/nuttx-apps checkout (nuttx port)")
+if(RB_KERNEL_SOURCE_APPS STREQUAL "")
+  foreach(_rb_cand "${RB_KERNEL_SOURCE}/../apps" "${RB_KERNEL_SOURCE}/../nuttx-apps")
+    if(EXISTS "${_rb_cand}/Application.mk")
+      get_filename_component(RB_KERNEL_SOURCE_APPS "${_rb_cand}" ABSOLUTE)
+      break()
+    endif()
+  endforeach()
+endif()
+if(NOT EXISTS "${RB_KERNEL_SOURCE_APPS}/Application.mk")
+  message(FATAL_ERROR "RB_PORT=nuttx needs nuttx-apps: RB_KERNEL_SOURCE_APPS='${RB_KERNEL_SOURCE_APPS}' has no "
+    "Application.mk; pass -DRB_KERNEL_SOURCE_APPS=<apache/nuttx-apps checkout at the tag configs/qemu.yaml pins>")
+endif()
+
+# ---- Version and commit of the checkout ----------------------------------
+set(_rb_nx_ver "")
+if(EXISTS "${RB_KERNEL_SOURCE}/.version")
+  file(STRINGS "${RB_KERNEL_SOURCE}/.version" _rb_l REGEX "^CONFIG_VERSION_STRING=")
+  string(REGEX REPLACE "^CONFIG_VERSION_STRING=\"?([0-9.]+)\"?.*" "\\1" _rb_nx_ver "${_rb_l}")
+  set(_rb_nx_from ".version")
+else()
+  execute_process(COMMAND git -C "${RB_KERNEL_SOURCE}" describe --tags --exact-match --match "nuttx-*" HEAD
+    OUTPUT_VARIABLE _rb_tag OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  string(REGEX REPLACE "^nuttx-([0-9]+\\.[0-9]+\\.[0-9]+)$" "\\1" _rb_nx_ver "${_rb_tag}")
+  set(_rb_nx_from "git tag ${_rb_tag}")
+endif()
+if(NOT _rb_nx_ver MATCHES "^[0-9]+\\.[0-9]+\\.[0-9]+$")
+  message(FATAL_ERROR "RB_PORT=nuttx: cannot tell the version of '${RB_KERNEL_SOURCE}': no .version "
+    "file and HEAD is not at a nuttx-X.Y.Z tag")
+endif()
+rb_adopt_kernel_version("${_rb_nx_ver}" "'${RB_KERNEL_SOURCE}' is NuttX ${_rb_nx_ver} (${_rb_nx_from})")
+rb_check_kernel_commit("${RB_KERNEL_SOURCE}")
+
+# ---- The port: POSIX + the NuttX layer; NuttX builds the image -------------
+list(APPEND RB_PORT_SOURCES "${RB_PORT_DIR}/../posix/rbp_posix.c" "${RB_PORT_DIR}/rbp_sys_nuttx.c")
+list(APPEND RB_PORT_INCLUDE_DIRS "${RB_PORT_DIR}" "${RB_PORT_DIR}/../posix")
+# NuttX sets the clocks (boards/arm/stm32/stm32f4discovery/include/board.h:
+# 168 MHz from the 8 MHz crystal, the same tree as the board layer's).
+list(APPEND RB_PORT_DEFINITIONS RB_KERNEL_OWNS_CLOCKS=1)
+set(RB_PORT_BUILDS_IMAGE ON)
+set(RB_PORT_IMAGE_RECIPE "${RB_PORT_DIR}/image.cmake")
+
+# NuttX never takes an interrupt at the lowest NVIC level in its idle loop:
+# up_irq_enable() sets BASEPRI to NVIC_SYSH_PRIORITY_MIN (0xF0 with 4 priority
+# bits; arch/arm/include/armv7-m/irq.h), which masks that level, in BASEPRI and
+# PRIMASK configurations alike. The tick and PendSV therefore sit one level
+# higher (14 of 15 here) and the test timer one above them (13): the same
+# order as every port, shifted by one; CONFIG tick_prio/irq_prio show it and
+# the matrices pin it for NuttX (docs/kernels.md).
+math(EXPR RB_BOARD_TICK_PRIO "(1 << ${RB_BOARD_NVIC_PRIO_BITS}) - 2")
+math(EXPR RB_BOARD_IRQ_PRIO "${RB_BOARD_TICK_PRIO} - 1")

@@ -1,0 +1,101 @@
+/* The NuttX layer of the POSIX port (ports/posix/rbp_posix_sys.h).
+ *
+ *   interrupts  NuttX owns the vector table: every board interrupt the
+ *               harness uses (RB_BOARD_IRQS, rb_board_hw.h) is attached with
+ *               irq_attach; NuttX's dispatcher (arm_doirq) switches to a task
+ *               the handler readied on interrupt exit. SysTick (NuttX's
+ *               system timer) and PendSV (unused by NuttX's ARMv7-M port) at
+ *               RB_TICK_PRIO, like every port; the board put its timers at
+ *               RB_IRQ_PRIO. NuttX masks them in its critical section
+ *               (BASEPRI at NVIC_SYSH_DISABLE_PRIORITY, above both).
+ *   critical    enter_critical_section / leave_critical_section
+ *   semaphores  sem_setprotocol(SEM_PRIO_NONE): NuttX documents it for every
+ *               semaphore used for signalling when priority inheritance is
+ *               configured (include/semaphore.h)
+ *   tick count  clock_systime_ticks
+ *   tick hook   board_timerhook (CONFIG_SYSTEMTICK_HOOK), called by
+ *               nxsched_process_timer on every tick
+ *   idle hook   up_idle (CONFIG_ARCH_IDLE_CUSTOM replaces the chip's, which
+ *               sleeps in WFI): NuttX's idle loop calls it on every pass; it
+ *               never sleeps
+ *   clocks      on QEMU (CONFIG_ARCH_BOARD_STM32_CUSTOM_CLOCKCONFIG) the
+ *               clock set-up is this empty stm32_board_clockconfig: QEMU
+ *               does not model RCC, and the standard set-up waits on its
+ *               ready bits forever */
+#include <nuttx/config.h>
+
+#include <nuttx/board.h>
+#include <nuttx/clock.h>
+#include <nuttx/irq.h>
+#include <semaphore.h>
+#include <stdint.h>
+
+#include "cm4_regs.h"
+#include "rb_board.h"
+#include "rb_build_config.h"
+#include "rb_port.h"
+#include "rbp_posix_sys.h"
+
+#define RB_NX_IRQ(nvic) (16 + (int)(nvic)) /* NuttX numbers the 16 exceptions first */
+
+static int rb_nx_dispatch(int irq, void* context, void* arg) {
+  (void)irq;
+  (void)context;
+  ((void (*)(void))arg)();
+  return 0;
+}
+
+int rbp_sys_init(void) {
+  int rc = 0;
+#define RB_NX_ATTACH(nvic, handler)                                                   \
+  {                                                                                   \
+    extern void handler(void);                                                        \
+    rc = rc ? rc : irq_attach(RB_NX_IRQ(nvic), rb_nx_dispatch, (void*)(uintptr_t)handler); \
+  }
+  RB_BOARD_IRQS(RB_NX_ATTACH)
+#undef RB_NX_ATTACH
+  rb_cm_tick_prio_set();
+  return rc;
+}
+
+int rbp_sys_sem_signalling(sem_t* s) {
+  return sem_setprotocol(s, SEM_PRIO_NONE);
+}
+
+uint32_t rbp_sys_critical_enter(void) {
+  return (uint32_t)enter_critical_section();
+}
+
+void rbp_sys_critical_exit(uint32_t state) {
+  leave_critical_section((irqstate_t)state);
+}
+
+uint32_t rbp_sys_tick_count(void) {
+  return (uint32_t)clock_systime_ticks();
+}
+
+void board_timerhook(void) {
+  rb_tick_hook();
+}
+
+void up_idle(void) {
+  rb_idle_hook();
+}
+
+#ifdef CONFIG_ARCH_BOARD_STM32_CUSTOM_CLOCKCONFIG
+void stm32_board_clockconfig(void);
+void stm32_board_clockconfig(void) {}
+#endif
+
+/* CONFIG kernel=, checks=, lookup=. checks: NuttX's DEBUGASSERT/ASSERT and
+ * its API argument checks follow CONFIG_DEBUG_ASSERTIONS (and
+ * CONFIG_DEBUG_FEATURES); lookup: NuttX keeps its ready-to-run list sorted
+ * by priority (sched/sched/sched_addreadytorun.c), so the highest ready task
+ * is the list head; there is no priority bitmap to search ("list"). */
+#ifdef CONFIG_DEBUG_ASSERTIONS
+const char rbp_sys_checks[] = "on";
+#else
+const char rbp_sys_checks[] = "off";
+#endif
+const char rbp_sys_kernel[] = "nuttx";
+const char rbp_sys_lookup[] = "list";
