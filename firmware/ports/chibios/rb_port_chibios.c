@@ -35,7 +35,8 @@
 /* The kernel lock (BASEPRI at CORTEX_MAX_KERNEL_PRIORITY) must mask the test
  * timer and the tick, which both call the kernel. */
 #if RB_IRQ_PRIO < CORTEX_MAX_KERNEL_PRIORITY || RB_TICK_PRIO < CORTEX_MAX_KERNEL_PRIORITY
-#error "the test timer and the tick must be at or below CORTEX_MAX_KERNEL_PRIORITY to call the kernel"
+#error \
+    "the test timer and the tick must be at or below CORTEX_MAX_KERNEL_PRIORITY to call the kernel"
 #endif
 #if CORTEX_PRIORITY_BITS != 4
 #error "the port is configured for 4 NVIC priority bits (STM32F4)"
