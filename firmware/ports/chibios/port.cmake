@@ -1,0 +1,63 @@
+# Build recipe of the chibios port: ChibiOS/RT 21.6.0 (github.com/ChibiOS/ChibiOS,
+# tag ver21.6.0; the RT kernel 7.0.0) from the checkout RB_KERNEL_SOURCE, never
+# copied here: os/rt/src/*.c, OSLIB's mailboxes (os/oslib/src/chmboxes.c), the
+# ARMv7-M port (os/common/ports/ARMv7-M: chcore.c, compilers/GCC/chcoreasm.S)
+# with its headers (ARM-common/chtypes.h, portability/GCC/ccportab.h, the
+# license headers of os/license) and ChibiOS' copy of the CMSIS core headers
+# (os/common/ext/ARM/CMSIS/Core/Include). No ChibiOS/HAL and no ChibiOS
+# startup: the boards own the vectors, clocks, UART and timers; cmparams.h
+# here stands for the device file of ChibiOS' startup.
+#
+#   -DRB_KERNEL_SOURCE=<ChibiOS checkout at the matrix's tag>  (os/ is enough:
+#       a sparse checkout of os/rt, os/oslib, os/license, os/common/ports/ARMv7-M,
+#       os/common/ports/ARM-common, os/common/portability/GCC,
+#       os/common/ext/ARM/CMSIS/Core/Include)
+#   -DRB_TIME_SLICING=ON|OFF   CH_CFG_TIME_QUANTUM 1 or 0 (default ON)
+#
+# RB_KERNEL_VERSION / RB_KERNEL_COMMIT, when given, must match the checkout
+# (os/license/chversion.h's CH_VERSION, git HEAD); left at n/a they are read
+# from it.
+#
+# License: ChibiOS/RT is GPL 3 (os/license/chcustomer.h as shipped:
+# CH_LICENSE_GPL, every feature licensed); the firmware image links it.
+
+rb_require_kernel_source(
+  FILES os/rt/include/ch.h os/rt/src/chschd.c os/oslib/src/chmboxes.c os/license/chversion.h
+        os/common/ports/ARMv7-M/chcore.c os/common/ports/ARMv7-M/compilers/GCC/chcoreasm.S
+        os/common/ports/ARM-common/chtypes.h os/common/portability/GCC/ccportab.h
+        os/common/ext/ARM/CMSIS/Core/Include/core_cm4.h
+  HINT "a ChibiOS checkout at the version configs/qemu.yaml pins (its kernel entry; rtosbench run --fetch-kernels fetches it)")
+set(_rb_ch "${RB_KERNEL_SOURCE}/os")
+
+# ---- Version and commit of the checkout ----------------------------------
+file(STRINGS "${_rb_ch}/license/chversion.h" _rb_ch_ver REGEX "^#define[ \t]+CH_VERSION[ \t]+\"[0-9.]+\"")
+string(REGEX REPLACE ".*\"([0-9.]+)\".*" "\\1" _rb_ch_ver "${_rb_ch_ver}")
+if(NOT _rb_ch_ver MATCHES "^[0-9]+\\.[0-9]+\\.[0-9]+$")
+  message(FATAL_ERROR "RB_PORT=chibios: cannot read CH_VERSION from '${_rb_ch}/license/chversion.h'")
+endif()
+rb_adopt_kernel_version("${_rb_ch_ver}" "'${RB_KERNEL_SOURCE}' is ChibiOS ${_rb_ch_ver} (os/license/chversion.h)")
+rb_check_kernel_commit("${RB_KERNEL_SOURCE}")
+
+# Time slicing among equal priorities (CONFIG slicing=, RBP_HAS_TIME_SLICE):
+# on with a one-tick quantum in every kernel port; OFF builds the variant
+# without it (CH_CFG_TIME_QUANTUM 0).
+set(RB_TIME_SLICING ON CACHE BOOL "time slicing among equal-priority tasks (one-tick quantum)")
+if(RB_TIME_SLICING)
+  list(APPEND RB_PORT_DEFINITIONS RB_TIME_SLICING=1)
+else()
+  list(APPEND RB_PORT_DEFINITIONS RB_TIME_SLICING=0)
+endif()
+
+# ---- Sources ----------------------------------------------------------------
+# The RT kernel's files (os/rt/rt.mk lists the same; what chconf.h turns off
+# compiles to nothing) and OSLIB's mailboxes; chlib.h also needs the other
+# OSLIB headers, whose sources stay out (all off in chconf.h).
+file(GLOB _rb_ch_rt "${_rb_ch}/rt/src/*.c")
+list(APPEND RB_KERNEL_SOURCES ${_rb_ch_rt} "${_rb_ch}/oslib/src/chmboxes.c"
+  "${_rb_ch}/common/ports/ARMv7-M/chcore.c" "${_rb_ch}/common/ports/ARMv7-M/compilers/GCC/chcoreasm.S")
+set(RB_CH_INCLUDE_DIRS "${_rb_ch}/license" "${_rb_ch}/rt/include" "${_rb_ch}/oslib/include"
+  "${_rb_ch}/common/ports/ARMv7-M" "${_rb_ch}/common/ports/ARM-common" "${_rb_ch}/common/portability/GCC"
+  "${_rb_ch}/common/ext/ARM/CMSIS/Core/Include")
+list(APPEND RB_KERNEL_INCLUDE_DIRS ${RB_CH_INCLUDE_DIRS})
+list(APPEND RB_PORT_SOURCES "${CMAKE_CURRENT_LIST_DIR}/rb_port_chibios.c")
+list(APPEND RB_PORT_INCLUDE_DIRS "${CMAKE_CURRENT_LIST_DIR}")
