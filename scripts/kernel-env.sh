@@ -15,19 +15,43 @@
 # With --pins it prints the matrix's pins instead, one line per source:
 # KERNEL EXTRA VERSION TAG COMMIT ("-" for an empty field; EXTRA "-" for the
 # kernel itself). Tests and scripts read a kernel's pin this way, so it lives
-# in its matrix entry only.
+# in its matrix entry only. With --expects it prints each kernel's own CONFIG
+# pins (its one-line `expect: {key: value, ...}`), one per line: KERNEL KEY VALUE.
 #
 #   scripts/kernel-env.sh --pins [MATRIX]
+#   scripts/kernel-env.sh --expects [MATRIX]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 pins_only=0
+expects_only=0
 if [[ ${1:-} == --pins ]]; then
   pins_only=1
+  shift
+elif [[ ${1:-} == --expects ]]; then
+  expects_only=1
   shift
 fi
 matrix=${1:-$root/configs/qemu.yaml}
 cache=${RTOSBENCH_KERNEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rtosbench/kernels}
 [[ -r $matrix ]] || { echo "kernel-env.sh: cannot read $matrix" >&2; exit 66; }
+
+if ((expects_only)); then
+  awk '
+    /^[^ #]/ { inkernels = ($0 ~ /^kernels:/); next }
+    !inkernels { next }
+    /^  - name:/ { k = $0; sub(/^[^:]*:[ \t]*/, "", k); sub(/[ \t]+#.*$/, "", k); next }
+    /^    expect:[ \t]*[{]/ {
+      e = $0; sub(/^[^{]*[{]/, "", e); sub(/[}].*$/, "", e)
+      n = split(e, kv, ",")
+      for (i = 1; i <= n; i++) {
+        key = kv[i]; sub(/:.*$/, "", key); gsub(/[ \t"\047]/, "", key)
+        val = kv[i]; sub(/^[^:]*:/, "", val); gsub(/[ \t"\047]/, "", val)
+        if (key != "") print k, key, val
+      }
+    }
+  ' "$matrix"
+  exit 0
+fi
 
 # tests/ports names the extra sources of uC/OS-III this way.
 declare -A extra_var=([ucos3.uc_cpu]=UCOS3_CPU [ucos3.uc_lib]=UCOS3_LIB)

@@ -3,8 +3,8 @@
 # one port twice for qemu-netduinoplus2, with RB_CHECKS=off and RB_CHECKS=on
 # (api_overhead only, few samples), runs both under QEMU and requires
 #   - `rtosbench verify` to accept each log with the pins the matrices use:
-#     checks=off (TencentOS: partial) / checks=on, and lookup=clz (ChibiOS:
-#     generic, its ready list is kept in priority order). The port
+#     checks=off / checks=on, and lookup=clz, or what the kernel's entry in
+#     configs/qemu.yaml pins instead (TencentOS checks=partial). The port
 #     derives CONFIG checks= from the kernel's own macros (e.g. ThreadX'
 #     TX_DISABLE_ERROR_CHECKING), so a define that stops short of the
 #     kernel's configuration header fails here;
@@ -31,10 +31,7 @@ if [[ $port != bare ]]; then # bare: no kernel source (ENV_VAR is "-")
   fi
   [[ -d $src ]] || fail "$env_var='$src' is not a directory"
   extra+=("-DRB_KERNEL_SOURCE=$src" "-DRB_KERNEL_VERSION=$version")
-fi
-if [[ $port == ucos3 ]]; then
-  [[ -n ${RTOSBENCH_KERNEL_UCOS3_CPU:-} ]] && extra+=("-DRB_KERNEL_SOURCE_UC_CPU=$RTOSBENCH_KERNEL_UCOS3_CPU")
-  [[ -n ${RTOSBENCH_KERNEL_UCOS3_LIB:-} ]] && extra+=("-DRB_KERNEL_SOURCE_UC_LIB=$RTOSBENCH_KERNEL_UCOS3_LIB")
+  mapfile -t -O "${#extra[@]}" extra < <(port_extra_sources "$port")
 fi
 
 mkdir -p "$work"
@@ -49,9 +46,8 @@ for checks in off on; do
   "$root/scripts/run-qemu.sh" "$build/rtosbench-fw.elf" "$log" 300 || rc=$?
   [[ $rc -eq 0 ]] || { tail -5 "$log" >&2; fail "RB_CHECKS=$checks: run-qemu.sh exited $rc"; }
   want=$checks
-  [[ $port == tencentos && $checks == off ]] && want=partial
-  lookup=clz
-  [[ $port == chibios ]] && lookup=generic # a priority-ordered ready list, no CLZ
+  [[ $checks == off ]] && want=$(port_expect "$port" checks off)
+  lookup=$(port_expect "$port" lookup clz)
   rc=0
   "$bin" verify "$log" --expect "checks=$want" --expect "lookup=$lookup" --expect "port=$port" \
     --expect nonce=c4ec0001 >"$build.verify.txt" 2>&1 || rc=$?

@@ -19,7 +19,7 @@
 #   port's recipe checks the checkout is that version), runs every harness test
 #   under QEMU (scripts/run-qemu.sh), and requires `rtosbench verify` to
 #   accept the log (exit 0, every PHASE OK, conditions pinned with --expect,
-#   checks=off (TencentOS: partial) and lookup=clz (ChibiOS: generic) among them),
+#   checks=off and lookup=clz among them, or what the kernel's entry pins),
 #   every test run and none NA, and a second run to give identical statistics
 #   (QEMU -icount is deterministic). KNOWN_DEFECT=<check> instead requires verify to
 #   report exactly one problem: that CHECK failing (a kernel defect documented
@@ -46,13 +46,7 @@ if [[ -z $src ]]; then
 fi
 [[ -d $src ]] || fail "$env_var='$src' is not a directory"
 
-extra=()
-if [[ $port == ucos3 ]]; then
-  # uC/OS-III also needs uC-CPU and uC-LIB: siblings of the uC-OS3 checkout,
-  # a bundle directory, or these two variables (ports/ucos3/port.cmake).
-  [[ -n ${RTOSBENCH_KERNEL_UCOS3_CPU:-} ]] && extra+=("-DRB_KERNEL_SOURCE_UC_CPU=$RTOSBENCH_KERNEL_UCOS3_CPU")
-  [[ -n ${RTOSBENCH_KERNEL_UCOS3_LIB:-} ]] && extra+=("-DRB_KERNEL_SOURCE_UC_LIB=$RTOSBENCH_KERNEL_UCOS3_LIB")
-fi
+mapfile -t extra < <(port_extra_sources "$port")
 
 if [[ $mode == qemu ]]; then
   board=qemu-netduinoplus2
@@ -86,17 +80,18 @@ rc=0
 echo "ran under QEMU in $((SECONDS - start)) s: $(wc -l <"$log") lines"
 
 # Equal kernel settings (docs/kernels.md, "API checks"): API checks off, the
-# ready-task lookup by CLZ; TencentOS keeps checks it cannot compile out.
-checks=off
-[[ $port == tencentos ]] && checks=partial
-# ChibiOS/RT keeps its ready list in priority order: no CLZ lookup to select.
-lookup=clz
-[[ $port == chibios ]] && lookup=generic
+# ready-task lookup by CLZ, SysTick and PendSV at 15, the test timer at 14;
+# a kernel's entry in configs/qemu.yaml names its exceptions (port_expect).
+checks=$(port_expect "$port" checks off)
+lookup=$(port_expect "$port" lookup clz)
+tick_prio=$(port_expect "$port" tick_prio 15)
+irq_prio=$(port_expect "$port" irq_prio 14)
+pendsv_prio=$(port_expect "$port" pendsv_prio "$tick_prio")
 expect=()
 for pin in "checks=$checks" "lookup=$lookup" "kernel=$port" "port=$port" "board=$board" "kernel_version=$version" \
   "harness=$("$root/scripts/fw-harness-hash.sh" "$root/firmware/harness")" "nonce=$nonce" \
-  tick=1000 preempt=1 slicing=1 fpu=0 stack_words=512 irq_prio=14 tick_prio=15 \
-  pendsv_prio=15 counter=tim2 unit=instructions debugger=0 samples=$samples warmup=$warmup; do
+  tick=1000 preempt=1 slicing=1 fpu=0 stack_words=512 "irq_prio=$irq_prio" "tick_prio=$tick_prio" \
+  "pendsv_prio=$pendsv_prio" counter=tim2 unit=instructions debugger=0 samples=$samples warmup=$warmup; do
   expect+=(--expect "$pin")
 done
 rc=0

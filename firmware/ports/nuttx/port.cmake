@@ -68,12 +68,18 @@ list(APPEND RB_PORT_DEFINITIONS RB_KERNEL_OWNS_CLOCKS=1)
 set(RB_PORT_BUILDS_IMAGE ON)
 set(RB_PORT_IMAGE_RECIPE "${RB_PORT_DIR}/image.cmake")
 
-# NuttX never takes an interrupt at the lowest NVIC level in its idle loop:
-# up_irq_enable() sets BASEPRI to NVIC_SYSH_PRIORITY_MIN (0xF0 with 4 priority
-# bits; arch/arm/include/armv7-m/irq.h), which masks that level, in BASEPRI and
-# PRIMASK configurations alike. The tick and PendSV therefore sit one level
-# higher (14 of 15 here) and the test timer one above them (13): the same
-# order as every port, shifted by one; CONFIG tick_prio/irq_prio show it and
-# the matrices pin it for NuttX (docs/kernels.md).
+# Interrupt levels. Two NuttX rules shape them:
+# - NuttX never takes an interrupt at the lowest NVIC level once it has
+#   enabled interrupts: up_irq_enable() sets BASEPRI to NVIC_SYSH_PRIORITY_MIN
+#   (0xF0 with 4 priority bits; arch/arm/include/armv7-m/irq.h), which masks
+#   that level, and every task starts with that BASEPRI (arm_initialstate.c).
+# - NuttX's ARMv7-M dispatch does not nest: arm_doirq keeps one CURRENT_REGS,
+#   and every interrupt that calls the OS runs at one level
+#   (NVIC_SYSH_PRIORITY_DEFAULT). A test timer that preempted the tick's
+#   handler lost the switch it asked for and stopped the scheduler (seen under
+#   QEMU: the busy phase of irq_latency stalled after 747 events).
+# So the tick, PendSV and the test timer all sit at 14 of 15 here, one level
+# above the other kernels' tick; CONFIG tick_prio/irq_prio show it and the
+# matrices pin it for NuttX (docs/kernels.md).
 math(EXPR RB_BOARD_TICK_PRIO "(1 << ${RB_BOARD_NVIC_PRIO_BITS}) - 2")
-math(EXPR RB_BOARD_IRQ_PRIO "${RB_BOARD_TICK_PRIO} - 1")
+set(RB_BOARD_IRQ_PRIO ${RB_BOARD_TICK_PRIO})

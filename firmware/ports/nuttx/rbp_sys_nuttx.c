@@ -91,11 +91,11 @@ void stm32_board_clockconfig(void) {}
  * its API argument checks follow CONFIG_DEBUG_ASSERTIONS (and
  * CONFIG_DEBUG_FEATURES); lookup: NuttX keeps its ready-to-run list sorted
  * by priority (sched/sched/sched_addreadytorun.c), so the highest ready task
- * is the list head; there is no priority bitmap to search ("list"). */
+ * is the list head; there is no priority bitmap to search ("generic", as ChibiOS). */
 #ifdef CONFIG_DEBUG_ASSERTIONS
 const char rbp_sys_checks[] = "on";
 #else
 const char rbp_sys_checks[] = "off";
 #endif
 const char rbp_sys_kernel[] = "nuttx";
-const char rbp_sys_lookup[] = "list";
+const char rbp_sys_lookup[] = "generic";
