@@ -132,7 +132,7 @@ void rt_hw_console_output(const char* str) {
 
 /* ---- Port operations ---------------------------------------------------- */
 
-#ifdef RT_DEBUG
+#if defined(RT_DEBUG) || defined(RT_USING_DEBUG)
 /* RB_CHECKS=on: a failed RT_ASSERT (or context check) stops the firmware
  * with a fault line instead of RT-Thread's spin. */
 static void rb_rt_assert_failed(const char* ex, const char* func, rt_size_t line) {
@@ -150,7 +150,7 @@ static int rb_rt_init(void) {
    * it prints the build's __DATE__ and __TIME__, which would make every
    * build of the same sources a different image. */
   rt_hw_interrupt_disable();
-#ifdef RT_DEBUG
+#if defined(RT_DEBUG) || defined(RT_USING_DEBUG)
   rt_assert_set_hook(rb_rt_assert_failed);
 #endif
   rt_system_timer_init();
@@ -282,8 +282,9 @@ static uint32_t rb_rt_tick_count(void) {
 }
 
 /* CONFIG checks= and lookup=, read from the kernel's configuration as
- * compiled (rtconfig.h follows RB_CFG_CHECKS). */
-#ifdef RT_DEBUG
+ * compiled (rtconfig.h follows RB_CFG_CHECKS; RT_USING_DEBUG is 5.0.2's
+ * name of RT_DEBUG). */
+#if defined(RT_DEBUG) || defined(RT_USING_DEBUG)
 #define RB_PORT_CHECKS "on"
 #else
 #define RB_PORT_CHECKS "off"

@@ -43,6 +43,14 @@
  * assert to rb_fatal (rt_assert_set_hook). */
 #if RB_CFG_CHECKS
 #define RT_DEBUG
+/* RT-Thread 5.0.2 renamed the switch: RT_USING_DEBUG, with the context checks
+ * under RT_DEBUGING_CONTEXT (RT-Thread's generated 5.0.2 BSP configurations,
+ * RT_VER_NUM 0x50002); later 5.x put RT_ASSERT under RT_DEBUGING_ASSERT.
+ * Defined as well, so RB_CHECKS also reaches a 5.0.2 checkout (not verified
+ * here); 5.0.0 does not use these names. */
+#define RT_USING_DEBUG
+#define RT_DEBUGING_ASSERT
+#define RT_DEBUGING_CONTEXT
 #endif
 
 /* Ready-priority lookup (CONFIG lookup=): as the BSP, RT_USING_CPU_FFS:
