@@ -279,6 +279,14 @@ Result<ResolvedRepo> SourceResolver::resolve_repo(const RepoPin& pin,
                         fmt::format("source of '{}' ({}, from the {}) is not a directory", pin.key,
                                     r.path.string(), r.origin));
     }
+    if (!pin.supply.empty()) {
+      return make_error(
+          ErrorKind::kCannotRead,
+          fmt::format("no source for '{}': it has no public source; supply {} with "
+                      "--kernel-source {}=PATH (or the matrix's `source:`); the kernel cache "
+                      "({}) has none",
+                      pin.key, pin.supply, pin.key, r.path.string()));
+    }
     if (!options_.fetch || pin.url.empty()) {
       return make_error(
           ErrorKind::kCannotRead,
@@ -296,6 +304,12 @@ Result<ResolvedRepo> SourceResolver::resolve_repo(const RepoPin& pin,
 
   auto head = git({"-C", r.path.string(), "rev-parse", "--verify", "HEAD"}, log);
   if (!head.ok()) {
+    if (!pin.supply.empty()) {
+      // A user-supplied source (no public repository): nothing to pin it to.
+      r.commit = "n/a";
+      r.note = "user-supplied source, not a git checkout";
+      return r;
+    }
     if (!options_.allow_other_commit) {
       return make_error(
           ErrorKind::kUnavailable,
@@ -334,10 +348,11 @@ Result<ResolvedKernel> SourceResolver::resolve(const matrix::KernelSpec& kernel,
     memo_.emplace(kernel.name, err);
     return err;
   };
-  auto main = resolve_repo(
-      RepoPin{kernel.name, kernel.git, kernel.tag, kernel.commit, kernel.source,
-              cache_entry_name(kernel.name, kernel.tag, kernel.commit, kernel.version)},
-      log);
+  auto main =
+      resolve_repo(RepoPin{kernel.name, kernel.git, kernel.tag, kernel.commit, kernel.source,
+                           cache_entry_name(kernel.name, kernel.tag, kernel.commit, kernel.version),
+                           kernel.supply},
+                   log);
   if (!main.ok()) return fail(main.error());
   out.main = *main;
   for (const auto& x : kernel.extra_sources) {

@@ -505,7 +505,7 @@ void parse_reproducibility(Checker& c, const YAML::Node& n, Matrix& m) {
 void parse_kernel(Checker& c, const YAML::Node& k, Matrix& m) {
   static const std::vector<std::string> kKeys{"name",          "port",   "version", "git",
                                               "tag",           "commit", "source",  "note",
-                                              "extra_sources", "expect"};
+                                              "extra_sources", "expect", "supply"};
   if (!c.check_map(k, "a kernel", kKeys)) return;
   KernelSpec spec;
   auto name = c.string(k, "name", "a kernel", true);
@@ -532,7 +532,14 @@ void parse_kernel(Checker& c, const YAML::Node& k, Matrix& m) {
   spec.commit = pinned_commit(c, k, what);
   spec.tag = c.string(k, "tag", what, !spec.git.empty() && !k["commit"].IsDefined()).value_or("");
   if (!spec.tag.empty()) c.allowed(k["tag"], spec.tag, kVersionRe, "tag of " + what, kVersionRule);
-  spec.version = c.string(k, "version", what, !spec.git.empty()).value_or("n/a");
+  spec.supply = c.string(k, "supply", what, false, true).value_or("");
+  if (!spec.supply.empty() && !spec.git.empty()) {
+    c.error(k["supply"], fmt::format("{} has both 'git' and 'supply' (supply is for kernels "
+                                     "without a public source)",
+                                     what));
+  }
+  spec.version =
+      c.string(k, "version", what, !spec.git.empty() || !spec.supply.empty()).value_or("n/a");
   if (k["version"].IsDefined())
     c.allowed(k["version"], spec.version, kVersionRe, "version of " + what, kVersionRule);
   if (auto s = c.string(k, "source", what, false)) spec.source = c.path(*s);

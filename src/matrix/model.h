@@ -35,10 +35,14 @@ struct KernelSpec {
   std::string commit;
   std::filesystem::path source;  // local checkout named in the matrix (absolute)
   std::string note;              // shown with every result, e.g. why a version differs from a seed
+  // A kernel without a public source (PX5): what the user supplies with
+  // --kernel-source NAME=PATH (or `source:`); a directory that is not a git
+  // checkout is accepted for it, its commit n/a.
+  std::string supply;
   std::vector<ExtraSource> extra_sources;
   // Per-kernel pin overrides; an empty optional removes a pin.
   std::map<std::string, std::optional<std::string>> expect;
-  bool needs_source() const { return !git.empty() || !source.empty(); }
+  bool needs_source() const { return !git.empty() || !source.empty() || !supply.empty(); }
 };
 
 struct Timeouts {

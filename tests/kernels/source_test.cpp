@@ -169,6 +169,46 @@ TEST_F(KernelSources, DirectoryWithoutGitCannotBeVerified) {
   EXPECT_EQ(k2->identity(), "");  // cannot be cached
 }
 
+TEST_F(KernelSources, SuppliedKernelWithoutSourceSaysWhatToSupply) {
+  // PX5-like: no public source, so no fetch and no git pin.
+  matrix::KernelSpec px;
+  px.name = "px";
+  px.version = "4.0.0";
+  px.supply = "the PX 4.0 source directory (px.c, px.h)";
+  ASSERT_TRUE(px.needs_source());
+  auto o = options();
+  o.fetch = true;
+  SourceResolver r(*runner_, o);
+  auto k = r.resolve(px, {});
+  ASSERT_FALSE(k.ok());
+  EXPECT_EQ(k.error().kind, ErrorKind::kCannotRead);
+  EXPECT_NE(k.error().message.find("supply the PX 4.0 source directory (px.c, px.h) with "
+                                   "--kernel-source px=PATH"),
+            std::string::npos)
+      << k.error().message;
+  EXPECT_FALSE(std::filesystem::exists(root_ / "cache" / "px-4.0.0"));
+}
+
+TEST_F(KernelSources, SuppliedKernelAcceptsADirectoryThatIsNotGit) {
+  auto plain = root_ / "px-src";
+  std::filesystem::create_directories(plain);
+  matrix::KernelSpec px;
+  px.name = "px";
+  px.version = "4.0.0";
+  px.supply = "the PX source";
+  auto o = options();
+  o.overrides["px"] = plain;
+  SourceResolver r(*runner_, o);
+  auto k = r.resolve(px, {});
+  ASSERT_TRUE(k.ok()) << k.error().message;
+  EXPECT_EQ(k->main.commit, "n/a");
+  EXPECT_EQ(k->main.note, "user-supplied source, not a git checkout");
+  // A missing directory is still refused.
+  o.overrides["px"] = root_ / "nowhere";
+  SourceResolver missing(*runner_, o);
+  EXPECT_FALSE(missing.resolve(px, {}).ok());
+}
+
 TEST_F(KernelSources, FetchByCommitPinsAVersionWithoutTag) {
   // The tagged commit is older than the branch head: fetched by its id.
   spec_.tag = "";

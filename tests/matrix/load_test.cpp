@@ -272,6 +272,36 @@ kernels:
   EXPECT_EQ(m.errors.size(), 3u);
 }
 
+TEST(MatrixLoad, SuppliedKernel) {
+  auto ok = parse_matrix(R"(matrix: m
+board: qemu-netduinoplus2
+kernels:
+  - name: px
+    version: "4.0.0"
+    supply: the PX source directory
+)",
+                         "m.yaml");
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(ok.value.kernels.at(0).supply, "the PX source directory");
+  EXPECT_TRUE(ok.value.kernels.at(0).needs_source());
+  auto bad = parse_matrix(R"(matrix: m
+board: qemu-netduinoplus2
+kernels:
+  - name: px
+    git: https://example.org/px
+    tag: v4
+    version: "4"
+    supply: the PX source directory
+  - name: py
+    supply: the PY source
+)",
+                          "m.yaml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(has_error(bad.errors, 8, 13, "has both 'git' and 'supply'"));
+  EXPECT_TRUE(has_error(bad.errors, 9, 5, "kernel 'py' needs 'version'"));
+  EXPECT_EQ(bad.errors.size(), 2u);
+}
+
 TEST(BenchLoad, QemuSerialTransport) {
   auto b = parse_bench(R"(bench: q
 boards:

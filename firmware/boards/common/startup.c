@@ -26,6 +26,11 @@ void TIM1_CC_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
 void TIM2_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
 void TIM3_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
 void TIM4_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
+/* The console UARTs (QEMU: USART1, F407 Discovery: USART2); the harness polls
+ * them; a port whose kernel reads its console by interrupt (RT-Thread's MSH)
+ * defines the handler. */
+void USART1_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
+void USART2_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
 
 #define RB_IRQ_COUNT 82u /* STM32F405/407 */
 
@@ -49,7 +54,10 @@ __attribute__((section(".isr_vector"), used)) const rb_vector rb_vectors[16u + R
     [16 + 28] = TIM2_IRQHandler,
     [16 + 29] = TIM3_IRQHandler,
     [16 + 30] = TIM4_IRQHandler,
-    [16 + 31 ... 16u + RB_IRQ_COUNT - 1u] = Default_Handler,
+    [16 + 31 ... 16 + 36] = Default_Handler,
+    [16 + 37] = USART1_IRQHandler,
+    [16 + 38] = USART2_IRQHandler,
+    [16 + 39 ... 16u + RB_IRQ_COUNT - 1u] = Default_Handler,
 };
 
 void Reset_Handler(void) {

@@ -1,0 +1,88 @@
+# Build recipe of the rtthread port: RT-Thread 5 (the full kernel, with the
+# FinSH/MSH shell on the harness' console UART) from the checkout
+# RB_KERNEL_SOURCE, never copied here: src/ (the single-core scheduler),
+# libcpu/arm/cortex-m4 (cpuport.c, context_gcc.S) and components/finsh
+# (shell.c, msh.c, msh_parse.c, cmd.c).
+#
+#   -DRB_KERNEL_SOURCE=<rt-thread checkout at the matrix's pin>
+#
+# RB_KERNEL_VERSION / RB_KERNEL_COMMIT, when given, must match the checkout
+# (rtdef.h's RT_VERSION_MAJOR.RT_VERSION_MINOR.RT_VERSION_PATCH, git HEAD);
+# left at n/a they are read from it.
+
+rb_require_kernel_source(
+  FILES src/scheduler_up.c src/ipc.c include/rtdef.h libcpu/arm/cortex-m4/context_gcc.S
+        libcpu/arm/cortex-m4/cpuport.c components/finsh/shell.c components/finsh/msh.c
+  HINT "an rt-thread checkout at the version configs/qemu.yaml pins (its kernel entry; rtosbench run --fetch-kernels fetches it)")
+set(_rb_rt "${RB_KERNEL_SOURCE}")
+
+# ---- Version and commit of the checkout ----------------------------------
+set(_rb_rt_ver "")
+foreach(part RT_VERSION_MAJOR RT_VERSION_MINOR RT_VERSION_PATCH)
+  file(STRINGS "${_rb_rt}/include/rtdef.h" _l REGEX "^#define[ \t]+${part}[ \t]+[0-9]+")
+  string(REGEX REPLACE ".*${part}[ \t]+([0-9]+).*" "\\1" _n "${_l}")
+  if(NOT _n MATCHES "^[0-9]+$")
+    message(FATAL_ERROR "RB_PORT=rtthread: cannot read ${part} from '${_rb_rt}/include/rtdef.h' "
+      "(RT-Thread 5 defines RT_VERSION_MAJOR/MINOR/PATCH; RT-Thread Nano 3 is the rtthread_nano port)")
+  endif()
+  list(APPEND _rb_rt_ver "${_n}")
+endforeach()
+list(JOIN _rb_rt_ver "." _rb_rt_ver)
+rb_adopt_kernel_version("${_rb_rt_ver}" "'${RB_KERNEL_SOURCE}' is RT-Thread ${_rb_rt_ver} (include/rtdef.h)")
+rb_check_kernel_commit("${RB_KERNEL_SOURCE}")
+
+# ---- Sources ----------------------------------------------------------------
+# src/: what its SConscript builds for this rtconfig.h (no SMP: scheduler_up.c,
+# not scheduler_mp.c / cpu.c; no heap, memory pool, signals, device framework
+# or driver model: mem.c, slab.c, memheap.c, mempool.c, signal.c, device.c and
+# driver.c left out; components.c holds rtthread_startup, which the port does
+# itself).
+foreach(f clock.c idle.c ipc.c irq.c kservice.c object.c scheduler_up.c thread.c timer.c)
+  list(APPEND RB_KERNEL_SOURCES "${_rb_rt}/src/${f}")
+endforeach()
+# components/finsh: what its SConscript builds with MSH_USING_BUILT_IN_COMMANDS
+# and without DFS.
+foreach(f shell.c msh.c msh_parse.c cmd.c)
+  list(APPEND RB_KERNEL_SOURCES "${_rb_rt}/components/finsh/${f}")
+endforeach()
+list(APPEND RB_KERNEL_SOURCES
+  "${_rb_rt}/libcpu/arm/cortex-m4/cpuport.c" "${_rb_rt}/libcpu/arm/cortex-m4/context_gcc.S")
+list(APPEND RB_KERNEL_INCLUDE_DIRS "${_rb_rt}/include" "${_rb_rt}/components/finsh")
+# RT-Thread's own build passes -Wa,-mimplicit-it=thumb for every assembly
+# file (its BSPs' rtconfig.py); the port does the same for context_gcc.S.
+set_source_files_properties("${_rb_rt}/libcpu/arm/cortex-m4/context_gcc.S" PROPERTIES
+  COMPILE_OPTIONS "-Wa,-mimplicit-it=thumb")
+# context_gcc.S defines HardFault_Handler (RT-Thread's fault dump); renamed, it
+# stays unused and the board's fault reporter keeps the vector, as in the
+# rtthread_nano port.
+list(APPEND RB_KERNEL_DEFINITIONS HardFault_Handler=rb_rtthread_hardfault_unused)
+# MSH finds its commands between __fsymtab_start and __fsymtab_end, symbols
+# RT-Thread's BSP linker scripts define around the FSymTab section. The
+# boards' linker script has no such lines; GNU ld defines __start_FSymTab and
+# __stop_FSymTab for that section itself (a C-identifier section name), and
+# keeps the section under --gc-sections because shell.c refers to them.
+set_property(SOURCE "${_rb_rt}/components/finsh/shell.c" APPEND PROPERTY COMPILE_DEFINITIONS
+  __fsymtab_start=__start_FSymTab __fsymtab_end=__stop_FSymTab)
+
+# The console UART the harness writes to and the shell reads from by
+# interrupt (RT-Thread's BSP owns the console driver; this port is the BSP).
+if(RB_BOARD STREQUAL "qemu-netduinoplus2")
+  list(APPEND RB_PORT_DEFINITIONS RB_RT_CONSOLE_USART=USART1_BASE RB_RT_CONSOLE_IRQN=37u
+    RB_RT_CONSOLE_IRQHandler=USART1_IRQHandler)
+elseif(RB_BOARD STREQUAL "stm32f407-disco")
+  list(APPEND RB_PORT_DEFINITIONS RB_RT_CONSOLE_USART=USART2_BASE RB_RT_CONSOLE_IRQN=38u
+    RB_RT_CONSOLE_IRQHandler=USART2_IRQHandler)
+else()
+  message(FATAL_ERROR "RB_PORT=rtthread: no console UART known for board '${RB_BOARD}' "
+    "(firmware/ports/rtthread/port.cmake names each board's console USART and its interrupt)")
+endif()
+
+# RT-Thread always rotates equal-priority ready threads when their tick budget
+# runs out; there is no switch to turn that off.
+set(RB_TIME_SLICING ON CACHE BOOL "time slicing among equal-priority tasks (one-tick quantum)")
+if(NOT RB_TIME_SLICING)
+  message(FATAL_ERROR "RB_PORT=rtthread: RB_TIME_SLICING=OFF is not possible: RT-Thread always "
+    "time-slices threads of equal priority (each thread has a tick budget)")
+endif()
+list(APPEND RB_PORT_SOURCES "${CMAKE_CURRENT_LIST_DIR}/rb_port_rtthread.c")
+list(APPEND RB_PORT_INCLUDE_DIRS "${CMAKE_CURRENT_LIST_DIR}")
