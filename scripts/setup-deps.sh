@@ -12,6 +12,8 @@ packages=(
   clang libclang-rt-14-dev
   # firmware and the emulated bench
   gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi qemu-system-arm
+  # NuttX's own build (firmware/ports/nuttx): make and kconfig-conf
+  make kconfig-frontends
   # real probes (their command lines are exercised with no probe attached)
   openocd
   jq  # tests/run/e2e: the run tests read result JSON

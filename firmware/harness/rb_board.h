@@ -21,6 +21,13 @@
  *                        below RB_EVENT_MASK, so one wrap is never ambiguous)
  *   rb_event_now()       reads the event timer (a free-running up-counter)
  *   RB_TEST_IRQN         NVIC number of the test-timer interrupt
+ *   RB_BOARD_IRQS(X)     every interrupt handler of board.c as X(NVIC number,
+ *                        function): a kernel that owns the vector table
+ *                        (NuttX, Zephyr) connects them its own way
+ *
+ * A kernel that sets the clocks itself defines RB_KERNEL_OWNS_CLOCKS for the
+ * board (port.cmake): rb_board_console_init then leaves the clock tree alone
+ * and only reads it back (CONFIG core_measured, flash_ws, caches).
  *   RB_EMPTY_NAME        CONFIG irq_empty=: the source of rb_empty_start()
  *   RB_EMPTY_ABOVE_PASS  optional: where loop passes are exact and an empty
  *                        interrupt is cheaper than tick_overhead's gap

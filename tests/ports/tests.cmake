@@ -86,3 +86,9 @@ add_test(NAME ports_window_disasm
           ${RB_PORTS_WORK})
 set_tests_properties(ports_window_disasm PROPERTIES DEPENDS "${RB_PORTS_ALL_TESTS}"
   SKIP_RETURN_CODE 77 LABELS ports TIMEOUT 120)
+
+# The POSIX port and its PX5 layer against the host's POSIX headers (PX5's
+# own source is commercial and absent; ports_nuttx_* build the port for real).
+add_test(NAME ports_posix_compile
+  COMMAND ${RB_PORTS_TESTS}/posix-compile.sh ${PROJECT_SOURCE_DIR} ${RB_PORTS_WORK}/posix-compile)
+set_tests_properties(ports_posix_compile PROPERTIES SKIP_RETURN_CODE 77 LABELS ports TIMEOUT 120)

@@ -17,7 +17,6 @@
 
 static uint32_t rb_csr_at_boot;
 
-
 /* A kernel that sets the clocks itself (NuttX, Zephyr) defines
  * RB_KERNEL_OWNS_CLOCKS: the board then only reads them back. */
 #ifndef RB_KERNEL_OWNS_CLOCKS

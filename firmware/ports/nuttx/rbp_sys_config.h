@@ -13,7 +13,8 @@
  * pthread mutexes with PTHREAD_PRIO_INHERIT (CONFIG_PRIORITY_INHERITANCE). */
 #if !defined(CONFIG_SYSTEMTICK_HOOK) || !defined(CONFIG_ARCH_IDLE_CUSTOM) || \
     !defined(CONFIG_PRIORITY_INHERITANCE)
-#error "ports/nuttx/defconfig: SYSTEMTICK_HOOK, ARCH_IDLE_CUSTOM and PRIORITY_INHERITANCE must be set"
+#error \
+    "ports/nuttx/defconfig: SYSTEMTICK_HOOK, ARCH_IDLE_CUSTOM and PRIORITY_INHERITANCE must be set"
 #endif
 #define RBP_SYS_CAPS (RBP_HAS_TICK_HOOK | RBP_HAS_IDLE_HOOK | RBP_HAS_MUTEX_PI)
 

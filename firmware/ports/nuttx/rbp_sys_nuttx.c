@@ -22,10 +22,9 @@
  *               clock set-up is this empty stm32_board_clockconfig: QEMU
  *               does not model RCC, and the standard set-up waits on its
  *               ready bits forever */
-#include <nuttx/config.h>
-
 #include <nuttx/board.h>
 #include <nuttx/clock.h>
+#include <nuttx/config.h>
 #include <nuttx/irq.h>
 #include <semaphore.h>
 #include <stdint.h>
@@ -47,9 +46,9 @@ static int rb_nx_dispatch(int irq, void* context, void* arg) {
 
 int rbp_sys_init(void) {
   int rc = 0;
-#define RB_NX_ATTACH(nvic, handler)                                                   \
-  {                                                                                   \
-    extern void handler(void);                                                        \
+#define RB_NX_ATTACH(nvic, handler)                                                        \
+  {                                                                                        \
+    extern void handler(void);                                                             \
     rc = rc ? rc : irq_attach(RB_NX_IRQ(nvic), rb_nx_dispatch, (void*)(uintptr_t)handler); \
   }
   RB_BOARD_IRQS(RB_NX_ATTACH)

@@ -135,7 +135,7 @@ static int rb_px_queue_send(int id, uint32_t msg) {
 
 static int rb_px_queue_receive(int id, uint32_t* msg) {
   return mq_receive(rb_px_queue[id], (char*)msg, sizeof *msg, 0) == (ssize_t)sizeof *msg ? RBP_OK
-                                                                                          : RBP_ERR;
+                                                                                         : RBP_ERR;
 }
 
 static int rb_px_mutex_create(int id) {
