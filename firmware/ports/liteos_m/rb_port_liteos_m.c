@@ -30,9 +30,9 @@
  *               OsIdleTask; the port's busy loop calls rb_idle_hook (the
  *               kernel's only recycles deleted tasks, and sleeps only with
  *               LOSCFG_KERNEL_RUNSTOP; nothing is ever deleted here) */
+#include "los_arch_interrupt.h"
 #include "los_config.h"
 #include "los_debug.h"
-#include "los_arch_interrupt.h"
 #include "los_interrupt.h"
 #include "los_mux.h"
 #include "los_queue.h"
@@ -198,7 +198,7 @@ static int rb_los_queue_create(int id) {
     return RBP_ERR;
   }
   return LOS_QueueCreate(NULL, 1, &rb_los_queue[id], 0, sizeof(uint32_t)) == LOS_OK ? RBP_OK
-                                                                                     : RBP_ERR;
+                                                                                    : RBP_ERR;
 }
 
 static int rb_los_queue_send(int id, uint32_t msg) {

@@ -15,10 +15,10 @@
 #ifndef _TARGET_CONFIG_H
 #define _TARGET_CONFIG_H
 
-#include "rb_board_hw.h"      /* RB_CORE_HZ */
-#include "rb_build_config.h"  /* RB_CFG_TICK_HZ, RB_CFG_CHECKS, RB_NVIC_PRIO_BITS */
-#include "rb_port.h"          /* RB_STACK_WORDS */
-#include "rb_los_cmsis.h"     /* the CMSIS-Core device header the kernel's arch port uses */
+#include "rb_board_hw.h"     /* RB_CORE_HZ */
+#include "rb_build_config.h" /* RB_CFG_TICK_HZ, RB_CFG_CHECKS, RB_NVIC_PRIO_BITS */
+#include "rb_los_cmsis.h"    /* the CMSIS-Core device header the kernel's arch port uses */
+#include "rb_port.h"         /* RB_STACK_WORDS */
 
 #ifndef RB_TIME_SLICING
 #error "RB_TIME_SLICING must be defined by ports/liteos_m/port.cmake"
@@ -100,17 +100,18 @@
  * LOS_ASSERT_COND is always empty (utils/los_compiler.h). What RB_CFG_CHECKS
  * turns on: the task-switch check (LOSCFG_BASE_CORE_TSK_MONITOR:
  * OsTaskSwitchCheck tests the outgoing task's stack-top magic word and the
- * incoming task's stack pointer on every switch), LOS_ASSERT (PRINT_LEVEL at
- * LOG_ERR_LEVEL) and the memory pool's node checks
- * (LOSCFG_BASE_MEM_NODE_INTEGRITY_CHECK). A failed check calls the exception
- * hook, which the port routes to rb_fatal. */
+ * incoming task's stack pointer on every switch) and LOS_ASSERT (PRINT_LEVEL at
+ * LOG_ERR_LEVEL). A failed check calls the exception hook, which the port
+ * routes to rb_fatal. The memory pool's node checks
+ * (LOSCFG_BASE_MEM_NODE_INTEGRITY_CHECK) stay at their default 0: in 1.1.0
+ * they fail the first allocation of a sound pool (OsMemAddrValidCheckPrint
+ * requires a free node's list links to lie inside the pool, and the only
+ * free node's are NULL), so LOS_KernelInit panics (docs/kernels.md). */
 #if RB_CFG_CHECKS
 #define LOSCFG_BASE_CORE_TSK_MONITOR 1
-#define LOSCFG_BASE_MEM_NODE_INTEGRITY_CHECK 1
 #define PRINT_LEVEL 2 /* LOG_ERR_LEVEL: LOS_ASSERT compiled in (utils/los_debug.h) */
 #else
 #define LOSCFG_BASE_CORE_TSK_MONITOR 0
-#define LOSCFG_BASE_MEM_NODE_INTEGRITY_CHECK 0
 #define PRINT_LEVEL 1 /* LOG_COMMON_LEVEL: LOS_ASSERT compiled out */
 #endif
 
