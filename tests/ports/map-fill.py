@@ -1,7 +1,12 @@
 #!/usr/bin/python3
 """Prints the bytes of flash an image's map file attributes to no object.
 
-    map-fill.py MAP
+    map-fill.py [--ram] MAP
+
+--ram: the same for RAM, within each output section (.data, .bss: the
+image's RAM as `size` counts it): alignment fill between variables, e.g.
+before LiteOS-M's vector table, which VTOR needs aligned to 512 bytes (0 to
+511 bytes, moving with what is linked ahead of it).
 
 The sum, over the flash input sections in address order, of the gap between
 one section's end and the next one's start: alignment fill (newlib-nano's
@@ -16,15 +21,21 @@ import re
 import sys
 
 FLASH = (0x08000000, 0x08100000)
+RAM = (0x20000000, 0x20100000)
 
 
-def sections(path):
+def sections(path, region):
     lines = open(path, encoding="utf-8", errors="replace").read().split("\n")
     inmem = False
+    out = ""
     for i, line in enumerate(lines):
         if line.startswith("Linker script and memory map"):
             inmem = True
         if not inmem:
+            continue
+        o = re.match(r"^(\.\S+)", line)
+        if o:
+            out = o.group(1)  # an output section
             continue
         m = re.match(r"^ (\.\S+)\s+(0x[0-9a-f]+)\s+(0x[0-9a-f]+)\s+\S+$", line)
         if m:
@@ -37,17 +48,21 @@ def sections(path):
             if not m:
                 continue
             addr, size = int(m.group(1), 16), int(m.group(2), 16)
-        if FLASH[0] <= addr < FLASH[1] and size > 0:
-            yield addr, size
+        if region[0] <= addr < region[1] and size > 0:
+            yield addr, size, out
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: map-fill.py MAP")
-    s = sorted(sections(sys.argv[1]))
+    args = sys.argv[1:]
+    ram = args[:1] == ["--ram"]
+    if ram:
+        args = args[1:]
+    if len(args) != 1:
+        sys.exit("usage: map-fill.py [--ram] MAP")
+    s = sorted(sections(args[0], RAM if ram else FLASH))
     if not s:
-        sys.exit(f"map-fill.py: no flash section in {sys.argv[1]}")
-    print(sum(b[0] - (a[0] + a[1]) for a, b in zip(s, s[1:])))
+        sys.exit(f"map-fill.py: no {'RAM' if ram else 'flash'} section in {args[0]}")
+    print(sum(b[0] - (a[0] + a[1]) for a, b in zip(s, s[1:]) if not ram or a[2] == b[2]))
 
 
 main()

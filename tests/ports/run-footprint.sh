@@ -5,9 +5,10 @@
 # kernel job's result.json must hold build.footprint_kernel with
 # delta = image - bare image > 0, kernel text > 0, the bare job's image as
 # the reference, and the map-file parts adding up to the delta within 128
-# bytes once the flash fill no object owns is added back (map-fill.py on
-# both images' maps in the build cache: alignment, 0 to 63 bytes before
-# newlib-nano's 64-byte aligned strlen alone): what they leave out is the
+# bytes once the fill no object owns is added back (map-fill.py on both
+# images' maps in the build cache: alignment, in flash 0 to 63 bytes before
+# newlib-nano's 64-byte aligned strlen alone, in RAM 0 to 511 before
+# LiteOS-M's vector table): what they leave out is the
 # harness' CONFIG strings that name the kernel (its version and 40-digit
 # commit, where the bare image says n/a; 40 to 92 bytes of flash in these
 # images).
@@ -35,6 +36,7 @@ kernels=(
   "ucos3|RTOSBENCH_KERNEL_UCOS3|uc_cpu=RTOSBENCH_KERNEL_UCOS3_CPU uc_lib=RTOSBENCH_KERNEL_UCOS3_LIB"
   "tencentos|RTOSBENCH_KERNEL_TENCENTOS|"
   "rtthread_nano|RTOSBENCH_KERNEL_RTTHREAD_NANO|"
+  "liteos_m|RTOSBENCH_KERNEL_LITEOS_M|"
 )
 args=()
 have=()
@@ -95,8 +97,12 @@ for k in "${have[@]}"; do
     fail "$k: map-fill.py on the bare reference image"
   check "parts and the fill add up to the delta (flash)" \
     "(.kernel.flash + .port_glue.flash + .libs.flash - .bare_port.flash + $fill_img - $fill_bare - .delta.flash) | fabs <= 128"
-  check "parts add up to the delta (RAM)" \
-    '(.kernel.ram + .port_glue.ram + .libs.ram - .bare_port.ram - .delta.ram) | fabs <= 128'
+  ram_img=$("$root/tests/ports/map-fill.py" --ram "$work/build-cache/$key/build/rtosbench-fw.map") ||
+    fail "$k: map-fill.py --ram on its cached image"
+  ram_bare=$("$root/tests/ports/map-fill.py" --ram "$work/build-cache/$(jq -r .bare_key <<<"$fk")/build/rtosbench-fw.map") ||
+    fail "$k: map-fill.py --ram on the bare reference image"
+  check "parts and the fill add up to the delta (RAM)" \
+    "(.kernel.ram + .port_glue.ram + .libs.ram - .bare_port.ram + $ram_img - $ram_bare - .delta.ram) | fabs <= 128"
   [[ $(jq .image.flash <<<"$fk") == $(jq .build.footprint.flash "$r") ]] || fail "$k: image is not the job's image"
   echo "$k: kernel alone flash $(jq .delta.flash <<<"$fk") B, RAM $(jq .delta.ram <<<"$fk") B" \
     "(kernel objects $(jq .kernel.flash <<<"$fk")/$(jq .kernel.ram <<<"$fk"), job $(jq -r .status "$r"))"

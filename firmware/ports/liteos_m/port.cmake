@@ -1,0 +1,67 @@
+# Build recipe of the liteos_m port: LiteOS-M (github.com/openharmony/
+# kernel_liteos_m, tag OpenHarmony_release_v1.1.0) from the checkout
+# RB_KERNEL_SOURCE, never copied here: kernel/src (tasks, semaphores, mutexes,
+# queues, software timers, events, tick, init), kernel/src/mm/los_memory.c
+# (the memory pool every task stack and kernel object comes from), the ARM
+# Cortex-M4 GCC arch port (kernel/arch/arm/cortex-m4/gcc: context, PendSV
+# switch, vector table and interrupt dispatcher, SysTick), utils (debug hooks,
+# error handler) and the few functions of the bundled bounds-checking library
+# (components/bounds_checking_function) the kernel calls. The kernel's
+# configuration is target_config.h here; the CMSIS-Core header comes from the
+# checkout's own GCC target (targets/cortex-m7_nucleo_f767zi_gcc).
+#
+#   -DRB_KERNEL_SOURCE=<kernel_liteos_m checkout at the matrix's tag>
+#
+# LiteOS-M 1.1 states no version in its sources: the version is read from the
+# checkout's tag (OpenHarmony_release_vX.Y.Z); a checkout without that tag
+# needs RB_KERNEL_VERSION. RB_KERNEL_COMMIT, when given, must match git HEAD;
+# left at n/a it is read from it.
+
+rb_require_kernel_source(
+  FILES kernel/src/los_task.c kernel/src/los_init.c kernel/include/los_config.h
+        kernel/arch/arm/cortex-m4/gcc/los_dispatch.S kernel/arch/arm/cortex-m4/gcc/los_interrupt.c
+        utils/los_compiler.h components/bounds_checking_function/src/memset_s.c
+        targets/cortex-m7_nucleo_f767zi_gcc/Drivers/CMSIS/Include/core_cm4.h
+  HINT "a kernel_liteos_m checkout at the version configs/qemu.yaml pins (its kernel entry; rtosbench run --fetch-kernels fetches it)")
+set(_rb_los "${RB_KERNEL_SOURCE}")
+
+# ---- Version and commit of the checkout ----------------------------------
+execute_process(COMMAND git -C "${_rb_los}" describe --tags --exact-match HEAD
+  OUTPUT_VARIABLE _rb_los_tag OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE _rb_los_rc ERROR_QUIET)
+if(_rb_los_rc EQUAL 0 AND _rb_los_tag MATCHES "^OpenHarmony_release_v([0-9]+\\.[0-9]+\\.[0-9]+)$")
+  rb_adopt_kernel_version("${CMAKE_MATCH_1}" "'${_rb_los}' is LiteOS-M ${CMAKE_MATCH_1} (git tag ${_rb_los_tag})")
+elseif(RB_KERNEL_VERSION STREQUAL "n/a")
+  message(FATAL_ERROR "RB_PORT=liteos_m: '${_rb_los}' is not at an OpenHarmony_release_vX.Y.Z tag and "
+    "LiteOS-M 1.x names no version in its sources: pass -DRB_KERNEL_VERSION=<version>")
+endif()
+rb_check_kernel_commit("${_rb_los}")
+
+# ---- Options ------------------------------------------------------------------
+# Time slicing among equal priorities (CONFIG slicing=, RBP_HAS_TIME_SLICE):
+# on with a one-tick quantum in every kernel port, the same condition for all;
+# -DRB_TIME_SLICING=OFF builds the no-slicing variant.
+set(RB_TIME_SLICING ON CACHE BOOL "time slicing among equal-priority tasks (one-tick quantum)")
+if(RB_TIME_SLICING)
+  list(APPEND RB_PORT_DEFINITIONS RB_TIME_SLICING=1)
+else()
+  list(APPEND RB_PORT_DEFINITIONS RB_TIME_SLICING=0)
+endif()
+
+# ---- Sources ----------------------------------------------------------------
+set(_rb_los_arch "${_rb_los}/kernel/arch/arm/cortex-m4/gcc")
+set(_rb_los_sec "${_rb_los}/components/bounds_checking_function")
+list(APPEND RB_KERNEL_SOURCES
+  "${_rb_los}/kernel/src/los_event.c" "${_rb_los}/kernel/src/los_init.c"
+  "${_rb_los}/kernel/src/los_mux.c" "${_rb_los}/kernel/src/los_queue.c"
+  "${_rb_los}/kernel/src/los_sem.c" "${_rb_los}/kernel/src/los_swtmr.c"
+  "${_rb_los}/kernel/src/los_task.c" "${_rb_los}/kernel/src/los_tick.c"
+  "${_rb_los}/kernel/src/mm/los_memory.c"
+  "${_rb_los_arch}/los_context.c" "${_rb_los_arch}/los_interrupt.c" "${_rb_los_arch}/los_timer.c"
+  "${_rb_los_arch}/los_dispatch.S" "${_rb_los_arch}/los_exc.S"
+  "${_rb_los}/utils/los_debug.c" "${_rb_los}/utils/los_error.c"
+  "${_rb_los_sec}/src/memset_s.c" "${_rb_los_sec}/src/memcpy_s.c" "${_rb_los_sec}/src/strncpy_s.c")
+list(APPEND RB_KERNEL_INCLUDE_DIRS
+  "${_rb_los}/kernel/include" "${_rb_los}/kernel/arch/include" "${_rb_los_arch}" "${_rb_los}/utils"
+  "${_rb_los_sec}/include" "${_rb_los}/targets/cortex-m7_nucleo_f767zi_gcc/Drivers/CMSIS/Include")
+list(APPEND RB_PORT_SOURCES "${CMAKE_CURRENT_LIST_DIR}/rb_port_liteos_m.c")
+list(APPEND RB_PORT_INCLUDE_DIRS "${CMAKE_CURRENT_LIST_DIR}")
