@@ -12,6 +12,7 @@ packages=(
   clang libclang-rt-14-dev
   # firmware and the emulated bench
   gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi qemu-system-arm
+  libstdc++-arm-none-eabi-newlib  # the mbedos port: Mbed OS' rtos:: classes are C++
   # real probes (their command lines are exercised with no probe attached)
   openocd
   jq  # tests/run/e2e: the run tests read result JSON
