@@ -19,7 +19,7 @@
 #   port's recipe checks the checkout is that version), runs every harness test
 #   under QEMU (scripts/run-qemu.sh), and requires `rtosbench verify` to
 #   accept the log (exit 0, every PHASE OK, conditions pinned with --expect,
-#   checks=off (TencentOS: partial) and lookup=clz among them),
+#   checks=off (TencentOS, Mbed OS: partial) and lookup=clz (Mbed OS: generic) among them),
 #   every test run and none NA, and a second run to give identical statistics
 #   (QEMU -icount is deterministic). KNOWN_DEFECT=<check> instead requires verify to
 #   report exactly one problem: that CHECK failing (a kernel defect documented
@@ -86,11 +86,14 @@ rc=0
 echo "ran under QEMU in $((SECONDS - start)) s: $(wc -l <"$log") lines"
 
 # Equal kernel settings (docs/kernels.md, "API checks"): API checks off, the
-# ready-task lookup by CLZ; TencentOS keeps checks it cannot compile out.
+# ready-task lookup by CLZ; TencentOS and Mbed OS (RTX) keep checks they cannot
+# compile out; RTX has no CLZ lookup (a priority-sorted ready list).
 checks=off
-[[ $port == tencentos ]] && checks=partial
+lookup=clz
+[[ $port == tencentos || $port == mbedos ]] && checks=partial
+[[ $port == mbedos ]] && lookup=generic
 expect=()
-for pin in "checks=$checks" lookup=clz "kernel=$port" "port=$port" "board=$board" "kernel_version=$version" \
+for pin in "checks=$checks" "lookup=$lookup" "kernel=$port" "port=$port" "board=$board" "kernel_version=$version" \
   "harness=$("$root/scripts/fw-harness-hash.sh" "$root/firmware/harness")" "nonce=$nonce" \
   tick=1000 preempt=1 slicing=1 fpu=0 stack_words=512 irq_prio=14 tick_prio=15 \
   pendsv_prio=15 counter=tim2 unit=instructions debugger=0 samples=$samples warmup=$warmup; do

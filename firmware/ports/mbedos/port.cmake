@@ -43,6 +43,13 @@ list(JOIN _rb_mb_ver "." _rb_mb_ver)
 rb_adopt_kernel_version("${_rb_mb_ver}" "'${RB_KERNEL_SOURCE}' is Mbed OS ${_rb_mb_ver} (platform/include/platform/mbed_version.h)")
 rb_check_kernel_commit("${RB_KERNEL_SOURCE}")
 
+# Mbed OS runs RTX at 1000 Hz only: mbed_rtx_conf.h stops the build for any
+# other OS_TICK_FREQ (Kernel::Clock counts milliseconds as ticks).
+if(NOT RB_TICK_HZ EQUAL 1000)
+  message(FATAL_ERROR "RB_PORT=mbedos: RB_TICK_HZ=${RB_TICK_HZ} is not possible: Mbed OS fixes RTX's tick "
+    "at 1000 Hz (cmsis/device/rtos/include/mbed_rtx_conf.h: \"OS Tickrate must be 1000 for system timing\")")
+endif()
+
 # RTX always rotates equal-priority threads here (OS_ROBIN_ENABLE 1 in
 # mbed_config.h, one-tick quantum); the no-slicing variant is not built.
 set(RB_TIME_SLICING ON CACHE BOOL "time slicing among equal-priority tasks (one-tick quantum)")
