@@ -114,5 +114,11 @@ set_source_files_properties("${CMAKE_CURRENT_LIST_DIR}/rb_port_mbedos.cpp"
 # irq_cm4f.S (RTX's SVC, PendSV and SysTick handlers, FP frames handled per
 # EXC_RETURN when built hard-float): its SysTick_Handler calls the port's
 # wrapper (tick hook, then osRtxTick_Handler) instead of osRtxTick_Handler.
-set_source_files_properties("${_rb_mb_irq}" PROPERTIES
-  COMPILE_DEFINITIONS "osRtxTick_Handler=rb_mbedos_tick_handler")
+# Mbed's copy of irq_cm4f.S leaves RTX_Config.h out ("Mbed OS patch"), so
+# RTX's stack check in its context switch (RTX_STACK_CHECK, which rtx_def.h
+# derives from OS_STACK_CHECK for the C files) is passed here, with RB_CHECKS=on.
+set(_rb_mb_irq_defs "osRtxTick_Handler=rb_mbedos_tick_handler")
+if(RB_CHECKS STREQUAL "on")
+  list(APPEND _rb_mb_irq_defs RTX_STACK_CHECK)
+endif()
+set_source_files_properties("${_rb_mb_irq}" PROPERTIES COMPILE_DEFINITIONS "${_rb_mb_irq_defs}")

@@ -60,6 +60,7 @@ extern "C" {
 #include "rb_board_hw.h"
 #include "rb_build_config.h"
 #include "rb_port.h"
+#include "rtx_evr.h" /* no C++ guards of its own */
 }
 
 /* Neutral 1..8 -> osPriorityNormal .. osPriorityNormal7 (24..31); RTX's idle
