@@ -89,10 +89,9 @@ struct TaskStart {
   rbp_entry_fn entry;
   void* arg;
   uint32_t* stack;
-  uint32_t words;
+  bool made;
 };
 TaskStart rb_task_start[RBP_MAX_TASKS];
-int rb_task_count;
 
 /* The boot thread: control block and stack (512 words, as every kernel
  * thread). */
@@ -100,8 +99,11 @@ osRtxThread_t rb_boot_cb;
 uint64_t rb_boot_stack[RB_STACK_WORDS / 2];
 
 void rb_mbed_boot(void*) {
-  for (int k = 0; k < rb_task_count; k++) {
+  for (int k = 0; k < RBP_MAX_TASKS; k++) {
     TaskStart& t = rb_task_start[k];
+    if (!t.made) {
+      continue;
+    }
     /* Thread::start fills the whole stack with RTX's magic word (Mbed's
      * stack statistics); the harness reads the high-water mark from its own
      * fill word (END stack_min_free_words), so it is put back below the
@@ -128,13 +130,13 @@ int rb_mbed_init(void) {
 
 int rb_mbed_task_create(int id, const char* name, rbp_entry_fn entry, void* arg, int prio,
                         uint32_t* stack, uint32_t stack_words) {
-  if (id != rb_task_count || id >= RBP_MAX_TASKS || prio < RBP_PRIO_MIN || prio > RBP_PRIO_MAX) {
+  if (id < 0 || id >= RBP_MAX_TASKS || rb_task_start[id].made || prio < RBP_PRIO_MIN ||
+      prio > RBP_PRIO_MAX) {
     return RBP_ERR;
   }
   new (rb_threads.at(id)) rtos::Thread(RB_MBED_PRIO(prio), stack_words * sizeof(uint32_t),
                                        reinterpret_cast<unsigned char*>(stack), name);
-  rb_task_start[id] = TaskStart{entry, arg, stack, stack_words};
-  rb_task_count++;
+  rb_task_start[id] = TaskStart{entry, arg, stack, true};
   return RBP_OK;
 }
 

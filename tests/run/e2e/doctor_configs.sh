@@ -9,13 +9,13 @@ list=$("$RB" run --matrix "$CONFIGS/qemu.yaml" --list 2>&1); rc=$?
 set -e
 expect_eq "qemu.yaml valid" 0 "$rc"
 expect_contains "qemu.yaml jobs" "bare-O2-tick1000-fpu0" "$list"
-expect_eq "qemu.yaml lists bare and the five kernel ports" 6 "$(echo "$list" | wc -l)"
+expect_eq "qemu.yaml lists bare and the six kernel ports" 7 "$(echo "$list" | wc -l)"
 
 set +e
 list=$("$RB" run --matrix "$CONFIGS/f407.yaml" --list 2>&1); rc=$?
 set -e
 expect_eq "f407.yaml valid" 0 "$rc"
-expect_eq "f407.yaml job count (10 kernels x 2 opt x 2 tick)" 40 "$(echo "$list" | wc -l)"
+expect_eq "f407.yaml job count (11 kernels x 2 opt x 2 tick)" 44 "$(echo "$list" | wc -l)"
 expect_contains "f407.yaml ids" "freertos-Os-tick100-fpu0" "$list"
 expect_contains "f407.yaml: absent ports reported" "nuttx-O2-tick1000-fpu0  PORT_MISSING: no firmware port 'nuttx'" "$list"
 
