@@ -14,6 +14,7 @@ packages=(
   gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi qemu-system-arm
   # NuttX's own build (firmware/ports/nuttx): make and kconfig-conf
   make kconfig-frontends
+  libstdc++-arm-none-eabi-newlib  # the mbedos port: Mbed OS' rtos:: classes are C++
   # real probes (their command lines are exercised with no probe attached)
   openocd
   jq  # tests/run/e2e: the run tests read result JSON

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end test that RB_CHECKS reaches a kernel's own configuration: builds
 # one port twice for qemu-netduinoplus2, with RB_CHECKS=off and RB_CHECKS=on
-# (api_overhead only, few samples), runs both under QEMU and requires
+# (one series, few samples), runs both under QEMU and requires
 #   - `rtosbench verify` to accept each log with the pins the matrices use:
 #     checks=off / checks=on, and lookup=clz, or what the kernel's entry in
 #     configs/qemu.yaml pins instead (TencentOS checks=partial). The port
@@ -37,8 +37,15 @@ if [[ $port != bare ]]; then # bare: no kernel source (ENV_VAR is "-")
   mapfile -t -O "${#extra[@]}" extra < <(port_extra_sources "$port")
 fi
 
-series=api_overhead
-[[ $port == liteos_m ]] && series=wake_latency
+# The series compared: api_overhead (sem give + take, no switch), except where
+# the kernel's switchable checks are not on that path: LiteOS-M (its stack
+# check in the task switch) wake_latency, Mbed OS (RTX's stack check on every
+# switch, MBED_ASSERT) round_trip.
+case $port in
+  liteos_m) series=wake_latency ;;
+  mbedos) series=round_trip ;;
+  *) series=api_overhead ;;
+esac
 
 mkdir -p "$work"
 declare -A median

@@ -37,6 +37,7 @@ kernels=(
   "tencentos|RTOSBENCH_KERNEL_TENCENTOS|"
   "rtthread_nano|RTOSBENCH_KERNEL_RTTHREAD_NANO|"
   "liteos_m|RTOSBENCH_KERNEL_LITEOS_M|"
+  "mbedos|RTOSBENCH_KERNEL_MBEDOS|"
 )
 args=()
 have=()
