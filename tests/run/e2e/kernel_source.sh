@@ -84,4 +84,20 @@ out=$(RTOSBENCH_KERNEL_CACHE=$KCACHE "$env_sh" "$WORK/kernel.yaml")
 expect_contains "kernel-env skips a checkout off its tag" "not the pinned tag v1.0.0" "$out"
 out=$(RTOSBENCH_KERNEL_CACHE=$WORK/no-cache "$env_sh" "$WORK/kernel.yaml")
 expect_contains "kernel-env says what is missing" "# RTOSBENCH_KERNEL_FAKEOS not set: no $WORK/no-cache/fakeos-v1.0.0" "$out"
+# A kernel with no public source (PX5-like, `supply:`): without one the job is
+# SOURCE_MISSING saying what to supply; a supplied plain directory is taken.
+awk '/^  - name: fakeos/ { print; print "    version: \"1.0.0\""; print "    supply: the FakeOS 1.0 directory (fakeos.h)"; skip = 1; next }
+     skip && /^    / { next } { skip = 0; print }' "$WORK/kernel.yaml" >"$WORK/supply.yaml"
+rb_run --matrix "$WORK/supply.yaml" --out "$WORK/runs-supply"
+expect_eq "supplied kernel without source: exit code" 2 "$RC"
+d=$(run_dir "$WORK/runs-supply")
+expect_eq "supplied kernel without source: status" SOURCE_MISSING "$(job_status "$d" fakeos-O2-tick1000-fpu0)"
+expect_contains "supplied kernel without source: what to supply" \
+  "supply the FakeOS 1.0 directory (fakeos.h) with --kernel-source fakeos=PATH" "$(job_reason "$d" fakeos-O2-tick1000-fpu0)"
+plain=$WORK/fakeos-plain
+mkdir -p "$plain" && cp "$up/fakeos.h" "$plain/"
+rb_run --matrix "$WORK/supply.yaml" --out "$WORK/runs-supply" --kernel-source "fakeos=$plain"
+expect_eq "supplied plain directory: exit code" 0 "$RC"
+d=$(run_dir "$WORK/runs-supply")
+expect_eq "supplied plain directory: status" OK "$(job_status "$d" fakeos-O2-tick1000-fpu0)"
 finish
