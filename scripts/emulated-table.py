@@ -21,7 +21,10 @@ ROWS = [("", "api_overhead"), ("", "wake_latency"), ("", "round_trip"), ("", "qu
 def main():
     run = pathlib.Path(sys.argv[1])
     jobs = [json.loads(p.read_text()) for p in sorted(run.glob("jobs/*/result.json"))]
-    order = ["bare", "freertos", "threadx", "ucos3", "tencentos", "rtthread_nano"]
+    # A job without a capture (SOURCE_MISSING: PX5 without its source) has no column.
+    jobs = [j for j in jobs if j.get("series") and j.get("verify")]
+    order = ["bare", "freertos", "threadx", "ucos3", "tencentos", "rtthread_nano", "rtthread",
+             "zephyr", "chibios", "liteos_m", "mbedos", "nuttx", "px5"]
     jobs.sort(key=lambda j: order.index(j["job"]["kernel"]) if j["job"]["kernel"] in order else 99)
     names = [j["job"]["kernel"] for j in jobs]
     print("| series | " + " | ".join(names) + " |")

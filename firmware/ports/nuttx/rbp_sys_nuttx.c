@@ -5,9 +5,12 @@
  *               irq_attach; NuttX's dispatcher (arm_doirq) switches to a task
  *               the handler readied on interrupt exit. SysTick (NuttX's
  *               system timer) and PendSV (unused by NuttX's ARMv7-M port) at
- *               RB_TICK_PRIO, like every port; the board put its timers at
- *               RB_IRQ_PRIO. NuttX masks them in its critical section
- *               (BASEPRI at NVIC_SYSH_DISABLE_PRIORITY, above both).
+ *               RB_TICK_PRIO; the board put its timers at RB_IRQ_PRIO, which
+ *               ports/nuttx/port.cmake makes the same level (NuttX does not
+ *               nest the interrupts that call it). NuttX masks them in its
+ *               critical section (BASEPRI at NVIC_SYSH_DISABLE_PRIORITY). The
+ *               tick's period restarts in rbp_sys_init (after the start
+ *               handshake), so the tick phase does not depend on the host.
  *   critical    enter_critical_section / leave_critical_section
  *   semaphores  sem_setprotocol(SEM_PRIO_NONE): NuttX documents it for every
  *               semaphore used for signalling when priority inheritance is
@@ -54,6 +57,11 @@ int rbp_sys_init(void) {
   RB_BOARD_IRQS(RB_NX_ATTACH)
 #undef RB_NX_ATTACH
   rb_cm_tick_prio_set();
+  /* NuttX's tick has run since boot, while the harness waited for the host's
+   * START: restart its period here, so every run (under QEMU: every
+   * byte-identical rerun) sees the same tick phase, as with the kernels whose
+   * tick starts in start(). */
+  SYST_CVR = 0;
   return rc;
 }
 
