@@ -30,10 +30,7 @@ if [[ $port != bare ]]; then # bare: no kernel source (ENV_VAR is "-")
   fi
   [[ -d $src ]] || fail "$env_var='$src' is not a directory"
   extra+=("-DRB_KERNEL_SOURCE=$src" "-DRB_KERNEL_VERSION=$version")
-fi
-if [[ $port == ucos3 ]]; then
-  [[ -n ${RTOSBENCH_KERNEL_UCOS3_CPU:-} ]] && extra+=("-DRB_KERNEL_SOURCE_UC_CPU=$RTOSBENCH_KERNEL_UCOS3_CPU")
-  [[ -n ${RTOSBENCH_KERNEL_UCOS3_LIB:-} ]] && extra+=("-DRB_KERNEL_SOURCE_UC_LIB=$RTOSBENCH_KERNEL_UCOS3_LIB")
+  port_extra_sources "$port"
 fi
 
 mkdir -p "$work"

@@ -26,3 +26,28 @@ port_build() {
     fail "the $port port compiles with warnings ($what)"
   fi
 }
+
+# port_extra_sources PORT: appends to the array `extra` one
+# -DRB_KERNEL_SOURCE_<EXTRA>=<dir> per extra source of PORT's pin in
+# configs/qemu.yaml (scripts/kernel-env.sh --pins), the directory read from
+# the variable scripts/kernel-env.sh exports for it,
+# RTOSBENCH_KERNEL_<PORT>_<EXTRA> (uC/OS-III keeps its old names
+# RTOSBENCH_KERNEL_UCOS3_CPU / _LIB). An unset variable ends the test as
+# SKIPPED (exit 77) with its reason, except for uC/OS-III, whose recipe also
+# finds uC-CPU and uC-LIB next to the uC-OS3 checkout (ports/ucos3/port.cmake).
+port_extra_sources() {
+  local port=$1 x var dir
+  declare -A old_var=([ucos3.uc_cpu]=UCOS3_CPU [ucos3.uc_lib]=UCOS3_LIB)
+  for x in $("$root/scripts/kernel-env.sh" --pins | awk -v k="$port" '$1 == k && $2 != "-" { print $2 }'); do
+    var=RTOSBENCH_KERNEL_${old_var[$port.$x]:-${port^^}_${x^^}}
+    dir=${!var:-}
+    if [[ -z $dir ]]; then
+      [[ $port == ucos3 ]] && continue
+      echo "SKIPPED: source for $port's extra source $x not found: set $var to its checkout" \
+        "(scripts/kernel-env.sh sets it from the kernel cache)"
+      exit 77
+    fi
+    [[ -d $dir ]] || fail "$var='$dir' is not a directory"
+    extra+=("-DRB_KERNEL_SOURCE_${x^^}=$dir")
+  done
+}

@@ -46,13 +46,9 @@ if [[ -z $src ]]; then
 fi
 [[ -d $src ]] || fail "$env_var='$src' is not a directory"
 
+# The pin's extra sources (uC/OS-III's uC-CPU and uC-LIB, Zephyr's modules).
 extra=()
-if [[ $port == ucos3 ]]; then
-  # uC/OS-III also needs uC-CPU and uC-LIB: siblings of the uC-OS3 checkout,
-  # a bundle directory, or these two variables (ports/ucos3/port.cmake).
-  [[ -n ${RTOSBENCH_KERNEL_UCOS3_CPU:-} ]] && extra+=("-DRB_KERNEL_SOURCE_UC_CPU=$RTOSBENCH_KERNEL_UCOS3_CPU")
-  [[ -n ${RTOSBENCH_KERNEL_UCOS3_LIB:-} ]] && extra+=("-DRB_KERNEL_SOURCE_UC_LIB=$RTOSBENCH_KERNEL_UCOS3_LIB")
-fi
+port_extra_sources "$port"
 
 if [[ $mode == qemu ]]; then
   board=qemu-netduinoplus2
@@ -139,8 +135,12 @@ echo "footprint: $fp"
 num() { sed -n "s/.*\"$1\":{[^}]*\"$2\":\([0-9-]*\).*/\1/p" <<<"$fp"; }
 for m in flash ram; do
   k=$(num kernel $m) g=$(num port_glue $m) l=$(num libs $m) b=$(num bare_port $m) d=$(num delta $m)
-  [[ -n $k && -n $g && -n $l && -n $b && -n $d ]] || fail "footprint: cannot read $m figures"
-  diff=$((k + g + l - b - d))
+  s=$(num kernel_support $m) u=$(num startup $m)
+  [[ -n $k && -n $g && -n $l && -n $b && -n $d && -n $s && -n $u ]] ||
+    fail "footprint: cannot read $m figures"
+  # kernel_support: a kernel's device/init objects (Zephyr); startup: the
+  # board start-up code the image lacks when the kernel owns start-up.
+  diff=$((k + s + g + l + u - b - d))
   # The images differ only in kernel + glue + the C library code they pull in
   # vs the bare scheduler, and in the flash fill no object owns (map-fill.py:
   # alignment, 0 to 63 bytes before newlib-nano's 64-byte aligned strlen
@@ -152,6 +152,6 @@ for m in flash ram; do
     diff=$((diff + fill_img - fill_bare))
   fi
   ((diff >= -64 && diff <= 64)) ||
-    fail "footprint: kernel+glue+libs-bare_port ($((k + g + l - b))) and image delta ($d) disagree on $m"
+    fail "footprint: kernel+support+glue+libs+startup-bare_port ($((k + s + g + l + u - b))) and image delta ($d) disagree on $m"
 done
 (($(num kernel flash) > 1000)) || fail "footprint: implausibly small kernel ($(num kernel flash) bytes of flash)"

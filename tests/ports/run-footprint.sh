@@ -35,6 +35,7 @@ kernels=(
   "ucos3|RTOSBENCH_KERNEL_UCOS3|uc_cpu=RTOSBENCH_KERNEL_UCOS3_CPU uc_lib=RTOSBENCH_KERNEL_UCOS3_LIB"
   "tencentos|RTOSBENCH_KERNEL_TENCENTOS|"
   "rtthread_nano|RTOSBENCH_KERNEL_RTTHREAD_NANO|"
+  "zephyr|RTOSBENCH_KERNEL_ZEPHYR|hal_stm32=RTOSBENCH_KERNEL_ZEPHYR_HAL_STM32 cmsis=RTOSBENCH_KERNEL_ZEPHYR_CMSIS"
 )
 args=()
 have=()
@@ -94,9 +95,9 @@ for k in "${have[@]}"; do
   fill_bare=$("$root/tests/ports/map-fill.py" "$work/build-cache/$(jq -r .bare_key <<<"$fk")/build/rtosbench-fw.map") ||
     fail "$k: map-fill.py on the bare reference image"
   check "parts and the fill add up to the delta (flash)" \
-    "(.kernel.flash + .port_glue.flash + .libs.flash - .bare_port.flash + $fill_img - $fill_bare - .delta.flash) | fabs <= 128"
+    "(.kernel.flash + (.kernel_support.flash // 0) + .port_glue.flash + .libs.flash + (.startup.flash // 0) - .bare_port.flash + $fill_img - $fill_bare - .delta.flash) | fabs <= 128"
   check "parts add up to the delta (RAM)" \
-    '(.kernel.ram + .port_glue.ram + .libs.ram - .bare_port.ram - .delta.ram) | fabs <= 128'
+    '(.kernel.ram + (.kernel_support.ram // 0) + .port_glue.ram + .libs.ram + (.startup.ram // 0) - .bare_port.ram - .delta.ram) | fabs <= 128'
   [[ $(jq .image.flash <<<"$fk") == $(jq .build.footprint.flash "$r") ]] || fail "$k: image is not the job's image"
   echo "$k: kernel alone flash $(jq .delta.flash <<<"$fk") B, RAM $(jq .delta.ram <<<"$fk") B" \
     "(kernel objects $(jq .kernel.flash <<<"$fk")/$(jq .kernel.ram <<<"$fk"), job $(jq -r .status "$r"))"
