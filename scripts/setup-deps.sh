@@ -12,6 +12,10 @@ packages=(
   clang libclang-rt-14-dev
   # firmware and the emulated bench
   gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi qemu-system-arm
+  # the Zephyr port's build (firmware/ports/zephyr): module.yml (yaml, pykwalify,
+  # whose dateutil import Debian does not pull in), the ISR tables (pyelftools),
+  # the devicetree check (dtc); Kconfig and devicetree parsers come with Zephyr
+  python3-yaml python3-pykwalify python3-dateutil python3-pyelftools device-tree-compiler
   # real probes (their command lines are exercised with no probe attached)
   openocd
   jq  # tests/run/e2e: the run tests read result JSON
