@@ -102,15 +102,15 @@ static int rb_zep_task_create(int id, const char* name, rbp_entry_fn entry, void
     return RBP_ERR;
   }
   (void)name; /* CONFIG_THREAD_NAME=n */
-  rb_zep_tid[id] = k_thread_create(&rb_zep_thread[id], (k_thread_stack_t*)stack,
-                                   stack_words * sizeof(uint32_t), rb_zep_thread_entry,
-                                   (void*)entry, arg, NULL, RB_ZEP_PRIO(prio),
+  rb_zep_tid[id] =
+      k_thread_create(&rb_zep_thread[id], (k_thread_stack_t*)stack, stack_words * sizeof(uint32_t),
+                      rb_zep_thread_entry, (void*)entry, arg, NULL, RB_ZEP_PRIO(prio),
 #if RB_CFG_FPU_CONTEXT
-                                   K_FP_REGS,
+                      K_FP_REGS,
 #else
-                                   0,
+                      0,
 #endif
-                                   K_FOREVER);
+                      K_FOREVER);
   return rb_zep_tid[id] != NULL ? RBP_OK : RBP_ERR;
 }
 
