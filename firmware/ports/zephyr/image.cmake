@@ -7,6 +7,7 @@
 #
 # Inputs from firmware/CMakeLists.txt: RB_HARNESS_SOURCES, RB_BOARD_SOURCES,
 # RB_PORT_SOURCES, RB_PORT_DEFINITIONS, the include directories, RB_OPT,
+# RB_COMMON_FLAGS (the harness' compile flags),
 # RB_TICK_HZ, RB_FPU_CONTEXT, RB_CHECKS_NUM.
 
 # The harness' board layer without boards/common/startup.c: Zephyr has the
@@ -121,6 +122,7 @@ string(REPLACE ";" "|" _rb_zl_BOARD_SOURCES "${_rb_zep_board_sources}")
 string(REPLACE ";" "|" _rb_zl_PORT_SOURCES "${RB_PORT_SOURCES}")
 string(REPLACE ";" "|" _rb_zl_INCLUDE_DIRS "${_rb_incs}")
 string(REPLACE ";" "|" _rb_zl_DEFINITIONS "${RB_PORT_DEFINITIONS}")
+string(REPLACE ";" "|" _rb_zl_C_FLAGS "${RB_COMMON_FLAGS}")
 # A module without `name:` in its zephyr/module.yml (cmsis at this revision)
 # is named after its directory, and Zephyr's Kconfig expects the names its
 # west.yml gives (cmsis, hal_stm32): the modules are passed as links of
@@ -153,6 +155,7 @@ set(_rb_zep_configure
   "-DRB_ZEPHYR_PORT_SOURCES=${_rb_zl_PORT_SOURCES}"
   "-DRB_ZEPHYR_INCLUDE_DIRS=${_rb_zl_INCLUDE_DIRS}"
   "-DRB_ZEPHYR_DEFINITIONS=${_rb_zl_DEFINITIONS}"
+  "-DRB_ZEPHYR_C_FLAGS=${_rb_zl_C_FLAGS}"
   "-DRB_ZEPHYR_GLUE_DIR=${CMAKE_BINARY_DIR}/ports/zephyr"
   "-DRB_ZEPHYR_OPT=${RB_OPT}")
 message(STATUS "RB_PORT=zephyr: configuring Zephyr ${RB_KERNEL_VERSION} for board ${RB_ZEPHYR_BOARD} in ${_rb_zdir}")

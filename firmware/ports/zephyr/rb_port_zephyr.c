@@ -120,6 +120,16 @@ static void rb_zep_start(void) {
    * (RB_CFG_TICK_HZ, RB_CORE_HZ) but at NVIC level _IRQ_PRIO_OFFSET (1);
    * every kernel's tick is at RB_TICK_PRIO. PendSV is already the lowest. */
   rb_cm_tick_prio_set();
+  /* The tick has been running since boot, and the host's start line arrived
+   * at no fixed time: restart its period here, as every kernel's start does
+   * (rb_cm_systick_start, the reload Zephyr's driver programmed), so the tick
+   * phase of every test is the same from run to run. Zephyr's periodic
+   * (non-tickless) driver announces one tick per interrupt and needs no
+   * other state; a SysTick already pending is dropped with the old period. */
+  const unsigned int key = irq_lock();
+  rb_cm_systick_start(RB_CORE_HZ / RB_CFG_TICK_HZ);
+  SCB_ICSR = 1u << 25; /* PENDSTCLR */
+  irq_unlock(key);
   /* The main thread is cooperative (CONFIG_MAIN_THREAD_PRIORITY=-1): none
    * of these runs before it blocks. */
   for (int id = 0; id < RBP_MAX_TASKS; id++) {
