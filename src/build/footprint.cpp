@@ -159,6 +159,12 @@ Result<MapOwners> sum_map(std::string_view text, std::string_view port, const st
          (is_name_start(line[0]) && f.size() >= 3 && is_hex_field(f[1]) && is_hex_field(f[2])))) {
       output = f.front();
       pending = false;
+      // The boards' main stack (stm32f4.ld: reset, main() and every
+      // handler) has no input section: it belongs to the start-up, whose
+      // role a kernel that owns start-up takes over with its own stacks.
+      if (output == ".msp_stack" && f.size() >= 3) {
+        if (auto n = parse_hex(f[2])) out.startup.bss += *n;
+      }
       continue;
     }
     // An input section, one space in: " .text.foo  0x...  0x...  file", or

@@ -46,7 +46,8 @@ struct MapOwners {
   SectionBytes port_glue;  // objects under "/ports/<port>/"
   SectionBytes libs;       // archive members, "/lib<name>.a(" (libc, libgcc)
   SectionBytes kernel_support;  // a kernel's device/init/SoC/HAL objects (Zephyr)
-  SectionBytes startup;         // the boards' start-up code ("/boards/common/startup.c")
+  SectionBytes startup;  // the boards' start-up code ("/boards/common/startup.c") and main stack
+                         // (.msp_stack)
   bool operator==(const MapOwners&) const = default;
 };
 

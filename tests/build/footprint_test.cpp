@@ -195,9 +195,19 @@ TEST(SumMap, AZephyrImageSplitsTheKernelFromItsDevicesAndLeavesTheApplicationOut
   ASSERT_TRUE(frt.ok());
   EXPECT_EQ(frt->kernel_support, SectionBytes{});
   // The boards' start-up code is counted apart: in the FreeRTOS image (its
-  // vector table and fault strings), not in the Zephyr image, whose reset and vectors are Zephyr's.
-  EXPECT_EQ(frt->startup, (SectionBytes{0x188 + 0x11 + 0x1e, 0, 0}));
+  // vector table, fault strings and .msp_stack), not in the Zephyr image,
+  // whose reset, vectors and stacks are Zephyr's.
+  EXPECT_EQ(frt->startup, (SectionBytes{0x188 + 0x11 + 0x1e, 0, 0x800}));
   EXPECT_EQ(m->startup, SectionBytes{});
+  // The boards' main stack, an output section without input sections.
+  auto msp = sum_map(
+      "Linker script and memory map\n"
+      ".msp_stack      0x20007cd8      0x800 load address 0x08004e98\n"
+      "                0x200084d8                        . = (. + _msp_size)\n"
+      " *fill*         0x20007cd8      0x800 \n",
+      "bare", "x");
+  ASSERT_TRUE(msp.ok());
+  EXPECT_EQ(msp->startup, (SectionBytes{0, 0, 0x800}));
 }
 
 TEST(SumMap, ErrorsNameTheFileAndTheCause) {
