@@ -131,6 +131,11 @@ grep -E '^(RESULT|CHECK),' "$log" | cut -d'|' -f1 |
 # ---- footprint ---------------------------------------------------------------
 [[ -n $bare && -f $bare/size.json ]] || fail "no bare build at '$bare' (the ports_bare_qemu fixture failed?)"
 fp=$("$bin" footprint "$build" "$bare" --json)
+# A port that builds its own image (RB_PORT_BUILDS_IMAGE: Zephyr) is laid out
+# by its kernel's linker script, whose output-section alignment map-fill.py
+# does not see as fill: 128 bytes, as ports_run_footprint allows every image.
+tol=64
+grep -q '^set(RB_PORT_BUILDS_IMAGE ON)' "$root/firmware/ports/$port/port.cmake" && tol=128
 echo "footprint: $fp"
 num() { sed -n "s/.*\"$1\":{[^}]*\"$2\":\([0-9-]*\).*/\1/p" <<<"$fp"; }
 for m in flash ram; do
@@ -151,7 +156,7 @@ for m in flash ram; do
     fill_bare=$("$root/tests/ports/map-fill.py" "$bare/rtosbench-fw.map") || fail "map-fill.py on $bare"
     diff=$((diff + fill_img - fill_bare))
   fi
-  ((diff >= -64 && diff <= 64)) ||
+  ((diff >= -tol && diff <= tol)) ||
     fail "footprint: kernel+support+glue+libs+startup-bare_port ($((k + s + g + l + u - b))) and image delta ($d) disagree on $m"
 done
 (($(num kernel flash) > 1000)) || fail "footprint: implausibly small kernel ($(num kernel flash) bytes of flash)"
