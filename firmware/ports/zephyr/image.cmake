@@ -127,13 +127,16 @@ string(REPLACE ";" "|" _rb_zl_C_FLAGS "${RB_COMMON_FLAGS}")
 # is named after its directory, and Zephyr's Kconfig expects the names its
 # west.yml gives (cmsis, hal_stm32): the modules are passed as links of
 # those names to the cache directories.
-file(MAKE_DIRECTORY "${_rb_zdir}/modules")
+# The links live outside the Zephyr build directory: Zephyr builds a module
+# in <zephyr build>/modules/<name>, which must not be a link into the checkout.
+set(_rb_zep_links "${CMAKE_BINARY_DIR}/zephyr-modules")
+file(MAKE_DIRECTORY "${_rb_zep_links}")
 set(_rb_zep_modules "")
 foreach(_m hal_stm32 cmsis)
   string(TOUPPER "${_m}" _mu)
-  file(REMOVE "${_rb_zdir}/modules/${_m}")
-  file(CREATE_LINK "${RB_KERNEL_SOURCE_${_mu}}" "${_rb_zdir}/modules/${_m}" SYMBOLIC)
-  list(APPEND _rb_zep_modules "${_rb_zdir}/modules/${_m}")
+  file(REMOVE "${_rb_zep_links}/${_m}")
+  file(CREATE_LINK "${RB_KERNEL_SOURCE_${_mu}}" "${_rb_zep_links}/${_m}" SYMBOLIC)
+  list(APPEND _rb_zep_modules "${_rb_zep_links}/${_m}")
 endforeach()
 string(REPLACE ";" "|" _rb_zep_modules "${_rb_zep_modules}")
 set(_rb_board_root "")
