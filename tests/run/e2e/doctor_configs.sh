@@ -9,7 +9,7 @@ list=$("$RB" run --matrix "$CONFIGS/qemu.yaml" --list 2>&1); rc=$?
 set -e
 expect_eq "qemu.yaml valid" 0 "$rc"
 expect_contains "qemu.yaml jobs" "bare-O2-tick1000-fpu0" "$list"
-expect_eq "qemu.yaml lists bare and the five kernel ports" 6 "$(echo "$list" | wc -l)"
+expect_eq "qemu.yaml lists bare and the six kernel ports (zephyr the sixth)" 7 "$(echo "$list" | wc -l)"
 
 set +e
 list=$("$RB" run --matrix "$CONFIGS/f407.yaml" --list 2>&1); rc=$?
