@@ -15,6 +15,10 @@ packages=(
   # NuttX's own build (firmware/ports/nuttx): make and kconfig-conf
   make kconfig-frontends
   libstdc++-arm-none-eabi-newlib  # the mbedos port: Mbed OS' rtos:: classes are C++
+  # the Zephyr port's build (firmware/ports/zephyr): module.yml (yaml, pykwalify,
+  # whose dateutil import Debian does not pull in), the ISR tables (pyelftools),
+  # the devicetree check (dtc); Kconfig and devicetree parsers come with Zephyr
+  python3-yaml python3-pykwalify python3-dateutil python3-pyelftools device-tree-compiler
   # real probes (their command lines are exercised with no probe attached)
   openocd
   jq  # tests/run/e2e: the run tests read result JSON

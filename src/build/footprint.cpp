@@ -92,23 +92,41 @@ Result<MapOwners> sum_map(std::string_view text, std::string_view port, const st
   size_t line_no = 0;
   std::string error;
 
+  auto has = [](std::string_view file, std::string_view what) {
+    return file.find(what) != std::string_view::npos;
+  };
   auto account = [&](std::string_view size, std::string_view file) {
     SectionBytes* who = nullptr;
-    if (file.find("rb_kernel.dir/") != std::string_view::npos) {
+    if (has(file, "rb_kernel.dir/")) {
       who = &out.kernel;
-    } else if (file.find(glue) != std::string_view::npos) {
+    } else if (has(file, glue)) {
       who = &out.port_glue;
+    } else if (has(file, "/boards/common/startup.c")) {
+      who = &out.startup;
+    } else if (file.rfind("app/libapp.a(", 0) == 0) {
+      return;  // a Zephyr application: the harness and the board
+    } else if (file.rfind("zephyr/kernel/", 0) == 0 || file.rfind("zephyr/arch/", 0) == 0 ||
+               file.rfind("zephyr/CMakeFiles/zephyr_final.dir/isr_tables.c", 0) == 0) {
+      who = &out.kernel;
+    } else if (file.rfind("zephyr/libzephyr.a(", 0) == 0 || file.rfind("zephyr/drivers/", 0) == 0 ||
+               file.rfind("zephyr/soc/", 0) == 0 || file.rfind("zephyr/boards/", 0) == 0 ||
+               file.rfind("modules/", 0) == 0) {
+      who = &out.kernel_support;
     } else if (names_library_member(file)) {
       who = &out.libs;
     } else {
       return;
     }
     uint64_t* kind = nullptr;
-    if (output == ".data") {
-      kind = &who->data;
-    } else if (output == ".bss") {
+    if (output == ".data" || output == "datas" || output == "device_states" ||
+        (output.size() > 7 && output.rfind("k_", 0) == 0 &&
+         output.substr(output.size() - 5) == "_area")) {
+      kind = &who->data;  // Zephyr: datas, device_states, k_<object>_area (RAM, loaded from flash)
+    } else if (output == ".bss" || output == "bss" || output == "noinit") {
       kind = &who->bss;
-    } else if (output == ".text" || output == ".isr_vector" || output == ".ARM.exidx") {
+    } else if (output == ".text" || output == ".isr_vector" || output == ".ARM.exidx" ||
+               output == "rom_start" || output == "text" || output == "rodata" ||
+               output == "initlevel" || output == "device_area" || output == "sw_isr_table") {
       kind = &who->text;
     } else {
       return;
@@ -134,10 +152,19 @@ Result<MapOwners> sum_map(std::string_view text, std::string_view port, const st
       continue;
     }
     auto f = fields_of(line);
-    // An output section starts in column 0: ".text   0x08000000   0x5444".
-    if (line.size() >= 2 && line[0] == '.' && is_name_start(line[1])) {
+    // An output section starts in column 0: ".text   0x08000000   0x5444";
+    // Zephyr's have no dot: "text   0x08000188   0x4ef4".
+    if (line.size() >= 2 &&
+        ((line[0] == '.' && is_name_start(line[1])) ||
+         (is_name_start(line[0]) && f.size() >= 3 && is_hex_field(f[1]) && is_hex_field(f[2])))) {
       output = f.front();
       pending = false;
+      // The boards' main stack (stm32f4.ld: reset, main() and every
+      // handler) has no input section: it belongs to the start-up, whose
+      // role a kernel that owns start-up takes over with its own stacks.
+      if (output == ".msp_stack" && f.size() >= 3) {
+        if (auto n = parse_hex(f[2])) out.startup.bss += *n;
+      }
       continue;
     }
     // An input section, one space in: " .text.foo  0x...  0x...  file", or
@@ -210,12 +237,17 @@ Result<KernelFootprint> kernel_footprint(const ImageFigures& kernel, const Image
   f.bare_flash = bare.size.flash;
   f.bare_ram = bare.size.ram;
   f.kernel = kernel.map.kernel;
+  f.kernel_support = kernel.map.kernel_support;
   f.port_glue = kernel.map.port_glue;
   f.bare_port = bare.map.port_glue;
   f.libs_flash =
       static_cast<int64_t>(kernel.map.libs.flash()) - static_cast<int64_t>(bare.map.libs.flash());
   f.libs_ram =
       static_cast<int64_t>(kernel.map.libs.ram()) - static_cast<int64_t>(bare.map.libs.ram());
+  f.startup_flash = static_cast<int64_t>(kernel.map.startup.flash()) -
+                    static_cast<int64_t>(bare.map.startup.flash());
+  f.startup_ram =
+      static_cast<int64_t>(kernel.map.startup.ram()) - static_cast<int64_t>(bare.map.startup.ram());
   return f;
 }
 
@@ -227,8 +259,10 @@ nlohmann::json to_json(const KernelFootprint& f) {
       {"bare", {{"flash", f.bare_flash}, {"ram", f.bare_ram}}},
       {"delta", {{"flash", f.delta_flash()}, {"ram", f.delta_ram()}}},
       {"kernel", part_json(f.kernel)},
+      {"kernel_support", part_json(f.kernel_support)},
       {"port_glue", part_json(f.port_glue)},
       {"libs", {{"flash", f.libs_flash}, {"ram", f.libs_ram}}},
+      {"startup", {{"flash", f.startup_flash}, {"ram", f.startup_ram}}},
       {"bare_port", part_json(f.bare_port)},
   };
 }

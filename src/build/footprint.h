@@ -33,10 +33,21 @@ struct SectionBytes {
 };
 
 // A linked image's input sections summed by owner.
+// A kernel that builds its own image (Zephyr, docs/porting.md) has its own
+// archives: its kernel proper ("zephyr/kernel/", "zephyr/arch/", its ISR
+// tables) counts as `kernel`; its device, init, SoC, driver and HAL objects
+// ("zephyr/libzephyr.a(", "zephyr/drivers/", "zephyr/soc/", "zephyr/boards/",
+// "modules/") as `kernel_support`; its application archive
+// ("app/libapp.a(": the harness and the board) as nobody's, like the harness
+// in every image. Its output sections (text, rodata, datas, bss, noinit, ...)
+// count like .text, .data and .bss.
 struct MapOwners {
   SectionBytes kernel;     // objects of the rb_kernel object library (path holds "rb_kernel.dir/")
   SectionBytes port_glue;  // objects under "/ports/<port>/"
   SectionBytes libs;       // archive members, "/lib<name>.a(" (libc, libgcc)
+  SectionBytes kernel_support;  // a kernel's device/init/SoC/HAL objects (Zephyr)
+  SectionBytes startup;  // the boards' start-up code ("/boards/common/startup.c") and main stack
+                         // (.msp_stack)
   bool operator==(const MapOwners&) const = default;
 };
 
@@ -71,9 +82,13 @@ struct KernelFootprint {
   uint64_t image_flash = 0, image_ram = 0;  // the kernel image (size.json)
   uint64_t bare_flash = 0, bare_ram = 0;    // the bare image (size.json)
   SectionBytes kernel;                      // kernel objects in the kernel image
+  SectionBytes kernel_support;              // the kernel's device/init/SoC/HAL objects (Zephyr)
   SectionBytes port_glue;                   // the kernel port's glue in the kernel image
   SectionBytes bare_port;                   // the bare port in the bare image
   int64_t libs_flash = 0, libs_ram = 0;     // C library bytes: kernel image minus bare image
+  // Board start-up code, kernel image minus bare image: 0, or minus the bare
+  // image's when the kernel owns start-up (its reset and vectors are `kernel`).
+  int64_t startup_flash = 0, startup_ram = 0;
   int64_t delta_flash() const {
     return static_cast<int64_t>(image_flash) - static_cast<int64_t>(bare_flash);
   }
@@ -89,7 +104,8 @@ struct KernelFootprint {
 Result<KernelFootprint> kernel_footprint(const ImageFigures& kernel, const ImageFigures& bare);
 
 // {port, board, image{flash,ram}, bare{flash,ram}, delta{flash,ram},
-//  kernel{text,data,bss,flash,ram}, port_glue{...}, libs{flash,ram}, bare_port{...}}
+//  kernel{text,data,bss,flash,ram}, kernel_support{...}, port_glue{...}, libs{flash,ram},
+//  startup{flash,ram}, bare_port{...}}
 nlohmann::json to_json(const KernelFootprint& f);
 
 // The build options two images must share to be compared: the harness, the

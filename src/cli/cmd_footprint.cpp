@@ -45,7 +45,8 @@ std::function<int()> add_footprint(CLI::App& app) {
       ->required();
   app.add_flag(
       "--json", args->json,
-      "print one JSON object (image, bare, delta, kernel, port_glue, libs, bare_port; bytes)");
+      "print one JSON object (image, bare, delta, kernel, kernel_support, port_glue, libs, "
+      "startup, bare_port; bytes)");
 
   return [args]() -> int {
     auto k = build::read_build_dir(args->kernel);
@@ -73,10 +74,12 @@ std::function<int()> add_footprint(CLI::App& app) {
       return kExitOk;
     }
     const auto& x = *f;
-    int64_t sum_flash = static_cast<int64_t>(x.kernel.flash() + x.port_glue.flash()) +
-                        x.libs_flash - static_cast<int64_t>(x.bare_port.flash());
-    int64_t sum_ram = static_cast<int64_t>(x.kernel.ram() + x.port_glue.ram()) + x.libs_ram -
-                      static_cast<int64_t>(x.bare_port.ram());
+    int64_t sum_flash =
+        static_cast<int64_t>(x.kernel.flash() + x.kernel_support.flash() + x.port_glue.flash()) +
+        x.libs_flash + x.startup_flash - static_cast<int64_t>(x.bare_port.flash());
+    int64_t sum_ram =
+        static_cast<int64_t>(x.kernel.ram() + x.kernel_support.ram() + x.port_glue.ram()) +
+        x.libs_ram + x.startup_ram - static_cast<int64_t>(x.bare_port.ram());
     std::string out =
         fmt::format("{} on {}, bytes                flash      RAM\n", x.port, x.board);
     out += row("image", x.image_flash, x.image_ram, args->kernel);
@@ -84,8 +87,14 @@ std::function<int()> add_footprint(CLI::App& app) {
     out += row("kernel alone", x.delta_flash(), x.delta_ram(), "image - bare image");
     out += "  by the map files:\n";
     out += row("kernel objects", x.kernel.flash(), x.kernel.ram(), part_note(x.kernel));
+    if (x.kernel_support.flash() + x.kernel_support.ram() > 0)
+      out += row("kernel devices/init", x.kernel_support.flash(), x.kernel_support.ram(),
+                 part_note(x.kernel_support));
     out += row("port glue", x.port_glue.flash(), x.port_glue.ram(), part_note(x.port_glue));
     out += row("C library", x.libs_flash, x.libs_ram, "kernel image minus bare image");
+    if (x.startup_flash != 0 || x.startup_ram != 0)
+      out += row("board start-up", x.startup_flash, x.startup_ram,
+                 "kernel image minus bare image (the kernel owns start-up)");
     out += row("- bare port", -static_cast<int64_t>(x.bare_port.flash()),
                -static_cast<int64_t>(x.bare_port.ram()), part_note(x.bare_port));
     out += row("= sum", sum_flash, sum_ram, "equals `kernel alone` up to section alignment");

@@ -320,7 +320,8 @@ void fields(V& v, KernelFootprint& x) {
   if (!x.error.empty()) return;
   v.opt("port", x.port, "board", x.board, "image", x.image, "bare", x.bare);
   v.req("delta", x.delta);
-  v.opt("libs", x.libs, "kernel", x.kernel, "port_glue", x.port_glue, "bare_port", x.bare_port);
+  v.opt("libs", x.libs, "startup", x.startup, "kernel", x.kernel, "kernel_support",
+        x.kernel_support, "port_glue", x.port_glue, "bare_port", x.bare_port);
 }
 
 template <typename V>

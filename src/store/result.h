@@ -73,8 +73,8 @@ struct FlashRam {  // {flash, ram}
 struct KernelFootprint {
   std::string error;  // empty: the figures below are valid
   std::string port, board;
-  FlashRam image, bare, delta, libs;
-  Sections kernel, port_glue, bare_port;
+  FlashRam image, bare, delta, libs, startup;
+  Sections kernel, kernel_support, port_glue, bare_port;
   std::string bare_key;
   std::optional<bool> bare_cached;  // absent when the bare image was not built
   std::string bare_log;

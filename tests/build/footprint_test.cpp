@@ -132,6 +132,84 @@ TEST(SumMap, OnlyTheMemoryMapCountsAndOnlyFlashAndRamSections) {
   EXPECT_EQ(m->port_glue, (SectionBytes{0x188, 0, 0}));
 }
 
+TEST(SumMap, AZephyrImageSplitsTheKernelFromItsDevicesAndLeavesTheApplicationOut) {
+  // The layout of a Zephyr 3.5 map (firmware/ports/zephyr): output sections
+  // without a dot, paths relative to the Zephyr build directory.
+  auto m = sum_map(
+      "Linker script and memory map\n"
+      "rom_start       0x08000000      0x188\n"
+      " *(.exc_vector_table._vector_table_section)\n"
+      " .exc_vector_table._vector_table_section\n"
+      "                0x08000000       0x40 "
+      "zephyr/arch/arch/arm/core/cortex_m/libarch__arm__core__cortex_m.a(vector_table.S.obj)\n"
+      " .gnu.linkonce.irq_vector_table\n"
+      "                0x08000040      0x148 zephyr/arch/common/libisr_tables.a(isr_tables.c.obj)\n"
+      "text            0x08000188     0x4ef4\n"
+      " .text.z_impl_k_sem_give\n"
+      "                0x08000200       0x60 zephyr/kernel/libkernel.a(sem.c.obj)\n"
+      " .text.stm32f4_init\n"
+      "                0x08000260       0x20 "
+      "zephyr/soc/soc/arm/st_stm32/stm32f4/libsoc.a(soc.c.obj)\n"
+      " .text.rb_run_all\n"
+      "                0x08000280       0x80 app/libapp.a(main.c.obj)\n"
+      " .text.rb_zep_sem_give\n"
+      "                0x08000300        0x8 "
+      "/b/ports/zephyr/librb_port_glue.a(rb_port_zephyr.c.obj)\n"
+      " .text.memset   0x08000308       0x10 "
+      "zephyr/lib/libc/minimal/liblib__libc__minimal.a(string.c.obj)\n"
+      "initlevel       0x08005084       0x20\n"
+      " .z_init_PRE_KERNEL_10_0_\n"
+      "                0x08005084        0x8 "
+      "zephyr/drivers/timer/libdrivers__timer.a(cortex_m_systick.c.obj)\n"
+      " .z_init_PRE_KERNEL_10_0_\n"
+      "                0x0800508c        0x8 zephyr/libzephyr.a(soc_config.c.obj)\n"
+      "sw_isr_table    0x080050b8      0x290\n"
+      " .gnu.linkonce.sw_isr_table\n"
+      "                0x080050b8      0x290 zephyr/CMakeFiles/zephyr_final.dir/isr_tables.c.obj\n"
+      "datas           0x20000000       0x24 load address 0x08006164\n"
+      " .data.slice_ticks\n"
+      "                0x20000000        0x4 zephyr/kernel/libkernel.a(sched.c.obj)\n"
+      "device_states   0x20000024        0x2 load address 0x08006188\n"
+      " .z_devstate    0x20000024        0x2 zephyr/drivers/timer/libdrivers__timer.a(x.c.obj)\n"
+      "bss             0x20000028    0x1746d\n"
+      " .bss._kernel   0x20000028       0x20 zephyr/kernel/libkernel.a(init.c.obj)\n"
+      " .bss.rb_buf_a  0x20000048     0x4000 app/libapp.a(main.c.obj)\n"
+      " .bss.rb_zep_sem\n"
+      "                0x20004048       0x60 "
+      "/b/ports/zephyr/librb_port_glue.a(rb_port_zephyr.c.obj)\n"
+      "noinit          0x20017498     0x1800\n"
+      " .noinit.z_idle_stacks\n"
+      "                0x20017498      0x800 zephyr/kernel/libkernel.a(init.c.obj)\n"
+      "OUTPUT(zephyr/zephyr.elf elf32-littlearm)\n",
+      "zephyr", "x");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  // Vector table 0x40 + ISR tables 0x148 + 0x290 + k_sem_give 0x60; data 4; bss 0x20 + 0x800.
+  EXPECT_EQ(m->kernel, (SectionBytes{0x40 + 0x148 + 0x290 + 0x60, 4, 0x820}));
+  // SoC init 0x20, the timer's and the SoC's init entries 8 + 8; device state 2.
+  EXPECT_EQ(m->kernel_support, (SectionBytes{0x30, 2, 0}));
+  EXPECT_EQ(m->port_glue, (SectionBytes{8, 0, 0x60}));
+  // Zephyr's minimal libc is a C library; app/libapp.a (harness, board) is nobody's.
+  EXPECT_EQ(m->libs, (SectionBytes{0x10, 0, 0}));
+  // Other maps have no kernel support objects.
+  auto frt = sum_map_file(data("freertos-excerpt.map"), "freertos");
+  ASSERT_TRUE(frt.ok());
+  EXPECT_EQ(frt->kernel_support, SectionBytes{});
+  // The boards' start-up code is counted apart: in the FreeRTOS image (its
+  // vector table, fault strings and .msp_stack), not in the Zephyr image,
+  // whose reset, vectors and stacks are Zephyr's.
+  EXPECT_EQ(frt->startup, (SectionBytes{0x188 + 0x11 + 0x1e, 0, 0x800}));
+  EXPECT_EQ(m->startup, SectionBytes{});
+  // The boards' main stack, an output section without input sections.
+  auto msp = sum_map(
+      "Linker script and memory map\n"
+      ".msp_stack      0x20007cd8      0x800 load address 0x08004e98\n"
+      "                0x200084d8                        . = (. + _msp_size)\n"
+      " *fill*         0x20007cd8      0x800 \n",
+      "bare", "x");
+  ASSERT_TRUE(msp.ok());
+  EXPECT_EQ(msp->startup, (SectionBytes{0, 0, 0x800}));
+}
+
 TEST(SumMap, ErrorsNameTheFileAndTheCause) {
   auto none =
       sum_map("Archive member included to satisfy reference by file (symbol)\n", "p", "some.map");
@@ -169,13 +247,17 @@ TEST(KernelAlone, DeltaIsImageMinusBareAndLibsAreTheDifferenceOfBoth) {
   EXPECT_EQ(f->delta_flash(), 21980 - 17832);
   EXPECT_EQ(f->delta_ram(), 39804 - 33960);
   EXPECT_EQ(f->libs_flash, 0);
+  // startup: only the FreeRTOS excerpt lists startup.c's fault strings (0x11 + 0x1e).
+  EXPECT_EQ(f->startup_flash, 47);
   EXPECT_EQ(
       to_json(*f).dump(),
       R"({"bare":{"flash":17832,"ram":33960},"bare_port":{"bss":2060,"data":0,"flash":240,"ram":2060,"text":240},)"
       R"("board":"qemu-netduinoplus2","delta":{"flash":4148,"ram":5844},)"
       R"("image":{"flash":21980,"ram":39804},"kernel":{"bss":8,"data":8,"flash":520,"ram":16,"text":512},)"
+      R"("kernel_support":{"bss":0,"data":0,"flash":0,"ram":0,"text":0},)"
       R"("libs":{"flash":0,"ram":0},"port":"freertos",)"
-      R"("port_glue":{"bss":2124,"data":0,"flash":105,"ram":2124,"text":105}})");
+      R"("port_glue":{"bss":2124,"data":0,"flash":105,"ram":2124,"text":105},)"
+      R"("startup":{"flash":47,"ram":0}})");
 }
 
 TEST(KernelAlone, NegativeDifferencesStaySigned) {

@@ -34,7 +34,7 @@ if [[ $port != bare ]]; then # bare: no kernel source (ENV_VAR is "-")
   fi
   [[ -d $src ]] || fail "$env_var='$src' is not a directory"
   extra+=("-DRB_KERNEL_SOURCE=$src" "-DRB_KERNEL_VERSION=$version")
-  mapfile -t -O "${#extra[@]}" extra < <(port_extra_sources "$port")
+  port_extra_sources "$port"
 fi
 
 # The series compared: api_overhead (sem give + take, no switch), except where

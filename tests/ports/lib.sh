@@ -30,27 +30,34 @@ port_build() {
 # port_expect PORT KEY DEFAULT: the CONFIG value the port's entry in
 # configs/qemu.yaml pins for KEY (its `expect:`), else DEFAULT. The matrix is
 # the one place a kernel's exceptions live (TencentOS checks=partial, ChibiOS
-# lookup=generic, NuttX lookup=list and its interrupt levels).
+# lookup=generic, NuttX its interrupt levels).
 port_expect() {
   local v
   v=$("$root/scripts/kernel-env.sh" --expects | awk -v k="$1" -v key="$2" '$1 == k && $2 == key { print $3 }')
   echo "${v:-$3}"
 }
 
-# port_extra_sources PORT: one -DRB_KERNEL_SOURCE_<EXTRA>=PATH argument per
-# extra source of the port's pin (configs/qemu.yaml), from
-# RTOSBENCH_KERNEL_<PORT>_<EXTRA> (scripts/kernel-env.sh sets them from the
-# cache; uC/OS-III's are RTOSBENCH_KERNEL_UCOS3_CPU and _LIB). An extra source
-# without its variable is left to the port's recipe, which names what it lacks.
+# port_extra_sources PORT: appends to the array `extra` one
+# -DRB_KERNEL_SOURCE_<EXTRA>=<dir> per extra source of PORT's pin in
+# configs/qemu.yaml (scripts/kernel-env.sh --pins), the directory read from
+# the variable scripts/kernel-env.sh exports for it,
+# RTOSBENCH_KERNEL_<PORT>_<EXTRA> (uC/OS-III keeps its old names
+# RTOSBENCH_KERNEL_UCOS3_CPU / _LIB). An unset variable ends the test as
+# SKIPPED (exit 77) with its reason, except for uC/OS-III, whose recipe also
+# finds uC-CPU and uC-LIB next to the uC-OS3 checkout (ports/ucos3/port.cmake).
 port_extra_sources() {
-  local kernel extra var
-  while read -r kernel extra _; do
-    [[ $kernel == "$1" && $extra != - ]] || continue
-    case $kernel.$extra in
-      ucos3.uc_cpu) var=RTOSBENCH_KERNEL_UCOS3_CPU ;;
-      ucos3.uc_lib) var=RTOSBENCH_KERNEL_UCOS3_LIB ;;
-      *) var=RTOSBENCH_KERNEL_${kernel^^}_${extra^^} ;;
-    esac
-    [[ -n ${!var:-} ]] && echo "-DRB_KERNEL_SOURCE_${extra^^}=${!var}"
-  done < <("$root/scripts/kernel-env.sh" --pins)
+  local port=$1 x var dir
+  declare -A old_var=([ucos3.uc_cpu]=UCOS3_CPU [ucos3.uc_lib]=UCOS3_LIB)
+  for x in $("$root/scripts/kernel-env.sh" --pins | awk -v k="$port" '$1 == k && $2 != "-" { print $2 }'); do
+    var=RTOSBENCH_KERNEL_${old_var[$port.$x]:-${port^^}_${x^^}}
+    dir=${!var:-}
+    if [[ -z $dir ]]; then
+      [[ $port == ucos3 ]] && continue
+      echo "SKIPPED: source for $port's extra source $x not found: set $var to its checkout" \
+        "(scripts/kernel-env.sh sets it from the kernel cache)"
+      exit 77
+    fi
+    [[ -d $dir ]] || fail "$var='$dir' is not a directory"
+    extra+=("-DRB_KERNEL_SOURCE_${x^^}=$dir")
+  done
 }

@@ -1,0 +1,70 @@
+# Build recipe of the Zephyr port: Zephyr (3.5.0, the version the matrix pins)
+# from the checkout RB_KERNEL_SOURCE, with its modules hal_stm32
+# (RB_KERNEL_SOURCE_HAL_STM32) and cmsis (RB_KERNEL_SOURCE_CMSIS) at the
+# revisions 3.5.0's west.yml pins; never copied into this repository.
+#
+# Zephyr is not a library the firmware links: it owns reset, the vector
+# table, its init levels, devicetree and Kconfig. So this port builds its own
+# image (RB_PORT_BUILDS_IMAGE, docs/porting.md "A kernel that owns start-up"):
+# image.cmake configures and builds the out-of-tree Zephyr application app/
+# with the same harness sources, the board's board.c, the generated
+# rb_build_config.h and the same RB_OPT flags, and hands back
+# rtosbench-fw.elf and .map; firmware/CMakeLists.txt makes the usual outputs.
+#
+#   -DRB_KERNEL_SOURCE=<Zephyr 3.5.0 tree>
+#   -DRB_KERNEL_SOURCE_HAL_STM32=<hal_stm32 at 89ef0a33...>
+#   -DRB_KERNEL_SOURCE_CMSIS=<cmsis at 5a003314...>
+#   -DRB_TIME_SLICING=ON|OFF   CONFIG_TIMESLICING, one-tick quantum (default ON)
+#   -DRB_ZEPHYR_JOBS=<n>       parallel jobs of the Zephyr build (default 2)
+
+set(RB_TIME_SLICING ON CACHE BOOL "time slicing among equal-priority tasks (one-tick quantum)")
+set(RB_ZEPHYR_JOBS 2 CACHE STRING "parallel jobs of the nested Zephyr build")
+set(RB_KERNEL_SOURCE_HAL_STM32 "" CACHE PATH "Zephyr module hal_stm32 (the revision Zephyr's west.yml pins)")
+set(RB_KERNEL_SOURCE_CMSIS "" CACHE PATH "Zephyr module cmsis (the revision Zephyr's west.yml pins)")
+
+set(_rb_zep_hint "a Zephyr 3.5.0 tree with its hal_stm32 and cmsis modules at the revisions configs/qemu.yaml pins (its kernel entry and extra_sources; rtosbench run --fetch-kernels fetches them)")
+rb_require_kernel_source(
+  FILES VERSION kernel/sem.c kernel/sched.c arch/arm/core/cortex_m/cpu_idle.S
+        drivers/timer/cortex_m_systick.c share/zephyr-package/cmake/ZephyrConfig.cmake
+  HINT "${_rb_zep_hint}")
+foreach(_m HAL_STM32 CMSIS)
+  if(NOT IS_DIRECTORY "${RB_KERNEL_SOURCE_${_m}}" OR NOT EXISTS "${RB_KERNEL_SOURCE_${_m}}/zephyr/module.yml")
+    message(FATAL_ERROR "RB_PORT=zephyr needs the kernel source: RB_KERNEL_SOURCE_${_m}="
+      "'${RB_KERNEL_SOURCE_${_m}}' is not a Zephyr module (no zephyr/module.yml) (${_rb_zep_hint})")
+  endif()
+endforeach()
+
+# ---- Version and commit of the checkout ----------------------------------
+file(STRINGS "${RB_KERNEL_SOURCE}/VERSION" _rb_zep_v REGEX "^(VERSION_MAJOR|VERSION_MINOR|PATCHLEVEL) *=")
+set(_rb_zep_ver "")
+foreach(_l IN LISTS _rb_zep_v)
+  string(REGEX REPLACE "^[A-Z_]+ *= *([0-9]+).*" "\\1" _n "${_l}")
+  list(APPEND _rb_zep_ver ${_n})
+endforeach()
+list(JOIN _rb_zep_ver "." _rb_zep_ver)
+if(NOT _rb_zep_ver MATCHES "^[0-9]+\\.[0-9]+\\.[0-9]+$")
+  message(FATAL_ERROR "RB_PORT=zephyr: cannot read the version from '${RB_KERNEL_SOURCE}/VERSION'")
+endif()
+rb_adopt_kernel_version("${_rb_zep_ver}" "'${RB_KERNEL_SOURCE}' is Zephyr ${_rb_zep_ver} (VERSION)")
+rb_check_kernel_commit("${RB_KERNEL_SOURCE}")
+
+# ---- The board: Zephyr's board, and the harness board's interrupt handlers
+# the port connects (the test timer with IRQ_CONNECT, the empty interrupt
+# directly).
+if(RB_BOARD STREQUAL "qemu-netduinoplus2")
+  set(RB_ZEPHYR_BOARD rb_netduinoplus2) # out of tree: app/boards/arm/rb_netduinoplus2
+  set(_rb_zep_isrs RB_ZEPHYR_TEST_ISR=TIM3_IRQHandler RB_ZEPHYR_EMPTY_ISR=TIM4_IRQHandler
+    RB_ZEPHYR_EMPTY_IRQN=30)
+elseif(RB_BOARD STREQUAL "stm32f407-disco")
+  set(RB_ZEPHYR_BOARD stm32f4_disco) # Zephyr's own board
+  set(_rb_zep_isrs RB_ZEPHYR_TEST_ISR=TIM1_CC_IRQHandler
+    RB_ZEPHYR_EMPTY_ISR=TIM1_UP_TIM10_IRQHandler RB_ZEPHYR_EMPTY_IRQN=25)
+else()
+  message(FATAL_ERROR "RB_PORT=zephyr: no Zephyr board for RB_BOARD='${RB_BOARD}' (firmware/ports/zephyr/port.cmake)")
+endif()
+
+list(APPEND RB_PORT_SOURCES "${CMAKE_CURRENT_LIST_DIR}/rb_port_zephyr.c")
+list(APPEND RB_PORT_INCLUDE_DIRS "${CMAKE_CURRENT_LIST_DIR}")
+list(APPEND RB_PORT_DEFINITIONS ${_rb_zep_isrs})
+set(RB_PORT_BUILDS_IMAGE ON)
+set(RB_PORT_IMAGE_RECIPE "${CMAKE_CURRENT_LIST_DIR}/image.cmake")
