@@ -81,6 +81,28 @@ nlohmann::json part_json(const SectionBytes& b) {
       {"text", b.text}, {"data", b.data}, {"bss", b.bss}, {"flash", b.flash()}, {"ram", b.ram()}};
 }
 
+// A NuttX image (firmware/ports/nuttx): the archives NuttX's make leaves in
+// staging/ and the board's libboard.a. The scheduler (libsched) and the
+// ARMv7-M CPU port of libarch (its arm_* and up_* objects: context switch,
+// interrupt dispatch, exceptions) are the kernel; the C library, memory
+// manager, file system, drivers and the chip and board code are its support.
+SectionBytes* nuttx_owner(std::string_view file, MapOwners& out) {
+  const auto staging = file.find("/nuttx/staging/lib");
+  if (staging == std::string_view::npos) {
+    return file.find("/arch/arm/src/board/libboard.a(") != std::string_view::npos
+               ? &out.kernel_support
+               : nullptr;
+  }
+  const std::string_view lib = file.substr(staging + 15);  // "libsched.a(x.o)"
+  if (lib.rfind("libsched.a(", 0) == 0) return &out.kernel;
+  if (lib.rfind("libarch.a(", 0) == 0) {
+    const std::string_view member = lib.substr(10);
+    return member.rfind("arm_", 0) == 0 || member.rfind("up_", 0) == 0 ? &out.kernel
+                                                                       : &out.kernel_support;
+  }
+  return &out.kernel_support;
+}
+
 }  // namespace
 
 Result<MapOwners> sum_map(std::string_view text, std::string_view port, const std::string& origin) {
@@ -99,8 +121,8 @@ Result<MapOwners> sum_map(std::string_view text, std::string_view port, const st
     SectionBytes* who = nullptr;
     if (has(file, "rb_kernel.dir/")) {
       who = &out.kernel;
-    } else if (has(file, glue)) {
-      who = &out.port_glue;
+    } else if (has(file, glue) || has(file, "/ports/posix/")) {
+      who = &out.port_glue;  // the port, and the POSIX port a POSIX system's builds on
     } else if (has(file, "/boards/common/startup.c")) {
       who = &out.startup;
     } else if (file.rfind("app/libapp.a(", 0) == 0) {
@@ -112,6 +134,8 @@ Result<MapOwners> sum_map(std::string_view text, std::string_view port, const st
                file.rfind("zephyr/soc/", 0) == 0 || file.rfind("zephyr/boards/", 0) == 0 ||
                file.rfind("modules/", 0) == 0) {
       who = &out.kernel_support;
+    } else if (SectionBytes* nx = nuttx_owner(file, out)) {
+      who = nx;
     } else if (names_library_member(file)) {
       who = &out.libs;
     } else {

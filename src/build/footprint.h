@@ -40,12 +40,17 @@ struct SectionBytes {
 // "modules/") as `kernel_support`; its application archive
 // ("app/libapp.a(": the harness and the board) as nobody's, like the harness
 // in every image. Its output sections (text, rodata, datas, bss, noinit, ...)
-// count like .text, .data and .bss.
+// count like .text, .data and .bss. NuttX (ports/nuttx): libsched and the
+// arm_*/up_* objects of libarch (the CPU port) are `kernel`; its other
+// staging/ archives (libc, libmm, libfs, libdrivers, the chip's objects of
+// libarch) and libboard.a are `kernel_support`. The POSIX port
+// ("/ports/posix/") is port glue of the system built on it.
 struct MapOwners {
   SectionBytes kernel;     // objects of the rb_kernel object library (path holds "rb_kernel.dir/")
   SectionBytes port_glue;  // objects under "/ports/<port>/"
   SectionBytes libs;       // archive members, "/lib<name>.a(" (libc, libgcc)
-  SectionBytes kernel_support;  // a kernel's device/init/SoC/HAL objects (Zephyr)
+  SectionBytes
+      kernel_support;    // a kernel's device/init/SoC/HAL objects (Zephyr), libc/drivers (NuttX)
   SectionBytes startup;  // the boards' start-up code ("/boards/common/startup.c") and main stack
                          // (.msp_stack)
   bool operator==(const MapOwners&) const = default;

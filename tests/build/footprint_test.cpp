@@ -210,6 +210,48 @@ TEST(SumMap, AZephyrImageSplitsTheKernelFromItsDevicesAndLeavesTheApplicationOut
   EXPECT_EQ(msp->startup, (SectionBytes{0, 0, 0x800}));
 }
 
+TEST(SumMap, ANuttXImageSplitsTheSchedulerAndCpuPortFromItsSupport) {
+  // The layout of a NuttX 12.4 map (firmware/ports/nuttx): NuttX's archives
+  // in staging/, the harness and port objects from rtosbench's CMake.
+  auto m = sum_map(
+      "Linker script and memory map\n"
+      ".text           0x08000000     0x9000\n"
+      " .text.nxsem_post\n"
+      "                0x08000200       0x60 /b/nuttx-tree/nuttx/staging/libsched.a(sem_post.o)\n"
+      " .text.arm_doirq\n"
+      "                0x08000260       0x40 /b/nuttx-tree/nuttx/staging/libarch.a(arm_doirq.o)\n"
+      " .text.up_idle  0x080002a0        0x4 /b/nuttx-tree/nuttx/staging/libarch.a(up_idle.o)\n"
+      " .text.stm32_rcc\n"
+      "                0x080002a4       0x30 /b/nuttx-tree/nuttx/staging/libarch.a(stm32_rcc.o)\n"
+      " .text.memset   0x080002d4       0x10 /b/nuttx-tree/nuttx/staging/libc.a(lib_memset.o)\n"
+      " .text.mm_malloc\n"
+      "                0x080002e4       0x20 /b/nuttx-tree/nuttx/staging/libmm.a(mm_malloc.o)\n"
+      " .text.stm32_boardinitialize\n"
+      "                0x08000304        0x8 "
+      "/b/nuttx-tree/nuttx/arch/arm/src/board/libboard.a(stm32_boot.o)\n"
+      " .text.rb_px_sem_give\n"
+      "                0x0800030c        0xc "
+      "/b/CMakeFiles/rtosbench.dir/ports/posix/rbp_posix.c.obj\n"
+      " .text.up_idle  0x08000318        0x4 "
+      "/b/CMakeFiles/rtosbench.dir/ports/nuttx/rbp_sys_nuttx.c.obj\n"
+      " .text.rb_run_all\n"
+      "                0x0800031c       0x80 /b/CMakeFiles/rtosbench.dir/harness/main.c.obj\n"
+      " .text.__aeabi_uldivmod\n"
+      "                0x0800039c       0x30 "
+      "/usr/lib/gcc/arm-none-eabi/12.2.1/libgcc.a(_udivmoddi4.o)\n"
+      ".bss            0x20000000     0x1000\n"
+      " .bss.g_readytorun\n"
+      "                0x20000000        0x8 "
+      "/b/nuttx-tree/nuttx/staging/libsched.a(sched_globals.o)\n",
+      "nuttx", "nuttx.map");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->kernel, (SectionBytes{0x60 + 0x40 + 0x4, 0, 0x8}));
+  EXPECT_EQ(m->kernel_support, (SectionBytes{0x30 + 0x10 + 0x20 + 0x8, 0, 0}));
+  // The POSIX port and the NuttX layer are the port; the harness is nobody's.
+  EXPECT_EQ(m->port_glue, (SectionBytes{0xc + 0x4, 0, 0}));
+  EXPECT_EQ(m->libs, (SectionBytes{0x30, 0, 0}));
+}
+
 TEST(SumMap, ErrorsNameTheFileAndTheCause) {
   auto none =
       sum_map("Archive member included to satisfy reference by file (symbol)\n", "p", "some.map");
