@@ -88,7 +88,7 @@ std::function<int()> add_footprint(CLI::App& app) {
     out += "  by the map files:\n";
     out += row("kernel objects", x.kernel.flash(), x.kernel.ram(), part_note(x.kernel));
     if (x.kernel_support.flash() + x.kernel_support.ram() > 0)
-      out += row("kernel devices/init", x.kernel_support.flash(), x.kernel_support.ram(),
+      out += row("kernel support", x.kernel_support.flash(), x.kernel_support.ram(),
                  part_note(x.kernel_support));
     out += row("port glue", x.port_glue.flash(), x.port_glue.ram(), part_note(x.port_glue));
     out += row("C library", x.libs_flash, x.libs_ram, "kernel image minus bare image");
