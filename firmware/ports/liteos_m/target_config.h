@@ -17,7 +17,7 @@
 
 #include "rb_board_hw.h"     /* RB_CORE_HZ */
 #include "rb_build_config.h" /* RB_CFG_TICK_HZ, RB_CFG_CHECKS, RB_NVIC_PRIO_BITS */
-#include "rb_los_cmsis.h"    /* the CMSIS-Core device header the kernel's arch port uses */
+#include "rb_cmsis_device.h" /* the CMSIS-Core device header the kernel's arch port uses (boards/common) */
 #include "rb_port.h"         /* RB_STACK_WORDS */
 
 #ifndef RB_TIME_SLICING

@@ -6,29 +6,7 @@
 #ifndef RB_MBEDOS_CMSIS_H
 #define RB_MBEDOS_CMSIS_H
 
-#include <stdint.h>
-
-#include "rb_build_config.h" /* RB_NVIC_PRIO_BITS */
-
-typedef enum {
-  NonMaskableInt_IRQn = -14,
-  MemoryManagement_IRQn = -12,
-  BusFault_IRQn = -11,
-  UsageFault_IRQn = -10,
-  SVCall_IRQn = -5,
-  DebugMonitor_IRQn = -4,
-  PendSV_IRQn = -2,
-  SysTick_IRQn = -1,
-  WWDG_IRQn = 0
-} IRQn_Type;
-
-#define __CM4_REV 0x0001U
-#define __MPU_PRESENT 1U
-#define __NVIC_PRIO_BITS RB_NVIC_PRIO_BITS
-#define __Vendor_SysTickConfig 0U
-#define __FPU_PRESENT 1U /* core_cm4.h sets __FPU_USED from the float ABI */
-
-#include "core_cm4.h"
+#include "rb_cmsis_device.h" /* the core (boards/common) */
 
 #ifdef __cplusplus
 extern "C" {
