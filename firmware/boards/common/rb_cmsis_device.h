@@ -1,5 +1,5 @@
 /* The CMSIS-Core device header of the boards' STM32F4 (a Cortex-M4F), for the
- * kernels whose CPU port includes CMSIS (LiteOS-M, Mbed OS' RTX): the core's
+ * kernels whose CPU port includes CMSIS (LiteOS-M, Mbed OS' RTX, ChibiOS): the core's
  * exception numbers and settings, then core_cm4.h from the include path the
  * port gives (each kernel ships its own CMSIS). The boards carry no vendor
  * BSP; the NVIC priority bits come from the board (rb_build_config.h). Device

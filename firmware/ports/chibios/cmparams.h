@@ -6,8 +6,9 @@
  * header: the boards (firmware/boards/) own the vectors, clocks and
  * peripherals, so this file gives the kernel only what it uses of the
  * core: the Cortex-M4 model, its FPU, the board's implemented priority bits
- * and the CMSIS core header (core_cm4.h, ChibiOS' copy in
- * os/common/ext/ARM/CMSIS/Core/Include) with the core exception numbers. */
+ * and, through boards/common/rb_cmsis_device.h, the CMSIS core header
+ * (core_cm4.h, ChibiOS' copy in os/common/ext/ARM/CMSIS/Core/Include) with the
+ * core exception numbers. */
 #ifndef CMPARAMS_H
 #define CMPARAMS_H
 
@@ -19,26 +20,9 @@
 #define CORTEX_NUM_VECTORS 82 /* STM32F405/407: 82 device interrupts */
 
 #if !defined(_FROM_ASM_)
-/* The core exceptions the port configures (NVIC_SetPriority); the device
- * interrupts are the board's, never named to the kernel. */
-typedef enum {
-  NonMaskableInt_IRQn = -14,
-  MemoryManagement_IRQn = -12,
-  BusFault_IRQn = -11,
-  UsageFault_IRQn = -10,
-  SVCall_IRQn = -5,
-  DebugMonitor_IRQn = -4,
-  PendSV_IRQn = -2,
-  SysTick_IRQn = -1,
-} IRQn_Type;
-
-#define __CM4_REV 0x0001U
-#define __MPU_PRESENT 1U
-#define __NVIC_PRIO_BITS CORTEX_PRIORITY_BITS
-#define __Vendor_SysTickConfig 0U
-#define __FPU_PRESENT 1U
-
-#include "core_cm4.h"
+/* The core exception numbers and settings, then core_cm4.h (ChibiOS' copy,
+ * from the port's include path): the boards' one CMSIS-Core device header. */
+#include "rb_cmsis_device.h"
 #endif
 
 #endif
