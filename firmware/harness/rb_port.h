@@ -156,6 +156,18 @@ extern const struct rbp_ops rbp_port;
 void rb_tick_hook(void);
 void rb_idle_hook(void);
 
+/* Stacks (END stack_min_free_words, the stack margin verdict of verify). The
+ * harness fills every task stack with a pattern and counts the untouched
+ * words from the bottom. A port defines these only where its kernel differs:
+ * rbp_stack_reserved_words: words at the bottom of each harness stack that
+ *   the kernel itself writes at task creation (NuttX's TLS block, RTX's
+ *   guard word), skipped by the count; default 0.
+ * rbp_stack_unseen: the reason the harness stacks are not the tasks' stacks
+ *   (LiteOS-M 1.1 allocates every stack from its pool); END then reports
+ *   stack_min_free_words=n/a instead of a number; default NULL. */
+extern const uint32_t rbp_stack_reserved_words;
+extern const char* const rbp_stack_unseen;
+
 /* For ports: reports an unrecoverable port error as a `!! port error` line
  * and stops the firmware. */
 void rb_fatal(const char* what) __attribute__((noreturn));

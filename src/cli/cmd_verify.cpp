@@ -23,6 +23,7 @@ std::function<int()> add_verify(CLI::App& app) {
     std::string log;
     std::vector<std::string> expect;
     std::string json;
+    uint64_t stack_margin = 64;
   };
   auto args = std::make_shared<Args>();
   app.add_option("LOG", args->log, "captured serial log (a file; '-' for standard input)")
@@ -38,12 +39,18 @@ std::function<int()> add_verify(CLI::App& app) {
                                                       : std::string();
           },
           "KEY=VALUE"));
+  app.add_option("--stack-margin", args->stack_margin,
+                 "least free words every task stack must keep (END stack_min_free_words); "
+                 "fewer is the verdict stack_margin; 0 turns the check off")
+      ->type_name("WORDS")
+      ->check(CLI::Range(0, 4096));
   app.add_option("--json", args->json,
                  "write the full report as JSON to FILE (atomically); '-' for stdout")
       ->type_name("FILE");
 
   return [args]() -> int {
     rb::verify::Options options;
+    options.stack_margin_words = args->stack_margin;
     for (const std::string& e : args->expect) {
       const size_t eq = e.find('=');  // checked by the option's validator
       std::string key = e.substr(0, eq), value = e.substr(eq + 1);

@@ -191,6 +191,7 @@ struct LogChecker::State {
   std::map<std::string, size_t> verdict_counts;
   uint64_t first_overlong = 0, first_control = 0;
   uint64_t dwt_line = 0;
+  uint64_t end_line_no = 0;
   std::optional<uint64_t> ruler_read_pair_median;
   // The median of every series re-derived from RAW, by name (the last one of
   // a name): a RESULT's base= names one of them.
@@ -828,6 +829,7 @@ struct LogChecker::State {
           fmt::format("END says {} but BEGIN said {}", printable(e->protocol),
                       printable(r.protocol)));
     }
+    end_line_no = line;
     for (const protocol::Field& f : e->fields)
       r.end_fields[std::string(f.key)] = std::string(f.value);
   }
@@ -943,6 +945,32 @@ struct LogChecker::State {
     }
   }
 
+  // END stack_min_free_words against the margin (docs/verify.md).
+  void check_stack_margin() {
+    auto it = r.end_fields.find("stack_min_free_words");
+    if (it == r.end_fields.end()) return;  // no tasks (the template), or a log before the field
+    if (it->second == "n/a") {
+      add("stack_unseen", Outcome::kValid, end_line_no,
+          "END stack_min_free_words=n/a: the kernel does not run its tasks on the harness' "
+          "stacks, so their margin is not checked");
+      return;
+    }
+    uint64_t free_words = 0;
+    const std::string& v = it->second;
+    auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), free_words);
+    if (ec != std::errc() || end != v.data() + v.size()) {
+      add("malformed", Outcome::kProtocolError, end_line_no,
+          fmt::format("END stack_min_free_words={} is not a number", printable(v, 40)));
+      return;
+    }
+    if (opt.stack_margin_words > 0 && free_words < opt.stack_margin_words) {
+      add("stack_margin", Outcome::kInvalid, end_line_no,
+          fmt::format("a task stack kept only {} free words (END stack_min_free_words), fewer "
+                      "than the margin of {}: the run came close to a stack overflow",
+                      free_words, opt.stack_margin_words));
+    }
+  }
+
   Report finish() {
     if (stage == Stage::kInLog) {
       close_phase();
@@ -995,6 +1023,7 @@ struct LogChecker::State {
           fmt::format("DWT_READ_PAIR,{} but the median of ruler_read_pair is {}", *r.dwt_read_pair,
                       *ruler_read_pair_median));
     }
+    check_stack_margin();
     auto unit = r.config.find("unit");
     r.unit = unit != r.config.end() ? printable(unit->second, 20) : std::string("ticks");
     std::stable_sort(r.verdicts.begin(), r.verdicts.end(),

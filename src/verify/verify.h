@@ -33,6 +33,10 @@ Outcome worst(Outcome a, Outcome b);
 struct Options {
   // CONFIG key -> value every log must carry (`--expect KEY=VALUE`).
   std::map<std::string, std::string> expect;
+  // The smallest stack margin a run may leave: END stack_min_free_words (the
+  // harness' high-water mark over every task stack, in 32-bit words) below it
+  // is the verdict stack_margin (invalid). 0 turns the check off.
+  uint64_t stack_margin_words = 64;
   // At most this many verdicts are kept per check name; the rest are counted
   // in Report::suppressed (memory stays bounded on a log of garbage).
   size_t max_verdicts_per_check = 50;

@@ -408,3 +408,34 @@ TEST(Checker, CriticalPhaseDelayFiguresAreReDerivedFromRaw) {
   EXPECT_EQ(plain.outcome, Outcome::kValid);
   EXPECT_FALSE(plain.phases[1].window.has_value());
 }
+
+TEST(Checker, StackMarginBelowTheMinimumIsInvalid) {
+  LogBuilder b = rb::testlog::valid_log();
+  b.entries[b.find("END,")].text =
+      "END,RTOS_BENCH_V2,tests_run=9,tests_na=0,stack_min_free_words=63";
+  EXPECT_EQ(problems(check(b.str())), (std::set<std::string>{"stack_margin"}));
+  b.entries[b.find("END,")].text =
+      "END,RTOS_BENCH_V2,tests_run=9,tests_na=0,stack_min_free_words=64";
+  EXPECT_TRUE(problems(check(b.str())).empty());
+  // The margin is the caller's: 0 turns the check off.
+  b.entries[b.find("END,")].text =
+      "END,RTOS_BENCH_V2,tests_run=9,tests_na=0,stack_min_free_words=0";
+  rb::verify::Options off;
+  off.stack_margin_words = 0;
+  std::istringstream in(b.str());
+  EXPECT_EQ(rb::verify::verify_stream(in, off).outcome, Outcome::kValid);
+}
+
+TEST(Checker, StackUnseenIsANoteAndGarbageIsMalformed) {
+  LogBuilder b = rb::testlog::valid_log();
+  b.entries[b.find("END,")].text =
+      "END,RTOS_BENCH_V2,tests_run=9,tests_na=0,stack_min_free_words=n/a";
+  const Report r = check(b.str());
+  EXPECT_EQ(r.outcome, Outcome::kValid);
+  bool noted = false;
+  for (const auto& v : r.verdicts) noted |= v.check == "stack_unseen";
+  EXPECT_TRUE(noted);
+  b.entries[b.find("END,")].text =
+      "END,RTOS_BENCH_V2,tests_run=9,tests_na=0,stack_min_free_words=9x";
+  EXPECT_EQ(problems(check(b.str())), (std::set<std::string>{"malformed"}));
+}

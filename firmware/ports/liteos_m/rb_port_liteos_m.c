@@ -41,6 +41,10 @@
 #include "los_tick.h"
 #include "rb_port.h"
 
+/* LiteOS-M 1.1 has no static task creation: its tasks run on stacks from
+ * its pool, never on the harness' (docs/kernels.md). */
+const char* const rbp_stack_unseen = "LiteOS-M 1.1 allocates every task stack from its pool";
+
 /* Neutral 1..8 -> LiteOS 10 - p = 9..2; the software-timer task is at 0,
  * idle at 31. */
 #define RB_LOS_PRIO(p) ((UINT16)(10 - (p)))

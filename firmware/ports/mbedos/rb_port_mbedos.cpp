@@ -63,6 +63,10 @@ extern "C" {
 #include "rtx_evr.h" /* no C++ guards of its own */
 }
 
+/* RTX keeps its guard word in stack[0] when it checks stacks (RB_CHECKS=on):
+ * the harness' high-water count starts above it. */
+extern "C" const uint32_t rbp_stack_reserved_words = OS_STACK_CHECK ? 1u : 0u;
+
 /* Neutral 1..8 -> osPriorityNormal .. osPriorityNormal7 (24..31); RTX's idle
  * thread runs at osPriorityIdle (1). */
 #define RB_MBED_PRIO(p) static_cast<osPriority>(osPriorityNormal + (p)-RBP_PRIO_MIN)

@@ -29,6 +29,7 @@
 #include <nuttx/clock.h>
 #include <nuttx/config.h>
 #include <nuttx/irq.h>
+#include <nuttx/tls.h>
 #include <semaphore.h>
 #include <stdint.h>
 
@@ -37,6 +38,11 @@
 #include "rb_build_config.h"
 #include "rb_port.h"
 #include "rbp_posix_sys.h"
+
+/* NuttX writes its TLS block at the bottom of the stack a thread is given
+ * (tls_init_info -> up_stack_frame, aligned up to 8 bytes): the harness'
+ * high-water count starts above it. */
+const uint32_t rbp_stack_reserved_words = ((sizeof(struct tls_info_s) + 7u) & ~7u) / 4u;
 
 #define RB_NX_IRQ(nvic) (16 + (int)(nvic)) /* NuttX numbers the 16 exceptions first */
 
