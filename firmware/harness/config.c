@@ -20,6 +20,7 @@ void rb_config_emit(void) {
   rb_rec_kv_u32("preempt", (caps & RBP_HAS_PREEMPTION) ? 1u : 0u);
   rb_rec_kv_u32("slicing", (caps & RBP_HAS_TIME_SLICE) ? 1u : 0u);
   rb_rec_kv_u32("fpu", RB_CFG_FPU_CONTEXT);
+  rb_rec_kv_u32("ramfunc", RB_CFG_RAMFUNC);
   rb_rec_kv("board", RB_CFG_BOARD);
   rb_rec_kv("port", RB_CFG_PORT);
   rb_rec_end();
@@ -28,6 +29,7 @@ void rb_config_emit(void) {
   rb_rec_kv("kernel", rbp_port.kernel);
   rb_rec_kv("kernel_version", RB_CFG_KERNEL_VERSION);
   rb_rec_kv("kernel_commit", RB_CFG_KERNEL_COMMIT);
+  rb_rec_kv("port_variant", RB_CFG_PORT_VARIANT);
   static const char unset[] = "unset"; /* a port that sets neither */
   rb_rec_kv("checks", rbp_port.checks ? rbp_port.checks : unset);
   rb_rec_kv("lookup", rbp_port.lookup ? rbp_port.lookup : unset);

@@ -8,6 +8,7 @@
 #include "rb_build_config.h"
 
 extern uint32_t _sidata, _sdata, _edata, _sbss, _ebss, _estack;
+extern uint32_t _siramfunc, _sramfunc, _eramfunc;
 int main(void);
 
 void Reset_Handler(void);
@@ -61,6 +62,12 @@ __attribute__((section(".isr_vector"), used)) const rb_vector rb_vectors[16u + R
 };
 
 void Reset_Handler(void) {
+  /* Code placed in RAM (RB_RAMFUNC, stm32f4.ld's .ramfunc): copied before
+   * anything calls it; empty otherwise. */
+  uint32_t* code = &_siramfunc;
+  for (uint32_t* dst = &_sramfunc; dst < &_eramfunc;) {
+    *dst++ = *code++;
+  }
   uint32_t* src = &_sidata;
   for (uint32_t* dst = &_sdata; dst < &_edata;) {
     *dst++ = *src++;

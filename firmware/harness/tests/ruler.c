@@ -7,7 +7,14 @@
  *   empty operation twice; its median is the base_ticks of every two-call
  *   window's series (api_overhead, round_trip, mutex_lock_unlock).
  * The windows are the routines the tests use (window.c), so a series and its
- * baseline run the same machine code. */
+ * baseline run the same machine code.
+ *
+ * CHECK counter_runs_in_idle (with tasks): ctl blocks for two ticks, so only
+ * the idle task runs; the counter must advance by at least one tick period
+ * meanwhile. On hardware an idle loop that sleeps (WFI) stops the DWT cycle
+ * counter, and every series timed across idle would be short without a sign:
+ * this makes it a verdict. CHECK idle_hook_runs (with the idle hook): the
+ * idle hook ran during those ticks (rb_quiesce depends on it). */
 #include "rb_harness.h"
 
 void rb_test_ruler(const struct rb_test* t) {
@@ -45,4 +52,18 @@ void rb_test_ruler(const struct rb_test* t) {
   }
   rb_check(rb_window2_rc, "ruler: empty op (two calls)");
   rb_base2_ticks = rb_emit_series("ruler_loop2", rb_buf_a, n, RB_COUNTER_HZ, RB_NO_BASE);
+
+  if (rbp_port.caps & RBP_HAS_TASKS) {
+    const uint32_t period = RB_COUNTER_HZ / RB_CFG_TICK_HZ;
+    const uint32_t idle0 = rb_idle_passes;
+    const uint32_t c0 = rb_counter_now();
+    rbp_port.delay(2u);
+    const uint32_t elapsed = rb_counter_now() - c0;
+    const uint32_t ran = elapsed >= period ? 1u : 0u;
+    rb_emit_check("counter_runs_in_idle", 1u, ran, 1u - ran);
+    if (rbp_port.caps & RBP_HAS_IDLE_HOOK) {
+      const uint32_t hooked = rb_idle_passes != idle0 ? 1u : 0u;
+      rb_emit_check("idle_hook_runs", 1u, hooked, 1u - hooked);
+    }
+  }
 }

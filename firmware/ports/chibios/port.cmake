@@ -61,3 +61,10 @@ set(RB_CH_INCLUDE_DIRS "${_rb_ch}/license" "${_rb_ch}/rt/include" "${_rb_ch}/osl
 list(APPEND RB_KERNEL_INCLUDE_DIRS ${RB_CH_INCLUDE_DIRS})
 list(APPEND RB_PORT_SOURCES "${CMAKE_CURRENT_LIST_DIR}/rb_port_chibios.c")
 list(APPEND RB_PORT_INCLUDE_DIRS "${CMAKE_CURRENT_LIST_DIR}")
+
+# CONFIG port_variant=: the kernel CPU port compiled above.
+set(RB_PORT_VARIANT "os/common/ports/ARMv7-M")
+
+# RB_RAMFUNC=1 runs every kernel source compiled above from RAM (scheduler,
+# switch and the calls the tests time alike).
+set(RB_PORT_RAMFUNC_SOURCES ${RB_KERNEL_SOURCES})

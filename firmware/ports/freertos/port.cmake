@@ -71,3 +71,10 @@ if(NOT RB_FPU_CONTEXT AND RB_FREERTOS_CPU_PORT STREQUAL "ARM_CM4F")
   set_source_files_properties("${_rb_frt}/portable/GCC/ARM_CM4F/port.c" PROPERTIES
     COMPILE_OPTIONS "-mfloat-abi=softfp;-mfpu=fpv4-sp-d16")
 endif()
+
+# CONFIG port_variant=: the kernel CPU port compiled above.
+set(RB_PORT_VARIANT "GCC/${RB_FREERTOS_CPU_PORT}")
+
+# RB_RAMFUNC=1 runs every kernel source compiled above from RAM (scheduler,
+# switch and the calls the tests time alike).
+set(RB_PORT_RAMFUNC_SOURCES ${RB_KERNEL_SOURCES})

@@ -65,3 +65,10 @@ list(APPEND RB_KERNEL_INCLUDE_DIRS
   "${_rb_los_sec}/include" "${_rb_los}/targets/cortex-m7_nucleo_f767zi_gcc/Drivers/CMSIS/Include")
 list(APPEND RB_PORT_SOURCES "${CMAKE_CURRENT_LIST_DIR}/rb_port_liteos_m.c")
 list(APPEND RB_PORT_INCLUDE_DIRS "${CMAKE_CURRENT_LIST_DIR}")
+
+# CONFIG port_variant=: the kernel CPU port compiled above.
+set(RB_PORT_VARIANT "kernel/arch/arm/cortex-m4/gcc")
+
+# RB_RAMFUNC=1 runs every kernel source compiled above from RAM (scheduler,
+# switch and the calls the tests time alike).
+set(RB_PORT_RAMFUNC_SOURCES ${RB_KERNEL_SOURCES})

@@ -122,3 +122,10 @@ if(RB_CHECKS STREQUAL "on")
   list(APPEND _rb_mb_irq_defs RTX_STACK_CHECK)
 endif()
 set_source_files_properties("${_rb_mb_irq}" PROPERTIES COMPILE_DEFINITIONS "${_rb_mb_irq_defs}")
+
+# CONFIG port_variant=: the kernel CPU port compiled above.
+set(RB_PORT_VARIANT "RTX TARGET_RTOS_M4_M7/irq_cm4f")
+
+# RB_RAMFUNC=1 runs every kernel source compiled above from RAM (scheduler,
+# switch and the calls the tests time alike).
+set(RB_PORT_RAMFUNC_SOURCES ${RB_KERNEL_SOURCES})

@@ -83,3 +83,6 @@ set(RB_PORT_IMAGE_RECIPE "${RB_PORT_DIR}/image.cmake")
 # matrices pin it for NuttX (docs/kernels.md).
 math(EXPR RB_BOARD_TICK_PRIO "(1 << ${RB_BOARD_NVIC_PRIO_BITS}) - 2")
 set(RB_BOARD_IRQ_PRIO ${RB_BOARD_TICK_PRIO})
+
+# CONFIG port_variant=: the kernel CPU port compiled above.
+set(RB_PORT_VARIANT "arch/arm/src/armv7-m")

@@ -39,3 +39,7 @@ rb_check_kernel_commit("${RB_KERNEL_SOURCE}")
 
 list(APPEND RB_PORT_SOURCES "${RB_PORT_DIR}/../posix/rbp_posix.c" "${RB_PORT_DIR}/rbp_sys_px5.c")
 list(APPEND RB_PORT_INCLUDE_DIRS "${RB_PORT_DIR}" "${RB_PORT_DIR}/../posix")
+
+# RB_RAMFUNC=1 runs every kernel source compiled above from RAM (scheduler,
+# switch and the calls the tests time alike).
+set(RB_PORT_RAMFUNC_SOURCES ${RB_KERNEL_SOURCES})

@@ -86,3 +86,10 @@ if(NOT RB_TIME_SLICING)
 endif()
 list(APPEND RB_PORT_SOURCES "${CMAKE_CURRENT_LIST_DIR}/rb_port_rtthread.c")
 list(APPEND RB_PORT_INCLUDE_DIRS "${CMAKE_CURRENT_LIST_DIR}")
+
+# CONFIG port_variant=: the kernel CPU port compiled above.
+set(RB_PORT_VARIANT "libcpu/arm/cortex-m4")
+
+# RB_RAMFUNC=1 runs every kernel source compiled above from RAM (scheduler,
+# switch and the calls the tests time alike).
+set(RB_PORT_RAMFUNC_SOURCES ${RB_KERNEL_SOURCES})

@@ -52,3 +52,10 @@ else()
 endif()
 list(APPEND RB_PORT_SOURCES "${CMAKE_CURRENT_LIST_DIR}/rb_port_tencentos.c")
 list(APPEND RB_PORT_INCLUDE_DIRS "${CMAKE_CURRENT_LIST_DIR}" "${CMAKE_CURRENT_LIST_DIR}/cmsis")
+
+# CONFIG port_variant=: the kernel CPU port compiled above.
+set(RB_PORT_VARIANT "arch/arm/arm-v7m/cortex-m4/gcc")
+
+# RB_RAMFUNC=1 runs every kernel source compiled above from RAM (scheduler,
+# switch and the calls the tests time alike).
+set(RB_PORT_RAMFUNC_SOURCES ${RB_KERNEL_SOURCES})

@@ -50,3 +50,10 @@ if(RB_TIME_SLICING)
 else()
   list(APPEND RB_PORT_DEFINITIONS RB_TIME_SLICING=0)
 endif()
+
+# CONFIG port_variant=: the kernel CPU port compiled above.
+set(RB_PORT_VARIANT "ports/cortex_m4/gnu")
+
+# RB_RAMFUNC=1 runs every kernel source compiled above from RAM (scheduler,
+# switch and the calls the tests time alike).
+set(RB_PORT_RAMFUNC_SOURCES ${RB_KERNEL_SOURCES})

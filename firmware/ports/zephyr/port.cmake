@@ -68,3 +68,6 @@ list(APPEND RB_PORT_INCLUDE_DIRS "${CMAKE_CURRENT_LIST_DIR}")
 list(APPEND RB_PORT_DEFINITIONS ${_rb_zep_isrs})
 set(RB_PORT_BUILDS_IMAGE ON)
 set(RB_PORT_IMAGE_RECIPE "${CMAKE_CURRENT_LIST_DIR}/image.cmake")
+
+# CONFIG port_variant=: the kernel CPU port compiled above.
+set(RB_PORT_VARIANT "arch/arm/core/cortex_m")
