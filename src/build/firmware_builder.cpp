@@ -133,6 +133,7 @@ std::map<std::string, std::string> job_defines(const BuildRequest& req) {
       {"RB_OPT", j.opt},
       {"RB_TICK_HZ", std::to_string(j.tick_hz)},
       {"RB_FPU_CONTEXT", std::to_string(j.fpu_context)},
+      {"RB_RAMFUNC", std::to_string(j.ramfunc)},
       {"RB_CHECKS", j.checks},
       {"RB_WARMUP", std::to_string(j.warmup)},
       {"RB_SAMPLES", std::to_string(j.samples)},

@@ -182,6 +182,9 @@ std::function<int()> add_run(CLI::App& app) {
   app.add_option("--only", r.only,
                  "run only the jobs whose id matches this glob (repeatable; e.g. 'freertos-*')")
       ->type_name("PATTERN");
+  app.add_option("--sweep", r.sweep,
+                 "run the matrix's sweep NAME (its `sweeps:`) instead of its `variants:`")
+      ->type_name("NAME");
   app.add_option("--exclude", r.exclude, "skip the jobs whose id matches this glob (repeatable)")
       ->type_name("PATTERN");
   app.add_flag("--json", a->json, "print the run summary (run.json) on stdout");

@@ -610,6 +610,150 @@ void parse_list(Checker& c, const YAML::Node& n, const std::string& what, std::v
 
 }  // namespace
 
+namespace {
+
+// `variants:` (or a sweep's `variants:`): the build axes a job varies over.
+void parse_variants(Checker& c, const YAML::Node& v, Matrix& m) {
+  if (c.check_map(v, "variants", {"opt", "tick_hz", "fpu_context", "checks", "ramfunc"})) {
+    if (v["opt"].IsDefined()) {
+      parse_list<std::string>(
+          c, v["opt"], "variants.opt", m.opts,
+          [&](const YAML::Node& e) -> std::optional<std::string> {
+            if (!e.IsScalar() || e.Scalar().empty()) {
+              c.error(e, "variants.opt entries must be non-empty strings of compiler flags");
+              return std::nullopt;
+            }
+            if (!c.text(e, "variants.opt")) return std::nullopt;
+            std::istringstream flags(e.Scalar());
+            int n = 0;
+            for (std::string flag; flags >> flag; ++n) {
+              if (!c.allowed(e, flag, kOptFlagRe, "variants.opt flag", kOptRule))
+                return std::nullopt;
+            }
+            if (n == 0) {
+              c.error(e, "variants.opt entries must be compiler flags separated by spaces");
+              return std::nullopt;
+            }
+            return e.Scalar();
+          });
+      std::map<std::string, std::string> ids;
+      for (const auto& o : m.opts) {
+        std::string id = opt_id(o);
+        if (ids.count(id)) {
+          c.error(v["opt"], fmt::format("variants.opt '{}' and '{}' give the same job id part '{}'",
+                                        ids[id], o, id));
+        }
+        ids[id] = o;
+      }
+    }
+    if (v["tick_hz"].IsDefined()) {
+      parse_list<int>(c, v["tick_hz"], "variants.tick_hz", m.tick_hz,
+                      [&](const YAML::Node& e) -> std::optional<int> {
+                        auto x = c.integer(e, "variants.tick_hz", 0, 100000);
+                        return x ? std::optional<int>(static_cast<int>(*x)) : std::nullopt;
+                      });
+    }
+    if (v["fpu_context"].IsDefined()) {
+      parse_list<int>(c, v["fpu_context"], "variants.fpu_context", m.fpu_context,
+                      [&](const YAML::Node& e) -> std::optional<int> {
+                        auto x = c.integer(e, "variants.fpu_context (allowed: 0, 1)", 0, 1);
+                        return x ? std::optional<int>(static_cast<int>(*x)) : std::nullopt;
+                      });
+    }
+    if (v["ramfunc"].IsDefined()) {
+      parse_list<int>(c, v["ramfunc"], "variants.ramfunc", m.ramfunc,
+                      [&](const YAML::Node& e) -> std::optional<int> {
+                        auto x = c.integer(e, "variants.ramfunc (allowed: 0, 1)", 0, 1);
+                        return x ? std::optional<int>(static_cast<int>(*x)) : std::nullopt;
+                      });
+    }
+    if (v["checks"].IsDefined()) {
+      parse_list<std::string>(
+          c, v["checks"], "variants.checks", m.checks,
+          [&](const YAML::Node& e) -> std::optional<std::string> {
+            if (!e.IsScalar() || (e.Scalar() != "off" && e.Scalar() != "on")) {
+              c.error(e, fmt::format("variants.checks must be off or on, got '{}' (allowed: "
+                                     "off, on)",
+                                     e.IsScalar() ? clipped(e.Scalar()) : "?"));
+              return std::nullopt;
+            }
+            return e.Scalar();
+          });
+    }
+  }
+}
+
+// `sweeps:`: named sets of variants a user selects with `run --sweep NAME`
+// (docs/matrix.md); each starts from the matrix's own variants.
+void parse_sweeps(Checker& c, const YAML::Node& n, Matrix& m) {
+  if (!n.IsMap()) {
+    c.error(n, "'sweeps' must be a mapping of sweep name to its settings");
+    return;
+  }
+  for (auto it = n.begin(); it != n.end(); ++it) {
+    if (!it->first.IsScalar() || !matches(it->first.Scalar(), kIdRe)) {
+      c.error(it->first, "a sweep name must match [A-Za-z0-9][A-Za-z0-9_.-]*");
+      continue;
+    }
+    const YAML::Node& body = it->second;
+    if (!c.check_map(body, "sweep " + it->first.Scalar(),
+                     {"variants", "samples", "warmup", "exclude", "note"}))
+      continue;
+    Matrix axes = m;
+    if (body["variants"].IsDefined()) parse_variants(c, body["variants"], axes);
+    Sweep sw;
+    sw.name = it->first.Scalar();
+    sw.opts = axes.opts;
+    sw.tick_hz = axes.tick_hz;
+    sw.fpu_context = axes.fpu_context;
+    sw.checks = axes.checks;
+    sw.ramfunc = axes.ramfunc;
+    if (YAML::Node v = body["samples"]; v.IsDefined()) {
+      if (auto x = c.integer(v, "sweep samples", 1, 10000000)) sw.samples = static_cast<int>(*x);
+    }
+    if (YAML::Node v = body["warmup"]; v.IsDefined()) {
+      if (auto x = c.integer(v, "sweep warmup", 0, 10000000)) sw.warmup = static_cast<int>(*x);
+    }
+    if (YAML::Node v = body["exclude"]; v.IsDefined()) {
+      parse_list<std::string>(c, v, "sweep exclude", sw.exclude,
+                              [&](const YAML::Node& e) -> std::optional<std::string> {
+                                if (!e.IsScalar() || e.Scalar().empty()) {
+                                  c.error(e, "sweep exclude entries must be job-id globs");
+                                  return std::nullopt;
+                                }
+                                if (!c.text(e, "sweep exclude")) return std::nullopt;
+                                return e.Scalar();
+                              });
+    }
+    if (auto note = c.string(body, "note", "sweep " + sw.name, false, true)) sw.note = *note;
+    m.sweeps[sw.name] = std::move(sw);
+  }
+}
+
+}  // namespace
+
+Status select_sweep(Matrix& m, const std::string& name) {
+  auto it = m.sweeps.find(name);
+  if (it == m.sweeps.end()) {
+    std::string known;
+    for (const auto& [n, s] : m.sweeps) known += (known.empty() ? "" : ", ") + n;
+    return make_error(ErrorKind::kUsage,
+                      fmt::format("--sweep {}: the matrix has no such sweep (it has: {})", name,
+                                  known.empty() ? "none" : known));
+  }
+  const Sweep& s = it->second;
+  m.opts = s.opts;
+  m.tick_hz = s.tick_hz;
+  m.fpu_context = s.fpu_context;
+  m.checks = s.checks;
+  m.ramfunc = s.ramfunc;
+  if (s.samples) m.samples = *s.samples;
+  if (s.warmup) m.warmup = *s.warmup;
+  m.exclude.insert(m.exclude.end(), s.exclude.begin(), s.exclude.end());
+  m.sweep = name;
+  return {};
+}
+
 Loaded<Matrix> parse_matrix(const std::string& text, const std::filesystem::path& file) {
   Loaded<Matrix> out;
   Checker c(std::filesystem::absolute(file).lexically_normal(), file.string());
@@ -622,6 +766,7 @@ Loaded<Matrix> parse_matrix(const std::string& text, const std::filesystem::path
     static const std::vector<std::string> kKeys{
         "matrix", "bench", "firmware", "board", "toolchain", "kernels", "variants", "tests",
         "samples", "warmup", "repeats", "reproducibility", "expect", "timeouts", "retries",
+        "stack_margin_words", "sweeps",
         // read by diff/regress from the run's matrix snapshot
         "tolerances"};
     c.check_map(root, "the matrix", kKeys);
@@ -650,69 +795,7 @@ Loaded<Matrix> parse_matrix(const std::string& text, const std::filesystem::path
     } else {
       for (const auto& k : kernels) parse_kernel(c, k, m);
     }
-    if (YAML::Node v = root["variants"]; v.IsDefined()) {
-      if (c.check_map(v, "variants", {"opt", "tick_hz", "fpu_context", "checks"})) {
-        if (v["opt"].IsDefined()) {
-          parse_list<std::string>(
-              c, v["opt"], "variants.opt", m.opts,
-              [&](const YAML::Node& e) -> std::optional<std::string> {
-                if (!e.IsScalar() || e.Scalar().empty()) {
-                  c.error(e, "variants.opt entries must be non-empty strings of compiler flags");
-                  return std::nullopt;
-                }
-                if (!c.text(e, "variants.opt")) return std::nullopt;
-                std::istringstream flags(e.Scalar());
-                int n = 0;
-                for (std::string flag; flags >> flag; ++n) {
-                  if (!c.allowed(e, flag, kOptFlagRe, "variants.opt flag", kOptRule))
-                    return std::nullopt;
-                }
-                if (n == 0) {
-                  c.error(e, "variants.opt entries must be compiler flags separated by spaces");
-                  return std::nullopt;
-                }
-                return e.Scalar();
-              });
-          std::map<std::string, std::string> ids;
-          for (const auto& o : m.opts) {
-            std::string id = opt_id(o);
-            if (ids.count(id)) {
-              c.error(v["opt"],
-                      fmt::format("variants.opt '{}' and '{}' give the same job id part '{}'",
-                                  ids[id], o, id));
-            }
-            ids[id] = o;
-          }
-        }
-        if (v["tick_hz"].IsDefined()) {
-          parse_list<int>(c, v["tick_hz"], "variants.tick_hz", m.tick_hz,
-                          [&](const YAML::Node& e) -> std::optional<int> {
-                            auto x = c.integer(e, "variants.tick_hz", 0, 100000);
-                            return x ? std::optional<int>(static_cast<int>(*x)) : std::nullopt;
-                          });
-        }
-        if (v["fpu_context"].IsDefined()) {
-          parse_list<int>(c, v["fpu_context"], "variants.fpu_context", m.fpu_context,
-                          [&](const YAML::Node& e) -> std::optional<int> {
-                            auto x = c.integer(e, "variants.fpu_context (allowed: 0, 1)", 0, 1);
-                            return x ? std::optional<int>(static_cast<int>(*x)) : std::nullopt;
-                          });
-        }
-        if (v["checks"].IsDefined()) {
-          parse_list<std::string>(
-              c, v["checks"], "variants.checks", m.checks,
-              [&](const YAML::Node& e) -> std::optional<std::string> {
-                if (!e.IsScalar() || (e.Scalar() != "off" && e.Scalar() != "on")) {
-                  c.error(e, fmt::format("variants.checks must be off or on, got '{}' (allowed: "
-                                         "off, on)",
-                                         e.IsScalar() ? clipped(e.Scalar()) : "?"));
-                  return std::nullopt;
-                }
-                return e.Scalar();
-              });
-        }
-      }
-    }
+    if (YAML::Node v = root["variants"]; v.IsDefined()) parse_variants(c, v, m);
     if (YAML::Node t = root["tests"]; t.IsDefined()) {
       std::vector<std::string> allowed = known_tests();
       allowed.insert(allowed.begin(), "all");
@@ -735,6 +818,11 @@ Loaded<Matrix> parse_matrix(const std::string& text, const std::filesystem::path
     }
     if (YAML::Node n = root["warmup"]; n.IsDefined()) {
       if (auto v = c.integer(n, "warmup", 0, 10000000)) m.warmup = static_cast<int>(*v);
+    }
+    if (YAML::Node s = root["sweeps"]; s.IsDefined()) parse_sweeps(c, s, m);
+    if (YAML::Node n = root["stack_margin_words"]; n.IsDefined()) {
+      if (auto v = c.integer(n, "stack_margin_words", 0, 4096))
+        m.stack_margin_words = static_cast<int>(*v);
     }
     if (YAML::Node n = root["repeats"]; n.IsDefined()) {
       if (auto v = c.integer(n, "repeats", 1, 1000)) m.repeats = static_cast<int>(*v);

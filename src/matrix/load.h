@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "matrix/model.h"
+#include "util/result.h"
 
 namespace rb::matrix {
 
@@ -33,6 +34,11 @@ Loaded<Matrix> parse_matrix(const std::string& text, const std::filesystem::path
 
 Loaded<Bench> load_bench(const std::filesystem::path& file);
 Loaded<Bench> parse_bench(const std::string& text, const std::filesystem::path& file);
+
+// Applies the sweep `name` of m.sweeps to m (its variants, samples, warmup,
+// excludes); ErrorKind::kUsage naming the sweeps there are when m has none
+// of that name.
+Status select_sweep(Matrix& m, const std::string& name);
 
 // Test names the harness knows (docs/protocol.md section 8).
 const std::vector<std::string>& known_tests();

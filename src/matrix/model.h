@@ -67,6 +67,18 @@ struct SpreadTolerance {
   bool off = false;  // the statistic is not judged
 };
 
+// A named set of variants (`sweeps:`), selected by `rtosbench run --sweep
+// NAME`: it replaces the matrix's variants (each axis it leaves out keeps the
+// matrix's), may change samples/warmup and adds job-id globs to exclude.
+struct Sweep {
+  std::string name, note;
+  std::vector<std::string> opts;
+  std::vector<int> tick_hz, fpu_context, ramfunc;
+  std::vector<std::string> checks;
+  std::optional<int> samples, warmup;
+  std::vector<std::string> exclude;
+};
+
 struct Matrix {
   std::filesystem::path file;  // absolute path of the matrix file
   std::string name;
@@ -81,6 +93,9 @@ struct Matrix {
   // RB_CHECKS: the kernels' API argument checks and asserts, "off" (seed
   // 000's condition, the default) or "on" (docs/kernels.md, item by item).
   std::vector<std::string> checks{"off"};
+  // RB_RAMFUNC: 1 runs the kernel's scheduler (the port's list) and the
+  // harness' measured code from RAM (seed 000 section 5.5), 0 from flash.
+  std::vector<int> ramfunc{0};
   std::vector<std::string> tests{"all"};
   int samples = 10000;
   int warmup = 1000;
@@ -88,6 +103,9 @@ struct Matrix {
   // hardware: flashed once, then reset per load); overridden by
   // `rtosbench run --repeat N`.
   int repeats = 1;
+  // The least free words every task stack must keep (END stack_min_free_words;
+  // verify's stack_margin verdict); 0: not checked.
+  int stack_margin_words = 64;
   // `reproducibility:` statistic name (known_statistics()) or "default" ->
   // tolerance between loads; empty: the bench's default (identical on the
   // emulated bench).
@@ -98,6 +116,8 @@ struct Matrix {
   // `run --only` / `--exclude`: job-id globs (fnmatch) selecting the jobs
   // that run; empty `only` selects every job. Not read from the matrix file.
   std::vector<std::string> only, exclude;
+  std::map<std::string, Sweep> sweeps;
+  std::string sweep;  // the sweep selected (select_sweep), empty: none
 };
 
 enum class ResetMethod { kHardware, kSystem, kPowerCycle };
@@ -163,6 +183,7 @@ struct Job {
   int tick_hz = 1000;
   int fpu_context = 0;
   std::string checks = "off";  // "off" or "on" (RB_CHECKS, CONFIG checks=)
+  int ramfunc = 0;             // RB_RAMFUNC, CONFIG ramfunc=
   std::vector<std::string> tests;
   int samples = 10000;
   int warmup = 1000;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <map>
 #include <set>
@@ -813,6 +814,122 @@ void trends(Document& d, const std::vector<RunView>& runs) {
   }
 }
 
+// The build axes a run can vary (matrix `variants:`, a sweep): CONFIG key and
+// how the report names it.
+struct VariantAxis {
+  const char* key;
+  const char* title;
+};
+const VariantAxis kAxes[] = {{"opt", "optimisation"},
+                             {"fpu", "FP context"},
+                             {"tick", "tick rate [Hz]"},
+                             {"ramfunc", "code in RAM"},
+                             {"checks", "API checks"}};
+
+std::string condition(const JobSnapshot& j, const char* key) {
+  auto it = j.conditions.find(key);
+  return it == j.conditions.end() ? std::string() : it->second;
+}
+
+// Axis values in a reading order: numbers by value, the rest as text
+// ("-O0 -g0" < ... < "-O3 -g0" < "-Os -g0").
+bool axis_less(const std::string& a, const std::string& b) {
+  uint64_t x = 0, y = 0;
+  auto [pa, ea] = std::from_chars(a.data(), a.data() + a.size(), x);
+  auto [pb, eb] = std::from_chars(b.data(), b.data() + b.size(), y);
+  if (ea == std::errc() && eb == std::errc() && pa == a.data() + a.size() &&
+      pb == b.data() + b.size())
+    return x < y;
+  return a < b;
+}
+
+// One section per axis the run varies: for each headline series, a table and
+// a plot of the median against the axis' values, a line per kernel (and per
+// setting of the other axes when the run varies several).
+void variants(Document& d, const RunView& cur) {
+  auto jobs = measured_jobs(cur);
+  bool any = false;
+  for (const auto& axis : kAxes) {
+    std::vector<std::string> values;
+    for (const JobView* j : jobs) {
+      std::string v = condition(j->snap, axis.key);
+      if (!v.empty() && std::find(values.begin(), values.end(), v) == values.end())
+        values.push_back(v);
+    }
+    if (values.size() < 2) continue;
+    std::sort(values.begin(), values.end(), axis_less);
+    // Groups of jobs equal but for this axis: kernel plus the other axes.
+    std::vector<std::string> group_order;
+    std::map<std::string, std::map<std::string, const JobView*>> groups;
+    for (const JobView* j : jobs) {
+      std::string v = condition(j->snap, axis.key);
+      if (v.empty()) continue;
+      std::string label = j->snap.kernel;
+      std::vector<std::string> others;
+      for (const auto& o : kAxes) {
+        if (&o == &axis) continue;
+        std::string ov = condition(j->snap, o.key);
+        bool varies = false;
+        for (const JobView* k : jobs) varies |= condition(k->snap, o.key) != ov;
+        if (varies) others.push_back(fmt::format("{}={}", o.key, ov));
+      }
+      if (!others.empty()) label += fmt::format(" ({})", fmt::join(others, ", "));
+      if (!groups.count(label)) group_order.push_back(label);
+      groups[label][v] = j;
+    }
+    if (!any) {
+      heading(d, 2, "Variants");
+      paragraph(d,
+                "Per build axis this run varies (matrix `variants:` or a sweep, `run --sweep`), "
+                "the raw median of each headline series against the axis, a line per kernel: "
+                "the jobs of a line differ in that axis only. Read the seed 000 section 5 "
+                "findings from these: what one setting does to every kernel.");
+      any = true;
+    }
+    heading(d, 3, fmt::format("{} (CONFIG {})", axis.title, axis.key));
+    for (const auto& h : kHeadline) {
+      Table t;
+      t.head = {"kernel", "series"};
+      t.align = "ll";
+      for (const auto& v : values) {
+        t.head.push_back(v);
+        t.align += 'r';
+      }
+      Plot p;
+      p.title = fmt::format("{}: median against {}", series_key(h.phase, h.name), axis.title);
+      p.x_label = axis.title;
+      p.x_categories = values;
+      std::set<std::string> units;
+      for (const auto& g : group_order) {
+        std::vector<std::string> row{g, series_key(h.phase, h.name)};
+        PlotLine line;
+        line.label = g;
+        line.markers = true;
+        bool have = false;
+        for (size_t i = 0; i < values.size(); ++i) {
+          auto it = groups[g].find(values[i]);
+          const SeriesValues* s =
+              it == groups[g].end() ? nullptr : it->second->snap.find(h.phase, h.name);
+          auto m = s && s->not_measured.empty() ? value(*s, "median") : std::nullopt;
+          row.push_back(m ? ticks(*m) : "-");
+          if (m) {
+            line.points.emplace_back(static_cast<double>(i), *m);
+            units.insert(unit_label(it->second->snap.unit));
+            have = true;
+          }
+        }
+        if (!have) continue;
+        t.rows.push_back(std::move(row));
+        if (line.points.size() >= 2) p.lines.push_back(std::move(line));
+      }
+      if (t.rows.empty()) continue;
+      table(d, std::move(t));
+      p.y_label = units.size() == 1 ? "median [" + *units.begin() + "]" : "median [ticks]";
+      if (!p.lines.empty()) plot(d, p);
+    }
+  }
+}
+
 }  // namespace
 
 Document build_report(const std::vector<RunView>& runs) {
@@ -823,6 +940,7 @@ Document build_report(const std::vector<RunView>& runs) {
   const RunView& cur = runs.back();
   overview(d, runs);
   headline(d, cur);
+  variants(d, cur);
   critical_phase(d, cur);
   every_series(d, cur);
   distributions(d, cur);

@@ -81,6 +81,7 @@ Result<RunInputs> load_resumed(RunRequest& req, std::vector<matrix::Diagnostic>&
   req.fetch = req.fetch || saved.value("fetch_kernels", false);
   if (req.repeat == 0) req.repeat = saved.value("repeats", 0);
   req.allow_other_commit = req.allow_other_commit || saved.value("allow_other_commit", false);
+  if (req.sweep.empty()) req.sweep = saved.value("sweep", "");
   if (req.only.empty() && req.exclude.empty()) {
     req.only = saved.value("only", std::vector<std::string>{});
     req.exclude = saved.value("exclude", std::vector<std::string>{});
@@ -133,6 +134,7 @@ json options_json(const kernels::ResolveOptions& ko, const RunConfig& cfg) {
                {"repeats", cfg.matrix.repeats},
                {"only", cfg.matrix.only},
                {"exclude", cfg.matrix.exclude},
+               {"sweep", cfg.matrix.sweep},
                {"kernel_sources", json::object()}};
   for (const auto& [k, v] : ko.overrides) options["kernel_sources"][k] = v.string();
   return options;
@@ -150,6 +152,9 @@ Result<RunInputs> load_inputs(RunRequest& req, std::vector<matrix::Diagnostic>& 
   if (req.repeat > 0) in->matrix.repeats = req.repeat;
   in->matrix.only = req.only;
   in->matrix.exclude = req.exclude;
+  if (!req.sweep.empty()) {
+    if (auto s = matrix::select_sweep(in->matrix, req.sweep); !s.ok()) return s.error();
+  }
   if (matrix::expand_jobs(in->matrix).empty() && (!req.only.empty() || !req.exclude.empty())) {
     in->matrix.only.clear();
     in->matrix.exclude.clear();

@@ -32,6 +32,8 @@ struct RunRequest {
   int repeat = 0;      // 0: the matrix's `repeats:`
   // --only / --exclude job-id globs; on --resume the first session's unless given.
   std::vector<std::string> only, exclude;
+  // --sweep: a sweep of the matrix (`sweeps:`); on --resume the first session's.
+  std::string sweep;
 };
 
 // The inputs of a run, before anything is made.

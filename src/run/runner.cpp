@@ -38,6 +38,7 @@ std::map<std::string, std::string> job_expect(const matrix::Matrix& m, const mat
   pins["opt"] = job.opt;
   pins["tick"] = std::to_string(job.tick_hz);
   pins["fpu"] = std::to_string(job.fpu_context);
+  pins["ramfunc"] = std::to_string(job.ramfunc);
   pins["checks"] = job.checks;
   pins["kernel_version"] = job.kernel.version;
   pins["kernel_commit"] = kernel_commit;
@@ -1009,6 +1010,7 @@ class Session {
     store::AttemptRecord& a = c.record;
     verify::Options vo;
     vo.expect = c.expect;
+    vo.stack_margin_words = static_cast<uint64_t>(cfg_.matrix.stack_margin_words);
     auto rep = parts_.verify(c.dir / "capture.raw", vo);
     if (!rep.ok()) return fail(c, JobStatus::kProtocolError, rep.error().message);
     if (auto w = write_file_atomic(c.dir / "verify.json",

@@ -92,6 +92,8 @@ TEST_F(ExpandJobs, ChecksDefaultsToOff) {
   EXPECT_EQ(jobs[0].checks, "off");
   EXPECT_EQ(job_id("k", "Os", 100, 1, "off"), "k-Os-tick100-fpu1");
   EXPECT_EQ(job_id("k", "Os", 100, 1, "on"), "k-Os-tick100-fpu1-checks");
+  EXPECT_EQ(job_id("k", "O2", 1000, 0, "off", 1), "k-O2-tick1000-fpu0-ram");
+  EXPECT_EQ(job_id("k", "O2", 1000, 0, "on", 1), "k-O2-tick1000-fpu0-checks-ram");
 }
 
 TEST_F(ExpandJobs, RepeatsAreLoadsInsideOneJob) {

@@ -530,5 +530,55 @@ TEST(MatrixLoad, LongValuesAreRefusedBeforeAnyRegex) {
   EXPECT_TRUE(long_git);
 }
 
+TEST(MatrixLoad, SweepsReplaceTheVariantsWhenSelected) {
+  auto m =
+      parse_matrix(std::string(kMinimal) + R"(variants: {opt: ["-O2 -g0"], tick_hz: [1000, 100]}
+stack_margin_words: 32
+sweeps:
+  s5:
+    note: seed 000
+    variants: {opt: ["-O0", "-Os"], ramfunc: [0, 1]}
+    samples: 500
+    exclude: ["bare-*-ram"]
+)",
+                   "/x/m.yaml");
+  ASSERT_TRUE(m.ok()) << m.errors.front().format();
+  EXPECT_EQ(m.value.stack_margin_words, 32);
+  ASSERT_EQ(m.value.sweeps.size(), 1u);
+  const Sweep& s = m.value.sweeps.at("s5");
+  EXPECT_EQ(s.opts, (std::vector<std::string>{"-O0", "-Os"}));
+  EXPECT_EQ(s.tick_hz, (std::vector<int>{1000, 100}));  // the matrix's, untouched by the sweep
+  EXPECT_EQ(s.ramfunc, (std::vector<int>{0, 1}));
+  // Not selected: the matrix's own variants.
+  EXPECT_EQ(expand_jobs(m.value).size(), 2u);
+  Matrix sel = m.value;
+  ASSERT_TRUE(select_sweep(sel, "s5").ok());
+  EXPECT_EQ(sel.samples, 500);
+  EXPECT_EQ(sel.sweep, "s5");
+  std::vector<std::string> ids;
+  for (const auto& j : expand_jobs(sel)) ids.push_back(j.id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"bare-O0-tick1000-fpu0", "bare-O0-tick100-fpu0",
+                                           "bare-Os-tick1000-fpu0", "bare-Os-tick100-fpu0"}));
+  Matrix bad = m.value;
+  auto unknown = select_sweep(bad, "s6");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.error().kind, ErrorKind::kUsage);
+  EXPECT_NE(unknown.error().message.find("it has: s5"), std::string::npos);
+}
+
+TEST(MatrixLoad, SweepAndRamfuncErrorsHaveTheirPosition) {
+  auto m = parse_matrix(std::string(kMinimal) + R"(variants: {ramfunc: [2]}
+sweeps:
+  "bad name!": {}
+  ok:
+    variant: {}
+)",
+                        "m.yaml");
+  ASSERT_FALSE(m.ok());
+  EXPECT_TRUE(has_error(m.errors, 5, 22, "allowed: 0, 1")) << m.errors.front().format();
+  EXPECT_TRUE(has_error(m.errors, 7, 3, "sweep name"));
+  EXPECT_TRUE(has_error(m.errors, 9, 5, "variant"));
+}
+
 }  // namespace
 }  // namespace rb::matrix
