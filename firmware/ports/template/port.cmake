@@ -12,5 +12,7 @@
 #   set(RB_PORT_SOURCES "${RB_PORT_DIR}/rbp_<name>.c")
 #   set(RB_PORT_INCLUDE_DIRS "${RB_PORT_DIR}")   # the kernel's config header lives here
 #   set(RB_PORT_DEFINITIONS "")
+#   set(RB_PORT_RAMFUNC_SOURCES ${RB_KERNEL_SOURCES}) # code run from RAM with RB_RAMFUNC=1
+#   set(RB_PORT_VARIANT "<the kernel's CPU port directory>") # CONFIG port_variant=
 set(RB_PORT_SOURCES "${RB_PORT_DIR}/rbp_template.c")
 set(RB_PORT_INCLUDE_DIRS "${RB_PORT_DIR}")
