@@ -95,11 +95,6 @@ static void rb_emit_missing(const char* test, uint32_t missing) {
   rb_emit_na(test, reason);
 }
 
-/* Defaults of the port's stack declarations (rb_port.h): nothing reserved,
- * the harness' stacks are the tasks' stacks. */
-__attribute__((weak)) const uint32_t rbp_stack_reserved_words = 0;
-__attribute__((weak)) const char* const rbp_stack_unseen = 0;
-
 /* Untouched fill words from the bottom of a stack, above the words the
  * kernel keeps there (rbp_stack_reserved_words). */
 static uint32_t rb_stack_free_words(const uint32_t* stack) {
