@@ -290,7 +290,8 @@ static int rb_los_heap_free(void* block) {
 }
 
 static int rb_los_heap_stats(struct rbp_heap_stats* s) {
-  LOS_MEM_POOL_STATUS st;
+  /* LOS_MemInfoGet adds to the fields: they start at 0. */
+  LOS_MEM_POOL_STATUS st = {0};
   if (LOS_MemInfoGet(rb_los_arena, &st) != LOS_OK) {
     return RBP_ERR;
   }

@@ -362,4 +362,8 @@ extern "C" const struct rbp_ops rbp_port = {
     rb_mbed_tick_count,
     RB_MBED_CHECKS,
     "generic",
+    /* RBP_HAS_HEAP: not claimed (above) */
+    nullptr,
+    nullptr,
+    nullptr,
 };
