@@ -42,6 +42,7 @@ static const struct {
     {RBP_HAS_TIME_SLICE, "time slicing among equal priorities"},
     {RBP_HAS_TICK_HOOK, "a tick hook"},
     {RBP_HAS_IDLE_HOOK, "an idle hook"},
+    {RBP_HAS_HEAP, "general-purpose allocator of its own"},
 };
 
 void rb_tick_hook(void) {
@@ -206,6 +207,10 @@ static void rb_check_port_table(void) {
   if (c & RBP_HAS_MUTEX) {
     rb_require(p->mutex_create && p->mutex_lock && p->mutex_unlock,
                "RBP_HAS_MUTEX set but a mutex operation is NULL");
+  }
+  if (c & RBP_HAS_HEAP) {
+    rb_require(p->heap_alloc && p->heap_free && p->heap_stats,
+               "RBP_HAS_HEAP set but a heap operation is NULL");
   }
   rb_require(!(c & RBP_HAS_MUTEX_PI) || (c & RBP_HAS_MUTEX),
              "RBP_HAS_MUTEX_PI without RBP_HAS_MUTEX");

@@ -92,6 +92,14 @@ struct rb_stamp {
 uint32_t rb_window1(int id, int (*op)(int), struct rb_stamp* s);
 uint32_t rb_window1_send(int id, uint32_t msg, int (*op)(int, uint32_t), struct rb_stamp* s);
 uint32_t rb_window1_recv(int id, uint32_t* msg, int (*op)(int, uint32_t*), struct rb_stamp* s);
+/* The heap test's windows (one blx, as rb_window1): rb_window1_alloc stores
+ * the returned pointer in s->ptr, rb_window1_free ORs the result into s->rc. */
+struct rb_stamp_ptr {
+  uint32_t t0, t1;
+  void* ptr;
+};
+uint32_t rb_window1_alloc(uint32_t bytes, void* (*op)(uint32_t), struct rb_stamp_ptr* s);
+uint32_t rb_window1_free(void* block, int (*op)(void*), struct rb_stamp* s);
 /* Counter read, a(ida), b(idb), counter read; ORs both results into
  * rb_window2_rc after the second read and returns t1 - t0. */
 uint32_t rb_window2(int ida, int (*a)(int), int idb, int (*b)(int));

@@ -15,7 +15,8 @@
  * Objects are named by small integer IDs chosen by the harness
  * (0 <= id < RBP_MAX_*); the port keeps its kernel objects in static arrays
  * indexed by ID. Every object and task is created before `start`, never
- * deleted. No heap is needed.
+ * deleted. No heap is needed (the heap test's operations, RBP_HAS_HEAP, use
+ * the kernel's allocator on its own arena, RB_HEAP_BYTES).
  *
  * Priorities use one neutral scale, RBP_PRIO_MIN (1, lowest task) to
  * RBP_PRIO_MAX (8, highest); the kernel's idle task is below 1. A port maps
@@ -73,6 +74,23 @@
 #define RBP_HAS_TIME_SLICE (1u << 6)   /* equal-priority ready tasks rotate every tick */
 #define RBP_HAS_TICK_HOOK (1u << 7)    /* the port calls rb_tick_hook() on every tick */
 #define RBP_HAS_IDLE_HOOK (1u << 8)    /* the port calls rb_idle_hook() from its idle loop */
+#define RBP_HAS_HEAP (1u << 10) /* heap_alloc, heap_free, heap_stats: the kernel's allocator */
+
+/* The arena every port gives its kernel's general-purpose allocator (a static
+ * array handed to the kernel where it takes one, else its heap-size setting),
+ * so the heap test's figures compare. */
+#define RB_HEAP_BYTES 16384u
+
+/* heap_stats: the allocator's own figures, in bytes. */
+#define RBP_HEAP_UNKNOWN 0xFFFFFFFFu
+struct rbp_heap_stats {
+  uint32_t arena_bytes;  /* what the allocator manages (RB_HEAP_BYTES, or more where the kernel's
+                            own objects share its heap: docs/kernels.md) */
+  uint32_t free_bytes;   /* free as the allocator counts it (headers of free blocks included or
+                            not, per kernel: docs/kernels.md) */
+  uint32_t largest_free; /* the largest free block, or the largest request that succeeds
+                            (which one: docs/kernels.md); RBP_HEAP_UNKNOWN if neither */
+};
 
 typedef void (*rbp_entry_fn)(void* arg);
 
@@ -140,6 +158,20 @@ struct rbp_ops {
    * docs/kernels.md gives each kernel's values, item by item. */
   const char* checks;
   const char* lookup;
+
+  /* ---- RBP_HAS_HEAP: the kernel's general-purpose allocator (test heap) ----
+   * heap_alloc: `bytes` (1..256 from the harness) from the kernel's own
+   *   allocator on its RB_HEAP_BYTES arena, without waiting; NULL when it
+   *   cannot (the harness counts that, it is not an error). The harness checks
+   *   8-byte alignment: a port asks its allocator for that where it has the
+   *   choice.
+   * heap_free: gives back a block heap_alloc returned; RBP_OK or negative.
+   * heap_stats: fills *s from the allocator's own accounting (a walk of its
+   *   free list or a probe where it has no such call, outside any window);
+   *   RBP_OK or negative. */
+  void* (*heap_alloc)(uint32_t bytes);
+  int (*heap_free)(void* block);
+  int (*heap_stats)(struct rbp_heap_stats* s);
 };
 
 /* The port's table, defined by the port. */

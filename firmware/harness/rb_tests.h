@@ -21,7 +21,8 @@
   X(time_slice, RBP_HAS_TASKS | RBP_HAS_TIME_SLICE, "time_slice") \
   X(tick_overhead, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK, "tick_irq_empty tick_overhead") \
   X(queue, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_QUEUE, "queue") \
-  X(mutex, RBP_HAS_TASKS | RBP_HAS_MUTEX, "mutex_lock_unlock")
+  X(mutex, RBP_HAS_TASKS | RBP_HAS_MUTEX, "mutex_lock_unlock") \
+  X(heap, RBP_HAS_TASKS | RBP_HAS_HEAP, "heap_alloc heap_free heap_alloc_mixed heap_free_mixed heap_free_bytes heap_largest_free heap_frag_permille heap_alloc_ok_permille")
 /* clang-format on */
 
 #endif

@@ -45,6 +45,29 @@ __attribute__((noinline)) uint32_t rb_window1_recv(int id, uint32_t* msg, int (*
   RB_WINDOW1_BODY(op(id, msg));
 }
 
+/* The heap windows: size in and pointer out (rb_window1_alloc), pointer in
+ * (rb_window1_free). Between the reads one `blx`, as in rb_window1; only
+ * the argument's and the result's types differ (the pointer is stored after
+ * the second read). */
+__attribute__((noinline)) uint32_t rb_window1_alloc(uint32_t bytes, void* (*op)(uint32_t),
+                                                    struct rb_stamp_ptr* s) {
+  uint32_t t0 = rb_counter_now();
+  RB_FENCE();
+  void* p = op(bytes);
+  RB_FENCE();
+  uint32_t t1 = rb_counter_now();
+  RB_FENCE();
+  s->t0 = t0;
+  s->t1 = t1;
+  s->ptr = p;
+  return t1 - t0;
+}
+
+__attribute__((noinline)) uint32_t rb_window1_free(void* block, int (*op)(void*),
+                                                   struct rb_stamp* s) {
+  RB_WINDOW1_BODY(op(block));
+}
+
 int rb_window2_rc;
 
 __attribute__((noinline)) uint32_t rb_window2(int ida, int (*a)(int), int idb, int (*b)(int)) {

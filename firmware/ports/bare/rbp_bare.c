@@ -601,6 +601,9 @@ __attribute__((naked)) void PendSV_Handler(void) {
 static const char rb_port_checks[] = RB_PORT_CHECKS;
 static const char rb_port_lookup[] = RB_PORT_LOOKUP;
 
+/* No RBP_HAS_HEAP: the bare floor has no allocator of its own, and newlib's
+ * malloc would be a C library's figure, not a floor under the kernels'
+ * allocators; the heap test is NA here. */
 const struct rbp_ops rbp_port = {
     .kernel = "bare",
     .caps = RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_QUEUE |

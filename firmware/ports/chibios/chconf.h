@@ -59,21 +59,24 @@
 #define CH_CFG_USE_EVENTS_TIMEOUT TRUE
 #define CH_CFG_USE_MESSAGES TRUE
 #define CH_CFG_USE_MESSAGES_PRIORITY FALSE
-/* Dynamic threads need the heap or memory pools, both off below. */
+/* Dynamic threads: off (every thread is static). */
 #define CH_CFG_USE_DYNAMIC FALSE
 
 /* ---- OSLIB options ------------------------------------------------------ */
 /* The mailbox is the harness' queue (chMBPostTimeout / chMBFetchTimeout). */
 #define CH_CFG_USE_MAILBOXES TRUE
-/* No allocators: everything is created statically before the start. The
- * core allocator (CH_CFG_MEMCORE_SIZE 0) takes the RAM between the linker
- * symbols __heap_base__ and __heap_end__ of ChibiOS' own linker scripts,
- * which the boards' linker script does not have; the heap, memory pools,
- * object FIFOs, pipes, caches, delegates, jobs and the factory build on it
- * or on each other. */
-#define CH_CFG_USE_MEMCORE FALSE
-#define CH_CFG_MEMCORE_SIZE 0
-#define CH_CFG_USE_HEAP FALSE
+/* Every harness object is created statically before the start. The heap
+ * test (RBP_HAS_HEAP) uses ChibiOS' heap allocator (chmemheaps.c) on a heap
+ * object over the port's static RB_HEAP_BYTES arena (chHeapObjectInit, no
+ * provider: it never grows). The heap needs the core allocator compiled in
+ * (for the default heap, unused here); CH_CFG_MEMCORE_SIZE 0 would take the
+ * RAM between the linker symbols __heap_base__ and __heap_end__ of ChibiOS'
+ * own linker scripts, which the boards' linker script does not have, so the
+ * core gets a token static array of 64 bytes. Memory pools, object FIFOs,
+ * pipes, caches, delegates, jobs and the factory stay off. */
+#define CH_CFG_USE_MEMCORE TRUE
+#define CH_CFG_MEMCORE_SIZE 64
+#define CH_CFG_USE_HEAP TRUE
 #define CH_CFG_USE_MEMPOOLS FALSE
 #define CH_CFG_USE_OBJ_FIFOS FALSE
 #define CH_CFG_USE_PIPES FALSE

@@ -50,10 +50,12 @@ endif()
 
 # ---- Sources ----------------------------------------------------------------
 # The RT kernel's files (os/rt/rt.mk lists the same; what chconf.h turns off
-# compiles to nothing) and OSLIB's mailboxes; chlib.h also needs the other
+# compiles to nothing), OSLIB's mailboxes and its core allocator and heap (the
+# heap test); chlib.h also needs the other
 # OSLIB headers, whose sources stay out (all off in chconf.h).
 file(GLOB _rb_ch_rt "${_rb_ch}/rt/src/*.c")
 list(APPEND RB_KERNEL_SOURCES ${_rb_ch_rt} "${_rb_ch}/oslib/src/chmboxes.c"
+  "${_rb_ch}/oslib/src/chmemcore.c" "${_rb_ch}/oslib/src/chmemheaps.c"
   "${_rb_ch}/common/ports/ARMv7-M/chcore.c" "${_rb_ch}/common/ports/ARMv7-M/compilers/GCC/chcoreasm.S")
 set(RB_CH_INCLUDE_DIRS "${_rb_ch}/license" "${_rb_ch}/rt/include" "${_rb_ch}/oslib/include"
   "${_rb_ch}/common/ports/ARMv7-M" "${_rb_ch}/common/ports/ARM-common" "${_rb_ch}/common/portability/GCC"

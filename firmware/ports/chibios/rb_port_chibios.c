@@ -74,6 +74,10 @@ void SysTick_Handler(void) {
 
 /* ---- Port operations ---------------------------------------------------- */
 
+/* The heap test's heap (RBP_HAS_HEAP) over a static RB_HEAP_BYTES arena. */
+static memory_heap_t rb_ch_heap;
+static uint64_t rb_ch_arena[RB_HEAP_BYTES / sizeof(uint64_t)];
+
 static int rb_ch_init(void) {
   /* Thread mode on the PSP (at the current stack pointer, so main()'s frames
    * stay where they are), the MSP on its own stack; with FP, CONTROL.FPCA
@@ -97,6 +101,7 @@ static int rb_ch_init(void) {
   /* Above every harness task until the start: chThdCreateStatic starts a
    * thread at once, and no task may run before start. */
   (void)chThdSetPriority(HIGHPRIO);
+  chHeapObjectInit(&rb_ch_heap, rb_ch_arena, sizeof rb_ch_arena);
   return RBP_OK;
 }
 
@@ -238,6 +243,29 @@ static uint32_t rb_ch_tick_count(void) {
 static const char rb_port_checks[] = RB_PORT_CHECKS;
 static const char rb_port_lookup[] = RB_PORT_LOOKUP;
 
+/* ---- Heap (RBP_HAS_HEAP): chHeapAllocAligned / chHeapFree on rb_ch_heap --
+ * ChibiOS' heap: a first-fit free list in 8-byte units (CH_HEAP_ALIGNMENT),
+ * adjacent free blocks merged on free, under the heap's mutex. Alignment 8
+ * asked for explicitly. chHeapStatus walks the free list: free bytes and the
+ * largest free block, both without the blocks' 8-byte headers. */
+static void* rb_ch_heap_alloc(uint32_t bytes) {
+  return chHeapAllocAligned(&rb_ch_heap, (size_t)bytes, 8u);
+}
+
+static int rb_ch_heap_free(void* block) {
+  chHeapFree(block);
+  return RBP_OK;
+}
+
+static int rb_ch_heap_stats(struct rbp_heap_stats* s) {
+  size_t total = 0, largest = 0;
+  (void)chHeapStatus(&rb_ch_heap, &total, &largest);
+  s->arena_bytes = (uint32_t)sizeof rb_ch_arena;
+  s->free_bytes = (uint32_t)total;
+  s->largest_free = (uint32_t)largest;
+  return RBP_OK;
+}
+
 const struct rbp_ops rbp_port = {
     .kernel = "chibios",
     .caps = RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_QUEUE |
@@ -245,7 +273,7 @@ const struct rbp_ops rbp_port = {
 #if CH_CFG_TIME_QUANTUM > 0
             | RBP_HAS_TIME_SLICE
 #endif
-    ,
+            | RBP_HAS_HEAP,
     .init = rb_ch_init,
     .task_create = rb_ch_task_create,
     .start = rb_ch_start,
@@ -268,4 +296,8 @@ const struct rbp_ops rbp_port = {
     .tick_count = rb_ch_tick_count,
     .checks = rb_port_checks,
     .lookup = rb_port_lookup,
+    /* RBP_HAS_HEAP */
+    .heap_alloc = rb_ch_heap_alloc,
+    .heap_free = rb_ch_heap_free,
+    .heap_stats = rb_ch_heap_stats,
 };

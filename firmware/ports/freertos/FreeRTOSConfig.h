@@ -40,9 +40,10 @@
 #define configSUPPORT_STATIC_ALLOCATION 1  /* tasks on the harness' stacks */
 #define configSUPPORT_DYNAMIC_ALLOCATION 1 /* semaphores, queue, mutexes: heap_4 */
 /* 24 binary semaphores, one queue, two mutexes: 27 x (80-byte queue + 8-byte
- * heap_4 block header), plus margin. A creation that does not fit fails at
- * boot (rb_fatal), never silently. */
-#define configTOTAL_HEAP_SIZE 3072
+ * heap_4 block header), plus margin: 3072 bytes. A creation that does not fit
+ * fails at boot (rb_fatal), never silently. Plus the heap test's arena,
+ * RB_HEAP_BYTES: heap_4 is the kernel's allocator the test times. */
+#define configTOTAL_HEAP_SIZE (3072 + RB_HEAP_BYTES)
 #define configMINIMAL_STACK_SIZE (RB_STACK_WORDS) /* the idle task's stack, in words */
 #define configSTACK_DEPTH_TYPE uint32_t
 

@@ -157,6 +157,31 @@ static uint32_t rb_frt_tick_count(void) {
   return (uint32_t)xTaskGetTickCount();
 }
 
+/* ---- Heap (RBP_HAS_HEAP): heap_4 itself ---------------------------------
+ * heap_4 is FreeRTOS' allocator and the seed's; its one arena (ucHeap,
+ * configTOTAL_HEAP_SIZE) also holds the semaphores, queue and mutexes created
+ * at boot, so it is RB_HEAP_BYTES plus their 3072 bytes. heap_4 aligns every
+ * block to portBYTE_ALIGNMENT (8). vPortGetHeapStats walks the free list:
+ * free bytes and the largest free block both count heap_4's 8-byte block
+ * headers. */
+static void* rb_frt_heap_alloc(uint32_t bytes) {
+  return pvPortMalloc((size_t)bytes);
+}
+
+static int rb_frt_heap_free(void* block) {
+  vPortFree(block);
+  return RBP_OK;
+}
+
+static int rb_frt_heap_stats(struct rbp_heap_stats* s) {
+  HeapStats_t h;
+  vPortGetHeapStats(&h);
+  s->arena_bytes = (uint32_t)configTOTAL_HEAP_SIZE;
+  s->free_bytes = (uint32_t)h.xAvailableHeapSpaceInBytes;
+  s->largest_free = (uint32_t)h.xSizeOfLargestFreeBlockInBytes;
+  return RBP_OK;
+}
+
 /* CONFIG checks= and lookup=, read from the kernel's configuration as
  * compiled (FreeRTOSConfig.h follows RB_CFG_CHECKS). */
 #if configASSERT_DEFINED /* FreeRTOS.h: 1 when FreeRTOSConfig.h defined configASSERT */
@@ -182,7 +207,7 @@ const struct rbp_ops rbp_port = {
 #if configUSE_TIME_SLICING
             | RBP_HAS_TIME_SLICE
 #endif
-    ,
+            | RBP_HAS_HEAP,
     .init = rb_frt_init,
     .task_create = rb_frt_task_create,
     .start = rb_frt_start,
@@ -205,4 +230,8 @@ const struct rbp_ops rbp_port = {
     .tick_count = rb_frt_tick_count,
     .checks = rb_port_checks,
     .lookup = rb_port_lookup,
+    /* RBP_HAS_HEAP */
+    .heap_alloc = rb_frt_heap_alloc,
+    .heap_free = rb_frt_heap_free,
+    .heap_stats = rb_frt_heap_stats,
 };

@@ -34,6 +34,7 @@
 #include "los_config.h"
 #include "los_debug.h"
 #include "los_interrupt.h"
+#include "los_memory.h"
 #include "los_mux.h"
 #include "los_queue.h"
 #include "los_sem.h"
@@ -139,6 +140,10 @@ static int rb_los_hwi_adopt(void (*const* board_vectors)(void)) {
   return RBP_OK;
 }
 
+/* The heap test's pool (RBP_HAS_HEAP): a second pool of the kernel's own
+ * allocator on a static RB_HEAP_BYTES arena, apart from the kernel's pool. */
+static uint64_t rb_los_arena[RB_HEAP_BYTES / sizeof(uint64_t)];
+
 static int rb_los_init(void) {
   void (*const* board_vectors)(void) = (void (*const*)(void))(uintptr_t)SCB->VTOR;
   /* Memory pool, the kernel's vector table (HalHwiInit), tasks, semaphores,
@@ -148,6 +153,9 @@ static int rb_los_init(void) {
     return RBP_ERR;
   }
   OsExcHookRegister(rb_los_exc_hook);
+  if (LOS_MemInit(rb_los_arena, sizeof rb_los_arena) != LOS_OK) {
+    return RBP_ERR;
+  }
   return rb_los_hwi_adopt(board_vectors);
 }
 
@@ -271,6 +279,32 @@ static uint32_t rb_los_tick_count(void) {
 static const char rb_port_checks[] = RB_PORT_CHECKS;
 static const char rb_port_lookup[] = RB_PORT_LOOKUP;
 
+/* ---- Heap (RBP_HAS_HEAP): LOS_MemAlloc's TLSF allocator on rb_los_arena ---
+ * LOS_MemAlloc aligns to sizeof(UINTPTR) (4, OS_MEM_ALIGN_SIZE); the port
+ * asks for 8 through the kernel's own LOS_MemAllocAlign (which allocates
+ * size + 8 and marks the node aligned; LOS_MemFree takes such a block).
+ * LOS_MemInfoGet walks the pool: free bytes (totalFreeSize) and the largest
+ * free node (maxFreeNodeSize), both with the nodes' headers. */
+static void* rb_los_heap_alloc(uint32_t bytes) {
+  return LOS_MemAllocAlign(rb_los_arena, bytes, 8u);
+}
+
+static int rb_los_heap_free(void* block) {
+  return LOS_MemFree(rb_los_arena, block) == LOS_OK ? RBP_OK : RBP_ERR;
+}
+
+static int rb_los_heap_stats(struct rbp_heap_stats* s) {
+  /* LOS_MemInfoGet adds to the fields: they start at 0. */
+  LOS_MEM_POOL_STATUS st = {0};
+  if (LOS_MemInfoGet(rb_los_arena, &st) != LOS_OK) {
+    return RBP_ERR;
+  }
+  s->arena_bytes = (uint32_t)sizeof rb_los_arena;
+  s->free_bytes = st.totalFreeSize;
+  s->largest_free = st.maxFreeNodeSize;
+  return RBP_OK;
+}
+
 const struct rbp_ops rbp_port = {
     .kernel = "liteos_m",
     .caps = RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_QUEUE |
@@ -278,7 +312,7 @@ const struct rbp_ops rbp_port = {
 #if LOSCFG_BASE_CORE_TIMESLICE
             | RBP_HAS_TIME_SLICE
 #endif
-    ,
+            | RBP_HAS_HEAP,
     .init = rb_los_init,
     .task_create = rb_los_task_create,
     .start = rb_los_start,
@@ -301,4 +335,8 @@ const struct rbp_ops rbp_port = {
     .tick_count = rb_los_tick_count,
     .checks = rb_port_checks,
     .lookup = rb_port_lookup,
+    /* RBP_HAS_HEAP */
+    .heap_alloc = rb_los_heap_alloc,
+    .heap_free = rb_los_heap_free,
+    .heap_stats = rb_los_heap_stats,
 };

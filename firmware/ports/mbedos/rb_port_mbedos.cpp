@@ -335,6 +335,11 @@ void operator delete[](void*, std::size_t) noexcept {}
 void operator delete(void*) noexcept {}
 void operator delete(void*, std::size_t) noexcept {}
 
+/* No RBP_HAS_HEAP: Mbed OS has no general-purpose allocator of its own. Its
+ * malloc is the toolchain's (newlib's, behind Mbed's optional statistics
+ * wrappers and _sbrk over the RAM its linker script leaves), a C library
+ * figure; RTX's osMemoryPool hands out blocks of one fixed size. The heap
+ * test is NA (docs/kernels.md). */
 extern "C" const struct rbp_ops rbp_port = {
     "mbedos",
     RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_QUEUE | RBP_HAS_MUTEX |
@@ -361,4 +366,8 @@ extern "C" const struct rbp_ops rbp_port = {
     rb_mbed_tick_count,
     RB_MBED_CHECKS,
     "generic",
+    /* RBP_HAS_HEAP: not claimed (above) */
+    nullptr,
+    nullptr,
+    nullptr,
 };

@@ -16,6 +16,9 @@
 #error \
     "ports/nuttx/defconfig: SYSTEMTICK_HOOK, ARCH_IDLE_CUSTOM and PRIORITY_INHERITANCE must be set"
 #endif
-#define RBP_SYS_CAPS (RBP_HAS_TICK_HOOK | RBP_HAS_IDLE_HOOK | RBP_HAS_MUTEX_PI)
+/* The heap test: NuttX's mm allocator (malloc's) on the layer's own arena
+ * (rbp_sys_nuttx.c). */
+#define RBP_SYS_HEAP 1
+#define RBP_SYS_CAPS (RBP_HAS_TICK_HOOK | RBP_HAS_IDLE_HOOK | RBP_HAS_MUTEX_PI | RBP_HAS_HEAP)
 
 #endif

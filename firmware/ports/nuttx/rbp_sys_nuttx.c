@@ -21,14 +21,22 @@
  *   idle hook   up_idle (CONFIG_ARCH_IDLE_CUSTOM replaces the chip's, which
  *               sleeps in WFI): NuttX's idle loop calls it on every pass; it
  *               never sleeps
+ *   heap        NuttX's mm allocator (what malloc runs: mm_malloc on the user
+ *               heap) on a heap of its own over a static RB_HEAP_BYTES arena
+ *               (mm_initialize): malloc's heap is all free RAM and holds the
+ *               kernel's own allocations. mm_malloc aligns to 8 (MM_ALIGN).
+ *               mm_mallinfo walks the heap: fordblks (free chunks, headers
+ *               included) and mxordblk (the largest free chunk)
  *   clocks      on QEMU (CONFIG_ARCH_BOARD_STM32_CUSTOM_CLOCKCONFIG) the
  *               clock set-up is this empty stm32_board_clockconfig: QEMU
  *               does not model RCC, and the standard set-up waits on its
  *               ready bits forever */
+#include <malloc.h>
 #include <nuttx/board.h>
 #include <nuttx/clock.h>
 #include <nuttx/config.h>
 #include <nuttx/irq.h>
+#include <nuttx/mm/mm.h>
 #include <nuttx/tls.h>
 #include <semaphore.h>
 #include <stdint.h>
@@ -53,8 +61,16 @@ static int rb_nx_dispatch(int irq, void* context, void* arg) {
   return 0;
 }
 
+/* The heap test's heap (RBP_HAS_HEAP): created in rbp_sys_init. */
+static uint64_t rb_nx_arena[RB_HEAP_BYTES / sizeof(uint64_t)];
+static struct mm_heap_s* rb_nx_heap;
+
 int rbp_sys_init(void) {
   int rc = 0;
+  rb_nx_heap = mm_initialize("rb_heap", rb_nx_arena, sizeof rb_nx_arena);
+  if (rb_nx_heap == NULL) {
+    return -1;
+  }
 #define RB_NX_ATTACH(nvic, handler)                                                        \
   {                                                                                        \
     extern void handler(void);                                                             \
@@ -112,3 +128,22 @@ const char rbp_sys_checks[] = "off";
 #endif
 const char rbp_sys_kernel[] = "nuttx";
 const char rbp_sys_lookup[] = "generic";
+
+/* ---- Heap (RBP_HAS_HEAP) --------------------------------------------------- */
+
+void* rbp_sys_heap_alloc(uint32_t bytes) {
+  return mm_malloc(rb_nx_heap, (size_t)bytes);
+}
+
+int rbp_sys_heap_free(void* block) {
+  mm_free(rb_nx_heap, block);
+  return RBP_OK;
+}
+
+int rbp_sys_heap_stats(struct rbp_heap_stats* s) {
+  struct mallinfo mi = mm_mallinfo(rb_nx_heap);
+  s->arena_bytes = (uint32_t)mi.arena;
+  s->free_bytes = (uint32_t)mi.fordblks;
+  s->largest_free = (uint32_t)mi.mxordblk;
+  return RBP_OK;
+}

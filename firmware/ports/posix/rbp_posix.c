@@ -197,4 +197,10 @@ const struct rbp_ops rbp_port = {
     .tick_count = rbp_sys_tick_count,
     .checks = rbp_sys_checks,
     .lookup = rbp_sys_lookup,
+#ifdef RBP_SYS_HEAP
+    /* RBP_HAS_HEAP (in RBP_SYS_CAPS) */
+    .heap_alloc = rbp_sys_heap_alloc,
+    .heap_free = rbp_sys_heap_free,
+    .heap_stats = rbp_sys_heap_stats,
+#endif
 };

@@ -10,6 +10,7 @@
  *   - the kernel's critical section (POSIX has none an interrupt respects);
  *   - the kernel's tick count (POSIX clocks count time, not ticks);
  *   - semaphore attributes a signalling semaphore needs on this system;
+ *   - the kernel's own allocator for the heap test (optional, RBP_SYS_HEAP);
  *   - the CONFIG strings: kernel name, checks=, lookup=.
  *
  * The tick hook and the idle hook are wired by the system layer too (they
@@ -40,6 +41,19 @@ void rbp_sys_critical_exit(uint32_t state);
 
 /* The kernel's tick count since start. */
 uint32_t rbp_sys_tick_count(void);
+
+/* The heap test's allocator, where the system's rbp_sys_config.h defines
+ * RBP_SYS_HEAP (and puts RBP_HAS_HEAP into RBP_SYS_CAPS): the kernel's own
+ * allocator on an RB_HEAP_BYTES arena of the system layer (POSIX's malloc
+ * would use the system's whole heap, shared with the kernel's own
+ * allocations, and POSIX has no call for its statistics). The contract is
+ * rb_port.h's heap_alloc, heap_free, heap_stats. */
+#ifdef RBP_SYS_HEAP
+struct rbp_heap_stats;
+void* rbp_sys_heap_alloc(uint32_t bytes);
+int rbp_sys_heap_free(void* block);
+int rbp_sys_heap_stats(struct rbp_heap_stats* s);
+#endif
 
 /* CONFIG kernel=, checks= and lookup= (the system's own macros, as this
  * build compiled them). */

@@ -33,11 +33,12 @@ rb_check_kernel_commit("${RB_KERNEL_SOURCE}")
 
 # ---- Sources ----------------------------------------------------------------
 # src/: what its SConscript builds for this rtconfig.h (no SMP: scheduler_up.c,
-# not scheduler_mp.c / cpu.c; no heap, memory pool, signals, device framework
-# or driver model: mem.c, slab.c, memheap.c, mempool.c, signal.c, device.c and
+# not scheduler_mp.c / cpu.c; the small-memory heap (mem.c, RT_USING_SMALL_MEM
+# for the heap test); no slab, memheap, memory pool, signals, device framework
+# or driver model: slab.c, memheap.c, mempool.c, signal.c, device.c and
 # driver.c left out; components.c holds rtthread_startup, which the port does
 # itself).
-foreach(f clock.c idle.c ipc.c irq.c kservice.c object.c scheduler_up.c thread.c timer.c)
+foreach(f clock.c idle.c ipc.c irq.c kservice.c mem.c object.c scheduler_up.c thread.c timer.c)
   list(APPEND RB_KERNEL_SOURCES "${_rb_rt}/src/${f}")
 endforeach()
 # components/finsh: what its SConscript builds with MSH_USING_BUILT_IN_COMMANDS

@@ -69,9 +69,14 @@
 #define RT_USING_MESSAGEQUEUE
 
 /* ---- Memory ------------------------------------------------------------------
- * BSP: RT_USING_HEAP, RT_USING_SMALL_MEM(_AS_HEAP), RT_USING_MEMPOOL. None
- * here: every thread and object is static (seed: mostly static allocation),
- * the shell included (shell.c's static thread, stack and state). */
+ * BSP: RT_USING_HEAP, RT_USING_SMALL_MEM(_AS_HEAP), RT_USING_MEMPOOL. The
+ * heap as the BSP has it (for the heap test, on the port's arena through
+ * rt_system_heap_init); no memory pool. Every harness thread and object is
+ * static (seed: mostly static allocation); with the heap on, the shell
+ * allocates its state and thread from it (shell.c), as on the BSP. */
+#define RT_USING_HEAP
+#define RT_USING_SMALL_MEM
+#define RT_USING_SMALL_MEM_AS_HEAP
 
 /* ---- Console ------------------------------------------------------------------
  * BSP: RT_USING_DEVICE with the serial framework (RT_USING_SERIAL_V1, DMA,

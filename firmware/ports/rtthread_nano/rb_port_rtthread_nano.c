@@ -63,6 +63,9 @@ static void rb_rt_assert_failed(const char* ex, const char* func, rt_size_t line
 }
 #endif
 
+/* The system heap's arena (RBP_HAS_HEAP). */
+static uint64_t rb_rt_arena[RB_HEAP_BYTES / sizeof(uint64_t)];
+
 static int rb_rt_init(void) {
   /* rtthread_startup() without the board, banner and main thread: the
    * harness is the application. Interrupts stay masked until the first
@@ -71,6 +74,7 @@ static int rb_rt_init(void) {
 #ifdef RT_DEBUG
   rt_assert_set_hook(rb_rt_assert_failed);
 #endif
+  rt_system_heap_init(rb_rt_arena, (uint8_t*)rb_rt_arena + sizeof rb_rt_arena);
   rt_system_timer_init();
   rt_system_scheduler_init();
   rt_system_timer_thread_init(); /* empty: RT_USING_TIMER_SOFT is off */
@@ -201,11 +205,51 @@ static uint32_t rb_rt_tick_count(void) {
 static const char rb_port_checks[] = RB_PORT_CHECKS;
 static const char rb_port_lookup[] = RB_PORT_LOOKUP;
 
+/* ---- Heap (RBP_HAS_HEAP): the system heap, RT-Thread's small-memory
+ * allocator (mem.c, RT_USING_SMALL_MEM), on rb_rt_arena ------------------------
+ * Nano keeps RT_ALIGN_SIZE 4, so rt_malloc's blocks are only 4-aligned (its
+ * 12-byte header); the port asks for 8 through the kernel's own
+ * rt_malloc_align / rt_free_align (kservice.c: rt_malloc of size + 8, the
+ * original pointer kept in the word before the aligned block).
+ * Free bytes: rt_memory_info's total - used (used counts each block's header).
+ * Largest: RT-Thread has no call for it and keeps its heap private, so the
+ * port probes: the largest request rt_malloc serves, by bisection with
+ * rt_malloc/rt_free (a first-fit heap returns to the same state after an
+ * allocation and its free), outside any window. */
+static void* rb_rt_heap_alloc(uint32_t bytes) {
+  return rt_malloc_align((rt_size_t)bytes, 8u);
+}
+
+static int rb_rt_heap_free(void* block) {
+  rt_free_align(block);
+  return RBP_OK;
+}
+
+static int rb_rt_heap_stats(struct rbp_heap_stats* s) {
+  rt_uint32_t total = 0, used = 0, max_used = 0;
+  rt_memory_info(&total, &used, &max_used);
+  uint32_t lo = 0, hi = (uint32_t)(total - used);
+  while (lo < hi) {
+    const uint32_t mid = lo + (hi - lo + 1u) / 2u;
+    void* p = rt_malloc(mid);
+    if (p != RT_NULL) {
+      rt_free(p);
+      lo = mid;
+    } else {
+      hi = mid - 1u;
+    }
+  }
+  s->arena_bytes = (uint32_t)sizeof rb_rt_arena;
+  s->free_bytes = (uint32_t)(total - used);
+  s->largest_free = lo;
+  return RBP_OK;
+}
+
 const struct rbp_ops rbp_port = {
     .kernel = "rtthread_nano",
     .caps = RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_QUEUE |
             RBP_HAS_MUTEX | RBP_HAS_MUTEX_PI | RBP_HAS_TIME_SLICE | RBP_HAS_TICK_HOOK |
-            RBP_HAS_IDLE_HOOK,
+            RBP_HAS_IDLE_HOOK | RBP_HAS_HEAP,
     .init = rb_rt_init,
     .task_create = rb_rt_task_create,
     .start = rb_rt_start,
@@ -228,4 +272,8 @@ const struct rbp_ops rbp_port = {
     .tick_count = rb_rt_tick_count,
     .checks = rb_port_checks,
     .lookup = rb_port_lookup,
+    /* RBP_HAS_HEAP */
+    .heap_alloc = rb_rt_heap_alloc,
+    .heap_free = rb_rt_heap_free,
+    .heap_stats = rb_rt_heap_stats,
 };

@@ -7,11 +7,11 @@
  * run in the tick). Asserts and context checks (RT_DEBUG) follow RB_CFG_CHECKS
  * (off by default), and the ready-priority lookup uses the CPU's CLZ
  * (RT_USING_CPU_FFS), as every other kernel's does. Semaphores, mutexes, mailboxes
- * and message queues are on. No heap: every object the harness uses is
- * initialised statically (rt_*_init), as the seed's "mostly static
- * allocation" asks. RT_USING_IDLE_HOOK (alone, without RT_USING_HOOK's
- * object hooks on every IPC call) gives the harness its idle hook.
- * docs/kernels.md lists the conditions of every kernel. */
+ * and message queues are on. The heap (small memory) is on for the heap
+ * test only: every object the harness uses is initialised statically (rt_*_init), as the seed's
+ * "mostly static allocation" asks. RT_USING_IDLE_HOOK (alone, without RT_USING_HOOK's object hooks
+ * on every IPC call) gives the harness its idle hook. docs/kernels.md lists the conditions of every
+ * kernel. */
 #ifndef RT_CONFIG_H__
 #define RT_CONFIG_H__
 
@@ -48,5 +48,11 @@
 #define RT_USING_MUTEX
 #define RT_USING_MAILBOX
 #define RT_USING_MESSAGEQUEUE
+
+/* The heap test (RBP_HAS_HEAP): the system heap, small-memory allocator, on
+ * the port's RB_HEAP_BYTES arena (rt_system_heap_init). The harness' own
+ * objects stay static. */
+#define RT_USING_HEAP
+#define RT_USING_SMALL_MEM
 
 #endif

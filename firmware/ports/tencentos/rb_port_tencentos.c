@@ -47,8 +47,14 @@ void SysTick_Handler(void) {
 
 /* ---- Port operations ---------------------------------------------------- */
 
+/* The heap test's arena (RBP_HAS_HEAP). */
+static uint64_t rb_tos_arena[RB_HEAP_BYTES / sizeof(uint64_t)];
+
 static int rb_tos_init(void) {
-  return tos_knl_init() == K_ERR_NONE ? RBP_OK : RBP_ERR;
+  if (tos_knl_init() != K_ERR_NONE) {
+    return RBP_ERR;
+  }
+  return tos_mmheap_pool_add(rb_tos_arena, sizeof rb_tos_arena) == K_ERR_NONE ? RBP_OK : RBP_ERR;
 }
 
 static int rb_tos_task_create(int id, const char* name, rbp_entry_fn entry, void* arg, int prio,
@@ -175,11 +181,58 @@ static uint32_t rb_tos_tick_count(void) {
 static const char rb_port_checks[] = RB_PORT_CHECKS;
 static const char rb_port_lookup[] = RB_PORT_LOOKUP;
 
+/* ---- Heap (RBP_HAS_HEAP): tos_mmheap, TencentOS' TLSF, on rb_tos_arena ----
+ * tos_mmheap_alloc aligns to 4 only (K_MMHEAP_ALIGN_SIZE); the port asks for
+ * 8 through the kernel's own tos_mmheap_aligned_alloc. Free bytes:
+ * tos_mmheap_pool_check (free blocks' payloads, headers not counted).
+ * Largest: the kernel has no call for it; the port walks the pool's physical
+ * blocks as tos_mmheap_pool_check does (each block: the previous block's
+ * address, then its payload size with two flag bits; the next block starts
+ * at the payload's end minus one word) and reports the largest free payload.
+ * TLSF rounds a request up to its size class, so the largest request that
+ * succeeds can be smaller. */
+static void* rb_tos_heap_alloc(uint32_t bytes) {
+  return tos_mmheap_aligned_alloc((size_t)bytes, 8u);
+}
+
+static int rb_tos_heap_free(void* block) {
+  tos_mmheap_free(block);
+  return RBP_OK;
+}
+
+static int rb_tos_heap_stats(struct rbp_heap_stats* s) {
+  k_mmheap_info_t info;
+  if (tos_mmheap_pool_check(rb_tos_arena, &info) != K_ERR_NONE) {
+    return RBP_ERR;
+  }
+  TOS_CPU_CPSR_ALLOC();
+  TOS_CPU_INT_DISABLE();
+  uint32_t largest = 0;
+  const mmheap_blk_t* blk =
+      (const mmheap_blk_t*)((uint8_t*)rb_tos_arena - K_MMHEAP_BLK_HEADER_OVERHEAD);
+  for (;;) {
+    const size_t size = blk->size & K_MMHEAP_BLOCK_SIZE_MASK;
+    if (size == 0u) {
+      break; /* the sentinel block at the pool's end */
+    }
+    if ((blk->size & K_MMHEAP_BLOCK_CURR_FREE) && size > largest) {
+      largest = (uint32_t)size;
+    }
+    blk = (const mmheap_blk_t*)((const uint8_t*)blk + K_MMHEAP_BLK_START_OFFSET + size -
+                                K_MMHEAP_BLK_HEADER_OVERHEAD);
+  }
+  TOS_CPU_INT_ENABLE();
+  s->arena_bytes = (uint32_t)sizeof rb_tos_arena;
+  s->free_bytes = (uint32_t)info.free;
+  s->largest_free = largest;
+  return RBP_OK;
+}
+
 const struct rbp_ops rbp_port = {
     .kernel = "tencentos",
     .caps = RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_QUEUE |
             RBP_HAS_MUTEX | RBP_HAS_MUTEX_PI | (TOS_CFG_ROUND_ROBIN_EN ? RBP_HAS_TIME_SLICE : 0u) |
-            RBP_HAS_TICK_HOOK,
+            RBP_HAS_TICK_HOOK | RBP_HAS_HEAP,
     .init = rb_tos_init,
     .task_create = rb_tos_task_create,
     .start = rb_tos_start,
@@ -202,4 +255,8 @@ const struct rbp_ops rbp_port = {
     .tick_count = rb_tos_tick_count,
     .checks = rb_port_checks,
     .lookup = rb_port_lookup,
+    /* RBP_HAS_HEAP */
+    .heap_alloc = rb_tos_heap_alloc,
+    .heap_free = rb_tos_heap_free,
+    .heap_stats = rb_tos_heap_stats,
 };

@@ -31,6 +31,10 @@
 #define TOS_CFG_MUTEX_EN 1u
 #define TOS_CFG_MESSAGE_QUEUE_EN 1u
 #define TOS_CFG_TIMER_EN 1u
+/* The heap test (RBP_HAS_HEAP): tos_mmheap (TLSF) on the port's own
+ * RB_HEAP_BYTES arena (tos_mmheap_pool_add), no default pool. */
+#define TOS_CFG_MMHEAP_EN 1u
+#define TOS_CFG_MMHEAP_DEFAULT_POOL_EN 0u
 
 /* API checks (CONFIG checks=): TOS_CFG_OBJECT_VERIFY_EN checks each object's
  * type on every call (TOS_OBJ_VERIFY, kernel/core/include/tos_klib.h). The

@@ -29,6 +29,7 @@
  * thread to run; waking a task from idle is a thread-to-thread switch, as on
  * the other kernels. docs/kernels.md records this as a ThreadX condition. */
 #include "tx_api.h"
+#include "tx_byte_pool.h"
 #include "tx_initialize.h"
 #include "tx_thread.h"
 #include "tx_timer.h"
@@ -111,6 +112,10 @@ static VOID rb_tx_trampoline(ULONG id) {
 
 /* ---- Port operations ---------------------------------------------------- */
 
+/* The heap test's byte pool (RBP_HAS_HEAP), on a static RB_HEAP_BYTES arena. */
+static TX_BYTE_POOL rb_tx_pool;
+static ULONG rb_tx_arena[RB_HEAP_BYTES / sizeof(ULONG)] __attribute__((aligned(8)));
+
 static int rb_tx_init(void) {
   /* Low- and high-level initialisation (timer thread included) now, so the
    * harness can create objects before start(); tx_kernel_enter then skips
@@ -119,6 +124,7 @@ static int rb_tx_init(void) {
   UINT rc = tx_thread_create(&rb_tx_idle_thread, "idle", rb_tx_idle_entry, 0, rb_tx_idle_stack,
                              sizeof rb_tx_idle_stack, RB_TX_IDLE_PRIO, RB_TX_IDLE_PRIO,
                              TX_NO_TIME_SLICE, TX_AUTO_START);
+  rc |= tx_byte_pool_create(&rb_tx_pool, "rb_heap", rb_tx_arena, sizeof rb_tx_arena);
   return rc == TX_SUCCESS ? RBP_OK : RBP_ERR;
 }
 
@@ -218,6 +224,58 @@ static uint32_t rb_tx_tick_count(void) {
   return (uint32_t)tx_time_get();
 }
 
+/* ---- Heap (RBP_HAS_HEAP): a tx_byte_pool on rb_tx_arena ------------------
+ * tx_byte_allocate rounds a request up to ALIGN_TYPE (4 bytes) and puts an
+ * 8-byte header before each block; the port rounds requests up to 8 so that,
+ * from the 8-aligned arena, every block stays 8-aligned. TX_NO_WAIT: no
+ * suspension. Free bytes: tx_byte_pool_info_get's available bytes (free
+ * blocks with their headers). Largest: ThreadX has no call for it, and it
+ * merges adjacent free blocks only when an allocation's search walks over
+ * them (tx_byte_pool_search.c), not on release; the port walks the pool's
+ * block list (each block: the next block's address, then TX_BYTE_BLOCK_FREE
+ * or the owning pool) in a critical section and reports the largest run of
+ * adjacent free blocks, headers included: the largest block a search can
+ * make. */
+static void* rb_tx_heap_alloc(uint32_t bytes) {
+  VOID* p = TX_NULL;
+  if (tx_byte_allocate(&rb_tx_pool, &p, (bytes + 7u) & ~7u, TX_NO_WAIT) != TX_SUCCESS) {
+    return 0;
+  }
+  return p;
+}
+
+static int rb_tx_heap_free(void* block) {
+  return tx_byte_release(block) == TX_SUCCESS ? RBP_OK : RBP_ERR;
+}
+
+static int rb_tx_heap_stats(struct rbp_heap_stats* s) {
+  ULONG available = 0, fragments = 0;
+  if (tx_byte_pool_info_get(&rb_tx_pool, TX_NULL, &available, &fragments, TX_NULL, TX_NULL,
+                            TX_NULL) != TX_SUCCESS) {
+    return RBP_ERR;
+  }
+  UINT old = tx_interrupt_control(TX_INT_DISABLE);
+  UCHAR* const start = rb_tx_pool.tx_byte_pool_start;
+  UCHAR* p = start;
+  uint32_t run = 0, largest = 0;
+  do {
+    UCHAR* next = *(UCHAR**)p;
+    const ALIGN_TYPE owner = *(ALIGN_TYPE*)(p + sizeof(UCHAR*));
+    if (owner == TX_BYTE_BLOCK_FREE && next > p) {
+      run += (uint32_t)(next - p);
+      largest = run > largest ? run : largest;
+    } else {
+      run = 0;
+    }
+    p = next;
+  } while (p != start);
+  tx_interrupt_control(old);
+  s->arena_bytes = (uint32_t)rb_tx_pool.tx_byte_pool_size;
+  s->free_bytes = (uint32_t)available;
+  s->largest_free = largest;
+  return RBP_OK;
+}
+
 /* CONFIG checks= and lookup=, read from the kernel's configuration as
  * compiled (tx_user.h follows RB_CFG_CHECKS). The ready-priority lookup is
  * the port's TX_LOWEST_SET_BIT_CALCULATE (ports/cortex_m4/gnu/inc/tx_port.h:
@@ -238,7 +296,7 @@ const struct rbp_ops rbp_port = {
     .kernel = "threadx",
     .caps = RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_QUEUE |
             RBP_HAS_MUTEX | RBP_HAS_MUTEX_PI | RB_TX_CAP_SLICE | RBP_HAS_TICK_HOOK |
-            RBP_HAS_IDLE_HOOK,
+            RBP_HAS_IDLE_HOOK | RBP_HAS_HEAP,
     .init = rb_tx_init,
     .task_create = rb_tx_task_create,
     .start = rb_tx_start,
@@ -261,4 +319,8 @@ const struct rbp_ops rbp_port = {
     .tick_count = rb_tx_tick_count,
     .checks = rb_port_checks,
     .lookup = rb_port_lookup,
+    /* RBP_HAS_HEAP */
+    .heap_alloc = rb_tx_heap_alloc,
+    .heap_free = rb_tx_heap_free,
+    .heap_stats = rb_tx_heap_stats,
 };

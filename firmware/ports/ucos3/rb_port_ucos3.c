@@ -217,6 +217,10 @@ static uint32_t rb_os_tick_count(void) {
 static const char rb_port_checks[] = RB_PORT_CHECKS;
 static const char rb_port_lookup[] = RB_PORT_LOOKUP;
 
+/* No RBP_HAS_HEAP: uC/OS-III has no general-purpose allocator. Its memory
+ * manager (OSMemCreate / OSMemGet / OSMemPut) hands out blocks of one fixed
+ * size per partition, which cannot serve the heap test's 8..256-byte
+ * requests; the test is NA (docs/kernels.md). */
 const struct rbp_ops rbp_port = {
     .kernel = "ucos3",
     .caps = RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_QUEUE |

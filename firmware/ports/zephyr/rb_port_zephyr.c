@@ -237,6 +237,49 @@ static uint32_t rb_zep_tick_count(void) {
 static const char rb_port_checks[] = RB_PORT_CHECKS;
 static const char rb_port_lookup[] = RB_PORT_LOOKUP;
 
+/* ---- Heap (RBP_HAS_HEAP): a k_heap over a static RB_HEAP_BYTES buffer ----
+ * K_HEAP_DEFINE: Zephyr's sys_heap (8-byte chunks, buckets of free chunks by
+ * size class, merged on free) behind the k_heap's spinlock; the buffer also
+ * holds the heap's own header and bucket array. k_heap_alloc aligns only to
+ * sizeof(void*) (4: a small heap's chunk header is 4 bytes), so the port
+ * asks for 8 through k_heap_aligned_alloc. K_NO_WAIT: no waiting. Free bytes:
+ * sys_heap_runtime_stats_get (CONFIG_SYS_HEAP_RUNTIME_STATS, chunks with
+ * their headers). Largest: Zephyr has no call for it; the port probes the
+ * largest request k_heap_alloc serves, by bisection with k_heap_alloc /
+ * k_heap_free (free merges the chunk back), outside any window. */
+K_HEAP_DEFINE(rb_zep_heap, RB_HEAP_BYTES);
+
+static void* rb_zep_heap_alloc(uint32_t bytes) {
+  return k_heap_aligned_alloc(&rb_zep_heap, 8u, (size_t)bytes, K_NO_WAIT);
+}
+
+static int rb_zep_heap_free(void* block) {
+  k_heap_free(&rb_zep_heap, block);
+  return RBP_OK;
+}
+
+static int rb_zep_heap_stats(struct rbp_heap_stats* s) {
+  struct sys_memory_stats st;
+  if (sys_heap_runtime_stats_get(&rb_zep_heap.heap, &st) != 0) {
+    return RBP_ERR;
+  }
+  uint32_t lo = 0, hi = (uint32_t)st.free_bytes;
+  while (lo < hi) {
+    const uint32_t mid = lo + (hi - lo + 1u) / 2u;
+    void* p = k_heap_alloc(&rb_zep_heap, mid, K_NO_WAIT);
+    if (p != NULL) {
+      k_heap_free(&rb_zep_heap, p);
+      lo = mid;
+    } else {
+      hi = mid - 1u;
+    }
+  }
+  s->arena_bytes = RB_HEAP_BYTES;
+  s->free_bytes = (uint32_t)st.free_bytes;
+  s->largest_free = lo;
+  return RBP_OK;
+}
+
 const struct rbp_ops rbp_port = {
     .kernel = "zephyr",
     .caps = RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_QUEUE |
@@ -244,7 +287,7 @@ const struct rbp_ops rbp_port = {
 #if defined(CONFIG_TIMESLICING) && CONFIG_TIMESLICING
             | RBP_HAS_TIME_SLICE
 #endif
-    ,
+            | RBP_HAS_HEAP,
     .init = rb_zep_init,
     .task_create = rb_zep_task_create,
     .start = rb_zep_start,
@@ -267,4 +310,8 @@ const struct rbp_ops rbp_port = {
     .tick_count = rb_zep_tick_count,
     .checks = rb_port_checks,
     .lookup = rb_port_lookup,
+    /* RBP_HAS_HEAP */
+    .heap_alloc = rb_zep_heap_alloc,
+    .heap_free = rb_zep_heap_free,
+    .heap_stats = rb_zep_heap_stats,
 };
