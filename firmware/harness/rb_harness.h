@@ -92,6 +92,10 @@ struct rb_stamp {
 uint32_t rb_window1(int id, int (*op)(int), struct rb_stamp* s);
 uint32_t rb_window1_send(int id, uint32_t msg, int (*op)(int, uint32_t), struct rb_stamp* s);
 uint32_t rb_window1_recv(int id, uint32_t* msg, int (*op)(int, uint32_t*), struct rb_stamp* s);
+/* Counter read, op(), counter read (a void(void) operation: yield); stores
+ * t0 and t1 into *s after the second read. rb_window1's code between the
+ * reads (one blx), so ruler_loop is its baseline. */
+void rb_window1_void(void (*op)(void), struct rb_stamp* s);
 /* Counter read, a(ida), b(idb), counter read; ORs both results into
  * rb_window2_rc after the second read and returns t1 - t0. */
 uint32_t rb_window2(int ida, int (*a)(int), int idb, int (*b)(int));
@@ -100,6 +104,14 @@ extern int rb_window2_rc;
 /* ---- Counters shared with the hooks -------------------------------------- */
 extern volatile uint32_t rb_tick_hook_count;
 extern volatile uint32_t rb_idle_passes;
+/* rb_tick_hook stores the counter at tick k (k = rb_tick_hook_count before
+ * the hook's increment) in rb_tick_stamps[k % RB_TICK_STAMPS] (tick_drift). */
+#define RB_TICK_STAMPS 8u
+extern volatile uint32_t rb_tick_stamps[RB_TICK_STAMPS];
+/* While set, rb_idle_hook calls rb_idle_probe() on every pass
+ * (idle_occupancy, tests/idle_occupancy.c). */
+extern volatile int rb_idle_probe_on;
+void rb_idle_probe(void);
 /* ruler_loop and ruler_loop2 medians: the base_ticks of the one-call and the
  * two-call windows' series (RB_BASE_LOOP1, RB_BASE_LOOP2). */
 extern uint32_t rb_base_ticks;
