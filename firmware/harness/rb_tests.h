@@ -21,7 +21,11 @@
   X(time_slice, RBP_HAS_TASKS | RBP_HAS_TIME_SLICE, "time_slice") \
   X(tick_overhead, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK, "tick_irq_empty tick_overhead") \
   X(queue, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_QUEUE, "queue") \
-  X(mutex, RBP_HAS_TASKS | RBP_HAS_MUTEX, "mutex_lock_unlock")
+  X(mutex, RBP_HAS_TASKS | RBP_HAS_MUTEX, "mutex_lock_unlock") \
+  X(yield, RBP_HAS_TASKS, "yield") \
+  X(tick_drift, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK, "tick_period") \
+  X(idle_occupancy, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK | RBP_HAS_IDLE_HOOK, "idle_time") \
+  X(mixed_load, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_QUEUE | RBP_HAS_MUTEX, "mixed_load")
 /* clang-format on */
 
 #endif
