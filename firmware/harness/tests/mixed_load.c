@@ -27,9 +27,9 @@ static volatile uint32_t rb_ml_round;
 static uint32_t rb_ml_rounds;
 static volatile int rb_ml_rc;
 static volatile int rb_ml_stop;
-static volatile uint32_t rb_ml_work;    /* background rounds done (consumer) */
-static volatile uint32_t rb_ml_badmsg;  /* messages out of sequence */
-static volatile uint32_t rb_ml_shared;  /* updated under the mutex */
+static volatile uint32_t rb_ml_work;   /* background rounds done (consumer) */
+static volatile uint32_t rb_ml_badmsg; /* messages out of sequence */
+static volatile uint32_t rb_ml_shared; /* updated under the mutex */
 static volatile uint32_t rb_ml_sink;
 
 __attribute__((noinline)) static uint32_t rb_ml_compute(uint32_t x, uint32_t iters) {
