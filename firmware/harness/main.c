@@ -123,11 +123,12 @@ static uint32_t rb_quiet_ms(const struct rb_test* t) {
   if (t->run == rb_test_time_slice || t->run == rb_test_tick_overhead) {
     return (uint32_t)((waits * 1000u + RB_CFG_TICK_HZ - 1u) / RB_CFG_TICK_HZ);
   }
-  /* One tick per sample plus a few (tick_drift's collection step,
-   * idle_occupancy's calibration). */
+  /* One delay(1) per sample, which is two ticks where the kernel's delay
+   * means "at least one full tick" (Zephyr, NuttX), plus a few
+   * (tick_drift's collection step, idle_occupancy's calibration). */
   if (t->run == rb_test_tick_drift || t->run == rb_test_idle_occupancy ||
       t->run == rb_test_mixed_load) {
-    return (uint32_t)(((waits + 16u) * 1000u + RB_CFG_TICK_HZ - 1u) / RB_CFG_TICK_HZ);
+    return (uint32_t)(((2u * waits + 16u) * 1000u + RB_CFG_TICK_HZ - 1u) / RB_CFG_TICK_HZ);
   }
   if (t->run == rb_test_irq_latency) {
     return (uint32_t)(rb_muldiv(waits * RB_EVENT_PERIOD, 1000u, RB_EVENT_HZ) + 1u);
