@@ -28,7 +28,7 @@ enum rb_sem_id {
   RB_S_DONE0 = RB_S_START0 + RB_TASKS, /* + task: worker -> ctl, role finished */
   RB_S_WAKE = RB_S_DONE0 + RB_TASKS,   /* wake_latency: ctl -> hi */
   RB_S_PARTNER,                        /* round_trip: ctl -> lo */
-  RB_S_BACK,                           /* round_trip: lo -> ctl */
+  RB_S_BACK,                           /* round_trip: lo -> ctl; mixed_load: bg_a -> lo */
   RB_S_FREE,                           /* api_overhead: give + take in ctl */
   RB_S_IRQ,                            /* irq_latency: ISR -> hi */
   RB_S_IRQ_END,                        /* irq_latency: ISR -> ctl after the last event */

@@ -4,9 +4,12 @@
  * and computation (seed 000 section 4.3):
  * - lo (3), producer: computes (RB_ML_COMPUTE steps), locks the mutex,
  *   updates a shared word, unlocks, sends the round to the one-slot queue
- *   (blocks while it is full);
- * - bg_a (2), consumer: receives (which readies lo, who preempts it),
- *   computes, locks, updates, unlocks, counts one background round.
+ *   (empty: no wait), then waits on RB_S_BACK for the consumer;
+ * - bg_a (2), consumer: receives, computes, locks, updates, unlocks, counts
+ *   one background round and gives RB_S_BACK (lo preempts it).
+ * The queue is never full, so no port's way of waiting on a full queue
+ * (TencentOS-tiny's port sleeps a tick) shapes the load. RB_S_BACK is
+ * round_trip's, empty after it (every give there is taken).
  * ctl sleeps one tick (delay(1)) before every sample, so the background runs
  * for the rest of each tick and is preempted by ctl's wake-up at the tick, in
  * whatever kernel call or computation it is in; then ctl gives to hi.
@@ -58,6 +61,7 @@ static void rb_ml_producer(void) {
     rb_ml_shared += i;
     rb_check(rbp_port.mutex_unlock(RB_M_API), "mixed_load: mutex_unlock");
     rb_check(rbp_port.queue_send(RB_Q_MSG, i), "mixed_load: queue_send");
+    rb_check(rbp_port.sem_take(RB_S_BACK), "mixed_load: sem_take");
     i = (i + 1u) & 0x7FFFFFFFu;
   }
   rb_check(rbp_port.queue_send(RB_Q_MSG, RB_ML_STOP), "mixed_load: queue_send");
@@ -78,6 +82,7 @@ static void rb_ml_consumer(void) {
     rb_ml_shared ^= m;
     rb_check(rbp_port.mutex_unlock(RB_M_API), "mixed_load: mutex_unlock");
     rb_ml_work++;
+    rb_check(rbp_port.sem_give(RB_S_BACK), "mixed_load: sem_give");
   }
 }
 
