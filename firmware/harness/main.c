@@ -45,12 +45,22 @@ static const struct {
     {RBP_HAS_HEAP, "general-purpose allocator of its own"},
 };
 
+volatile uint32_t rb_tick_stamps[RB_TICK_STAMPS];
+volatile int rb_idle_probe_on;
+
+/* The counter at each tick, kept in a small ring indexed by the hook count
+ * (tick_drift reads it without missing a tick). */
 void rb_tick_hook(void) {
-  rb_tick_hook_count++;
+  const uint32_t c = rb_tick_hook_count;
+  rb_tick_stamps[c & (RB_TICK_STAMPS - 1u)] = rb_counter_now();
+  rb_tick_hook_count = c + 1u;
 }
 
 void rb_idle_hook(void) {
   rb_idle_passes++;
+  if (rb_idle_probe_on) {
+    rb_idle_probe();
+  }
 }
 
 void rb_fatal(const char* what) {
@@ -115,6 +125,13 @@ static uint32_t rb_quiet_ms(const struct rb_test* t) {
   const uint64_t waits = (uint64_t)t->warmup + t->samples + 2u;
   if (t->run == rb_test_time_slice || t->run == rb_test_tick_overhead) {
     return (uint32_t)((waits * 1000u + RB_CFG_TICK_HZ - 1u) / RB_CFG_TICK_HZ);
+  }
+  /* One delay(1) per sample, which is two ticks where the kernel's delay
+   * means "at least one full tick" (Zephyr, NuttX), plus a few
+   * (tick_drift's collection step, idle_occupancy's calibration). */
+  if (t->run == rb_test_tick_drift || t->run == rb_test_idle_occupancy ||
+      t->run == rb_test_mixed_load) {
+    return (uint32_t)(((2u * waits + 16u) * 1000u + RB_CFG_TICK_HZ - 1u) / RB_CFG_TICK_HZ);
   }
   if (t->run == rb_test_irq_latency) {
     return (uint32_t)(rb_muldiv(waits * RB_EVENT_PERIOD, 1000u, RB_EVENT_HZ) + 1u);

@@ -28,7 +28,7 @@ enum rb_sem_id {
   RB_S_DONE0 = RB_S_START0 + RB_TASKS, /* + task: worker -> ctl, role finished */
   RB_S_WAKE = RB_S_DONE0 + RB_TASKS,   /* wake_latency: ctl -> hi */
   RB_S_PARTNER,                        /* round_trip: ctl -> lo */
-  RB_S_BACK,                           /* round_trip: lo -> ctl */
+  RB_S_BACK,                           /* round_trip: lo -> ctl; mixed_load: bg_a -> lo */
   RB_S_FREE,                           /* api_overhead: give + take in ctl */
   RB_S_IRQ,                            /* irq_latency: ISR -> hi */
   RB_S_IRQ_END,                        /* irq_latency: ISR -> ctl after the last event */
@@ -100,6 +100,10 @@ struct rb_stamp_ptr {
 };
 uint32_t rb_window1_alloc(uint32_t bytes, void* (*op)(uint32_t), struct rb_stamp_ptr* s);
 uint32_t rb_window1_free(void* block, int (*op)(void*), struct rb_stamp* s);
+/* Counter read, op(), counter read (a void(void) operation: yield); stores
+ * t0 and t1 into *s after the second read. rb_window1's code between the
+ * reads (one blx), so ruler_loop is its baseline. */
+void rb_window1_void(void (*op)(void), struct rb_stamp* s);
 /* Counter read, a(ida), b(idb), counter read; ORs both results into
  * rb_window2_rc after the second read and returns t1 - t0. */
 uint32_t rb_window2(int ida, int (*a)(int), int idb, int (*b)(int));
@@ -108,6 +112,14 @@ extern int rb_window2_rc;
 /* ---- Counters shared with the hooks -------------------------------------- */
 extern volatile uint32_t rb_tick_hook_count;
 extern volatile uint32_t rb_idle_passes;
+/* rb_tick_hook stores the counter at tick k (k = rb_tick_hook_count before
+ * the hook's increment) in rb_tick_stamps[k % RB_TICK_STAMPS] (tick_drift). */
+#define RB_TICK_STAMPS 8u
+extern volatile uint32_t rb_tick_stamps[RB_TICK_STAMPS];
+/* While set, rb_idle_hook calls rb_idle_probe() on every pass
+ * (idle_occupancy, tests/idle_occupancy.c). */
+extern volatile int rb_idle_probe_on;
+void rb_idle_probe(void);
 /* ruler_loop and ruler_loop2 medians: the base_ticks of the one-call and the
  * two-call windows' series (RB_BASE_LOOP1, RB_BASE_LOOP2). */
 extern uint32_t rb_base_ticks;

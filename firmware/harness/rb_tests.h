@@ -22,6 +22,10 @@
   X(tick_overhead, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK, "tick_irq_empty tick_overhead") \
   X(queue, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_QUEUE, "queue") \
   X(mutex, RBP_HAS_TASKS | RBP_HAS_MUTEX, "mutex_lock_unlock") \
+  X(yield, RBP_HAS_TASKS, "yield") \
+  X(tick_drift, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK, "tick_period") \
+  X(idle_occupancy, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK | RBP_HAS_IDLE_HOOK, "idle_time") \
+  X(mixed_load, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_QUEUE | RBP_HAS_MUTEX, "mixed_load") \
   X(heap, RBP_HAS_TASKS | RBP_HAS_HEAP, "heap_alloc heap_free heap_alloc_mixed heap_free_mixed heap_free_bytes heap_largest_free heap_frag_permille heap_alloc_ok_permille")
 /* clang-format on */
 

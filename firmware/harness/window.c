@@ -4,7 +4,8 @@
  *
  * Each routine is `noinline` and receives everything it needs as arguments
  * (operation pointers and IDs in registers). Between its two counter reads
- * there is nothing but the call(s): for rb_window1* one `blx`; for
+ * there is nothing but the call(s): for rb_window1* (and
+ * rb_window1_void) one `blx`; for
  * rb_window2 `blx`, the copy of the first result and of the second ID into
  * registers, `blx`. No load, compare or branch of the harness lies between
  * the reads; results are stored after the second read.
@@ -43,6 +44,20 @@ __attribute__((noinline)) uint32_t rb_window1_send(int id, uint32_t msg, int (*o
 __attribute__((noinline)) uint32_t rb_window1_recv(int id, uint32_t* msg, int (*op)(int, uint32_t*),
                                                    struct rb_stamp* s) {
   RB_WINDOW1_BODY(op(id, msg));
+}
+
+/* The one-call window for a void(void) operation (the port's yield): the
+ * operation's pointer arrives in r0 and nothing is passed to it; between the
+ * reads the same single `blx` as rb_window1, so ruler_loop is its baseline. */
+__attribute__((noinline)) void rb_window1_void(void (*op)(void), struct rb_stamp* s) {
+  uint32_t t0 = rb_counter_now();
+  RB_FENCE();
+  op();
+  RB_FENCE();
+  uint32_t t1 = rb_counter_now();
+  RB_FENCE();
+  s->t0 = t0;
+  s->t1 = t1;
 }
 
 /* The heap windows: size in and pointer out (rb_window1_alloc), pointer in

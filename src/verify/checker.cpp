@@ -8,6 +8,8 @@
 #include <array>
 #include <charconv>
 #include <map>
+#include <optional>
+#include <string>
 
 #include "protocol/line.h"
 #include "protocol/records.h"
@@ -196,6 +198,12 @@ struct LogChecker::State {
   // The median of every series re-derived from RAW, by name (the last one of
   // a name): a RESULT's base= names one of them.
   std::map<std::string, uint64_t> medians;
+  // The count, sum and hz of every series re-derived from RAW, by name (the
+  // last one of a name): CHECK tick_drift's figures come from tick_period's.
+  struct SeriesSum {
+    uint64_t n = 0, sum = 0, hz = 0;
+  };
+  std::map<std::string, SeriesSum> sums;
   bool series_capped = false;
   // irq_latency: the busy phase's maximum of irq_entry and event_to_task
   // (from RAW), the limits of phase critical's "delayed".
@@ -657,6 +665,7 @@ struct LogChecker::State {
       last_open = 0;
     }
     if (st.has_raw) medians[st.name] = st.median;
+    if (st.has_raw) sums[st.name] = SeriesSum{st.n, st.sum, st.hz};
     if (st.has_raw && st.name == "ruler_read_pair") ruler_read_pair_median = st.median;
     phase_entries.push_back(std::move(entry));
     push_series(std::move(st));
@@ -798,6 +807,59 @@ struct LogChecker::State {
     if (r.checks.size() < kMaxListed) {
       r.checks.push_back(CheckOutcome{test, std::string(c->name), c->rounds, c->pass, c->fail,
                                       std::string(c->status), line});
+    }
+    if (c->name == "tick_drift") tick_drift(p, c->rounds, line);
+  }
+
+  // CHECK tick_drift (docs/protocol.md section 8.1): elapsed=, nominal= and
+  // drift_ppm= re-derived from series tick_period's RAW samples and CONFIG
+  // tick=. Without tick_period's RAW (already reported) nothing is derived.
+  void tick_drift(const ParsedLine& p, uint64_t rounds, uint64_t line) {
+    auto s = sums.find("tick_period");
+    if (s == sums.end()) return;
+    const SeriesSum& t = s->second;
+    auto field = [&](std::string_view key) -> std::optional<std::string_view> {
+      for (const protocol::Field& f : p.fields) {
+        if (f.key == key) return f.value;
+      }
+      return std::nullopt;
+    };
+    std::vector<std::string> problems;
+    auto tick = r.config.find("tick");
+    std::optional<uint64_t> hz_tick;
+    if (tick != r.config.end()) hz_tick = parse_u64(tick->second);
+    if (!hz_tick || *hz_tick == 0) {
+      problems.push_back("CONFIG has no tick rate (tick=) to derive nominal= from");
+    } else if (t.n != rounds) {
+      problems.push_back(fmt::format("rounds={} but tick_period has {} RAW samples", rounds, t.n));
+    } else {
+      const uint64_t nominal =
+          static_cast<uint64_t>(static_cast<unsigned __int128>(t.n) * t.hz / *hz_tick);
+      const bool behind = t.sum < nominal;
+      const uint64_t diff = behind ? nominal - t.sum : t.sum - nominal;
+      const uint64_t ppm =
+          nominal == 0
+              ? 0
+              : static_cast<uint64_t>(static_cast<unsigned __int128>(diff) * 1000000u / nominal);
+      const std::string drift = (behind && ppm != 0 ? "-" : "") + std::to_string(ppm);
+      const std::array<std::pair<const char*, std::string>, 3> want{
+          {{"elapsed", std::to_string(t.sum)},
+           {"nominal", std::to_string(nominal)},
+           {"drift_ppm", drift}}};
+      for (const auto& [key, value] : want) {
+        auto got = field(key);
+        if (!got) {
+          problems.push_back(fmt::format("{}= is missing (RAW gives {})", key, value));
+        } else if (*got != value) {
+          problems.push_back(fmt::format("{}={} (RAW gives {})", key, printable(*got, 40), value));
+        }
+      }
+    }
+    if (!problems.empty()) {
+      std::string joined;
+      for (const std::string& x : problems) joined += (joined.empty() ? "" : "; ") + x;
+      add("tick_drift", Outcome::kProtocolError, line,
+          fmt::format("CHECK tick_drift disagrees with tick_period's RAW samples: {}", joined));
     }
   }
 

@@ -13,7 +13,7 @@ For each image, `arm-none-eabi-objdump -d` of every window routine must show:
     read and not written again, plus K is the address the board's
     rb_counter_now() reads (from firmware/boards/<board>/rb_board_hw.h);
   - between the two reads only the call(s): rb_window1, rb_window1_send,
-    rb_window1_recv, rb_window1_alloc and rb_window1_free exactly one `blx`; rb_window2 `blx`, two register moves
+    rb_window1_recv, rb_window1_void, rb_window1_alloc and rb_window1_free exactly one `blx`; rb_window2 `blx`, two register moves
     (`mov rX, r0`, `mov r0, rY`), `blx`. No load, store, compare or branch.
 Then the routines' code (addresses and literal values aside) must be the same
 in every image of one board, whatever the kernel.
@@ -26,8 +26,8 @@ import re
 import subprocess
 import sys
 
-WINDOWS = ("rb_window1", "rb_window1_send", "rb_window1_recv", "rb_window1_alloc",
-           "rb_window1_free", "rb_window2")
+WINDOWS = ("rb_window1", "rb_window1_send", "rb_window1_recv", "rb_window1_void",
+           "rb_window1_alloc", "rb_window1_free", "rb_window2")
 # Allowed instructions between the reads, as (mnemonic regex, operands regex).
 BLX = (r"blx", r"r\d+|sb|sl|fp|ip|lr")
 MOV_FROM_R0 = (r"movs?", r"(r\d+|sb|sl|fp|ip|lr), r0")
@@ -36,6 +36,7 @@ INSIDE = {
     "rb_window1": [BLX],
     "rb_window1_send": [BLX],
     "rb_window1_recv": [BLX],
+    "rb_window1_void": [BLX],
     "rb_window1_alloc": [BLX],
     "rb_window1_free": [BLX],
     "rb_window2": [BLX, MOV_FROM_R0, MOV_TO_R0, BLX],

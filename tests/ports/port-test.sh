@@ -3,7 +3,7 @@
 # kernel source, the real arm-none-eabi-gcc, the real QEMU and the real
 # `rtosbench verify`.
 #
-#   port-test.sh qemu PORT ENV_VAR RTOSBENCH_BIN REPO_ROOT WORK_DIR GENERATOR BARE_BUILD [KNOWN_DEFECT]
+#   port-test.sh qemu PORT ENV_VAR RTOSBENCH_BIN REPO_ROOT WORK_DIR GENERATOR BARE_BUILD [KNOWN_DEFECT [NA_TESTS]]
 #   port-test.sh f407 PORT ENV_VAR RTOSBENCH_BIN REPO_ROOT WORK_DIR GENERATOR
 #
 # VERSION, the kernel's pinned version, is read from its entry in
@@ -20,7 +20,9 @@
 #   under QEMU (scripts/run-qemu.sh), and requires `rtosbench verify` to
 #   accept the log (exit 0, every PHASE OK, conditions pinned with --expect,
 #   checks=off and lookup=clz among them, or what the kernel's entry pins),
-#   every test run and none NA, and a second run to give identical statistics
+#   every test of firmware/harness/rb_tests.h run and none NA (but NA_TESTS, a
+#   comma-separated list of tests the port lacks a capability for, which must be
+#   NA with rb_emit_missing's reason), and a second run to give identical statistics
 #   (QEMU -icount is deterministic). KNOWN_DEFECT=<check> instead requires verify to
 #   report exactly one problem: that CHECK failing (a kernel defect documented
 #   in docs/kernels.md), everything else valid. Then computes the footprint
@@ -34,6 +36,7 @@ set -euo pipefail
 mode=$1 port=$2 env_var=$3 bin=$4 root=$5 work=$6 gen=$7
 bare=${8:-}
 defect=${9:-}
+na_tests=${10:-}
 case $mode in qemu | f407) ;; *) fail "unknown mode '$mode' (qemu or f407)" ;; esac
 version=$("$root/scripts/kernel-env.sh" --pins | awk -v k="$port" '$1 == k && $2 == "-" { print $3 }')
 [[ -n $version && $version != - ]] || fail "configs/qemu.yaml pins no version of kernel '$port'"
@@ -106,7 +109,8 @@ if [[ -z $defect ]]; then
   fi
 else
   # Exactly one problem, the documented one.
-  n=$(grep -o '"check":' <<<"$verdicts" | wc -l)
+  # (notes, such as an expected NA, are not problems)
+  n=$(($(grep -o '"check":' <<<"$verdicts" | wc -l) - $(grep -o '"severity":"note"' <<<"$verdicts" | wc -l)))
   if [[ $rc -ne 1 || $n -ne 1 ]] || ! grep -q "\"check\":\"check_failed\"" <<<"$verdicts" ||
     ! grep -q "CHECK${defect}failed" <<<"$verdicts"; then
     cat "$work/$port-qemu.verify.txt" >&2
@@ -125,20 +129,18 @@ if ! cmp -s <(grep -E '^(RESULT|PHASE|CHECK|NA),' "$log") <(grep -E '^(RESULT|PH
   fail "the second QEMU run's statistics differ from the first"
 fi
 echo "second run: statistics identical"
-end=$(grep '^END,' "$log" | cut -d'|' -f1)
-# Every harness test runs, but those the kernel has no capability for by design
-# (docs/kernels.md), which must be NA lines, never numbers.
-case $port in
-  ucos3 | mbedos) na_tests=(heap) ;; # no general-purpose allocator of their own
-  *) na_tests=() ;;
-esac
-ntests=$(grep -c '^  X(' "$root/firmware/harness/rb_tests.h")
-want_run=$((ntests - ${#na_tests[@]}))
-[[ $end == *",tests_run=$want_run,"* && $end == *",tests_na=${#na_tests[@]}"* ]] ||
-  fail "expected tests_run=$want_run, tests_na=${#na_tests[@]} (NA: ${na_tests[*]:-none}): $end"
-for t in "${na_tests[@]}"; do
-  grep -q "^NA,$t,reason=" "$log" || fail "expected an NA line for test $t"
+# Every test of the table runs, but those the port is known to lack a
+# capability for (NA_TESTS), which must be NA with the capability's reason.
+total=$(grep -c '^  X(' "$root/firmware/harness/rb_tests.h")
+want_na=0
+for t in ${na_tests//,/ }; do
+  grep -q "^NA,$t,reason=port $port (kernel [^)]*) provides no " "$log" ||
+    fail "expected test $t to be NA for a missing capability: $(grep "^NA,$t," "$log" || echo no NA line)"
+  want_na=$((want_na + 1))
 done
+end=$(grep '^END,' "$log" | cut -d'|' -f1)
+[[ $end == *",tests_run=$((total - want_na)),"* && $end == *",tests_na=$want_na"* ]] ||
+  fail "expected $((total - want_na)) of the $total tests to run and $want_na NA (${na_tests:-none}): $end"
 grep '^PHASE,' "$log" | cut -d'|' -f1
 grep -E '^(RESULT|CHECK),' "$log" | cut -d'|' -f1 |
   sed -E 's/^(RESULT,[^,]+,n=[0-9]+),.*median_ticks=([0-9]+),.*p99_ticks=([0-9]+),.*/\1 median=\2 p99=\3/'

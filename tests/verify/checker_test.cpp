@@ -438,4 +438,59 @@ TEST(Checker, StackUnseenIsANoteAndGarbageIsMalformed) {
   b.entries[b.find("END,")].text =
       "END,RTOS_BENCH_V2,tests_run=9,tests_na=0,stack_min_free_words=9x";
   EXPECT_EQ(problems(check(b.str())), (std::set<std::string>{"malformed"}));
+namespace {
+
+// A tick_drift log: tick_period's RAW samples and the CHECK with `extra`.
+std::string tick_drift_log(const std::vector<uint64_t>& periods, const std::string& extra,
+                           const std::string& tick = "1000") {
+  LogBuilder b;
+  b.rec("BEGIN,RTOS_BENCH_V2");
+  b.rec("CONFIG,unit=instructions,tick=" + tick);
+  b.rec("TEST,tick_drift");
+  b.series("tick_period", periods, 1000000000);
+  const std::string n = std::to_string(periods.size());
+  b.rec("CHECK,tick_drift,rounds=" + n + ",pass=" + n + ",fail=0,status=OK" + extra);
+  b.rec("END,RTOS_BENCH_V2");
+  return b.str();
+}
+
+}  // namespace
+
+TEST(Checker, TickDriftFiguresAreReDerivedFromRaw) {
+  // 1000 periods of 999999 or 1000003 ticks at 1 GHz, tick 1000 Hz:
+  // nominal 1e9; the sum decides the sign of the drift.
+  std::vector<uint64_t> slow(1000, 999999);
+  const Report r =
+      check(tick_drift_log(slow, ",elapsed=999999000,nominal=1000000000,drift_ppm=-1"));
+  EXPECT_EQ(r.outcome, Outcome::kValid);
+  EXPECT_TRUE(problems(r).empty()) << r.verdicts.front().message;
+
+  std::vector<uint64_t> fast(1000, 1000003);
+  EXPECT_TRUE(
+      problems(check(tick_drift_log(fast, ",elapsed=1000003000,nominal=1000000000,drift_ppm=3")))
+          .empty());
+  // Less than one ppm either way truncates to 0, never "-0".
+  std::vector<uint64_t> near(1000, 1000000);
+  near[0] = 999999;
+  EXPECT_TRUE(
+      problems(check(tick_drift_log(near, ",elapsed=999999999,nominal=1000000000,drift_ppm=0")))
+          .empty());
+
+  // Each figure wrong on its own, one missing, and a tick rate the log lacks.
+  for (const std::string& bad : {",elapsed=999999001,nominal=1000000000,drift_ppm=-1",
+                                 ",elapsed=999999000,nominal=999999999,drift_ppm=-1",
+                                 ",elapsed=999999000,nominal=1000000000,drift_ppm=1",
+                                 ",elapsed=999999000,nominal=1000000000"}) {
+    const Report rb = check(tick_drift_log(slow, bad));
+    EXPECT_EQ(rb.outcome, Outcome::kProtocolError) << bad;
+    EXPECT_EQ(problems(rb), std::set<std::string>{"tick_drift"}) << bad;
+  }
+  EXPECT_EQ(problems(check(
+                tick_drift_log(slow, ",elapsed=999999000,nominal=1000000000,drift_ppm=-1", "n/a"))),
+            std::set<std::string>{"tick_drift"});
+  // At 100 Hz the same periods are 90 % behind.
+  EXPECT_TRUE(
+      problems(check(tick_drift_log(
+                   slow, ",elapsed=999999000,nominal=10000000000,drift_ppm=-900000", "100")))
+          .empty());
 }

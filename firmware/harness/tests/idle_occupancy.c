@@ -1,0 +1,172 @@
+/* idle_occupancy: the share of the processor left to the kernel's idle task
+ * at the run's tick rate under a fixed load: med (priority 5) wakes on every
+ * tick (delay(1)) and runs the same computation on every kernel
+ * (RB_IO_WORK_ITERS steps of a 32-bit linear congruential generator), while
+ * ctl waits for it to finish and the other tasks are blocked.
+ *
+ * What counts as idle: while the test runs, rb_idle_hook calls
+ * rb_idle_probe() on every pass of the idle loop; the probe reads the counter
+ * and adds the time since the previous pass to the idle total when it is at
+ * most `idle_gap` counter ticks (twice the shortest pass seen in a quiet
+ * calibration, plus 16). A longer interval held something else (the tick
+ * interrupt, med's wake-up and work) and counts as not idle, whole. So idle
+ * time is the idle loop's own passes back to back; the pass cut by an
+ * interruption is not counted, which undercounts idle by at most one pass per
+ * interruption.
+ *
+ * A kernel whose delay(1) sleeps to the second tick boundary ("at least one
+ * full tick": Zephyr, NuttX) wakes med every other tick; med then runs the
+ * work twice per wake, so the load per tick is the same on every kernel (one
+ * wake-up per two ticks instead of one is the difference left).
+ *
+ * Series idle_time: idle counter ticks per tick: each window (med's wake to
+ * its next wake, ticks_per_wake ticks) gives its idle time divided by
+ * ticks_per_wake. CHECK idle_occupancy (rounds = windows) fails a window
+ * that did not span ticks_per_wake ticks (the load overran, or a tick was
+ * lost) and carries idle= and elapsed= (the windows' idle time and length,
+ * summed exactly) and share_ppm= (idle * 1e6 / elapsed), plus idle_pass=,
+ * idle_gap=, the load's work= (its steps over the kept windows) and
+ * ticks_per_wake=.
+ * CHECK idle_quiet (one round): with no load, over RB_IO_QUIET_TICKS, the
+ * probe must classify at least 90% of the time as idle, else the idle loop's
+ * passes vary too much for this method and the figure is not trusted. */
+#include "rb_harness.h"
+
+#define RB_IO_WORK_ITERS 10000u
+#define RB_IO_QUIET_TICKS 4u
+#define RB_IO_QUIET_MIN_PPM 900000u
+
+static volatile uint32_t rb_io_last; /* counter at the previous idle pass */
+static volatile uint32_t rb_io_time; /* idle counter ticks so far */
+static volatile uint32_t rb_io_gap;  /* longest interval that counts as idle */
+static volatile uint32_t rb_io_min;  /* shortest interval seen */
+static volatile uint32_t rb_io_sink;
+static uint32_t rb_io_total;
+static uint32_t rb_io_warmup;
+static uint64_t rb_io_elapsed;
+static uint64_t rb_io_idle;
+static uint32_t rb_io_bad;
+static uint32_t rb_io_work_done;
+static uint32_t rb_io_span; /* ticks one delay(1) of med spans */
+
+void rb_idle_probe(void) {
+  const uint32_t now = rb_counter_now();
+  const uint32_t d = now - rb_io_last;
+  rb_io_last = now;
+  if (d <= rb_io_gap) {
+    rb_io_time += d;
+  }
+  if (d < rb_io_min) {
+    rb_io_min = d;
+  }
+}
+
+/* The fixed load: the same instructions on every kernel. The empty asm
+ * makes every step real (GCC can neither fold the loop nor hoist the call). */
+__attribute__((noinline)) static uint32_t rb_io_work(uint32_t x, uint32_t iters) {
+  for (uint32_t i = 0; i < iters; i++) {
+    x = x * 1664525u + 1013904223u;
+    __asm volatile("" : "+r"(x));
+  }
+  return x;
+}
+
+static void rb_io_load(void) {
+  rbp_port.delay(1); /* start on a tick */
+  /* How many ticks the kernel's delay(1) spans from a tick: 1, or 2 where it
+   * means "at least one full tick" (Zephyr, NuttX). The work is done once
+   * per spanned tick, so every kernel carries the same load per tick. */
+  const uint32_t t = rb_tick_hook_count;
+  rbp_port.delay(1);
+  const uint32_t span = rb_tick_hook_count - t;
+  rb_io_span = span;
+  if (span == 0u || span > 2u) {
+    return; /* reported by the CHECK */
+  }
+  uint32_t prev_idle = rb_io_time;
+  uint32_t prev_t = rb_counter_now();
+  uint32_t prev_tick = rb_tick_hook_count;
+  for (uint32_t i = 0; i < rb_io_total; i++) {
+    for (uint32_t k = 0; k < span; k++) {
+      rb_io_sink = rb_io_work(i + k, RB_IO_WORK_ITERS);
+    }
+    rbp_port.delay(1);
+    const uint32_t idle = rb_io_time;
+    const uint32_t now = rb_counter_now();
+    const uint32_t tick = rb_tick_hook_count;
+    if (i >= rb_io_warmup) {
+      rb_buf_a[i - rb_io_warmup] = (idle - prev_idle) / span; /* per tick */
+      rb_io_idle += idle - prev_idle;
+      rb_io_elapsed += now - prev_t;
+      rb_io_bad += (tick - prev_tick) != span ? 1u : 0u;
+      rb_io_work_done += span * RB_IO_WORK_ITERS;
+    }
+    prev_idle = idle;
+    prev_t = now;
+    prev_tick = tick;
+  }
+}
+
+void rb_test_idle_occupancy(const struct rb_test* t) {
+  const uint32_t n = t->samples;
+  rb_io_total = t->warmup + n;
+  rb_io_warmup = t->warmup;
+  rb_io_elapsed = 0;
+  rb_io_idle = 0;
+  rb_io_span = 0;
+  rb_io_bad = 0;
+  rb_io_work_done = 0;
+
+  /* Calibration: the shortest idle pass, nothing counted yet. */
+  rb_io_gap = 0;
+  rb_io_min = 0xFFFFFFFFu;
+  rb_io_time = 0;
+  rb_io_last = rb_counter_now();
+  rb_idle_probe_on = 1;
+  rbp_port.delay(2);
+  const uint32_t pass = rb_io_min;
+  rb_io_gap = pass < 0x7FFFFFF0u ? 2u * pass + 16u : 0u;
+
+  /* Quiet share: no load. */
+  const uint32_t q_idle0 = rb_io_time;
+  const uint32_t q_t0 = rb_counter_now();
+  rbp_port.delay(RB_IO_QUIET_TICKS);
+  const uint32_t q_idle = rb_io_time - q_idle0;
+  const uint32_t q_elapsed = rb_counter_now() - q_t0;
+  const uint32_t q_ppm = q_elapsed > 0u ? (uint32_t)rb_muldiv(q_idle, 1000000u, q_elapsed) : 0u;
+
+  rb_team_start(RB_T_MED, rb_io_load);
+  rb_team_join(RB_T_MED);
+  rb_idle_probe_on = 0;
+
+  if (rb_io_span == 0u || rb_io_span > 2u) {
+    rb_io_bad = n; /* delay(1) spanned no tick or more than two */
+  }
+  const uint64_t idle = rb_io_idle;
+  const uint64_t share = rb_io_elapsed > 0u ? rb_muldiv(idle, 1000000u, rb_io_elapsed) : 0u;
+  rb_emit_series("idle_time", rb_buf_a, n, RB_COUNTER_HZ, RB_NO_BASE);
+
+  rb_rec_begin("CHECK,idle_occupancy");
+  rb_rec_kv_u32("rounds", n);
+  rb_rec_kv_u32("pass", n - rb_io_bad);
+  rb_rec_kv_u32("fail", rb_io_bad);
+  rb_rec_kv("status", rb_io_bad == 0u ? "OK" : "FAIL");
+  rb_rec_kv_u64("idle", idle);
+  rb_rec_kv_u64("elapsed", rb_io_elapsed);
+  rb_rec_kv_u64("share_ppm", share);
+  rb_rec_kv_u32("idle_pass", pass);
+  rb_rec_kv_u32("idle_gap", rb_io_gap);
+  rb_rec_kv_u32("work", rb_io_work_done);
+  rb_rec_kv_u32("ticks_per_wake", rb_io_span);
+  rb_rec_end();
+
+  const int quiet_ok = q_ppm >= RB_IO_QUIET_MIN_PPM;
+  rb_rec_begin("CHECK,idle_quiet");
+  rb_rec_kv_u32("rounds", 1);
+  rb_rec_kv_u32("pass", quiet_ok ? 1u : 0u);
+  rb_rec_kv_u32("fail", quiet_ok ? 0u : 1u);
+  rb_rec_kv("status", quiet_ok ? "OK" : "FAIL");
+  rb_rec_kv_u32("share_ppm", q_ppm);
+  rb_rec_kv_u32("ticks", RB_IO_QUIET_TICKS);
+  rb_rec_end();
+}
