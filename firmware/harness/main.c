@@ -42,7 +42,7 @@ static const struct {
     {RBP_HAS_TIME_SLICE, "time slicing among equal priorities"},
     {RBP_HAS_TICK_HOOK, "a tick hook"},
     {RBP_HAS_IDLE_HOOK, "an idle hook"},
-    {RBP_HAS_NOTIFY, "a direct task notification"},
+    {RBP_HAS_NOTIFY, "direct task notification"},
 };
 
 void rb_tick_hook(void) {
