@@ -254,7 +254,8 @@ int rb_mbed_notify_give(int task_id) {
 
 int rb_mbed_notify_take(int) {
   /* The calling thread's own flags. */
-  return (rtos::ThisThread::flags_wait_any(kNotifyFlag) & kNotifyFlag) != 0u ? RBP_OK : RBP_ERR;
+  const uint32_t r = rtos::ThisThread::flags_wait_any(kNotifyFlag);
+  return (r & osFlagsError) == 0u && (r & kNotifyFlag) != 0u ? RBP_OK : RBP_ERR;
 }
 
 /* CONFIG checks=: RTX 5.5.3 validates object ids and parameters in every
