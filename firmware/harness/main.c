@@ -43,6 +43,7 @@ static const struct {
     {RBP_HAS_TICK_HOOK, "a tick hook"},
     {RBP_HAS_IDLE_HOOK, "an idle hook"},
     {RBP_HAS_HEAP, "general-purpose allocator of its own"},
+    {RBP_HAS_NOTIFY, "direct task notification"},
 };
 
 volatile uint32_t rb_tick_stamps[RB_TICK_STAMPS];
@@ -120,7 +121,8 @@ static uint32_t rb_stack_free_words(const uint32_t* stack) {
  * record (quiet_ms=) so the host's inactivity timeout follows it: the
  * tick-paced tests wait one tick per sample (11 s at 1 kHz, 110 s at 100 Hz
  * with the default 10000 + 1000), irq_latency one event period per sample in
- * each phase. 0: nothing to announce (the others print within a second). */
+ * each phase (notify in its interrupt phase). 0: nothing to announce (the
+ * others print within a second). */
 static uint32_t rb_quiet_ms(const struct rb_test* t) {
   const uint64_t waits = (uint64_t)t->warmup + t->samples + 2u;
   if (t->run == rb_test_time_slice || t->run == rb_test_tick_overhead) {
@@ -133,7 +135,7 @@ static uint32_t rb_quiet_ms(const struct rb_test* t) {
       t->run == rb_test_mixed_load) {
     return (uint32_t)(((2u * waits + 16u) * 1000u + RB_CFG_TICK_HZ - 1u) / RB_CFG_TICK_HZ);
   }
-  if (t->run == rb_test_irq_latency) {
+  if (t->run == rb_test_irq_latency || t->run == rb_test_notify) {
     return (uint32_t)(rb_muldiv(waits * RB_EVENT_PERIOD, 1000u, RB_EVENT_HZ) + 1u);
   }
   return 0;
@@ -228,6 +230,9 @@ static void rb_check_port_table(void) {
   if (c & RBP_HAS_HEAP) {
     rb_require(p->heap_alloc && p->heap_free && p->heap_stats,
                "RBP_HAS_HEAP set but a heap operation is NULL");
+  if (c & RBP_HAS_NOTIFY) {
+    rb_require(p->notify_give && p->notify_take && p->notify_give_from_isr,
+               "RBP_HAS_NOTIFY set but a notify operation is NULL");
   }
   rb_require(!(c & RBP_HAS_MUTEX_PI) || (c & RBP_HAS_MUTEX),
              "RBP_HAS_MUTEX_PI without RBP_HAS_MUTEX");

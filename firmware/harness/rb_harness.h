@@ -174,6 +174,12 @@ uint64_t rb_muldiv(uint64_t a, uint32_t b, uint64_t c);
 extern struct rb_board_facts rb_facts;
 void rb_config_emit(void);
 
+/* The test-timer events (rb_event_irq, irq_latency.c) while irq_latency is
+ * not measuring: a test that sets this handler before rb_event_start gets
+ * them, called between the port's isr_enter and isr_exit (rb_event_irq calls
+ * both); NULL: they are stray and stop the timer. */
+extern void (*volatile rb_event_handler)(uint32_t event, uint32_t now);
+
 /* irq_latency, phase critical: the background task masks interrupts for
  * about 20 us of the ruler once per tick. */
 #define RB_CRIT_TICKS (RB_COUNTER_HZ / 50000u)

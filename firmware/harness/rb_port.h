@@ -31,7 +31,8 @@
  * RB_NVIC_PRIO_BITS implemented bits, from boards/<board>/board.cmake through
  * rb_build_config.h; STM32F4: 4 bits): SysTick and PendSV at RB_TICK_PRIO
  * (15 there, lowest), the harness' test timer at RB_IRQ_PRIO (14 there). The test-timer ISR calls
- * sem_give_from_isr, so a port whose kernel masks interrupts by priority (BASEPRI) must allow
+ * sem_give_from_isr (the notify test: notify_give_from_isr), so a port whose kernel masks
+ * interrupts by priority (BASEPRI) must allow
  * kernel calls from RB_IRQ_PRIO (FreeRTOS: configMAX_SYSCALL_INTERRUPT_PRIORITY <=
  * RB_PRIO_BYTE(RB_IRQ_PRIO)). The firmware reads both priorities back and reports them in CONFIG.
  *
@@ -91,6 +92,7 @@ struct rbp_heap_stats {
   uint32_t largest_free; /* the largest free block, or the largest request that succeeds
                             (which one: docs/kernels.md); RBP_HEAP_UNKNOWN if neither */
 };
+#define RBP_HAS_NOTIFY (1u << 9)       /* notify_give, notify_take, notify_give_from_isr */
 
 typedef void (*rbp_entry_fn)(void* arg);
 
@@ -172,6 +174,27 @@ struct rbp_ops {
   void* (*heap_alloc)(uint32_t bytes);
   int (*heap_free)(void* block);
   int (*heap_stats)(struct rbp_heap_stats* s);
+  /* Direct task notification (RBP_HAS_NOTIFY): the kernel's own signal to
+   * one task, kept in the task itself (no separate kernel object), where the
+   * kernel's public API has one (FreeRTOS task notifications, uC/OS-III task
+   * semaphores, ChibiOS event flags, CMSIS-RTOS2 thread flags). Tasks are
+   * named by their harness IDs (task_create's `id`); the port maps them to
+   * its task handles. The notification is latched: a give before the take is
+   * kept, and the take then returns at once. Binary or counting as the
+   * kernel's own call is (the port's header says which): a valid harness run
+   * never gives twice without a take in between (notify counts any such
+   * event bad), so both behave the same on every measured path.
+   * notify_give: from a task, notifies task `task_id` (a waiting task of
+   *   higher priority runs at once, inside the call).
+   * notify_take: the calling task, whose ID is `self_id`, waits forever for
+   *   its own notification and consumes it.
+   * notify_give_from_isr: from the test-timer ISR, between isr_enter and
+   *   isr_exit: notifies task `task_id` and requests the switch on interrupt
+   *   exit the kernel's own way (e.g. FreeRTOS: vTaskNotifyGiveFromISR +
+   *   portYIELD_FROM_ISR). */
+  int (*notify_give)(int task_id);
+  int (*notify_take)(int self_id);
+  int (*notify_give_from_isr)(int task_id);
 };
 
 /* The port's table, defined by the port. */

@@ -3,7 +3,7 @@
 # kernel source, the real arm-none-eabi-gcc, the real QEMU and the real
 # `rtosbench verify`.
 #
-#   port-test.sh qemu PORT ENV_VAR RTOSBENCH_BIN REPO_ROOT WORK_DIR GENERATOR BARE_BUILD [KNOWN_DEFECT [NA_TESTS]]
+#   port-test.sh qemu PORT ENV_VAR RTOSBENCH_BIN REPO_ROOT WORK_DIR GENERATOR BARE_BUILD [KNOWN_DEFECT]
 #   port-test.sh f407 PORT ENV_VAR RTOSBENCH_BIN REPO_ROOT WORK_DIR GENERATOR
 #
 # VERSION, the kernel's pinned version, is read from its entry in
@@ -20,9 +20,8 @@
 #   under QEMU (scripts/run-qemu.sh), and requires `rtosbench verify` to
 #   accept the log (exit 0, every PHASE OK, conditions pinned with --expect,
 #   checks=off and lookup=clz among them, or what the kernel's entry pins),
-#   every test of firmware/harness/rb_tests.h run and none NA (but NA_TESTS, a
-#   comma-separated list of tests the port lacks a capability for, which must be
-#   NA with rb_emit_missing's reason), and a second run to give identical statistics
+#   every test run but the ones tests/ports/expected-na.txt lists for the port
+#   (those NA), and a second run to give identical statistics
 #   (QEMU -icount is deterministic). KNOWN_DEFECT=<check> instead requires verify to
 #   report exactly one problem: that CHECK failing (a kernel defect documented
 #   in docs/kernels.md), everything else valid. Then computes the footprint
@@ -36,7 +35,6 @@ set -euo pipefail
 mode=$1 port=$2 env_var=$3 bin=$4 root=$5 work=$6 gen=$7
 bare=${8:-}
 defect=${9:-}
-na_tests=${10:-}
 case $mode in qemu | f407) ;; *) fail "unknown mode '$mode' (qemu or f407)" ;; esac
 version=$("$root/scripts/kernel-env.sh" --pins | awk -v k="$port" '$1 == k && $2 == "-" { print $3 }')
 [[ -n $version && $version != - ]] || fail "configs/qemu.yaml pins no version of kernel '$port'"
@@ -108,9 +106,9 @@ if [[ -z $defect ]]; then
     fail "rtosbench verify exited $rc (0 required)"
   fi
 else
-  # Exactly one problem, the documented one.
-  # (notes, such as an expected NA, are not problems)
-  n=$(($(grep -o '"check":' <<<"$verdicts" | wc -l) - $(grep -o '"severity":"note"' <<<"$verdicts" | wc -l)))
+  # Exactly one problem, the documented one (notes, e.g. the NA of a test the
+  # port has no capability for, are not problems).
+  n=$(grep -o '"severity":"[a-z]*"' <<<"$verdicts" | grep -vc '"note"' || true)
   if [[ $rc -ne 1 || $n -ne 1 ]] || ! grep -q "\"check\":\"check_failed\"" <<<"$verdicts" ||
     ! grep -q "CHECK${defect}failed" <<<"$verdicts"; then
     cat "$work/$port-qemu.verify.txt" >&2
@@ -129,18 +127,18 @@ if ! cmp -s <(grep -E '^(RESULT|PHASE|CHECK|NA),' "$log") <(grep -E '^(RESULT|PH
   fail "the second QEMU run's statistics differ from the first"
 fi
 echo "second run: statistics identical"
-# Every test of the table runs, but those the port is known to lack a
-# capability for (NA_TESTS), which must be NA with the capability's reason.
-total=$(grep -c '^  X(' "$root/firmware/harness/rb_tests.h")
-want_na=0
-for t in ${na_tests//,/ }; do
-  grep -q "^NA,$t,reason=port $port (kernel [^)]*) provides no " "$log" ||
-    fail "expected test $t to be NA for a missing capability: $(grep "^NA,$t," "$log" || echo no NA line)"
-  want_na=$((want_na + 1))
-done
+# Every harness test runs but those the port reports NA by design
+# (tests/ports/expected-na.txt, reasons in docs/kernels.md): exactly those.
 end=$(grep '^END,' "$log" | cut -d'|' -f1)
-[[ $end == *",tests_run=$((total - want_na)),"* && $end == *",tests_na=$want_na"* ]] ||
-  fail "expected $((total - want_na)) of the $total tests to run and $want_na NA (${na_tests:-none}): $end"
+total=$(grep -c '^  X(' "$root/firmware/harness/rb_tests.h")
+na_want=$(awk -v p="$port" '$1 == p { print $2 }' "$root/tests/ports/expected-na.txt" | sort)
+na_got=$( (grep '^NA,' "$log" || true) | cut -d'|' -f1 | cut -d, -f2 | sort)
+[[ $na_got == "$na_want" ]] ||
+  fail "NA records: got [$(echo $na_got)], expected [$(echo $na_want)] (tests/ports/expected-na.txt)"
+n_na=$(grep -c . <<<"$na_want" || true)
+n_run=$((total - n_na))
+[[ $end == *",tests_run=$n_run,"* && $end == *",tests_na=$n_na"* ]] ||
+  fail "expected tests_run=$n_run, tests_na=$n_na (rb_tests.h: $total tests): $end"
 grep '^PHASE,' "$log" | cut -d'|' -f1
 grep -E '^(RESULT|CHECK),' "$log" | cut -d'|' -f1 |
   sed -E 's/^(RESULT,[^,]+,n=[0-9]+),.*median_ticks=([0-9]+),.*p99_ticks=([0-9]+),.*/\1 median=\2 p99=\3/'

@@ -113,7 +113,7 @@ cell() { # PORT PHASE NAME
   printf '\n'
   for s in /api_overhead /wake_latency /round_trip idle/irq_entry idle/event_to_task busy/irq_entry \
     busy/event_to_task critical/irq_entry critical/event_to_task /time_slice /tick_overhead /queue \
-    /mutex_lock_unlock; do
+    /mutex_lock_unlock /notify_wake /notify_event_to_task; do
     printf '| %s |' "${s#/}"
     for p in "${done_ports[@]}"; do printf ' %s |' "$(cell "$p" "${s%%/*}" "${s#*/}")"; done
     printf '\n'

@@ -37,13 +37,7 @@ set_tests_properties(ports_bare_checks PROPERTIES LABELS "ports;qemu" TIMEOUT 30
 # boosted mutex owner unlocks (docs/kernels.md): the test requires exactly
 # that CHECK to fail and everything else to pass.
 set(RB_PORT_DEFECT_tencentos mutex_pi)
-# The harness tests a port reports NA because it lacks a capability they
-# need (rb_tests.h), comma-separated: the test requires exactly these NA lines.
-# TencentOS-tiny's idle task has no hook (ports/tencentos: no RBP_HAS_IDLE_HOOK).
-set(RB_PORT_NA_tencentos idle_occupancy)
-# No general-purpose allocator of their own (docs/kernels.md, the heap test).
-set(RB_PORT_NA_ucos3 heap)
-set(RB_PORT_NA_mbedos heap)
+# The harness tests a port reports NA by design: tests/ports/expected-na.txt.
 file(GLOB RB_PORT_RECIPES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/firmware/ports/*/port.cmake)
 set(RB_PORTS "")
 foreach(recipe IN LISTS RB_PORT_RECIPES)
@@ -60,7 +54,7 @@ foreach(port IN LISTS RB_PORTS)
   add_test(NAME ports_${port}_qemu
     COMMAND ${RB_PORTS_TESTS}/port-test.sh qemu ${port} ${env_var} ${RTOSBENCH_BIN}
             ${PROJECT_SOURCE_DIR} ${RB_PORTS_WORK} ${CMAKE_GENERATOR} ${RB_PORTS_WORK}/bare-qemu
-            "${defect}" "${RB_PORT_NA_${port}}")
+            "${defect}")
   set_tests_properties(ports_${port}_qemu PROPERTIES
     FIXTURES_REQUIRED ports_bare SKIP_RETURN_CODE 77 LABELS "ports;qemu" TIMEOUT 600)
   # RB_CHECKS reaches the kernel's configuration (checks-test.sh).

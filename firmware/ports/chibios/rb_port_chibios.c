@@ -21,6 +21,12 @@
  *   yield       chThdYield
  *   critical    chSysGetStatusAndLockX / chSysRestoreStatusX (BASEPRI at the
  *               kernel level; nesting through the returned status)
+ *   notify      the thread's own event flags (CH_CFG_USE_EVENTS): chEvtSignal
+ *               (thread, event 0) / chEvtWaitAny(EVENT_MASK(0)); from the
+ *               ISR chEvtSignalI inside chSysLockFromISR/chSysUnlockFromISR,
+ *               the switch on exit as for the semaphore. Binary: the flag is
+ *               set or not. Not chThdSuspendS/chThdResume: a resume before
+ *               the suspend is lost, a notification must be kept
  *   delay       chThdSleep; tick count chVTGetSystemTimeX (one unit a tick)
  *   tick        the SysTick handler below runs chSysTimerHandlerI (periodic
  *               tick, CH_CFG_ST_TIMEDELTA 0), whose CH_CFG_SYSTEM_TICK_HOOK
@@ -51,6 +57,7 @@ static semaphore_t rb_ch_sem[RBP_MAX_SEMS];
 static mailbox_t rb_ch_mbox[RBP_MAX_QUEUES];
 static msg_t rb_ch_mbox_buf[RBP_MAX_QUEUES][1];
 static mutex_t rb_ch_mutex[RBP_MAX_MUTEXES];
+static thread_t* rb_ch_thread[RBP_MAX_TASKS];
 
 /* The exception stack. ChibiOS runs threads on the process stack (PSP) and
  * interrupts on the main stack (MSP), as its startup code sets them up
@@ -116,6 +123,7 @@ static int rb_ch_task_create(int id, const char* name, rbp_entry_fn entry, void*
   (void)name;
   thread_t* tp =
       chThdCreateStatic(stack, stack_words * sizeof(uint32_t), RB_CH_PRIO(prio), entry, arg);
+  rb_ch_thread[id] = tp;
   return tp != NULL ? RBP_OK : RBP_ERR;
 }
 
@@ -224,6 +232,25 @@ static uint32_t rb_ch_tick_count(void) {
   return (uint32_t)chVTGetSystemTimeX();
 }
 
+#define RB_CH_NOTIFY_EVENT EVENT_MASK(0)
+
+static int rb_ch_notify_give(int task_id) {
+  chEvtSignal(rb_ch_thread[task_id], RB_CH_NOTIFY_EVENT);
+  return RBP_OK;
+}
+
+static int rb_ch_notify_take(int self_id) {
+  (void)self_id; /* the calling thread's own flags */
+  return chEvtWaitAny(RB_CH_NOTIFY_EVENT) == RB_CH_NOTIFY_EVENT ? RBP_OK : RBP_ERR;
+}
+
+static int rb_ch_notify_give_from_isr(int task_id) {
+  chSysLockFromISR();
+  chEvtSignalI(rb_ch_thread[task_id], RB_CH_NOTIFY_EVENT);
+  chSysUnlockFromISR();
+  return RBP_OK;
+}
+
 /* CONFIG checks= and lookup=, read from the kernel's configuration as
  * compiled (chconf.h follows RB_CFG_CHECKS). */
 #if CH_DBG_ENABLE_CHECKS && CH_DBG_ENABLE_ASSERTS && CH_DBG_SYSTEM_STATE_CHECK
@@ -273,7 +300,7 @@ const struct rbp_ops rbp_port = {
 #if CH_CFG_TIME_QUANTUM > 0
             | RBP_HAS_TIME_SLICE
 #endif
-            | RBP_HAS_HEAP,
+            | RBP_HAS_HEAP | RBP_HAS_NOTIFY,
     .init = rb_ch_init,
     .task_create = rb_ch_task_create,
     .start = rb_ch_start,
@@ -300,4 +327,8 @@ const struct rbp_ops rbp_port = {
     .heap_alloc = rb_ch_heap_alloc,
     .heap_free = rb_ch_heap_free,
     .heap_stats = rb_ch_heap_stats,
+    /* Direct task notification: event flags. */
+    .notify_give = rb_ch_notify_give,
+    .notify_take = rb_ch_notify_take,
+    .notify_give_from_isr = rb_ch_notify_give_from_isr,
 };

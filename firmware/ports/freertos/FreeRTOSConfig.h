@@ -52,7 +52,7 @@
 #define configUSE_RECURSIVE_MUTEXES 0
 #define configUSE_COUNTING_SEMAPHORES 0
 #define configUSE_QUEUE_SETS 0
-#define configUSE_TASK_NOTIFICATIONS 1 /* the kernel default; not used by the port */
+#define configUSE_TASK_NOTIFICATIONS 1 /* the kernel default; the notify test uses it */
 #define configUSE_CO_ROUTINES 0
 #define configQUEUE_REGISTRY_SIZE 0
 

@@ -9,6 +9,12 @@
  *   yield       taskYIELD
  *   critical    taskENTER_CRITICAL / taskEXIT_CRITICAL (BASEPRI, nesting
  *               counted by the kernel)
+ *   notify      xTaskNotifyGive / ulTaskNotifyTake(pdTRUE, portMAX_DELAY) /
+ *               vTaskNotifyGiveFromISR + portYIELD_FROM_ISR, on notification
+ *               index 0 (configUSE_TASK_NOTIFICATIONS). The give increments
+ *               the task's notification value; the take with pdTRUE clears
+ *               it to 0 on return: a counting give, a binary take (the
+ *               "lightweight binary semaphore" use of FreeRTOS' manual)
  * Tasks are created statically on the harness' stacks; semaphores, the queue
  * and the mutexes come from heap_4 (the seed's allocator). The idle and
  * timer-service tasks get 512-word stacks like every other task. */
@@ -19,6 +25,7 @@
 #include "task.h"
 
 static StaticTask_t rb_frt_tcb[RBP_MAX_TASKS];
+static TaskHandle_t rb_frt_task[RBP_MAX_TASKS];
 static SemaphoreHandle_t rb_frt_sem[RBP_MAX_SEMS];
 static QueueHandle_t rb_frt_queue[RBP_MAX_QUEUES];
 static SemaphoreHandle_t rb_frt_mutex[RBP_MAX_MUTEXES];
@@ -65,6 +72,7 @@ static int rb_frt_task_create(int id, const char* name, rbp_entry_fn entry, void
   }
   TaskHandle_t h = xTaskCreateStatic(entry, name, stack_words, arg, (UBaseType_t)prio,
                                      (StackType_t*)stack, &rb_frt_tcb[id]);
+  rb_frt_task[id] = h;
   return h != NULL ? RBP_OK : RBP_ERR;
 }
 
@@ -182,6 +190,25 @@ static int rb_frt_heap_stats(struct rbp_heap_stats* s) {
   return RBP_OK;
 }
 
+#if configUSE_TASK_NOTIFICATIONS
+static int rb_frt_notify_give(int task_id) {
+  (void)xTaskNotifyGive(rb_frt_task[task_id]); /* always pdPASS */
+  return RBP_OK;
+}
+
+static int rb_frt_notify_take(int self_id) {
+  (void)self_id; /* the calling task's own notification */
+  return ulTaskNotifyTake(pdTRUE, portMAX_DELAY) != 0u ? RBP_OK : RBP_ERR;
+}
+
+static int rb_frt_notify_give_from_isr(int task_id) {
+  BaseType_t woken = pdFALSE;
+  vTaskNotifyGiveFromISR(rb_frt_task[task_id], &woken);
+  portYIELD_FROM_ISR(woken);
+  return RBP_OK;
+}
+#endif
+
 /* CONFIG checks= and lookup=, read from the kernel's configuration as
  * compiled (FreeRTOSConfig.h follows RB_CFG_CHECKS). */
 #if configASSERT_DEFINED /* FreeRTOS.h: 1 when FreeRTOSConfig.h defined configASSERT */
@@ -207,7 +234,11 @@ const struct rbp_ops rbp_port = {
 #if configUSE_TIME_SLICING
             | RBP_HAS_TIME_SLICE
 #endif
-            | RBP_HAS_HEAP,
+            | RBP_HAS_HEAP
+#if configUSE_TASK_NOTIFICATIONS
+            | RBP_HAS_NOTIFY
+#endif
+    ,
     .init = rb_frt_init,
     .task_create = rb_frt_task_create,
     .start = rb_frt_start,
@@ -234,4 +265,10 @@ const struct rbp_ops rbp_port = {
     .heap_alloc = rb_frt_heap_alloc,
     .heap_free = rb_frt_heap_free,
     .heap_stats = rb_frt_heap_stats,
+#if configUSE_TASK_NOTIFICATIONS
+    /* Direct task notification. */
+    .notify_give = rb_frt_notify_give,
+    .notify_take = rb_frt_notify_take,
+    .notify_give_from_isr = rb_frt_notify_give_from_isr,
+#endif
 };

@@ -28,6 +28,12 @@
  *   critical    core_util_critical_section_enter/exit (PRIMASK: masks every
  *               interrupt, the test timer and the tick included; Mbed nests
  *               with its own counter, the returned state is unused)
+ *   notify      thread flags (CMSIS-RTOS2 osThreadFlagsSet / osThreadFlagsWait
+ *               under the rtos:: classes): Thread::flags_set(1) /
+ *               ThisThread::flags_wait_any(1) (clears the flag on return);
+ *               from the ISR the same flags_set (RTX posts it to its ISR
+ *               queue and pends PendSV, as the semaphore's release). Binary:
+ *               a flag is set or not
  *   delay       ThisThread::sleep_for(Kernel::Clock::duration_u32(ticks))
  *   tick count  Kernel::Clock::now() (1 ms = 1 tick)
  *   tick        RTX's SysTick_Handler (irq_cm4f.S) calls osRtxTick_Handler;
@@ -243,6 +249,19 @@ uint32_t rb_mbed_tick_count(void) {
   return static_cast<uint32_t>(rtos::Kernel::Clock::now().time_since_epoch().count());
 }
 
+/* The thread flag the notification uses (bit 31 is osFlagsError). */
+constexpr uint32_t kNotifyFlag = 1u;
+
+int rb_mbed_notify_give(int task_id) {
+  return (rb_threads.at(task_id)->flags_set(kNotifyFlag) & osFlagsError) == 0u ? RBP_OK : RBP_ERR;
+}
+
+int rb_mbed_notify_take(int) {
+  /* The calling thread's own flags. */
+  const uint32_t r = rtos::ThisThread::flags_wait_any(kNotifyFlag);
+  return (r & osFlagsError) == 0u && (r & kNotifyFlag) != 0u ? RBP_OK : RBP_ERR;
+}
+
 /* CONFIG checks=: RTX 5.5.3 validates object ids and parameters in every
  * call whatever the configuration, and the rtos:: classes test every status
  * (MBED_ERROR): "partial" unless the checks that can be switched (RTX's
@@ -343,7 +362,8 @@ void operator delete(void*, std::size_t) noexcept {}
 extern "C" const struct rbp_ops rbp_port = {
     "mbedos",
     RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_QUEUE | RBP_HAS_MUTEX |
-        RBP_HAS_MUTEX_PI | RBP_HAS_TIME_SLICE | RBP_HAS_TICK_HOOK | RBP_HAS_IDLE_HOOK,
+        RBP_HAS_MUTEX_PI | RBP_HAS_TIME_SLICE | RBP_HAS_TICK_HOOK | RBP_HAS_IDLE_HOOK |
+        RBP_HAS_NOTIFY,
     rb_mbed_init,
     rb_mbed_task_create,
     rb_mbed_start,
@@ -370,4 +390,8 @@ extern "C" const struct rbp_ops rbp_port = {
     nullptr,
     nullptr,
     nullptr,
+    /* Direct task notification: thread flags (from the ISR: the same call). */
+    rb_mbed_notify_give,
+    rb_mbed_notify_take,
+    rb_mbed_notify_give,
 };

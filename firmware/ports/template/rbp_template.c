@@ -69,4 +69,10 @@ const struct rbp_ops rbp_port = {
      * kernel behind it the template has neither. */
     .checks = "none",
     .lookup = "none",
+    /* Direct task notification (RBP_HAS_NOTIFY; rb_port.h, docs/porting.md),
+     * only where the kernel's public API has a signal kept in the task itself
+     * (FreeRTOS xTaskNotifyGive / ulTaskNotifyTake / vTaskNotifyGiveFromISR);
+     * else leave the flag out and say why in docs/kernels.md. NULL until
+     * implemented: notify_give(task_id), notify_take(self_id),
+     * notify_give_from_isr(task_id), task IDs as given to task_create. */
 };

@@ -20,6 +20,10 @@
  *   slicing     OSSchedRoundRobinCfg(enabled, 1 tick); every task's quantum 1
  *               (round robin left disabled, the kernel's default, when
  *               RB_TIME_SLICING is 0)
+ *   notify      the task's built-in semaphore: OSTaskSemPost(tcb,
+ *               OS_OPT_POST_NONE) / OSTaskSemPend(0, OS_OPT_PEND_BLOCKING);
+ *               from the ISR the same post between OSIntEnter and OSIntExit.
+ *               Counting, like OSSem (see semaphores above)
  *   hooks       OS_AppIdleTaskHookPtr / OS_AppTimeTickHookPtr (the kernel's
  *               application hooks, OS_CFG_APP_HOOKS_EN)
  *
@@ -194,6 +198,20 @@ static uint32_t rb_os_tick_count(void) {
   return (uint32_t)OSTimeGet(&err);
 }
 
+static int rb_os_notify_give(int task_id) {
+  OS_ERR err;
+  (void)OSTaskSemPost(&rb_os_tcb[task_id], OS_OPT_POST_NONE, &err);
+  return rb_os_ok(err);
+}
+
+static int rb_os_notify_take(int self_id) {
+  (void)self_id; /* the calling task's own semaphore */
+  OS_ERR err;
+  CPU_TS ts;
+  (void)OSTaskSemPend(0u, OS_OPT_PEND_BLOCKING, &ts, &err);
+  return rb_os_ok(err);
+}
+
 /* CONFIG checks= and lookup=, read from the kernel's configuration as
  * compiled (os_cfg.h follows RB_CFG_CHECKS; uC-CPU's cpu.h says whether
  * CPU_CntLeadZeros is the CLZ instruction). */
@@ -225,7 +243,7 @@ const struct rbp_ops rbp_port = {
     .kernel = "ucos3",
     .caps = RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_QUEUE |
             RBP_HAS_MUTEX | RBP_HAS_MUTEX_PI | (RB_TIME_SLICING ? RBP_HAS_TIME_SLICE : 0u) |
-            RBP_HAS_TICK_HOOK | RBP_HAS_IDLE_HOOK,
+            RBP_HAS_TICK_HOOK | RBP_HAS_IDLE_HOOK | RBP_HAS_NOTIFY,
     .init = rb_os_init,
     .task_create = rb_os_task_create,
     .start = rb_os_start,
@@ -248,4 +266,8 @@ const struct rbp_ops rbp_port = {
     .tick_count = rb_os_tick_count,
     .checks = rb_port_checks,
     .lookup = rb_port_lookup,
+    /* Direct task notification: the task semaphore. */
+    .notify_give = rb_os_notify_give,
+    .notify_take = rb_os_notify_take,
+    .notify_give_from_isr = rb_os_notify_give,
 };
