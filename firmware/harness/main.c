@@ -230,13 +230,13 @@ static void rb_check_port_table(void) {
   if (c & RBP_HAS_HEAP) {
     rb_require(p->heap_alloc && p->heap_free && p->heap_stats,
                "RBP_HAS_HEAP set but a heap operation is NULL");
-  if (c & RBP_HAS_NOTIFY) {
-    rb_require(p->notify_give && p->notify_take && p->notify_give_from_isr,
-               "RBP_HAS_NOTIFY set but a notify operation is NULL");
+    if (c & RBP_HAS_NOTIFY) {
+      rb_require(p->notify_give && p->notify_take && p->notify_give_from_isr,
+                 "RBP_HAS_NOTIFY set but a notify operation is NULL");
+    }
+    rb_require(!(c & RBP_HAS_MUTEX_PI) || (c & RBP_HAS_MUTEX),
+               "RBP_HAS_MUTEX_PI without RBP_HAS_MUTEX");
   }
-  rb_require(!(c & RBP_HAS_MUTEX_PI) || (c & RBP_HAS_MUTEX),
-             "RBP_HAS_MUTEX_PI without RBP_HAS_MUTEX");
-}
 
 /* The start handshake. The banner says the image waits; it is repeated
  * about every RB_START_SPINS polls of the UART (under a second on the F407)
@@ -248,121 +248,121 @@ static void rb_check_port_table(void) {
 #define RB_START_SPINS 4000000u
 #define RB_START_MAX 32u
 
-static const char rb_banner[] =
-    "rtosbench-fw: board=" RB_CFG_BOARD " port=" RB_CFG_PORT " harness=" RB_CFG_HARNESS_HASH
-    " nonce=" RB_CFG_NONCE " waiting for START\n";
+  static const char rb_banner[] =
+      "rtosbench-fw: board=" RB_CFG_BOARD " port=" RB_CFG_PORT " harness=" RB_CFG_HARNESS_HASH
+      " nonce=" RB_CFG_NONCE " waiting for START\n";
 
-static int rb_start_matches(const char* line, uint32_t n) {
-  static const char start[] = "START";
-  static const char nonce[] = RB_CFG_NONCE;
-  const uint32_t ls = sizeof start - 1u;
-  const uint32_t ln = sizeof nonce - 1u;
-  for (uint32_t i = 0; i < ls; i++) {
-    if (i >= n || line[i] != start[i]) {
-      return 0;
+  static int rb_start_matches(const char* line, uint32_t n) {
+    static const char start[] = "START";
+    static const char nonce[] = RB_CFG_NONCE;
+    const uint32_t ls = sizeof start - 1u;
+    const uint32_t ln = sizeof nonce - 1u;
+    for (uint32_t i = 0; i < ls; i++) {
+      if (i >= n || line[i] != start[i]) {
+        return 0;
+      }
     }
-  }
-  if (n == ls) {
-    rb_start_kind = "manual";
-    return 1;
-  }
-  if (line[ls] != ' ') {
-    return 0;
-  }
-  if (n == ls + 1u + ln) {
-    uint32_t i = 0;
-    while (i < ln && line[ls + 1u + i] == nonce[i]) {
-      i++;
-    }
-    if (i == ln) {
-      rb_start_kind = "host";
+    if (n == ls) {
+      rb_start_kind = "manual";
       return 1;
     }
-  }
-  rb_other_line("rtosbench-fw: START refused: its nonce is not this image's (" RB_CFG_NONCE ")");
-  return 0;
-}
-
-static void rb_wait_start(void) {
-  char line[RB_START_MAX];
-  uint32_t n = 0;
-  for (;;) {
-    uint32_t sent = 0;
-    for (uint32_t spin = 0; spin < RB_START_SPINS; spin++) {
-      if (sent < sizeof rb_banner - 1u) {
-        rb_board_write(&rb_banner[sent++], 1u);
+    if (line[ls] != ' ') {
+      return 0;
+    }
+    if (n == ls + 1u + ln) {
+      uint32_t i = 0;
+      while (i < ln && line[ls + 1u + i] == nonce[i]) {
+        i++;
       }
-      const int c = rb_board_getc();
-      if (c < 0) {
-        continue;
-      }
-      if (c == '\n' || c == '\r') {
-        if (n > 0u && n <= RB_START_MAX && rb_start_matches(line, n)) {
-          /* Finish the banner line: BEGIN must start a line of its own. */
-          rb_board_write(&rb_banner[sent], (uint32_t)(sizeof rb_banner - 1u - sent));
-          return;
-        }
-        n = 0;
-      } else {
-        if (n < RB_START_MAX) {
-          line[n] = (char)c;
-        }
-        n++;
+      if (i == ln) {
+        rb_start_kind = "host";
+        return 1;
       }
     }
+    rb_other_line("rtosbench-fw: START refused: its nonce is not this image's (" RB_CFG_NONCE ")");
+    return 0;
   }
-}
 
-int main(void) {
-  rb_board_console_init();
-  rb_wait_start();
-  /* The host has let go of the core (it sends START after the release): read
-   * DHCSR before anything else touches the debug registers. */
-  rb_boot_dhcsr = DBG_DHCSR;
-  rb_board_init();
-  rb_board_read_facts(&rb_facts);
-  rb_check_port_table();
-
-  if (!(rbp_port.caps & RBP_HAS_TASKS)) {
-    /* No kernel (the template port): the ruler still runs, every other test
-     * is reported NA. */
-    rb_run_all();
+  static void rb_wait_start(void) {
+    char line[RB_START_MAX];
+    uint32_t n = 0;
     for (;;) {
+      uint32_t sent = 0;
+      for (uint32_t spin = 0; spin < RB_START_SPINS; spin++) {
+        if (sent < sizeof rb_banner - 1u) {
+          rb_board_write(&rb_banner[sent++], 1u);
+        }
+        const int c = rb_board_getc();
+        if (c < 0) {
+          continue;
+        }
+        if (c == '\n' || c == '\r') {
+          if (n > 0u && n <= RB_START_MAX && rb_start_matches(line, n)) {
+            /* Finish the banner line: BEGIN must start a line of its own. */
+            rb_board_write(&rb_banner[sent], (uint32_t)(sizeof rb_banner - 1u - sent));
+            return;
+          }
+          n = 0;
+        } else {
+          if (n < RB_START_MAX) {
+            line[n] = (char)c;
+          }
+          n++;
+        }
+      }
     }
   }
 
-  rb_check(rbp_port.init(), "init");
-  for (int id = 0; id < RB_SEMS; id++) {
-    rb_check(rbp_port.sem_create(id), "sem_create");
-  }
-  if (rbp_port.caps & RBP_HAS_QUEUE) {
-    for (int id = 0; id < RB_QUEUES; id++) {
-      rb_check(rbp_port.queue_create(id), "queue_create");
-    }
-  }
-  if (rbp_port.caps & RBP_HAS_MUTEX) {
-    for (int id = 0; id < RB_MUTEXES; id++) {
-      rb_check(rbp_port.mutex_create(id), "mutex_create");
-    }
-  }
+  int main(void) {
+    rb_board_console_init();
+    rb_wait_start();
+    /* The host has let go of the core (it sends START after the release): read
+     * DHCSR before anything else touches the debug registers. */
+    rb_boot_dhcsr = DBG_DHCSR;
+    rb_board_init();
+    rb_board_read_facts(&rb_facts);
+    rb_check_port_table();
 
-  static const struct {
-    const char* name;
-    int prio;
-  } layout[RB_TASKS] = {
-      [RB_T_CTL] = {"ctl", RB_PRIO_CTL},  [RB_T_HI] = {"hi", RB_PRIO_HI},
-      [RB_T_MED] = {"med", RB_PRIO_MED},  [RB_T_LO] = {"lo", RB_PRIO_LO},
-      [RB_T_BG_A] = {"bg_a", RB_PRIO_BG}, [RB_T_BG_B] = {"bg_b", RB_PRIO_BG},
-  };
-  for (int k = 0; k < RB_TASKS; k++) {
-    for (uint32_t w = 0; w < RB_STACK_WORDS; w++) {
-      rb_stacks[k][w] = RB_STACK_FILL;
+    if (!(rbp_port.caps & RBP_HAS_TASKS)) {
+      /* No kernel (the template port): the ruler still runs, every other test
+       * is reported NA. */
+      rb_run_all();
+      for (;;) {
+      }
     }
-    rbp_entry_fn entry = (k == RB_T_CTL) ? rb_controller : rb_worker_main;
-    rb_check(rbp_port.task_create(k, layout[k].name, entry, (void*)(intptr_t)k, layout[k].prio,
-                                  rb_stacks[k], RB_STACK_WORDS),
-             "task_create");
+
+    rb_check(rbp_port.init(), "init");
+    for (int id = 0; id < RB_SEMS; id++) {
+      rb_check(rbp_port.sem_create(id), "sem_create");
+    }
+    if (rbp_port.caps & RBP_HAS_QUEUE) {
+      for (int id = 0; id < RB_QUEUES; id++) {
+        rb_check(rbp_port.queue_create(id), "queue_create");
+      }
+    }
+    if (rbp_port.caps & RBP_HAS_MUTEX) {
+      for (int id = 0; id < RB_MUTEXES; id++) {
+        rb_check(rbp_port.mutex_create(id), "mutex_create");
+      }
+    }
+
+    static const struct {
+      const char* name;
+      int prio;
+    } layout[RB_TASKS] = {
+        [RB_T_CTL] = {"ctl", RB_PRIO_CTL},  [RB_T_HI] = {"hi", RB_PRIO_HI},
+        [RB_T_MED] = {"med", RB_PRIO_MED},  [RB_T_LO] = {"lo", RB_PRIO_LO},
+        [RB_T_BG_A] = {"bg_a", RB_PRIO_BG}, [RB_T_BG_B] = {"bg_b", RB_PRIO_BG},
+    };
+    for (int k = 0; k < RB_TASKS; k++) {
+      for (uint32_t w = 0; w < RB_STACK_WORDS; w++) {
+        rb_stacks[k][w] = RB_STACK_FILL;
+      }
+      rbp_entry_fn entry = (k == RB_T_CTL) ? rb_controller : rb_worker_main;
+      rb_check(rbp_port.task_create(k, layout[k].name, entry, (void*)(intptr_t)k, layout[k].prio,
+                                    rb_stacks[k], RB_STACK_WORDS),
+               "task_create");
+    }
+    rbp_port.start();
+    rb_fatal("start returned");
   }
-  rbp_port.start();
-  rb_fatal("start returned");
-}

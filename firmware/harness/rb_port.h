@@ -92,7 +92,7 @@ struct rbp_heap_stats {
   uint32_t largest_free; /* the largest free block, or the largest request that succeeds
                             (which one: docs/kernels.md); RBP_HEAP_UNKNOWN if neither */
 };
-#define RBP_HAS_NOTIFY (1u << 9)       /* notify_give, notify_take, notify_give_from_isr */
+#define RBP_HAS_NOTIFY (1u << 9) /* notify_give, notify_take, notify_give_from_isr */
 
 typedef void (*rbp_entry_fn)(void* arg);
 

@@ -438,6 +438,8 @@ TEST(Checker, StackUnseenIsANoteAndGarbageIsMalformed) {
   b.entries[b.find("END,")].text =
       "END,RTOS_BENCH_V2,tests_run=9,tests_na=0,stack_min_free_words=9x";
   EXPECT_EQ(problems(check(b.str())), (std::set<std::string>{"malformed"}));
+}
+
 namespace {
 
 // A tick_drift log: tick_period's RAW samples and the CHECK with `extra`.
