@@ -230,13 +230,14 @@ static void rb_check_port_table(void) {
   if (c & RBP_HAS_HEAP) {
     rb_require(p->heap_alloc && p->heap_free && p->heap_stats,
                "RBP_HAS_HEAP set but a heap operation is NULL");
-    if (c & RBP_HAS_NOTIFY) {
-      rb_require(p->notify_give && p->notify_take && p->notify_give_from_isr,
-                 "RBP_HAS_NOTIFY set but a notify operation is NULL");
-    }
-    rb_require(!(c & RBP_HAS_MUTEX_PI) || (c & RBP_HAS_MUTEX),
-               "RBP_HAS_MUTEX_PI without RBP_HAS_MUTEX");
   }
+  if (c & RBP_HAS_NOTIFY) {
+    rb_require(p->notify_give && p->notify_take && p->notify_give_from_isr,
+               "RBP_HAS_NOTIFY set but a notify operation is NULL");
+  }
+  rb_require(!(c & RBP_HAS_MUTEX_PI) || (c & RBP_HAS_MUTEX),
+             "RBP_HAS_MUTEX_PI without RBP_HAS_MUTEX");
+}
 
 /* The start handshake. The banner says the image waits; it is repeated
  * about every RB_START_SPINS polls of the UART (under a second on the F407)
