@@ -205,6 +205,8 @@ static void log_all(void) {
   add_u32(RB_TICK_HZ);
   add_str(",preempt=1,slicing=0,fpu=");
   add_u32(RB_FPU_CONTEXT);
+  add_str(",ramfunc=");
+  add_u32(RB_RAMFUNC);
   add_str(",compiler=" __VERSION__ ",opt=" RB_OPT);
   end_line();
   begin_line("CONFIG,kernel=testfw,kernel_version=" RB_KERNEL_VERSION
