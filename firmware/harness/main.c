@@ -42,6 +42,7 @@ static const struct {
     {RBP_HAS_TIME_SLICE, "time slicing among equal priorities"},
     {RBP_HAS_TICK_HOOK, "a tick hook"},
     {RBP_HAS_IDLE_HOOK, "an idle hook"},
+    {RBP_HAS_ZERO_LATENCY_IRQ, "interrupt level its critical section leaves unmasked"},
 };
 
 void rb_tick_hook(void) {
@@ -50,6 +51,9 @@ void rb_tick_hook(void) {
 
 void rb_idle_hook(void) {
   rb_idle_passes++;
+  if (rb_idle_sleep != 0u) { /* only during sleep_wake */
+    rb_sleep_idle();
+  }
 }
 
 void rb_fatal(const char* what) {
@@ -112,6 +116,9 @@ static uint32_t rb_quiet_ms(const struct rb_test* t) {
   const uint64_t waits = (uint64_t)t->warmup + t->samples + 2u;
   if (t->run == rb_test_time_slice || t->run == rb_test_tick_overhead) {
     return (uint32_t)((waits * 1000u + RB_CFG_TICK_HZ - 1u) / RB_CFG_TICK_HZ);
+  }
+  if (t->run == rb_test_sleep_wake) {
+    return rb_sleep_wake_quiet_ms(t);
   }
   if (t->run == rb_test_irq_latency) {
     return (uint32_t)(rb_muldiv(waits * RB_EVENT_PERIOD, 1000u, RB_EVENT_HZ) + 1u);

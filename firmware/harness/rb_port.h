@@ -73,6 +73,9 @@
 #define RBP_HAS_TIME_SLICE (1u << 6)   /* equal-priority ready tasks rotate every tick */
 #define RBP_HAS_TICK_HOOK (1u << 7)    /* the port calls rb_tick_hook() on every tick */
 #define RBP_HAS_IDLE_HOOK (1u << 8)    /* the port calls rb_idle_hook() from its idle loop */
+/* The kernel's critical section leaves interrupt level zero_latency_prio
+ * unmasked (BASEPRI-based kernels; never with PRIMASK): zero_latency_irq. */
+#define RBP_HAS_ZERO_LATENCY_IRQ (1u << 11)
 
 typedef void (*rbp_entry_fn)(void* arg);
 
@@ -140,6 +143,14 @@ struct rbp_ops {
    * docs/kernels.md gives each kernel's values, item by item. */
   const char* checks;
   const char* lookup;
+
+  /* zero_latency_irq (with RBP_HAS_ZERO_LATENCY_IRQ): an NVIC level (0 the
+   * most urgent, RB_NVIC_PRIO_BITS implemented bits, like RB_IRQ_PRIO) that
+   * the kernel's critical section (critical_enter) never masks and that none
+   * of the kernel's own exceptions uses, e.g. FreeRTOS: one level above
+   * configMAX_SYSCALL_INTERRUPT_PRIORITY. An ISR at this level must not call
+   * the kernel. The harness checks the claim (CHECK zli_unmasked). */
+  int zero_latency_prio;
 };
 
 /* The port's table, defined by the port. */
@@ -152,7 +163,9 @@ extern const struct rbp_ops rbp_port;
  * rb_idle_hook: from every pass of the idle task's loop. The idle loop must
  *   busy-wait, not sleep (WFI stops the DWT cycle counter on hardware and
  *   makes QEMU's -icount timing depend on the wake source); the harness uses
- *   the hook to know when every task is blocked. */
+ *   the hook to know when every task is blocked. Only during test sleep_wake
+ *   does the hook itself sleep (WFI, or the board's STOP mode) before it
+ *   returns, as an application's idle hook would. */
 void rb_tick_hook(void);
 void rb_idle_hook(void);
 

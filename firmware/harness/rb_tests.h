@@ -21,7 +21,9 @@
   X(time_slice, RBP_HAS_TASKS | RBP_HAS_TIME_SLICE, "time_slice") \
   X(tick_overhead, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK, "tick_irq_empty tick_overhead") \
   X(queue, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_QUEUE, "queue") \
-  X(mutex, RBP_HAS_TASKS | RBP_HAS_MUTEX, "mutex_lock_unlock")
+  X(mutex, RBP_HAS_TASKS | RBP_HAS_MUTEX, "mutex_lock_unlock") \
+  X(sleep_wake, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_IDLE_HOOK, "sleep_wake_entry sleep_wake stop_wake") \
+  X(zero_latency_irq, RBP_HAS_TASKS | RBP_HAS_ZERO_LATENCY_IRQ, "zli_entry_idle zli_entry_critical")
 /* clang-format on */
 
 #endif

@@ -245,7 +245,7 @@ const struct rbp_ops rbp_port = {
 #if CH_CFG_TIME_QUANTUM > 0
             | RBP_HAS_TIME_SLICE
 #endif
-    ,
+            | RBP_HAS_ZERO_LATENCY_IRQ,
     .init = rb_ch_init,
     .task_create = rb_ch_task_create,
     .start = rb_ch_start,
@@ -268,4 +268,10 @@ const struct rbp_ops rbp_port = {
     .tick_count = rb_ch_tick_count,
     .checks = rb_port_checks,
     .lookup = rb_port_lookup,
+
+    /* zero_latency_irq: port_lock sets BASEPRI to CORTEX_BASEPRI_KERNEL
+     * (level CORTEX_MAX_KERNEL_PRIORITY, 2 here); levels above it are
+     * ChibiOS' fast interrupts. SVCall takes level 1, so the fast level used
+     * is CORTEX_MAXIMUM_PRIORITY (0). */
+    .zero_latency_prio = CORTEX_MAXIMUM_PRIORITY,
 };

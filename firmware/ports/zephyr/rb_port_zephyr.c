@@ -32,6 +32,7 @@
 /* The board's handlers (boards/<board>/board.c), named by port.cmake. */
 void RB_ZEPHYR_TEST_ISR(void);
 void RB_ZEPHYR_EMPTY_ISR(void);
+void RB_ZEPHYR_ZLI_ISR(void);
 
 static struct k_thread rb_zep_thread[RBP_MAX_TASKS];
 static k_tid_t rb_zep_tid[RBP_MAX_TASKS];
@@ -93,6 +94,10 @@ static int rb_zep_init(void) {
   /* tick_overhead's empty interrupt: in the vector table directly, with no
    * kernel code around it, as in every other kernel's image. */
   IRQ_DIRECT_CONNECT(RB_ZEPHYR_EMPTY_IRQN, RB_ZEP_IRQ_PRIO, RB_ZEPHYR_EMPTY_ISR, 0);
+  /* zero_latency_irq's timer: in the vector table directly, at Zephyr's
+   * zero-latency level (CONFIG_ZERO_LATENCY_IRQS: NVIC level 0, above
+   * irq_lock's BASEPRI); its handler calls no kernel function. */
+  IRQ_DIRECT_CONNECT(RB_ZEPHYR_ZLI_IRQN, 0, RB_ZEPHYR_ZLI_ISR, IRQ_ZERO_LATENCY);
   return RBP_OK;
 }
 
@@ -244,7 +249,7 @@ const struct rbp_ops rbp_port = {
 #if defined(CONFIG_TIMESLICING) && CONFIG_TIMESLICING
             | RBP_HAS_TIME_SLICE
 #endif
-    ,
+            | RBP_HAS_ZERO_LATENCY_IRQ,
     .init = rb_zep_init,
     .task_create = rb_zep_task_create,
     .start = rb_zep_start,
@@ -267,4 +272,9 @@ const struct rbp_ops rbp_port = {
     .tick_count = rb_zep_tick_count,
     .checks = rb_port_checks,
     .lookup = rb_port_lookup,
+
+    /* zero_latency_irq: irq_lock raises BASEPRI to _EXC_IRQ_DEFAULT_PRIO
+     * (level _IRQ_PRIO_OFFSET, 2 with CONFIG_ZERO_LATENCY_IRQS); the
+     * zero-latency level _EXC_ZERO_LATENCY_IRQS_PRIO (0) stays unmasked. */
+    .zero_latency_prio = _EXC_ZERO_LATENCY_IRQS_PRIO,
 };
