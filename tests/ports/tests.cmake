@@ -37,6 +37,16 @@ set_tests_properties(ports_bare_checks PROPERTIES LABELS "ports;qemu" TIMEOUT 30
 # boosted mutex owner unlocks (docs/kernels.md): the test requires exactly
 # that CHECK to fail and everything else to pass.
 set(RB_PORT_DEFECT_tencentos mutex_pi)
+# Tests a kernel cannot express, reported NA with the reason (docs/kernels.md,
+# "Zero-latency level and the sleeping idle hook"): a kernel that masks with
+# PRIMASK has no zero-latency level; one without an idle hook cannot sleep in it.
+set(RB_PORT_NA_threadx zero_latency_irq)
+set(RB_PORT_NA_tencentos "sleep_wake zero_latency_irq")
+set(RB_PORT_NA_rtthread_nano zero_latency_irq)
+set(RB_PORT_NA_rtthread zero_latency_irq)
+set(RB_PORT_NA_liteos_m zero_latency_irq)
+set(RB_PORT_NA_mbedos zero_latency_irq)
+set(RB_PORT_NA_nuttx zero_latency_irq)
 file(GLOB RB_PORT_RECIPES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/firmware/ports/*/port.cmake)
 set(RB_PORTS "")
 foreach(recipe IN LISTS RB_PORT_RECIPES)
@@ -50,10 +60,11 @@ endforeach()
 foreach(port IN LISTS RB_PORTS)
   string(TOUPPER "RTOSBENCH_KERNEL_${port}" env_var)
   set(defect "${RB_PORT_DEFECT_${port}}")
+  set(na_tests "${RB_PORT_NA_${port}}")
   add_test(NAME ports_${port}_qemu
     COMMAND ${RB_PORTS_TESTS}/port-test.sh qemu ${port} ${env_var} ${RTOSBENCH_BIN}
             ${PROJECT_SOURCE_DIR} ${RB_PORTS_WORK} ${CMAKE_GENERATOR} ${RB_PORTS_WORK}/bare-qemu
-            "${defect}")
+            "${defect}" "${na_tests}")
   set_tests_properties(ports_${port}_qemu PROPERTIES
     FIXTURES_REQUIRED ports_bare SKIP_RETURN_CODE 77 LABELS "ports;qemu" TIMEOUT 600)
   # RB_CHECKS reaches the kernel's configuration (checks-test.sh).
