@@ -155,7 +155,8 @@ uint32_t rb_sleep_wake_quiet_ms(const struct rb_test* t) {
   const uint64_t waits = (uint64_t)t->warmup + t->samples + 2u;
   uint32_t ms = (uint32_t)(rb_muldiv(waits * RB_EVENT_PERIOD, 1000u, RB_EVENT_HZ) + 1u);
 #if RB_BOARD_HAS_STOP
-  const uint32_t stop_ms = (RB_STOP_SAMPLES + RB_STOP_WARMUP + 2u) * (RB_STOP_PERIOD_US / 1000u + 1u);
+  const uint32_t stop_ms =
+      (RB_STOP_SAMPLES + RB_STOP_WARMUP + 2u) * (RB_STOP_PERIOD_US / 1000u + 1u);
   ms = stop_ms > ms ? stop_ms : ms;
 #endif
   return ms;
