@@ -33,6 +33,9 @@
 void RB_ZEPHYR_TEST_ISR(void);
 void RB_ZEPHYR_EMPTY_ISR(void);
 void RB_ZEPHYR_ZLI_ISR(void);
+#ifdef RB_ZEPHYR_STOP_IRQN
+void RB_ZEPHYR_STOP_ISR(void);
+#endif
 
 static struct k_thread rb_zep_thread[RBP_MAX_TASKS];
 static k_tid_t rb_zep_tid[RBP_MAX_TASKS];
@@ -80,6 +83,15 @@ static void rb_zep_test_isr(const void* arg) {
   RB_ZEPHYR_TEST_ISR();
 }
 
+#ifdef RB_ZEPHYR_STOP_IRQN
+/* sleep_wake's STOP wake-up (boards with RB_BOARD_HAS_STOP): it gives a
+ * semaphore, so it is connected like the test timer. */
+static void rb_zep_stop_isr(const void* arg) {
+  ARG_UNUSED(arg);
+  RB_ZEPHYR_STOP_ISR();
+}
+#endif
+
 /* ---- Port operations ---------------------------------------------------- */
 
 /* Zephyr's entry takes three arguments, the harness' one: the thread starts
@@ -98,6 +110,9 @@ static int rb_zep_init(void) {
    * zero-latency level (CONFIG_ZERO_LATENCY_IRQS: NVIC level 0, above
    * irq_lock's BASEPRI); its handler calls no kernel function. */
   IRQ_DIRECT_CONNECT(RB_ZEPHYR_ZLI_IRQN, 0, RB_ZEPHYR_ZLI_ISR, IRQ_ZERO_LATENCY);
+#ifdef RB_ZEPHYR_STOP_IRQN
+  IRQ_CONNECT(RB_ZEPHYR_STOP_IRQN, RB_ZEP_IRQ_PRIO, rb_zep_stop_isr, NULL, 0);
+#endif
   return RBP_OK;
 }
 
