@@ -182,7 +182,7 @@ const struct rbp_ops rbp_port = {
 #if configUSE_TIME_SLICING
             | RBP_HAS_TIME_SLICE
 #endif
-    ,
+            | RBP_HAS_ZERO_LATENCY_IRQ,
     .init = rb_frt_init,
     .task_create = rb_frt_task_create,
     .start = rb_frt_start,
@@ -205,4 +205,9 @@ const struct rbp_ops rbp_port = {
     .tick_count = rb_frt_tick_count,
     .checks = rb_port_checks,
     .lookup = rb_port_lookup,
+
+    /* zero_latency_irq: taskENTER_CRITICAL raises BASEPRI to
+     * configMAX_SYSCALL_INTERRUPT_PRIORITY (ARM_CM4F and ARM_CM3 ports,
+     * vPortRaiseBASEPRI); the level above it is never masked by the kernel. */
+    .zero_latency_prio = RB_FREERTOS_MAX_SYSCALL_PRIO - 1,
 };

@@ -357,4 +357,8 @@ extern "C" const struct rbp_ops rbp_port = {
     rb_mbed_tick_count,
     RB_MBED_CHECKS,
     "generic",
+
+    /* zero_latency_prio: none, the critical section masks with PRIMASK
+     * (RBP_HAS_ZERO_LATENCY_IRQ not claimed). */
+    0,
 };
