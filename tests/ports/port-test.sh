@@ -121,14 +121,24 @@ else
 fi
 # QEMU with -icount is deterministic: a second run must give the same
 # statistics (a port reading uninitialised state, or racing the host, would not).
+# Except the two RESULTs of sleep_wake's WFI phase: with the core halted in
+# WFI, QEMU 7.2 may warp virtual time from a timer callback on its I/O thread
+# (QEMU issue 2703, fixed upstream in 2025), so they can differ between runs
+# (docs/firmware.md, "qemu-netduinoplus2"); the PHASE counters and everything
+# else must still be identical.
 rc=0
 "$root/scripts/run-qemu.sh" "$build/rtosbench-fw.elf" "$log.2" 300 || rc=$?
 [[ $rc -eq 0 ]] || { tail -5 "$log.2" >&2; fail "second run: run-qemu.sh exited $rc"; }
-if ! cmp -s <(grep -E '^(RESULT|PHASE|CHECK|NA),' "$log") <(grep -E '^(RESULT|PHASE|CHECK|NA),' "$log.2"); then
-  diff <(grep -E '^(RESULT|PHASE|CHECK|NA),' "$log") <(grep -E '^(RESULT|PHASE|CHECK|NA),' "$log.2") | head >&2
+stats() { grep -E '^(RESULT|PHASE|CHECK|NA),' "$1" | grep -vE '^RESULT,sleep_wake(_entry)?,'; }
+if ! cmp -s <(stats "$log") <(stats "$log.2"); then
+  diff <(stats "$log") <(stats "$log.2") | head >&2
   fail "the second QEMU run's statistics differ from the first"
 fi
-echo "second run: statistics identical"
+if cmp -s <(grep -E '^RESULT,sleep_wake' "$log") <(grep -E '^RESULT,sleep_wake' "$log.2"); then
+  echo "second run: statistics identical"
+else
+  echo "second run: statistics identical but for sleep_wake's WFI phase (QEMU issue 2703)"
+fi
 end=$(grep '^END,' "$log" | cut -d'|' -f1)
 all_tests=$(grep -cE '^  X\(' "$root/firmware/harness/rb_tests.h")
 want_na=$(wc -w <<<"$na_tests")
