@@ -44,6 +44,7 @@ static const struct {
     {RBP_HAS_IDLE_HOOK, "an idle hook"},
     {RBP_HAS_HEAP, "general-purpose allocator of its own"},
     {RBP_HAS_NOTIFY, "direct task notification"},
+    {RBP_HAS_ZERO_LATENCY_IRQ, "interrupt level its critical section leaves unmasked"},
 };
 
 volatile uint32_t rb_tick_stamps[RB_TICK_STAMPS];
@@ -61,6 +62,9 @@ void rb_idle_hook(void) {
   rb_idle_passes++;
   if (rb_idle_probe_on) {
     rb_idle_probe();
+  }
+  if (rb_idle_sleep != 0u) { /* only during sleep_wake */
+    rb_sleep_idle();
   }
 }
 
@@ -127,6 +131,9 @@ static uint32_t rb_quiet_ms(const struct rb_test* t) {
   const uint64_t waits = (uint64_t)t->warmup + t->samples + 2u;
   if (t->run == rb_test_time_slice || t->run == rb_test_tick_overhead) {
     return (uint32_t)((waits * 1000u + RB_CFG_TICK_HZ - 1u) / RB_CFG_TICK_HZ);
+  }
+  if (t->run == rb_test_sleep_wake) {
+    return rb_sleep_wake_quiet_ms(t);
   }
   /* One delay(1) per sample, which is two ticks where the kernel's delay
    * means "at least one full tick" (Zephyr, NuttX), plus a few
@@ -249,121 +256,121 @@ static void rb_check_port_table(void) {
 #define RB_START_SPINS 4000000u
 #define RB_START_MAX 32u
 
-  static const char rb_banner[] =
-      "rtosbench-fw: board=" RB_CFG_BOARD " port=" RB_CFG_PORT " harness=" RB_CFG_HARNESS_HASH
-      " nonce=" RB_CFG_NONCE " waiting for START\n";
+static const char rb_banner[] =
+    "rtosbench-fw: board=" RB_CFG_BOARD " port=" RB_CFG_PORT " harness=" RB_CFG_HARNESS_HASH
+    " nonce=" RB_CFG_NONCE " waiting for START\n";
 
-  static int rb_start_matches(const char* line, uint32_t n) {
-    static const char start[] = "START";
-    static const char nonce[] = RB_CFG_NONCE;
-    const uint32_t ls = sizeof start - 1u;
-    const uint32_t ln = sizeof nonce - 1u;
-    for (uint32_t i = 0; i < ls; i++) {
-      if (i >= n || line[i] != start[i]) {
-        return 0;
-      }
-    }
-    if (n == ls) {
-      rb_start_kind = "manual";
-      return 1;
-    }
-    if (line[ls] != ' ') {
+static int rb_start_matches(const char* line, uint32_t n) {
+  static const char start[] = "START";
+  static const char nonce[] = RB_CFG_NONCE;
+  const uint32_t ls = sizeof start - 1u;
+  const uint32_t ln = sizeof nonce - 1u;
+  for (uint32_t i = 0; i < ls; i++) {
+    if (i >= n || line[i] != start[i]) {
       return 0;
     }
-    if (n == ls + 1u + ln) {
-      uint32_t i = 0;
-      while (i < ln && line[ls + 1u + i] == nonce[i]) {
-        i++;
-      }
-      if (i == ln) {
-        rb_start_kind = "host";
-        return 1;
-      }
-    }
-    rb_other_line("rtosbench-fw: START refused: its nonce is not this image's (" RB_CFG_NONCE ")");
+  }
+  if (n == ls) {
+    rb_start_kind = "manual";
+    return 1;
+  }
+  if (line[ls] != ' ') {
     return 0;
   }
+  if (n == ls + 1u + ln) {
+    uint32_t i = 0;
+    while (i < ln && line[ls + 1u + i] == nonce[i]) {
+      i++;
+    }
+    if (i == ln) {
+      rb_start_kind = "host";
+      return 1;
+    }
+  }
+  rb_other_line("rtosbench-fw: START refused: its nonce is not this image's (" RB_CFG_NONCE ")");
+  return 0;
+}
 
-  static void rb_wait_start(void) {
-    char line[RB_START_MAX];
-    uint32_t n = 0;
+static void rb_wait_start(void) {
+  char line[RB_START_MAX];
+  uint32_t n = 0;
+  for (;;) {
+    uint32_t sent = 0;
+    for (uint32_t spin = 0; spin < RB_START_SPINS; spin++) {
+      if (sent < sizeof rb_banner - 1u) {
+        rb_board_write(&rb_banner[sent++], 1u);
+      }
+      const int c = rb_board_getc();
+      if (c < 0) {
+        continue;
+      }
+      if (c == '\n' || c == '\r') {
+        if (n > 0u && n <= RB_START_MAX && rb_start_matches(line, n)) {
+          /* Finish the banner line: BEGIN must start a line of its own. */
+          rb_board_write(&rb_banner[sent], (uint32_t)(sizeof rb_banner - 1u - sent));
+          return;
+        }
+        n = 0;
+      } else {
+        if (n < RB_START_MAX) {
+          line[n] = (char)c;
+        }
+        n++;
+      }
+    }
+  }
+}
+
+int main(void) {
+  rb_board_console_init();
+  rb_wait_start();
+  /* The host has let go of the core (it sends START after the release): read
+   * DHCSR before anything else touches the debug registers. */
+  rb_boot_dhcsr = DBG_DHCSR;
+  rb_board_init();
+  rb_board_read_facts(&rb_facts);
+  rb_check_port_table();
+
+  if (!(rbp_port.caps & RBP_HAS_TASKS)) {
+    /* No kernel (the template port): the ruler still runs, every other test
+     * is reported NA. */
+    rb_run_all();
     for (;;) {
-      uint32_t sent = 0;
-      for (uint32_t spin = 0; spin < RB_START_SPINS; spin++) {
-        if (sent < sizeof rb_banner - 1u) {
-          rb_board_write(&rb_banner[sent++], 1u);
-        }
-        const int c = rb_board_getc();
-        if (c < 0) {
-          continue;
-        }
-        if (c == '\n' || c == '\r') {
-          if (n > 0u && n <= RB_START_MAX && rb_start_matches(line, n)) {
-            /* Finish the banner line: BEGIN must start a line of its own. */
-            rb_board_write(&rb_banner[sent], (uint32_t)(sizeof rb_banner - 1u - sent));
-            return;
-          }
-          n = 0;
-        } else {
-          if (n < RB_START_MAX) {
-            line[n] = (char)c;
-          }
-          n++;
-        }
-      }
     }
   }
 
-  int main(void) {
-    rb_board_console_init();
-    rb_wait_start();
-    /* The host has let go of the core (it sends START after the release): read
-     * DHCSR before anything else touches the debug registers. */
-    rb_boot_dhcsr = DBG_DHCSR;
-    rb_board_init();
-    rb_board_read_facts(&rb_facts);
-    rb_check_port_table();
-
-    if (!(rbp_port.caps & RBP_HAS_TASKS)) {
-      /* No kernel (the template port): the ruler still runs, every other test
-       * is reported NA. */
-      rb_run_all();
-      for (;;) {
-      }
-    }
-
-    rb_check(rbp_port.init(), "init");
-    for (int id = 0; id < RB_SEMS; id++) {
-      rb_check(rbp_port.sem_create(id), "sem_create");
-    }
-    if (rbp_port.caps & RBP_HAS_QUEUE) {
-      for (int id = 0; id < RB_QUEUES; id++) {
-        rb_check(rbp_port.queue_create(id), "queue_create");
-      }
-    }
-    if (rbp_port.caps & RBP_HAS_MUTEX) {
-      for (int id = 0; id < RB_MUTEXES; id++) {
-        rb_check(rbp_port.mutex_create(id), "mutex_create");
-      }
-    }
-
-    static const struct {
-      const char* name;
-      int prio;
-    } layout[RB_TASKS] = {
-        [RB_T_CTL] = {"ctl", RB_PRIO_CTL},  [RB_T_HI] = {"hi", RB_PRIO_HI},
-        [RB_T_MED] = {"med", RB_PRIO_MED},  [RB_T_LO] = {"lo", RB_PRIO_LO},
-        [RB_T_BG_A] = {"bg_a", RB_PRIO_BG}, [RB_T_BG_B] = {"bg_b", RB_PRIO_BG},
-    };
-    for (int k = 0; k < RB_TASKS; k++) {
-      for (uint32_t w = 0; w < RB_STACK_WORDS; w++) {
-        rb_stacks[k][w] = RB_STACK_FILL;
-      }
-      rbp_entry_fn entry = (k == RB_T_CTL) ? rb_controller : rb_worker_main;
-      rb_check(rbp_port.task_create(k, layout[k].name, entry, (void*)(intptr_t)k, layout[k].prio,
-                                    rb_stacks[k], RB_STACK_WORDS),
-               "task_create");
-    }
-    rbp_port.start();
-    rb_fatal("start returned");
+  rb_check(rbp_port.init(), "init");
+  for (int id = 0; id < RB_SEMS; id++) {
+    rb_check(rbp_port.sem_create(id), "sem_create");
   }
+  if (rbp_port.caps & RBP_HAS_QUEUE) {
+    for (int id = 0; id < RB_QUEUES; id++) {
+      rb_check(rbp_port.queue_create(id), "queue_create");
+    }
+  }
+  if (rbp_port.caps & RBP_HAS_MUTEX) {
+    for (int id = 0; id < RB_MUTEXES; id++) {
+      rb_check(rbp_port.mutex_create(id), "mutex_create");
+    }
+  }
+
+  static const struct {
+    const char* name;
+    int prio;
+  } layout[RB_TASKS] = {
+      [RB_T_CTL] = {"ctl", RB_PRIO_CTL},  [RB_T_HI] = {"hi", RB_PRIO_HI},
+      [RB_T_MED] = {"med", RB_PRIO_MED},  [RB_T_LO] = {"lo", RB_PRIO_LO},
+      [RB_T_BG_A] = {"bg_a", RB_PRIO_BG}, [RB_T_BG_B] = {"bg_b", RB_PRIO_BG},
+  };
+  for (int k = 0; k < RB_TASKS; k++) {
+    for (uint32_t w = 0; w < RB_STACK_WORDS; w++) {
+      rb_stacks[k][w] = RB_STACK_FILL;
+    }
+    rbp_entry_fn entry = (k == RB_T_CTL) ? rb_controller : rb_worker_main;
+    rb_check(rbp_port.task_create(k, layout[k].name, entry, (void*)(intptr_t)k, layout[k].prio,
+                                  rb_stacks[k], RB_STACK_WORDS),
+             "task_create");
+  }
+  rbp_port.start();
+  rb_fatal("start returned");
+}

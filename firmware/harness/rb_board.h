@@ -28,6 +28,15 @@
  * A kernel that sets the clocks itself defines RB_KERNEL_OWNS_CLOCKS for the
  * board (port.cmake): rb_board_console_init then leaves the clock tree alone
  * and only reads it back (CONFIG core_measured, flash_ws, caches).
+ *   RB_ZLI_NAME          the source of rb_zli_start() (zero_latency_irq)
+ *   RB_ZLI_HZ            rate of its timer; rb_zli_now() reads it
+ *   RB_ZLI_MASK          its width, as RB_EVENT_MASK
+ *   RB_ZLI_PERIOD        ticks between two of its events: well below the
+ *                        critical section of RB_CRIT_TICKS (rb_harness.h),
+ *                        so every critical section holds at least two
+ *   RB_BOARD_HAS_STOP    1: the board provides the STOP-mode functions below
+ *                        (sleep_wake's series stop_wake); 0: it cannot, and
+ *                        RB_BOARD_NO_STOP says why (NA reason)
  *   RB_EMPTY_NAME        CONFIG irq_empty=: the source of rb_empty_start()
  *   RB_EMPTY_ABOVE_PASS  optional: where loop passes are exact and an empty
  *                        interrupt is cheaper than tick_overhead's gap
@@ -79,6 +88,34 @@ void rb_event_stop(void);
 void rb_empty_start(void);
 /* Stops them; no empty interrupt is pending afterwards. */
 void rb_empty_stop(void);
+
+/* zero_latency_irq: periodic events of a second timer every RB_ZLI_PERIOD
+ * ticks at NVIC level `level` (the port's zero_latency_prio); the handler
+ * reads rb_zli_now() first, acknowledges and calls rb_zli_irq(). It calls
+ * no kernel function (a port's RB_BOARD_IRQS connection may wrap it, as for
+ * every board interrupt). rb_zli_stop() is callable from the handler. */
+void rb_zli_start(uint32_t level);
+void rb_zli_stop(void);
+/* Provided by the harness: `event` and `now` as in rb_event_irq, in ticks
+ * of the zero-latency timer (RB_ZLI_MASK wide). */
+void rb_zli_irq(uint32_t event, uint32_t now);
+
+#if RB_BOARD_HAS_STOP
+/* sleep_wake, phase stop: the board's STOP mode with a wake-up source that
+ * runs in STOP (the F407: RTC wake-up timer on EXTI line 22), every
+ * RB_STOP_PERIOD_US microseconds once started. rb_stop_idle() is what the
+ * idle hook calls: it enters STOP (SLEEPDEEP + WFI) and returns after the
+ * wake-up interrupt ran. The wake-up handler restores the clock tree (RM0090:
+ * the PLL is off after STOP, the core runs on HSI), then reads the event
+ * timer (rb_event_now(), core clock again) and calls rb_stop_irq() with it
+ * and the core cycles the DWT counted from the WFI to the handler's entry
+ * (the counter stops with the core clock in STOP: far fewer than the period
+ * when the core really stopped). */
+void rb_stop_start(void);
+void rb_stop_stop(void);
+void rb_stop_idle(void);
+void rb_stop_irq(uint32_t now, uint32_t cycles_in_wait);
+#endif
 
 /* Provided by the harness, called by the board's test-timer IRQ handler:
  * `event` is the event-timer time of the event (hardware compare value, or the

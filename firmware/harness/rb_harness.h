@@ -184,4 +184,16 @@ extern void (*volatile rb_event_handler)(uint32_t event, uint32_t now);
  * about 20 us of the ruler once per tick. */
 #define RB_CRIT_TICKS (RB_COUNTER_HZ / 50000u)
 
+/* irq_latency's phase code (phase idle: no background task) under other
+ * series names: sleep_wake's phase wfi runs it with the idle hook sleeping. */
+void rb_irq_idle_phase(const char* phase, const char* entry_name, const char* task_name, uint32_t n,
+                       uint32_t w);
+
+/* sleep_wake: while nonzero the idle hook sleeps (rb_sleep_idle: WFI, or the
+ * board's STOP mode) after counting its pass; zero in every other test. */
+extern volatile uint32_t rb_idle_sleep;
+void rb_sleep_idle(void);
+/* The longest time sleep_wake prints nothing (TEST quiet_ms=). */
+uint32_t rb_sleep_wake_quiet_ms(const struct rb_test* t);
+
 #endif

@@ -93,6 +93,9 @@ struct rbp_heap_stats {
                             (which one: docs/kernels.md); RBP_HEAP_UNKNOWN if neither */
 };
 #define RBP_HAS_NOTIFY (1u << 9) /* notify_give, notify_take, notify_give_from_isr */
+/* The kernel's critical section leaves interrupt level zero_latency_prio
+ * unmasked (BASEPRI-based kernels; never with PRIMASK): zero_latency_irq. */
+#define RBP_HAS_ZERO_LATENCY_IRQ (1u << 11)
 
 typedef void (*rbp_entry_fn)(void* arg);
 
@@ -195,6 +198,13 @@ struct rbp_ops {
   int (*notify_give)(int task_id);
   int (*notify_take)(int self_id);
   int (*notify_give_from_isr)(int task_id);
+  /* zero_latency_irq (with RBP_HAS_ZERO_LATENCY_IRQ): an NVIC level (0 the
+   * most urgent, RB_NVIC_PRIO_BITS implemented bits, like RB_IRQ_PRIO) that
+   * the kernel's critical section (critical_enter) never masks and that none
+   * of the kernel's own exceptions uses, e.g. FreeRTOS: one level above
+   * configMAX_SYSCALL_INTERRUPT_PRIORITY. An ISR at this level must not call
+   * the kernel. The harness checks the claim (CHECK zli_unmasked). */
+  int zero_latency_prio;
 };
 
 /* The port's table, defined by the port. */
@@ -207,7 +217,9 @@ extern const struct rbp_ops rbp_port;
  * rb_idle_hook: from every pass of the idle task's loop. The idle loop must
  *   busy-wait, not sleep (WFI stops the DWT cycle counter on hardware and
  *   makes QEMU's -icount timing depend on the wake source); the harness uses
- *   the hook to know when every task is blocked. */
+ *   the hook to know when every task is blocked. Only during test sleep_wake
+ *   does the hook itself sleep (WFI, or the board's STOP mode) before it
+ *   returns, as an application's idle hook would. */
 void rb_tick_hook(void);
 void rb_idle_hook(void);
 

@@ -27,7 +27,9 @@
   X(tick_drift, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK, "tick_period") \
   X(idle_occupancy, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK | RBP_HAS_IDLE_HOOK, "idle_time") \
   X(mixed_load, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_QUEUE | RBP_HAS_MUTEX, "mixed_load") \
-  X(heap, RBP_HAS_TASKS | RBP_HAS_HEAP, "heap_alloc heap_free heap_alloc_mixed heap_free_mixed heap_free_bytes heap_largest_free heap_frag_permille heap_alloc_ok_permille")
+  X(heap, RBP_HAS_TASKS | RBP_HAS_HEAP, "heap_alloc heap_free heap_alloc_mixed heap_free_mixed heap_free_bytes heap_largest_free heap_frag_permille heap_alloc_ok_permille") \
+  X(sleep_wake, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_IDLE_HOOK, "sleep_wake_entry sleep_wake stop_wake") \
+  X(zero_latency_irq, RBP_HAS_TASKS | RBP_HAS_ZERO_LATENCY_IRQ, "zli_entry_idle zli_entry_critical")
 /* clang-format on */
 
 #endif

@@ -18,7 +18,7 @@ set_tests_properties(firmware_build_qemu_bare PROPERTIES
 # statistics byte-identical across runs, every series present.
 add_test(NAME firmware_qemu_bare_three_runs
   COMMAND ${RB_FW_TESTS}/qemu-runs.sh ${RTOSBENCH_BIN} ${RB_FW_WORK}/qemu-bare
-          ${RB_FW_WORK}/qemu-bare-runs 3 ${PROJECT_SOURCE_DIR} 21:2
+          ${RB_FW_WORK}/qemu-bare-runs 3 ${PROJECT_SOURCE_DIR} 23:4
           board=qemu-netduinoplus2 port=bare kernel=bare counter=tim2 unit=instructions
           nonce=${RB_FW_NONCE} debugger=0 fpu=0 tick=1000 preempt=1 slicing=1
           stack_words=512 irq_prio=14 tick_prio=15 "opt=-O2 -g0" event_clock=instructions
@@ -70,7 +70,7 @@ set_tests_properties(firmware_build_qemu_template PROPERTIES
   FIXTURES_SETUP fw_qemu_template LABELS firmware TIMEOUT 300)
 add_test(NAME firmware_qemu_template_run
   COMMAND ${RB_FW_TESTS}/qemu-runs.sh ${RTOSBENCH_BIN} ${RB_FW_WORK}/qemu-template
-          ${RB_FW_WORK}/qemu-template-runs 1 ${PROJECT_SOURCE_DIR} 3:14
+          ${RB_FW_WORK}/qemu-template-runs 1 ${PROJECT_SOURCE_DIR} 3:16
           port=template kernel=template tick=0)
 set_tests_properties(firmware_qemu_template_run PROPERTIES
   FIXTURES_REQUIRED fw_qemu_template LABELS firmware TIMEOUT 200)

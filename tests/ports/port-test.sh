@@ -119,20 +119,31 @@ else
 fi
 # QEMU with -icount is deterministic: a second run must give the same
 # statistics (a port reading uninitialised state, or racing the host, would not).
+# Except the two RESULTs of sleep_wake's WFI phase: with the core halted in
+# WFI, QEMU 7.2 may warp virtual time from a timer callback on its I/O thread
+# (QEMU issue 2703, fixed upstream in 2025), so they can differ between runs
+# (docs/firmware.md, "qemu-netduinoplus2"); the PHASE counters and everything
+# else must still be identical.
 rc=0
 "$root/scripts/run-qemu.sh" "$build/rtosbench-fw.elf" "$log.2" 300 || rc=$?
 [[ $rc -eq 0 ]] || { tail -5 "$log.2" >&2; fail "second run: run-qemu.sh exited $rc"; }
-if ! cmp -s <(grep -E '^(RESULT|PHASE|CHECK|NA),' "$log") <(grep -E '^(RESULT|PHASE|CHECK|NA),' "$log.2"); then
-  diff <(grep -E '^(RESULT|PHASE|CHECK|NA),' "$log") <(grep -E '^(RESULT|PHASE|CHECK|NA),' "$log.2") | head >&2
+stats() { grep -E '^(RESULT|PHASE|CHECK|NA),' "$1" | grep -vE '^RESULT,sleep_wake(_entry)?,'; }
+if ! cmp -s <(stats "$log") <(stats "$log.2"); then
+  diff <(stats "$log") <(stats "$log.2") | head >&2
   fail "the second QEMU run's statistics differ from the first"
 fi
-echo "second run: statistics identical"
+if cmp -s <(grep -E '^RESULT,sleep_wake' "$log") <(grep -E '^RESULT,sleep_wake' "$log.2"); then
+  echo "second run: statistics identical"
+else
+  echo "second run: statistics identical but for sleep_wake's WFI phase (QEMU issue 2703)"
+fi
 # Every harness test runs but those the port reports NA by design
 # (tests/ports/expected-na.txt, reasons in docs/kernels.md): exactly those.
 end=$(grep '^END,' "$log" | cut -d'|' -f1)
 total=$(grep -c '^  X(' "$root/firmware/harness/rb_tests.h")
 na_want=$(awk -v p="$port" '$1 == p { print $2 }' "$root/tests/ports/expected-na.txt" | sort)
-na_got=$( (grep '^NA,' "$log" || true) | cut -d'|' -f1 | cut -d, -f2 | sort)
+# stop_wake: the QEMU board has no STOP mode, NA on every port (docs/firmware.md).
+na_got=$( (grep '^NA,' "$log" || true) | grep -v '^NA,stop_wake,' | cut -d'|' -f1 | cut -d, -f2 | sort)
 [[ $na_got == "$na_want" ]] ||
   fail "NA records: got [$(echo $na_got)], expected [$(echo $na_want)] (tests/ports/expected-na.txt)"
 n_na=$(grep -c . <<<"$na_want" || true)

@@ -27,6 +27,11 @@ void TIM1_CC_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
 void TIM2_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
 void TIM3_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
 void TIM4_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
+/* zero_latency_irq's timer (QEMU: TIM5, F407: TIM8 CC) and sleep_wake's STOP
+ * wake-up (F407: RTC wake-up timer, EXTI line 22). */
+void RTC_WKUP_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
+void TIM8_CC_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
+void TIM5_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
 /* The console UARTs (QEMU: USART1, F407 Discovery: USART2); the harness polls
  * them; a port whose kernel reads its console by interrupt (RT-Thread's MSH)
  * defines the handler. */
@@ -48,7 +53,9 @@ __attribute__((section(".isr_vector"), used)) const rb_vector rb_vectors[16u + R
     [12] = DebugMon_Handler,
     [14] = PendSV_Handler,
     [15] = SysTick_Handler,
-    [16 ... 16 + 24] = Default_Handler,
+    [16 ... 16 + 2] = Default_Handler,
+    [16 + 3] = RTC_WKUP_IRQHandler,
+    [16 + 4 ... 16 + 24] = Default_Handler,
     [16 + 25] = TIM1_UP_TIM10_IRQHandler,
     [16 + 26] = Default_Handler,
     [16 + 27] = TIM1_CC_IRQHandler,
@@ -58,7 +65,11 @@ __attribute__((section(".isr_vector"), used)) const rb_vector rb_vectors[16u + R
     [16 + 31 ... 16 + 36] = Default_Handler,
     [16 + 37] = USART1_IRQHandler,
     [16 + 38] = USART2_IRQHandler,
-    [16 + 39 ... 16u + RB_IRQ_COUNT - 1u] = Default_Handler,
+    [16 + 39 ... 16 + 45] = Default_Handler,
+    [16 + 46] = TIM8_CC_IRQHandler,
+    [16 + 47 ... 16 + 49] = Default_Handler,
+    [16 + 50] = TIM5_IRQHandler,
+    [16 + 51 ... 16u + RB_IRQ_COUNT - 1u] = Default_Handler,
 };
 
 void Reset_Handler(void) {

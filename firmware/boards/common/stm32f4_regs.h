@@ -12,6 +12,8 @@
 #define TIM2_BASE 0x40000000u
 #define TIM3_BASE 0x40000400u
 #define TIM4_BASE 0x40000800u
+#define TIM5_BASE 0x40000C00u
+#define TIM8_BASE 0x40010400u
 #define TIM_CR1(b) RB_REG32((b) + 0x00u)
 #define TIM_DIER(b) RB_REG32((b) + 0x0Cu)
 #define TIM_SR(b) RB_REG32((b) + 0x10u)
@@ -34,6 +36,9 @@
 #define TIM2_IRQN 28u
 #define TIM3_IRQN 29u
 #define TIM4_IRQN 30u
+#define RTC_WKUP_IRQN 3u
+#define TIM8_CC_IRQN 46u
+#define TIM5_IRQN 50u
 
 /* USART (status and data registers, F4 layout) */
 #define USART1_BASE 0x40011000u

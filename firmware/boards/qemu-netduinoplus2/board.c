@@ -41,6 +41,12 @@ void rb_board_init(void) {
   TIM_DIER(TIM4_BASE) = TIM_DIER_UIE;
   NVIC_ICER(TIM4_IRQN) = NVIC_BIT(TIM4_IRQN);
   NVIC_IPR(TIM4_IRQN) = RB_PRIO_BYTE(RB_IRQ_PRIO);
+  /* TIM5 update: zero_latency_irq's events, with TIM3's rules; its level is
+   * set by rb_zli_start. */
+  TIM_CR1(TIM5_BASE) = 0;
+  TIM_PSC(TIM5_BASE) = 0;
+  TIM_DIER(TIM5_BASE) = TIM_DIER_UIE;
+  NVIC_ICER(TIM5_IRQN) = NVIC_BIT(TIM5_IRQN);
 }
 
 void rb_board_write(const char* s, uint32_t n) {
@@ -111,6 +117,46 @@ void rb_empty_stop(void) {
 /* The empty interrupt: acknowledge, nothing else. */
 void TIM4_IRQHandler(void) {
   TIM_SR(TIM4_BASE) = 0;
+}
+
+static volatile uint32_t rb_zli_next;
+
+void rb_zli_start(uint32_t level) {
+  NVIC_ICER(TIM5_IRQN) = NVIC_BIT(TIM5_IRQN);
+  NVIC_IPR(TIM5_IRQN) = RB_PRIO_BYTE(level);
+  TIM_SR(TIM5_BASE) = 0;
+  NVIC_ICPR(TIM5_IRQN) = NVIC_BIT(TIM5_IRQN);
+  TIM_CR1(TIM5_BASE) = TIM_CR1_CEN;
+  uint32_t before;
+  __asm volatile(
+      "ldr %0, [%1, #0x24]\n\t"
+      "str %2, [%1, #0x2c]\n\t"
+      : "=&r"(before)
+      : "r"(TIM5_BASE), "r"(RB_ZLI_PERIOD)
+      : "memory");
+  rb_zli_next = before + 1u + RB_ZLI_PERIOD;
+  NVIC_ISER(TIM5_IRQN) = NVIC_BIT(TIM5_IRQN);
+}
+
+void rb_zli_stop(void) {
+  TIM_CR1(TIM5_BASE) = 0;
+  NVIC_ICER(TIM5_IRQN) = NVIC_BIT(TIM5_IRQN);
+  TIM_SR(TIM5_BASE) = 0;
+  NVIC_ICPR(TIM5_IRQN) = NVIC_BIT(TIM5_IRQN);
+  __asm volatile("dsb\n\tisb" ::: "memory");
+}
+
+/* zero_latency_irq's handler: no kernel call. Event times as TIM3's. */
+void TIM5_IRQHandler(void) {
+  const uint32_t now = rb_zli_now();
+  TIM_SR(TIM5_BASE) = 0;
+  const uint32_t event = rb_zli_next;
+  uint32_t next = event + RB_ZLI_PERIOD;
+  while (now - next < 0x80000000u) { /* late by a period or more: resynchronise */
+    next += RB_ZLI_PERIOD;
+  }
+  rb_zli_next = next;
+  rb_zli_irq(event, now);
 }
 
 void rb_board_read_facts(struct rb_board_facts* facts) {

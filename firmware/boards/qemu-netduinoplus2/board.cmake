@@ -11,6 +11,9 @@ set(RB_BOARD_QEMU_MACHINE netduinoplus2)
 # tolerance (docs/firmware.md, "Boards").
 set(RB_BOARD_NOT_MEASURED_irq_entry QEMU charges nothing for exception entry so every kernel reads the same ISR prologue)
 set(RB_BOARD_NOT_MEASURED_time_slice QEMU ends every slice on the tick so every kernel reads one tick)
+set(RB_BOARD_NOT_MEASURED_sleep_wake_entry QEMU charges nothing for exception entry or wake-up so every kernel reads the same ISR prologue)
+set(RB_BOARD_NOT_MEASURED_zli_entry_idle QEMU charges nothing for exception entry so every kernel reads the same ISR prologue)
+set(RB_BOARD_NOT_MEASURED_zli_entry_critical QEMU charges nothing for exception entry so every kernel reads the same ISR prologue)
 # The CPU (STM32F4: Cortex-M4F, 4 implemented NVIC priority bits). The harness
 # and the ports see the priority facts as RB_NVIC_PRIO_BITS, RB_TICK_PRIO (15,
 # SysTick and PendSV) and RB_IRQ_PRIO (14, the test timer); firmware/CMakeLists.txt

@@ -103,10 +103,26 @@ static void rb_counters_init(void) {
   NVIC_IPR(TIM1_CC_IRQN) = RB_PRIO_BYTE(RB_IRQ_PRIO);
   NVIC_ICER(TIM1_UP_TIM10_IRQN) = NVIC_BIT(TIM1_UP_TIM10_IRQN);
   NVIC_IPR(TIM1_UP_TIM10_IRQN) = RB_PRIO_BYTE(RB_IRQ_PRIO);
+  /* TIM8: zero_latency_irq's events, TIM1's twin (APB2, 168 MHz, 16-bit,
+   * CC1 frozen compare); its level is set by rb_zli_start. */
+  RCC_APB2ENR |= 1u << 1; /* TIM8EN */
+  (void)RCC_APB2ENR;
+  TIM_CR1(TIM8_BASE) = 0;
+  TIM_PSC(TIM8_BASE) = 0;
+  TIM_ARR(TIM8_BASE) = 0xFFFFu;
+  TIM_CCMR1(TIM8_BASE) = 0;
+  TIM_CCER(TIM8_BASE) = 0;
+  TIM_BDTR(TIM8_BASE) = 0;
+  TIM_EGR(TIM8_BASE) = TIM_EGR_UG;
+  TIM_SR(TIM8_BASE) = 0;
+  TIM_DIER(TIM8_BASE) = 0;
+  TIM_CR1(TIM8_BASE) = TIM_CR1_CEN;
+  NVIC_ICER(TIM8_CC_IRQN) = NVIC_BIT(TIM8_CC_IRQN);
 }
 
 _Static_assert(RB_EVENT_HZ == RB_CORE_HZ, "event_clock=core: the event timer counts core cycles");
 _Static_assert(RB_EVENT_PERIOD < RB_EVENT_MASK / 2u, "the event period must be far below the wrap");
+_Static_assert(RB_ZLI_HZ == RB_CORE_HZ, "zero_latency_irq's timer counts core cycles");
 
 void rb_board_console_init(void) {
   rb_csr_at_boot = RCC_CSR;
@@ -191,6 +207,157 @@ void rb_empty_stop(void) {
 /* The empty interrupt: acknowledge, nothing else. */
 void TIM1_UP_TIM10_IRQHandler(void) {
   TIM_SR(TIM1_BASE) = ~TIM_SR_UIF;
+}
+
+/* ---- zero_latency_irq: TIM8 CC1, as TIM1's events -------------------------- */
+
+void rb_zli_start(uint32_t level) {
+  NVIC_ICER(TIM8_CC_IRQN) = NVIC_BIT(TIM8_CC_IRQN);
+  NVIC_IPR(TIM8_CC_IRQN) = RB_PRIO_BYTE(level);
+  TIM_CCR1(TIM8_BASE) = (rb_zli_now() + RB_ZLI_PERIOD) & RB_ZLI_MASK;
+  TIM_SR(TIM8_BASE) = ~TIM_SR_CC1IF;
+  NVIC_ICPR(TIM8_CC_IRQN) = NVIC_BIT(TIM8_CC_IRQN);
+  TIM_DIER(TIM8_BASE) = TIM_DIER_CC1IE;
+  NVIC_ISER(TIM8_CC_IRQN) = NVIC_BIT(TIM8_CC_IRQN);
+}
+
+void rb_zli_stop(void) {
+  TIM_DIER(TIM8_BASE) = 0;
+  NVIC_ICER(TIM8_CC_IRQN) = NVIC_BIT(TIM8_CC_IRQN);
+  TIM_SR(TIM8_BASE) = ~TIM_SR_CC1IF;
+  NVIC_ICPR(TIM8_CC_IRQN) = NVIC_BIT(TIM8_CC_IRQN);
+  __asm volatile("dsb\n\tisb" ::: "memory");
+}
+
+/* No kernel call here: the zero-latency handler. */
+void TIM8_CC_IRQHandler(void) {
+  const uint32_t now = rb_zli_now();
+  const uint32_t event = TIM_CCR1(TIM8_BASE);
+  TIM_SR(TIM8_BASE) = ~TIM_SR_CC1IF;
+  const uint32_t lat = (now - event) & RB_ZLI_MASK;
+  TIM_CCR1(TIM8_BASE) = ((lat < RB_ZLI_PERIOD ? event : now) + RB_ZLI_PERIOD) & RB_ZLI_MASK;
+  rb_zli_irq(event, now);
+}
+
+/* ---- STOP mode (sleep_wake, phase stop) --------------------------------------
+ * RM0090 section 5.3 (PWR, low-power modes): STOP is entered by WFI with
+ * SLEEPDEEP set and PDDS clear (LPDS: the regulator in low-power mode); every
+ * clock of the 1.2 V domain stops (PLL, HSI, HSE off), SRAM and registers
+ * are kept; an EXTI line in interrupt mode wakes the core, which then runs on
+ * HSI (16 MHz), so the clock tree is restored before anything is timed. The
+ * RTC (backup domain, here on the LSI) keeps running in STOP; its wake-up
+ * timer is EXTI line 22 (RTC_WKUP, IRQ 3). TIM1 and the DWT counter stop with
+ * their clocks. */
+#define RCC_BDCR RB_REG32(RCC_BASE + 0x70u)
+#define RCC_BDCR_RTCEN (1u << 15)
+#define RCC_BDCR_BDRST (1u << 16)
+#define RCC_BDCR_RTCSEL_LSI (2u << 8)
+#define RCC_BDCR_RTCSEL_MASK (3u << 8)
+#define RCC_CSR_LSION (1u << 0)
+#define RCC_CSR_LSIRDY (1u << 1)
+#define PWR_CR_LPDS (1u << 0)
+#define PWR_CR_PDDS (1u << 1)
+#define PWR_CR_CWUF (1u << 2)
+#define PWR_CR_DBP (1u << 8)
+#define RTC_BASE 0x40002800u
+#define RTC_CR RB_REG32(RTC_BASE + 0x08u)
+#define RTC_ISR RB_REG32(RTC_BASE + 0x0Cu)
+#define RTC_WUTR RB_REG32(RTC_BASE + 0x14u)
+#define RTC_WPR RB_REG32(RTC_BASE + 0x24u)
+#define RTC_CR_WUCKSEL_DIV2 3u /* WUCKSEL 011: RTC clock / 2 */
+#define RTC_CR_WUTE (1u << 10)
+#define RTC_CR_WUTIE (1u << 14)
+#define RTC_ISR_WUTWF (1u << 2)
+#define RTC_ISR_INIT (1u << 7)
+#define RTC_ISR_WUTF (1u << 10)
+#define EXTI_BASE 0x40013C00u
+#define EXTI_IMR RB_REG32(EXTI_BASE + 0x00u)
+#define EXTI_RTSR RB_REG32(EXTI_BASE + 0x08u)
+#define EXTI_PR RB_REG32(EXTI_BASE + 0x14u)
+#define EXTI_RTC_WKUP (1u << 22)
+#define SCB_SCR RB_REG32(0xE000ED10u)
+#define SCB_SCR_SLEEPDEEP (1u << 2)
+
+static volatile uint32_t rb_stop_wfi_cycles;
+
+/* Back to the PLL after STOP: HSE, then the PLL (its configuration registers
+ * keep their values through STOP), then the switch. */
+static void rb_clock_restore(void) {
+  if (((RCC_CFGR >> 2) & 0x3u) == 0x2u) {
+    return;
+  }
+  RCC_CR |= RCC_CR_HSEON;
+  for (uint32_t i = 0; i < RB_STARTUP_SPINS && !(RCC_CR & RCC_CR_HSERDY); i++) {
+  }
+  RCC_CR |= RCC_CR_PLLON;
+  for (uint32_t i = 0; i < RB_STARTUP_SPINS && !(RCC_CR & RCC_CR_PLLRDY); i++) {
+  }
+  RCC_CFGR = (RCC_CFGR & ~0x3u) | 0x2u;
+  for (uint32_t i = 0; i < RB_STARTUP_SPINS && ((RCC_CFGR >> 2) & 0x3u) != 0x2u; i++) {
+  }
+}
+
+void rb_stop_start(void) {
+  RCC_APB1ENR |= 1u << 28; /* PWREN */
+  (void)RCC_APB1ENR;
+  PWR_CR |= PWR_CR_DBP; /* backup domain (RTC) writable */
+  RCC_CSR |= RCC_CSR_LSION;
+  for (uint32_t i = 0; i < RB_STARTUP_SPINS && !(RCC_CSR & RCC_CSR_LSIRDY); i++) {
+  }
+  if ((RCC_BDCR & RCC_BDCR_RTCSEL_MASK) != RCC_BDCR_RTCSEL_LSI) {
+    RCC_BDCR |= RCC_BDCR_BDRST; /* RTCSEL can change only after a backup-domain reset */
+    RCC_BDCR &= ~RCC_BDCR_BDRST;
+    RCC_BDCR = RCC_BDCR_RTCSEL_LSI;
+  }
+  RCC_BDCR |= RCC_BDCR_RTCEN;
+  RTC_WPR = 0xCAu;
+  RTC_WPR = 0x53u;
+  RTC_CR &= ~(RTC_CR_WUTE | RTC_CR_WUTIE);
+  for (uint32_t i = 0; i < RB_STARTUP_SPINS && !(RTC_ISR & RTC_ISR_WUTWF); i++) {
+  }
+  RTC_WUTR = RB_STOP_WUT;
+  RTC_CR = (RTC_CR & ~0x7u) | RTC_CR_WUCKSEL_DIV2;
+  RTC_ISR = ~(RTC_ISR_WUTF | RTC_ISR_INIT);
+  RTC_CR |= RTC_CR_WUTIE | RTC_CR_WUTE;
+  RTC_WPR = 0xFFu;
+  EXTI_IMR |= EXTI_RTC_WKUP;
+  EXTI_RTSR |= EXTI_RTC_WKUP;
+  EXTI_PR = EXTI_RTC_WKUP;
+  NVIC_IPR(RTC_WKUP_IRQN) = RB_PRIO_BYTE(RB_IRQ_PRIO);
+  NVIC_ICPR(RTC_WKUP_IRQN) = NVIC_BIT(RTC_WKUP_IRQN);
+  NVIC_ISER(RTC_WKUP_IRQN) = NVIC_BIT(RTC_WKUP_IRQN);
+}
+
+void rb_stop_stop(void) {
+  RTC_WPR = 0xCAu;
+  RTC_WPR = 0x53u;
+  RTC_CR &= ~(RTC_CR_WUTE | RTC_CR_WUTIE);
+  RTC_ISR = ~(RTC_ISR_WUTF | RTC_ISR_INIT);
+  RTC_WPR = 0xFFu;
+  EXTI_IMR &= ~EXTI_RTC_WKUP;
+  EXTI_PR = EXTI_RTC_WKUP;
+  NVIC_ICER(RTC_WKUP_IRQN) = NVIC_BIT(RTC_WKUP_IRQN);
+  NVIC_ICPR(RTC_WKUP_IRQN) = NVIC_BIT(RTC_WKUP_IRQN);
+  SCB_SCR &= ~SCB_SCR_SLEEPDEEP;
+  __asm volatile("dsb\n\tisb" ::: "memory");
+}
+
+/* From the idle hook: STOP with the regulator in low-power mode. */
+void rb_stop_idle(void) {
+  PWR_CR = (PWR_CR & ~PWR_CR_PDDS) | PWR_CR_LPDS | PWR_CR_CWUF;
+  SCB_SCR |= SCB_SCR_SLEEPDEEP;
+  rb_stop_wfi_cycles = DWT_CYCCNT;
+  __asm volatile("dsb\n\twfi\n\tisb" ::: "memory");
+  SCB_SCR &= ~SCB_SCR_SLEEPDEEP;
+}
+
+void RTC_WKUP_IRQHandler(void) {
+  const uint32_t cycles = DWT_CYCCNT - rb_stop_wfi_cycles;
+  rb_clock_restore();
+  const uint32_t now = rb_event_now();
+  RTC_ISR = ~(RTC_ISR_WUTF | RTC_ISR_INIT);
+  EXTI_PR = EXTI_RTC_WKUP;
+  rb_stop_irq(now, cycles);
 }
 
 static uint32_t rb_core_from_registers(void) {

@@ -173,7 +173,8 @@ static void rb_irq_delay_fields(const char* prefix, const uint32_t* v, uint32_t 
   rb_irq_field(prefix, "_beyond=", worst > window ? worst - window : 0u);
 }
 
-static void rb_irq_phase(const char* phase, rb_role_fn background, uint32_t n, uint32_t w) {
+static void rb_irq_phase(const char* phase, const char* entry_name, const char* task_name,
+                         rb_role_fn background, uint32_t n, uint32_t w) {
   rb_irq_n = 0;
   rb_task_n = 0;
   rb_irq_bad = 0;
@@ -219,8 +220,8 @@ static void rb_irq_phase(const char* phase, rb_role_fn background, uint32_t n, u
     rb_irq_delay_fields("task", rb_buf_b, task_kept, rb_busy_task_max);
   }
   rb_rec_end();
-  rb_emit_series("irq_entry", rb_buf_a, irq_kept, RB_EVENT_HZ, RB_NO_BASE);
-  rb_emit_series("event_to_task", rb_buf_b, task_kept, RB_EVENT_HZ, RB_NO_BASE);
+  rb_emit_series(entry_name, rb_buf_a, irq_kept, RB_EVENT_HZ, RB_NO_BASE);
+  rb_emit_series(task_name, rb_buf_b, task_kept, RB_EVENT_HZ, RB_NO_BASE);
   if (background == rb_bg_busy) {
     /* Sorted by rb_emit_series: the last is the maximum. */
     rb_busy_entry_max = irq_kept ? rb_buf_a[irq_kept - 1u] : 0u;
@@ -228,8 +229,13 @@ static void rb_irq_phase(const char* phase, rb_role_fn background, uint32_t n, u
   }
 }
 
+void rb_irq_idle_phase(const char* phase, const char* entry_name, const char* task_name, uint32_t n,
+                       uint32_t w) {
+  rb_irq_phase(phase, entry_name, task_name, 0, n, w);
+}
+
 void rb_test_irq_latency(const struct rb_test* t) {
-  rb_irq_phase("idle", 0, t->samples, t->warmup);
-  rb_irq_phase("busy", rb_bg_busy, t->samples, t->warmup);
-  rb_irq_phase("critical", rb_bg_critical, t->samples, t->warmup);
+  rb_irq_phase("idle", "irq_entry", "event_to_task", 0, t->samples, t->warmup);
+  rb_irq_phase("busy", "irq_entry", "event_to_task", rb_bg_busy, t->samples, t->warmup);
+  rb_irq_phase("critical", "irq_entry", "event_to_task", rb_bg_critical, t->samples, t->warmup);
 }

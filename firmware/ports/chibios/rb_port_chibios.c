@@ -300,7 +300,7 @@ const struct rbp_ops rbp_port = {
 #if CH_CFG_TIME_QUANTUM > 0
             | RBP_HAS_TIME_SLICE
 #endif
-            | RBP_HAS_HEAP | RBP_HAS_NOTIFY,
+            | RBP_HAS_HEAP | RBP_HAS_NOTIFY | RBP_HAS_ZERO_LATENCY_IRQ,
     .init = rb_ch_init,
     .task_create = rb_ch_task_create,
     .start = rb_ch_start,
@@ -331,4 +331,10 @@ const struct rbp_ops rbp_port = {
     .notify_give = rb_ch_notify_give,
     .notify_take = rb_ch_notify_take,
     .notify_give_from_isr = rb_ch_notify_give_from_isr,
+
+    /* zero_latency_irq: port_lock sets BASEPRI to CORTEX_BASEPRI_KERNEL
+     * (level CORTEX_MAX_KERNEL_PRIORITY, 2 here); levels above it are
+     * ChibiOS' fast interrupts. SVCall takes level 1, so the fast level used
+     * is CORTEX_MAXIMUM_PRIORITY (0). */
+    .zero_latency_prio = CORTEX_MAXIMUM_PRIORITY,
 };

@@ -238,7 +238,7 @@ const struct rbp_ops rbp_port = {
 #if configUSE_TASK_NOTIFICATIONS
             | RBP_HAS_NOTIFY
 #endif
-    ,
+            | RBP_HAS_ZERO_LATENCY_IRQ,
     .init = rb_frt_init,
     .task_create = rb_frt_task_create,
     .start = rb_frt_start,
@@ -271,4 +271,9 @@ const struct rbp_ops rbp_port = {
     .notify_take = rb_frt_notify_take,
     .notify_give_from_isr = rb_frt_notify_give_from_isr,
 #endif
+
+    /* zero_latency_irq: taskENTER_CRITICAL raises BASEPRI to
+     * configMAX_SYSCALL_INTERRUPT_PRIORITY (ARM_CM4F and ARM_CM3 ports,
+     * vPortRaiseBASEPRI); the level above it is never masked by the kernel. */
+    .zero_latency_prio = RB_FREERTOS_MAX_SYSCALL_PRIO - 1,
 };

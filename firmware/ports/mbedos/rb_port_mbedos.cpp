@@ -394,4 +394,8 @@ extern "C" const struct rbp_ops rbp_port = {
     rb_mbed_notify_give,
     rb_mbed_notify_take,
     rb_mbed_notify_give,
+
+    /* zero_latency_prio: none, the critical section masks with PRIMASK
+     * (RBP_HAS_ZERO_LATENCY_IRQ not claimed). */
+    0,
 };

@@ -243,7 +243,7 @@ const struct rbp_ops rbp_port = {
     .kernel = "ucos3",
     .caps = RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_QUEUE |
             RBP_HAS_MUTEX | RBP_HAS_MUTEX_PI | (RB_TIME_SLICING ? RBP_HAS_TIME_SLICE : 0u) |
-            RBP_HAS_TICK_HOOK | RBP_HAS_IDLE_HOOK | RBP_HAS_NOTIFY,
+            RBP_HAS_TICK_HOOK | RBP_HAS_IDLE_HOOK | RBP_HAS_NOTIFY | RBP_HAS_ZERO_LATENCY_IRQ,
     .init = rb_os_init,
     .task_create = rb_os_task_create,
     .start = rb_os_start,
@@ -270,4 +270,9 @@ const struct rbp_ops rbp_port = {
     .notify_give = rb_os_notify_give,
     .notify_take = rb_os_notify_take,
     .notify_give_from_isr = rb_os_notify_give,
+
+    /* zero_latency_irq: CPU_CRITICAL_ENTER sets BASEPRI to
+     * CPU_CFG_KA_IPL_BOUNDARY (4, cpu_cfg.h; uC-CPU cpu_a.s CPU_SR_Save);
+     * the level above the boundary is never masked by the kernel. */
+    .zero_latency_prio = CPU_CFG_KA_IPL_BOUNDARY - 1,
 };

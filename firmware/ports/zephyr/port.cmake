@@ -54,11 +54,13 @@ rb_check_kernel_commit("${RB_KERNEL_SOURCE}")
 if(RB_BOARD STREQUAL "qemu-netduinoplus2")
   set(RB_ZEPHYR_BOARD rb_netduinoplus2) # out of tree: app/boards/arm/rb_netduinoplus2
   set(_rb_zep_isrs RB_ZEPHYR_TEST_ISR=TIM3_IRQHandler RB_ZEPHYR_EMPTY_ISR=TIM4_IRQHandler
-    RB_ZEPHYR_EMPTY_IRQN=30)
+    RB_ZEPHYR_EMPTY_IRQN=30 RB_ZEPHYR_ZLI_ISR=TIM5_IRQHandler RB_ZEPHYR_ZLI_IRQN=50)
 elseif(RB_BOARD STREQUAL "stm32f407-disco")
   set(RB_ZEPHYR_BOARD stm32f4_disco) # Zephyr's own board
   set(_rb_zep_isrs RB_ZEPHYR_TEST_ISR=TIM1_CC_IRQHandler
-    RB_ZEPHYR_EMPTY_ISR=TIM1_UP_TIM10_IRQHandler RB_ZEPHYR_EMPTY_IRQN=25)
+    RB_ZEPHYR_EMPTY_ISR=TIM1_UP_TIM10_IRQHandler RB_ZEPHYR_EMPTY_IRQN=25
+    RB_ZEPHYR_ZLI_ISR=TIM8_CC_IRQHandler RB_ZEPHYR_ZLI_IRQN=46
+    RB_ZEPHYR_STOP_ISR=RTC_WKUP_IRQHandler RB_ZEPHYR_STOP_IRQN=3)
 else()
   message(FATAL_ERROR "RB_PORT=zephyr: no Zephyr board for RB_BOARD='${RB_BOARD}' (firmware/ports/zephyr/port.cmake)")
 endif()

@@ -32,6 +32,10 @@
 /* The board's handlers (boards/<board>/board.c), named by port.cmake. */
 void RB_ZEPHYR_TEST_ISR(void);
 void RB_ZEPHYR_EMPTY_ISR(void);
+void RB_ZEPHYR_ZLI_ISR(void);
+#ifdef RB_ZEPHYR_STOP_IRQN
+void RB_ZEPHYR_STOP_ISR(void);
+#endif
 
 static struct k_thread rb_zep_thread[RBP_MAX_TASKS];
 static k_tid_t rb_zep_tid[RBP_MAX_TASKS];
@@ -79,6 +83,15 @@ static void rb_zep_test_isr(const void* arg) {
   RB_ZEPHYR_TEST_ISR();
 }
 
+#ifdef RB_ZEPHYR_STOP_IRQN
+/* sleep_wake's STOP wake-up (boards with RB_BOARD_HAS_STOP): it gives a
+ * semaphore, so it is connected like the test timer. */
+static void rb_zep_stop_isr(const void* arg) {
+  ARG_UNUSED(arg);
+  RB_ZEPHYR_STOP_ISR();
+}
+#endif
+
 /* ---- Port operations ---------------------------------------------------- */
 
 /* Zephyr's entry takes three arguments, the harness' one: the thread starts
@@ -93,6 +106,13 @@ static int rb_zep_init(void) {
   /* tick_overhead's empty interrupt: in the vector table directly, with no
    * kernel code around it, as in every other kernel's image. */
   IRQ_DIRECT_CONNECT(RB_ZEPHYR_EMPTY_IRQN, RB_ZEP_IRQ_PRIO, RB_ZEPHYR_EMPTY_ISR, 0);
+  /* zero_latency_irq's timer: in the vector table directly, at Zephyr's
+   * zero-latency level (CONFIG_ZERO_LATENCY_IRQS: NVIC level 0, above
+   * irq_lock's BASEPRI); its handler calls no kernel function. */
+  IRQ_DIRECT_CONNECT(RB_ZEPHYR_ZLI_IRQN, 0, RB_ZEPHYR_ZLI_ISR, IRQ_ZERO_LATENCY);
+#ifdef RB_ZEPHYR_STOP_IRQN
+  IRQ_CONNECT(RB_ZEPHYR_STOP_IRQN, RB_ZEP_IRQ_PRIO, rb_zep_stop_isr, NULL, 0);
+#endif
   return RBP_OK;
 }
 
@@ -287,7 +307,7 @@ const struct rbp_ops rbp_port = {
 #if defined(CONFIG_TIMESLICING) && CONFIG_TIMESLICING
             | RBP_HAS_TIME_SLICE
 #endif
-            | RBP_HAS_HEAP,
+            | RBP_HAS_HEAP | RBP_HAS_ZERO_LATENCY_IRQ,
     .init = rb_zep_init,
     .task_create = rb_zep_task_create,
     .start = rb_zep_start,
@@ -314,4 +334,9 @@ const struct rbp_ops rbp_port = {
     .heap_alloc = rb_zep_heap_alloc,
     .heap_free = rb_zep_heap_free,
     .heap_stats = rb_zep_heap_stats,
+
+    /* zero_latency_irq: irq_lock raises BASEPRI to _EXC_IRQ_DEFAULT_PRIO
+     * (level _IRQ_PRIO_OFFSET, 2 with CONFIG_ZERO_LATENCY_IRQS); the
+     * zero-latency level _EXC_ZERO_LATENCY_IRQS_PRIO (0) stays unmasked. */
+    .zero_latency_prio = _EXC_ZERO_LATENCY_IRQS_PRIO,
 };
