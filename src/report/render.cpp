@@ -326,6 +326,49 @@ void headline(Document& d, const RunView& cur) {
         return r ? fmt::format("{} ({:.2f})", ticks(*p), *r) : ticks(*p);
       },
       unit_label);
+
+  // The seed measurements (docs/method.md): one more table when a job ran any.
+  static const store::HeadlineSeries kSeed[] = {
+      {"yield", "", "yield"},
+      {"notify_wake", "", "notify wake"},
+      {"notify_event_to_task", "", "notify IRQ to task"},
+      {"mixed_load", "", "wake under load"},
+      {"sleep_wake", "wfi", "wake from WFI"},
+      {"heap_alloc_mixed", "", "malloc (mixed)"},
+      {"heap_free_mixed", "", "free (mixed)"},
+      {"idle_time", "", "idle per tick"},
+      {"tick_period", "", "tick period"},
+  };
+  bool seed = false;
+  for (const JobView* j : jobs)
+    for (const auto& h : kSeed) seed |= j->snap.find(h.phase, h.name) != nullptr;
+  if (!seed) return;
+  heading(d, 3, fmt::format("Seed measurements: median [{}]", same ? unit : "ticks"));
+  paragraph(d,
+            "The tests that reproduce the seeds' further findings (docs/method.md): median net "
+            "of the ruler baseline where the series has one (raw in parentheses), else raw; "
+            "`n/a`: the kernel has no way to express the test (reason under Verify); `-`: not "
+            "run.");
+  Table t;
+  t.head = {"kernel", "job"};
+  t.align = "ll";
+  for (const auto& h : kSeed) {
+    t.head.push_back(h.title);
+    t.align += 'r';
+  }
+  for (const JobView* j : jobs) {
+    std::vector<std::string> row{j->snap.kernel + (checks_not_off(*j) ? " †" : ""), j->snap.id};
+    for (const auto& h : kSeed) {
+      row.push_back(cell(j, h, [&](const SeriesValues& sv) -> std::string {
+        auto m = value(sv, "median");
+        if (!m) return "-";
+        auto n = net(sv, "median");
+        return n ? fmt::format("{} ({})", ticks(*n), ticks(*m)) : ticks(*m);
+      }));
+    }
+    t.rows.push_back(std::move(row));
+  }
+  table(d, std::move(t));
 }
 
 // Phase critical of irq_latency: its percentiles say where events fell
