@@ -3,7 +3,7 @@
 # samples and excludes apply, an unknown name is a usage error naming the
 # sweeps, the RAM variant really runs its code from RAM (CONFIG ramfunc=1,
 # rb_window1 linked at a RAM address), --resume keeps the sweep, and the
-# report plots the axis.
+# report plots the axis and tables the seed measurements (yield).
 source "$(dirname "$0")/lib.sh" "$@"
 M=$DATA/run/sweep.yaml
 
@@ -49,6 +49,7 @@ expect_eq "resume keeps the sweep" ram "$(jq -r .options.sweep "$d/run.json")"
 "$RB" report "$d" --md "$WORK/report.md" --html "$WORK/report.html" 2>/dev/null
 expect_contains "report: variants section" "## Variants" "$(cat "$WORK/report.md")"
 expect_contains "report: the axis" "code in RAM (CONFIG ramfunc)" "$(cat "$WORK/report.md")"
+expect_contains "report: the seed measurements' table" "Seed measurements: median" "$(cat "$WORK/report.md")"
 expect_contains "report: a plot of the axis" "wake_latency: median against code in RAM" \
   "$(cat "$WORK/report.html")"
 finish
