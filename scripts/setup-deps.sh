@@ -22,6 +22,7 @@ packages=(
   # real probes (their command lines are exercised with no probe attached)
   openocd
   jq  # tests/run/e2e: the run tests read result JSON
+  libpqxx-dev postgresql  # the PostgreSQL history (src/store/history_postgres.cpp) and its tests' server
 )
 if [[ "${RTOSBENCH_WITH_BROWSER:-0}" == 1 ]]; then
   packages+=(chromium)

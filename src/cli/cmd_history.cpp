@@ -1,13 +1,15 @@
-// `rtosbench history`: the SQLite history of finished runs (docs/reports.md,
-// "History"), one CLI11 subcommand per action:
+// `rtosbench history`: the history of finished runs, an SQLite file or a
+// PostgreSQL database (docs/reports.md, "History"), one CLI11 subcommand per
+// action:
 //   history import RUN_DIR... [--replace]   record runs (checked whole first)
 //   history trend [--kernel --test --job --metric --json]   a metric over the runs
 //   history runs [--json]                   the recorded runs
 //   history superseded [--json]             what `import --replace` replaced
-// `--db FILE` before or after the action. Exit codes (docs/cli.md): 0 done,
-// 3 import refused (the run is recorded with other content; --replace),
-// 64 usage, 65 a run that is not valid or a corrupted database, 66 a run or
-// the database cannot be read, 70 the database cannot be written.
+// `--db FILE|URL` before or after the action. Exit codes (docs/cli.md): 0
+// done, 3 import refused (the run is recorded with other content;
+// --replace), 64 usage, 65 a run that is not valid or a corrupted database,
+// 66 a run or the database cannot be read, 69 the database server cannot be
+// reached, 70 a database error, 73 the database file cannot be created.
 #include <fmt/core.h>
 
 #include <memory>
@@ -30,14 +32,13 @@ int print_error(const Error& e) {
   return exit_code_for(e.kind);
 }
 
-// --db, else the default path.
-Result<std::filesystem::path> database(const std::string& db) {
-  if (!db.empty()) return std::filesystem::path(db);
-  return store::default_history_path();
+// --db, else the default location.
+Result<std::string> database(const std::string& db) {
+  if (!db.empty()) return db;
+  return store::default_history_location();
 }
 
-int import_runs(const std::filesystem::path& db, const std::vector<std::string>& dirs,
-                bool replace) {
+int import_runs(const std::string& db, const std::vector<std::string>& dirs, bool replace) {
   int status = kExitOk;
   for (const auto& dir : dirs) {
     store::RecordOptions options;
@@ -53,7 +54,7 @@ int import_runs(const std::filesystem::path& db, const std::vector<std::string>&
                    "rtosbench history: {} is recorded in {} with other content (sha256 {}): not "
                    "replaced; give --replace to replace it (the recorded content is kept in "
                    "`history superseded`)\n",
-                   r->run_id, db.string(), r->previous_sha256.substr(0, 16));
+                   r->run_id, store::redact_history_location(db), r->previous_sha256.substr(0, 16));
         status = std::max(status, kExitImportRefused);
         continue;
       case store::RecordOutcome::kRecorded:
@@ -66,12 +67,13 @@ int import_runs(const std::filesystem::path& db, const std::vector<std::string>&
         fmt::print("replaced (the previous content is in `history superseded`)");
         break;
     }
-    fmt::print(" {} ({} jobs, {} figures) in {}\n", r->run_id, r->jobs, r->metrics, db.string());
+    fmt::print(" {} ({} jobs, {} figures) in {}\n", r->run_id, r->jobs, r->metrics,
+               store::redact_history_location(db));
   }
   return status;
 }
 
-int list_runs(const std::filesystem::path& db, bool as_json) {
+int list_runs(const std::string& db, bool as_json) {
   auto runs = store::list_runs(db);
   if (!runs.ok()) return print_error(runs.error());
   if (as_json) {
@@ -96,7 +98,7 @@ int list_runs(const std::filesystem::path& db, bool as_json) {
   return kExitOk;
 }
 
-int list_superseded(const std::filesystem::path& db, bool as_json) {
+int list_superseded(const std::string& db, bool as_json) {
   auto runs = store::list_superseded(db);
   if (!runs.ok()) return print_error(runs.error());
   if (as_json) {
@@ -112,7 +114,7 @@ int list_superseded(const std::filesystem::path& db, bool as_json) {
     return kExitOk;
   }
   if (runs->empty()) {
-    fmt::print("no recorded run was ever replaced in {}\n", db.string());
+    fmt::print("no recorded run was ever replaced in {}\n", store::redact_history_location(db));
     return kExitOk;
   }
   fmt::print("{:<40}  {:<20}  {:<16}  {}\n", "run id", "superseded", "sha256", "path");
@@ -186,7 +188,7 @@ void print_trend(const std::vector<store::TrendPoint>& points) {
   }
 }
 
-int show_trend(const std::filesystem::path& db, const store::TrendQuery& q, bool as_json) {
+int show_trend(const std::string& db, const store::TrendQuery& q, bool as_json) {
   auto points = store::query_trend(db, q);
   if (!points.ok()) return print_error(points.error());
   if (as_json) {
@@ -214,10 +216,10 @@ std::function<int()> add_history(CLI::App& app) {
   };
   auto args = std::make_shared<Args>();
   app.add_option("--db", args->db,
-                 "history database (default: $RTOSBENCH_HISTORY, else "
-                 "$XDG_DATA_HOME/rtosbench/history.sqlite, "
+                 "history: an SQLite file (or sqlite:FILE) or a postgresql://USER@HOST/DB URL "
+                 "(default: $RTOSBENCH_HISTORY, else $XDG_DATA_HOME/rtosbench/history.sqlite, "
                  "else ~/.local/share/rtosbench/history.sqlite)")
-      ->type_name("FILE");
+      ->type_name("FILE|URL");
   app.require_subcommand(1);
 
   CLI::App* import =

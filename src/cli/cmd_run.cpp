@@ -55,14 +55,15 @@ std::vector<std::string> formatted(const std::vector<matrix::Diagnostic>& diagno
   return lines;
 }
 
-// The finished run goes into the SQLite history; the run directory stays
-// the record, so a failure here is a warning, never a failed run.
+// The finished run goes into the history (an SQLite file or a PostgreSQL
+// database); the run directory stays the record, so a failure here is a
+// warning, never a failed run.
 void record_history(const std::string& db_option, const std::filesystem::path& run_dir) {
-  std::filesystem::path db;
+  std::string db;
   if (!db_option.empty()) {
     db = db_option;
   } else {
-    auto d = store::default_history_path();
+    auto d = store::default_history_location();
     if (!d.ok()) {
       fmt::print(stderr, "warning: run not recorded in the history: {}\n", d.error().message);
       return;
@@ -77,12 +78,12 @@ void record_history(const std::string& db_option, const std::filesystem::path& r
     fmt::print(stderr,
                "warning: run not recorded in the history database {}: {} (record it later with "
                "`rtosbench history import {}`)\n",
-               db.string(), rec.error().message, run_dir.string());
+               store::redact_history_location(db), rec.error().message, run_dir.string());
     return;
   }
   fmt::print(stderr, "history: {} {} ({} jobs) in {}\n",
              rec->outcome == store::RecordOutcome::kRecorded ? "recorded" : "re-recorded",
-             rec->run_id, rec->jobs, db.string());
+             rec->run_id, rec->jobs, store::redact_history_location(db));
 }
 
 int run_command(RunArgs& a) {
@@ -173,10 +174,12 @@ std::function<int()> add_run(CLI::App& app) {
                  "loads per job, each a cold start of the same image, judged for reproducibility "
                  "(default: the matrix's `repeats:`)")
       ->check(CLI::Range(1, 1000));
-  auto* db = app.add_option(
-      "--history-db", a->history_db,
-      "SQLite history the finished run is recorded in (default $RTOSBENCH_HISTORY, else "
-      "~/.local/share/rtosbench/history.sqlite)");
+  auto* db =
+      app.add_option(
+             "--history-db", a->history_db,
+             "history the finished run is recorded in: an SQLite file or a postgresql:// URL "
+             "(default $RTOSBENCH_HISTORY, else ~/.local/share/rtosbench/history.sqlite)")
+          ->type_name("FILE|URL");
   app.add_flag("--no-history", a->no_history, "do not record the run in the history database")
       ->excludes(db);
   app.add_option("--only", r.only,

@@ -1,9 +1,9 @@
 #include "store/history.h"
 
 #include <fmt/core.h>
-#include <sqlite3.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "matrix/registry.h"
+#include "store/history_backend.h"
 #include "store/result.h"
 #include "util/sha256.h"
 
@@ -45,257 +46,117 @@ const std::vector<std::string>& pinned_condition_keys() {
   return kKeys;
 }
 
-Result<std::filesystem::path> default_history_path() {
-  if (const char* p = std::getenv("RTOSBENCH_HISTORY"); p && *p) return std::filesystem::path(p);
+Result<std::string> default_history_location() {
+  if (const char* p = std::getenv("RTOSBENCH_HISTORY"); p && *p) return std::string(p);
   if (const char* x = std::getenv("XDG_DATA_HOME"); x && *x) {
-    return std::filesystem::path(x) / "rtosbench" / "history.sqlite";
+    return (std::filesystem::path(x) / "rtosbench" / "history.sqlite").string();
   }
   if (const char* h = std::getenv("HOME"); h && *h) {
-    return std::filesystem::path(h) / ".local" / "share" / "rtosbench" / "history.sqlite";
+    return (std::filesystem::path(h) / ".local" / "share" / "rtosbench" / "history.sqlite")
+        .string();
   }
   return make_error(
       ErrorKind::kUsage,
-      "no history database: give --db FILE or set RTOSBENCH_HISTORY (neither XDG_DATA_HOME nor "
-      "HOME is set)");
+      "no history database: give --db FILE|URL or set RTOSBENCH_HISTORY (neither XDG_DATA_HOME "
+      "nor HOME is set)");
+}
+
+std::string redact_history_location(const std::string& location) {
+  std::string out = location;
+  // user:PASSWORD@host
+  if (size_t scheme = out.find("://"); scheme != std::string::npos) {
+    size_t start = scheme + 3;
+    size_t end = std::min(out.find_first_of("/?", start), out.size());
+    size_t at = out.rfind('@', end);
+    if (at != std::string::npos && at >= start) {
+      size_t colon = out.find(':', start);
+      if (colon != std::string::npos && colon < at) out.replace(colon + 1, at - colon - 1, "***");
+    }
+  }
+  // ?password=PASSWORD or &password=PASSWORD
+  for (size_t at = 0; (at = out.find("password=", at)) != std::string::npos;) {
+    if (at > 0 && out[at - 1] != '?' && out[at - 1] != '&') {
+      at += 9;
+      continue;
+    }
+    size_t start = at + 9;
+    size_t end = std::min(out.find('&', start), out.size());
+    out.replace(start, end - start, "***");
+    at = start + 3;
+  }
+  return out;
+}
+
+namespace history {
+
+int64_t SqlRow::integer(size_t i) const {
+  const auto& c = cells_.at(i);
+  if (!c) return 0;
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(c->data(), c->data() + c->size(), v);
+  if (ec == std::errc() && end == c->data() + c->size()) return v;
+  return static_cast<int64_t>(real(i));  // "26136.0"
+}
+
+double SqlRow::real(size_t i) const {
+  const auto& c = cells_.at(i);
+  if (!c) return 0;
+  double v = 0;
+  std::from_chars(c->data(), c->data() + c->size(), v);
+  return v;
 }
 
 namespace {
 
-constexpr const char* kSchema = R"sql(
-CREATE TABLE IF NOT EXISTS meta (
-  key TEXT PRIMARY KEY,
-  value TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS runs (
-  run_id TEXT PRIMARY KEY,
-  path TEXT NOT NULL,
-  matrix TEXT,
-  bench TEXT,
-  state TEXT,
-  started_at TEXT,
-  finished_at TEXT,
-  rtosbench_version TEXT,
-  imported_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS jobs (
-  run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
-  job_id TEXT NOT NULL,
-  kernel TEXT,
-  kernel_version TEXT,
-  board TEXT,
-  opt TEXT,
-  tick_hz INTEGER,
-  fpu_context INTEGER,
-  status TEXT NOT NULL,
-  reason TEXT,
-  unit TEXT,
-  compiler TEXT,
-  harness TEXT,
-  flash_bytes INTEGER,
-  ram_bytes INTEGER,
-  conditions TEXT,
-  finished_at TEXT,
-  PRIMARY KEY (run_id, job_id)
-);
-CREATE TABLE IF NOT EXISTS series_metrics (
-  run_id TEXT NOT NULL,
-  job_id TEXT NOT NULL,
-  load INTEGER NOT NULL,
-  phase TEXT NOT NULL,
-  series TEXT NOT NULL,
-  test TEXT NOT NULL,
-  metric TEXT NOT NULL,
-  value REAL NOT NULL,
-  hz INTEGER,
-  PRIMARY KEY (run_id, job_id, load, phase, series, metric),
-  FOREIGN KEY (run_id, job_id) REFERENCES jobs(run_id, job_id) ON DELETE CASCADE
-);
-CREATE INDEX IF NOT EXISTS series_metrics_by_metric ON series_metrics(metric, test);
-)sql";
-
-// Version 2: each run's content digest, and the runs an import replaced.
-constexpr const char* kSchemaV2 = R"sql(
-ALTER TABLE runs ADD COLUMN content_sha256 TEXT;
-CREATE TABLE IF NOT EXISTS superseded_runs (
-  run_id TEXT NOT NULL,
-  superseded_at TEXT NOT NULL,
-  path TEXT,
-  content_sha256 TEXT,
-  content TEXT NOT NULL
-);
-)sql";
-
-struct DbClose {
-  void operator()(sqlite3* db) const { sqlite3_close_v2(db); }
-};
-struct StmtFinalize {
-  void operator()(sqlite3_stmt* s) const { sqlite3_finalize(s); }
-};
-using DbPtr = std::unique_ptr<sqlite3, DbClose>;
-using StmtPtr = std::unique_ptr<sqlite3_stmt, StmtFinalize>;
-
-class Database {
- public:
-  static Result<Database> open(const std::filesystem::path& file, bool create) {
-    sqlite3* raw = nullptr;
-    int flags = create ? (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) : SQLITE_OPEN_READONLY;
-    if (!create && !std::filesystem::exists(file)) {
-      return make_error(
-          ErrorKind::kCannotRead,
-          fmt::format("no history database at {} (record a run with `rtosbench history import "
-                      "RUN_DIR`)",
-                      file.string()));
-    }
-    int rc = sqlite3_open_v2(file.string().c_str(), &raw, flags, nullptr);
-    DbPtr db(raw);
-    if (rc != SQLITE_OK) {
-      return make_error(create ? ErrorKind::kCannotWrite : ErrorKind::kCannotRead,
-                        fmt::format("cannot open history database {}: {}", file.string(),
-                                    raw ? sqlite3_errmsg(raw) : sqlite3_errstr(rc)));
-    }
-    // Two runs finishing at once each record their run; wait for the other.
-    sqlite3_busy_timeout(raw, 10000);
-    Database d(std::move(db), file);
-    if (auto s = d.exec("PRAGMA foreign_keys = ON"); !s.ok()) return s.error();
-    if (auto s = d.check_integrity(); !s.ok()) return s.error();
-    return d;
-  }
-
-  Status exec(const char* sql) {
-    char* msg = nullptr;
-    int rc = sqlite3_exec(db_.get(), sql, nullptr, nullptr, &msg);
-    if (rc != SQLITE_OK) {
-      std::string m = msg ? msg : sqlite3_errmsg(db_.get());
-      sqlite3_free(msg);
-      return fail(rc, m);
-    }
-    return {};
-  }
-
-  Result<StmtPtr> prepare(const char* sql) {
-    sqlite3_stmt* s = nullptr;
-    int rc = sqlite3_prepare_v2(db_.get(), sql, -1, &s, nullptr);
-    if (rc != SQLITE_OK) return fail(rc, sqlite3_errmsg(db_.get()));
-    return StmtPtr(s);
-  }
-
-  Error error() const {
-    return fail(sqlite3_extended_errcode(db_.get()), sqlite3_errmsg(db_.get()));
-  }
-
-  // A damaged file is named as such, never mistaken for an empty history.
-  Error fail(int rc, const std::string& message) const {
-    int primary = rc & 0xff;
-    if (primary == SQLITE_CORRUPT || primary == SQLITE_NOTADB) {
-      return make_error(ErrorKind::kBadInput, fmt::format("history database {} is corrupted: {}",
-                                                          file_.string(), message));
-    }
-    return make_error(ErrorKind::kInternal,
-                      fmt::format("history database {}: {}", file_.string(), message));
-  }
-
-  // PRAGMA quick_check: a damaged page is an error before anything is read.
-  Status check_integrity() {
-    auto s = prepare("PRAGMA quick_check");
-    if (!s.ok()) return s.error();
-    int rc = sqlite3_step(s->get());
-    if (rc != SQLITE_ROW) return fail(rc, sqlite3_errmsg(db_.get()));
-    std::string verdict = reinterpret_cast<const char*>(sqlite3_column_text(s->get(), 0));
-    if (verdict != "ok") {
-      return make_error(ErrorKind::kBadInput, fmt::format("history database {} is corrupted: {}",
-                                                          file_.string(), verdict));
-    }
-    return {};
-  }
-
-  Result<int> user_version() {
-    auto s = prepare("PRAGMA user_version");
-    if (!s.ok()) return s.error();
-    if (sqlite3_step(s->get()) != SQLITE_ROW) return error();
-    return sqlite3_column_int(s->get(), 0);
-  }
-
-  // Error unless the database holds an rtosbench history; `create` makes
-  // one in an empty file and brings an older schema up to this version.
-  Status check_schema(bool create) {
-    auto v = user_version();
-    if (!v.ok()) return v.error();
-    if (*v > kHistorySchemaVersion) {
-      return make_error(
-          ErrorKind::kBadInput,
-          fmt::format("history database {} has schema version {}, newer than this rtosbench ({})",
-                      file_.string(), *v, kHistorySchemaVersion));
-    }
-    if (*v == kHistorySchemaVersion || (*v >= 1 && !create)) return {};
-    if (!create) {
-      return make_error(ErrorKind::kBadInput,
-                        fmt::format("{} is not an rtosbench history database (schema version {})",
-                                    file_.string(), *v));
-    }
-    if (*v == 0) {
-      // A fresh file: refuse a database that already has tables of something else.
-      auto s = prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'");
-      if (!s.ok()) return s.error();
-      if (sqlite3_step(s->get()) != SQLITE_ROW) return error();
-      if (sqlite3_column_int(s->get(), 0) != 0) {
-        return make_error(ErrorKind::kBadInput,
-                          fmt::format("{} is an SQLite database but not an rtosbench history (it "
-                                      "has other tables)",
-                                      file_.string()));
-      }
-      if (auto e = exec(kSchema); !e.ok()) return e;
-    }
-    if (auto e = exec(kSchemaV2); !e.ok()) return e;
-    return exec(
-        fmt::format("INSERT OR REPLACE INTO meta(key, value) VALUES('schema_version', '{}');"
-                    "PRAGMA user_version = {}",
-                    kHistorySchemaVersion, kHistorySchemaVersion)
-            .c_str());
-  }
-
-  sqlite3* get() { return db_.get(); }
-
- private:
-  Database(DbPtr db, std::filesystem::path file) : db_(std::move(db)), file_(std::move(file)) {}
-  DbPtr db_;
-  std::filesystem::path file_;
+// The backends, by what their locations start with: one line per backend.
+// The only list of them; a location no prefix matches is an SQLite file.
+const std::vector<BackendRegistration> kBackends{
+    {"sqlite", {"sqlite:"}, open_sqlite},
+    {"postgresql", {"postgresql://", "postgres://"}, open_postgres},
 };
 
-// Binds by position; values are text, integers, reals or null.
-class Row {
- public:
-  Row(sqlite3_stmt* s) : s_(s) {
-    sqlite3_reset(s_);
-    sqlite3_clear_bindings(s_);
-  }
-  Row& text(const std::string& v) {
-    sqlite3_bind_text(s_, ++i_, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
-    return *this;
-  }
-  Row& integer(int64_t v) {
-    sqlite3_bind_int64(s_, ++i_, v);
-    return *this;
-  }
-  Row& real(double v) {
-    sqlite3_bind_double(s_, ++i_, v);
-    return *this;
-  }
-  Row& null() {
-    sqlite3_bind_null(s_, ++i_);
-    return *this;
-  }
-  Row& integer_or_null(const std::optional<int64_t>& v) { return v ? integer(*v) : null(); }
-  bool done() { return sqlite3_step(s_) == SQLITE_DONE; }
+}  // namespace
 
- private:
-  sqlite3_stmt* s_;
-  int i_ = 0;
-};
-
-std::string column_text(sqlite3_stmt* s, int c) {
-  const unsigned char* t = sqlite3_column_text(s, c);
-  return t ? reinterpret_cast<const char*>(t) : "";
+const std::vector<BackendRegistration>& registered_backends() {
+  return kBackends;
 }
+
+Result<const BackendRegistration*> backend_for(const std::string& location) {
+  if (location.empty()) return make_error(ErrorKind::kUsage, "no history database given");
+  for (const auto& b : kBackends) {
+    for (const auto& prefix : b.prefixes) {
+      if (location.rfind(prefix, 0) == 0) return &b;
+    }
+  }
+  // SCHEME://... of no backend: an error, not a relative path.
+  size_t scheme = location.find("://");
+  if (scheme != std::string::npos && scheme > 0 &&
+      location.find_first_not_of(
+          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.") == scheme) {
+    std::string known;
+    for (const auto& b : kBackends) {
+      for (const auto& prefix : b.prefixes) known += (known.empty() ? "" : ", ") + prefix;
+    }
+    return make_error(
+        ErrorKind::kUsage,
+        fmt::format("history database {}: no backend serves '{}' (known: a file path, {})",
+                    redact_history_location(location), location.substr(0, scheme + 3), known));
+  }
+  return &kBackends.front();
+}
+
+Result<std::unique_ptr<Connection>> open_history(const std::string& location, OpenMode mode) {
+  auto b = backend_for(location);
+  if (!b.ok()) return b.error();
+  return (*b)->open(location, mode);
+}
+
+}  // namespace history
+
+using history::Connection;
+using history::SqlRows;
+using history::SqlValue;
+namespace {
 
 std::string condition(const JobResult& r, const char* key) {
   auto it = r.conditions.find(key);
@@ -446,34 +307,70 @@ Result<ImportedRun> read_run(const std::filesystem::path& run_dir) {
 
 // ---- writing ---------------------------------------------------------------------
 
+nlohmann::json cell(const history::SqlRow& row, size_t i) {
+  return row.is_null(i) ? json(nullptr) : json(row.text(i));
+}
+
 // Keeps what the database holds of `run_id` in superseded_runs (as one JSON
 // document: the run row, its jobs, its figures), then deletes it.
-Status supersede(Database& db, const std::string& run_id) {
-  auto keep = db.prepare(
+Status supersede(Connection& db, const std::string& run_id) {
+  auto run = db.query(
+      "SELECT run_id, path, matrix, bench, state, started_at, finished_at, rtosbench_version,"
+      " imported_at, content_sha256 FROM runs WHERE run_id = $1",
+      {run_id});
+  if (!run.ok()) return run.error();
+  if (run->empty()) return {};
+  const auto& r = run->front();
+  json content = json::object();
+  content["run"] = {{"run_id", cell(r, 0)},      {"path", cell(r, 1)},
+                    {"matrix", cell(r, 2)},      {"bench", cell(r, 3)},
+                    {"state", cell(r, 4)},       {"started_at", cell(r, 5)},
+                    {"finished_at", cell(r, 6)}, {"rtosbench_version", cell(r, 7)},
+                    {"imported_at", cell(r, 8)}};
+  auto jobs = db.query(
+      "SELECT job_id, kernel, status, reason, unit, conditions, finished_at FROM jobs"
+      " WHERE run_id = $1 ORDER BY job_id",
+      {run_id});
+  if (!jobs.ok()) return jobs.error();
+  content["jobs"] = json::array();
+  for (const auto& j : *jobs) {
+    content["jobs"].push_back({{"job_id", cell(j, 0)},
+                               {"kernel", cell(j, 1)},
+                               {"status", cell(j, 2)},
+                               {"reason", cell(j, 3)},
+                               {"unit", cell(j, 4)},
+                               {"conditions", cell(j, 5)},
+                               {"finished_at", cell(j, 6)}});
+  }
+  auto metrics = db.query(
+      "SELECT job_id, load, phase, series, metric, value, hz FROM series_metrics"
+      " WHERE run_id = $1 ORDER BY job_id, load, phase, series, metric",
+      {run_id});
+  if (!metrics.ok()) return metrics.error();
+  content["metrics"] = json::array();
+  for (const auto& m : *metrics) {
+    content["metrics"].push_back(
+        json::array({m.text(0), m.integer(1), m.text(2), m.text(3), m.text(4), m.real(5),
+                     m.is_null(6) ? json(nullptr) : json(m.integer(6))}));
+  }
+  auto keep = db.query(
       "INSERT INTO superseded_runs(run_id, superseded_at, path, content_sha256, content)"
-      " SELECT r.run_id, ?2, r.path, r.content_sha256, json_object("
-      "  'run', json_object('run_id', r.run_id, 'path', r.path, 'matrix', r.matrix, 'bench', "
-      "r.bench,"
-      "    'state', r.state, 'started_at', r.started_at, 'finished_at', r.finished_at,"
-      "    'rtosbench_version', r.rtosbench_version, 'imported_at', r.imported_at),"
-      "  'jobs', (SELECT json_group_array(json_object('job_id', job_id, 'kernel', kernel,"
-      "    'status', status, 'reason', reason, 'unit', unit, 'conditions', conditions,"
-      "    'finished_at', finished_at)) FROM jobs WHERE run_id = ?1),"
-      "  'metrics', (SELECT json_group_array(json_array(job_id, load, phase, series, metric, "
-      "value, hz))"
-      "    FROM series_metrics WHERE run_id = ?1))"
-      " FROM runs r WHERE r.run_id = ?1");
+      " VALUES($1, $2, $3, $4, $5)",
+      {run_id, utc_timestamp(), r.text(1), r.is_null(9) ? SqlValue{} : SqlValue{r.text(9)},
+       dump_json(content, -1)});
   if (!keep.ok()) return keep.error();
-  if (!Row(keep->get()).text(run_id).text(utc_timestamp()).done()) return db.error();
-  auto del = db.prepare("DELETE FROM runs WHERE run_id = ?");
+  auto del = db.query("DELETE FROM runs WHERE run_id = $1", {run_id});
   if (!del.ok()) return del.error();
-  if (!Row(del->get()).text(run_id).done()) return db.error();
   return {};
+}
+
+SqlValue integer_or_null(const std::optional<int64_t>& v) {
+  return v ? SqlValue{*v} : SqlValue{};
 }
 
 // The jobs row of one result: the matrix's side of the job, its CONFIG
 // where the job carries no matrix side (older results), its footprint.
-Status insert_job(Database& db, sqlite3_stmt* ins, const std::string& run_id, const JobResult& r) {
+Status insert_job(Connection& db, const std::string& run_id, const JobResult& r) {
   const bool has_spec = !r.job.id.empty();
   auto spec_or_condition = [&](const std::string& v, const char* key) {
     return has_spec && !v.empty() ? v : condition(r, key);
@@ -486,52 +383,37 @@ Status insert_job(Database& db, sqlite3_stmt* ins, const std::string& run_id, co
     flash = r.build->footprint->flash;
     ram = r.build->footprint->ram;
   }
-  if (!Row(ins)
-           .text(run_id)
-           .text(r.job_id)
-           .text(spec_or_condition(r.job.kernel, "kernel"))
-           .text(spec_or_condition(r.job.kernel_version, "kernel_version"))
-           .text(spec_or_condition(r.job.board, "board"))
-           .text(spec_or_condition(r.job.opt, "opt"))
-           .integer_or_null(number_or_condition(r.job.tick_hz, "tick"))
-           .integer_or_null(number_or_condition(r.job.fpu_context, "fpu"))
-           .text(to_string(r.status))
-           .text(r.reason)
-           .text(r.unit)
-           .text(condition(r, "compiler"))
-           .text(condition(r, "harness"))
-           .integer_or_null(flash)
-           .integer_or_null(ram)
-           .text(dump_json(json(r.conditions), -1))
-           .text(r.finished_at)
-           .done()) {
-    return db.error();
-  }
+  auto ins = db.query(
+      "INSERT INTO jobs(run_id, job_id, kernel, kernel_version, board, opt, tick_hz, fpu_context,"
+      " status, reason, unit, compiler, harness, flash_bytes, ram_bytes, conditions, finished_at)"
+      " VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
+      {run_id, r.job_id, spec_or_condition(r.job.kernel, "kernel"),
+       spec_or_condition(r.job.kernel_version, "kernel_version"),
+       spec_or_condition(r.job.board, "board"), spec_or_condition(r.job.opt, "opt"),
+       integer_or_null(number_or_condition(r.job.tick_hz, "tick")),
+       integer_or_null(number_or_condition(r.job.fpu_context, "fpu")), to_string(r.status),
+       r.reason, r.unit, condition(r, "compiler"), condition(r, "harness"), integer_or_null(flash),
+       integer_or_null(ram), dump_json(json(r.conditions), -1), r.finished_at});
+  if (!ins.ok()) return ins.error();
   return {};
 }
 
 // One series_metrics row per number of every series of the result: the
 // job's figures as load 0, each repeated load's as 1..N.
-Status insert_figures(Database& db, sqlite3_stmt* ins, const std::string& run_id,
-                      const JobResult& r, size_t& rows) {
+Status insert_figures(Connection& db, const std::string& run_id, const JobResult& r, size_t& rows) {
   auto write_series = [&](const std::vector<SeriesRecord>& series, int64_t load) -> Status {
     for (const auto& x : series) {
       std::string test = r.verify.test_of(x.phase, x.name);
       if (test.empty()) test = test_of_series(x.name);
       for (const auto& [key, v] : x.numbers()) {
-        if (!Row(ins)
-                 .text(run_id)
-                 .text(r.job_id)
-                 .integer(load)
-                 .text(x.phase)
-                 .text(x.name)
-                 .text(test)
-                 .text(key)
-                 .real(v)
-                 .integer(static_cast<int64_t>(x.hz))
-                 .done()) {
-          return db.error();
-        }
+        auto ins = db.query(
+            "INSERT INTO series_metrics(run_id, job_id, load, phase, series, test, metric, value,"
+            " hz) VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+            " ON CONFLICT (run_id, job_id, load, phase, series, metric)"
+            " DO UPDATE SET test = excluded.test, value = excluded.value, hz = excluded.hz",
+            {run_id, r.job_id, load, x.phase, x.name, test, key, static_cast<double>(v),
+             static_cast<int64_t>(x.hz)});
+        if (!ins.ok()) return ins.error();
         ++rows;
       }
     }
@@ -547,51 +429,34 @@ Status insert_figures(Database& db, sqlite3_stmt* ins, const std::string& run_id
 }
 
 // The rows of one run: runs, then per result its jobs row and its figures.
-Status insert_run(Database& db, const ImportedRun& run, RecordSummary& out) {
-  auto ins_run = db.prepare(
-      "INSERT INTO runs(run_id, path, matrix, bench, state, started_at, finished_at, "
-      "rtosbench_version, imported_at, content_sha256)"
-      " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-  auto ins_job = db.prepare(
-      "INSERT INTO jobs(run_id, job_id, kernel, kernel_version, board, opt, tick_hz, fpu_context, "
-      "status, reason,"
-      " unit, compiler, harness, flash_bytes, ram_bytes, conditions, finished_at)"
-      " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-  auto ins_metric = db.prepare(
-      "INSERT OR REPLACE INTO series_metrics(run_id, job_id, load, phase, series, test, metric, "
-      "value, hz)"
-      " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)");
-  for (auto* p : {&ins_run, &ins_job, &ins_metric}) {
-    if (!p->ok()) return p->error();
-  }
+Status insert_run(Connection& db, const ImportedRun& run, RecordSummary& out) {
   const RunSummary& s = run.summary;
-  if (!Row(ins_run->get())
-           .text(run.run_id)
-           .text(run.path)
-           .text(s.matrix ? s.matrix->name : "")
-           .text(s.bench ? s.bench->name : "")
-           .text(s.state)
-           .text(s.started_at)
-           .text(s.finished_at)
-           .text(s.rtosbench_version)
-           .text(utc_timestamp())
-           .text(run.content_sha256)
-           .done()) {
-    return db.error();
-  }
+  auto ins = db.query(
+      "INSERT INTO runs(run_id, path, matrix, bench, state, started_at, finished_at,"
+      " rtosbench_version, imported_at, content_sha256)"
+      " VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+      {run.run_id, run.path, s.matrix ? s.matrix->name : "", s.bench ? s.bench->name : "", s.state,
+       s.started_at, s.finished_at, s.rtosbench_version, utc_timestamp(), run.content_sha256});
+  if (!ins.ok()) return ins.error();
   for (const auto& r : run.results) {
-    if (auto st = insert_job(db, ins_job->get(), run.run_id, r); !st.ok()) return st;
+    if (auto st = insert_job(db, run.run_id, r); !st.ok()) return st;
     ++out.jobs;
-    if (auto st = insert_figures(db, ins_metric->get(), run.run_id, r, out.metrics); !st.ok())
-      return st;
+    if (auto st = insert_figures(db, run.run_id, r, out.metrics); !st.ok()) return st;
   }
   return {};
 }
 
+// Opens the history for reading, in a read transaction.
+Result<std::unique_ptr<Connection>> open_for_reading(const std::string& location) {
+  auto db = history::open_history(location, history::OpenMode::kRead);
+  if (!db.ok()) return db.error();
+  if (auto s = (*db)->begin_read(); !s.ok()) return s.error();
+  return db;
+}
+
 }  // namespace
 
-Result<RecordSummary> record_run(const std::filesystem::path& db_file,
-                                 const std::filesystem::path& run_dir,
+Result<RecordSummary> record_run(const std::string& location, const std::filesystem::path& run_dir,
                                  const RecordOptions& options) {
   // Read and check every result before touching the database.
   auto run = read_run(run_dir);
@@ -599,113 +464,101 @@ Result<RecordSummary> record_run(const std::filesystem::path& db_file,
   RecordSummary out;
   out.run_id = run->run_id;
 
-  std::error_code ec;
-  if (db_file.has_parent_path()) std::filesystem::create_directories(db_file.parent_path(), ec);
-  auto db = Database::open(db_file, true);
-  if (!db.ok()) return db.error();
-  // BEGIN IMMEDIATE before looking at the schema so two first imports do
-  // not both try to create it.
-  if (auto s = db->exec("BEGIN IMMEDIATE"); !s.ok()) return s.error();
+  auto opened = history::open_history(location, history::OpenMode::kRecord);
+  if (!opened.ok()) return opened.error();
+  Connection& db = **opened;
+  // One transaction; a record of the same run by another process waits.
+  if (auto s = db.begin_record(out.run_id); !s.ok()) return s.error();
   auto fail = [&](Error e) -> Result<RecordSummary> {
-    (void)db->exec("ROLLBACK");
+    db.rollback();
     return e;
   };
-  if (auto s = db->check_schema(true); !s.ok()) return fail(s.error());
 
-  auto q = db->prepare("SELECT content_sha256 FROM runs WHERE run_id = ?");
+  auto q = db.query("SELECT content_sha256 FROM runs WHERE run_id = $1", {out.run_id});
   if (!q.ok()) return fail(q.error());
-  Row(q->get()).text(out.run_id);
-  int rc = sqlite3_step(q->get());
-  if (rc == SQLITE_ROW) {
-    out.previous_sha256 = column_text(q->get(), 0);
+  if (!q->empty()) {
+    out.previous_sha256 = q->front().text(0);
     if (out.previous_sha256 == run->content_sha256) {
       out.outcome = RecordOutcome::kUnchanged;
     } else if (!options.replace && !out.previous_sha256.empty()) {
       // A different copy of a recorded run: the recorded figures stay.
       out.outcome = RecordOutcome::kRefused;
-      (void)db->exec("ROLLBACK");
+      db.rollback();
       return out;
     } else {
       out.outcome = RecordOutcome::kReplaced;
     }
-  } else if (rc != SQLITE_DONE) {
-    return fail(db->error());
   }
-  q->reset();
 
   if (out.outcome == RecordOutcome::kReplaced) {
-    if (auto st = supersede(*db, out.run_id); !st.ok()) return fail(st.error());
+    if (auto st = supersede(db, out.run_id); !st.ok()) return fail(st.error());
   } else if (out.outcome == RecordOutcome::kUnchanged) {
-    auto del = db->prepare("DELETE FROM runs WHERE run_id = ?");
+    auto del = db.query("DELETE FROM runs WHERE run_id = $1", {out.run_id});
     if (!del.ok()) return fail(del.error());
-    if (!Row(del->get()).text(out.run_id).done()) return fail(db->error());
   }
-  if (auto st = insert_run(*db, *run, out); !st.ok()) return fail(st.error());
-  if (auto st = db->exec("COMMIT"); !st.ok()) return fail(st.error());
+  if (auto st = insert_run(db, *run, out); !st.ok()) return fail(st.error());
+  if (auto st = db.commit(); !st.ok()) return fail(st.error());
   return out;
 }
 
-Result<std::vector<TrendPoint>> query_trend(const std::filesystem::path& db_file,
-                                            const TrendQuery& q) {
-  auto db = Database::open(db_file, false);
-  if (!db.ok()) return db.error();
-  if (auto s = db->check_schema(false); !s.ok()) return s.error();
+Result<std::vector<TrendPoint>> query_trend(const std::string& location, const TrendQuery& q) {
+  auto opened = open_for_reading(location);
+  if (!opened.ok()) return opened.error();
+  Connection& db = **opened;
 
   // A statistic name means its tick value; a stored key is taken as is.
   std::string metric = q.metric;
-  {
-    auto s = db->prepare("SELECT count(*) FROM series_metrics WHERE metric = ?");
-    if (!s.ok()) return s.error();
-    Row(s->get()).text(metric);
-    bool found = sqlite3_step(s->get()) == SQLITE_ROW && sqlite3_column_int(s->get(), 0) > 0;
-    if (!found) {
-      Row(s->get()).text(metric + "_ticks");
-      if (sqlite3_step(s->get()) == SQLITE_ROW && sqlite3_column_int(s->get(), 0) > 0) {
-        metric += "_ticks";
-      } else {
-        std::vector<std::string> known;
-        auto k = db->prepare("SELECT DISTINCT metric FROM series_metrics ORDER BY metric");
-        if (!k.ok()) return k.error();
-        while (sqlite3_step(k->get()) == SQLITE_ROW) known.push_back(column_text(k->get(), 0));
-        std::string list;
-        for (const auto& x : known) list += (list.empty() ? "" : ", ") + x;
-        return make_error(ErrorKind::kCannotRead,
-                          fmt::format("no run in {} recorded metric '{}' (recorded: {})",
-                                      db_file.string(), q.metric, list.empty() ? "none" : list));
-      }
+  auto recorded = [&](const std::string& m) -> Result<bool> {
+    auto r = db.query(
+        "SELECT count(*) FROM (SELECT 1 FROM series_metrics WHERE metric = $1 LIMIT 1) AS x", {m});
+    if (!r.ok()) return r.error();
+    return !r->empty() && r->front().integer(0) > 0;
+  };
+  auto as_is = recorded(metric);
+  if (!as_is.ok()) return as_is.error();
+  if (!*as_is) {
+    auto ticks = recorded(metric + "_ticks");
+    if (!ticks.ok()) return ticks.error();
+    if (*ticks) {
+      metric += "_ticks";
+    } else {
+      auto k = db.query("SELECT DISTINCT metric FROM series_metrics ORDER BY metric", {});
+      if (!k.ok()) return k.error();
+      std::string list;
+      for (const auto& x : *k) list += (list.empty() ? "" : ", ") + x.text(0);
+      return make_error(ErrorKind::kCannotRead,
+                        fmt::format("no run in {} recorded metric '{}' (recorded: {})", db.name(),
+                                    q.metric, list.empty() ? "none" : list));
     }
   }
 
-  auto s = db->prepare(
-      "SELECT r.run_id, r.started_at, j.job_id, j.kernel, j.status, j.unit, m.phase, m.series, "
-      "m.test, m.value, m.hz,"
-      " j.conditions"
+  auto rows = db.query(
+      "SELECT r.run_id, r.started_at, j.job_id, j.kernel, j.status, j.unit, m.phase, m.series,"
+      " m.test, m.value, m.hz, j.conditions"
       " FROM series_metrics m JOIN jobs j ON j.run_id = m.run_id AND j.job_id = m.job_id"
       " JOIN runs r ON r.run_id = m.run_id"
-      " WHERE m.load = 0 AND m.metric = ?1 AND (?2 = '' OR j.kernel = ?2) AND (?3 = '' OR m.test = "
-      "?3)"
-      " AND (?4 = '' OR j.job_id = ?4)"
-      " ORDER BY j.job_id, m.phase, m.series, r.started_at, r.run_id");
-  if (!s.ok()) return s.error();
-  Row(s->get()).text(metric).text(q.kernel).text(q.test).text(q.job);
+      " WHERE m.load = 0 AND m.metric = $1 AND ($2 = '' OR j.kernel = $2)"
+      " AND ($3 = '' OR m.test = $3) AND ($4 = '' OR j.job_id = $4)"
+      " ORDER BY j.job_id, m.phase, m.series, r.started_at, r.run_id",
+      {metric, q.kernel, q.test, q.job});
+  if (!rows.ok()) return rows.error();
   std::vector<TrendPoint> out;
   json prev_conditions = json::object();
-  int rc;
-  while ((rc = sqlite3_step(s->get())) == SQLITE_ROW) {
+  for (const auto& row : *rows) {
     TrendPoint p;
-    p.run_id = column_text(s->get(), 0);
-    p.started_at = column_text(s->get(), 1);
-    p.job_id = column_text(s->get(), 2);
-    p.kernel = column_text(s->get(), 3);
-    p.status = column_text(s->get(), 4);
-    p.unit = column_text(s->get(), 5);
-    p.phase = column_text(s->get(), 6);
-    p.series = column_text(s->get(), 7);
-    p.test = column_text(s->get(), 8);
-    p.value = sqlite3_column_double(s->get(), 9);
-    p.hz = static_cast<uint64_t>(sqlite3_column_int64(s->get(), 10));
+    p.run_id = row.text(0);
+    p.started_at = row.text(1);
+    p.job_id = row.text(2);
+    p.kernel = row.text(3);
+    p.status = row.text(4);
+    p.unit = row.text(5);
+    p.phase = row.text(6);
+    p.series = row.text(7);
+    p.test = row.text(8);
+    p.value = row.real(9);
+    p.hz = static_cast<uint64_t>(row.integer(10));
     p.metric = metric;
-    json conditions = json::parse(column_text(s->get(), 11), nullptr, false);
+    json conditions = json::parse(row.text(11), nullptr, false);
     if (!conditions.is_object()) conditions = json::object();
     if (!out.empty()) {
       const TrendPoint& prev = out.back();
@@ -723,66 +576,55 @@ Result<std::vector<TrendPoint>> query_trend(const std::filesystem::path& db_file
     prev_conditions = std::move(conditions);
     out.push_back(std::move(p));
   }
-  if (rc != SQLITE_DONE) return db->error();
   return out;
 }
 
-Result<std::vector<RecordedRun>> list_runs(const std::filesystem::path& db_file) {
-  auto db = Database::open(db_file, false);
-  if (!db.ok()) return db.error();
-  if (auto s = db->check_schema(false); !s.ok()) return s.error();
-  auto s = db->prepare(
+Result<std::vector<RecordedRun>> list_runs(const std::string& location) {
+  auto opened = open_for_reading(location);
+  if (!opened.ok()) return opened.error();
+  auto rows = (*opened)->query(
       "SELECT r.run_id, r.started_at, r.matrix, r.state, r.path, r.imported_at,"
-      " (SELECT count(*) FROM jobs j WHERE j.run_id = r.run_id) FROM runs r ORDER BY r.started_at, "
-      "r.run_id");
-  if (!s.ok()) return s.error();
+      " (SELECT count(*) FROM jobs j WHERE j.run_id = r.run_id) FROM runs r"
+      " ORDER BY r.started_at, r.run_id",
+      {});
+  if (!rows.ok()) return rows.error();
   std::vector<RecordedRun> out;
-  int rc;
-  while ((rc = sqlite3_step(s->get())) == SQLITE_ROW) {
+  for (const auto& row : *rows) {
     RecordedRun r;
-    r.run_id = column_text(s->get(), 0);
-    r.started_at = column_text(s->get(), 1);
-    r.matrix = column_text(s->get(), 2);
-    r.state = column_text(s->get(), 3);
-    r.path = column_text(s->get(), 4);
-    r.imported_at = column_text(s->get(), 5);
-    r.jobs = static_cast<size_t>(sqlite3_column_int64(s->get(), 6));
+    r.run_id = row.text(0);
+    r.started_at = row.text(1);
+    r.matrix = row.text(2);
+    r.state = row.text(3);
+    r.path = row.text(4);
+    r.imported_at = row.text(5);
+    r.jobs = static_cast<size_t>(row.integer(6));
     out.push_back(std::move(r));
   }
-  if (rc != SQLITE_DONE) return db->error();
   return out;
 }
 
-}  // namespace rb::store
-
-namespace rb::store {
-
-Result<std::vector<SupersededRun>> list_superseded(const std::filesystem::path& db_file) {
-  auto db = Database::open(db_file, false);
-  if (!db.ok()) return db.error();
-  if (auto s = db->check_schema(false); !s.ok()) return s.error();
+Result<std::vector<SupersededRun>> list_superseded(const std::string& location) {
+  auto opened = open_for_reading(location);
+  if (!opened.ok()) return opened.error();
+  Connection& db = **opened;
   std::vector<SupersededRun> out;
-  {
-    auto t = db->prepare("SELECT count(*) FROM sqlite_master WHERE name = 'superseded_runs'");
-    if (!t.ok()) return t.error();
-    if (sqlite3_step(t->get()) != SQLITE_ROW) return db->error();
-    if (sqlite3_column_int(t->get(), 0) == 0) return out;  // schema 1: nothing was superseded
-  }
-  auto s = db->prepare(
-      "SELECT run_id, superseded_at, path, content_sha256, content FROM superseded_runs"
-      " ORDER BY superseded_at, rowid");
-  if (!s.ok()) return s.error();
-  int rc;
-  while ((rc = sqlite3_step(s->get())) == SQLITE_ROW) {
+  auto has = db.has_superseded();
+  if (!has.ok()) return has.error();
+  if (!*has) return out;  // schema 1: nothing was superseded
+  auto rows = db.query(fmt::format("SELECT run_id, superseded_at, path, content_sha256, content"
+                                   " FROM superseded_runs ORDER BY superseded_at, {}",
+                                   db.insertion_order()),
+                       {});
+  if (!rows.ok()) return rows.error();
+  for (const auto& row : *rows) {
     SupersededRun r;
-    r.run_id = column_text(s->get(), 0);
-    r.superseded_at = column_text(s->get(), 1);
-    r.path = column_text(s->get(), 2);
-    r.content_sha256 = column_text(s->get(), 3);
-    r.content = column_text(s->get(), 4);
+    r.run_id = row.text(0);
+    r.superseded_at = row.text(1);
+    r.path = row.text(2);
+    r.content_sha256 = row.text(3);
+    r.content = row.text(4);
     out.push_back(std::move(r));
   }
-  if (rc != SQLITE_DONE) return db->error();
   return out;
 }
 

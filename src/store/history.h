@@ -1,11 +1,18 @@
 #pragma once
-// The history of finished runs in one SQLite database, so a metric's trend
-// over weeks of nightly runs is one query away (docs/reports.md, "History").
-// The run directories stay the record; the database is an index of their
-// figures and can be rebuilt by importing them again.
+// The history of finished runs, so a metric's trend over weeks of nightly
+// runs is one query away (docs/reports.md, "History"). The run directories
+// stay the record; the database is an index of their figures and can be
+// rebuilt by importing them again.
 //
-// Schema version 2 (PRAGMA user_version and meta.schema_version; a version 1
-// database is brought up to 2 by the next import):
+// Where it lives: a location, either an SQLite file (a path, or
+// sqlite:FILE; the default, no server) or a PostgreSQL database
+// (postgresql://... or postgres://..., shared by several hosts). The backend
+// is chosen by the location's scheme (history_backend.h); both hold the same
+// schema and answer the same queries.
+//
+// Schema version 2 (SQLite: PRAGMA user_version; PostgreSQL: the highest
+// version in schema_migrations; both: meta.schema_version; an older schema
+// is brought up to 2 by the next import):
 //   runs(run_id PK, path, matrix, bench, state, started_at, finished_at,
 //        rtosbench_version, imported_at, content_sha256 (version 2))
 //   jobs(run_id, job_id, kernel, kernel_version, board, opt, tick_hz,
@@ -29,10 +36,15 @@ namespace rb::store {
 
 inline constexpr int kHistorySchemaVersion = 2;
 
-// --db, else $RTOSBENCH_HISTORY, else $XDG_DATA_HOME/rtosbench/history.sqlite,
-// else ~/.local/share/rtosbench/history.sqlite. Error when none can be
-// formed (no HOME).
-Result<std::filesystem::path> default_history_path();
+// $RTOSBENCH_HISTORY (a file or a URL), else
+// $XDG_DATA_HOME/rtosbench/history.sqlite, else
+// ~/.local/share/rtosbench/history.sqlite (--db comes before all of them).
+// Error when none can be formed (no HOME).
+Result<std::string> default_history_location();
+
+// The location as messages show it: a URL's password (user:PASSWORD@ or
+// password=PASSWORD) replaced by ***.
+std::string redact_history_location(const std::string& location);
 
 enum class RecordOutcome {
   kRecorded,   // a run the database did not hold
@@ -53,17 +65,18 @@ struct RecordSummary {
   size_t metrics = 0;  // series_metrics rows written
 };
 
-// Records the run in `run_dir` into the database `db`, creating the
-// database and its directory if needed. The run is checked whole first
+// Records the run in `run_dir` into the history at `location`, creating
+// the SQLite file and its directory, or the tables, if needed. The run is checked whole first
 // (kBadInput, naming the file and field): run.json and a valid result for
 // every job it lists, none PENDING, none added, each naming this run and job
 // with run.json's status, every series' figures consistent. A run recorded
 // with other content is refused unless `options.replace`; then the old
 // content is kept in superseded_runs. Everything is written in one
 // transaction: on error the database is unchanged. A damaged database is
-// named as corrupted (kBadInput).
-Result<RecordSummary> record_run(const std::filesystem::path& db,
-                                 const std::filesystem::path& run_dir,
+// named as corrupted (kBadInput). Two processes recording at once (two
+// hosts, with PostgreSQL) both land; of two records of the same run, one
+// waits for the other and is then kUnchanged or kRefused.
+Result<RecordSummary> record_run(const std::string& location, const std::filesystem::path& run_dir,
                                  const RecordOptions& options = {});
 
 struct SupersededRun {
@@ -71,7 +84,7 @@ struct SupersededRun {
   std::string content;  // JSON: {run, jobs, metrics} as the database held them
 };
 // Every run an import replaced, oldest first.
-Result<std::vector<SupersededRun>> list_superseded(const std::filesystem::path& db);
+Result<std::vector<SupersededRun>> list_superseded(const std::string& location);
 
 struct TrendQuery {
   std::string kernel;             // empty: every kernel
@@ -97,14 +110,13 @@ struct TrendPoint {
 // The metric over every recorded run, grouped by job and series and ordered
 // by run start within a group. Error when the database does not exist or is
 // not an rtosbench history, or when no run recorded the metric.
-Result<std::vector<TrendPoint>> query_trend(const std::filesystem::path& db,
-                                            const TrendQuery& query);
+Result<std::vector<TrendPoint>> query_trend(const std::string& location, const TrendQuery& query);
 
 struct RecordedRun {
   std::string run_id, started_at, matrix, state, path, imported_at;
   size_t jobs = 0;
 };
-Result<std::vector<RecordedRun>> list_runs(const std::filesystem::path& db);
+Result<std::vector<RecordedRun>> list_runs(const std::string& location);
 
 // The CONFIG keys that must be equal before two figures are compared
 // (docs/protocol.md section 3): harness, compiler, opt, core, tick,
