@@ -22,6 +22,7 @@ packages=(
   # real probes (their command lines are exercised with no probe attached)
   openocd
   jq  # tests/run/e2e: the run tests read result JSON
+  libcurl4-openssl-dev lava-server lava-dispatcher  # the lava bench (src/lava) and its test (tests/run/e2e/lava.sh)
 )
 if [[ "${RTOSBENCH_WITH_BROWSER:-0}" == 1 ]]; then
   packages+=(chromium)
