@@ -105,8 +105,12 @@ class HttpApi final : public Api {
     return request("GET", fmt::format("api/v0.2/jobs/{}/logs/", id), "");
   }
 
+  // POST as newer servers take it; LAVA 2023.01 (Debian 12) routes GET only.
   Status cancel(int64_t id) override {
-    auto r = request("POST", fmt::format("api/v0.2/jobs/{}/cancel/", id), "");
+    const std::string path = fmt::format("api/v0.2/jobs/{}/cancel/", id);
+    auto r = request("POST", path, "");
+    if (!r.ok() && r.error().message.find("HTTP 405") != std::string::npos)
+      r = request("GET", path, "");
     if (!r.ok()) return r.error();
     return {};
   }
@@ -356,7 +360,12 @@ Classified classify(const JobState& st, const ParsedLog& log) {
     c.reason.clear();
     return c;
   }
-  if (log.error_type == "LAVATimeout" || log.error_type == "MultinodeTimeout") {
+  // A timeout: LAVA's own error type, or the monitor's or the interactive
+  // test's "timed out" (error type Test in 2023.01).
+  const bool timed_out = comment.find("timed out") != std::string::npos ||
+                         log.error_msg.find("timed out") != std::string::npos;
+  if (log.error_type == "LAVATimeout" || log.error_type == "MultinodeTimeout" ||
+      (timed_out && log.failed_action >= 3)) {
     c.outcome = Outcome::kTimeout;
   } else if (log.failed_action == 1 || log.failed_action == 2) {
     c.outcome = Outcome::kFlashError;  // deploy or boot

@@ -51,6 +51,9 @@ cleanup() {
 }
 trap cleanup EXIT
 mkdir -p "$WORK/lava" "$WORK/img"
+# The scheduler and gunicorn drop to the lavaserver user: their logs must stay writable.
+chmod 755 "$WORK"
+chown lavaserver:lavaserver "$WORK/lava"
 t_setup=$SECONDS
 
 if ! lrun pg_ctlcluster "$PG_VERSION" main status >/dev/null 2>&1; then
@@ -67,26 +70,40 @@ PORT=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1
 URL=http://127.0.0.1:$PORT/
 lrun gunicorn3 lava_server.wsgi --bind "127.0.0.1:$PORT" --workers 2 -u lavaserver -g lavaserver \
   --log-file "$WORK/lava/gunicorn.log" --pid "$WORK/gunicorn.pid" --daemon
-manage lava-scheduler --level DEBUG --log-file "$WORK/lava/scheduler.log" >/dev/null 2>&1 &
-pids+=($!)
+manage lava-scheduler --level DEBUG --log-file "$WORK/lava/scheduler.log" >"$WORK/lava/scheduler.out" 2>&1 &
+sched=$!
+pids+=($sched)
 
-# Objects in LAVA's database are made once and reused by later runs.
+# Objects in LAVA's database (a user, the qemu device type, a worker, two
+# devices) are made once and reused by later runs; one Django start for all.
 WORKER=rtosbench-e2e
-manage users details rtosbench-e2e >/dev/null 2>&1 ||
-  manage users add rtosbench-e2e --superuser --staff --passwd "$(head -c 12 /dev/urandom | base64)" >/dev/null
-TOKEN=$(manage tokens add --user rtosbench-e2e | tail -1)
-manage device-types details qemu >/dev/null 2>&1 || manage device-types add qemu >/dev/null
-manage workers details "$WORKER" >/dev/null 2>&1 || manage workers add "$WORKER" >/dev/null
-WORKER_TOKEN=$(manage shell -c \
-  "from lava_scheduler_app.models import Worker; print(Worker.objects.get(hostname='$WORKER').token)" | tail -1)
+setup_py='
+from django.contrib.auth.models import User
+from lava_scheduler_app.models import Device, DeviceType, Worker
+from linaro_django_xmlrpc.models import AuthToken
+u, _ = User.objects.get_or_create(username="rtosbench-e2e")
+u.is_superuser = True
+u.is_staff = True
+u.save()
+token = AuthToken.objects.create(user=u, description="rtosbench e2e")
+dt, _ = DeviceType.objects.get_or_create(name="qemu")
+w, _ = Worker.objects.get_or_create(hostname="rtosbench-e2e")
+w.health = Worker.HEALTH_ACTIVE
+w.save()
+for n in (1, 2):
+    d, _ = Device.objects.get_or_create(hostname="rtosbench-e2e-qemu%d" % n,
+                                        defaults={"device_type": dt, "worker_host": w})
+    d.worker_host = w
+    d.device_type = dt
+    d.health = Device.HEALTH_GOOD
+    d.save()
+print("TOKENS", token.secret, w.token)
+'
+read -r _ TOKEN WORKER_TOKEN < <(manage shell -c "$setup_py" | grep '^TOKENS ')
 for n in 1 2; do
-  dev=rtosbench-e2e-qemu$n
-  dict=/etc/lava-server/dispatcher-config/devices/$dev.jinja2
+  dict=/etc/lava-server/dispatcher-config/devices/rtosbench-e2e-qemu$n.jinja2
   printf "{%% extends 'qemu.jinja2' %%}\n{%% set mac_addr = '52:54:00:12:34:5%s' %%}\n{%% set memory = 256 %%}\n" "$n" >"$dict"
   dicts+=("$dict")
-  manage devices details "$dev" >/dev/null 2>&1 ||
-    manage devices add --device-type qemu --worker "$WORKER" "$dev" >/dev/null
-  manage devices update --health GOOD "$dev" >/dev/null
 done
 lrun lava-worker --level DEBUG --url "$URL" --token "$WORKER_TOKEN" --name "$WORKER" \
   --log-file "$WORK/lava/worker.log" --worker-dir "$WORK/lava/worker" >/dev/null 2>&1 &
@@ -97,6 +114,10 @@ for _ in $(seq 120); do
   sleep 0.5
 done
 expect_eq "worker online" Online "$(api api/v0.2/workers/$WORKER/ | jq -r .state)"
+if ! kill -0 "$sched" 2>/dev/null; then
+  fail "lava-scheduler exited: $(tail -5 "$WORK/lava/scheduler.out" "$WORK/lava/scheduler.log")"
+  finish
+fi
 echo "LAVA up in $((SECONDS - t_setup)) s on $URL"
 
 # The matrix: bare (+ freertos), short series.
@@ -196,7 +217,7 @@ rb_run --matrix "$WORK/short.yaml" --bench "$WORK/lava.yaml" --out "$WORK/short"
 expect_eq "LAVA timeout: exit code" 1 "$RC"
 d=$(run_dir "$WORK/short")
 expect_eq "LAVA timeout: status" TIMEOUT "$(job_status "$d" "${only[0]}")"
-expect_contains "LAVA timeout: LAVA's reason" "LAVATimeout" "$(job_reason "$d" "${only[0]}")"
+expect_contains "LAVA timeout: LAVA's reason" "lava-test-monitor timed out" "$(job_reason "$d" "${only[0]}")"
 
 # SIGINT while the LAVA job runs: the run stops (130) and cancels it.
 wait_for_lava_id() { # RUNS_DIR: prints the LAVA id once lava.json is written
@@ -217,7 +238,8 @@ wait $rbpid
 RC=$?
 set -e
 expect_eq "interrupted run: exit code" 130 "$RC"
-for _ in $(seq 60); do
+# The worker stops a running job at its next contact with the server (20 s).
+for _ in $(seq 120); do
   [[ $(api "api/v0.2/jobs/$id/" | jq -r .health) == Canceled ]] && break
   sleep 0.5
 done
