@@ -32,13 +32,25 @@ PG_VERSION=$(ls /etc/postgresql 2>/dev/null | sort -n | tail -1)
 pids=()
 started_pg=0
 dicts=()
+# A process that has not exited (a zombie has: gunicorn's daemonized master
+# may wait for a parent that does not reap it).
+alive() {
+  local s
+  s=$(ps -o stat= -p "$1" 2>/dev/null) && [[ $s != Z* ]]
+}
 cleanup() {
   local rc=$?
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  [[ -f $WORK/gunicorn.pid ]] && kill "$(cat "$WORK/gunicorn.pid")" 2>/dev/null || true
   for p in "${pids[@]}"; do
-    for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$p" 2>/dev/null || true
+    for _ in $(seq 100); do alive "$p" || break; sleep 0.1; done
+    alive "$p" && kill -9 "$p" 2>/dev/null || true
+  done
+  sleep 0.5
+  for p in "${pids[@]}"; do
+    if alive "$p"; then
+      echo "FAIL: daemon $p still running after cleanup" >&2
+      rc=1
+    fi
   done
   for f in "${dicts[@]}"; do rm -f "$f"; done
   if ((started_pg)); then lrun pg_ctlcluster "$PG_VERSION" main stop || true; fi
@@ -70,7 +82,11 @@ PORT=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1
 URL=http://127.0.0.1:$PORT/
 lrun gunicorn3 lava_server.wsgi --bind "127.0.0.1:$PORT" --workers 2 -u lavaserver -g lavaserver \
   --log-file "$WORK/lava/gunicorn.log" --pid "$WORK/gunicorn.pid" --daemon
-manage lava-scheduler --level DEBUG --log-file "$WORK/lava/scheduler.log" >"$WORK/lava/scheduler.out" 2>&1 &
+for _ in $(seq 100); do [[ -s $WORK/gunicorn.pid ]] && break; sleep 0.1; done
+pids+=("$(cat "$WORK/gunicorn.pid")")
+# Started as simple commands (not through a function): $! is the daemon itself.
+PATH=$LPATH lava-server manage lava-scheduler --level DEBUG --log-file "$WORK/lava/scheduler.log" \
+  >"$WORK/lava/scheduler.out" 2>&1 &
 sched=$!
 pids+=($sched)
 
@@ -105,7 +121,7 @@ for n in 1 2; do
   printf "{%% extends 'qemu.jinja2' %%}\n{%% set mac_addr = '52:54:00:12:34:5%s' %%}\n{%% set memory = 256 %%}\n" "$n" >"$dict"
   dicts+=("$dict")
 done
-lrun lava-worker --level DEBUG --url "$URL" --token "$WORKER_TOKEN" --name "$WORKER" \
+PATH=$LPATH lava-worker --level DEBUG --url "$URL" --token "$WORKER_TOKEN" --name "$WORKER" \
   --log-file "$WORK/lava/worker.log" --worker-dir "$WORK/lava/worker" >/dev/null 2>&1 &
 pids+=($!)
 api() { curl -sf -H "Authorization: Token $TOKEN" "$URL$1"; }
