@@ -84,11 +84,6 @@ lrun gunicorn3 lava_server.wsgi --bind "127.0.0.1:$PORT" --workers 2 -u lavaserv
   --log-file "$WORK/lava/gunicorn.log" --pid "$WORK/gunicorn.pid" --daemon
 for _ in $(seq 100); do [[ -s $WORK/gunicorn.pid ]] && break; sleep 0.1; done
 pids+=("$(cat "$WORK/gunicorn.pid")")
-# Started as simple commands (not through a function): $! is the daemon itself.
-PATH=$LPATH lava-server manage lava-scheduler --level DEBUG --log-file "$WORK/lava/scheduler.log" \
-  >"$WORK/lava/scheduler.out" 2>&1 &
-sched=$!
-pids+=($sched)
 
 # Objects in LAVA's database (a user, the qemu device type, a worker, two
 # devices) are made once and reused by later runs; one Django start for all.
@@ -121,6 +116,13 @@ for n in 1 2; do
   printf "{%% extends 'qemu.jinja2' %%}\n{%% set mac_addr = '52:54:00:12:34:5%s' %%}\n{%% set memory = 256 %%}\n" "$n" >"$dict"
   dicts+=("$dict")
 done
+# The scheduler after the device dictionaries: a device it sees without one
+# turns Bad ("Invalid device configuration") and takes no job.
+# Started as simple commands (not through a function): $! is the daemon itself.
+PATH=$LPATH lava-server manage lava-scheduler --level DEBUG --log-file "$WORK/lava/scheduler.log" \
+  >"$WORK/lava/scheduler.out" 2>&1 &
+sched=$!
+pids+=($sched)
 PATH=$LPATH lava-worker --level DEBUG --url "$URL" --token "$WORKER_TOKEN" --name "$WORKER" \
   --log-file "$WORK/lava/worker.log" --worker-dir "$WORK/lava/worker" >/dev/null 2>&1 &
 pids+=($!)
@@ -166,6 +168,7 @@ lava:
   token_env: RB_E2E_LAVA_TOKEN
   publish: {dir: $WORK/img, url: $2}
   poll: 0.5
+  queue_timeout: 240  # a device that never comes fails the test, not ctest's timeout
 boards:
   - id: farm-qemu
     board: qemu-netduinoplus2
