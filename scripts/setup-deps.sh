@@ -23,6 +23,7 @@ packages=(
   openocd
   jq  # tests/run/e2e: the run tests read result JSON
   libpqxx-dev postgresql  # the PostgreSQL history (src/store/history_postgres.cpp) and its tests' server
+  libcurl4-openssl-dev lava-server lava-dispatcher  # the lava bench (src/lava) and its test (tests/run/e2e/lava.sh)
 )
 if [[ "${RTOSBENCH_WITH_BROWSER:-0}" == 1 ]]; then
   packages+=(chromium)

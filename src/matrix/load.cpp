@@ -886,8 +886,9 @@ Loaded<Matrix> load_matrix(const std::filesystem::path& file) {
 namespace {
 
 void parse_board(Checker& c, const YAML::Node& b, Bench& bench) {
-  static const std::vector<std::string> kKeys{"id",     "board", "flasher",     "probe",    "qemu",
-                                              "serial", "reset", "power_cycle", "port_wait"};
+  static const std::vector<std::string> kKeys{"id",        "board",  "flasher", "probe",
+                                              "qemu",      "serial", "reset",   "power_cycle",
+                                              "port_wait", "lava"};
   if (!c.check_map(b, "a board instance", kKeys)) return;
   BoardInstance inst;
   if (auto id = c.string(b, "id", "a board instance", true)) {
@@ -964,10 +965,45 @@ void parse_board(Checker& c, const YAML::Node& b, Bench& bench) {
       }
     }
   }
+  if (YAML::Node l = b["lava"]; l.IsDefined()) {
+    const std::string lw = what + " lava";
+    if (c.check_map(l, lw, {"device_type", "tags", "boot", "jobs", "priority"})) {
+      LavaBoard lb;
+      if (auto t = c.string(l, "device_type", lw, true);
+          t && c.allowed(l["device_type"], *t, kIdRe, lw + ".device_type",
+                         "[A-Za-z0-9][A-Za-z0-9_.-]*")) {
+        lb.device_type = *t;
+      }
+      if (YAML::Node t = l["tags"]; t.IsDefined()) {
+        if (!t.IsSequence()) {
+          c.error(t, lw + ".tags must be a list of tag names");
+        } else {
+          for (const auto& e : t) {
+            if (e.IsScalar() &&
+                c.allowed(e, e.Scalar(), kIdRe, lw + ".tags entry", "[A-Za-z0-9][A-Za-z0-9_.-]*")) {
+              lb.tags.push_back(e.Scalar());
+            } else if (!e.IsScalar()) {
+              c.error(e, lw + ".tags must be a list of tag names");
+            }
+          }
+        }
+      }
+      // The boot method: the flasher's own, unless named (jlink is LAVA's alone).
+      lb.boot = c.choice(l, "boot", lw, {"qemu", "openocd", "pyocd", "jlink"}, false)
+                    .value_or(inst.flasher);
+      if (YAML::Node j = l["jobs"]; j.IsDefined()) {
+        if (auto v = c.integer(j, lw + ".jobs", 1, 256)) lb.jobs = static_cast<int>(*v);
+      }
+      lb.priority =
+          c.choice(l, "priority", lw, {"low", "medium", "high"}, false).value_or("medium");
+      inst.lava = std::move(lb);
+    }
+  }
+  // A LAVA device's serial line is the worker's: nothing to name here.
+  const bool local_port = known_flasher && !inst.emulated && !inst.lava;
   if (YAML::Node s = b["serial"]; s.IsDefined()) {
     if (c.check_map(s, what + " serial", {"port", "baud"})) {
-      inst.serial_port =
-          c.string(s, "port", what + " serial", known_flasher && !inst.emulated).value_or("");
+      inst.serial_port = c.string(s, "port", what + " serial", local_port).value_or("");
       if (!inst.serial_port.empty()) {
         if (!matches(inst.serial_port, kPortRe) || climbs(inst.serial_port)) {
           c.error(s["port"], fmt::format("{} serial.port '{}' is not allowed: {}", what,
@@ -991,7 +1027,7 @@ void parse_board(Checker& c, const YAML::Node& b, Bench& bench) {
         }
       }
     }
-  } else if (known_flasher && !inst.emulated) {
+  } else if (local_port) {
     c.error(b, fmt::format("{} needs 'serial: {{port: /dev/serial/by-id/...}}'", what));
   }
   if (known_flasher && inst.emulated && !inst.serial_port.empty()) {
@@ -1027,6 +1063,51 @@ void parse_board(Checker& c, const YAML::Node& b, Bench& bench) {
   bench.boards.push_back(std::move(inst));
 }
 
+// The bench's `lava:` server. The token itself is refused: only where to
+// find it (token_env or token_file).
+LavaServer parse_lava_server(Checker& c, const YAML::Node& l) {
+  LavaServer s;
+  const std::string what = "the bench's lava";
+  if (!c.check_map(l, what, {"url", "token_env", "token_file", "publish", "poll", "queue_timeout"}))
+    return s;
+  static const std::regex kUrlRe(R"(https?://[A-Za-z0-9._~:/?#@!$&'()*+,;=%-]+)");
+  if (auto u = c.string(l, "url", what, true);
+      u && c.allowed(l["url"], *u, kUrlRe, what + ".url", "an http:// or https:// URL")) {
+    s.url = *u;
+    if (s.url.back() != '/') s.url += '/';
+  }
+  if (auto e = c.string(l, "token_env", what, false);
+      e && c.allowed(l["token_env"], *e, std::regex("[A-Za-z_][A-Za-z0-9_]*"), what + ".token_env",
+                     "an environment variable name")) {
+    s.token_env = *e;
+  }
+  if (auto f = c.string(l, "token_file", what, false)) s.token_file = c.path(*f);
+  if (s.token_env.empty() == s.token_file.empty()) {
+    c.error(l, what +
+                   " needs exactly one of 'token_env' (an environment variable name) or "
+                   "'token_file' (a file holding the token); never the token itself");
+  }
+  if (YAML::Node p = l["publish"]; !p.IsDefined()) {
+    c.error(l, what + " needs 'publish: {dir: ..., url: ...}' (where the workers fetch images)");
+  } else if (c.check_map(p, what + ".publish", {"dir", "url"})) {
+    if (auto d = c.string(p, "dir", what + ".publish", true)) s.publish_dir = c.path(*d);
+    static const std::regex kPubRe(R"((file|https?)://[A-Za-z0-9._~:/@!$&'()*+,;=%-]+)");
+    if (auto u = c.string(p, "url", what + ".publish", true);
+        u && c.allowed(p["url"], *u, kPubRe, what + ".publish.url",
+                       "a file://, http:// or https:// URL")) {
+      s.publish_url = *u;
+      while (!s.publish_url.empty() && s.publish_url.back() == '/') s.publish_url.pop_back();
+    }
+  }
+  if (YAML::Node n = l["poll"]; n.IsDefined()) {
+    if (auto v = c.number(n, what + ".poll", 0.1, 600)) s.poll_s = *v;
+  }
+  if (YAML::Node n = l["queue_timeout"]; n.IsDefined()) {
+    if (auto v = c.number(n, what + ".queue_timeout", 1, 7 * 24 * 3600)) s.queue_timeout_s = *v;
+  }
+  return s;
+}
+
 }  // namespace
 
 Loaded<Bench> parse_bench(const std::string& text, const std::filesystem::path& file) {
@@ -1035,7 +1116,7 @@ Loaded<Bench> parse_bench(const std::string& text, const std::filesystem::path& 
   out.value.file = c.file();
   if (auto root_opt = parse_yaml(text, c)) {
     const YAML::Node& root = *root_opt;
-    c.check_map(root, "the bench", {"bench", "boards"});
+    c.check_map(root, "the bench", {"bench", "boards", "lava"});
     out.value.name = c.string(root, "bench", "the bench", true).value_or("");
     if (!out.value.name.empty() && !c.allowed(root["bench"], out.value.name, kIdRe, "bench name",
                                               "[A-Za-z0-9][A-Za-z0-9_.-]*")) {
@@ -1048,6 +1129,16 @@ Loaded<Bench> parse_bench(const std::string& text, const std::filesystem::path& 
       c.error(boards, "'boards' must be a non-empty list");
     } else {
       for (const auto& b : boards) parse_board(c, b, out.value);
+    }
+    if (YAML::Node l = root["lava"]; l.IsDefined()) {
+      out.value.lava = parse_lava_server(c, l);
+    }
+    for (size_t i = 0; boards.IsSequence() && i < out.value.boards.size(); ++i) {
+      if (out.value.boards[i].lava && !out.value.lava) {
+        c.error(boards[i]["lava"],
+                fmt::format("board '{}' is a LAVA device but the bench has no 'lava:' server",
+                            out.value.boards[i].id));
+      }
     }
   }
   out.errors = std::move(c.errors());

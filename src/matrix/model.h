@@ -147,6 +147,18 @@ struct QemuSpec {
   std::vector<std::string> extra_args;
 };
 
+// A board reached through a LAVA server instead of this host's probes
+// (docs/lava.md): LAVA's scheduler picks a device of the type (and tags),
+// its worker deploys the published image and boots it by the method the
+// flasher names (qemu, openocd, pyocd; jlink by `boot:`).
+struct LavaBoard {
+  std::string device_type;        // e.g. "qemu", "stm32f4-discovery"
+  std::vector<std::string> tags;  // device tags a device must carry
+  std::string boot;               // LAVA boot method: qemu, openocd, pyocd, jlink
+  int jobs = 1;                   // jobs of this entry in flight at once
+  std::string priority = "medium";
+};
+
 struct BoardInstance {
   std::string id;     // unique in the bench, e.g. "disco-1"
   std::string board;  // board type; a job runs on instances of its matrix's board
@@ -161,14 +173,28 @@ struct BoardInstance {
   std::string serial_port;  // by-id path; empty for qemu (the pty is made per job)
   unsigned baud = 115200;
   ResetMethod reset = ResetMethod::kSystem;
-  std::string power_cycle;  // shell command; required for power-cycle reset
-  double port_wait_s = 10;  // how long to wait for the port to (re)appear
+  std::string power_cycle;        // shell command; required for power-cycle reset
+  double port_wait_s = 10;        // how long to wait for the port to (re)appear
+  std::optional<LavaBoard> lava;  // set: the board is a LAVA device type (the bench's `lava:`)
+};
+
+// A bench file's `lava:` server (docs/lava.md). The token is never in the
+// bench file: an environment variable or a file holds it.
+struct LavaServer {
+  std::string url;                    // e.g. "https://lava.example.org/" (REST under api/v0.2/)
+  std::string token_env;              // environment variable holding the REST token
+  std::filesystem::path token_file;   // or a file holding it (absolute)
+  std::filesystem::path publish_dir;  // where images are copied (absolute)
+  std::string publish_url;  // how the workers fetch that directory (file:// or http(s)://)
+  double poll_s = 2;        // between two state requests
+  double queue_timeout_s = 6 * 3600;  // longest wait for a device before giving up
 };
 
 struct Bench {
   std::filesystem::path file;
   std::string name;
   std::vector<BoardInstance> boards;
+  std::optional<LavaServer> lava;
 };
 
 // One expanded job: a kernel at one variant. Its loads (Matrix::repeats)

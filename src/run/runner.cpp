@@ -16,6 +16,7 @@
 #include "matrix/expand.h"
 #include "matrix/registry.h"
 #include "probe/flasher.h"
+#include "run/lava_attempt.h"
 #include "run/reproducibility.h"
 #include "serial/capture.h"
 #include "util/atomic_write.h"
@@ -266,6 +267,7 @@ struct AttemptContext {
   store::AttemptRecord record;                   // filled by the steps
   std::unique_ptr<probe::TargetSession> target;  // set by the flash step
   std::optional<verify::Report> report;          // set by the verify step
+  int64_t adopt_lava_job = 0;  // a LAVA job of a killed earlier session, followed again
 };
 
 class Session {
@@ -278,7 +280,15 @@ class Session {
         cfg_(config),
         dir_(dir),
         resolver_(processes, config.kernel_options),
-        builder_(parts.builder(config.build_cache)) {}
+        builder_(parts.builder(config.build_cache)) {
+    if (cfg_.bench.lava) {
+      auto api = parts_.lava(*cfg_.bench.lava);
+      if (api.ok())
+        lava_api_ = std::move(*api);
+      else
+        lava_api_error_ = api.error().message;
+    }
+  }
 
   RunOutcome run() {
     auto start = clock_.now();
@@ -323,7 +333,12 @@ class Session {
     }
     for (const auto& b : cfg_.bench.boards) {
       if (b.board != cfg_.matrix.board) continue;
-      threads.emplace_back([this, b] { board_worker(b); });
+      // A LAVA entry runs as many jobs at once as it allows, one worker each.
+      const int lanes = b.lava ? b.lava->jobs : 1;
+      for (int k = 1; k <= lanes; ++k) {
+        std::string slot = lanes > 1 ? fmt::format("{}#{}", b.id, k) : b.id;
+        threads.emplace_back([this, b, slot] { board_worker(b, slot); });
+      }
     }
     std::atomic<bool> all_done{false};
     std::thread ticker([&] {
@@ -689,7 +704,17 @@ class Session {
     cv_.notify_all();
   }
 
-  void board_worker(const matrix::BoardInstance& board) {
+  // The progress slot of the calling board worker ("" outside one).
+  static std::string& current_slot() {
+    static thread_local std::string slot;
+    return slot;
+  }
+  static std::string slot_of(const matrix::BoardInstance& b) {
+    return current_slot().empty() ? b.id : current_slot();
+  }
+
+  void board_worker(const matrix::BoardInstance& board, const std::string& slot) {
+    current_slot() = slot;
     auto flasher = parts_.flasher(board);
     while (true) {
       size_t ji;
@@ -706,7 +731,7 @@ class Session {
         ready_.erase(ready_.begin());
       }
       run_job(ji, board, *flasher);
-      progress_.idle(board.id);
+      progress_.idle(slot);
     }
   }
 
@@ -801,6 +826,13 @@ class Session {
     std::optional<verify::Report> final_report;
     while (true) {
       int n = RunDirectory::next_attempt_in(base);
+      // A LAVA job an earlier session submitted and never saw finish is
+      // followed again in its own attempt directory, not submitted twice.
+      int64_t orphan = 0;
+      if (board.lava && n > 1) {
+        orphan = orphaned_lava_job(base / fmt::format("attempt-{}", n - 1));
+        if (orphan) --n;
+      }
       AttemptContext c{job,
                        board,
                        flasher,
@@ -812,6 +844,7 @@ class Session {
                        {},
                        nullptr,
                        std::nullopt};
+      c.adopt_lava_job = orphan;
       store::AttemptRecord& a = c.record;
       a.number = n;
       a.load = load;
@@ -884,16 +917,45 @@ class Session {
 
   // One flash + capture + verify cycle; fills c.record (and c.report when verified).
   void attempt(AttemptContext& c) {
+    if (c.board.lava) {
+      if (lava_step(c)) verify_step(c);
+      return;
+    }
     if (!flash_step(c)) return;
     auto cr = capture_step(c);
     if (!cr) return;
     verify_step(c);
   }
 
+  // The attempt as one LAVA job (run/lava_attempt.h): true when its log
+  // reached END and capture.raw holds the serial lines to verify.
+  bool lava_step(AttemptContext& c) {
+    c.record.raw_file = std::filesystem::relative(c.dir / "capture.raw", c.job_dir).string();
+    if (!lava_api_) {
+      fail(c, JobStatus::kPortError, "LAVA: " + lava_api_error_);
+      return false;
+    }
+    LavaAttempt in{
+        cfg_.matrix,
+        *cfg_.bench.lava,
+        c.board,
+        c.job.id,
+        c.expect.count("nonce") ? c.expect.at("nonce") : "",
+        c.job_dir / "firmware" / "rtosbench-fw.elf",
+        c.dir,
+        c.adopt_lava_job,
+        [&](const std::string& s) { progress_.stage(slot_of(c.board), c.job.id, s + c.of_load); },
+        [&](const std::string& line) { job_log(c.job.id, line); },
+        &lava_counts_};
+    bool captured = run_lava_attempt(*lava_api_, in, c.record);
+    if (!captured && interrupt_requested()) fail(c, JobStatus::kInterrupted, "interrupted");
+    return captured;
+  }
+
   // Programs the image (or, once the board holds it, holds the target
   // again: QEMU starts a new process for both). False on FLASH_ERROR.
   bool flash_step(AttemptContext& c) {
-    progress_.stage(c.board.id, c.job.id, "flash" + c.of_load);
+    progress_.stage(slot_of(c.board), c.job.id, "flash" + c.of_load);
     probe::FlashContext ctx;
     ctx.board = c.board;
     ctx.elf = c.job_dir / "firmware" / "rtosbench-fw.elf";
@@ -950,7 +1012,7 @@ class Session {
     }
     if (!target.port_survives_release() && !open_port()) return stop_target(), std::nullopt;
     double release_s = std::chrono::duration<double>(clock_.now() - t_release).count();
-    progress_.stage(c.board.id, c.job.id, "capture" + c.of_load);
+    progress_.stage(slot_of(c.board), c.job.id, "capture" + c.of_load);
     serial::CaptureOptions opts;
     opts.overall =
         std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.capture_s * 1000));
@@ -1006,7 +1068,7 @@ class Session {
   // Verifies the capture against the job's pins; the attempt's status is
   // the verdict's (STORE_ERROR when verify.json cannot be written).
   void verify_step(AttemptContext& c) {
-    progress_.stage(c.board.id, c.job.id, "verify" + c.of_load);
+    progress_.stage(slot_of(c.board), c.job.id, "verify" + c.of_load);
     store::AttemptRecord& a = c.record;
     verify::Options vo;
     vo.expect = c.expect;
@@ -1033,6 +1095,9 @@ class Session {
   RunDirectory& dir_;
   kernels::SourceResolver resolver_;
   std::unique_ptr<build::FirmwareBuilder> builder_;
+  std::unique_ptr<lava::Api> lava_api_;  // the bench's LAVA server, when it has one
+  std::string lava_api_error_;           // why there is none although the bench names one
+  LavaCounts lava_counts_;
 
   std::vector<matrix::Job> jobs_;
   std::vector<std::optional<store::JobResult>> results_;
@@ -1062,6 +1127,11 @@ RunnerParts real_parts(ProcessRunner& processes) {
       [&processes](const std::filesystem::path& cache) -> std::unique_ptr<build::FirmwareBuilder> {
     return std::make_unique<build::CmakeBuilder>(processes, cache);
   };
+  p.lava = [](const matrix::LavaServer& server) -> Result<std::unique_ptr<lava::Api>> {
+    auto token = lava::read_token(server);
+    if (!token.ok()) return token.error();
+    return lava::make_http_api(server, std::move(*token));
+  };
   return p;
 }
 
@@ -1072,6 +1142,7 @@ Runner::Runner(ProcessRunner& processes, Progress& progress, const Clock& clock,
   if (!parts_.capture) parts_.capture = real.capture;
   if (!parts_.verify) parts_.verify = real.verify;
   if (!parts_.builder) parts_.builder = real.builder;
+  if (!parts_.lava) parts_.lava = real.lava;
 }
 
 RunOutcome Runner::run(const RunConfig& config, RunDirectory& dir) {

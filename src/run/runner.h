@@ -14,6 +14,7 @@
 
 #include "build/firmware_builder.h"
 #include "kernels/source.h"
+#include "lava/lava.h"
 #include "matrix/model.h"
 #include "probe/flasher.h"
 #include "run/progress.h"
@@ -105,10 +106,15 @@ struct RunnerParts {
   // The firmware builder over a build cache.
   std::function<std::unique_ptr<build::FirmwareBuilder>(const std::filesystem::path& cache)>
       builder;
+  // The REST API of a LAVA bench's server (the bench's `lava:`): its token
+  // read, a client made. An error fails every attempt on its boards as
+  // PORT_ERROR.
+  std::function<Result<std::unique_ptr<lava::Api>>(const matrix::LavaServer& server)> lava;
 };
 
 // The real parts: probe::make_flasher, serial::SerialCapture (QEMU's stream,
-// else the tty once it appears), verify::verify_file, build::CmakeBuilder.
+// else the tty once it appears), verify::verify_file, build::CmakeBuilder,
+// lava::make_http_api with lava::read_token.
 RunnerParts real_parts(ProcessRunner& processes);
 
 class Runner {

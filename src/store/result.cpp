@@ -359,6 +359,12 @@ void fields(V& v, AttemptRecord& x) {
           x.raw_file, "raw_sha256", x.raw_sha256);
   });
   v.object("verify", [&](auto& c) { c.opt("outcome", x.verify_outcome, "verdicts", x.verdicts); });
+  if (v.when(x.lava_job_id > 0)) {
+    v.object("lava", [&](auto& c) {
+      c.opt("job_id", x.lava_job_id, "url", x.lava_url, "device", x.lava_device, "state",
+            x.lava_state, "health", x.lava_health, "failure_comment", x.lava_failure_comment);
+    });
+  }
 }
 
 template <typename V>

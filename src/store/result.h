@@ -134,6 +134,13 @@ struct AttemptRecord {
   std::string raw_sha256;
   std::string verify_outcome;  // valid, invalid, protocol_error, unverified; "" if not verified
   std::vector<VerdictRecord> verdicts;
+  // A LAVA bench's job for this attempt (docs/lava.md); 0 / "" on a local bench.
+  int64_t lava_job_id = 0;
+  std::string lava_url;              // the job's page on the server
+  std::string lava_device;           // the device LAVA ran it on
+  std::string lava_state;            // Submitted, Scheduled, Running, Finished, Canceling
+  std::string lava_health;           // Unknown, Complete, Incomplete, Canceled
+  std::string lava_failure_comment;  // LAVA's own failure comment (error type: message)
 };
 
 // ---- figures -------------------------------------------------------------------

@@ -211,6 +211,56 @@ boards:
       << bad.errors.front().format();
 }
 
+TEST(BenchLoad, ALavaServerAndItsBoards) {
+  auto ok = parse_bench(R"(bench: farm
+lava:
+  url: https://lava.example.org
+  token_env: LAVA_TOKEN
+  publish: {dir: img, url: "https://files.example.org/img/"}
+  poll: 5
+boards:
+  - id: farm-disco
+    board: stm32f407-disco
+    flasher: openocd
+    lava: {device_type: stm32f407-disco, tags: [rack1], jobs: 3}
+  - id: farm-jlink
+    board: stm32f407-disco
+    flasher: pyocd
+    lava: {device_type: disco-jlink, boot: jlink}
+)",
+                        "/lab/farm.yaml");
+  ASSERT_TRUE(ok.ok()) << ok.errors.front().format();
+  ASSERT_TRUE(ok.value.lava);
+  EXPECT_EQ(ok.value.lava->url, "https://lava.example.org/");
+  EXPECT_EQ(ok.value.lava->token_env, "LAVA_TOKEN");
+  EXPECT_EQ(ok.value.lava->publish_dir, "/lab/img");
+  EXPECT_EQ(ok.value.lava->publish_url, "https://files.example.org/img");
+  EXPECT_EQ(ok.value.lava->poll_s, 5);
+  const auto& b = ok.value.boards;
+  ASSERT_TRUE(b[0].lava);
+  EXPECT_EQ(b[0].lava->device_type, "stm32f407-disco");
+  EXPECT_EQ(b[0].lava->tags, std::vector<std::string>{"rack1"});
+  EXPECT_EQ(b[0].lava->jobs, 3);
+  EXPECT_EQ(b[0].lava->boot, "openocd");  // the flasher's
+  EXPECT_EQ(b[1].lava->boot, "jlink");
+  EXPECT_TRUE(b[0].serial_port.empty());  // the worker owns the console
+
+  // The token itself, no token source, or a LAVA board without a server.
+  for (const char* text : {R"(bench: farm
+lava: {url: "http://l/", token: abc, publish: {dir: /i, url: "file:///i"}}
+boards: [{id: a, board: qemu-netduinoplus2, flasher: qemu}]
+)",
+                           R"(bench: farm
+lava: {url: "http://l/", publish: {dir: /i, url: "file:///i"}}
+boards: [{id: a, board: qemu-netduinoplus2, flasher: qemu}]
+)",
+                           R"(bench: farm
+boards: [{id: a, board: qemu-netduinoplus2, flasher: qemu, lava: {device_type: qemu}}]
+)"}) {
+    EXPECT_FALSE(parse_bench(text, "/f.yaml").ok()) << text;
+  }
+}
+
 TEST(MatrixLoad, ReproducibilityToleranceAndCommitPins) {
   auto m = parse_matrix(R"(matrix: m
 board: qemu-netduinoplus2

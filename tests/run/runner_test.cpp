@@ -5,7 +5,10 @@
 
 #include <deque>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "../util/fake_process_runner.h"
 #include "matrix/load.h"
@@ -245,6 +248,65 @@ class FakeBuilder final : public build::FirmwareBuilder {
   std::filesystem::path cache_;
 };
 
+// A LAVA server, scripted: every job it is given goes through `states`
+// (default: Finished/Complete at once) and has `log` as its log.
+struct FakeLavaServer {
+  std::deque<lava::JobState> states;
+  std::string log;
+  int64_t next_id = 100;
+  int submits = 0;
+  std::vector<int64_t> cancelled, polled;
+  std::string last_definition;
+  int running_polls = 0;  // with `states` empty: polls a job stays Running before it finishes
+  std::map<int64_t, int> polls;
+  int in_flight = 0, max_in_flight = 0;
+  std::mutex mu;  // the lanes of a LAVA entry call from several threads
+};
+
+class FakeLava final : public lava::Api {
+ public:
+  explicit FakeLava(FakeLavaServer& s) : s_(s) {}
+  Result<int64_t> submit(const std::string& definition) override {
+    std::lock_guard lock(s_.mu);
+    ++s_.submits;
+    s_.max_in_flight = std::max(s_.max_in_flight, ++s_.in_flight);
+    s_.last_definition = definition;
+    return ++s_.next_id;
+  }
+  Result<lava::JobState> state(int64_t id) override {
+    std::lock_guard lock(s_.mu);
+    s_.polled.push_back(id);
+    lava::JobState st{id, "Finished", "Complete", "qemu01", ""};
+    if (!s_.states.empty()) {
+      st = s_.states.front();
+      st.id = id;
+      s_.states.pop_front();
+    } else if (s_.polls[id]++ < s_.running_polls) {
+      st.state = "Running";
+      st.health = "Unknown";
+    }
+    if (st.finished()) --s_.in_flight;
+    return st;
+  }
+  Result<std::string> log(int64_t) override { return s_.log; }
+  Status cancel(int64_t id) override {
+    std::lock_guard lock(s_.mu);
+    s_.cancelled.push_back(id);
+    return {};
+  }
+  std::string job_url(int64_t id) const override {
+    return "http://lava/scheduler/job/" + std::to_string(id);
+  }
+
+ private:
+  FakeLavaServer& s_;
+};
+
+const char* kLavaLog =
+    "- {dt: '2026-12-01T22:45:04.371979', lvl: target, msg: 'rtosbench-fw: waiting for START'}\n"
+    "- {dt: '2026-12-01T22:45:05.0', lvl: target, msg: 'BEGIN,RTOS_BENCH_V2'}\n"
+    "- {dt: '2026-12-01T22:45:06.0', lvl: feedback, msg: 'END,RTOS_BENCH_V2'}\n";
+
 class RunnerFakes : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -307,7 +369,21 @@ class RunnerFakes : public ::testing::Test {
         [this](const std::filesystem::path& cache) -> std::unique_ptr<build::FirmwareBuilder> {
       return std::make_unique<FakeBuilder>(s_, cache);
     };
+    p.lava = [this](const matrix::LavaServer&) -> Result<std::unique_ptr<lava::Api>> {
+      return std::unique_ptr<lava::Api>(std::make_unique<FakeLava>(lava_));
+    };
     return p;
+  }
+
+  // The bench: one LAVA entry, `jobs` in flight.
+  void lava_bench(int jobs = 1) {
+    std::ofstream(root_ / "bench.yaml")
+        << "bench: farm\nlava:\n  url: http://lava.invalid/\n  token_env: RB_NO_SUCH_TOKEN\n"
+        << "  publish: {dir: " << (root_ / "img").string() << ", url: file://"
+        << (root_ / "img").string() << "}\n  poll: 0.1\n"
+        << "boards:\n  - id: farm\n    board: qemu-netduinoplus2\n    flasher: qemu\n"
+        << "    lava: {device_type: qemu, jobs: " << jobs << "}\n";
+    lava_.log = kLavaLog;
   }
 
   RunOutcome run() {
@@ -334,6 +410,7 @@ class RunnerFakes : public ::testing::Test {
   const std::string job_ = "bare-O2-tick1000-fpu0";
   std::filesystem::path root_;
   Script s_;
+  FakeLavaServer lava_;
   RunConfig cfg_;
   std::optional<RunDirectory> dir_;
   testing::FakeProcessRunner processes_;
@@ -582,6 +659,107 @@ TEST_F(RunnerFakes, ARunDirectoryIsLockedByOneProcessAtATime) {
       << second.error().message;
   { auto released = std::move(*first); }
   EXPECT_TRUE(dir_->lock().ok());
+}
+
+// ---- A LAVA bench, its server faked (the real one: tests/run/e2e/lava.sh).
+
+TEST_F(RunnerFakes, ALavaJobThatReachedEndIsVerifiedAndRecorded) {
+  lava_bench();
+  matrix();
+  lava_.states = {{0, "Submitted", "Unknown", "", ""}, {0, "Running", "Unknown", "qemu01", ""}};
+  auto out = run();
+  ASSERT_EQ(out.exit_code, 0) << out.results.at(0).reason;
+  EXPECT_EQ(lava_.submits, 1);
+  EXPECT_EQ(s_.programs, 0);  // no local flasher
+  EXPECT_EQ(s_.verifies, 1);
+  const auto& a = out.results.at(0).attempts.at(0);
+  EXPECT_EQ(a.lava_job_id, 101);
+  EXPECT_EQ(a.lava_url, "http://lava/scheduler/job/101");
+  EXPECT_EQ(a.lava_device, "qemu01");
+  EXPECT_EQ(a.lava_health, "Complete");
+  EXPECT_EQ(a.capture_stop, "end");
+  auto att = dir_->job_dir(job_) / "attempt-1";
+  EXPECT_EQ(json_of(att / "lava.json")["job_id"], 101);
+  auto r = json_of(dir_->result_file(job_));
+  EXPECT_EQ(r["attempts"][0]["lava"]["job_id"], 101);
+  std::ifstream raw(att / "capture.raw");
+  std::string text((std::istreambuf_iterator<char>(raw)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, "rtosbench-fw: waiting for START\nBEGIN,RTOS_BENCH_V2\nEND,RTOS_BENCH_V2\n");
+  EXPECT_NE(lava_.last_definition.find("START aaaaaaaa"), std::string::npos);  // the nonce
+}
+
+TEST_F(RunnerFakes, LavaFailuresMapOntoStatusesWithLavasComment) {
+  lava_bench();
+  matrix("retries: {flash: 0, capture: 1}\n");
+  lava_.log =
+      "- {dt: '2026-12-01T22:45:04.0', lvl: results, msg: {definition: lava, case: "
+      "lava-test-monitor, level: '4.1', result: fail}}\n"
+      "- {dt: '2026-12-01T22:45:05.0', lvl: results, msg: {definition: lava, case: job, "
+      "result: fail, error_type: LAVATimeout, error_msg: 'monitor timed out'}}\n";
+  lava_.states = {{0, "Finished", "Incomplete", "qemu01", "lava-test-monitor timed out"},
+                  {0, "Finished", "Incomplete", "qemu01", "lava-test-monitor timed out"}};
+  auto out = run();
+  EXPECT_EQ(attempts(out), "TIMEOUT TIMEOUT");  // retried as a capture failure
+  EXPECT_EQ(lava_.submits, 2);
+  EXPECT_NE(out.results.at(0).reason.find("lava-test-monitor timed out"), std::string::npos)
+      << out.results.at(0).reason;
+}
+
+TEST_F(RunnerFakes, ALavaJobThatCouldNotDeployIsAFlashError) {
+  lava_bench();
+  matrix("retries: {flash: 0, capture: 0}\n");
+  lava_.log =
+      "- {dt: '2026-12-01T22:45:04.0', lvl: results, msg: {definition: lava, case: validate, "
+      "result: fail}}\n"
+      "- {dt: '2026-12-01T22:45:05.0', lvl: results, msg: {definition: lava, case: job, "
+      "result: fail, error_type: Job, error_msg: 'Image file does not exist'}}\n";
+  lava_.states = {{0, "Finished", "Incomplete", "", ""}};
+  auto out = run();
+  EXPECT_EQ(attempts(out), "FLASH_ERROR");
+  EXPECT_NE(out.results.at(0).reason.find("Image file does not exist"), std::string::npos);
+  EXPECT_EQ(out.exit_code, kExitInfrastructureFailed);
+}
+
+TEST_F(RunnerFakes, AnInterruptCancelsTheLavaJob) {
+  lava_bench();
+  matrix();
+  for (int i = 0; i < 50; ++i) lava_.states.push_back({0, "Running", "Unknown", "q", ""});
+  std::thread stopper([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    request_interrupt();
+  });
+  auto out = run();
+  stopper.join();
+  EXPECT_TRUE(out.interrupted);
+  ASSERT_EQ(lava_.cancelled.size(), 1u);
+  EXPECT_EQ(lava_.cancelled[0], 101);
+  EXPECT_EQ(json_of(dir_->job_dir(job_) / "attempt-1" / "attempt.json")["status"], "INTERRUPTED");
+}
+
+TEST_F(RunnerFakes, AResumeFollowsTheLavaJobAKilledSessionLeft) {
+  lava_bench();
+  matrix();
+  auto att = dir_->job_dir(job_) / "attempt-1";
+  std::filesystem::create_directories(att);
+  std::ofstream(att / "lava.json") << R"({"job_id": 77, "url": "x"})";
+  auto out = run();
+  ASSERT_EQ(out.exit_code, 0) << out.results.at(0).reason;
+  EXPECT_EQ(lava_.submits, 0);
+  EXPECT_EQ(lava_.polled.at(0), 77);
+  EXPECT_EQ(attempts(out), "OK");
+  EXPECT_EQ(out.results.at(0).attempts.at(0).lava_job_id, 77);
+  EXPECT_EQ(out.results.at(0).attempts.at(0).number, 1);
+}
+
+TEST_F(RunnerFakes, ALavaEntryRunsAsManyJobsAtOnceAsItAllows) {
+  lava_bench(3);
+  matrix("", "  - name: bare2\n    port: bare\n  - name: bare3\n    port: bare\n");
+  lava_.running_polls = 5;
+  auto out = run();
+  EXPECT_EQ(out.exit_code, 0);
+  EXPECT_EQ(out.results.size(), 3u);
+  EXPECT_EQ(lava_.submits, 3);
+  EXPECT_EQ(lava_.max_in_flight, 3);
 }
 
 }  // namespace

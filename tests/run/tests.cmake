@@ -10,3 +10,9 @@ foreach(name ${RTOSBENCH_RUN_E2E})
   # 77: the test cannot run here (e.g. no permission to mount a tmpfs) and says why.
   set_tests_properties(run.e2e.${name} PROPERTIES LABELS "e2e;run" TIMEOUT 300 SKIP_RETURN_CODE 77)
 endforeach()
+# The lava bench against a real LAVA instance the test starts (lava-server,
+# lava-dispatcher, PostgreSQL from Debian); skips (77) without them or root.
+add_test(NAME run.e2e.lava
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/lava.sh ${RTOSBENCH_BIN} ${RTOSBENCH_TEST_DATA})
+set_tests_properties(run.e2e.lava PROPERTIES LABELS "e2e;run;lava" TIMEOUT 600 SKIP_RETURN_CODE 77
+                     RUN_SERIAL TRUE)

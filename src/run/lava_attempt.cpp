@@ -1,0 +1,247 @@
+#include "run/lava_attempt.h"
+
+#include <fmt/core.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "util/atomic_write.h"
+#include "util/process.h"
+#include "util/sha256.h"
+
+namespace rb::run {
+
+using nlohmann::json;
+using store::JobStatus;
+
+std::string LavaCounts::text() const {
+  return fmt::format("lava: {} queued, {} running, {} done", queued.load(), running.load(),
+                     done.load());
+}
+
+int64_t orphaned_lava_job(const std::filesystem::path& attempt_dir) {
+  std::error_code ec;
+  if (std::filesystem::exists(attempt_dir / "attempt.json", ec)) return 0;
+  std::ifstream in(attempt_dir / "lava.json");
+  if (!in) return 0;
+  try {
+    json j = json::parse(in);
+    return j.at("job_id").get<int64_t>();
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
+namespace {
+
+// The attempt's status, unless the run was interrupted meanwhile.
+void fail(store::AttemptRecord& a, JobStatus s, std::string reason) {
+  a.status = s;
+  a.reason = std::move(reason);
+}
+
+// Which of the counters a state belongs to.
+std::atomic<int>* bucket(LavaCounts* c, const std::string& state) {
+  if (!c) return nullptr;
+  if (state == "Running" || state == "Canceling") return &c->running;
+  if (state == "Finished") return &c->done;
+  return &c->queued;
+}
+
+}  // namespace
+
+bool run_lava_attempt(lava::Api& api, const LavaAttempt& in, store::AttemptRecord& a) {
+  const auto& t = in.matrix.timeouts;
+  int64_t id = in.adopt;
+  if (id == 0) {
+    in.stage("publish");
+    auto url = lava::publish(in.server, in.elf);
+    if (!url.ok()) {
+      fail(a,
+           url.error().kind == ErrorKind::kStore ? JobStatus::kStoreError : JobStatus::kFlashError,
+           url.error().message);
+      return false;
+    }
+    lava::JobRequest req;
+    req.name = fmt::format("rtosbench {} on {}", in.job_id, in.board.id);
+    req.image_url = *url;
+    req.nonce = in.nonce;
+    req.board = in.board;
+    req.deploy_s = t.flash_s;
+    req.capture_s = t.capture_s;
+    std::string def = lava::job_definition(req);
+    if (auto w = write_file_atomic(in.dir / "lava-job.yaml", def); !w.ok()) {
+      fail(a, JobStatus::kStoreError, w.error().message);
+      return false;
+    }
+    in.stage("submit");
+    auto sub = api.submit(def);
+    if (!sub.ok()) {
+      fail(a, JobStatus::kPortError, "LAVA: the job was not submitted: " + sub.error().message);
+      return false;
+    }
+    id = *sub;
+    // On disk before the wait: a resumed run follows this job instead of
+    // submitting another.
+    json doc{{"job_id", id}, {"url", api.job_url(id)}, {"image", *url}};
+    if (auto w = write_file_atomic(in.dir / "lava.json", doc.dump(2) + "\n"); !w.ok()) {
+      (void)api.cancel(id);
+      fail(a, JobStatus::kStoreError, w.error().message);
+      return false;
+    }
+    in.log(fmt::format("LAVA job {} submitted ({}), image {}", id, api.job_url(id), *url));
+  } else {
+    in.log(fmt::format("LAVA job {} followed again ({}): submitted by an earlier session", id,
+                       api.job_url(id)));
+  }
+  a.lava_job_id = id;
+  a.lava_url = api.job_url(id);
+  a.serial_port = a.lava_url;
+  a.flash_commands = {
+      fmt::format("POST {}api/v0.2/jobs/ (lava-job.yaml) -> job {}", in.server.url, id)};
+
+  // Follow the job. The queue may hold it long (queue_timeout); once it
+  // runs, LAVA's own timeouts end it, ours only guards against a server
+  // that stops answering.
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
+  auto running_since = clock::time_point{};
+  const double run_limit_s = 2 * t.flash_s + t.capture_s + 180;
+  std::string last_state, last_stage;
+  std::atomic<int>* counted = nullptr;
+  auto count = [&](const std::string& state) {
+    auto* b = bucket(in.counts, state);
+    if (b == counted) return;
+    if (counted) --*counted;
+    if (b) ++*b;
+    counted = b;
+  };
+  lava::JobState st;
+  int failures = 0;
+  bool cancelled = false;
+  while (true) {
+    if (interrupt_requested() && !cancelled) {
+      auto c = api.cancel(id);
+      in.log(fmt::format("LAVA job {}: interrupted, {}", id,
+                         c.ok() ? "cancelled" : "cancel failed: " + c.error().message));
+      count("Finished");
+      a.lava_state = last_state;
+      fail(a, JobStatus::kInterrupted, "interrupted");
+      return false;
+    }
+    auto s = api.state(id);
+    if (!s.ok()) {
+      // A server restart or a network blip: keep trying for a while.
+      if (++failures >= 30) {
+        count("Finished");
+        fail(a, JobStatus::kPortError,
+             fmt::format("LAVA job {}: the server stopped answering: {}", id, s.error().message));
+        return false;
+      }
+    } else {
+      failures = 0;
+      st = *s;
+      count(st.state);
+      if (st.state != last_state) {
+        in.log(fmt::format("LAVA job {}: {}{}", id, st.state,
+                           st.device.empty() ? "" : " on " + st.device));
+        last_state = st.state;
+      }
+      if (st.finished()) break;
+      if (st.state == "Running" && running_since == clock::time_point{})
+        running_since = clock::now();
+      // Said again only when it changed (plain output prints every stage).
+      std::string text = fmt::format("LAVA job {} {} ({})", id, st.queued() ? "queued" : "running",
+                                     in.counts ? in.counts->text() : "");
+      if (text != last_stage) in.stage(last_stage = text);
+    }
+    auto now = clock::now();
+    const bool queued = running_since == clock::time_point{};
+    double waited = std::chrono::duration<double>(now - (queued ? t0 : running_since)).count();
+    if (queued ? waited > in.server.queue_timeout_s : waited > run_limit_s) {
+      (void)api.cancel(id);
+      count("Finished");
+      fail(a, queued ? JobStatus::kPortError : JobStatus::kTimeout,
+           queued ? fmt::format("LAVA job {} still waiting for a {} device after {:.0f} s "
+                                "(lava.queue_timeout); cancelled",
+                                id, in.board.lava->device_type, waited)
+                  : fmt::format("LAVA job {} still running after {:.0f} s; cancelled", id, waited));
+      return false;
+    }
+    // Sleep in small steps so that an interrupt is seen at once.
+    for (int i = 0; i < static_cast<int>(in.server.poll_s * 10) && !interrupt_requested(); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  a.lava_state = st.state;
+  a.lava_health = st.health;
+  a.lava_device = st.device;
+  a.lava_failure_comment = st.failure_comment;
+
+  // The log: kept byte for byte, then the serial lines into capture.raw.
+  in.stage(fmt::format("LAVA job {} log", id));
+  Result<std::string> text = make_error(ErrorKind::kInternal, "");
+  for (int i = 0; i < 5; ++i) {
+    text = api.log(id);
+    if (text.ok()) break;
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
+  if (!text.ok()) {
+    fail(a, JobStatus::kPortError,
+         fmt::format("LAVA job {}: the log could not be fetched: {}", id, text.error().message));
+    return false;
+  }
+  if (auto w = write_file_atomic(in.dir / "lava-log.yaml", *text); !w.ok()) {
+    fail(a, JobStatus::kStoreError, w.error().message);
+    return false;
+  }
+  auto parsed = lava::parse_log(*text);
+  if (!parsed.ok()) {
+    fail(a, JobStatus::kPortError, fmt::format("LAVA job {}: {}", id, parsed.error().message));
+    return false;
+  }
+  const auto raw = in.dir / "capture.raw";
+  const std::string bytes = lava::raw_capture(*parsed);
+  if (auto w = write_file_atomic(raw, bytes); !w.ok()) {
+    fail(a, JobStatus::kStoreError, w.error().message);
+    return false;
+  }
+  a.capture_bytes = bytes.size();
+  a.capture_lines = parsed->serial.size();
+  a.start_sends = 1;
+  if (auto h = sha256_file(raw); h.ok()) a.raw_sha256 = *h;
+  if (parsed->end_seen) {
+    a.target_run_seconds = parsed->seconds_to_end;
+    if (parsed->seconds_to_begin >= 0) {
+      bool after = false;
+      for (const auto& l : parsed->serial) {
+        if (l.rfind("BEGIN,", 0) == 0) after = true;
+        if (after) a.transfer_bytes += l.size() + 1;
+      }
+      a.transfer_seconds = parsed->seconds_to_end - parsed->seconds_to_begin;
+    }
+  }
+  auto c = lava::classify(st, *parsed);
+  switch (c.outcome) {
+    case lava::Outcome::kCaptured:
+      a.capture_stop = "end";
+      in.log(fmt::format("LAVA job {} {}: {} serial lines to END", id, st.health,
+                         parsed->serial.size()));
+      return true;
+    case lava::Outcome::kTimeout:
+      a.capture_stop = "overall_timeout";
+      fail(a, JobStatus::kTimeout, c.reason);
+      break;
+    case lava::Outcome::kFlashError:
+      fail(a, JobStatus::kFlashError, c.reason);
+      break;
+    case lava::Outcome::kPortError:
+      a.capture_stop = "port_error";
+      fail(a, JobStatus::kPortError, c.reason);
+      break;
+  }
+  in.log(fmt::format("LAVA job {}: {}", id, a.reason));
+  return false;
+}
+
+}  // namespace rb::run

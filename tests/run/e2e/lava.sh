@@ -1,0 +1,286 @@
+#!/usr/bin/env bash
+# The lava bench against a real LAVA instance on 127.0.0.1, started here from
+# Debian's packages (lava-server, lava-dispatcher): PostgreSQL, lava-server
+# under gunicorn, the scheduler, one worker with two qemu devices. The
+# emulated matrix (bare, and freertos when RTOSBENCH_KERNEL_FREERTOS names
+# its source; short series) runs locally and through LAVA: same statuses,
+# verify valid, the same medians (QEMU -icount runs are identical). Then
+# LAVA's failures: an image the worker cannot fetch (FLASH_ERROR with LAVA's
+# comment), a monitor timeout (TIMEOUT), an interrupted run (its LAVA job
+# cancelled) and a killed run resumed (its LAVA job followed, not submitted
+# again). Every daemon it started is stopped, the database cluster too when
+# it was down before; the device dictionaries it wrote are removed.
+# Skips (77) when lava-server is not installed or this is not root.
+source "$(dirname "$0")/lib.sh" "$@"
+SRC=$(cd "$(dirname "$0")/../../.." && pwd)
+
+if ! dpkg-query -W -f='${Status}' lava-server 2>/dev/null | grep -q "install ok installed" ||
+  ! dpkg-query -W -f='${Status}' lava-dispatcher 2>/dev/null | grep -q "install ok installed"; then
+  echo "skip: lava-server and lava-dispatcher are not installed (scripts/setup-deps.sh installs them)"
+  exit 77
+fi
+if [[ $(id -u) -ne 0 ]]; then
+  echo "skip: starting lava-server, its database and a worker needs root"
+  exit 77
+fi
+# Debian's Python tools only import Debian's modules with Debian's python3.
+LPATH=/usr/sbin:/usr/bin:/sbin:/bin
+lrun() { PATH=$LPATH "$@"; }
+manage() { PATH=$LPATH lava-server manage "$@"; }
+
+PG_VERSION=$(ls /etc/postgresql 2>/dev/null | sort -n | tail -1)
+pids=()
+started_pg=0
+dicts=()
+# A process that has not exited (a zombie has: gunicorn's daemonized master
+# may wait for a parent that does not reap it).
+alive() {
+  local s
+  s=$(ps -o stat= -p "$1" 2>/dev/null) && [[ $s != Z* ]]
+}
+cleanup() {
+  local rc=$?
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do
+    for _ in $(seq 100); do alive "$p" || break; sleep 0.1; done
+    alive "$p" && kill -9 "$p" 2>/dev/null || true
+  done
+  sleep 0.5
+  for p in "${pids[@]}"; do
+    if alive "$p"; then
+      echo "FAIL: daemon $p still running after cleanup" >&2
+      rc=1
+    fi
+  done
+  for f in "${dicts[@]}"; do rm -f "$f"; done
+  if ((started_pg)); then lrun pg_ctlcluster "$PG_VERSION" main stop || true; fi
+  if ((rc != 0)) && [[ -d $WORK/lava ]]; then
+    echo "--- LAVA logs (tails):" >&2
+    tail -n 20 "$WORK"/lava/*.log >&2 || true
+  fi
+  rm -rf "$WORK"
+  exit $rc
+}
+trap cleanup EXIT
+mkdir -p "$WORK/lava" "$WORK/img"
+# The scheduler and gunicorn drop to the lavaserver user: their logs must stay writable.
+chmod 755 "$WORK"
+chown lavaserver:lavaserver "$WORK/lava"
+t_setup=$SECONDS
+
+if ! lrun pg_ctlcluster "$PG_VERSION" main status >/dev/null 2>&1; then
+  lrun pg_ctlcluster "$PG_VERSION" main start
+  started_pg=1
+fi
+# The package's postinst skips the database when PostgreSQL was not running.
+if [[ ! -s /etc/lava-server/settings.d/00-database.yaml ]] ||
+  ! manage check --database default >/dev/null 2>&1; then
+  DEBIAN_FRONTEND=noninteractive lrun dpkg-reconfigure -f noninteractive lava-server \
+    >"$WORK/lava/reconfigure.log" 2>&1
+fi
+PORT=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+URL=http://127.0.0.1:$PORT/
+lrun gunicorn3 lava_server.wsgi --bind "127.0.0.1:$PORT" --workers 2 -u lavaserver -g lavaserver \
+  --log-file "$WORK/lava/gunicorn.log" --pid "$WORK/gunicorn.pid" --daemon
+for _ in $(seq 100); do [[ -s $WORK/gunicorn.pid ]] && break; sleep 0.1; done
+pids+=("$(cat "$WORK/gunicorn.pid")")
+
+# Objects in LAVA's database (a user, the qemu device type, a worker, two
+# devices) are made once and reused by later runs; one Django start for all.
+WORKER=rtosbench-e2e
+setup_py='
+from django.contrib.auth.models import User
+from lava_scheduler_app.models import Device, DeviceType, Worker
+from linaro_django_xmlrpc.models import AuthToken
+u, _ = User.objects.get_or_create(username="rtosbench-e2e")
+u.is_superuser = True
+u.is_staff = True
+u.save()
+token = AuthToken.objects.create(user=u, description="rtosbench e2e")
+dt, _ = DeviceType.objects.get_or_create(name="qemu")
+w, _ = Worker.objects.get_or_create(hostname="rtosbench-e2e")
+w.health = Worker.HEALTH_ACTIVE
+w.save()
+for n in (1, 2):
+    d, _ = Device.objects.get_or_create(hostname="rtosbench-e2e-qemu%d" % n,
+                                        defaults={"device_type": dt, "worker_host": w})
+    d.worker_host = w
+    d.device_type = dt
+    d.health = Device.HEALTH_GOOD
+    d.save()
+print("TOKENS", token.secret, w.token)
+'
+read -r _ TOKEN WORKER_TOKEN < <(manage shell -c "$setup_py" | grep '^TOKENS ')
+for n in 1 2; do
+  dict=/etc/lava-server/dispatcher-config/devices/rtosbench-e2e-qemu$n.jinja2
+  printf "{%% extends 'qemu.jinja2' %%}\n{%% set mac_addr = '52:54:00:12:34:5%s' %%}\n{%% set memory = 256 %%}\n" "$n" >"$dict"
+  dicts+=("$dict")
+done
+# The scheduler after the device dictionaries: a device it sees without one
+# turns Bad ("Invalid device configuration") and takes no job.
+# Started as simple commands (not through a function): $! is the daemon itself.
+PATH=$LPATH lava-server manage lava-scheduler --level DEBUG --log-file "$WORK/lava/scheduler.log" \
+  >"$WORK/lava/scheduler.out" 2>&1 &
+sched=$!
+pids+=($sched)
+PATH=$LPATH lava-worker --level DEBUG --url "$URL" --token "$WORKER_TOKEN" --name "$WORKER" \
+  --log-file "$WORK/lava/worker.log" --worker-dir "$WORK/lava/worker" >/dev/null 2>&1 &
+pids+=($!)
+api() { curl -sf -H "Authorization: Token $TOKEN" "$URL$1"; }
+for _ in $(seq 120); do
+  api api/v0.2/workers/$WORKER/ 2>/dev/null | jq -e '.state == "Online"' >/dev/null && break
+  sleep 0.5
+done
+expect_eq "worker online" Online "$(api api/v0.2/workers/$WORKER/ | jq -r .state)"
+if ! kill -0 "$sched" 2>/dev/null; then
+  fail "lava-scheduler exited: $(tail -5 "$WORK/lava/scheduler.out" "$WORK/lava/scheduler.log")"
+  finish
+fi
+echo "LAVA up in $((SECONDS - t_setup)) s on $URL"
+
+# The matrix: bare (+ freertos), short series.
+kernels="  - name: bare"
+only=(bare-O2-tick1000-fpu0)
+ksrc=()
+if [[ -n ${RTOSBENCH_KERNEL_FREERTOS:-} ]]; then
+  kernels+=$'\n  - name: freertos\n    version: "10.5.1"\n    git: https://github.com/FreeRTOS/FreeRTOS-Kernel\n    tag: V10.5.1'
+  ksrc=(--kernel-source "freertos=$RTOSBENCH_KERNEL_FREERTOS")
+fi
+cat >"$WORK/matrix.yaml" <<EOF
+matrix: lava-e2e
+firmware: $SRC/firmware
+board: qemu-netduinoplus2
+kernels:
+$kernels
+samples: 300
+warmup: 50
+expect: {counter: tim2, unit: instructions, debugger: "0"}
+timeouts: {build: 600, flash: 60, capture: 180, inactivity: 30}
+retries: {build: 0, flash: 0, capture: 0}
+EOF
+cp "$DATA/run/benches/qemu1.yaml" "$WORK/local.yaml"
+# lava_bench FILE PUBLISH_URL: a lava bench, two jobs in flight.
+lava_bench() {
+  cat >"$1" <<EOF
+bench: lava-e2e
+lava:
+  url: $URL
+  token_env: RB_E2E_LAVA_TOKEN
+  publish: {dir: $WORK/img, url: $2}
+  poll: 0.5
+  queue_timeout: 240  # a device that never comes fails the test, not ctest's timeout
+boards:
+  - id: farm-qemu
+    board: qemu-netduinoplus2
+    flasher: qemu
+    lava: {device_type: qemu, jobs: 2}
+EOF
+}
+lava_bench "$WORK/lava.yaml" "file://$WORK/img"
+export RB_E2E_LAVA_TOKEN=$TOKEN
+
+rb_run --matrix "$WORK/matrix.yaml" --bench "$WORK/local.yaml" --out "$WORK/local" "${ksrc[@]}" --no-history
+expect_eq "local run exit code" 0 "$RC"
+t_run=$SECONDS
+rb_run --matrix "$WORK/matrix.yaml" --bench "$WORK/lava.yaml" --out "$WORK/farm" "${ksrc[@]}" --no-history
+expect_eq "LAVA run exit code" 0 "$RC"
+echo "LAVA run took $((SECONDS - t_run)) s"
+L=$(run_dir "$WORK/local")
+F=$(run_dir "$WORK/farm")
+jobs=$(jq -r '.jobs[].id' "$L/run.json")
+expect_eq "same jobs" "$jobs" "$(jq -r '.jobs[].id' "$F/run.json")"
+ids=()
+for j in $jobs; do
+  r=$F/jobs/$j/result.json
+  expect_eq "$j status on LAVA" OK "$(jq -r .status "$r")"
+  expect_eq "$j verified" valid "$(jq -r '.attempts[-1].verify.outcome' "$r")"
+  expect_eq "$j medians equal the local run's" \
+    "$(jq -c '[.series[] | [.phase, .name, .n, .median_ticks, .min_ticks, .max_ticks]]' "$L/jobs/$j/result.json")" \
+    "$(jq -c '[.series[] | [.phase, .name, .n, .median_ticks, .min_ticks, .max_ticks]]' "$r")"
+  id=$(jq -r '.attempts[-1].lava.job_id' "$r")
+  ids+=("$id")
+  expect_eq "$j LAVA job URL" "${URL}scheduler/job/$id" "$(jq -r '.attempts[-1].lava.url' "$r")"
+  expect_eq "$j LAVA health" Complete "$(jq -r '.attempts[-1].lava.health' "$r")"
+  a=$F/jobs/$j/attempt-1
+  expect_eq "$j LAVA id on disk" "$id" "$(jq -r .job_id "$a/lava.json")"
+  expect_file "$a/lava-log.yaml"
+  expect_file "$a/lava-job.yaml"
+  expect_contains "$j capture.raw from the log" "BEGIN,RTOS_BENCH_V" "$(head -c 100000 "$a/capture.raw")"
+  expect_eq "$j capture.raw ends with END" END "$(tail -1 "$a/capture.raw" | cut -d, -f1)"
+  # The protocol lines are the local capture's, line for line.
+  expect_eq "$j protocol lines identical to the local capture" \
+    "$(sed -n '/^BEGIN,/,/^END,/p' "$L/jobs/$j/attempt-1/capture.raw" | sha256sum)" \
+    "$(sed -n '/^BEGIN,/,/^END,/p' "$a/capture.raw" | sha256sum)"
+done
+expect_contains "progress names LAVA's states" "LAVA job" "$ERR"
+if ((${#ids[@]} > 1)); then
+  # Two devices, two lanes: the jobs overlapped.
+  s1=$(api "api/v0.2/jobs/${ids[0]}/" | jq -r .start_time)
+  e1=$(api "api/v0.2/jobs/${ids[0]}/" | jq -r .end_time)
+  s2=$(api "api/v0.2/jobs/${ids[1]}/" | jq -r .start_time)
+  e2=$(api "api/v0.2/jobs/${ids[1]}/" | jq -r .end_time)
+  if [[ $s1 < $e2 && $s2 < $e1 ]]; then echo "ok: two LAVA jobs ran at once"; else fail "LAVA jobs did not overlap: $s1-$e1, $s2-$e2"; fi
+fi
+
+# An image the worker cannot fetch: FLASH_ERROR with LAVA's comment.
+lava_bench "$WORK/lava-bad.yaml" "file://$WORK/nowhere"
+rb_run --matrix "$WORK/matrix.yaml" --bench "$WORK/lava-bad.yaml" --out "$WORK/bad" --only "${only[0]}" --no-history
+expect_eq "unfetchable image: exit code" 2 "$RC"
+d=$(run_dir "$WORK/bad")
+expect_eq "unfetchable image: status" FLASH_ERROR "$(job_status "$d" "${only[0]}")"
+expect_contains "unfetchable image: LAVA's comment" "does not exist" "$(job_reason "$d" "${only[0]}")"
+
+# The monitor's timeout (the matrix's capture timeout) is a TIMEOUT.
+sed 's/capture: 180/capture: 2/' "$WORK/matrix.yaml" >"$WORK/short.yaml"
+rb_run --matrix "$WORK/short.yaml" --bench "$WORK/lava.yaml" --out "$WORK/short" --only "${only[0]}" --no-history
+expect_eq "LAVA timeout: exit code" 1 "$RC"
+d=$(run_dir "$WORK/short")
+expect_eq "LAVA timeout: status" TIMEOUT "$(job_status "$d" "${only[0]}")"
+expect_contains "LAVA timeout: LAVA's reason" "lava-test-monitor timed out" "$(job_reason "$d" "${only[0]}")"
+
+# SIGINT while the LAVA job runs: the run stops (130) and cancels it.
+wait_for_lava_id() { # RUNS_DIR: prints the LAVA id once lava.json is written
+  for _ in $(seq 300); do
+    f=$(ls "$1"/*/jobs/"${only[0]}"/attempt-*/lava.json 2>/dev/null | tail -1 || true)
+    [[ -n $f ]] && jq -r .job_id "$f" && return 0
+    sleep 0.2
+  done
+  return 1
+}
+set +e
+"$RB" run --build-cache "$CACHE" --kernel-cache "$KCACHE" --matrix "$WORK/matrix.yaml" \
+  --bench "$WORK/lava.yaml" --out "$WORK/int" --only "${only[0]}" --no-history >"$WORK/out.txt" 2>"$WORK/err.txt" &
+rbpid=$!
+id=$(wait_for_lava_id "$WORK/int")
+kill -INT $rbpid
+wait $rbpid
+RC=$?
+set -e
+expect_eq "interrupted run: exit code" 130 "$RC"
+# The worker stops a running job at its next contact with the server (20 s).
+for _ in $(seq 120); do
+  [[ $(api "api/v0.2/jobs/$id/" | jq -r .health) == Canceled ]] && break
+  sleep 0.5
+done
+expect_eq "interrupted run: its LAVA job" Canceled "$(api "api/v0.2/jobs/$id/" | jq -r .health)"
+
+# A run killed while LAVA holds its job: --resume follows that job.
+set +e
+"$RB" run --build-cache "$CACHE" --kernel-cache "$KCACHE" --matrix "$WORK/matrix.yaml" \
+  --bench "$WORK/lava.yaml" --out "$WORK/kill" --only "${only[0]}" --no-history >"$WORK/out.txt" 2>"$WORK/err.txt" &
+rbpid=$!
+id=$(wait_for_lava_id "$WORK/kill")
+kill -9 $rbpid
+wait $rbpid 2>/dev/null
+set -e
+d=$(run_dir "$WORK/kill")
+rb_run --resume "$d" --no-history
+expect_eq "resumed run: exit code" 0 "$RC"
+expect_eq "resumed run: status" OK "$(job_status "$d" "${only[0]}")"
+expect_eq "resumed run: the same LAVA job" "$id" \
+  "$(jq -r '.attempts[-1].lava.job_id' "$d/jobs/${only[0]}/result.json")"
+expect_eq "resumed run: one attempt" 1 "$(jq '.attempts | length' "$d/jobs/${only[0]}/result.json")"
+expect_eq "resumed run: medians equal the local run's" \
+  "$(jq -c '[.series[] | [.name, .median_ticks]]' "$L/jobs/${only[0]}/result.json")" \
+  "$(jq -c '[.series[] | [.name, .median_ticks]]' "$d/jobs/${only[0]}/result.json")"
+finish
