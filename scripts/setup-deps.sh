@@ -15,10 +15,13 @@ packages=(
   # NuttX's own build (firmware/ports/nuttx): make and kconfig-conf
   make kconfig-frontends
   libstdc++-arm-none-eabi-newlib  # the mbedos port: Mbed OS' rtos:: classes are C++
-  # the Zephyr port's build (firmware/ports/zephyr): module.yml (yaml, pykwalify,
-  # whose dateutil import Debian does not pull in), the ISR tables (pyelftools),
+  # the Zephyr port's build (firmware/ports/zephyr): module.yml (yaml, pykwalify and
+  # its ruamel.yaml, only recommended by Debian, and its dateutil,
+  # which Debian does not pull in), the ISR tables (pyelftools), the kernel object
+  # lists (packaging),
   # the devicetree check (dtc); Kconfig and devicetree parsers come with Zephyr
-  python3-yaml python3-pykwalify python3-dateutil python3-pyelftools device-tree-compiler
+  python3-yaml python3-pykwalify python3-ruamel.yaml python3-dateutil python3-pyelftools python3-packaging
+  device-tree-compiler
   # real probes (their command lines are exercised with no probe attached)
   openocd
   jq  # tests/run/e2e: the run tests read result JSON
