@@ -1133,7 +1133,10 @@ Loaded<Bench> parse_bench(const std::string& text, const std::filesystem::path& 
     if (YAML::Node l = root["lava"]; l.IsDefined()) {
       out.value.lava = parse_lava_server(c, l);
     }
-    for (size_t i = 0; boards.IsSequence() && i < out.value.boards.size(); ++i) {
+    // IsDefined first: on a root that is not a map, boards is an invalid node,
+    // whose IsSequence() throws.
+    const bool board_list = boards.IsDefined() && boards.IsSequence();
+    for (size_t i = 0; board_list && i < out.value.boards.size(); ++i) {
       if (out.value.boards[i].lava && !out.value.lava) {
         c.error(boards[i]["lava"],
                 fmt::format("board '{}' is a LAVA device but the bench has no 'lava:' server",

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 
 #include "matrix/expand.h"
 
@@ -259,6 +260,24 @@ boards: [{id: a, board: qemu-netduinoplus2, flasher: qemu, lava: {device_type: q
 )"}) {
     EXPECT_FALSE(parse_bench(text, "/f.yaml").ok()) << text;
   }
+}
+
+// A bench document yaml-cpp reads as something else than a map of keys
+// (a scalar, a list, or the fuzzer's find: a map whose first key is indented
+// deeper than the rest, where root["boards"] is an invalid node) is refused.
+TEST(MatrixLoad, MalformedBenchDocumentsAreRefusedNotThrownOn) {
+  for (const char* text :
+       {"just words", "- a\n- b\n", "42",
+        "      target: t\n    serial:\n      port: /dev/x\nbench: b\nboards:\n  - id: a\n"}) {
+    Loaded<Bench> b;
+    ASSERT_NO_THROW(b = parse_bench(text, "/f.yaml")) << text;
+    EXPECT_FALSE(b.ok()) << text;
+  }
+  // The fuzzer's input itself (fuzz_matrix_loader, its first byte dropped).
+  auto file = std::filesystem::path(RTOSBENCH_TEST_DATA) / "matrix/fuzz-bench-invalid-node.yaml";
+  Loaded<Bench> b;
+  ASSERT_NO_THROW(b = load_bench(file));
+  EXPECT_FALSE(b.ok());
 }
 
 TEST(MatrixLoad, ReproducibilityToleranceAndCommitPins) {
