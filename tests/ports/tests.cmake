@@ -62,7 +62,7 @@ foreach(port IN LISTS RB_PORTS)
     COMMAND ${RB_PORTS_TESTS}/checks-test.sh ${port} ${env_var} ${RTOSBENCH_BIN}
             ${PROJECT_SOURCE_DIR} ${RB_PORTS_WORK} ${CMAKE_GENERATOR})
   set_tests_properties(ports_${port}_checks PROPERTIES
-    SKIP_RETURN_CODE 77 LABELS "ports;qemu" TIMEOUT 600)
+    SKIP_RETURN_CODE 77 LABELS "ports;qemu" TIMEOUT 900)  # two builds (NuttX: minutes each)
   add_test(NAME ports_${port}_f407_build
     COMMAND ${RB_PORTS_TESTS}/port-test.sh f407 ${port} ${env_var} ${RTOSBENCH_BIN}
             ${PROJECT_SOURCE_DIR} ${RB_PORTS_WORK} ${CMAKE_GENERATOR})

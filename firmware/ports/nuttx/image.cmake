@@ -160,9 +160,19 @@ set_source_files_properties(${RB_PORT_SOURCES} PROPERTIES
   COMPILE_OPTIONS "-isystem;${_rb_nx}/include" COMPILE_DEFINITIONS "__NuttX__")
 
 # ---- NuttX's make links the image --------------------------------------------
+# NuttX's compile rules call $(CCACHE) $(CC) (tools/Config.mk): with ccache
+# installed, a rebuild of the same tree and options (another build
+# directory, another checkout) compiles from the cache. The objects, and so
+# the image, are the same; .config is untouched (CONFIG_CCACHE only sets the
+# variable's default).
+find_program(RB_CCACHE ccache)
+set(_rb_nx_ccache "")
+if(RB_CCACHE)
+  set(_rb_nx_ccache "CCACHE='${RB_CCACHE}'")
+endif()
 add_custom_command(
   OUTPUT "${CMAKE_BINARY_DIR}/rtosbench-fw.elf"
-  COMMAND sh -c "${RB_MAKE} -C '${_rb_nx}' -j2 EXTRA_OBJS='$<JOIN:$<TARGET_OBJECTS:rtosbench>, >' >'${CMAKE_BINARY_DIR}/nuttx-make.log' 2>&1 || { tail -n 40 '${CMAKE_BINARY_DIR}/nuttx-make.log'; exit 1; }"
+  COMMAND sh -c "${RB_MAKE} -C '${_rb_nx}' -j2 ${_rb_nx_ccache} EXTRA_OBJS='$<JOIN:$<TARGET_OBJECTS:rtosbench>, >' >'${CMAKE_BINARY_DIR}/nuttx-make.log' 2>&1 || { tail -n 40 '${CMAKE_BINARY_DIR}/nuttx-make.log'; exit 1; }"
   COMMAND ${CMAKE_COMMAND} -E copy "${_rb_nx}/nuttx" "${CMAKE_BINARY_DIR}/rtosbench-fw.elf"
   COMMAND ${CMAKE_COMMAND} -E copy "${_rb_nx}/nuttx.map" "${CMAKE_BINARY_DIR}/rtosbench-fw.map"
   DEPENDS rtosbench $<TARGET_OBJECTS:rtosbench>
