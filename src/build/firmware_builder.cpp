@@ -64,18 +64,42 @@ std::string error_excerpt(const std::string& output) {
   std::istringstream in(output);
   std::string line;
   std::vector<std::string> errors, last;
+  // A CMake error prints its text on the indented lines under
+  // "CMake Error at F:L (message):", up to a blank line: the excerpt is the
+  // location with that text, the only part that says what went wrong.
+  std::string cmake_error;
+  bool in_cmake_error = false;
+  auto end_cmake_error = [&] {
+    if (in_cmake_error && errors.size() < 3) errors.push_back(cmake_error);
+    in_cmake_error = false;
+  };
   while (std::getline(in, line)) {
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    if (in_cmake_error) {
+      if (line.rfind("  ", 0) == 0) {
+        cmake_error += " " + line.substr(line.find_first_not_of(' '));
+        continue;
+      }
+      end_cmake_error();
+    }
     if (line.empty()) continue;
+    last.push_back(line);
+    if (last.size() > 3) last.erase(last.begin());
+    if (line.rfind("CMake Error", 0) == 0 && line.back() == ':') {
+      cmake_error = line;
+      if (const auto at = cmake_error.rfind(" (message):"); at != std::string::npos)
+        cmake_error = cmake_error.substr(0, at) + ":";
+      in_cmake_error = true;
+      continue;
+    }
     std::string lower = line;
     for (auto& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     bool is_error = lower.find("error") != std::string::npos &&
                     lower.rfind("ninja: build stopped", 0) != 0 &&
                     lower.rfind("failed: ", 0) != 0 && lower.find(" -c ") == std::string::npos;
     if (is_error && errors.size() < 3) errors.push_back(line);
-    last.push_back(line);
-    if (last.size() > 3) last.erase(last.begin());
   }
+  end_cmake_error();
   const auto& pick = errors.empty() ? last : errors;
   std::string out;
   for (const auto& l : pick) out += (out.empty() ? "" : " | ") + l;
@@ -134,6 +158,7 @@ std::map<std::string, std::string> job_defines(const BuildRequest& req) {
       {"RB_TICK_HZ", std::to_string(j.tick_hz)},
       {"RB_FPU_CONTEXT", std::to_string(j.fpu_context)},
       {"RB_RAMFUNC", std::to_string(j.ramfunc)},
+      {"RB_TICKLESS", std::to_string(j.tickless)},
       {"RB_CHECKS", j.checks},
       {"RB_WARMUP", std::to_string(j.warmup)},
       {"RB_SAMPLES", std::to_string(j.samples)},

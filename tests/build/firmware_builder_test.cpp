@@ -131,7 +131,7 @@ TEST_F(FirmwareBuild, ConfigureFailureFromAFakeRunner) {
   auto out = builder.build(req_);
   ASSERT_FALSE(out.ok());
   EXPECT_EQ(out.error().message,
-            "cmake configure failed (exit status 1): CMake Error at CMakeLists.txt:3 (message):");
+            "cmake configure failed (exit status 1): CMake Error at CMakeLists.txt:3: no port 'x'");
 }
 
 TEST(ErrorExcerpt, PrefersErrorLines) {
@@ -141,6 +141,28 @@ TEST(ErrorExcerpt, PrefersErrorLines) {
       "main.c:9:2: error: boom");
   EXPECT_EQ(error_excerpt("one\ntwo\nthree\nfour\n"), "two | three | four");
   EXPECT_EQ(error_excerpt(""), "(no output)");
+}
+
+TEST(ErrorExcerpt, ACMakeErrorCarriesItsMessage) {
+  // As cmake prints a FATAL_ERROR: the text on indented lines under the
+  // location, then a blank line, then cmake's own closing lines.
+  const std::string out =
+      "-- Detecting C compile features - done\n"
+      "CMake Error at CMakeLists.txt:159 (message):\n"
+      "  RB_TICKLESS=1: the bare port has no tickless idle: ports/bare/port.cmake\n"
+      "  names no RB_PORT_TICKLESS (docs/kernels.md)\n"
+      "\n"
+      "\n"
+      "-- Configuring incomplete, errors occurred!\n"
+      "See also \"/tmp/b/CMakeFiles/CMakeError.log\".\n";
+  EXPECT_EQ(error_excerpt(out),
+            "CMake Error at CMakeLists.txt:159: RB_TICKLESS=1: the bare port has no tickless "
+            "idle: ports/bare/port.cmake names no RB_PORT_TICKLESS (docs/kernels.md) | -- "
+            "Configuring incomplete, errors occurred! | See also "
+            "\"/tmp/b/CMakeFiles/CMakeError.log\".");
+  // A message cut off by the end of the output still counts.
+  EXPECT_EQ(error_excerpt("CMake Error at a.cmake:3 (message):\n  no way"),
+            "CMake Error at a.cmake:3: no way");
 }
 
 TEST(Toolchain, PinMismatchIsRefused) {
