@@ -21,6 +21,7 @@ void rb_config_emit(void) {
   rb_rec_kv_u32("slicing", (caps & RBP_HAS_TIME_SLICE) ? 1u : 0u);
   rb_rec_kv_u32("fpu", RB_CFG_FPU_CONTEXT);
   rb_rec_kv_u32("ramfunc", RB_CFG_RAMFUNC);
+  rb_rec_kv_u32("tickless", RB_CFG_TICKLESS);
   rb_rec_kv("board", RB_CFG_BOARD);
   rb_rec_kv("port", RB_CFG_PORT);
   rb_rec_end();

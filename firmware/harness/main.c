@@ -58,6 +58,8 @@ static const struct {
     {RBP_HAS_HEAP, "general-purpose allocator of its own"},
     {RBP_HAS_NOTIFY, "direct task notification"},
     {RBP_HAS_ZERO_LATENCY_IRQ, "interrupt level its critical section leaves unmasked"},
+    {RB_PERIODIC_TICK,
+     "periodic tick: this build is tickless and the kernel stops its tick while idle"},
 };
 
 volatile uint32_t rb_tick_stamps[RB_TICK_STAMPS];
@@ -175,7 +177,7 @@ static void rb_run_all(void) {
     if (!t->enabled) {
       continue;
     }
-    uint32_t missing = t->needs & ~rbp_port.caps;
+    uint32_t missing = t->needs & ~(rbp_port.caps | RB_BUILD_CAPS);
     rb_rec_begin("TEST,");
     rb_rec_text(t->name);
     if (missing == 0u && rb_quiet_ms(t) > 0u) {

@@ -56,6 +56,18 @@ struct rb_test {
 extern const struct rb_test rb_tests[];
 extern const uint32_t rb_test_count;
 
+/* A condition of the build rather than a capability of the port, named in
+ * rb_tests.h's needs like one: the kernel's tick interrupt comes every
+ * period, idle or not. Every build has it but a tickless one (RB_TICKLESS=1),
+ * whose kernel stops its tick while idle: there the tests that time the tick
+ * or count idle time per tick report NA. */
+#define RB_PERIODIC_TICK (1u << 31)
+#if RB_CFG_TICKLESS
+#define RB_BUILD_CAPS 0u
+#else
+#define RB_BUILD_CAPS RB_PERIODIC_TICK
+#endif
+
 /* One runner per entry of the table (rb_tests.h). */
 #define RB_TEST_PROTOTYPE(id, caps, series) void rb_test_##id(const struct rb_test* t);
 RB_TEST_TABLE(RB_TEST_PROTOTYPE)

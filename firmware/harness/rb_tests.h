@@ -13,7 +13,8 @@
  * phase of every later test's timer events against the code: zephyr's
  * zli_entry_idle p90 differed between two runs of the same image.
  *
- * X(name, capabilities the test needs (RBP_HAS_*), "series it writes") */
+ * X(name, capabilities the test needs (RBP_HAS_*, and RB_PERIODIC_TICK for
+ *   a test a tickless build cannot run), "series it writes") */
 #ifndef RB_TESTS_H
 #define RB_TESTS_H
 
@@ -25,13 +26,13 @@
   X(round_trip, RBP_HAS_TASKS, "round_trip") \
   X(irq_latency, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR, "irq_entry event_to_task") \
   X(time_slice, RBP_HAS_TASKS | RBP_HAS_TIME_SLICE, "time_slice") \
-  X(tick_overhead, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK, "tick_irq_empty tick_overhead") \
+  X(tick_overhead, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK | RB_PERIODIC_TICK, "tick_irq_empty tick_overhead") \
   X(queue, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_QUEUE, "queue") \
   X(mutex, RBP_HAS_TASKS | RBP_HAS_MUTEX, "mutex_lock_unlock") \
   X(notify, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_NOTIFY, "notify_wake notify_event_to_task") \
   X(yield, RBP_HAS_TASKS, "yield") \
-  X(tick_drift, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK, "tick_period") \
-  X(idle_occupancy, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK | RBP_HAS_IDLE_HOOK, "idle_time") \
+  X(tick_drift, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK | RB_PERIODIC_TICK, "tick_period") \
+  X(idle_occupancy, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK | RBP_HAS_IDLE_HOOK | RB_PERIODIC_TICK, "idle_time") \
   X(mixed_load, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_QUEUE | RBP_HAS_MUTEX, "mixed_load") \
   X(heap, RBP_HAS_TASKS | RBP_HAS_HEAP, "heap_alloc heap_free heap_alloc_mixed heap_free_mixed heap_free_bytes heap_largest_free heap_frag_permille heap_alloc_ok_permille") \
   X(zero_latency_irq, RBP_HAS_TASKS | RBP_HAS_ZERO_LATENCY_IRQ, "zli_entry_idle zli_entry_critical") \

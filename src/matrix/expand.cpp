@@ -29,9 +29,10 @@ std::string opt_id(const std::string& opt) {
 }
 
 std::string job_id(const std::string& kernel, const std::string& opt_id, int tick_hz,
-                   int fpu_context, const std::string& checks, int ramfunc) {
-  return fmt::format("{}-{}-tick{}-fpu{}{}{}", kernel, opt_id, tick_hz, fpu_context,
-                     checks == "off" ? "" : "-checks", ramfunc ? "-ram" : "");
+                   int fpu_context, const std::string& checks, int ramfunc, int tickless) {
+  return fmt::format("{}-{}-tick{}-fpu{}{}{}{}", kernel, opt_id, tick_hz, fpu_context,
+                     checks == "off" ? "" : "-checks", ramfunc ? "-ram" : "",
+                     tickless ? "-tickless" : "");
 }
 
 std::vector<Job> expand_jobs(const Matrix& m) {
@@ -44,27 +45,30 @@ std::vector<Job> expand_jobs(const Matrix& m) {
         for (int fpu : m.fpu_context) {
           for (const auto& checks : m.checks) {
             for (int ram : m.ramfunc) {
-              Job j;
-              j.kernel = k;
-              j.board = m.board;
-              j.opt = opt;
-              j.opt_id = opt_id(opt);
-              j.tick_hz = tick;
-              j.fpu_context = fpu;
-              j.checks = checks;
-              j.ramfunc = ram;
-              j.tests = m.tests;
-              j.samples = m.samples;
-              j.warmup = m.warmup;
-              j.build_id = job_id(k.name, j.opt_id, tick, fpu, checks, ram);
-              j.id = j.build_id;
-              j.port_exists = exists;
-              if (!exists) {
-                j.port_missing_reason =
-                    fmt::format("no firmware port '{}' yet ({} does not exist)", k.port,
-                                port_file.lexically_relative(m.firmware.parent_path()).string());
+              for (int tl : m.tickless) {
+                Job j;
+                j.kernel = k;
+                j.board = m.board;
+                j.opt = opt;
+                j.opt_id = opt_id(opt);
+                j.tick_hz = tick;
+                j.fpu_context = fpu;
+                j.checks = checks;
+                j.ramfunc = ram;
+                j.tickless = tl;
+                j.tests = m.tests;
+                j.samples = m.samples;
+                j.warmup = m.warmup;
+                j.build_id = job_id(k.name, j.opt_id, tick, fpu, checks, ram, tl);
+                j.id = j.build_id;
+                j.port_exists = exists;
+                if (!exists) {
+                  j.port_missing_reason =
+                      fmt::format("no firmware port '{}' yet ({} does not exist)", k.port,
+                                  port_file.lexically_relative(m.firmware.parent_path()).string());
+                }
+                jobs.push_back(std::move(j));
               }
-              jobs.push_back(std::move(j));
             }
           }
         }

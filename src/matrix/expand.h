@@ -13,10 +13,11 @@ namespace rb::matrix {
 std::string opt_id(const std::string& opt);
 
 // The job id of one variant: <kernel>-<opt id>-tick<hz>-fpu<0|1>, with
-// "-checks" appended when the kernels' API checks are on (checks "off", the
-// default, adds nothing, so the ids of earlier runs stay what they were).
+// "-checks" appended when the kernels' API checks are on, "-ram" with code in
+// RAM and "-tickless" with the kernel's tickless idle (each default adds
+// nothing, so the ids of earlier runs stay what they were).
 std::string job_id(const std::string& kernel, const std::string& opt_id, int tick_hz,
-                   int fpu_context, const std::string& checks, int ramfunc = 0);
+                   int fpu_context, const std::string& checks, int ramfunc = 0, int tickless = 0);
 
 // Every job of the matrix that m.only and m.exclude select. A kernel whose
 // firmware/ports/<port>/port.cmake is missing still gets its jobs, marked

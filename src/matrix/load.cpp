@@ -614,7 +614,8 @@ namespace {
 
 // `variants:` (or a sweep's `variants:`): the build axes a job varies over.
 void parse_variants(Checker& c, const YAML::Node& v, Matrix& m) {
-  if (c.check_map(v, "variants", {"opt", "tick_hz", "fpu_context", "checks", "ramfunc"})) {
+  if (c.check_map(v, "variants",
+                  {"opt", "tick_hz", "fpu_context", "checks", "ramfunc", "tickless"})) {
     if (v["opt"].IsDefined()) {
       parse_list<std::string>(
           c, v["opt"], "variants.opt", m.opts,
@@ -667,6 +668,13 @@ void parse_variants(Checker& c, const YAML::Node& v, Matrix& m) {
                         return x ? std::optional<int>(static_cast<int>(*x)) : std::nullopt;
                       });
     }
+    if (v["tickless"].IsDefined()) {
+      parse_list<int>(c, v["tickless"], "variants.tickless", m.tickless,
+                      [&](const YAML::Node& e) -> std::optional<int> {
+                        auto x = c.integer(e, "variants.tickless (allowed: 0, 1)", 0, 1);
+                        return x ? std::optional<int>(static_cast<int>(*x)) : std::nullopt;
+                      });
+    }
     if (v["checks"].IsDefined()) {
       parse_list<std::string>(
           c, v["checks"], "variants.checks", m.checks,
@@ -708,6 +716,7 @@ void parse_sweeps(Checker& c, const YAML::Node& n, Matrix& m) {
     sw.fpu_context = axes.fpu_context;
     sw.checks = axes.checks;
     sw.ramfunc = axes.ramfunc;
+    sw.tickless = axes.tickless;
     if (YAML::Node v = body["samples"]; v.IsDefined()) {
       if (auto x = c.integer(v, "sweep samples", 1, 10000000)) sw.samples = static_cast<int>(*x);
     }
@@ -747,6 +756,7 @@ Status select_sweep(Matrix& m, const std::string& name) {
   m.fpu_context = s.fpu_context;
   m.checks = s.checks;
   m.ramfunc = s.ramfunc;
+  m.tickless = s.tickless;
   if (s.samples) m.samples = *s.samples;
   if (s.warmup) m.warmup = *s.warmup;
   m.exclude.insert(m.exclude.end(), s.exclude.begin(), s.exclude.end());

@@ -73,7 +73,7 @@ struct SpreadTolerance {
 struct Sweep {
   std::string name, note;
   std::vector<std::string> opts;
-  std::vector<int> tick_hz, fpu_context, ramfunc;
+  std::vector<int> tick_hz, fpu_context, ramfunc, tickless;
   std::vector<std::string> checks;
   std::optional<int> samples, warmup;
   std::vector<std::string> exclude;
@@ -96,6 +96,9 @@ struct Matrix {
   // RB_RAMFUNC: 1 runs the kernel's scheduler (the port's list) and the
   // harness' measured code from RAM (seed 000 section 5.5), 0 from flash.
   std::vector<int> ramfunc{0};
+  // RB_TICKLESS: 1 builds the kernel with its tickless idle (the port's
+  // RB_PORT_TICKLESS; seed 000 section 5.3), 0 with a periodic tick.
+  std::vector<int> tickless{0};
   std::vector<std::string> tests{"all"};
   int samples = 10000;
   int warmup = 1000;
@@ -210,6 +213,7 @@ struct Job {
   int fpu_context = 0;
   std::string checks = "off";  // "off" or "on" (RB_CHECKS, CONFIG checks=)
   int ramfunc = 0;             // RB_RAMFUNC, CONFIG ramfunc=
+  int tickless = 0;            // RB_TICKLESS, CONFIG tickless=
   std::vector<std::string> tests;
   int samples = 10000;
   int warmup = 1000;

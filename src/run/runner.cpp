@@ -40,6 +40,7 @@ std::map<std::string, std::string> job_expect(const matrix::Matrix& m, const mat
   pins["tick"] = std::to_string(job.tick_hz);
   pins["fpu"] = std::to_string(job.fpu_context);
   pins["ramfunc"] = std::to_string(job.ramfunc);
+  pins["tickless"] = std::to_string(job.tickless);
   pins["checks"] = job.checks;
   pins["kernel_version"] = job.kernel.version;
   pins["kernel_commit"] = kernel_commit;
@@ -539,7 +540,8 @@ class Session {
   }
 
   // build.footprint_kernel of a kernel image: the bare port's image with the
-  // same board, RB_OPT, tick, FPU, samples, warm-up and tests, built through
+  // same board, RB_OPT, tick, FPU, samples, warm-up and tests (never
+  // tickless: that is the kernel's), built through
   // the same builder and cache (recorded in builds/<id>/bare-reference/), and
   // the kernel-alone footprint against it. A failure is recorded as
   // {"error": why} and noted; it never fails the job, whose image is fine.
@@ -551,6 +553,7 @@ class Session {
     std::filesystem::create_directories(ref, ec);
     matrix::Job bare = lead;
     bare.kernel = bare_kernel();
+    bare.tickless = 0;  // a kernel's option: the bare port has no tick to stop
     json fk;
     auto kernel = resolver_.resolve(bare.kernel, ref / "source.log");
     if (!kernel.ok()) {

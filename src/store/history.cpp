@@ -40,9 +40,10 @@ const std::vector<std::string>& pinned_condition_keys() {
   // ran at, the flash wait states, caches, prefetch and interrupt priorities
   // change every figure as much as the compiler does (seed 000 section 6.2).
   static const std::vector<std::string> kKeys{
-      "harness",  "compiler", "opt",       "core",          "tick",     "kernel_version", "board",
-      "unit",     "fpu",      "counter",   "core_measured", "flash_ws", "icache",         "dcache",
-      "prefetch", "irq_prio", "tick_prio", "pendsv_prio",   "ramfunc",  "port_variant"};
+      "harness", "compiler",     "opt",      "core",     "tick",          "kernel_version",
+      "board",   "unit",         "fpu",      "counter",  "core_measured", "flash_ws",
+      "icache",  "dcache",       "prefetch", "irq_prio", "tick_prio",     "pendsv_prio",
+      "ramfunc", "port_variant", "tickless"};
   return kKeys;
 }
 

@@ -94,6 +94,27 @@ TEST_F(ExpandJobs, ChecksDefaultsToOff) {
   EXPECT_EQ(job_id("k", "Os", 100, 1, "on"), "k-Os-tick100-fpu1-checks");
   EXPECT_EQ(job_id("k", "O2", 1000, 0, "off", 1), "k-O2-tick1000-fpu0-ram");
   EXPECT_EQ(job_id("k", "O2", 1000, 0, "on", 1), "k-O2-tick1000-fpu0-checks-ram");
+  EXPECT_EQ(job_id("k", "O2", 1000, 0, "off", 0, 1), "k-O2-tick1000-fpu0-tickless");
+  EXPECT_EQ(job_id("k", "O2", 1000, 0, "on", 1, 1), "k-O2-tick1000-fpu0-checks-ram-tickless");
+}
+
+TEST_F(ExpandJobs, TicklessIsTheLastAxisAndReachesTheJob) {
+  auto m = parse_matrix(
+      "matrix: m\nboard: stm32f407-disco\nkernels: [{name: freertos}]\n"
+      "variants: {tick_hz: [1000, 100], tickless: [0, 1]}\n",
+      "m.yaml");
+  ASSERT_TRUE(m.ok()) << m.errors.front().format();
+  m.value.firmware = fw_;
+  std::vector<std::string> ids;
+  std::vector<int> tickless;
+  for (const auto& j : expand_jobs(m.value)) {
+    ids.push_back(j.id);
+    tickless.push_back(j.tickless);
+  }
+  EXPECT_EQ(ids, (std::vector<std::string>{
+                     "freertos-O2-tick1000-fpu0", "freertos-O2-tick1000-fpu0-tickless",
+                     "freertos-O2-tick100-fpu0", "freertos-O2-tick100-fpu0-tickless"}));
+  EXPECT_EQ(tickless, (std::vector<int>{0, 1, 0, 1}));
 }
 
 TEST_F(ExpandJobs, RepeatsAreLoadsInsideOneJob) {

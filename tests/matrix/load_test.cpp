@@ -609,11 +609,16 @@ sweeps:
     variants: {opt: ["-O0", "-Os"], ramfunc: [0, 1]}
     samples: 500
     exclude: ["bare-*-ram"]
+  quiet:
+    variants: {tickless: [0, 1]}
+    exclude: ["bare-*-tickless"]
 )",
                    "/x/m.yaml");
   ASSERT_TRUE(m.ok()) << m.errors.front().format();
   EXPECT_EQ(m.value.stack_margin_words, 32);
-  ASSERT_EQ(m.value.sweeps.size(), 1u);
+  ASSERT_EQ(m.value.sweeps.size(), 2u);
+  EXPECT_EQ(m.value.sweeps.at("quiet").tickless, (std::vector<int>{0, 1}));
+  EXPECT_EQ(m.value.sweeps.at("s5").tickless, (std::vector<int>{0}));  // the matrix's default
   const Sweep& s = m.value.sweeps.at("s5");
   EXPECT_EQ(s.opts, (std::vector<std::string>{"-O0", "-Os"}));
   EXPECT_EQ(s.tick_hz, (std::vector<int>{1000, 100}));  // the matrix's, untouched by the sweep
@@ -632,7 +637,12 @@ sweeps:
   auto unknown = select_sweep(bad, "s6");
   ASSERT_FALSE(unknown.ok());
   EXPECT_EQ(unknown.error().kind, ErrorKind::kUsage);
-  EXPECT_NE(unknown.error().message.find("it has: s5"), std::string::npos);
+  EXPECT_NE(unknown.error().message.find("it has: quiet, s5"), std::string::npos);
+  Matrix quiet = m.value;
+  ASSERT_TRUE(select_sweep(quiet, "quiet").ok());
+  ids.clear();
+  for (const auto& j : expand_jobs(quiet)) ids.push_back(j.id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"bare-O2-tick1000-fpu0", "bare-O2-tick100-fpu0"}));
 }
 
 TEST(MatrixLoad, SweepAndRamfuncErrorsHaveTheirPosition) {
@@ -641,12 +651,15 @@ sweeps:
   "bad name!": {}
   ok:
     variant: {}
+  tl:
+    variants: {tickless: [0, yes]}
 )",
                         "m.yaml");
   ASSERT_FALSE(m.ok());
   EXPECT_TRUE(has_error(m.errors, 5, 22, "allowed: 0, 1")) << m.errors.front().format();
   EXPECT_TRUE(has_error(m.errors, 7, 3, "sweep name"));
   EXPECT_TRUE(has_error(m.errors, 9, 5, "variant"));
+  EXPECT_TRUE(has_error(m.errors, 11, 30, "variants.tickless (allowed: 0, 1)"));
 }
 
 }  // namespace

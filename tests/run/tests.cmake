@@ -3,13 +3,15 @@
 # a bash script under tests/run/e2e/ taking the binary and the test data
 # directory; it prints one line per check and fails on the first bad one.
 set(RTOSBENCH_RUN_E2E normal failures probes interrupt_resume malformed kernel_source doctor_configs realfw repeat capture_stall footprint
-    full_disk kill concurrent_resume select smoke sweep)
+    full_disk kill concurrent_resume select smoke sweep tickless)
 foreach(name ${RTOSBENCH_RUN_E2E})
   add_test(NAME run.e2e.${name}
            COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/${name}.sh ${RTOSBENCH_BIN} ${RTOSBENCH_TEST_DATA})
   # 77: the test cannot run here (e.g. no permission to mount a tmpfs) and says why.
   set_tests_properties(run.e2e.${name} PROPERTIES LABELS "e2e;run" TIMEOUT 300 SKIP_RETURN_CODE 77)
 endforeach()
+# The tickless test builds Zephyr (when its source is here) besides FreeRTOS.
+set_tests_properties(run.e2e.tickless PROPERTIES TIMEOUT 900)
 # The lava bench against a real LAVA instance the test starts (lava-server,
 # lava-dispatcher, PostgreSQL from Debian); skips (77) without them or root.
 add_test(NAME run.e2e.lava

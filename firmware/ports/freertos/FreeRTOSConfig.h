@@ -19,7 +19,10 @@
 /* ---- Scheduler --------------------------------------------------------- */
 #define configUSE_PREEMPTION 1
 #define configUSE_TIME_SLICING RB_TIME_SLICING
-#define configUSE_TICKLESS_IDLE 0
+/* RB_CFG_TICKLESS (matrix variant tickless): 1 uses the port's default
+ * vPortSuppressTicksAndSleep, entered when the kernel expects at least
+ * configEXPECTED_IDLE_TIME_BEFORE_SLEEP (2, the default) idle ticks. */
+#define configUSE_TICKLESS_IDLE RB_CFG_TICKLESS
 #define configCPU_CLOCK_HZ (RB_CORE_HZ)
 #define configTICK_RATE_HZ (RB_CFG_TICK_HZ)
 #define configUSE_16_BIT_TICKS 0

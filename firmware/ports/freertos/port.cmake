@@ -75,6 +75,11 @@ endif()
 # CONFIG port_variant=: the kernel CPU port compiled above.
 set(RB_PORT_VARIANT "GCC/${RB_FREERTOS_CPU_PORT}")
 
+# RB_TICKLESS=1: FreeRTOSConfig.h sets configUSE_TICKLESS_IDLE to 1, the
+# port's own vPortSuppressTicksAndSleep (SysTick stopped, WFI, the tick count
+# stepped on the way out) after 2 expected idle ticks, the kernel default.
+set(RB_PORT_TICKLESS "configUSE_TICKLESS_IDLE")
+
 # RB_RAMFUNC=1 runs every kernel source compiled above from RAM (scheduler,
 # switch and the calls the tests time alike).
 set(RB_PORT_RAMFUNC_SOURCES ${RB_KERNEL_SOURCES})

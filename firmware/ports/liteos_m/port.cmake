@@ -76,3 +76,7 @@ set(RB_PORT_VARIANT "kernel/arch/arm/cortex-m4/gcc")
 # RB_RAMFUNC=1 runs every kernel source compiled above from RAM (scheduler,
 # switch and the calls the tests time alike).
 set(RB_PORT_RAMFUNC_SOURCES ${RB_KERNEL_SOURCES})
+
+# RB_TICKLESS=1 is refused (docs/kernels.md, "Tickless idle"):
+set(RB_PORT_NO_TICKLESS_REASON
+  "LiteOS-M 1.1 declares HalTicklessEnable (kernel/arch/include/los_timer.h) but no source of the release implements it")

@@ -129,3 +129,7 @@ set(RB_PORT_VARIANT "RTX TARGET_RTOS_M4_M7/irq_cm4f")
 # RB_RAMFUNC=1 runs every kernel source compiled above from RAM (scheduler,
 # switch and the calls the tests time alike).
 set(RB_PORT_RAMFUNC_SOURCES ${RB_KERNEL_SOURCES})
+
+# RB_TICKLESS=1 is refused (docs/kernels.md, "Tickless idle"):
+set(RB_PORT_NO_TICKLESS_REASON
+  "Mbed OS' tickless mode (MBED_TICKLESS) needs the target's lp_ticker or us_ticker HAL driver, which this port does not build")

@@ -86,3 +86,7 @@ set(RB_BOARD_IRQ_PRIO ${RB_BOARD_TICK_PRIO})
 
 # CONFIG port_variant=: the kernel CPU port compiled above.
 set(RB_PORT_VARIANT "arch/arm/src/armv7-m")
+
+# RB_TICKLESS=1 is refused (docs/kernels.md, "Tickless idle"):
+set(RB_PORT_NO_TICKLESS_REASON
+  "NuttX's tickless mode (CONFIG_SCHED_TICKLESS) runs on a TIM (arch/arm/src/stm32/stm32_tickless.c); the QEMU board's four modelled timers (TIM2 to TIM5) are the harness'")

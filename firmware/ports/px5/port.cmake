@@ -43,3 +43,7 @@ list(APPEND RB_PORT_INCLUDE_DIRS "${RB_PORT_DIR}" "${RB_PORT_DIR}/../posix")
 # RB_RAMFUNC=1 runs every kernel source compiled above from RAM (scheduler,
 # switch and the calls the tests time alike).
 set(RB_PORT_RAMFUNC_SOURCES ${RB_KERNEL_SOURCES})
+
+# RB_TICKLESS=1 is refused (docs/kernels.md, "Tickless idle"):
+set(RB_PORT_NO_TICKLESS_REASON
+  "PX5 has no public source to say how its tick is suppressed")

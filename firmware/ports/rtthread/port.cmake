@@ -94,3 +94,7 @@ set(RB_PORT_VARIANT "libcpu/arm/cortex-m4")
 # RB_RAMFUNC=1 runs every kernel source compiled above from RAM (scheduler,
 # switch and the calls the tests time alike).
 set(RB_PORT_RAMFUNC_SOURCES ${RB_KERNEL_SOURCES})
+
+# RB_TICKLESS=1 is refused (docs/kernels.md, "Tickless idle"):
+set(RB_PORT_NO_TICKLESS_REASON
+  "RT-Thread's tickless idle belongs to its PM component (components/drivers/pm, RT_USING_PM), which needs a BSP low-power timer driver this port does not build")

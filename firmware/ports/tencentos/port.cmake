@@ -59,3 +59,7 @@ set(RB_PORT_VARIANT "arch/arm/arm-v7m/cortex-m4/gcc")
 # RB_RAMFUNC=1 runs every kernel source compiled above from RAM (scheduler,
 # switch and the calls the tests time alike).
 set(RB_PORT_RAMFUNC_SOURCES ${RB_KERNEL_SOURCES})
+
+# RB_TICKLESS=1 is refused (docs/kernels.md, "Tickless idle"):
+set(RB_PORT_NO_TICKLESS_REASON
+  "TencentOS-tiny's tickless mode (TOS_CFG_TICKLESS_EN, kernel/pm) needs a board wake-up alarm (tos_tickless_wkup_alarm_install), which this port does not provide")

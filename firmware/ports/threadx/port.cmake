@@ -57,3 +57,7 @@ set(RB_PORT_VARIANT "ports/cortex_m4/gnu")
 # RB_RAMFUNC=1 runs every kernel source compiled above from RAM (scheduler,
 # switch and the calls the tests time alike).
 set(RB_PORT_RAMFUNC_SOURCES ${RB_KERNEL_SOURCES})
+
+# RB_TICKLESS=1 is refused (docs/kernels.md, "Tickless idle"):
+set(RB_PORT_NO_TICKLESS_REASON
+  "ThreadX 6.2's low-power utility (utility/low_power/tx_low_power.c) suppresses ticks only through the application's TX_LOW_POWER_TIMER_SETUP and TX_LOW_POWER_USER_TIMER_ADJUST hooks on a timer that runs in sleep, which this port does not provide")

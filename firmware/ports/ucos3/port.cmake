@@ -117,3 +117,7 @@ set(RB_PORT_VARIANT "Ports/ARM-Cortex-M/ARMv7-M/GNU")
 # RB_RAMFUNC=1 runs every kernel source compiled above from RAM (scheduler,
 # switch and the calls the tests time alike).
 set(RB_PORT_RAMFUNC_SOURCES ${RB_KERNEL_SOURCES})
+
+# RB_TICKLESS=1 is refused (docs/kernels.md, "Tickless idle"):
+set(RB_PORT_NO_TICKLESS_REASON
+  "µC/OS-III 3.08's dynamic tick (OS_CFG_DYN_TICK_EN) needs the BSP's OS_DynTickGet and OS_DynTickSet on a timer, which this port does not provide")

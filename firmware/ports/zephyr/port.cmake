@@ -73,3 +73,6 @@ set(RB_PORT_IMAGE_RECIPE "${CMAKE_CURRENT_LIST_DIR}/image.cmake")
 
 # CONFIG port_variant=: the kernel CPU port compiled above.
 set(RB_PORT_VARIANT "arch/arm/core/cortex_m")
+# RB_TICKLESS=1: image.cmake sets CONFIG_TICKLESS_KERNEL=y (the SysTick
+# driver's tickless mode) and the idle hook lets Zephyr's WFI run.
+set(RB_PORT_TICKLESS "CONFIG_TICKLESS_KERNEL")

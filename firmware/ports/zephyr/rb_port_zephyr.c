@@ -21,7 +21,10 @@
  * through __wrap_sys_clock_isr below (-Wl,--wrap=sys_clock_isr, app/).
  * Idle hook: CONFIG_ARM_ON_ENTER_CPU_IDLE_HOOK: Zephyr's arch_cpu_idle calls
  * z_arm_on_enter_cpu_idle() before its WFI and skips the WFI when it
- * returns false, which it always does here: the idle thread busy-waits. */
+ * returns false, which it does here in a periodic build: the idle thread
+ * busy-waits. A tickless build (RB_CFG_TICKLESS, CONFIG_TICKLESS_KERNEL=y)
+ * returns true: the idle thread sleeps in Zephyr's WFI while the SysTick
+ * driver holds the tick off until the next timeout. */
 #include <zephyr/irq.h>
 #include <zephyr/kernel.h>
 
@@ -70,10 +73,11 @@ void __wrap_sys_clock_isr(const void* arg) {
 }
 
 /* From every pass of the idle thread, interrupts masked (PRIMASK); false:
- * Zephyr skips its WFI, and the idle loop goes round again. */
+ * Zephyr skips its WFI, and the idle loop goes round again; true (tickless):
+ * Zephyr sleeps in its WFI. */
 bool z_arm_on_enter_cpu_idle(void) {
   rb_idle_hook();
-  return false;
+  return RB_CFG_TICKLESS != 0;
 }
 
 /* The test timer, connected the Zephyr way: the ISR table entry of
@@ -146,10 +150,16 @@ static void rb_zep_start(void) {
    * phase of every test is the same from run to run. Zephyr's periodic
    * (non-tickless) driver announces one tick per interrupt and needs no
    * other state; a SysTick already pending is dropped with the old period. */
+  /* The tickless driver keeps its own count of the cycles SysTick ran
+   * (cycle_count, announced_cycles, last_load) and reprograms the reload at
+   * every timeout: a restart behind its back would lose time, so a tickless
+   * build keeps the phase the driver has. */
+#if !RB_CFG_TICKLESS
   const unsigned int key = irq_lock();
   rb_cm_systick_start(RB_CORE_HZ / RB_CFG_TICK_HZ);
   SCB_ICSR = 1u << 25; /* PENDSTCLR */
   irq_unlock(key);
+#endif
   /* The main thread is cooperative (CONFIG_MAIN_THREAD_PRIORITY=-1): none
    * of these runs before it blocks. */
   for (int id = 0; id < RBP_MAX_TASKS; id++) {
