@@ -92,6 +92,13 @@ struct rbp_heap_stats {
   uint32_t largest_free; /* the largest free block, or the largest request that succeeds
                             (which one: docs/kernels.md); RBP_HEAP_UNKNOWN if neither */
 };
+/* For a port whose allocator has no call for its largest free block: the
+ * largest request `alloc` serves, at most `limit` bytes, by bisection. Each
+ * block it gets is given back at once with `release`, so a first-fit heap
+ * ends as it began; called from heap_stats, outside any window
+ * (harness/heap_probe.c). */
+uint32_t rbp_largest_request(uint32_t limit, void* (*alloc)(uint32_t bytes),
+                             void (*release)(void* block));
 #define RBP_HAS_NOTIFY (1u << 9) /* notify_give, notify_take, notify_give_from_isr */
 /* The kernel's critical section leaves interrupt level zero_latency_prio
  * unmasked (BASEPRI-based kernels; never with PRIMASK): zero_latency_irq. */

@@ -225,23 +225,22 @@ static int rb_rt_heap_free(void* block) {
   return RBP_OK;
 }
 
+/* The probe asks rt_malloc itself (the request a caller of the kernel's
+ * allocator could make), as the full RT-Thread's port does. */
+static void* rb_rt_heap_probe_alloc(uint32_t bytes) {
+  return rt_malloc((rt_size_t)bytes);
+}
+
+static void rb_rt_heap_release(void* block) {
+  rt_free(block);
+}
+
 static int rb_rt_heap_stats(struct rbp_heap_stats* s) {
   rt_uint32_t total = 0, used = 0, max_used = 0;
   rt_memory_info(&total, &used, &max_used);
-  uint32_t lo = 0, hi = (uint32_t)(total - used);
-  while (lo < hi) {
-    const uint32_t mid = lo + (hi - lo + 1u) / 2u;
-    void* p = rt_malloc(mid);
-    if (p != RT_NULL) {
-      rt_free(p);
-      lo = mid;
-    } else {
-      hi = mid - 1u;
-    }
-  }
   s->arena_bytes = (uint32_t)sizeof rb_rt_arena;
   s->free_bytes = (uint32_t)(total - used);
-  s->largest_free = lo;
+  s->largest_free = rbp_largest_request(s->free_bytes, rb_rt_heap_probe_alloc, rb_rt_heap_release);
   return RBP_OK;
 }
 

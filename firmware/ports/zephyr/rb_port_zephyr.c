@@ -288,25 +288,24 @@ static int rb_zep_heap_free(void* block) {
   return RBP_OK;
 }
 
+/* The probe asks k_heap_alloc at the kernel's default alignment. */
+static void* rb_zep_heap_probe_alloc(uint32_t bytes) {
+  return k_heap_alloc(&rb_zep_heap, (size_t)bytes, K_NO_WAIT);
+}
+
+static void rb_zep_heap_release(void* block) {
+  k_heap_free(&rb_zep_heap, block);
+}
+
 static int rb_zep_heap_stats(struct rbp_heap_stats* s) {
   struct sys_memory_stats st;
   if (sys_heap_runtime_stats_get(&rb_zep_heap.heap, &st) != 0) {
     return RBP_ERR;
   }
-  uint32_t lo = 0, hi = (uint32_t)st.free_bytes;
-  while (lo < hi) {
-    const uint32_t mid = lo + (hi - lo + 1u) / 2u;
-    void* p = k_heap_alloc(&rb_zep_heap, mid, K_NO_WAIT);
-    if (p != NULL) {
-      k_heap_free(&rb_zep_heap, p);
-      lo = mid;
-    } else {
-      hi = mid - 1u;
-    }
-  }
   s->arena_bytes = RB_HEAP_BYTES;
   s->free_bytes = (uint32_t)st.free_bytes;
-  s->largest_free = lo;
+  s->largest_free =
+      rbp_largest_request(s->free_bytes, rb_zep_heap_probe_alloc, rb_zep_heap_release);
   return RBP_OK;
 }
 
