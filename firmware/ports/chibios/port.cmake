@@ -73,4 +73,4 @@ set(RB_PORT_RAMFUNC_SOURCES ${RB_KERNEL_SOURCES})
 
 # RB_TICKLESS=1 is refused (docs/kernels.md, "Tickless idle"):
 set(RB_PORT_NO_TICKLESS_REASON
-  "ChibiOS' tickless mode (CH_CFG_ST_TIMEDELTA > 0) keeps system time on a free-running timer with a compare channel (the HAL ST driver); this port builds no HAL, and the QEMU board's four modelled timers (TIM2 to TIM5) are the harness'")
+  "ChibiOS' tickless mode (CH_CFG_ST_TIMEDELTA > 0) keeps system time on a free-running timer with a compare channel (the HAL ST driver); this port builds no HAL, and QEMU's STM32 timers raise no compare interrupt (boards/qemu-netduinoplus2/rb_board_hw.h)")

@@ -89,4 +89,4 @@ set(RB_PORT_VARIANT "arch/arm/src/armv7-m")
 
 # RB_TICKLESS=1 is refused (docs/kernels.md, "Tickless idle"):
 set(RB_PORT_NO_TICKLESS_REASON
-  "NuttX's tickless mode (CONFIG_SCHED_TICKLESS) runs on a TIM (arch/arm/src/stm32/stm32_tickless.c); the QEMU board's four modelled timers (TIM2 to TIM5) are the harness'")
+  "NuttX's tickless mode (CONFIG_SCHED_TICKLESS) wakes on a TIM compare channel (arch/arm/src/stm32/stm32_tickless.c), and QEMU's STM32 timers raise no compare interrupt (boards/qemu-netduinoplus2/rb_board_hw.h)")
