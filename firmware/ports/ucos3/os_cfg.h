@@ -11,11 +11,15 @@
  * and the API checks (OS_CFG_ARG_CHK_EN, OS_CFG_CALLED_FROM_ISR_CHK_EN,
  * OS_CFG_INVALID_OS_CALLS_CHK_EN, OS_CFG_OBJ_TYPE_CHK_EN; shipped on) follow
  * RB_CFG_CHECKS: off by default, as seed 000 runs every kernel, on with
- * RB_CHECKS=on. docs/kernels.md lists the conditions of every kernel. */
+ * RB_CHECKS=on. A tickless build (RB_CFG_TICKLESS) turns the dynamic tick on
+ * (OS_CFG_DYN_TICK_EN 1, with the port's OS_DynTickGet/OS_DynTickSet on
+ * SysTick, rb_port_ucos3.c) and round robin off: the kernel refuses both at
+ * once (os.h: "OS_CFG_DYN_TICK_EN must be Disabled (0) to use Round Robin
+ * scheduling"). docs/kernels.md lists the conditions of every kernel. */
 #ifndef OS_CFG_H
 #define OS_CFG_H
 
-#include "rb_build_config.h" /* RB_CFG_CHECKS */
+#include "rb_build_config.h" /* RB_CFG_CHECKS, RB_CFG_TICKLESS */
 
 #if RB_CFG_CHECKS
 #define RB_OS_CHK_EN 1u
@@ -29,13 +33,15 @@
 #define OS_CFG_CALLED_FROM_ISR_CHK_EN RB_OS_CHK_EN
 #define OS_CFG_DBG_EN 0u
 #define OS_CFG_TICK_EN 1u
-#define OS_CFG_DYN_TICK_EN 0u
+#define OS_CFG_DYN_TICK_EN (RB_CFG_TICKLESS ? 1u : 0u) /* the tickless build */
 #define OS_CFG_INVALID_OS_CALLS_CHK_EN RB_OS_CHK_EN
 #define OS_CFG_OBJ_TYPE_CHK_EN RB_OS_CHK_EN
 #define OS_CFG_TS_EN 0u
 #define OS_CFG_PRIO_MAX 64u
 #define OS_CFG_SCHED_LOCK_TIME_MEAS_EN 0u
-#define OS_CFG_SCHED_ROUND_ROBIN_EN 1u /* time slicing, enabled at run time by the port */
+/* Time slicing, enabled at run time by the port; compiled out in a tickless
+ * build (the kernel allows no round robin with the dynamic tick). */
+#define OS_CFG_SCHED_ROUND_ROBIN_EN (RB_CFG_TICKLESS ? 0u : 1u)
 #define OS_CFG_STK_SIZE_MIN 64u
 
 /* ---- Event flags ---------------------------------------------------------- */

@@ -96,14 +96,25 @@ list(APPEND RB_KERNEL_SOURCES
   "${_rb_lib}/lib_mem.c" "${_rb_lib}/lib_str.c" "${_rb_lib}/lib_math.c" "${_rb_lib}/lib_ascii.c")
 list(APPEND RB_KERNEL_INCLUDE_DIRS "${_rb_os}/Source" "${_rb_os}/Ports/ARM-Cortex-M/ARMv7-M/GNU"
   "${_rb_cpu}" "${_rb_cpu}/ARM-Cortex-M/ARMv7-M/GNU" "${_rb_lib}")
-# The kernel's exception handlers under the vector table's names.
-list(APPEND RB_KERNEL_DEFINITIONS OS_CPU_PendSVHandler=PendSV_Handler
-  OS_CPU_SysTickHandler=SysTick_Handler)
+# The kernel's exception handlers under the vector table's names. A tickless
+# build keeps the kernel's SysTick handler under its own name, unused: its
+# OSTimeTick() counts one tick per interrupt, and the dynamic tick's
+# interrupt stands for several (rb_port_ucos3.c has that build's handler).
+if(RB_TICKLESS)
+  list(APPEND RB_KERNEL_DEFINITIONS OS_CPU_PendSVHandler=PendSV_Handler)
+else()
+  list(APPEND RB_KERNEL_DEFINITIONS OS_CPU_PendSVHandler=PendSV_Handler
+    OS_CPU_SysTickHandler=SysTick_Handler)
+endif()
 # Time slicing among equal priorities (CONFIG slicing=, RBP_HAS_TIME_SLICE):
 # on with a one-tick quantum in every kernel port, the same condition for all;
-# -DRB_TIME_SLICING=OFF builds the no-slicing variant.
+# -DRB_TIME_SLICING=OFF builds the no-slicing variant. A tickless build has
+# none whatever it says: uC/OS-III 3.08 compiles no round robin with the
+# dynamic tick (os.h refuses OS_CFG_SCHED_ROUND_ROBIN_EN with
+# OS_CFG_DYN_TICK_EN), so time_slice is NA there, and yield too: the
+# kernel's only yield, OSSchedRoundRobinYield, is round robin's.
 set(RB_TIME_SLICING ON CACHE BOOL "time slicing among equal-priority tasks (one-tick quantum)")
-if(RB_TIME_SLICING)
+if(RB_TIME_SLICING AND NOT RB_TICKLESS)
   list(APPEND RB_PORT_DEFINITIONS RB_TIME_SLICING=1)
 else()
   list(APPEND RB_PORT_DEFINITIONS RB_TIME_SLICING=0)
@@ -118,6 +129,14 @@ set(RB_PORT_VARIANT "Ports/ARM-Cortex-M/ARMv7-M/GNU")
 # switch and the calls the tests time alike).
 set(RB_PORT_RAMFUNC_SOURCES ${RB_KERNEL_SOURCES})
 
-# RB_TICKLESS=1 is refused (docs/kernels.md, "Tickless idle"):
-set(RB_PORT_NO_TICKLESS_REASON
-  "µC/OS-III 3.08's dynamic tick (OS_CFG_DYN_TICK_EN) needs the BSP's OS_DynTickGet and OS_DynTickSet on a timer, which this port does not provide")
+# RB_TICKLESS=1: os_cfg.h sets OS_CFG_DYN_TICK_EN to 1, the kernel's dynamic
+# tick. The kernel asks for its next interrupt in whole ticks through
+# OS_DynTickSet (0: no timeout pending) and reads the ticks gone by since
+# through OS_DynTickGet; rb_port_ucos3.c implements both on SysTick (the
+# QEMU board models no compare interrupt on the STM32 timers, and TIM2 to
+# TIM5 are the harness'), reloaded for up to the 99 whole ticks 24 bits hold
+# at 1000 Hz, and its own SysTick handler hands the ticks of the period to
+# OSTimeDynTick. The idle hook sleeps in WFI after rb_idle_hook(). Round
+# robin is compiled out (the kernel refuses it with the dynamic tick): no
+# time slicing, no yield.
+set(RB_PORT_TICKLESS "OS_CFG_DYN_TICK_EN")

@@ -14,7 +14,7 @@
  *               port waits a tick and retries (never reached by the harness,
  *               whose receiver has the higher priority)
  *   mutex       OSMutexCreate / OSMutexPend / OSMutexPost (inheritance built in)
- *   yield       OSSchedRoundRobinYield
+ *   yield       OSSchedRoundRobinYield (none in a tickless build, below)
  *   critical    CPU_CRITICAL_ENTER / CPU_CRITICAL_EXIT (BASEPRI at the
  *               kernel-aware boundary, 4: masks priorities 4..15)
  *   slicing     OSSchedRoundRobinCfg(enabled, 1 tick); every task's quantum 1
@@ -27,10 +27,20 @@
  *   hooks       OS_AppIdleTaskHookPtr / OS_AppTimeTickHookPtr (the kernel's
  *               application hooks, OS_CFG_APP_HOOKS_EN)
  *
- * The kernel's SysTick and PendSV handlers are used as shipped under the
- * vector table's names (port.cmake renames them at compile time);
- * OS_CPU_SysTickInit programs SysTick at the kernel-aware boundary priority,
- * so start() moves it to RB_TICK_PRIO, the same for every kernel. */
+ * The kernel's SysTick (periodic build) and PendSV handlers are used as
+ * shipped under the vector table's names (port.cmake renames them at compile
+ * time); OS_CPU_SysTickInit programs SysTick at the kernel-aware boundary
+ * priority, so start() moves it to RB_TICK_PRIO, the same for every kernel.
+ *
+ * Tickless build (RB_CFG_TICKLESS): the kernel's dynamic tick
+ * (OS_CFG_DYN_TICK_EN, os_cfg.h). The kernel keeps its tick list as always
+ * and, whenever its head changes, asks for the next interrupt in whole ticks
+ * through OS_DynTickSet, below, on SysTick; the port's SysTick handler hands
+ * the ticks of the period that ended to OSTimeDynTick (which calls the tick
+ * hook once per interrupt), and the idle hook sleeps in WFI after
+ * rb_idle_hook(). uC/OS-III 3.08 compiles no round robin with the dynamic
+ * tick (os.h #error), so that build has neither time slicing nor a yield
+ * (yield NULL: the harness reports it NA). */
 #include "cm4_regs.h"
 #include "os.h"
 #include "rb_board_hw.h"
@@ -50,6 +60,130 @@ static int rb_os_ok(OS_ERR err) {
   return err == OS_ERR_NONE ? RBP_OK : RBP_ERR;
 }
 
+#if RB_CFG_TICKLESS
+/* ---- Dynamic tick on SysTick (tickless build) ------------------------------
+ * The kernel's contract (os_tick.c, os_time.c, os_core.c, os_tmr.c), both
+ * called with kernel-aware interrupts masked (BASEPRI, which masks SysTick):
+ *   OS_DynTickSet(n)  the kernel has brought OSTickCtr up to now's whole
+ *                     ticks (the new base) and wants its next interrupt n
+ *                     ticks after it, 0 meaning no timeout pending. Returns
+ *                     the ticks actually programmed (fewer when n does not
+ *                     fit), the count the interrupt then stands for.
+ *   OS_DynTickGet()   the whole ticks gone by since the base, 0 to that
+ *                     count inclusive: the current time is OSTickCtr + it.
+ *   OSTimeDynTick(k)  from the timer's ISR: k ticks have passed; the kernel
+ *                     adds them to OSTickCtr, wakes the tasks due and calls
+ *                     OS_DynTickSet for the next head of its tick list.
+ * SysTick counts down RB_DT_PERIOD core clocks per tick in 24 bits, so a
+ * period is at most RB_DT_MAX_TICKS whole ticks (99 at 1000 Hz); an idle
+ * kernel is woken that often. Each OS_DynTickSet restarts SysTick for the
+ * counts left to the wanted tick boundary, so the part of a tick gone by
+ * since the base is kept (rb_dt_lead), not dropped; the few clocks between
+ * the counter's read and its restart are not counted. */
+#define RB_DT_PERIOD (RB_CORE_HZ / RB_CFG_TICK_HZ)
+#define RB_DT_MAX_TICKS ((OS_TICK)(0x1000000u / RB_DT_PERIOD))
+/* A deadline already past is programmed this many clocks ahead. */
+#define RB_DT_MIN_COUNTS 64u
+#define SYST_CSR_COUNTFLAG (1u << 16)
+#define SCB_ICSR_PENDSTCLR (1u << 25)
+_Static_assert(RB_DT_PERIOD >= 2u * RB_DT_MIN_COUNTS && RB_DT_PERIOD <= 0x1000000u,
+               "a tick must fit SysTick's 24 bits");
+
+static OS_TICK rb_dt_base;     /* OSTickCtr at the base */
+static OS_TICK rb_dt_delta;    /* ticks from the base to the period's end */
+static uint32_t rb_dt_lead;    /* clocks from the base to SysTick's restart */
+static uint32_t rb_dt_load;    /* clocks of the period (SYST_RVR + 1) */
+static uint32_t rb_dt_expired; /* the period has ended (COUNTFLAG, kept: a
+                                  read of SYST_CSR clears it) */
+
+/* Clocks since the base. A period that has ended but not been handed to the
+ * kernel counts whole (the counter has reloaded and goes on). SYST_CVR reads
+ * 0 both right after a restart (until the next clock reloads it) and at the
+ * period's end; COUNTFLAG, set at the end only, tells the two apart. */
+static uint32_t rb_dt_since_base(void) {
+  const uint32_t early = SYST_CSR & SYST_CSR_COUNTFLAG;
+  uint32_t val = SYST_CVR;
+  const uint32_t late = SYST_CSR & SYST_CSR_COUNTFLAG;
+  if (late != 0u) {
+    val = SYST_CVR; /* it ended between the reads: the count after */
+  }
+  rb_dt_expired |= early | late;
+  const uint32_t in_period = val == 0u ? 0u : rb_dt_load - val;
+  return rb_dt_lead + (rb_dt_expired != 0u ? rb_dt_load : 0u) + in_period;
+}
+
+OS_TICK OS_DynTickGet(void) {
+  const uint32_t ticks = rb_dt_since_base() / RB_DT_PERIOD;
+  return ticks < rb_dt_delta ? (OS_TICK)ticks : rb_dt_delta;
+}
+
+OS_TICK OS_DynTickSet(OS_TICK ticks) {
+  const uint32_t past = rb_dt_since_base();
+  const OS_TICK advanced = OSTickCtr - rb_dt_base;
+  uint32_t lead = 0u;
+  if (advanced <= rb_dt_delta && past > advanced * RB_DT_PERIOD) {
+    lead = past - advanced * RB_DT_PERIOD;
+  }
+  rb_dt_base = OSTickCtr;
+  const OS_TICK n = (ticks == 0u || ticks > RB_DT_MAX_TICKS) ? RB_DT_MAX_TICKS : ticks;
+  const uint32_t end = n * RB_DT_PERIOD;
+  const uint32_t load = end >= lead + RB_DT_MIN_COUNTS ? end - lead : RB_DT_MIN_COUNTS;
+  SYST_RVR = load - 1u;
+  SYST_CVR = 0u;                 /* restart: reloads at the next clock, clears COUNTFLAG */
+  SCB_ICSR = SCB_ICSR_PENDSTCLR; /* a period that ended here is the kernel's already */
+  rb_dt_expired = 0u;
+  rb_dt_lead = lead;
+  rb_dt_load = load;
+  rb_dt_delta = n;
+  return n;
+}
+
+/* The port's own SysTick handler, in the tickless build only: the kernel's
+ * OS_CPU_SysTickHandler calls OSTimeTick(), one tick per interrupt, and this
+ * interrupt stands for rb_dt_delta ticks (port.cmake leaves the kernel's
+ * handler under its own name). Like the kernel's, it brackets the work with
+ * OSIntEnter/OSIntExit; OSTimeDynTick runs inside the critical section, so
+ * no other interrupt can take the same period through OS_DynTickGet between
+ * the check and the kernel's update (the tick hook then runs masked, which
+ * rb_port.h allows). A period some other caller already handed over (an
+ * interrupt in between reprogrammed SysTick) leaves nothing to do. */
+void SysTick_Handler(void) {
+  CPU_SR_ALLOC();
+  CPU_CRITICAL_ENTER();
+  OSIntEnter();
+  (void)rb_dt_since_base(); /* reads COUNTFLAG into rb_dt_expired */
+  if (rb_dt_expired != 0u) {
+    OSTimeDynTick(rb_dt_delta);
+  }
+  CPU_CRITICAL_EXIT();
+  OSIntExit();
+}
+
+/* Starts SysTick for the longest period, the kernel's tick list being empty. */
+static void rb_dt_start(void) {
+  CPU_SR_ALLOC();
+  CPU_CRITICAL_ENTER();
+  SYST_CSR = 0u;
+  SYST_CVR = 0u;
+  rb_dt_base = OSTickCtr;
+  rb_dt_delta = 0u;
+  rb_dt_lead = 0u;
+  rb_dt_load = 1u;
+  rb_dt_expired = 0u;
+  (void)OS_DynTickSet(0u);
+  SYST_CSR = SYST_CSR_CLKSOURCE | SYST_CSR_TICKINT | SYST_CSR_ENABLE;
+  CPU_CRITICAL_EXIT();
+}
+
+/* The idle hook of the tickless build: the harness' hook, then sleep until
+ * an interrupt (the dynamic tick's SysTick or the harness' event timer). An
+ * interrupt that readies a task switches away before the WFI is reached. */
+static void rb_os_idle(void) {
+  rb_idle_hook();
+  __asm volatile("dsb\n\twfi\n\tisb" ::: "memory");
+}
+#endif
+
 /* ---- Port operations ---------------------------------------------------- */
 
 static int rb_os_init(void) {
@@ -59,9 +193,15 @@ static int rb_os_init(void) {
   if (err != OS_ERR_NONE) {
     return RBP_ERR;
   }
+#if RB_CFG_TICKLESS
+  OS_AppIdleTaskHookPtr = rb_os_idle;
+#else
   OS_AppIdleTaskHookPtr = rb_idle_hook;
+#endif
   OS_AppTimeTickHookPtr = rb_tick_hook;
+#if OS_CFG_SCHED_ROUND_ROBIN_EN > 0u
   OSSchedRoundRobinCfg(RB_TIME_SLICING ? DEF_ENABLED : DEF_DISABLED, 1u, &err);
+#endif
   return rb_os_ok(err);
 }
 
@@ -82,8 +222,13 @@ static int rb_os_task_create(int id, const char* name, rbp_entry_fn entry, void*
 
 static void rb_os_start(void) {
   OS_ERR err;
+#if !RB_CFG_TICKLESS
   OS_CPU_SysTickInit(RB_CORE_HZ / RB_CFG_TICK_HZ);
+#endif
   SCB_SHPR3 = (SCB_SHPR3 & 0x00FFFFFFu) | ((uint32_t)RB_PRIO_BYTE(RB_TICK_PRIO) << 24);
+#if RB_CFG_TICKLESS
+  rb_dt_start(); /* at RB_TICK_PRIO already */
+#endif
   OSStart(&err); /* sets PendSV to the lowest priority (0xFF), never returns */
 }
 
@@ -172,10 +317,15 @@ static int rb_os_mutex_unlock(int id) {
   return rb_os_ok(err);
 }
 
+#if OS_CFG_SCHED_ROUND_ROBIN_EN > 0u
 static void rb_os_yield(void) {
   OS_ERR err;
   OSSchedRoundRobinYield(&err); /* OS_ERR_ROUND_ROBIN_1: nobody to yield to */
 }
+#define RB_OS_YIELD rb_os_yield
+#else
+#define RB_OS_YIELD 0 /* no round robin, no yield: the test is NA */
+#endif
 
 static uint32_t rb_os_critical_enter(void) {
   CPU_SR_ALLOC();
@@ -259,7 +409,7 @@ const struct rbp_ops rbp_port = {
     .mutex_create = rb_os_mutex_create,
     .mutex_lock = rb_os_mutex_lock,
     .mutex_unlock = rb_os_mutex_unlock,
-    .yield = rb_os_yield,
+    .yield = RB_OS_YIELD,
     .critical_enter = rb_os_critical_enter,
     .critical_exit = rb_os_critical_exit,
     .delay = rb_os_delay,
