@@ -128,6 +128,23 @@ extern volatile uint32_t rb_idle_passes;
  * the hook's increment) in rb_tick_stamps[k % RB_TICK_STAMPS] (tick_drift). */
 #define RB_TICK_STAMPS 8u
 extern volatile uint32_t rb_tick_stamps[RB_TICK_STAMPS];
+
+/* The ticks a background task paces itself by (once per tick: irq_latency's
+ * and zero_latency_irq's critical sections): the tick hook's count where the
+ * port has one (a plain load: cheaper to poll, above all under QEMU), else
+ * the kernel's tick count. A tickless build paces by the ruler instead, one
+ * tick period of it at a time: its kernel's tick hook runs only when the
+ * kernel's timer fires, and a kernel's tick count can take a critical
+ * section per read (Zephyr's k_uptime_ticks, uC/OS-III's OSTimeGet), which
+ * polled in a loop would mask the events the phase times. */
+static inline uint32_t rb_bg_ticks(void) {
+#if RB_CFG_TICKLESS
+  return rb_counter_now() / (RB_COUNTER_HZ / RB_CFG_TICK_HZ);
+#else
+  return (rbp_port.caps & RBP_HAS_TICK_HOOK) ? rb_tick_hook_count : rbp_port.tick_count();
+#endif
+}
+
 /* While set, rb_idle_hook calls rb_idle_probe() on every pass
  * (idle_occupancy, tests/idle_occupancy.c). */
 extern volatile int rb_idle_probe_on;

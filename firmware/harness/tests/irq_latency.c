@@ -122,12 +122,6 @@ static void rb_bg_busy(void) {
   rb_bg_sink = x;
 }
 
-/* Ticks seen by the tick hook where the port has one (a plain load: cheaper
- * to poll, above all under QEMU), else the kernel's tick count. */
-static uint32_t rb_bg_ticks(void) {
-  return (rbp_port.caps & RBP_HAS_TICK_HOOK) ? rb_tick_hook_count : rbp_port.tick_count();
-}
-
 static void rb_bg_critical(void) {
   uint32_t seen = rb_bg_ticks();
   while (!rb_bg_stop) {

@@ -50,17 +50,13 @@ void rb_zli_irq(uint32_t event, uint32_t now) {
   }
 }
 
-static uint32_t rb_zli_ticks(void) {
-  return (rbp_port.caps & RBP_HAS_TICK_HOOK) ? rb_tick_hook_count : rbp_port.tick_count();
-}
-
 /* Once per tick: the kernel's critical section for RB_CRIT_TICKS. A section
  * counts when the events ran through all of it. */
 static void rb_zli_bg_critical(void) {
-  uint32_t seen = rb_zli_ticks();
+  uint32_t seen = rb_bg_ticks();
   uint32_t k = 0;
   while (!rb_zli_bg_stop) {
-    const uint32_t tick = rb_zli_ticks();
+    const uint32_t tick = rb_bg_ticks();
     if (tick == seen) {
       continue;
     }
