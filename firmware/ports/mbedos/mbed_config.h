@@ -16,7 +16,9 @@
 #define MBED_CONF_RTOS_API_PRESENT 1
 /* Changed: 2048 bytes (512 words), the idle stack of every port; Mbed: 512. */
 #define MBED_CONF_RTOS_IDLE_THREAD_STACK_SIZE 2048
-#define MBED_CONF_RTOS_IDLE_THREAD_STACK_SIZE_TICKLESS_EXTRA 256 /* unused: not tickless */
+/* Unused: mbed_rtx_conf.h adds it with MBED_TICKLESS on an lp_ticker, which
+ * the port does not build (its tickless idle is RTX's own, on SysTick). */
+#define MBED_CONF_RTOS_IDLE_THREAD_STACK_SIZE_TICKLESS_EXTRA 256
 #define MBED_CONF_RTOS_IDLE_THREAD_STACK_SIZE_DEBUG_EXTRA 0
 #define MBED_CONF_RTOS_MAIN_THREAD_STACK_SIZE 4096 /* unused: no Mbed main thread */
 #define MBED_CONF_RTOS_THREAD_STACK_SIZE 4096      /* default; every thread here gets its stack */

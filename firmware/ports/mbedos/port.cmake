@@ -130,6 +130,13 @@ set(RB_PORT_VARIANT "RTX TARGET_RTOS_M4_M7/irq_cm4f")
 # switch and the calls the tests time alike).
 set(RB_PORT_RAMFUNC_SOURCES ${RB_KERNEL_SOURCES})
 
-# RB_TICKLESS=1 is refused (docs/kernels.md, "Tickless idle"):
-set(RB_PORT_NO_TICKLESS_REASON
-  "Mbed OS' tickless mode (MBED_TICKLESS) needs the target's lp_ticker or us_ticker HAL driver, which this port does not build")
+# RB_TICKLESS=1: RTX5's own tickless API in the port's idle thread
+# (rb_port_mbedos.cpp, RB_CFG_TICKLESS): osKernelSuspend stops SysTick and
+# returns the ticks to the next timeout; the port reloads SysTick for them
+# (at most what its 24 bits hold), sleeps in WFI, restarts SysTick in the
+# tick's phase with the periodic reload and calls osKernelResume with the
+# whole ticks slept. Mbed's own MBED_TICKLESS (mbed_rtx_idle.cpp and
+# SysTimer) is not built: it needs the target's lp_ticker or us_ticker HAL
+# driver, a timer with a compare interrupt (TIM5 CC1 on the STM32F4), and
+# uses SysTick only as a software-pended tick interrupt.
+set(RB_PORT_TICKLESS "osKernelSuspend/osKernelResume")

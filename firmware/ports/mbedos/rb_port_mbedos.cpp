@@ -41,6 +41,13 @@
  *               rb_mbedos_tick_handler below: the hook, then RTX's handler
  *   idle        osRtxIdleThread (RTX_Config.c's weak one replaced; Mbed's
  *               mbed_rtx_idle.cpp, which sleeps, is not built)
+ *   tickless    RB_CFG_TICKLESS: the idle thread, after the hook, calls
+ *               osKernelSuspend, sleeps in WFI on SysTick reloaded for the
+ *               ticks it returned, restarts SysTick in phase and calls
+ *               osKernelResume(ticks slept) (rb_mbed_tickless_sleep). Mbed's
+ *               own MBED_TICKLESS (mbed_rtx_idle.cpp, SysTimer) is not
+ *               built: it runs the OS tick on the target's lp_ticker or
+ *               us_ticker HAL driver, a timer with a compare interrupt
  *
  * No heap: every object lives in static storage (placement new); the
  * operators new[] (nothrow) and delete that Thread.cpp refers to are
@@ -51,6 +58,7 @@
 #include <new>
 
 #include "RTX_Config.h"
+#include "cmsis.h" /* SysTick, SCB (core_cm4.h): the tickless idle */
 #include "cmsis_os2.h"
 #include "platform/mbed_critical.h"
 #include "platform/mbed_error.h"
@@ -272,6 +280,101 @@ int rb_mbed_notify_take(int) {
 #define RB_MBED_CHECKS "partial"
 #endif
 
+#if RB_CFG_TICKLESS
+/* ---- Tickless idle (RB_CFG_TICKLESS) --------------------------------------
+ * RTX5's own tickless API, the CMSIS-RTOS2 pattern ("Tickless Low-Power
+ * Operation"; Mbed's MBED_TICKLESS idle in mbed_rtx_idle.cpp follows it too,
+ * on a HAL ticker this port does not have): the idle thread calls
+ * osKernelSuspend, which blocks the scheduler, stops SysTick (os_systick.c's
+ * OS_Tick_Disable clears ENABLE and keeps a tick that came due for
+ * OS_Tick_Enable to pend again) and returns the ticks to the next timeout;
+ * the port reloads SysTick for them, sleeps in WFI, counts the whole ticks
+ * slept, restarts SysTick in the tick's phase with the periodic reload and
+ * calls osKernelResume(ticks slept), which steps RTX's tick, delays and
+ * timers and unblocks the scheduler (OS_Tick_Enable). SysTick stays the only
+ * timebase, as in the periodic build. */
+constexpr uint32_t kTickCounts = RB_CORE_HZ / RB_CFG_TICK_HZ; /* os_systick.c's LOAD + 1 */
+/* The restart leaves at least this many counts before SysTick's next
+ * interrupt: RTX must be resumed before it comes (the tick handler checks).
+ * When the wake falls closer to a tick, that tick is counted as slept and
+ * the interrupt after it is the next one: the kernel sees it early by less
+ * than the margin, 1/16 of a tick. */
+constexpr uint32_t kRestartMargin = kTickCounts / 16u;
+constexpr uint32_t kSysTickCtrl = SysTick_CTRL_CLKSOURCE_Msk | SysTick_CTRL_TICKINT_Msk;
+static_assert(2u * kTickCounts - 1u <= SysTick_LOAD_RELOAD_Msk,
+              "two ticks must fit SysTick's 24 bits");
+
+/* With RTX suspended and SysTick stopped: sleeps at most `ticks` ticks and
+ * returns the whole ticks slept since RTX's last tick. SysTick's interrupt
+ * comes when the counter decrements to 0 and the counter then reloads LOAD:
+ * VAL counts down to the next tick (0: a whole period). The counts SysTick
+ * is stopped for (the suspend and resume calls, this function's arithmetic,
+ * the waking ISR) are lost to RTX's time, as FreeRTOS' default
+ * vPortSuppressTicksAndSleep loses them (it subtracts a fixed compensation;
+ * nothing here is subtracted). A tick that came due inside osKernelSuspend
+ * (OS_Tick_Disable keeps it, OS_Tick_Enable pends it again at the resume)
+ * is not seen here: VAL then counts from that tick, the sleep ends one tick
+ * after the timeout and RTX's count stays right. */
+uint32_t rb_mbed_tickless_sleep(uint32_t ticks) {
+  const uint32_t val = SysTick->VAL;
+  /* Counts to the next tick interrupt: up to two periods just after a
+   * restart that counted a near tick early (kRestartMargin). */
+  const uint32_t to_next = val != 0u ? val : kTickCounts;
+  const uint32_t fit = (SysTick_LOAD_RELOAD_Msk + 1u - to_next) / kTickCounts + 1u;
+  const uint32_t n = ticks < fit ? ticks : fit;
+  const uint32_t load = to_next + (n - 1u) * kTickCounts - 1u;
+  uint32_t ran = 0u; /* SysTick counts from the sleep's start */
+  if (load >= kRestartMargin) {
+    /* An interrupt between osKernelSuspend and here found the kernel
+     * blocked and left its post-processing in kernel.pendSV (Mbed's
+     * rtos_event_pending): no sleep then. WFI wakes on a pending interrupt
+     * with PRIMASK set, so none is lost between the test and the sleep. */
+    __disable_irq();
+    SysTick->LOAD = load;
+    SysTick->VAL = 0u; /* clears COUNTFLAG; reloads on the next count */
+    SysTick->CTRL = kSysTickCtrl | SysTick_CTRL_ENABLE_Msk;
+    if (osRtxInfo.kernel.pendSV == 0u) {
+      __DSB();
+      __WFI();
+    }
+    /* Stopped without reading CTRL, which would clear COUNTFLAG, and its
+     * interrupt, if the sleep ran out, taken back (counted below): then the
+     * waking interrupt runs, and no tick can while RTX is suspended. */
+    SysTick->CTRL = kSysTickCtrl;
+    SCB->ICSR = SCB_ICSR_PENDSTCLR_Msk;
+    __enable_irq();
+    __ISB();
+    const uint32_t wrapped = SysTick->CTRL & SysTick_CTRL_COUNTFLAG_Msk;
+    const uint32_t now = SysTick->VAL;
+    ran = (now != 0u ? load + 1u - now : 0u) + (wrapped != 0u ? load + 1u : 0u);
+  }
+  /* Counts since RTX's last tick; negative while the kernel is ahead of
+   * SysTick after an early-counted tick. */
+  const int32_t since = static_cast<int32_t>(kTickCounts - to_next) + static_cast<int32_t>(ran);
+  uint32_t slept = 0u;
+  uint32_t next = kTickCounts + static_cast<uint32_t>(-since);
+  if (since >= 0) {
+    slept = static_cast<uint32_t>(since) / kTickCounts;
+    next = kTickCounts - static_cast<uint32_t>(since) % kTickCounts;
+  }
+  if (next < kRestartMargin) {
+    slept++;
+    next += kTickCounts;
+  }
+  /* Restart in phase: the first period is what remains of the tick, then
+   * the periodic reload once the counter has taken the first. */
+  __disable_irq();
+  SysTick->LOAD = next - 1u;
+  SysTick->VAL = 0u;
+  SysTick->CTRL = kSysTickCtrl | SysTick_CTRL_ENABLE_Msk;
+  while (SysTick->VAL == 0u) {
+  }
+  SysTick->LOAD = kTickCounts - 1u;
+  __enable_irq();
+  return slept;
+}
+#endif
+
 }  // namespace
 
 /* ---- Hooks into RTX and Mbed's platform layer ---------------------------- */
@@ -283,14 +386,29 @@ uint32_t SystemCoreClock = RB_CORE_HZ;
 /* rtx_system.c; irq_cm4f.S's SysTick_Handler calls this wrapper instead. */
 void osRtxTick_Handler(void);
 void rb_mbedos_tick_handler(void) {
+#if RB_CFG_TICKLESS
+  /* The tickless idle keeps SysTick stopped or at least
+   * kRestartMargin away from its interrupt while RTX is suspended (RTX's
+   * tick handler does not look at the state and would switch threads):
+   * a tick here would be the port's error, never a figure. */
+  if (osRtxInfo.kernel.state == osRtxKernelSuspended) {
+    rb_fatal("SysTick while RTX is suspended (tickless idle)");
+  }
+#endif
   rb_tick_hook();
   osRtxTick_Handler();
 }
 
-/* The idle thread (RTX_Config.c has a weak one): busy, never WFI. */
+/* The idle thread (RTX_Config.c has a weak one): busy, never WFI, in a
+ * periodic build; a tickless build (RB_CFG_TICKLESS) suspends RTX after each
+ * pass of the hook and sleeps on SysTick (rb_mbed_tickless_sleep above). */
 __NO_RETURN void osRtxIdleThread(void*) {
   for (;;) {
     rb_idle_hook();
+#if RB_CFG_TICKLESS
+    const uint32_t ticks = osKernelSuspend();
+    osKernelResume(ticks != 0u ? rb_mbed_tickless_sleep(ticks) : 0u);
+#endif
   }
 }
 
