@@ -133,16 +133,26 @@ extern volatile uint32_t rb_tick_stamps[RB_TICK_STAMPS];
  * and zero_latency_irq's critical sections): the tick hook's count where the
  * port has one (a plain load: cheaper to poll, above all under QEMU), else
  * the kernel's tick count. A tickless build paces by the ruler instead, one
- * tick period of it at a time: its kernel's tick hook runs only when the
- * kernel's timer fires, and a kernel's tick count can take a critical
- * section per read (Zephyr's k_uptime_ticks, uC/OS-III's OSTimeGet), which
- * polled in a loop would mask the events the phase times. */
+ * tick period of it at a time from rb_bg_ticks_begin(): its kernel's tick
+ * hook runs only when the kernel's timer fires, and a kernel's tick count can
+ * take a critical section per read (Zephyr's k_uptime_ticks, uC/OS-III's
+ * OSTimeGet), which polled in a loop would mask the events the phase times.
+ * Counted from the task's start, as the tick is from the kernel's: under
+ * QEMU the ruler's phase against the code moves with every sleep before it
+ * (QEMU issue 2703), the distance from the start does not. */
+extern uint32_t rb_bg_base;
 static inline uint32_t rb_bg_ticks(void) {
 #if RB_CFG_TICKLESS
-  return rb_counter_now() / (RB_COUNTER_HZ / RB_CFG_TICK_HZ);
+  return (rb_counter_now() - rb_bg_base) / (RB_COUNTER_HZ / RB_CFG_TICK_HZ);
 #else
   return (rbp_port.caps & RBP_HAS_TICK_HOOK) ? rb_tick_hook_count : rbp_port.tick_count();
 #endif
+}
+static inline uint32_t rb_bg_ticks_begin(void) {
+#if RB_CFG_TICKLESS
+  rb_bg_base = rb_counter_now();
+#endif
+  return rb_bg_ticks();
 }
 
 /* While set, rb_idle_hook calls rb_idle_probe() on every pass

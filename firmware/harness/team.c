@@ -18,6 +18,8 @@ void rb_worker_main(void* arg) {
   }
 }
 
+uint32_t rb_bg_base; /* rb_bg_ticks_begin (rb_harness.h) */
+
 void rb_team_start(int task, rb_role_fn role) {
   rb_roles[task] = role;
   rb_check(rbp_port.sem_give(RB_S_START0 + task), "team: give start");

@@ -123,7 +123,7 @@ static void rb_bg_busy(void) {
 }
 
 static void rb_bg_critical(void) {
-  uint32_t seen = rb_bg_ticks();
+  uint32_t seen = rb_bg_ticks_begin();
   while (!rb_bg_stop) {
     const uint32_t tick = rb_bg_ticks();
     if (tick == seen) {

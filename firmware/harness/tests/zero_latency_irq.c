@@ -53,7 +53,7 @@ void rb_zli_irq(uint32_t event, uint32_t now) {
 /* Once per tick: the kernel's critical section for RB_CRIT_TICKS. A section
  * counts when the events ran through all of it. */
 static void rb_zli_bg_critical(void) {
-  uint32_t seen = rb_bg_ticks();
+  uint32_t seen = rb_bg_ticks_begin();
   uint32_t k = 0;
   while (!rb_zli_bg_stop) {
     const uint32_t tick = rb_bg_ticks();

@@ -4,8 +4,9 @@
 # configure with its reason (BUILD_ERROR), and with FreeRTOS' source: the tick
 # test NA with the tickless reason, counter_runs_in_idle left out, sleep_wake
 # waking from the kernel's own tickless sleep (its exit path makes it longer
-# than the periodic build's WFI wake), and the report's tickless axis; with
-# Zephyr's sources, its tickless job of configs/qemu.yaml's sweep.
+# than the periodic build's WFI wake), and the report's tickless axis; then
+# the Zephyr, uC/OS-III and Mbed OS tickless jobs of configs/qemu.yaml's
+# sweep, each when its sources are here.
 source "$(dirname "$0")/lib.sh" "$@"
 M=$DATA/run/tickless.yaml
 
@@ -49,30 +50,64 @@ sp=$(sw "$p") st=$(sw "$t")
 echo "sleep_wake median: periodic $sp, tickless $st"
 expect_eq "sleep_wake measured in both" 1 "$([[ -n $sp && -n $st ]] && echo 1 || echo 0)"
 expect_eq "the tickless exit path lengthens the wake" 1 "$((st > sp))"
+expect_eq "tickless: the critical phase delayed events" 1 \
+  "$(grep -h '^PHASE,critical' "$(dirname "$t")"/attempt-*/capture.raw |
+    grep -qE 'entry_delayed=[1-9]' && echo 1 || echo 0)"
 
 "$RB" report "$d" --md "$WORK/report.md" 2>/dev/null
 expect_contains "report: the tickless axis" "tickless idle (CONFIG tickless)" "$(cat "$WORK/report.md")"
 expect_contains "report: sleep_wake against the axis" "| freertos | wfi/sleep_wake | $sp | $st |" \
   "$(cat "$WORK/report.md")"
 
-# Zephyr's tickless build (CONFIG_TICKLESS_KERNEL, Zephyr's own WFI in idle),
-# through the sweep configs/qemu.yaml ships, when its sources are here.
-if [[ -z "${RTOSBENCH_KERNEL_ZEPHYR:-}" || -z "${RTOSBENCH_KERNEL_ZEPHYR_HAL_STM32:-}" ||
-  -z "${RTOSBENCH_KERNEL_ZEPHYR_CMSIS:-}" ]]; then
-  echo "note: RTOSBENCH_KERNEL_ZEPHYR(_HAL_STM32, _CMSIS) unset: the Zephyr job did not run"
+# The other tickless ports' jobs of the sweep configs/qemu.yaml ships, each
+# when its sources are here: Zephyr (CONFIG_TICKLESS_KERNEL, Zephyr's own WFI
+# in idle), uC/OS-III (the dynamic tick on SysTick), Mbed OS (RTX5's
+# osKernelSuspend/osKernelResume).
+sel=() src=() want=()
+if [[ -n "${RTOSBENCH_KERNEL_ZEPHYR:-}" && -n "${RTOSBENCH_KERNEL_ZEPHYR_HAL_STM32:-}" &&
+  -n "${RTOSBENCH_KERNEL_ZEPHYR_CMSIS:-}" ]]; then
+  sel+=(--only 'zephyr-*-tickless') want+=(zephyr)
+  src+=(--kernel-source "zephyr=$RTOSBENCH_KERNEL_ZEPHYR"
+    --kernel-source "zephyr.hal_stm32=$RTOSBENCH_KERNEL_ZEPHYR_HAL_STM32"
+    --kernel-source "zephyr.cmsis=$RTOSBENCH_KERNEL_ZEPHYR_CMSIS")
+else
+  echo "note: RTOSBENCH_KERNEL_ZEPHYR(_HAL_STM32, _CMSIS) unset: no Zephyr job"
+fi
+if [[ -n "${RTOSBENCH_KERNEL_UCOS3:-}" && -n "${RTOSBENCH_KERNEL_UCOS3_CPU:-}" &&
+  -n "${RTOSBENCH_KERNEL_UCOS3_LIB:-}" ]]; then
+  sel+=(--only 'ucos3-*-tickless') want+=(ucos3)
+  src+=(--kernel-source "ucos3=$RTOSBENCH_KERNEL_UCOS3"
+    --kernel-source "ucos3.uc_cpu=$RTOSBENCH_KERNEL_UCOS3_CPU"
+    --kernel-source "ucos3.uc_lib=$RTOSBENCH_KERNEL_UCOS3_LIB")
+else
+  echo "note: RTOSBENCH_KERNEL_UCOS3(_CPU, _LIB) unset: no uC/OS-III job"
+fi
+if [[ -n "${RTOSBENCH_KERNEL_MBEDOS:-}" ]]; then
+  sel+=(--only 'mbedos-*-tickless') want+=(mbedos)
+  src+=(--kernel-source "mbedos=$RTOSBENCH_KERNEL_MBEDOS")
+else
+  echo "note: RTOSBENCH_KERNEL_MBEDOS unset: no Mbed OS job"
+fi
+if ((${#want[@]} == 0)); then
   finish
   exit 0
 fi
-rb_run --matrix "$DATA/../../configs/qemu.yaml" --out "$WORK/zephyr" --sweep seed000-tickless \
-  --only 'zephyr-*-tickless' --kernel-source "zephyr=$RTOSBENCH_KERNEL_ZEPHYR" \
-  --kernel-source "zephyr.hal_stm32=$RTOSBENCH_KERNEL_ZEPHYR_HAL_STM32" \
-  --kernel-source "zephyr.cmsis=$RTOSBENCH_KERNEL_ZEPHYR_CMSIS" --no-history
-expect_eq "zephyr tickless run" 0 "$RC"
-z=$(run_dir "$WORK/zephyr")/jobs/zephyr-O2-tick1000-fpu0-tickless/result.json
-expect_eq "zephyr tickless: OK" OK "$(jq -r .status "$z")"
-expect_eq "zephyr tickless: CONFIG tickless" 1 "$(jq -r .conditions.tickless "$z")"
-expect_contains "zephyr tickless: tick_drift NA for its tick" "this build is tickless" \
-  "$(jq -r '.not_applicable[] | select(.name == "tick_drift") | .reason' "$z")"
-expect_eq "zephyr tickless: sleep_wake measured" 1 \
-  "$(jq '[.series[] | select(.name == "sleep_wake" and .phase == "wfi")] | length' "$z")"
+rb_run --matrix "$DATA/../../configs/qemu.yaml" --out "$WORK/others" --sweep seed000-tickless \
+  "${sel[@]}" "${src[@]}" --no-history
+expect_eq "the other tickless jobs run" 0 "$RC"
+o=$(run_dir "$WORK/others")
+for k in "${want[@]}"; do
+  r=$o/jobs/$k-O2-tick1000-fpu0-tickless/result.json
+  expect_eq "$k tickless: OK" OK "$(jq -r .status "$r")"
+  expect_eq "$k tickless: CONFIG tickless" 1 "$(jq -r .conditions.tickless "$r")"
+  expect_contains "$k tickless: tick_drift NA for its tick" "this build is tickless" \
+    "$(jq -r '.not_applicable[] | select(.name == "tick_drift") | .reason' "$r")"
+  expect_eq "$k tickless: sleep_wake measured" 1 \
+    "$(jq '[.series[] | select(.name == "sleep_wake" and .phase == "wfi")] | length' "$r")"
+  # The critical phase masks once per tick in a tickless build too (paced
+  # by the ruler): 2% of the events fall into a masked window.
+  expect_eq "$k tickless: the critical phase delayed events" 1 \
+    "$(grep -h '^PHASE,critical' "$(dirname "$r")"/attempt-*/capture.raw |
+      grep -qE 'entry_delayed=[1-9]' && echo 1 || echo 0)"
+done
 finish
