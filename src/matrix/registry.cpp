@@ -43,6 +43,14 @@ std::string not_measured_reason(const std::string& board, const std::string& ser
   return it == b->not_measured.end() ? "" : it->second;
 }
 
+std::string unjudged_reason(const std::string& board, const std::string& series) {
+  if (auto r = not_measured_reason(board, series); !r.empty()) return r;
+  const BoardInfo* b = find_board(board);
+  if (!b) return "";
+  auto it = b->unstable.find(series);
+  return it == b->unstable.end() ? "" : it->second;
+}
+
 const std::vector<HarnessTest>& harness_tests() {
   static const std::vector<HarnessTest> kTests = [] {
     struct Row {

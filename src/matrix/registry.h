@@ -27,6 +27,10 @@ struct BoardInfo {
   // reports show it as "not a measurement on this bench", never rank it, and
   // diff/regress never hold it against a tolerance.
   std::map<std::string, std::string> not_measured;
+  // RB_BOARD_UNSTABLE_<series>: series name -> why the bench itself can move
+  // it between two runs of one image (QEMU's time warp in WFI). Measured and
+  // reported; repeated loads are not judged on it, nor on not_measured.
+  std::map<std::string, std::string> unstable;
 };
 
 const std::vector<BoardInfo>& known_boards();
@@ -38,6 +42,9 @@ std::vector<std::string> board_flashers();
 // Why `series` is no measurement on `board`; "" when it is one (or the board
 // is unknown).
 std::string not_measured_reason(const std::string& board, const std::string& series);
+// Why repeated loads on `board` are not judged on `series`: its
+// not_measured or unstable reason; empty when they are.
+std::string unjudged_reason(const std::string& board, const std::string& series);
 
 struct HarnessTest {
   std::string name;

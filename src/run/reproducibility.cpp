@@ -9,6 +9,7 @@
 #include <set>
 
 #include "matrix/load.h"
+#include "matrix/registry.h"
 
 namespace rb::run {
 
@@ -72,6 +73,7 @@ ReproducibilityPolicy reproducibility_policy(const matrix::Matrix& m,
     for (const auto& a : matrix::hardware_allowances())
       p.per_statistic[a.statistic] = {a.abs, a.pct, false};
   }
+  p.board = board.board;
   p.origin = emulated ? "emulated bench default: identical loads"
                       : "hardware default (the allowances of diff)";
   if (!m.reproducibility.empty()) {
@@ -118,6 +120,10 @@ SpreadVerdict judge_loads(const std::vector<std::vector<store::SeriesRecord>>& l
     store::SeriesSpread entry;
     entry.phase = first->phase;
     entry.name = first->name;
+    // A series the board exempts: its spread is recorded, never judged.
+    const std::string exempt =
+        policy.board.empty() ? "" : matrix::unjudged_reason(policy.board, first->name);
+    bool exempt_differs = false;
     if (!missing.empty()) {
       v.identical = false;
       v.reproducible = false;
@@ -149,6 +155,10 @@ SpreadVerdict judge_loads(const std::vector<std::vector<store::SeriesRecord>>& l
         // equal.
         st.within = tol.off;
         entry.statistics[stat] = st;
+        if (!exempt.empty()) {
+          exempt_differs = true;
+          continue;
+        }
         v.identical = false;
         if (!tol.off) {
           v.reproducible = false;
@@ -179,6 +189,10 @@ SpreadVerdict judge_loads(const std::vector<std::vector<store::SeriesRecord>>& l
       if (!tol.off) st.allowed = allowed;
       st.within = within;
       entry.statistics[stat] = st;
+      if (!exempt.empty()) {
+        exempt_differs = exempt_differs || range != 0;
+        continue;
+      }
       if (range != 0) v.identical = false;
       if (!within) {
         v.reproducible = false;
@@ -197,6 +211,7 @@ SpreadVerdict judge_loads(const std::vector<std::vector<store::SeriesRecord>>& l
       }
     }
     v.spread.push_back(entry);
+    if (exempt_differs) v.unjudged.push_back(fmt::format("{} ({})", key, exempt));
   }
   if (v.identical) {
     v.summary = fmt::format("{} loads identical", load_series.size());
@@ -210,6 +225,9 @@ SpreadVerdict judge_loads(const std::vector<std::vector<store::SeriesRecord>>& l
                             problems.size() > shown.size()
                                 ? fmt::format(" (+{} more)", problems.size() - shown.size())
                                 : "");
+  }
+  if (!v.unjudged.empty()) {
+    v.summary += fmt::format("; not judged, differing: {}", fmt::join(v.unjudged, "; "));
   }
   return v;
 }

@@ -19,6 +19,9 @@ struct ReproducibilityPolicy {
   std::map<std::string, matrix::SpreadTolerance>
       per_statistic;   // every matrix::known_statistics() entry
   std::string origin;  // where the values came from, for the result and messages
+  // The board: its not_measured and unstable series are not judged
+  // (matrix::unjudged_reason); empty: every series is.
+  std::string board;
 
   const matrix::SpreadTolerance& of(const std::string& statistic) const;
   // The result's `reproducibility` with only `loads` and `tolerance` filled.
@@ -39,9 +42,12 @@ struct SpreadVerdict {
   // Every statistic beyond tolerance, plus {series, statistic: "present",
   // missing_in_loads} for a series that only some loads have.
   std::vector<store::BeyondTolerance> beyond;
-  bool identical = true;     // every statistic equal in every load
-  bool reproducible = true;  // nothing beyond tolerance
-  std::string summary;       // one line for the job's reason and the table
+  bool identical = true;     // every judged statistic equal in every load
+  bool reproducible = true;  // nothing judged beyond tolerance
+  // Series the board's unjudged_reason exempts that differed between loads:
+  // "<key> (<reason>)"; named in the summary.
+  std::vector<std::string> unjudged;
+  std::string summary;  // one line for the job's reason and the table
 };
 
 // `load_series[i]` is load i+1's series.

@@ -181,6 +181,48 @@ TEST(Reproducibility, MatrixToleranceWinsOverTheBenchDefault) {
       << r2.reason;
 }
 
+TEST(Reproducibility, SeriesTheEmulatedBoardExemptsAreRecordedButNotJudged) {
+  // qemu-netduinoplus2's board.cmake: sleep_wake is unstable under QEMU (its
+  // WFI time warp), sleep_wake_entry not a measurement there.
+  auto board = qemu_board();
+  board.board = "qemu-netduinoplus2";
+  auto policy = reproducibility_policy(matrix_with(""), board);
+  EXPECT_EQ(policy.board, "qemu-netduinoplus2");
+  store::JobResult r;
+  fill_from_loads(
+      r,
+      {ok_load(1, json::array({series("", "wake_latency", 82), series("wfi", "sleep_wake", 285),
+                               series("wfi", "sleep_wake_entry", 5)})),
+       ok_load(2, json::array({series("", "wake_latency", 82), series("wfi", "sleep_wake", 300),
+                               series("wfi", "sleep_wake_entry", 77)}))},
+      2, policy);
+  EXPECT_EQ(r.status, JobStatus::kOk) << r.reason;
+  EXPECT_EQ(rep(r)["verdict"], "identical");
+  EXPECT_NE(rep(r)["summary"].get<std::string>().find(
+                "not judged, differing: wfi/sleep_wake (QEMU 7.2 may warp virtual time"),
+            std::string::npos)
+      << rep(r)["summary"];
+  EXPECT_NE(rep(r)["summary"].get<std::string>().find("wfi/sleep_wake_entry (QEMU charges"),
+            std::string::npos);
+  // The spread is still recorded for the reader.
+  EXPECT_EQ(spread(r)[1]["statistics"]["median"]["range"], 15.0);
+  // A judged series that differs still fails the job, exempt ones or not.
+  store::JobResult r2;
+  fill_from_loads(
+      r2,
+      {ok_load(1, json::array({series("", "wake_latency", 82), series("wfi", "sleep_wake", 285)})),
+       ok_load(2, json::array({series("", "wake_latency", 83), series("wfi", "sleep_wake", 285)}))},
+      2, policy);
+  EXPECT_EQ(r2.status, JobStatus::kNotReproducible);
+  // Another board (or none) exempts nothing.
+  store::JobResult r3;
+  fill_from_loads(r3,
+                  {ok_load(1, json::array({series("wfi", "sleep_wake", 285)})),
+                   ok_load(2, json::array({series("wfi", "sleep_wake", 300)}))},
+                  2, reproducibility_policy(matrix_with(""), qemu_board()));
+  EXPECT_EQ(r3.status, JobStatus::kNotReproducible);
+}
+
 TEST(Reproducibility, ASeriesMissingFromOneLoadIsADifference) {
   auto policy =
       reproducibility_policy(matrix_with("reproducibility: {default: off}\n"), qemu_board());
