@@ -703,7 +703,7 @@ void parse_sweeps(Checker& c, const YAML::Node& n, Matrix& m) {
       c.error(it->first, "a sweep name must match [A-Za-z0-9][A-Za-z0-9_.-]*");
       continue;
     }
-    const YAML::Node& body = it->second;
+    const YAML::Node body = it->second;  // a copy: it-> is a temporary proxy
     if (!c.check_map(body, "sweep " + it->first.Scalar(),
                      {"variants", "samples", "warmup", "exclude", "note"}))
       continue;

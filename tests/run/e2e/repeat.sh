@@ -26,9 +26,19 @@ expect_eq "verdict" identical "$(jq -r .reproducibility.verdict "$r")"
 expect_eq "reproducible" true "$(jq -r .reproducibility.reproducible "$r")"
 expect_eq "tolerance on the emulated bench" "emulated bench default: identical loads" \
   "$(jq -r .reproducibility.tolerance.origin "$r")"
-expect_eq "byte-identical captures" true "$(jq -r .reproducibility.raw_captures_identical "$r")"
-expect_eq "spread of every median is 0" 0 \
-  "$(jq '[.spread[].statistics.median.range] | max' "$r")"
+# sleep_wake's WFI phase is the one QEMU 7.2 may warp (issue 2703): the
+# board exempts it from the verdict (RB_BOARD_UNSTABLE_sleep_wake), so the
+# captures are byte-identical exactly when its spread is 0.
+sw=$(jq '[.spread[] | select(.name | startswith("sleep_wake")) | .statistics.median.range] | max // 0' "$r")
+expect_eq "byte-identical captures unless sleep_wake moved" "$([[ $sw == 0 ]] && echo true || echo false)" \
+  "$(jq -r .reproducibility.raw_captures_identical "$r")"
+if [[ $sw != 0 ]]; then
+  echo "note: sleep_wake moved between loads (QEMU issue 2703)"
+  expect_contains "the summary names the exempt series" "not judged, differing: wfi/sleep_wake" \
+    "$(jq -r .reproducibility.summary "$r")"
+fi
+expect_eq "spread of every judged median is 0" 0 \
+  "$(jq '[.spread[] | select(.name | startswith("sleep_wake") | not) | .statistics.median.range] | max' "$r")"
 expect_eq "three medians per series" 3 "$(jq '.spread[0].statistics.median.values | length' "$r")"
 expect_eq "job figures are load 1's" "$(jq -c '.loads[0].series' "$r")" "$(jq -c .series "$r")"
 expect_contains "table says so" "3 loads identical" "$OUT"

@@ -1,3 +1,3 @@
 # Test firmware port: slow log.
 set(TESTFW_MODE slow)
-set(TESTFW_LINE_DELAY 3000000)
+set(TESTFW_LINE_DELAY 6000000)
