@@ -163,8 +163,14 @@ set_source_files_properties(${RB_PORT_SOURCES} PROPERTIES
 # NuttX's compile rules call $(CCACHE) $(CC) (tools/Config.mk): with ccache
 # installed, a rebuild of the same tree and options (another build
 # directory, another checkout) compiles from the cache. The objects, and so
-# the image, are the same; .config is untouched (CONFIG_CCACHE only sets the
-# variable's default).
+# the image, are the same but for the build time NuttX's uname compiles in;
+# .config is untouched (CONFIG_CCACHE only sets the variable's default).
+# MKDEP=true skips NuttX's dependency pass (its `depend` target runs the
+# preprocessor once more over every file, one directory after the other):
+# the tree is configured from distclean whenever this directory is, and the
+# copied kernel sources never change under it, so the dependency lists would
+# never rebuild anything. It halves a build that compiles from the cache
+# (90 s to 45 s here, the same image).
 find_program(RB_CCACHE ccache)
 set(_rb_nx_ccache "")
 if(RB_CCACHE)
@@ -172,7 +178,7 @@ if(RB_CCACHE)
 endif()
 add_custom_command(
   OUTPUT "${CMAKE_BINARY_DIR}/rtosbench-fw.elf"
-  COMMAND sh -c "${RB_MAKE} -C '${_rb_nx}' -j2 ${_rb_nx_ccache} EXTRA_OBJS='$<JOIN:$<TARGET_OBJECTS:rtosbench>, >' >'${CMAKE_BINARY_DIR}/nuttx-make.log' 2>&1 || { tail -n 40 '${CMAKE_BINARY_DIR}/nuttx-make.log'; exit 1; }"
+  COMMAND sh -c "${RB_MAKE} -C '${_rb_nx}' -j2 ${_rb_nx_ccache} MKDEP=true EXTRA_OBJS='$<JOIN:$<TARGET_OBJECTS:rtosbench>, >' >'${CMAKE_BINARY_DIR}/nuttx-make.log' 2>&1 || { tail -n 40 '${CMAKE_BINARY_DIR}/nuttx-make.log'; exit 1; }"
   COMMAND ${CMAKE_COMMAND} -E copy "${_rb_nx}/nuttx" "${CMAKE_BINARY_DIR}/rtosbench-fw.elf"
   COMMAND ${CMAKE_COMMAND} -E copy "${_rb_nx}/nuttx.map" "${CMAKE_BINARY_DIR}/rtosbench-fw.map"
   DEPENDS rtosbench $<TARGET_OBJECTS:rtosbench>
