@@ -42,19 +42,20 @@ const char* rb_start_kind = "none";
 const struct rb_test rb_tests[] = {RB_TEST_TABLE(RB_TEST_ENTRY)};
 const uint32_t rb_test_count = sizeof rb_tests / sizeof rb_tests[0];
 
+/* Each capability as the object of "provides no ...". */
 static const struct {
   uint32_t cap;
   const char* what;
 } rb_cap_names[] = {
     {RBP_HAS_TASKS, "tasks and semaphores"},
     {RBP_HAS_PREEMPTION, "preemptive scheduling"},
-    {RBP_HAS_SEM_FROM_ISR, "a semaphore give from an ISR"},
-    {RBP_HAS_QUEUE, "a message queue"},
-    {RBP_HAS_MUTEX, "a mutex"},
-    {RBP_HAS_MUTEX_PI, "a priority-inheritance mutex"},
+    {RBP_HAS_SEM_FROM_ISR, "semaphore give from an ISR"},
+    {RBP_HAS_QUEUE, "message queue"},
+    {RBP_HAS_MUTEX, "mutex"},
+    {RBP_HAS_MUTEX_PI, "priority-inheritance mutex"},
     {RBP_HAS_TIME_SLICE, "time slicing among equal priorities"},
-    {RBP_HAS_TICK_HOOK, "a tick hook"},
-    {RBP_HAS_IDLE_HOOK, "an idle hook"},
+    {RBP_HAS_TICK_HOOK, "tick hook"},
+    {RBP_HAS_IDLE_HOOK, "idle hook"},
     {RBP_HAS_HEAP, "general-purpose allocator of its own"},
     {RBP_HAS_NOTIFY, "direct task notification"},
     {RBP_HAS_ZERO_LATENCY_IRQ, "interrupt level its critical section leaves unmasked"},
@@ -107,7 +108,7 @@ void rb_fpu_touch(void) {
  * capability. The text is static per capability, so no formatting is needed. */
 static void rb_emit_missing(const char* test, uint32_t missing) {
   static char reason[128];
-  const char* what = "a capability";
+  const char* what = "capability the test needs";
   for (uint32_t i = 0; i < sizeof rb_cap_names / sizeof rb_cap_names[0]; i++) {
     if (missing & rb_cap_names[i].cap) {
       what = rb_cap_names[i].what;
