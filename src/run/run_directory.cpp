@@ -4,6 +4,7 @@
 
 #include <ctime>
 #include <fstream>
+#include <random>
 #include <sstream>
 
 #include "util/atomic_write.h"
@@ -53,16 +54,20 @@ Result<RunDirectory> RunDirectory::create(const std::filesystem::path& out,
     return make_error(ErrorKind::kCannotRead, fmt::format("cannot create output directory {}: {}",
                                                           out.string(), ec.message()));
   }
-  std::string id = fmt::format("{}-{}", stamp, matrix_name);
-  std::filesystem::path root = out / id;
-  for (int n = 2; !std::filesystem::create_directory(root, ec); ++n) {
+  // The id keys the run in a history that several hosts may share
+  // (PostgreSQL): two benches starting the same matrix in the same second
+  // must not name their runs alike, so a random tag follows the time.
+  std::random_device entropy;
+  std::string id;
+  std::filesystem::path root;
+  do {
     if (ec) {
       return make_error(ErrorKind::kCannotRead, fmt::format("cannot create run directory {}: {}",
                                                             root.string(), ec.message()));
     }
-    id = fmt::format("{}-{}-{}", stamp, matrix_name, n);
+    id = fmt::format("{}-{}-{:06x}", stamp, matrix_name, entropy() & 0xffffffu);
     root = out / id;
-  }
+  } while (!std::filesystem::create_directory(root, ec));
   RunDirectory dir(std::filesystem::absolute(root), id);
   for (const auto& [src, dst] : {std::pair{matrix_file, dir.matrix_snapshot()},
                                  std::pair{bench_file, dir.bench_snapshot()}}) {

@@ -26,7 +26,7 @@ namespace rb::run {
 
 class RunDirectory {
  public:
-  // Creates <out>/<UTC time>-<matrix name>[-N] and snapshots both inputs.
+  // Creates <out>/<UTC time>-<matrix name>-<6 random hex digits> and snapshots both inputs.
   static Result<RunDirectory> create(const std::filesystem::path& out,
                                      const std::string& matrix_name,
                                      const std::filesystem::path& matrix_file,

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <regex>
 
 namespace rb::run {
 namespace {
@@ -26,6 +27,12 @@ TEST_F(RunDir, CreateSnapshotsInputsAndNeverReusesADirectory) {
   auto b = RunDirectory::create(root_ / "runs", "m", root_ / "m.yaml", root_ / "b.yaml");
   ASSERT_TRUE(b.ok());
   EXPECT_NE(a->root(), b->root());
+  // Made in the same second, the two ids still differ: time, matrix, random tag.
+  const std::regex id_form("[0-9]{8}T[0-9]{6}Z-m-[0-9a-f]{6}");
+  EXPECT_TRUE(std::regex_match(a->id(), id_form)) << a->id();
+  EXPECT_TRUE(std::regex_match(b->id(), id_form)) << b->id();
+  EXPECT_NE(a->id(), b->id());
+  EXPECT_EQ(a->root().filename().string(), a->id());
   std::ifstream in(a->matrix_snapshot());
   std::string text((std::istreambuf_iterator<char>(in)), {});
   EXPECT_EQ(text, "matrix: m\n");
