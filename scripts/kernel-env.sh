@@ -18,17 +18,27 @@
 # in its matrix entry only. With --expects it prints each kernel's own CONFIG
 # pins (its one-line `expect: {key: value, ...}`), one per line: KERNEL KEY VALUE.
 #
+# With --args it prints, one per line, the `--kernel-source NAME[.EXTRA]=PATH`
+# arguments of `rtosbench run` for the sources whose variables are set in the
+# environment (after the eval above): tests run a matrix on exactly the
+# sources the port tests use.
+#
 #   scripts/kernel-env.sh --pins [MATRIX]
 #   scripts/kernel-env.sh --expects [MATRIX]
+#   mapfile -t args < <(scripts/kernel-env.sh --args [MATRIX])
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 pins_only=0
 expects_only=0
+args_only=0
 if [[ ${1:-} == --pins ]]; then
   pins_only=1
   shift
 elif [[ ${1:-} == --expects ]]; then
   expects_only=1
+  shift
+elif [[ ${1:-} == --args ]]; then
+  args_only=1
   shift
 fi
 matrix=${1:-$root/configs/qemu.yaml}
@@ -89,9 +99,15 @@ while read -r kernel extra tag commit _version; do
   if [[ $extra == - ]]; then
     var=RTOSBENCH_KERNEL_${kernel^^}
     entry=$kernel-${commit:-$tag}
+    name=$kernel
   else
     var=RTOSBENCH_KERNEL_${extra_var[$kernel.$extra]:-${kernel^^}_${extra^^}}
     entry=$kernel-$extra-${commit:-$tag}
+    name=$kernel.$extra
+  fi
+  if ((args_only)); then
+    [[ -n ${!var:-} ]] && printf -- '--kernel-source\n%s=%s\n' "$name" "${!var}"
+    continue
   fi
   [[ -n ${!var:-} ]] && continue
   dir=$cache/$entry

@@ -63,31 +63,21 @@ expect_contains "report: sleep_wake against the axis" "| freertos | wfi/sleep_wa
 # when its sources are here: Zephyr (CONFIG_TICKLESS_KERNEL, Zephyr's own WFI
 # in idle), uC/OS-III (the dynamic tick on SysTick), Mbed OS (RTX5's
 # osKernelSuspend/osKernelResume).
-sel=() src=() want=()
-if [[ -n "${RTOSBENCH_KERNEL_ZEPHYR:-}" && -n "${RTOSBENCH_KERNEL_ZEPHYR_HAL_STM32:-}" &&
-  -n "${RTOSBENCH_KERNEL_ZEPHYR_CMSIS:-}" ]]; then
-  sel+=(--only 'zephyr-*-tickless') want+=(zephyr)
-  src+=(--kernel-source "zephyr=$RTOSBENCH_KERNEL_ZEPHYR"
-    --kernel-source "zephyr.hal_stm32=$RTOSBENCH_KERNEL_ZEPHYR_HAL_STM32"
-    --kernel-source "zephyr.cmsis=$RTOSBENCH_KERNEL_ZEPHYR_CMSIS")
-else
-  echo "note: RTOSBENCH_KERNEL_ZEPHYR(_HAL_STM32, _CMSIS) unset: no Zephyr job"
-fi
-if [[ -n "${RTOSBENCH_KERNEL_UCOS3:-}" && -n "${RTOSBENCH_KERNEL_UCOS3_CPU:-}" &&
-  -n "${RTOSBENCH_KERNEL_UCOS3_LIB:-}" ]]; then
-  sel+=(--only 'ucos3-*-tickless') want+=(ucos3)
-  src+=(--kernel-source "ucos3=$RTOSBENCH_KERNEL_UCOS3"
-    --kernel-source "ucos3.uc_cpu=$RTOSBENCH_KERNEL_UCOS3_CPU"
-    --kernel-source "ucos3.uc_lib=$RTOSBENCH_KERNEL_UCOS3_LIB")
-else
-  echo "note: RTOSBENCH_KERNEL_UCOS3(_CPU, _LIB) unset: no uC/OS-III job"
-fi
-if [[ -n "${RTOSBENCH_KERNEL_MBEDOS:-}" ]]; then
-  sel+=(--only 'mbedos-*-tickless') want+=(mbedos)
-  src+=(--kernel-source "mbedos=$RTOSBENCH_KERNEL_MBEDOS")
-else
-  echo "note: RTOSBENCH_KERNEL_MBEDOS unset: no Mbed OS job"
-fi
+# Sources: those the port tests use (scripts/kernel-env.sh --args).
+mapfile -t src < <("$DATA/../../scripts/kernel-env.sh" --args)
+has_source() {
+  local a
+  for a in "${src[@]}"; do [[ $a == "$1="* ]] && return 0; done
+  return 1
+}
+sel=() want=()
+for k in zephyr ucos3 mbedos; do
+  if has_source "$k"; then
+    sel+=(--only "$k-*-tickless") want+=("$k")
+  else
+    echo "note: RTOSBENCH_KERNEL_${k^^} unset: no $k job"
+  fi
+done
 if ((${#want[@]} == 0)); then
   finish
   exit 0
