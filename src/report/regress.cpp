@@ -8,6 +8,7 @@
 
 #include "report/markdown.h"
 #include "report/svg.h"
+#include "verify/verify.h"
 
 namespace rb::report {
 
@@ -131,7 +132,7 @@ void add_job_cases(const JobSnapshot& base, const JobSnapshot* cur, bool unfinis
       RegressCase c;
       c.job_id = base.id;
       c.name = fmt::format("{}.{}", s.key(), m.def->name);
-      c.unit = cur->unit;
+      c.unit = verify::series_unit(s.name, cur->unit);
       c.def = m.def;
       c.baseline = m.a;
       c.current = m.b;

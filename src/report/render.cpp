@@ -15,11 +15,13 @@
 #include "report/markdown.h"
 #include "report/svg.h"
 #include "util/atomic_write.h"
+#include "verify/verify.h"
 
 namespace rb::report {
 
 std::string unit_label(const std::string& unit) {
-  if (unit == "instructions" || unit == "cycles") return unit;
+  if (unit == "instructions" || unit == "cycles" || unit == "bytes" || unit == "per-mille")
+    return unit;
   return "ticks";
 }
 
@@ -413,7 +415,8 @@ void every_series(Document& d, const RunView& cur) {
           {j->snap.id, key, s.test, f("n"), f("min"), f("median"), nm ? ticks(*nm) : "-", f("p90"),
            f("p99"), f("p999"), f("max"), f("avg"), f("stddev"), f("jitter"),
            s.base.empty() || !value(s, "base") ? f("base") : f("base") + " (" + s.base + ")",
-           unit_label(j->snap.unit), s.has_raw ? "RAW" : "RESULT only"});
+           unit_label(verify::series_unit(s.name, j->snap.unit)),
+           s.has_raw ? "RAW" : "RESULT only"});
     }
   }
   table(d, std::move(t));

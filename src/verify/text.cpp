@@ -84,6 +84,8 @@ std::vector<Row> rows_for(const SeriesStats& s, const std::string& unit) {
   }
   auto ns = [&](uint64_t t) { return num(stats::ticks_to_ns(t, s.hz)); };
   const double ns_per_tick = s.hz ? 1e9 / static_cast<double>(s.hz) : 0.0;
+  // A count (bytes, per-mille) has no time to convert to.
+  const bool time = unit != "bytes" && unit != "per-mille";
   rows.push_back(Row{unit,
                      {},
                      num(s.min),
@@ -95,7 +97,7 @@ std::vector<Row> rows_for(const SeriesStats& s, const std::string& unit) {
                      num(s.max),
                      dec(s.stddev, 2),
                      dec(s.jitter, 3)});
-  if (s.hz) {
+  if (s.hz && time) {
     rows.push_back(Row{"ns",
                        {},
                        ns(s.min),
@@ -191,7 +193,7 @@ std::string to_text(const Report& r) {
     size_t lw = 4;
     std::vector<std::vector<Row>> all;
     for (const SeriesStats& s : r.series) {
-      all.push_back(rows_for(s, r.unit));
+      all.push_back(rows_for(s, series_unit(s.name, r.unit)));
       for (const Row& row : all.back()) lw = std::max(lw, row.label.size());
     }
     line(fmt::format(

@@ -43,6 +43,12 @@ Report run(ByteSource& source, const Options& options, Status* read_status) {
 
 }  // namespace
 
+std::string series_unit(const std::string& series, const std::string& counter_unit) {
+  if (series == "heap_free_bytes" || series == "heap_largest_free") return "bytes";
+  if (series == "heap_frag_permille" || series == "heap_alloc_ok_permille") return "per-mille";
+  return counter_unit;
+}
+
 int exit_code(Outcome o) {
   switch (o) {
     case Outcome::kValid:

@@ -164,6 +164,13 @@ class LogChecker {
   std::unique_ptr<State> s_;
 };
 
+// The unit of a series' values: the counter's (`counter_unit`: cycles,
+// instructions or ticks) for a time, else what the series counts. The heap
+// test's per-round series (firmware/harness/tests/heap.c) are bytes
+// (heap_free_bytes, heap_largest_free) and per-mille (heap_frag_permille,
+// heap_alloc_ok_permille).
+std::string series_unit(const std::string& series, const std::string& counter_unit);
+
 // Reads the stream to its end. Never throws on bad content: every problem
 // is a Verdict.
 Report verify_stream(std::istream& in, const Options& options);

@@ -496,3 +496,12 @@ TEST(Checker, TickDriftFiguresAreReDerivedFromRaw) {
                    slow, ",elapsed=999999000,nominal=10000000000,drift_ppm=-900000", "100")))
           .empty());
 }
+
+TEST(SeriesUnit, TimesAreInTheCounterUnitTheHeapRoundsInBytesAndPerMille) {
+  EXPECT_EQ(rb::verify::series_unit("wake_latency", "instructions"), "instructions");
+  EXPECT_EQ(rb::verify::series_unit("heap_alloc_mixed", "cycles"), "cycles");
+  EXPECT_EQ(rb::verify::series_unit("heap_free_bytes", "cycles"), "bytes");
+  EXPECT_EQ(rb::verify::series_unit("heap_largest_free", "instructions"), "bytes");
+  EXPECT_EQ(rb::verify::series_unit("heap_frag_permille", "cycles"), "per-mille");
+  EXPECT_EQ(rb::verify::series_unit("heap_alloc_ok_permille", "ticks"), "per-mille");
+}
