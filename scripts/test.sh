@@ -15,10 +15,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 RTOSBENCH_WITH_BROWSER=1 "$root/scripts/setup-deps.sh"
 "$root/scripts/check-format.sh"
 "$root/scripts/build.sh" -DRTOSBENCH_FUZZ=ON
-# Kernel ports are tested against the checkouts in rtosbench's kernel cache;
-# without them those tests are skipped and say why (CI has no network).
-eval "$("$root/scripts/kernel-env.sh")"
 build=${RTOSBENCH_BUILD_DIR:-$root/build}
+# Kernel ports are tested against the checkouts in rtosbench's kernel cache
+# at the pins of their kernel.yaml; without them those tests are skipped and
+# say why (CI has no network).
+eval "$("$build/src/rtosbench" kernels env)"
 (cd "$build" && ctest --output-on-failure --timeout 900 -j "$(nproc)" "$@")
 
 asan=${RTOSBENCH_ASAN_BUILD_DIR:-$root/build-asan}

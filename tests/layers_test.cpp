@@ -15,9 +15,9 @@ namespace {
 namespace fs = std::filesystem;
 
 // Lowest first. A folder may include itself and any folder before it.
-const std::vector<std::string> kLayers = {"util",    "protocol", "stats", "verify", "matrix",
-                                          "kernels", "build",    "probe", "serial", "lava",
-                                          "store",   "report",   "run",   "cli"};
+const std::vector<std::string> kLayers = {
+    "util",  "model", "catalog", "protocol", "stats", "verify", "matrix", "kernels",
+    "build", "probe", "serial",  "lava",     "store", "report", "run",    "cli"};
 
 int rank_of(const std::string& folder) {
   auto it = std::find(kLayers.begin(), kLayers.end(), folder);

@@ -36,7 +36,7 @@ uint32_t rb_base2_ticks;
 uint32_t rb_boot_dhcsr;
 const char* rb_start_kind = "none";
 
-#define RB_TEST_ENTRY(id, caps, series) \
+#define RB_TEST_ENTRY(id, caps, pacing, series) \
   {#id, (caps), RB_CFG_ON_##id, RB_CFG_SAMPLES_##id, RB_CFG_WARMUP_##id, rb_test_##id},
 
 const struct rb_test rb_tests[] = {RB_TEST_TABLE(RB_TEST_ENTRY)};

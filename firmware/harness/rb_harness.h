@@ -69,7 +69,7 @@ extern const uint32_t rb_test_count;
 #endif
 
 /* One runner per entry of the table (rb_tests.h). */
-#define RB_TEST_PROTOTYPE(id, caps, series) void rb_test_##id(const struct rb_test* t);
+#define RB_TEST_PROTOTYPE(id, caps, pacing, series) void rb_test_##id(const struct rb_test* t);
 RB_TEST_TABLE(RB_TEST_PROTOTYPE)
 
 /* ---- Workers -------------------------------------------------------------- */

@@ -4,8 +4,8 @@
  * - firmware/CMakeLists.txt: RB_ALL_TESTS and the per-test RB_CFG_* defines
  *   (it reads the names with a regular expression: keep one entry per line,
  *   starting with two spaces and "X(");
- * - the host: src/matrix (the test names a matrix may select, and the series
- *   each test writes, docs/protocol.md section 8).
+ * - the host: src/catalog, at run time (the test names a matrix may select,
+ *   the series each test writes and their units, docs/protocol.md section 8).
  *
  * sleep_wake stays last: it is the only test that lets the core halt in WFI,
  * and under QEMU 7.2 a halted core's virtual time may warp by an amount that
@@ -14,29 +14,37 @@
  * zli_entry_idle p90 differed between two runs of the same image.
  *
  * X(name, capabilities the test needs (RBP_HAS_*, and RB_PERIODIC_TICK for
- *   a test a tickless build cannot run), "series it writes") */
+ *   a test a tickless build cannot run), its pacing, "series it writes")
+ *
+ * Pacing: RB_PACE_FREE samples back to back, RB_PACE_EVENT one sample per
+ * test-timer event, RB_PACE_TICK one sample per kernel tick or more (a
+ * board may cap only these tests' sample counts, board.cmake
+ * RB_BOARD_SAMPLES_CAP_<test>). A series is in the counter's unit (CONFIG
+ * unit) unless it names its own after a colon: bytes, per-mille. The host
+ * reads this table from the tree (src/catalog): names, pacing, series and
+ * units, one entry per line. */
 #ifndef RB_TESTS_H
 #define RB_TESTS_H
 
 /* clang-format off */
 #define RB_TEST_TABLE(X) \
-  X(ruler, 0, "ruler_read_pair ruler_loop ruler_loop2") \
-  X(api_overhead, RBP_HAS_TASKS, "api_overhead") \
-  X(wake_latency, RBP_HAS_TASKS | RBP_HAS_PREEMPTION, "wake_latency") \
-  X(round_trip, RBP_HAS_TASKS, "round_trip") \
-  X(irq_latency, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR, "irq_entry event_to_task") \
-  X(time_slice, RBP_HAS_TASKS | RBP_HAS_TIME_SLICE, "time_slice") \
-  X(tick_overhead, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK | RB_PERIODIC_TICK, "tick_irq_empty tick_overhead") \
-  X(queue, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_QUEUE, "queue") \
-  X(mutex, RBP_HAS_TASKS | RBP_HAS_MUTEX, "mutex_lock_unlock") \
-  X(notify, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_NOTIFY, "notify_wake notify_event_to_task") \
-  X(yield, RBP_HAS_TASKS, "yield") \
-  X(tick_drift, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK | RB_PERIODIC_TICK, "tick_period") \
-  X(idle_occupancy, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK | RBP_HAS_IDLE_HOOK | RB_PERIODIC_TICK, "idle_time") \
-  X(mixed_load, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_QUEUE | RBP_HAS_MUTEX, "mixed_load") \
-  X(heap, RBP_HAS_TASKS | RBP_HAS_HEAP, "heap_alloc heap_free heap_alloc_mixed heap_free_mixed heap_free_bytes heap_largest_free heap_frag_permille heap_alloc_ok_permille") \
-  X(zero_latency_irq, RBP_HAS_TASKS | RBP_HAS_ZERO_LATENCY_IRQ, "zli_entry_idle zli_entry_critical") \
-  X(sleep_wake, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_IDLE_HOOK, "sleep_wake_entry sleep_wake stop_wake")
+  X(ruler, 0, RB_PACE_FREE, "ruler_read_pair ruler_loop ruler_loop2") \
+  X(api_overhead, RBP_HAS_TASKS, RB_PACE_FREE, "api_overhead") \
+  X(wake_latency, RBP_HAS_TASKS | RBP_HAS_PREEMPTION, RB_PACE_FREE, "wake_latency") \
+  X(round_trip, RBP_HAS_TASKS, RB_PACE_FREE, "round_trip") \
+  X(irq_latency, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR, RB_PACE_EVENT, "irq_entry event_to_task") \
+  X(time_slice, RBP_HAS_TASKS | RBP_HAS_TIME_SLICE, RB_PACE_TICK, "time_slice") \
+  X(tick_overhead, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK | RB_PERIODIC_TICK, RB_PACE_TICK, "tick_irq_empty tick_overhead") \
+  X(queue, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_QUEUE, RB_PACE_FREE, "queue") \
+  X(mutex, RBP_HAS_TASKS | RBP_HAS_MUTEX, RB_PACE_FREE, "mutex_lock_unlock") \
+  X(notify, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_NOTIFY, RB_PACE_EVENT, "notify_wake notify_event_to_task") \
+  X(yield, RBP_HAS_TASKS, RB_PACE_FREE, "yield") \
+  X(tick_drift, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK | RB_PERIODIC_TICK, RB_PACE_TICK, "tick_period") \
+  X(idle_occupancy, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK | RBP_HAS_IDLE_HOOK | RB_PERIODIC_TICK, RB_PACE_TICK, "idle_time") \
+  X(mixed_load, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_QUEUE | RBP_HAS_MUTEX, RB_PACE_TICK, "mixed_load") \
+  X(heap, RBP_HAS_TASKS | RBP_HAS_HEAP, RB_PACE_FREE, "heap_alloc heap_free heap_alloc_mixed heap_free_mixed heap_free_bytes:bytes heap_largest_free:bytes heap_frag_permille:per-mille heap_alloc_ok_permille:per-mille") \
+  X(zero_latency_irq, RBP_HAS_TASKS | RBP_HAS_ZERO_LATENCY_IRQ, RB_PACE_EVENT, "zli_entry_idle zli_entry_critical") \
+  X(sleep_wake, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_IDLE_HOOK, RB_PACE_EVENT, "sleep_wake_entry sleep_wake stop_wake")
 /* clang-format on */
 
 #endif

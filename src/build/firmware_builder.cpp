@@ -60,6 +60,16 @@ class EntryLock {
 
 }  // namespace
 
+namespace {
+// firmware/CMakeLists.txt's rb_variant_not_built, and the error it becomes.
+constexpr std::string_view kNotBuilt = "rtosbench: variant not built: ";
+constexpr std::string_view kNotBuiltError = "the port does not build this variant: ";
+}  // namespace
+
+bool variant_not_built(const Error& e) {
+  return e.kind == ErrorKind::kUnavailable && e.message.rfind(kNotBuiltError, 0) == 0;
+}
+
 std::string error_excerpt(const std::string& output) {
   std::istringstream in(output);
   std::string line;
@@ -154,18 +164,13 @@ std::map<std::string, std::string> job_defines(const BuildRequest& req) {
   std::map<std::string, std::string> d{
       {"RB_PORT", j.kernel.port},
       {"RB_BOARD", j.board},
-      {"RB_OPT", j.opt},
-      {"RB_TICK_HZ", std::to_string(j.tick_hz)},
-      {"RB_FPU_CONTEXT", std::to_string(j.fpu_context)},
-      {"RB_RAMFUNC", std::to_string(j.ramfunc)},
-      {"RB_TICKLESS", std::to_string(j.tickless)},
-      {"RB_CHECKS", j.checks},
       {"RB_WARMUP", std::to_string(j.warmup)},
       {"RB_SAMPLES", std::to_string(j.samples)},
       {"RB_TESTS", fmt::format("{}", fmt::join(j.tests, ","))},
       {"RB_KERNEL_VERSION", j.kernel.version},
       {"RB_KERNEL_COMMIT", req.kernel.has_source ? req.kernel.main.commit : "n/a"},
   };
+  for (const auto& a : model::axes()) d[std::string(a.define)] = j.axis(std::string(a.key));
   if (req.kernel.has_source) {
     d["RB_KERNEL_SOURCE"] = req.kernel.main.path.string();
     for (const auto& x : req.kernel.extras) {
@@ -301,8 +306,13 @@ Result<BuildOutput> CmakeBuilder::build(const BuildRequest& req) {
   log_line(req.log, fmt::format("build key {}\n$ {}", out.key, fmt::join(configure.argv, " ")));
   auto c = runner_.run(configure);
   if (!c.ok()) {
-    return Error{
-        fmt::format("cmake configure failed ({}): {}", c.describe(), error_excerpt(c.output))};
+    const std::string excerpt = error_excerpt(c.output);
+    if (auto at = excerpt.find(kNotBuilt); at != std::string::npos) {
+      std::string why = excerpt.substr(at + kNotBuilt.size());
+      why = why.substr(0, why.find(" | "));
+      return make_error(ErrorKind::kUnavailable, std::string(kNotBuiltError) + why);
+    }
+    return Error{fmt::format("cmake configure failed ({}): {}", c.describe(), excerpt)};
   }
   ProcessSpec compile;
   // ninja itself, not `cmake --build`: it is then the child that gets the

@@ -60,6 +60,12 @@ Result<std::string> input_manifest(const BuildRequest& req);
 // CMake errors), joined with " | ", at most 400 characters.
 std::string error_excerpt(const std::string& output);
 
+// Whether a build failed because the port does not build the job's variant
+// (its recipe called rb_variant_not_built: a tickless kernel it lacks, a tick
+// rate its kernel fixes): such a job is PORT_MISSING with the reason, never
+// BUILD_ERROR, and never retried.
+bool variant_not_built(const Error& e);
+
 // Build cache directory: $RTOSBENCH_BUILD_CACHE, else
 // $XDG_CACHE_HOME/rtosbench/builds, else ~/.cache/rtosbench/builds.
 std::filesystem::path default_build_cache_dir();

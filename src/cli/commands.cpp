@@ -21,6 +21,8 @@ std::span<const Command> commands() {
               add_history},
       Command{"report", "Markdown, self-contained HTML and CSV reports of one or more runs",
               add_report},
+      Command{"kernels", "the kernel ports, their pins and sources (kernel.yaml, the kernel cache)",
+              add_kernels},
       Command{"footprint", "flash and RAM of a kernel alone: a kernel build minus the bare build",
               add_footprint},
   };

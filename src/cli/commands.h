@@ -53,5 +53,6 @@ std::function<int()> add_regress(CLI::App& app);
 std::function<int()> add_history(CLI::App& app);
 std::function<int()> add_report(CLI::App& app);
 std::function<int()> add_footprint(CLI::App& app);
+std::function<int()> add_kernels(CLI::App& app);
 
 }  // namespace rb::cli

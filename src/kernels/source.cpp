@@ -65,6 +65,24 @@ Result<std::pair<std::string, std::filesystem::path>> parse_override(const std::
                         std::filesystem::absolute(arg.substr(eq + 1)).lexically_normal());
 }
 
+std::vector<RepoPin> repo_pins(const matrix::KernelSpec& kernel) {
+  std::vector<RepoPin> out{RepoPin{
+      kernel.name, kernel.git, kernel.tag, kernel.commit, kernel.source,
+      cache_entry_name(kernel.name, kernel.tag, kernel.commit, kernel.version), kernel.supply}};
+  for (const auto& x : kernel.extra_sources) {
+    out.push_back(RepoPin{kernel.name + "." + x.name, x.git, x.tag, x.commit, x.source,
+                          cache_entry_name(kernel.name + "-" + x.name, x.tag, x.commit, x.tag)});
+  }
+  return out;
+}
+
+std::string env_variable(const std::string& key) {
+  std::string v = "RTOSBENCH_KERNEL_";
+  for (char c : key)
+    v += c == '.' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return v;
+}
+
 std::string RepoPin::describe() const {
   return by_commit() ? "commit " + commit : tag.empty() ? "(no tag)" : tag;
 }
@@ -324,7 +342,9 @@ Result<ResolvedRepo> SourceResolver::resolve_repo(const RepoPin& pin,
   }
   r.commit = trim(head.output);
   const std::string pin_commit = find_pin_commit(pin, r, log);
-  if (auto s = move_cache_to_pin(pin, pin_commit, r, log); !s.ok()) return s.error();
+  if (!options_.check_only) {
+    if (auto s = move_cache_to_pin(pin, pin_commit, r, log); !s.ok()) return s.error();
+  }
   if (auto s = check_pin(pin, pin_commit, options_.allow_other_commit, r); !s.ok())
     return s.error();
   if (auto s = check_clean(pin, r, log); !s.ok()) return s.error();
@@ -348,20 +368,14 @@ Result<ResolvedKernel> SourceResolver::resolve(const matrix::KernelSpec& kernel,
     memo_.emplace(kernel.name, err);
     return err;
   };
-  auto main =
-      resolve_repo(RepoPin{kernel.name, kernel.git, kernel.tag, kernel.commit, kernel.source,
-                           cache_entry_name(kernel.name, kernel.tag, kernel.commit, kernel.version),
-                           kernel.supply},
-                   log);
-  if (!main.ok()) return fail(main.error());
-  out.main = *main;
-  for (const auto& x : kernel.extra_sources) {
-    auto r =
-        resolve_repo(RepoPin{kernel.name + "." + x.name, x.git, x.tag, x.commit, x.source,
-                             cache_entry_name(kernel.name + "-" + x.name, x.tag, x.commit, x.tag)},
-                     log);
+  const auto pins = repo_pins(kernel);
+  for (size_t i = 0; i < pins.size(); ++i) {
+    auto r = resolve_repo(pins[i], log);
     if (!r.ok()) return fail(r.error());
-    out.extras.push_back(*r);
+    if (i == 0)
+      out.main = *r;
+    else
+      out.extras.push_back(*r);
   }
   memo_.emplace(kernel.name, out);
   return out;

@@ -44,6 +44,9 @@ struct ResolveOptions {
   bool fetch =
       false;  // allow `git clone --depth 1 --branch TAG URL` / `git fetch --depth 1 URL COMMIT`
   bool allow_other_commit = false;  // accept a checkout not at the tag (recorded)
+  // Only look: a cache entry off its pin is refused, not checked out at it
+  // (`rtosbench kernels env`).
+  bool check_only = false;
 };
 
 // Default cache: $RTOSBENCH_KERNEL_CACHE, else $XDG_CACHE_HOME/rtosbench/kernels,
@@ -73,6 +76,15 @@ struct RepoPin {
   std::string describe() const;
 };
 
+// The repositories of a kernel's pin: its own (key: the kernel's name),
+// then each extra source (key: "kernel.extra"); none without a source.
+std::vector<RepoPin> repo_pins(const matrix::KernelSpec& kernel);
+
+// The environment variable the port tests take a repository's checkout
+// from (`rtosbench kernels env` sets it): RTOSBENCH_KERNEL_<KEY>, the key
+// upper-cased with '.' as '_' (RTOSBENCH_KERNEL_UCOS3_UC_CPU).
+std::string env_variable(const std::string& key);
+
 // Where the pin's checkout is taken from, in order: the command line
 // (--kernel-source KEY=PATH), the matrix, the cache entry. Fills name, tag,
 // pinned_commit, path and origin; looks at nothing on disk.
@@ -101,10 +113,11 @@ class SourceResolver {
 
   const ResolveOptions& options() const { return options_; }
 
- private:
-  // locate, fetch into the cache if allowed, move our cache to the pin,
-  // check_pin, check_clean.
+  // One repository: locate, fetch into the cache if allowed, move our cache
+  // to the pin, check_pin, check_clean. Errors as resolve().
   Result<ResolvedRepo> resolve_repo(const RepoPin& pin, const std::filesystem::path& log);
+
+ private:
   // Clones the tag (or fetches the commit) into <dest>.partial-<pid>, then
   // renames it to `dest`; nothing is left behind on failure.
   Status fetch_into_cache(const RepoPin& pin, const std::filesystem::path& dest,

@@ -4,78 +4,77 @@
 #include <fnmatch.h>
 
 #include <algorithm>
-#include <sstream>
 
 namespace rb::matrix {
 
-std::string opt_id(const std::string& opt) {
-  std::istringstream in(opt);
-  std::string tok;
-  while (in >> tok) {
-    if (tok.size() >= 2 && tok[0] == '-' && tok[1] == 'O') {
-      // Only [A-Za-z0-9] of it: an id never holds a path separator or a dot.
-      std::string id;
-      for (char c : tok.substr(1)) {
-        if (std::isalnum(static_cast<unsigned char>(c))) id += c;
+namespace {
+
+// Every combination of the axes' values, the first axis varying slowest.
+std::vector<model::Variant> combinations(const Matrix& m) {
+  std::vector<model::Variant> out{model::Variant{}};
+  for (const auto& a : model::axes()) {
+    const std::string key(a.key);
+    auto it = m.variants.find(key);
+    std::vector<std::string> values = it == m.variants.end()
+                                          ? std::vector<std::string>{std::string(a.default_value)}
+                                          : it->second;
+    std::vector<model::Variant> next;
+    for (const auto& partial : out) {
+      for (const auto& v : values) {
+        model::Variant x = partial;
+        x[key] = v;
+        next.push_back(std::move(x));
       }
-      if (!id.empty()) return id;
     }
+    out = std::move(next);
   }
-  std::string id;
-  for (char c : opt) {
-    if (std::isalnum(static_cast<unsigned char>(c))) id += c;
-  }
-  return id.empty() ? "opt" : id;
+  return out;
 }
 
-std::string job_id(const std::string& kernel, const std::string& opt_id, int tick_hz,
-                   int fpu_context, const std::string& checks, int ramfunc, int tickless) {
-  return fmt::format("{}-{}-tick{}-fpu{}{}{}{}", kernel, opt_id, tick_hz, fpu_context,
-                     checks == "off" ? "" : "-checks", ramfunc ? "-ram" : "",
-                     tickless ? "-tickless" : "");
-}
+}  // namespace
 
 std::vector<Job> expand_jobs(const Matrix& m) {
   std::vector<Job> jobs;
+  const auto variants = combinations(m);
   for (const auto& k : m.kernels) {
-    std::filesystem::path port_file = m.firmware / "ports" / k.port / "port.cmake";
-    bool exists = std::filesystem::exists(port_file);
-    for (const auto& opt : m.opts) {
-      for (int tick : m.tick_hz) {
-        for (int fpu : m.fpu_context) {
-          for (const auto& checks : m.checks) {
-            for (int ram : m.ramfunc) {
-              for (int tl : m.tickless) {
-                Job j;
-                j.kernel = k;
-                j.board = m.board;
-                j.opt = opt;
-                j.opt_id = opt_id(opt);
-                j.tick_hz = tick;
-                j.fpu_context = fpu;
-                j.checks = checks;
-                j.ramfunc = ram;
-                j.tickless = tl;
-                j.tests = m.tests;
-                j.samples = m.samples;
-                j.warmup = m.warmup;
-                j.build_id = job_id(k.name, j.opt_id, tick, fpu, checks, ram, tl);
-                j.id = j.build_id;
-                j.port_exists = exists;
-                if (!exists) {
-                  j.port_missing_reason =
-                      fmt::format("no firmware port '{}' yet ({} does not exist)", k.port,
-                                  port_file.lexically_relative(m.firmware.parent_path()).string());
-                }
-                jobs.push_back(std::move(j));
-              }
-            }
-          }
+    for (const auto& board : m.boards) {
+      for (const auto& v : variants) {
+        Job j;
+        j.kernel = k;
+        j.board = board;
+        j.variant = v;
+        j.tests = m.tests;
+        j.samples = m.samples;
+        j.warmup = m.warmup;
+        j.build_id = model::job_id(k.name, v) + (m.boards.size() > 1 ? "-" + board : "");
+        j.id = j.build_id;
+        j.port_exists = k.port_exists;
+        if (!k.port_exists) {
+          j.port_missing_reason =
+              fmt::format("no firmware port '{}' yet (firmware/ports/{}/port.cmake does not exist)",
+                          k.port, k.port);
         }
+        jobs.push_back(std::move(j));
       }
     }
   }
   return select_jobs(std::move(jobs), m.only, m.exclude);
+}
+
+std::map<std::string, std::string> declared_pins(const Matrix& m, const KernelSpec& kernel,
+                                                 const std::string& board,
+                                                 const std::map<std::string, std::string>& fixed) {
+  std::map<std::string, std::string> pins;
+  if (const auto* b = m.catalog.board(board)) pins = b->expect;
+  for (const auto& [k, v] : m.expect) pins[k] = v;
+  for (const auto& [k, v] : fixed) pins[k] = v;
+  for (const auto& [k, v] : kernel.expect) {
+    if (v)
+      pins[k] = *v;
+    else
+      pins.erase(k);
+  }
+  return pins;
 }
 
 std::vector<Job> select_jobs(std::vector<Job> jobs, const std::vector<std::string>& only,

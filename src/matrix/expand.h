@@ -1,28 +1,28 @@
 #pragma once
-// Variant expansion: kernels x opt x tick x fpu x checks, in matrix order,
-// with stable readable ids (repeats are loads inside a job, not jobs).
+// Variant expansion: kernels x boards x the variant axes (model::axes(), in
+// table order), with stable readable ids (repeats are loads inside a job,
+// not jobs).
 #include <vector>
 
 #include "matrix/model.h"
 
 namespace rb::matrix {
 
-// "-O2 -g0" -> "O2", "-Os" -> "Os"; flags without an -O level are reduced to
-// [A-Za-z0-9]; the result only ever holds [A-Za-z0-9], so the id stays one
-// file name (docs/matrix.md, "Strings the tool passes on").
-std::string opt_id(const std::string& opt);
-
-// The job id of one variant: <kernel>-<opt id>-tick<hz>-fpu<0|1>, with
-// "-checks" appended when the kernels' API checks are on, "-ram" with code in
-// RAM and "-tickless" with the kernel's tickless idle (each default adds
-// nothing, so the ids of earlier runs stay what they were).
-std::string job_id(const std::string& kernel, const std::string& opt_id, int tick_hz,
-                   int fpu_context, const std::string& checks, int ramfunc = 0, int tickless = 0);
-
-// Every job of the matrix that m.only and m.exclude select. A kernel whose
-// firmware/ports/<port>/port.cmake is missing still gets its jobs, marked
-// port_exists=false with the reason.
+// Every job of the matrix that m.only and m.exclude select, for m.boards
+// (a matrix with no boards of its own takes the bench's: set them first).
+// The id is model::job_id, with "-<board>" appended when the matrix runs on
+// more than one board type. A kernel without a port directory still gets
+// its jobs, marked port_exists=false with the reason.
 std::vector<Job> expand_jobs(const Matrix& m);
+
+// The CONFIG pins a capture of `kernel` on `board` is verified against, in
+// the order each may override the one before: the board's facts
+// (RB_BOARD_EXPECT_*), the matrix's `expect:`, `fixed` (what the job itself
+// fixes: its variant, nonce, samples), then the kernel's own exceptions
+// (kernel.yaml `expect:`; a null removes a pin).
+std::map<std::string, std::string> declared_pins(const Matrix& m, const KernelSpec& kernel,
+                                                 const std::string& board,
+                                                 const std::map<std::string, std::string>& fixed);
 
 // The jobs whose id matches a glob of `only` (all when it is empty) and no
 // glob of `exclude` (fnmatch(3): `*`, `?`, `[...]`), in their order.

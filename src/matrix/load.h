@@ -1,22 +1,21 @@
 #pragma once
-// Loading and validating matrix and bench files. Validation collects every
-// problem of a file before failing, each as `file:line:column: message`, with
-// the allowed values when the set is closed.
+// Loading and validating matrix and bench files. The shape of each file is
+// its JSON Schema (docs/schema/matrix.schema.json, bench.schema.json, read by
+// valijson); what a schema cannot say (a board the firmware tree has, a
+// flasher the board names, a kernel's pin) is checked here against the
+// firmware tree's catalog. Every problem of a file is collected before
+// failing, each as `file:line:column: message`.
 #include <string>
 #include <vector>
 
+#include "catalog/catalog.h"
 #include "matrix/model.h"
 #include "util/result.h"
+#include "util/yaml_doc.h"
 
 namespace rb::matrix {
 
-struct Diagnostic {
-  std::string file;
-  int line = 0;    // 1-based; 0 when unknown
-  int column = 0;  // 1-based
-  std::string message;
-  std::string format() const;  // "file:line:column: error: message"
-};
+using rb::Diagnostic;
 
 // The outcome of loading one file: the model when `errors` is empty.
 template <typename T>
@@ -27,35 +26,38 @@ struct Loaded {
 };
 
 // Reads and validates a matrix. Relative paths in it (bench, firmware,
-// kernel sources) are resolved against the matrix file's directory. An
-// unreadable file or a YAML syntax error is one diagnostic.
-Loaded<Matrix> load_matrix(const std::filesystem::path& file);
-Loaded<Matrix> parse_matrix(const std::string& text, const std::filesystem::path& file);
+// kernel sources) are resolved against the matrix file's directory; its
+// kernels and boards are the firmware tree's (catalog::load). An unreadable
+// file or a YAML syntax error is one diagnostic.
+// `firmware`, when set, replaces the matrix's `firmware:` (run --firmware).
+Loaded<Matrix> load_matrix(const std::filesystem::path& file,
+                           const std::filesystem::path& firmware = {});
+Loaded<Matrix> parse_matrix(const std::string& text, const std::filesystem::path& file,
+                            const std::filesystem::path& firmware = {});
 
-Loaded<Bench> load_bench(const std::filesystem::path& file);
-Loaded<Bench> parse_bench(const std::string& text, const std::filesystem::path& file);
+// A bench's boards are checked against `catalog` (the matrix's firmware
+// tree); nullptr: the default tree (catalog::default_firmware_dir).
+Loaded<Bench> load_bench(const std::filesystem::path& file,
+                         const catalog::Catalog* catalog = nullptr);
+Loaded<Bench> parse_bench(const std::string& text, const std::filesystem::path& file,
+                          const catalog::Catalog* catalog = nullptr);
+
+// The matrix's boards when it names none: every board type of `bench`, in
+// the bench's order. Error (kUnavailable) when the bench has no instance of
+// a board the matrix names.
+Status for_boards(Matrix& m, const Bench& bench);
 
 // Applies the sweep `name` of m.sweeps to m (its variants, samples, warmup,
 // excludes); ErrorKind::kUsage naming the sweeps there are when m has none
 // of that name.
 Status select_sweep(Matrix& m, const std::string& name);
 
-// Test names the harness knows (docs/protocol.md section 8).
-const std::vector<std::string>& known_tests();
+// The default firmware tree's catalog, read once; throws std::runtime_error
+// when that tree has problems (a broken checkout).
+const catalog::Catalog& default_catalog();
 
-// Statistics a `reproducibility:` tolerance can name, as diff and regress
-// name them: n, min, median, avg, p90, p99, p999, max, stddev, jitter, base.
-const std::vector<std::string>& known_statistics();
-
-// How far a statistic may move between cold starts of one board before a
-// change is called real (seed 000: medians by a few cycles, tails and
-// maxima much more): absolute ticks and percent of the first value. The
-// hardware defaults of both `diff`/`regress` and `run --repeat`.
-struct StatisticAllowance {
-  const char* statistic;
-  double abs;
-  double pct;
-};
-const std::vector<StatisticAllowance>& hardware_allowances();
+// The matrix schema with its variants and tolerances made from the axis and
+// statistic tables (what `rtosbench schema matrix` prints).
+const nlohmann::json& matrix_schema();
 
 }  // namespace rb::matrix

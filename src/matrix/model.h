@@ -12,38 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "catalog/catalog.h"
+#include "model/axes.h"
+#include "model/catalog.h"
+
 namespace rb::matrix {
 
-// A second upstream repository a kernel needs (uC/OS-III's uC-CPU, NuttX's
-// apps); passed to the firmware as RB_KERNEL_SOURCE_<NAME>.
-struct ExtraSource {
-  std::string name;
-  std::string git;
-  std::string tag;
-  std::string commit;            // pinned commit (40 hex digits), empty if pinned by tag
-  std::filesystem::path source;  // local checkout (absolute), empty if none
-};
-
-struct KernelSpec {
-  std::string name;     // job id prefix and CONFIG kernel name, e.g. "freertos"
-  std::string port;     // firmware/ports/<port>/port.cmake; defaults to name
-  std::string version;  // pinned version, e.g. "10.5.1"; "n/a" for bare
-  std::string git;      // upstream URL; empty for kernels without source (bare)
-  std::string tag;      // upstream tag of `version` (optional with `commit`)
-  // Pinned commit (40 hex digits) for a version that has no tag, or whose
-  // tag could move (a branch): it wins over `tag`, which is then only checked.
-  std::string commit;
-  std::filesystem::path source;  // local checkout named in the matrix (absolute)
-  std::string note;              // shown with every result, e.g. why a version differs from a seed
-  // A kernel without a public source (PX5): what the user supplies with
-  // --kernel-source NAME=PATH (or `source:`); a directory that is not a git
-  // checkout is accepted for it, its commit n/a.
-  std::string supply;
-  std::vector<ExtraSource> extra_sources;
-  // Per-kernel pin overrides; an empty optional removes a pin.
-  std::map<std::string, std::optional<std::string>> expect;
-  bool needs_source() const { return !git.empty() || !source.empty() || !supply.empty(); }
-};
+using model::ExtraSource;
+using model::KernelSpec;
 
 struct Timeouts {
   double build_s = 900;
@@ -72,9 +48,7 @@ struct SpreadTolerance {
 // matrix's), may change samples/warmup and adds job-id globs to exclude.
 struct Sweep {
   std::string name, note;
-  std::vector<std::string> opts;
-  std::vector<int> tick_hz, fpu_context, ramfunc, tickless;
-  std::vector<std::string> checks;
+  std::map<std::string, std::vector<std::string>> variants;  // axis -> values
   std::optional<int> samples, warmup;
   std::vector<std::string> exclude;
 };
@@ -84,21 +58,14 @@ struct Matrix {
   std::string name;
   std::filesystem::path bench;     // default bench file (absolute), may be empty
   std::filesystem::path firmware;  // firmware CMake project (absolute)
-  std::string board;               // RB_BOARD of every image
-  std::string gcc_pin;             // arm-none-eabi-gcc -dumpversion to require; empty: none
+  catalog::Catalog catalog;        // what that firmware tree declares
+  // The boards its jobs are built for (`board:` or `boards:`); empty: every
+  // board type of the bench (filled when the run starts, for_boards).
+  std::vector<std::string> boards;
+  std::string gcc_pin;  // arm-none-eabi-gcc -dumpversion to require; empty: none
   std::vector<KernelSpec> kernels;
-  std::vector<std::string> opts{"-O2 -g0"};
-  std::vector<int> tick_hz{1000};
-  std::vector<int> fpu_context{0};
-  // RB_CHECKS: the kernels' API argument checks and asserts, "off" (seed
-  // 000's condition, the default) or "on" (docs/kernels.md, item by item).
-  std::vector<std::string> checks{"off"};
-  // RB_RAMFUNC: 1 runs the kernel's scheduler (the port's list) and the
-  // harness' measured code from RAM (seed 000 section 5.5), 0 from flash.
-  std::vector<int> ramfunc{0};
-  // RB_TICKLESS: 1 builds the kernel with its tickless idle (the port's
-  // RB_PORT_TICKLESS; seed 000 section 5.3), 0 with a periodic tick.
-  std::vector<int> tickless{0};
+  // The variant axes (model::axes()): axis -> values, every axis present.
+  std::map<std::string, std::vector<std::string>> variants;
   std::vector<std::string> tests{"all"};
   int samples = 10000;
   int warmup = 1000;
@@ -200,25 +167,22 @@ struct Bench {
   std::optional<LavaServer> lava;
 };
 
-// One expanded job: a kernel at one variant. Its loads (Matrix::repeats)
-// run inside the job.
+// One expanded job: a kernel at one variant on one board. Its loads
+// (Matrix::repeats) run inside the job.
 struct Job {
   std::string id;        // e.g. "freertos-O2-tick1000-fpu0", "...-fpu0-checks"
   std::string build_id;  // the image's id (equal to id: one image per job)
   KernelSpec kernel;
   std::string board;
-  std::string opt;     // e.g. "-O2 -g0"
-  std::string opt_id;  // e.g. "O2"
-  int tick_hz = 1000;
-  int fpu_context = 0;
-  std::string checks = "off";  // "off" or "on" (RB_CHECKS, CONFIG checks=)
-  int ramfunc = 0;             // RB_RAMFUNC, CONFIG ramfunc=
-  int tickless = 0;            // RB_TICKLESS, CONFIG tickless=
+  model::Variant variant;  // axis -> value, every axis of model::axes()
   std::vector<std::string> tests;
   int samples = 10000;
   int warmup = 1000;
   bool port_exists = true;
   std::string port_missing_reason;  // set when !port_exists
+
+  const std::string& axis(const std::string& key) const { return variant.at(key); }
+  int axis_int(const std::string& key) const { return std::stoi(variant.at(key)); }
 };
 
 }  // namespace rb::matrix

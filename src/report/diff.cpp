@@ -98,7 +98,7 @@ SeriesDiff compare_series(const SeriesValues* sa, const SeriesValues* sb,
   s.test = any.test;
   s.in_a = sa != nullptr;
   s.in_b = sb != nullptr;
-  s.not_measured = sb && !sb->not_measured.empty() ? sb->not_measured : sa ? sa->not_measured : "";
+  s.unjudged = sb && !sb->unjudged.empty() ? sb->unjudged : sa ? sa->unjudged : "";
   for (const auto& def : metric_defs()) {
     MetricDiff d = compare_metric(def, sa, sb, tolerances.lookup(s.test, s.key(), def.name));
     if (!d.a && !d.b) continue;
@@ -138,13 +138,13 @@ JobDiff compare_job(const JobSnapshot& a, const JobSnapshot& b, const Tolerances
   // A series that is not a measurement on this bench never decides the verdict.
   for (const auto& sb : b.series) {
     SeriesDiff s = compare_series(a.find(sb.phase, sb.name), &sb, tolerances);
-    if (s.not_measured.empty()) j.verdict = std::max(j.verdict, s.verdict);
+    if (s.unjudged.empty()) j.verdict = std::max(j.verdict, s.verdict);
     j.series.push_back(std::move(s));
   }
   for (const auto& sa : a.series) {
     if (b.find(sa.phase, sa.name)) continue;
     SeriesDiff s = compare_series(&sa, nullptr, tolerances);
-    if (s.not_measured.empty()) j.verdict = std::max(j.verdict, s.verdict);
+    if (s.unjudged.empty()) j.verdict = std::max(j.verdict, s.verdict);
     j.series.push_back(std::move(s));
   }
   return j;
@@ -251,13 +251,12 @@ std::string to_text(const DiffReport& r, bool all_rows) {
     }
     std::vector<std::array<std::string, 7>> rows;
     for (const auto& s : j.series) {
-      if (!s.not_measured.empty()) {
+      if (!s.unjudged.empty()) {
         // Compared, not judged: one row saying why, when it changed (or every row is asked for).
         if (!all_rows && s.verdict == Verdict::kIdentical) continue;
         rows.push_back(
             {s.key(), "", "", "", "", "",
-             fmt::format("{}not a measurement on this bench ({})",
-                         s.verdict == Verdict::kIdentical ? "" : "changed, ", s.not_measured)});
+             fmt::format("{}{}", s.verdict == Verdict::kIdentical ? "" : "changed, ", s.unjudged)});
         continue;
       }
       if (!s.in_a || !s.in_b) {
@@ -342,7 +341,7 @@ json to_json(const DiffReport& r) {
       json e{{"phase", s.phase},     {"name", s.name}, {"test", s.test},
              {"in_a", s.in_a},       {"in_b", s.in_b}, {"verdict", to_string(s.verdict)},
              {"statistics", metrics}};
-      if (!s.not_measured.empty()) e["not_measured"] = s.not_measured;
+      if (!s.unjudged.empty()) e["unjudged"] = s.unjudged;
       series.push_back(std::move(e));
     }
     jobs.push_back(json{{"job_id", j.id},

@@ -49,7 +49,7 @@ struct SeriesDiff {
   bool in_a = true, in_b = true;  // false: the series is on one side only
   // Not a measurement on this bench (either side's board says so), and why:
   // compared and shown, but its verdict does not count for the job's.
-  std::string not_measured;
+  std::string unjudged;
   std::vector<MetricDiff> metrics;
   Verdict verdict = Verdict::kIdentical;
   std::string key() const { return phase.empty() ? name : phase + "/" + name; }

@@ -113,10 +113,9 @@ void add_job_cases(const JobSnapshot& base, const JobSnapshot* cur, bool unfinis
   DiffReport diff = diff_runs(base_run, cur_run, tolerances, d);
   for (const auto& s : diff.jobs.front().series) {
     if (!s.in_a) continue;  // a new series has no baseline
-    if (!s.not_measured.empty()) {
+    if (!s.unjudged.empty()) {
       // Captured and verified, but no figure of this bench to hold against a tolerance.
-      add(s.key(), CaseOutcome::kSkipped,
-          fmt::format("not a measurement on this bench ({})", s.not_measured));
+      add(s.key(), CaseOutcome::kSkipped, s.unjudged);
       continue;
     }
     if (!s.in_b) {

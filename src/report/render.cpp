@@ -10,7 +10,6 @@
 #include <set>
 #include <tuple>
 
-#include "matrix/registry.h"
 #include "report/diff.h"
 #include "report/markdown.h"
 #include "report/svg.h"
@@ -277,7 +276,7 @@ void headline(Document& d, const RunView& cur) {
       std::string r = na_reason(j->snap, h.name, test_of_series(h.name));
       return r.empty() ? "-" : "n/a";
     }
-    if (!s->not_measured.empty()) return "n/m";
+    if (!s->unjudged.empty()) return s->unjudged.rfind("unstable", 0) == 0 ? "u/s" : "n/m";
     return f(*s);
   };
 
@@ -406,10 +405,10 @@ void every_series(Document& d, const RunView& cur) {
       };
       auto nm = net(s, "median");
       std::string key = s.key();
-      if (!s.not_measured.empty()) {
-        key += " (not a measurement)";
+      if (!s.unjudged.empty()) {
+        key += s.unjudged.rfind("unstable", 0) == 0 ? " (unstable)" : " (not a measurement)";
         reasons.insert(
-            fmt::format("`{}` on board `{}`: {}", s.name, or_dash(j->snap.board), s.not_measured));
+            fmt::format("`{}` on board `{}`: {}", s.name, or_dash(j->snap.board), s.unjudged));
       }
       t.rows.push_back(
           {j->snap.id, key, s.test, f("n"), f("min"), f("median"), nm ? ticks(*nm) : "-", f("p90"),
@@ -421,7 +420,9 @@ void every_series(Document& d, const RunView& cur) {
   }
   table(d, std::move(t));
   if (!reasons.empty()) {
-    paragraph(d, "Not a measurement on this bench:");
+    paragraph(
+        d,
+        "Not ranked or judged on this bench (the board's declarations as the run recorded them):");
     list(d, {reasons.begin(), reasons.end()});
   }
 }
@@ -444,8 +445,10 @@ void critical_phase(Document& d, const RunView& cur) {
         const uint64_t n = e.value("n", uint64_t{0});
         const uint64_t delayed = e.value("delayed", uint64_t{0});
         std::string name = series;
-        if (!matrix::not_measured_reason(j->snap.board, series).empty())
-          name += " (not a measurement)";
+        if (std::any_of(j->snap.series.begin(), j->snap.series.end(), [&](const SeriesValues& v) {
+              return v.name == series && !v.unjudged.empty();
+            }))
+          name += " (not judged on this bench)";
         t.rows.push_back(
             {j->snap.kernel, j->snap.id, name, fmt::format("{}", n), fmt::format("{}", delayed),
              n ? fmt::format("{:.2f}%",
@@ -545,8 +548,10 @@ const JobView* bare_for(const RunView& run, const JobView& j) {
     const store::JobSpec& bj = b.result->job;
     const store::JobSpec& jj = j.result->job;
     if (bj.kernel != "bare" || !footprint_of(*b.result).flash) continue;
-    if (bj.board != jj.board || bj.opt != jj.opt || bj.tick_hz != jj.tick_hz) continue;
-    if (!found || bj.fpu_context == jj.fpu_context) found = &b;
+    if (bj.board != jj.board || bj.axis("opt") != jj.axis("opt") ||
+        bj.axis("tick_hz") != jj.axis("tick_hz"))
+      continue;
+    if (!found || bj.axis("fpu_context") == jj.axis("fpu_context")) found = &b;
   }
   return found;
 }
@@ -962,7 +967,7 @@ void variants(Document& d, const RunView& cur) {
           auto it = groups[g].find(values[i]);
           const SeriesValues* s =
               it == groups[g].end() ? nullptr : it->second->snap.find(h.phase, h.name);
-          auto m = s && s->not_measured.empty() ? value(*s, "median") : std::nullopt;
+          auto m = s && s->unjudged.empty() ? value(*s, "median") : std::nullopt;
           row.push_back(m ? ticks(*m) : "-");
           if (m) {
             line.points.emplace_back(static_cast<double>(i), *m);
@@ -1223,11 +1228,11 @@ Status write_csv(const std::vector<RunView>& runs, const std::filesystem::path& 
   if (ec)
     return Error{fmt::format("cannot create CSV directory {}: {}", dir.string(), ec.message())};
 
-  std::string summary = csv_row(
-      {"run_id", "started_at",  "job_id",    "kernel", "status",      "unit",   "phase",
-       "series", "test",        "hz",        "n",      "min",         "median", "net_median",
-       "avg",    "p90",         "p99",       "p999",   "max",         "stddev", "jitter",
-       "base",   "base_series", "median_ns", "p99_ns", "not_measured"});
+  std::string summary =
+      csv_row({"run_id", "started_at",  "job_id",    "kernel", "status",  "unit",   "phase",
+               "series", "test",        "hz",        "n",      "min",     "median", "net_median",
+               "avg",    "p90",         "p99",       "p999",   "max",     "stddev", "jitter",
+               "base",   "base_series", "median_ns", "p99_ns", "unjudged"});
   std::string samples = csv_row({"run_id", "job_id", "unit", "phase", "series", "index", "ticks"});
   std::string foot = csv_row({"run_id", "job_id", "kernel", "board", "opt", "tick_hz", "text",
                               "data", "bss", "flash", "ram", "kernel_flash", "kernel_ram"});
@@ -1256,7 +1261,7 @@ Status write_csv(const std::vector<RunView>& runs, const std::filesystem::path& 
                             f("max"),      f("stddev"),
                             f("jitter"),   f("base"),
                             s.base,        ns("median"),
-                            ns("p99"),     s.not_measured});
+                            ns("p99"),     s.unjudged});
       }
       if (j.raw) {
         for (const auto& s : j.raw->series) {
@@ -1275,8 +1280,8 @@ Status write_csv(const std::vector<RunView>& runs, const std::filesystem::path& 
         KernelAlone k = kernel_alone(r, j);
         std::string kf = opt(k.flash), kr = opt(k.ram);
         const store::JobSpec& job = j.result->job;
-        foot += csv_row({r.snap.id, j.snap.id, j.snap.kernel, job.board, job.opt,
-                         fmt::format("{}", job.tick_hz), opt(fp.text), opt(fp.data), opt(fp.bss),
+        foot += csv_row({r.snap.id, j.snap.id, j.snap.kernel, job.board, job.axis("opt"),
+                         job.axis("tick_hz"), opt(fp.text), opt(fp.data), opt(fp.bss),
                          opt(fp.flash), opt(fp.ram), kf, kr});
       }
     }

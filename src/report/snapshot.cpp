@@ -6,7 +6,7 @@
 #include <cmath>
 #include <fstream>
 
-#include "matrix/registry.h"
+#include "matrix/load.h"
 #include "store/history.h"
 
 namespace rb::report {
@@ -124,6 +124,31 @@ Result<Run> load_run(const std::filesystem::path& dir) {
   return run;
 }
 
+store::BoardRecord board_record_of(const store::JobResult& r) {
+  if (r.board) return *r.board;
+  // A result written before runs recorded their board's declarations: the
+  // nearest there is, the firmware tree's today.
+  store::BoardRecord b;
+  b.name = !r.job.board.empty() ? r.job.board
+                                : (r.conditions.count("board") ? r.conditions.at("board") : "");
+  try {
+    if (const auto* info = matrix::default_catalog().board(b.name)) {
+      b.not_measured = info->not_measured;
+      b.unstable = info->unstable;
+    }
+  } catch (const std::exception&) {
+  }
+  return b;
+}
+
+std::string unjudged_note(const store::BoardRecord& board, const std::string& series) {
+  if (auto it = board.not_measured.find(series); it != board.not_measured.end())
+    return "not a measurement on this bench: " + it->second;
+  if (auto it = board.unstable.find(series); it != board.unstable.end())
+    return "unstable on this bench: " + it->second;
+  return "";
+}
+
 RunSnapshot snapshot_of(const Run& run) {
   RunSnapshot snap;
   snap.id = run.id();
@@ -145,11 +170,12 @@ RunSnapshot snapshot_of(const Run& run) {
                     ? r.job.board
                     : (r.conditions.count("board") ? r.conditions.at("board") : "");
     for (const auto& na : r.not_applicable) job.not_applicable.emplace_back(na.name, na.reason);
+    const store::BoardRecord board = board_record_of(r);
     for (const auto& s : r.series) {
       SeriesValues v;
       v.phase = s.phase;
       v.name = s.name;
-      v.not_measured = matrix::not_measured_reason(job.board, v.name);
+      v.unjudged = unjudged_note(board, v.name);
       v.hz = s.hz;
       v.has_raw = s.has_raw;
       std::string test = r.verify.test_of(v.phase, v.name);
@@ -191,7 +217,7 @@ json baseline_json(const RunSnapshot& snapshot, const std::string& exported_at) 
       json e{
           {"phase", s.phase}, {"name", s.name}, {"test", s.test}, {"hz", s.hz}, {"values", values}};
       if (!s.base.empty()) e["base"] = s.base;
-      if (!s.not_measured.empty()) e["not_measured"] = s.not_measured;
+      if (!s.unjudged.empty()) e["unjudged"] = s.unjudged;
       if (!s.loads.empty()) {
         json loads = json::array();
         for (const auto& l : s.loads) loads.push_back(l);
@@ -252,7 +278,9 @@ Result<RunSnapshot> load_baseline(const std::filesystem::path& file) {
         v.test = s.value("test", test_of_series(v.name));
         v.hz = s.value("hz", uint64_t{0});
         v.base = s.value("base", "");
-        v.not_measured = s.value("not_measured", "");
+        v.unjudged = s.value("unjudged", "");
+        if (v.unjudged.empty() && s.contains("not_measured"))  // baselines before "unjudged"
+          v.unjudged = "not a measurement on this bench: " + s.value("not_measured", "");
         const json values = s.value("values", json::object());
         for (const auto& [k, x] : values.items()) {
           if (!find_metric(k)) {

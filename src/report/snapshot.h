@@ -52,10 +52,12 @@ struct SeriesValues {
   std::map<std::string, double> values;  // metric -> value; absent when the result lacks it
   std::string base;  // the ruler series the "base" metric is the median of ("" when none)
   std::vector<std::map<std::string, double>> loads;  // per load, when the job was repeated
-  // Why the job's board cannot measure this series (its board.cmake's
-  // RB_BOARD_NOT_MEASURED_<name>); "" when it is a measurement. Shown as "not
-  // a measurement on this bench", never ranked, never held against a tolerance.
-  std::string not_measured;
+  // Why this series is no figure to rank or judge on the job's board, as the
+  // run recorded the board's declarations (RB_BOARD_NOT_MEASURED_<name>:
+  // "not a measurement on this bench: ...", RB_BOARD_UNSTABLE_<name>:
+  // "unstable on this bench: ..."); "" when it is one. Shown with this note,
+  // never ranked, never held against a tolerance.
+  std::string unjudged;
   // "name", or "phase/name" inside a phase.
   std::string key() const { return phase.empty() ? name : phase + "/" + name; }
 };
@@ -105,6 +107,13 @@ struct Run {
 Result<Run> load_run(const std::filesystem::path& dir);
 
 RunSnapshot snapshot_of(const Run& run);
+
+// The board's declarations a result was made under: its record, or for a
+// result older than the record, the firmware tree's today.
+store::BoardRecord board_record_of(const store::JobResult& r);
+// "not a measurement on this bench: <why>", "unstable on this bench: <why>"
+// or "" for a series the board measures.
+std::string unjudged_note(const store::BoardRecord& board, const std::string& series);
 
 // Reads a baseline file (kBaselineSchema). Error names the file and the
 // offending field.

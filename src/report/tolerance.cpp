@@ -30,8 +30,8 @@ Tolerances Tolerances::defaults() {
   // Emulated runs repeat to the instruction; on hardware the medians move by
   // a few cycles between cold starts (seed 000), tails and maxima much more.
   Tolerances t;
-  for (const auto& a : matrix::hardware_allowances())
-    t.default_[a.statistic] = Partial{a.abs, a.pct, false};
+  for (const auto& st : model::statistics())
+    t.default_[std::string(st.name)] = Partial{st.abs, st.pct, false};
   return t;
 }
 

@@ -799,19 +799,21 @@ void check_firmware_and_kernels(std::vector<Finding>& f, ProcessRunner& processe
   kernels::ResolveOptions ro = options;
   ro.fetch = false;  // doctor never clones
   kernels::SourceResolver resolver(processes, ro);
-  std::set<std::string> seen;
-  for (const auto& job : matrix::expand_jobs(m)) {
-    if (!seen.insert(job.kernel.name).second) continue;
-    std::string topic = "kernel " + job.kernel.name;
-    if (!job.port_exists) {
-      f.push_back(Finding{L::kInfo, topic, "PORT_MISSING: " + job.port_missing_reason, ""});
+  for (const auto& kernel : m.kernels) {
+    std::string topic = "kernel " + kernel.name;
+    if (!kernel.port_exists) {
+      f.push_back(Finding{L::kInfo, topic,
+                          fmt::format("PORT_MISSING: no firmware port '{}' yet "
+                                      "(firmware/ports/{}/port.cmake does not exist)",
+                                      kernel.port, kernel.port),
+                          ""});
       continue;
     }
-    if (!job.kernel.needs_source() && !ro.overrides.count(job.kernel.name)) {
+    if (!kernel.needs_source() && !ro.overrides.count(kernel.name)) {
       f.push_back(Finding{L::kOk, topic, "no kernel source needed", ""});
       continue;
     }
-    auto r = resolver.resolve(job.kernel, {});
+    auto r = resolver.resolve(kernel, {});
     if (!r.ok()) {
       f.push_back(
           Finding{L::kError, topic, r.error().message,
@@ -819,7 +821,7 @@ void check_firmware_and_kernels(std::vector<Finding>& f, ProcessRunner& processe
     } else {
       f.push_back(
           Finding{L::kOk, topic,
-                  fmt::format("{} at {} ({}, {})", job.kernel.version, r->main.commit.substr(0, 12),
+                  fmt::format("{} at {} ({}, {})", kernel.version, r->main.commit.substr(0, 12),
                               r->main.path.string(), r->main.origin),
                   ""});
     }

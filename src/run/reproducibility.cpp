@@ -9,7 +9,6 @@
 #include <set>
 
 #include "matrix/load.h"
-#include "matrix/registry.h"
 
 namespace rb::run {
 
@@ -66,14 +65,13 @@ ReproducibilityPolicy reproducibility_policy(const matrix::Matrix& m,
                                              const matrix::BoardInstance& board) {
   ReproducibilityPolicy p;
   const bool emulated = board.emulated;
-  for (const auto& name : matrix::known_statistics()) p.per_statistic[name] = {};
-  if (!emulated) {
+  for (const auto& st : model::statistics()) {
     // Cold starts of one board move medians by a few cycles and tails much
     // more: the same allowances `rtosbench diff` uses.
-    for (const auto& a : matrix::hardware_allowances())
-      p.per_statistic[a.statistic] = {a.abs, a.pct, false};
+    p.per_statistic[std::string(st.name)] =
+        emulated ? matrix::SpreadTolerance{} : matrix::SpreadTolerance{st.abs, st.pct, false};
   }
-  p.board = board.board;
+  if (const auto* info = m.catalog.board(board.board)) p.board = *info;
   p.origin = emulated ? "emulated bench default: identical loads"
                       : "hardware default (the allowances of diff)";
   if (!m.reproducibility.empty()) {
@@ -121,8 +119,7 @@ SpreadVerdict judge_loads(const std::vector<std::vector<store::SeriesRecord>>& l
     entry.phase = first->phase;
     entry.name = first->name;
     // A series the board exempts: its spread is recorded, never judged.
-    const std::string exempt =
-        policy.board.empty() ? "" : matrix::unjudged_reason(policy.board, first->name);
+    const std::string exempt = policy.board.unjudged_reason(first->name);
     bool exempt_differs = false;
     if (!missing.empty()) {
       v.identical = false;

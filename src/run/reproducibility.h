@@ -16,12 +16,11 @@
 namespace rb::run {
 
 struct ReproducibilityPolicy {
-  std::map<std::string, matrix::SpreadTolerance>
-      per_statistic;   // every matrix::known_statistics() entry
+  std::map<std::string, matrix::SpreadTolerance> per_statistic;  // every model::statistics() entry
   std::string origin;  // where the values came from, for the result and messages
-  // The board: its not_measured and unstable series are not judged
-  // (matrix::unjudged_reason); empty: every series is.
-  std::string board;
+  // The board's declarations as the run records them: its not_measured and
+  // unstable series are not judged (BoardInfo::unjudged_reason).
+  model::BoardInfo board;
 
   const matrix::SpreadTolerance& of(const std::string& statistic) const;
   // The result's `reproducibility` with only `loads` and `tolerance` filled.

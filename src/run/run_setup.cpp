@@ -46,7 +46,8 @@ Result<RunInputs> load_resumed(RunRequest& req, std::vector<matrix::Diagnostic>&
   const json saved = prev.value("options", json::object());
   in.original_matrix =
       prev.value("matrix", json::object()).value("source", d->matrix_snapshot().string());
-  auto lm = matrix::parse_matrix(slurp(d->matrix_snapshot()), in.original_matrix);
+  if (req.firmware.empty()) req.firmware = saved.value("firmware", "");
+  auto lm = matrix::parse_matrix(slurp(d->matrix_snapshot()), in.original_matrix, req.firmware);
   if (!lm.ok()) {
     diagnostics = lm.errors;
     return invalid(diagnostics, false);
@@ -54,7 +55,7 @@ Result<RunInputs> load_resumed(RunRequest& req, std::vector<matrix::Diagnostic>&
   in.matrix = lm.value;
   if (!req.bench.empty()) {
     in.original_bench = std::filesystem::absolute(req.bench).string();
-    auto lb = matrix::load_bench(req.bench);
+    auto lb = matrix::load_bench(req.bench, &in.matrix.catalog);
     if (!lb.ok()) {
       diagnostics = lb.errors;
       return invalid(diagnostics, !readable(req.bench));
@@ -63,7 +64,8 @@ Result<RunInputs> load_resumed(RunRequest& req, std::vector<matrix::Diagnostic>&
   } else {
     in.original_bench =
         prev.value("bench", json::object()).value("source", d->bench_snapshot().string());
-    auto lb = matrix::parse_bench(slurp(d->bench_snapshot()), in.original_bench);
+    auto lb =
+        matrix::parse_bench(slurp(d->bench_snapshot()), in.original_bench, &in.matrix.catalog);
     if (!lb.ok()) {
       diagnostics = lb.errors;
       return invalid(diagnostics, false);
@@ -77,7 +79,6 @@ Result<RunInputs> load_resumed(RunRequest& req, std::vector<matrix::Diagnostic>&
   }
   if (req.kernel_cache.empty()) req.kernel_cache = saved.value("kernel_cache", "");
   if (req.build_cache.empty()) req.build_cache = saved.value("build_cache", "");
-  if (req.firmware.empty()) req.firmware = saved.value("firmware", "");
   req.fetch = req.fetch || saved.value("fetch_kernels", false);
   if (req.repeat == 0) req.repeat = saved.value("repeats", 0);
   req.allow_other_commit = req.allow_other_commit || saved.value("allow_other_commit", false);
@@ -98,7 +99,7 @@ Result<RunInputs> load_new(const RunRequest& req, std::vector<matrix::Diagnostic
     diagnostics = matrix::load_matrix(req.matrix).errors;
     return invalid(diagnostics, true);
   }
-  auto lm = matrix::load_matrix(req.matrix);
+  auto lm = matrix::load_matrix(req.matrix, req.firmware);
   diagnostics = lm.errors;
   std::filesystem::path bench_file =
       req.bench.empty() ? lm.value.bench : std::filesystem::path(req.bench);
@@ -108,7 +109,7 @@ Result<RunInputs> load_new(const RunRequest& req, std::vector<matrix::Diagnostic
     std::filesystem::path shown =
         req.bench.empty() ? bench_file.lexically_proximate(std::filesystem::current_path())
                           : bench_file;
-    auto lb = matrix::load_bench(shown);
+    auto lb = matrix::load_bench(shown, lm.ok() ? &lm.value.catalog : nullptr);
     bench_unreadable = !readable(shown);
     diagnostics.insert(diagnostics.end(), lb.errors.begin(), lb.errors.end());
     in.bench = lb.value;
@@ -145,8 +146,7 @@ json options_json(const kernels::ResolveOptions& ko, const RunConfig& cfg) {
 Result<RunInputs> load_inputs(RunRequest& req, std::vector<matrix::Diagnostic>& diagnostics) {
   auto in = req.resume.empty() ? load_new(req, diagnostics) : load_resumed(req, diagnostics);
   if (!in.ok()) return in;
-  if (!req.firmware.empty())
-    in->matrix.firmware = std::filesystem::absolute(req.firmware).lexically_normal();
+  if (auto s = matrix::for_boards(in->matrix, in->bench); !s.ok()) return s.error();
   // One source of truth for the loads per job: the matrix's `repeats:`,
   // which --repeat replaces for this run (and its resumption).
   if (req.repeat > 0) in->matrix.repeats = req.repeat;
@@ -168,7 +168,6 @@ Result<RunInputs> load_inputs(RunRequest& req, std::vector<matrix::Diagnostic>& 
 }
 
 Result<PreparedRun> prepare_run(const RunRequest& req, RunInputs in, ProcessRunner& processes) {
-  if (auto s = check_bench_covers(in.matrix, in.bench); !s.ok()) return s.error();
   kernels::ResolveOptions ko;
   for (const auto& ks : req.kernel_sources) {
     auto o = kernels::parse_override(ks);

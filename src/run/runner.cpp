@@ -14,7 +14,6 @@
 
 #include "build/footprint.h"
 #include "matrix/expand.h"
-#include "matrix/registry.h"
 #include "probe/flasher.h"
 #include "run/lava_attempt.h"
 #include "run/reproducibility.h"
@@ -32,30 +31,18 @@ using store::JobStatus;
 std::map<std::string, std::string> job_expect(const matrix::Matrix& m, const matrix::Job& job,
                                               const std::string& nonce,
                                               const std::string& kernel_commit) {
-  std::map<std::string, std::string> pins = m.expect;
-  pins["nonce"] = nonce;
-  pins["port"] = job.kernel.port;
-  pins["board"] = job.board;
-  pins["opt"] = job.opt;
-  pins["tick"] = std::to_string(job.tick_hz);
-  pins["fpu"] = std::to_string(job.fpu_context);
-  pins["ramfunc"] = std::to_string(job.ramfunc);
-  pins["tickless"] = std::to_string(job.tickless);
-  pins["checks"] = job.checks;
-  pins["kernel_version"] = job.kernel.version;
-  pins["kernel_commit"] = kernel_commit;
-  pins["samples"] = std::to_string(job.samples);
-  pins["warmup"] = std::to_string(job.warmup);
-  for (const auto& [k, v] : job.kernel.expect) {
-    if (v) {
-      pins[k] = *v;
-    } else {
-      pins.erase(k);
-    }
-  }
+  std::map<std::string, std::string> fixed{{"nonce", nonce},
+                                           {"port", job.kernel.port},
+                                           {"board", job.board},
+                                           {"kernel_version", job.kernel.version},
+                                           {"kernel_commit", kernel_commit},
+                                           {"samples", std::to_string(job.samples)},
+                                           {"warmup", std::to_string(job.warmup)}};
+  for (const auto& a : model::axes()) fixed[std::string(a.config)] = job.axis(std::string(a.key));
+  auto pins = matrix::declared_pins(m, job.kernel, job.board, fixed);
   // A kernel's `checks: partial` says that its `off` build keeps checks it
   // cannot compile out (docs/kernels.md); its `on` build has them all.
-  if (job.checks == "on" && pins.count("checks") && pins["checks"] == "partial") {
+  if (job.axis("checks") == "on" && pins.count("checks") && pins["checks"] == "partial") {
     pins["checks"] = "on";
   }
   return pins;
@@ -63,25 +50,12 @@ std::map<std::string, std::string> job_expect(const matrix::Matrix& m, const mat
 
 void add_bench_pins(std::map<std::string, std::string>& pins, const matrix::BoardInstance& b) {
   pins.emplace("start", "host");
-  if (const auto* info = matrix::find_board(b.board); info && info->emulator.empty()) {
+  if (!b.emulated) {
     pins.emplace("baud", std::to_string(b.baud));
     pins.emplace("reset_cause", b.reset == matrix::ResetMethod::kPowerCycle ? "por"
                                 : b.reset == matrix::ResetMethod::kHardware ? "pin"
                                                                             : "sw");
   }
-}
-
-Status check_bench_covers(const matrix::Matrix& m, const matrix::Bench& bench) {
-  for (const auto& b : bench.boards) {
-    if (b.board == m.board) return {};
-  }
-  std::vector<std::string> have;
-  for (const auto& b : bench.boards) have.push_back(b.id + " (" + b.board + ")");
-  return make_error(
-      ErrorKind::kUnavailable,
-      fmt::format("bench '{}' ({}) has no board instance of board '{}' that matrix '{}' is built "
-                  "for; it has: {}",
-                  bench.name, bench.file.string(), m.board, m.name, fmt::join(have, ", ")));
 }
 
 int exit_code_for(const std::vector<store::JobResult>& results, int jobs_total, bool interrupted) {
@@ -182,9 +156,10 @@ store::Toolchain toolchain_json(const build::Toolchain& t) {
 store::JobSpec job_json(const matrix::Job& j, int repeats) {
   // `repeats`: the loads this job runs (each a cold start of its image).
   const auto& k = j.kernel;
-  return store::JobSpec{j.id,      j.build_id,    k.name,  k.version, k.git,     k.tag,
-                        k.commit,  k.note,        k.port,  j.board,   j.opt,     j.opt_id,
-                        j.tick_hz, j.fpu_context, repeats, j.tests,   j.samples, j.warmup};
+  return store::JobSpec{j.id,    j.build_id, k.name,    k.version,
+                        k.git,   k.tag,      k.commit,  k.note,
+                        k.port,  j.board,    j.variant, model::opt_id(j.axis("opt")),
+                        repeats, j.tests,    j.samples, j.warmup};
 }
 
 JobStatus status_of(verify::Outcome o) {
@@ -333,7 +308,9 @@ class Session {
       threads.emplace_back([this, w] { build_worker(w); });
     }
     for (const auto& b : cfg_.bench.boards) {
-      if (b.board != cfg_.matrix.board) continue;
+      if (std::find(cfg_.matrix.boards.begin(), cfg_.matrix.boards.end(), b.board) ==
+          cfg_.matrix.boards.end())
+        continue;
       // A LAVA entry runs as many jobs at once as it allows, one worker each.
       const int lanes = b.lava ? b.lava->jobs : 1;
       for (int k = 1; k <= lanes; ++k) {
@@ -385,6 +362,8 @@ class Session {
     r.job_id = j.id;
     r.build_id = j.build_id;
     r.job = job_json(j, std::max(1, cfg_.matrix.repeats));
+    if (const auto* b = cfg_.matrix.catalog.board(j.board))
+      r.board = store::BoardRecord{b->name, b->not_measured, b->unstable};
     r.toolchain = toolchain_json(cfg_.toolchain);
     return r;
   }
@@ -553,7 +532,7 @@ class Session {
     std::filesystem::create_directories(ref, ec);
     matrix::Job bare = lead;
     bare.kernel = bare_kernel();
-    bare.tickless = 0;  // a kernel's option: the bare port has no tick to stop
+    bare.variant["tickless"] = "0";  // a kernel's option: the bare port has no tick to stop
     json fk;
     auto kernel = resolver_.resolve(bare.kernel, ref / "source.log");
     if (!kernel.ok()) {
@@ -675,8 +654,11 @@ class Session {
           for (size_t ji : g.jobs)
             job_log(jobs_[ji].id,
                     fmt::format("build attempt {} failed: {}", n, out.error().message));
-          g.status = interrupt_requested() ? JobStatus::kInterrupted : JobStatus::kBuildError;
+          g.status = interrupt_requested()                   ? JobStatus::kInterrupted
+                     : build::variant_not_built(out.error()) ? JobStatus::kPortMissing
+                                                             : JobStatus::kBuildError;
           g.reason = out.error().message;
+          if (g.status == JobStatus::kPortMissing) break;  // no retry builds it
         }
       }
       progress_.idle(slot);
@@ -722,16 +704,23 @@ class Session {
     while (true) {
       size_t ji;
       {
+        // The first built job of this instance's board type.
         std::unique_lock lock(mu_);
-        cv_.wait_for(lock, std::chrono::milliseconds(100),
-                     [&] { return !ready_.empty() || builds_left_ == 0 || interrupt_requested(); });
+        auto mine = [&] {
+          return std::find_if(ready_.begin(), ready_.end(),
+                              [&](size_t j) { return jobs_[j].board == board.board; });
+        };
+        cv_.wait_for(lock, std::chrono::milliseconds(100), [&] {
+          return mine() != ready_.end() || builds_left_ == 0 || interrupt_requested();
+        });
         if (interrupt_requested()) break;
-        if (ready_.empty()) {
+        auto it = mine();
+        if (it == ready_.end()) {
           if (builds_left_ == 0) break;
           continue;
         }
-        ji = *ready_.begin();
-        ready_.erase(ready_.begin());
+        ji = *it;
+        ready_.erase(it);
       }
       run_job(ji, board, *flasher);
       progress_.idle(slot);
@@ -903,7 +892,10 @@ class Session {
     if (final_report) {
       out.conditions = final_report->config;
       out.unit = final_report->config.count("unit") ? final_report->config.at("unit") : "";
-      for (const auto& s : final_report->series) out.series.push_back(store::series_record(s));
+      for (const auto& s : final_report->series) {
+        out.series.push_back(store::series_record(s));
+        out.series.back().unit = cfg_.matrix.catalog.series_unit(s.name, out.unit);
+      }
       for (const auto& [name, reason] : final_report->not_applicable)
         out.not_applicable.push_back({name, reason});
       out.verify = store::verify_document(*final_report);

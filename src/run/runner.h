@@ -67,14 +67,11 @@ std::map<std::string, std::string> job_expect(const matrix::Matrix& m, const mat
                                               const std::string& nonce,
                                               const std::string& kernel_commit);
 
-// Error when the bench has no board instance for the matrix's board.
 // What the bench fixes, unless the matrix pins it otherwise: the start
 // handshake (`start=host`) and, on a real board, the console's rate and the
 // reset cause its release leaves in RCC_CSR (system reset: sw, nRST: pin,
 // power cycle: por).
 void add_bench_pins(std::map<std::string, std::string>& pins, const matrix::BoardInstance& b);
-
-Status check_bench_covers(const matrix::Matrix& m, const matrix::Bench& bench);
 
 // 74 when a job is STORE_ERROR; else 130 when interrupted; else 2 when any
 // infrastructure failure; else 1 when any measurement failure; else 0 (every

@@ -3,7 +3,6 @@
 #include <fmt/core.h>
 
 #include "matrix/load.h"
-#include "matrix/registry.h"
 #include "run/run_setup.h"
 #include "run/runner.h"
 #include "util/atomic_write.h"
@@ -46,7 +45,7 @@ std::string describe_idcode(const std::string& idcode) {
 
 std::vector<std::string> smoke_hints(const SmokeResult& r) {
   std::vector<std::string> hints;
-  const matrix::BoardInfo* info = matrix::find_board(r.board);
+  const model::BoardInfo* info = matrix::default_catalog().board(r.board);
   const bool emulated = info && !info->emulator.empty();
   if (r.status == store::JobStatus::kTimeout || r.status == store::JobStatus::kProtocolError) {
     if (r.bytes == 0) {

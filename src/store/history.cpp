@@ -12,7 +12,8 @@
 #include <set>
 #include <tuple>
 
-#include "matrix/registry.h"
+#include "matrix/load.h"
+#include "model/axes.h"
 #include "store/history_backend.h"
 #include "store/result.h"
 #include "util/sha256.h"
@@ -22,28 +23,40 @@ namespace rb::store {
 using nlohmann::json;
 
 std::string test_of_series(const std::string& name) {
-  // The harness test table (firmware/harness/rb_tests.h): a series it lists,
-  // else a CHECK named after its test (mutex_pi is the mutex test's).
-  for (const auto& t : matrix::harness_tests()) {
+  // A result older than the series' own `test`: the harness test table of
+  // the firmware tree (a series it lists, else a CHECK named after its test:
+  // mutex_pi is the mutex test's).
+  std::vector<model::HarnessTest> tests;
+  try {
+    tests = matrix::default_catalog().tests;
+  } catch (const std::exception&) {
+  }
+  for (const auto& t : tests) {
     for (const auto& s : t.series) {
-      if (s == name) return t.name;
+      if (s.name == name) return t.name;
     }
   }
-  for (const auto& t : matrix::harness_tests()) {
+  for (const auto& t : tests) {
     if (name.rfind(t.name + "_", 0) == 0) return t.name;
   }
   return name;
 }
 
 const std::vector<std::string>& pinned_condition_keys() {
-  // `counter` decides what a tick is, like `unit`. The clock the core really
-  // ran at, the flash wait states, caches, prefetch and interrupt priorities
-  // change every figure as much as the compiler does (seed 000 section 6.2).
-  static const std::vector<std::string> kKeys{
-      "harness", "compiler",     "opt",      "core",     "tick",          "kernel_version",
-      "board",   "unit",         "fpu",      "counter",  "core_measured", "flash_ws",
-      "icache",  "dcache",       "prefetch", "irq_prio", "tick_prio",     "pendsv_prio",
-      "ramfunc", "port_variant", "tickless"};
+  // Every pinned variant axis (model::axes(): opt, tick, fpu, checks, ramfunc,
+  // tickless), and what decides what a tick is: `counter` and `unit`, the
+  // clock the core really ran at, the flash wait states, caches, prefetch
+  // and interrupt priorities change every figure as much as the compiler
+  // does (seed 000 section 6.2).
+  static const std::vector<std::string> kKeys = [] {
+    std::vector<std::string> keys{"harness",  "compiler",  "core",        "kernel_version",
+                                  "board",    "unit",      "counter",     "core_measured",
+                                  "flash_ws", "icache",    "dcache",      "prefetch",
+                                  "irq_prio", "tick_prio", "pendsv_prio", "port_variant"};
+    for (const auto& a : model::axes())
+      if (a.pinned) keys.emplace_back(a.config);
+    return keys;
+  }();
   return kKeys;
 }
 
@@ -376,9 +389,6 @@ Status insert_job(Connection& db, const std::string& run_id, const JobResult& r)
   auto spec_or_condition = [&](const std::string& v, const char* key) {
     return has_spec && !v.empty() ? v : condition(r, key);
   };
-  auto number_or_condition = [&](int64_t v, const char* key) {
-    return has_spec ? std::optional<int64_t>(v) : integer_of(condition(r, key));
-  };
   std::optional<int64_t> flash, ram;
   if (r.build && r.build->footprint) {
     flash = r.build->footprint->flash;
@@ -390,11 +400,14 @@ Status insert_job(Connection& db, const std::string& run_id, const JobResult& r)
       " VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
       {run_id, r.job_id, spec_or_condition(r.job.kernel, "kernel"),
        spec_or_condition(r.job.kernel_version, "kernel_version"),
-       spec_or_condition(r.job.board, "board"), spec_or_condition(r.job.opt, "opt"),
-       integer_or_null(number_or_condition(r.job.tick_hz, "tick")),
-       integer_or_null(number_or_condition(r.job.fpu_context, "fpu")), to_string(r.status),
-       r.reason, r.unit, condition(r, "compiler"), condition(r, "harness"), integer_or_null(flash),
-       integer_or_null(ram), dump_json(json(r.conditions), -1), r.finished_at});
+       spec_or_condition(r.job.board, "board"), spec_or_condition(r.job.axis("opt"), "opt"),
+       integer_or_null(integer_of(!r.job.axis("tick_hz").empty() ? r.job.axis("tick_hz")
+                                                                 : condition(r, "tick"))),
+       integer_or_null(integer_of(!r.job.axis("fpu_context").empty() ? r.job.axis("fpu_context")
+                                                                     : condition(r, "fpu"))),
+       to_string(r.status), r.reason, r.unit, condition(r, "compiler"), condition(r, "harness"),
+       integer_or_null(flash), integer_or_null(ram), dump_json(json(r.conditions), -1),
+       r.finished_at});
   if (!ins.ok()) return ins.error();
   return {};
 }

@@ -277,8 +277,22 @@ void fields(V& v, JobSpec& x) {
   v.opt("id", x.id, "build_id", x.build_id, "kernel", x.kernel, "kernel_version", x.kernel_version,
         "kernel_git", x.kernel_git, "kernel_tag", x.kernel_tag, "kernel_pinned_commit",
         x.kernel_pinned_commit, "kernel_note", x.kernel_note, "port", x.port, "board", x.board,
-        "opt", x.opt, "opt_id", x.opt_id, "tick_hz", x.tick_hz, "fpu_context", x.fpu_context,
-        "repeats", x.repeats, "tests", x.tests, "samples", x.samples, "warmup", x.warmup);
+        "variant", x.variant, "opt_id", x.opt_id, "repeats", x.repeats, "tests", x.tests, "samples",
+        x.samples, "warmup", x.warmup);
+  if constexpr (std::is_same_v<V, Reader>) {
+    // Schema 1 before the axis table: opt, tick_hz and fpu_context alone.
+    std::string opt;
+    int64_t tick = -1, fpu = -1;
+    v.opt("opt", opt, "tick_hz", tick, "fpu_context", fpu);
+    if (!opt.empty()) x.variant.emplace("opt", opt);
+    if (tick >= 0) x.variant.emplace("tick_hz", std::to_string(tick));
+    if (fpu >= 0) x.variant.emplace("fpu_context", std::to_string(fpu));
+  }
+}
+
+template <typename V>
+void fields(V& v, BoardRecord& x) {
+  v.opt("name", x.name, "not_measured", x.not_measured, "unstable", x.unstable);
 }
 
 template <typename V>
@@ -371,6 +385,7 @@ template <typename V>
 void fields(V& v, SeriesRecord& x) {
   v.opt("phase", x.phase);
   v.req("name", x.name, "n", x.n);
+  v.if_set("test", x.test, "unit", x.unit);
   v.opt("hz", x.hz, "has_raw", x.has_raw, "sum_ticks", x.sum_ticks, "mean_ticks", x.mean_ticks,
         "stddev_ticks", x.stddev_ticks, "jitter", x.jitter, "avg_ticks", x.avg_ticks, "avg_ns",
         x.avg_ns, "min_ticks", x.min_ticks, "min_ns", x.min_ns, "median_ticks", x.median_ticks,
@@ -452,8 +467,10 @@ void fields(V& v, JobResult& x) {
   if constexpr (std::is_same_v<V, Reader>) x.build_id = x.job_id;  // results older than build_id
   v.opt("build_id", x.build_id);
   v.req("status", x.status);
-  v.opt("reason", x.reason, "job", x.job, "kernel_source", x.kernel_source, "toolchain",
-        x.toolchain, "build", x.build, "build_attempts", x.build_attempts, "expect", x.expect);
+  v.opt("reason", x.reason, "job", x.job);
+  v.if_set("board", x.board);
+  v.opt("kernel_source", x.kernel_source, "toolchain", x.toolchain, "build", x.build,
+        "build_attempts", x.build_attempts, "expect", x.expect);
   v.req("attempts", x.attempts);
   v.opt("conditions", x.conditions, "unit", x.unit, "series", x.series, "not_applicable",
         x.not_applicable, "verify", x.verify, "headline", x.headline, "finished_at", x.finished_at);
@@ -603,6 +620,7 @@ Status write_json(const std::filesystem::path& file, const json& j) {
     j = write(x);                     \
   }
 RB_TO_JSON(JobSpec)
+RB_TO_JSON(BoardRecord)
 RB_TO_JSON(SourceCheckout)
 RB_TO_JSON(KernelSource)
 RB_TO_JSON(Toolchain)
@@ -703,10 +721,17 @@ std::optional<double> defined(double v) {
 }
 }  // namespace
 
+std::string BoardRecord::unjudged_reason(const std::string& series) const {
+  if (auto it = not_measured.find(series); it != not_measured.end()) return it->second;
+  auto it = unstable.find(series);
+  return it == unstable.end() ? "" : it->second;
+}
+
 SeriesRecord series_record(const verify::SeriesStats& s) {
   SeriesRecord r;
   r.phase = s.phase;
   r.name = s.name;
+  r.test = s.test;
   r.n = s.n;
   r.hz = s.hz;
   r.has_raw = s.has_raw;

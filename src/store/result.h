@@ -35,11 +35,29 @@ inline constexpr int kSchemaVersion = 1;
 struct JobSpec {
   std::string id, build_id;
   std::string kernel, kernel_version, kernel_git, kernel_tag, kernel_pinned_commit, kernel_note;
-  std::string port, board, opt, opt_id;
-  int64_t tick_hz = 0, fpu_context = 0;
+  std::string port, board;
+  // Every variant axis (model::axes()) -> its value as text. Results written
+  // before the table (schema 1 without `variant`) had opt, tick_hz and
+  // fpu_context alone; they are read into it.
+  std::map<std::string, std::string> variant;
+  std::string opt_id;
   int64_t repeats = 1;
   std::vector<std::string> tests;
   int64_t samples = 0, warmup = 0;
+  // The axis' value, or "" when the job has none recorded.
+  std::string axis(const std::string& key) const {
+    auto it = variant.find(key);
+    return it == variant.end() ? "" : it->second;
+  }
+};
+
+// What the board declared when the run was made (board.cmake): reports,
+// diff and regress read these from the record, never from today's tree.
+struct BoardRecord {
+  std::string name;
+  std::map<std::string, std::string> not_measured;  // series -> why no measurement
+  std::map<std::string, std::string> unstable;      // series -> why the bench moves it
+  std::string unjudged_reason(const std::string& series) const;
 };
 
 // One checkout (the kernel's, or one of its extras).
@@ -148,6 +166,8 @@ struct AttemptRecord {
 // One series of a capture with every statistic (ticks and ns).
 struct SeriesRecord {
   std::string phase, name;
+  std::string test;  // the harness test that wrote it
+  std::string unit;  // its values' unit: the counter's (cycles, instructions), bytes, per-mille
   uint64_t n = 0, hz = 0;
   bool has_raw = false;
   uint64_t min_ticks = 0, median_ticks = 0, p90_ticks = 0, p99_ticks = 0, p999_ticks = 0,
@@ -267,6 +287,7 @@ struct JobResult {
   JobStatus status = JobStatus::kOk;
   std::string reason;  // why, for every status but OK
   JobSpec job;
+  std::optional<BoardRecord> board;  // absent in results older than the record
   std::optional<KernelSource> kernel_source;
   std::optional<Toolchain> toolchain;
   std::optional<BuildRecord> build;
@@ -328,6 +349,7 @@ struct RunSummary {
 // ---- serializers -------------------------------------------------------------------
 
 void to_json(nlohmann::json& j, const JobSpec& x);
+void to_json(nlohmann::json& j, const BoardRecord& x);
 void to_json(nlohmann::json& j, const SourceCheckout& x);
 void to_json(nlohmann::json& j, const KernelSource& x);
 void to_json(nlohmann::json& j, const Toolchain& x);

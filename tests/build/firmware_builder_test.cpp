@@ -35,7 +35,7 @@ class FirmwareBuild : public ::testing::Test {
     req_.job.id = req_.job.build_id = "bare-O2-tick1000-fpu0";
     req_.job.kernel.name = req_.job.kernel.port = "bare";
     req_.job.board = "qemu-netduinoplus2";
-    req_.job.opt = "-O2 -g0";
+    req_.job.variant = model::default_variant();
     req_.job.tests = {"all"};
     req_.job.samples = 32;
     req_.firmware_dir = fw_;
@@ -53,7 +53,7 @@ TEST_F(FirmwareBuild, ManifestChangesWithEveryInputButNotWithTheSourcePath) {
   EXPECT_EQ(*input_manifest(req_), *base);  // stable
 
   auto other = req_;
-  other.job.opt = "-Os -g0";
+  other.job.variant["opt"] = "-Os -g0";
   EXPECT_NE(*input_manifest(other), *base);
   other = req_;
   other.toolchain.gcc_banner = "arm-none-eabi-gcc 13.2.1";

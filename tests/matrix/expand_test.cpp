@@ -11,150 +11,166 @@ namespace rb::matrix {
 namespace {
 
 TEST(OptId, TakesTheOptimisationLevel) {
-  EXPECT_EQ(opt_id("-O2 -g0"), "O2");
-  EXPECT_EQ(opt_id("-g0 -Os"), "Os");
-  EXPECT_EQ(opt_id("-O3"), "O3");
-  EXPECT_EQ(opt_id("-flto -g0"), "fltog0");
+  EXPECT_EQ(model::opt_id("-O2 -g0"), "O2");
+  EXPECT_EQ(model::opt_id("-g0 -Os"), "Os");
+  EXPECT_EQ(model::opt_id("-O3"), "O3");
+  EXPECT_EQ(model::opt_id("-flto -g0"), "fltog0");
 }
 
-class ExpandJobs : public ::testing::Test {
- protected:
-  void SetUp() override {
-    fw_ = std::filesystem::temp_directory_path() / ("rb-expand-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(fw_ / "ports" / "freertos");
-    std::ofstream(fw_ / "ports" / "freertos" / "port.cmake") << "# port\n";
-  }
-  void TearDown() override { std::filesystem::remove_all(fw_); }
-  std::filesystem::path fw_;
-};
+// A matrix of the firmware tree's ports; newos has no port directory.
+Matrix load(const std::string& text) {
+  auto m = parse_matrix(text, "/m.yaml");
+  EXPECT_TRUE(m.ok()) << (m.errors.empty() ? "" : m.errors.front().format());
+  return m.value;
+}
 
-TEST_F(ExpandJobs, VariantsExpandInMatrixOrderWithStableIds) {
-  auto m = parse_matrix(R"(matrix: m
+std::vector<std::string> ids_of(const Matrix& m) {
+  std::vector<std::string> out;
+  for (const auto& j : expand_jobs(m)) out.push_back(j.id);
+  return out;
+}
+
+TEST(ExpandJobs, VariantsExpandInTableOrderWithStableIds) {
+  auto m = load(R"(matrix: m
 board: stm32f407-disco
 kernels:
-  - name: freertos
-    version: "1.2.3"
-    git: https://github.com/FreeRTOS/FreeRTOS-Kernel
-    tag: V1.2.3
-  - name: zephyr
+  - freertos
+  - {name: newos, version: "1.0", git: https://example.org/newos.git, tag: v1.0}
 variants:
   opt: ["-O2 -g0", "-Os -g0"]
   tick_hz: [1000, 100]
-)",
-                        "m.yaml");
-  ASSERT_TRUE(m.ok());
-  m.value.firmware = fw_;
-  auto jobs = expand_jobs(m.value);
+)");
+  auto jobs = expand_jobs(m);
   ASSERT_EQ(jobs.size(), 8u);
   EXPECT_EQ(jobs[0].id, "freertos-O2-tick1000-fpu0");
   EXPECT_EQ(jobs[1].id, "freertos-O2-tick100-fpu0");
   EXPECT_EQ(jobs[2].id, "freertos-Os-tick1000-fpu0");
-  EXPECT_EQ(jobs[4].id, "zephyr-O2-tick1000-fpu0");
+  EXPECT_EQ(jobs[4].id, "newos-O2-tick1000-fpu0");
   EXPECT_TRUE(jobs[0].port_exists);
   EXPECT_FALSE(jobs[4].port_exists);
-  EXPECT_NE(jobs[4].port_missing_reason.find("no firmware port 'zephyr'"), std::string::npos);
-  EXPECT_EQ(jobs[2].opt, "-Os -g0");
-  EXPECT_EQ(jobs[1].tick_hz, 100);
+  EXPECT_NE(jobs[4].port_missing_reason.find("no firmware port 'newos'"), std::string::npos);
+  EXPECT_EQ(jobs[2].axis("opt"), "-Os -g0");
+  EXPECT_EQ(jobs[1].axis_int("tick_hz"), 100);
+  EXPECT_EQ(jobs[0].board, "stm32f407-disco");
+  // Every axis of the table is in every job.
+  for (const auto& a : model::axes()) EXPECT_EQ(jobs[0].variant.count(std::string(a.key)), 1u);
 }
 
-TEST_F(ExpandJobs, ChecksIsTheLastAxisAndOnlyOnNamesItself) {
-  auto m = parse_matrix(R"(matrix: m
+TEST(ExpandJobs, LaterAxesNameThemselvesOnlyOffTheirDefault) {
+  auto m = load(R"(matrix: m
 board: stm32f407-disco
-kernels: [{name: freertos}, {name: threadx}]
+kernels: [freertos, threadx]
 variants:
   tick_hz: [1000, 100]
   checks: [off, on]
-)",
-                        "m.yaml");
-  ASSERT_TRUE(m.ok());
-  m.value.firmware = fw_;
-  auto jobs = expand_jobs(m.value);
+)");
+  auto jobs = expand_jobs(m);
   ASSERT_EQ(jobs.size(), 8u);
   // The default (off) keeps the ids runs had before the axis existed.
   EXPECT_EQ(jobs[0].id, "freertos-O2-tick1000-fpu0");
-  EXPECT_EQ(jobs[0].checks, "off");
   EXPECT_EQ(jobs[1].id, "freertos-O2-tick1000-fpu0-checks");
-  EXPECT_EQ(jobs[1].checks, "on");
+  EXPECT_EQ(jobs[1].axis("checks"), "on");
   EXPECT_EQ(jobs[1].build_id, jobs[1].id);  // another image
-  EXPECT_EQ(jobs[2].id, "freertos-O2-tick100-fpu0");
   EXPECT_EQ(jobs[7].id, "threadx-O2-tick100-fpu0-checks");
   std::set<std::string> ids;
   for (const auto& j : jobs) EXPECT_TRUE(ids.insert(j.id).second) << j.id;
+  auto v = model::default_variant();
+  EXPECT_EQ(model::job_id("k", v), "k-O2-tick1000-fpu0");
+  v["checks"] = "on";
+  v["ramfunc"] = "1";
+  v["tickless"] = "1";
+  EXPECT_EQ(model::job_id("k", v), "k-O2-tick1000-fpu0-checks-ram-tickless");
 }
 
-TEST_F(ExpandJobs, ChecksDefaultsToOff) {
-  auto m =
-      parse_matrix("matrix: m\nboard: stm32f407-disco\nkernels: [{name: freertos}]\n", "m.yaml");
-  ASSERT_TRUE(m.ok());
-  m.value.firmware = fw_;
-  auto jobs = expand_jobs(m.value);
+TEST(ExpandJobs, OneValueNeedsNoBrackets) {
+  auto m = load(
+      "matrix: m\nboard: stm32f407-disco\nkernels: [freertos]\n"
+      "variants: {tick_hz: 100, tickless: [0, 1]}\n");
+  EXPECT_EQ(ids_of(m), (std::vector<std::string>{"freertos-O2-tick100-fpu0",
+                                                 "freertos-O2-tick100-fpu0-tickless"}));
+}
+
+TEST(ExpandJobs, RepeatsAreLoadsInsideOneJob) {
+  auto m = load("matrix: m\nboard: stm32f407-disco\nkernels: [freertos]\nrepeats: 3\n");
+  auto jobs = expand_jobs(m);
   ASSERT_EQ(jobs.size(), 1u);
-  EXPECT_EQ(jobs[0].checks, "off");
-  EXPECT_EQ(job_id("k", "Os", 100, 1, "off"), "k-Os-tick100-fpu1");
-  EXPECT_EQ(job_id("k", "Os", 100, 1, "on"), "k-Os-tick100-fpu1-checks");
-  EXPECT_EQ(job_id("k", "O2", 1000, 0, "off", 1), "k-O2-tick1000-fpu0-ram");
-  EXPECT_EQ(job_id("k", "O2", 1000, 0, "on", 1), "k-O2-tick1000-fpu0-checks-ram");
-  EXPECT_EQ(job_id("k", "O2", 1000, 0, "off", 0, 1), "k-O2-tick1000-fpu0-tickless");
-  EXPECT_EQ(job_id("k", "O2", 1000, 0, "on", 1, 1), "k-O2-tick1000-fpu0-checks-ram-tickless");
-}
-
-TEST_F(ExpandJobs, TicklessIsTheLastAxisAndReachesTheJob) {
-  auto m = parse_matrix(
-      "matrix: m\nboard: stm32f407-disco\nkernels: [{name: freertos}]\n"
-      "variants: {tick_hz: [1000, 100], tickless: [0, 1]}\n",
-      "m.yaml");
-  ASSERT_TRUE(m.ok()) << m.errors.front().format();
-  m.value.firmware = fw_;
-  std::vector<std::string> ids;
-  std::vector<int> tickless;
-  for (const auto& j : expand_jobs(m.value)) {
-    ids.push_back(j.id);
-    tickless.push_back(j.tickless);
-  }
-  EXPECT_EQ(ids, (std::vector<std::string>{
-                     "freertos-O2-tick1000-fpu0", "freertos-O2-tick1000-fpu0-tickless",
-                     "freertos-O2-tick100-fpu0", "freertos-O2-tick100-fpu0-tickless"}));
-  EXPECT_EQ(tickless, (std::vector<int>{0, 1, 0, 1}));
-}
-
-TEST_F(ExpandJobs, RepeatsAreLoadsInsideOneJob) {
-  auto m = parse_matrix(
-      "matrix: m\nboard: stm32f407-disco\nkernels: [{name: freertos}]\nrepeats: 3\n", "m.yaml");
-  ASSERT_TRUE(m.ok());
-  m.value.firmware = fw_;
-  auto jobs = expand_jobs(m.value);
-  ASSERT_EQ(jobs.size(), 1u);
-  EXPECT_EQ(jobs[0].id, "freertos-O2-tick1000-fpu0");
   EXPECT_EQ(jobs[0].build_id, jobs[0].id);
-  EXPECT_EQ(m.value.repeats, 3);
+  EXPECT_EQ(m.repeats, 3);
 }
 
-TEST_F(ExpandJobs, OnlyAndExcludeSelectByIdGlob) {
-  auto m = parse_matrix(
-      "matrix: m\nboard: stm32f407-disco\nkernels: [{name: freertos}, {name: zephyr}]\n"
-      "variants: {opt: ['-O2', '-Os'], tick_hz: [1000, 100]}\n",
-      "m.yaml");
-  ASSERT_TRUE(m.ok());
-  m.value.firmware = fw_;
-  auto ids = [&] {
-    std::vector<std::string> out;
-    for (const auto& j : expand_jobs(m.value)) out.push_back(j.id);
-    return out;
-  };
-  EXPECT_EQ(ids().size(), 8u);
-  m.value.only = {"zephyr-*"};
-  EXPECT_EQ(ids(), (std::vector<std::string>{"zephyr-O2-tick1000-fpu0", "zephyr-O2-tick100-fpu0",
-                                             "zephyr-Os-tick1000-fpu0", "zephyr-Os-tick100-fpu0"}));
-  m.value.exclude = {"*-tick100-*", "*-Os-*"};
-  EXPECT_EQ(ids(), (std::vector<std::string>{"zephyr-O2-tick1000-fpu0"}));
-  m.value.only.clear();
-  EXPECT_EQ(ids(),
+// Without a board of its own the matrix takes the bench's board types; with
+// several, the board ends every id.
+TEST(ExpandJobs, BoardsComeFromTheBench) {
+  auto m = load("matrix: m\nkernels: [bare]\n");
+  Bench bench;
+  bench.boards.push_back(BoardInstance{"q", "qemu-netduinoplus2"});
+  bench.boards.push_back(BoardInstance{"d", "stm32f407-disco"});
+  ASSERT_TRUE(for_boards(m, bench).ok());
+  EXPECT_EQ(ids_of(m), (std::vector<std::string>{"bare-O2-tick1000-fpu0-qemu-netduinoplus2",
+                                                 "bare-O2-tick1000-fpu0-stm32f407-disco"}));
+  auto one = load("matrix: m\nboard: stm32f407-disco\nkernels: [bare]\n");
+  Bench qemu;
+  qemu.boards.push_back(BoardInstance{"q", "qemu-netduinoplus2"});
+  auto s = for_boards(one, qemu);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message.find("no board instance of board 'stm32f407-disco'"),
+            std::string::npos);
+}
+
+// `all`: every port of the tree but the template, the reference first; an
+// entry after it replaces that port's pin.
+TEST(ExpandJobs, AllIsEveryDiscoveredPort) {
+  auto m = load("matrix: m\nboard: qemu-netduinoplus2\nkernels: all\n");
+  ASSERT_FALSE(m.kernels.empty());
+  EXPECT_EQ(m.kernels.front().name, "bare");
+  for (const auto& k : m.kernels) EXPECT_NE(k.name, "template");
+  auto o = load(
+      "matrix: m\nboard: qemu-netduinoplus2\nkernels:\n  - all\n"
+      "  - {name: zephyr, git: https://github.com/zephyrproject-rtos/zephyr, tag: v3.5.0}\n");
+  ASSERT_EQ(o.kernels.size(), m.kernels.size());
+  for (size_t i = 0; i < o.kernels.size(); ++i) {
+    EXPECT_EQ(o.kernels[i].name, m.kernels[i].name);
+    if (o.kernels[i].name != "zephyr") continue;
+    EXPECT_EQ(o.kernels[i].tag, "v3.5.0");
+    EXPECT_EQ(o.kernels[i].commit, "");                // a new pin replaces the whole pin
+    EXPECT_EQ(o.kernels[i].extra_sources.size(), 2u);  // the port's modules stay
+  }
+}
+
+TEST(ExpandJobs, DeclaredPinsLayerBoardMatrixJobKernel) {
+  auto m = load(
+      "matrix: m\nboard: stm32f407-disco\nkernels: [nuttx, tencentos]\n"
+      "expect: {lookup: clz, core: \"100\"}\n");
+  auto nuttx = declared_pins(m, m.kernels[0], "stm32f407-disco", {{"tick", "1000"}});
+  EXPECT_EQ(nuttx.at("counter"), "dwt");     // the board's
+  EXPECT_EQ(nuttx.at("core"), "100");        // the matrix over the board
+  EXPECT_EQ(nuttx.at("tick"), "1000");       // the job's
+  EXPECT_EQ(nuttx.at("lookup"), "generic");  // the kernel's over the matrix
+  EXPECT_EQ(nuttx.at("tick_prio"), "14");    // the kernel's over the board
+  auto tos = declared_pins(m, m.kernels[1], "stm32f407-disco", {{"checks", "off"}});
+  EXPECT_EQ(tos.at("checks"), "partial");  // over the job's
+  EXPECT_EQ(tos.at("tick_prio"), "15");
+}
+
+TEST(ExpandJobs, OnlyAndExcludeSelectByIdGlob) {
+  auto m = load(
+      "matrix: m\nboard: stm32f407-disco\nkernels: [freertos, zephyr]\n"
+      "variants: {opt: ['-O2', '-Os'], tick_hz: [1000, 100]}\n");
+  EXPECT_EQ(ids_of(m).size(), 8u);
+  m.only = {"zephyr-*"};
+  EXPECT_EQ(ids_of(m),
+            (std::vector<std::string>{"zephyr-O2-tick1000-fpu0", "zephyr-O2-tick100-fpu0",
+                                      "zephyr-Os-tick1000-fpu0", "zephyr-Os-tick100-fpu0"}));
+  m.exclude = {"*-tick100-*", "*-Os-*"};
+  EXPECT_EQ(ids_of(m), (std::vector<std::string>{"zephyr-O2-tick1000-fpu0"}));
+  m.only.clear();
+  EXPECT_EQ(ids_of(m),
             (std::vector<std::string>{"freertos-O2-tick1000-fpu0", "zephyr-O2-tick1000-fpu0"}));
-  m.value.only = {"[fz]*-O2-tick1000-fpu?"};
-  m.value.exclude = {"f*"};
-  EXPECT_EQ(ids(), (std::vector<std::string>{"zephyr-O2-tick1000-fpu0"}));
-  m.value.only = {"nothing"};
-  EXPECT_TRUE(ids().empty());
+  m.only = {"[fz]*-O2-tick1000-fpu?"};
+  m.exclude = {"f*"};
+  EXPECT_EQ(ids_of(m), (std::vector<std::string>{"zephyr-O2-tick1000-fpu0"}));
+  m.only = {"nothing"};
+  EXPECT_TRUE(ids_of(m).empty());
 }
 
 }  // namespace

@@ -58,7 +58,7 @@ for f in "$corpus"/matrix-*.yaml "$corpus"/bench-*.yaml "$work"/gen/*.yaml; do
   case $name in
     matrix-huge.yaml) expect=$huge_expect ;;
     matrix-laughs.yaml) expect="YAML nodes" ;;
-    matrix-long-git.yaml) expect="longer than 512 characters" ;;
+    matrix-long-git.yaml) expect="longer than 4096 bytes" ;;
     *) expect=$(head -1 "$f" | sed -n 's/^# expect: //p') ;;
   esac
   [[ -n $expect ]] || { fail "$name: no '# expect:' line"; continue; }

@@ -3,16 +3,15 @@
 # one port twice for qemu-netduinoplus2, with RB_CHECKS=off and RB_CHECKS=on
 # (one series, few samples), runs both under QEMU and requires
 #   - `rtosbench verify` to accept each log with the pins the matrices use:
-#     checks=off / checks=on, and lookup=clz, or what the kernel's entry in
-#     configs/qemu.yaml pins instead (TencentOS checks=partial). The port
+#     checks=off / checks=on, and lookup=clz, or what the kernel's
+#     kernel.yaml pins instead (TencentOS checks=partial). The port
 #     derives CONFIG checks= from the kernel's own macros (e.g. ThreadX'
 #     TX_DISABLE_ERROR_CHECKING), so a define that stops short of the
 #     kernel's configuration header fails here;
-#   - the `on` image's api_overhead median to exceed the `off` image's: the
-#     kernel code on the measured path really changed, not only a string.
-#     LiteOS-M's one switchable check sits in the task switch
-#     (OsTaskSwitchCheck; its argument checks are always compiled): for it the
-#     series compared is wake_latency, a give that switches to the woken task.
+#   - the `on` image's median of the kernel's checks_series (kernel.yaml;
+#     api_overhead unless its checks sit elsewhere, as LiteOS-M's in the task
+#     switch) to exceed the `off` image's: the kernel code on the measured
+#     path really changed, not only a string.
 #
 #   checks-test.sh PORT ENV_VAR RTOSBENCH_BIN REPO_ROOT WORK_DIR GENERATOR
 #
@@ -25,8 +24,8 @@ port=$1 env_var=$2 bin=$3 root=$4 work=$5 gen=$6
 [[ -x $bin ]] || fail "rtosbench binary not found: $bin"
 extra=()
 if [[ $port != bare ]]; then # bare: no kernel source (ENV_VAR is "-")
-  version=$("$root/scripts/kernel-env.sh" --pins | awk -v k="$port" '$1 == k && $2 == "-" { print $3 }')
-  [[ -n $version && $version != - ]] || fail "configs/qemu.yaml pins no version of kernel '$port'"
+  version=$(kernel_fact "$port" .version)
+  [[ -n $version && $version != n/a ]] || fail "firmware/ports/$port/kernel.yaml pins no version"
   src=${!env_var:-}
   if [[ -z $src ]]; then
     echo "SKIPPED: source for $port not found: set $env_var to a checkout of the kernel"
@@ -37,15 +36,10 @@ if [[ $port != bare ]]; then # bare: no kernel source (ENV_VAR is "-")
   port_extra_sources "$port"
 fi
 
-# The series compared: api_overhead (sem give + take, no switch), except where
-# the kernel's switchable checks are not on that path: LiteOS-M (its stack
-# check in the task switch) wake_latency, Mbed OS (RTX's stack check on every
-# switch, MBED_ASSERT) round_trip.
-case $port in
-  liteos_m) series=wake_latency ;;
-  mbedos) series=round_trip ;;
-  *) series=api_overhead ;;
-esac
+# The series compared: where the kernel's switchable checks cost (kernel.yaml
+# checks_series: api_overhead, a sem give + take without a switch, unless they
+# sit elsewhere).
+series=$(kernel_fact "$port" .checks_series)
 
 mkdir -p "$work"
 declare -A median
@@ -59,8 +53,8 @@ for checks in off on; do
   "$root/scripts/run-qemu.sh" "$build/rtosbench-fw.elf" "$log" 300 || rc=$?
   [[ $rc -eq 0 ]] || { tail -5 "$log" >&2; fail "RB_CHECKS=$checks: run-qemu.sh exited $rc"; }
   want=$checks
-  [[ $checks == off ]] && want=$(port_expect "$port" checks off)
-  lookup=$(port_expect "$port" lookup clz)
+  [[ $checks == off ]] && want=$(kernel_fact "$port" '.expect.checks // "off"')
+  lookup=$(kernel_fact "$port" '.expect.lookup // "clz"')
   rc=0
   "$bin" verify "$log" --expect "checks=$want" --expect "lookup=$lookup" --expect "port=$port" \
     --expect nonce=c4ec0001 >"$build.verify.txt" 2>&1 || rc=$?

@@ -27,34 +27,37 @@ port_build() {
   fi
 }
 
-# port_expect PORT KEY DEFAULT: the CONFIG value the port's entry in
-# configs/qemu.yaml pins for KEY (its `expect:`), else DEFAULT. The matrix is
-# the one place a kernel's exceptions live (TencentOS checks=partial, ChibiOS
-# lookup=generic, NuttX its interrupt levels).
-port_expect() {
-  local v
-  v=$("$root/scripts/kernel-env.sh" --expects | awk -v k="$1" -v key="$2" '$1 == k && $2 == key { print $3 }')
-  echo "${v:-$3}"
+# kernel_fact PORT JQ_FILTER: one fact of the port's kernel.yaml, as
+# `rtosbench kernels show` reads it (the one place a kernel's pin, NA
+# reasons, known defects and exceptions live). Needs $bin.
+kernel_fact() {
+  "$bin" kernels show "$1" | jq -r "$2"
+}
+
+# board_pins PORT BOARD: one `--expect KEY=VALUE` argument pair per CONFIG
+# pin a capture of PORT on BOARD is verified against (the board's
+# RB_BOARD_EXPECT_*, configs/qemu.yaml's expect:, the kernel's own
+# exceptions), appended to the array `expect`.
+board_pins() {
+  local line
+  while IFS= read -r line; do
+    expect+=(--expect "$line")
+  done < <("$bin" kernels expect "$1" --board "$2" --matrix "$root/configs/qemu.yaml")
 }
 
 # port_extra_sources PORT: appends to the array `extra` one
-# -DRB_KERNEL_SOURCE_<EXTRA>=<dir> per extra source of PORT's pin in
-# configs/qemu.yaml (scripts/kernel-env.sh --pins), the directory read from
-# the variable scripts/kernel-env.sh exports for it,
-# RTOSBENCH_KERNEL_<PORT>_<EXTRA> (uC/OS-III keeps its old names
-# RTOSBENCH_KERNEL_UCOS3_CPU / _LIB). An unset variable ends the test as
-# SKIPPED (exit 77) with its reason, except for uC/OS-III, whose recipe also
-# finds uC-CPU and uC-LIB next to the uC-OS3 checkout (ports/ucos3/port.cmake).
+# -DRB_KERNEL_SOURCE_<EXTRA>=<dir> per extra source of PORT's pin, the
+# directory read from RTOSBENCH_KERNEL_<PORT>_<EXTRA> (`rtosbench kernels env`
+# sets it from the kernel cache). An unset variable ends the test as SKIPPED
+# (exit 77) with its reason.
 port_extra_sources() {
   local port=$1 x var dir
-  declare -A old_var=([ucos3.uc_cpu]=UCOS3_CPU [ucos3.uc_lib]=UCOS3_LIB)
-  for x in $("$root/scripts/kernel-env.sh" --pins | awk -v k="$port" '$1 == k && $2 != "-" { print $2 }'); do
-    var=RTOSBENCH_KERNEL_${old_var[$port.$x]:-${port^^}_${x^^}}
+  for x in $(kernel_fact "$port" '.extra_sources[].name'); do
+    var=RTOSBENCH_KERNEL_${port^^}_${x^^}
     dir=${!var:-}
     if [[ -z $dir ]]; then
-      [[ $port == ucos3 ]] && continue
       echo "SKIPPED: source for $port's extra source $x not found: set $var to its checkout" \
-        "(scripts/kernel-env.sh sets it from the kernel cache)"
+        "(eval \"\$(rtosbench kernels env)\" sets it from the kernel cache)"
       exit 77
     fi
     [[ -d $dir ]] || fail "$var='$dir' is not a directory"

@@ -3,11 +3,13 @@
 # kernel source, the real arm-none-eabi-gcc, the real QEMU and the real
 # `rtosbench verify`.
 #
-#   port-test.sh qemu PORT ENV_VAR RTOSBENCH_BIN REPO_ROOT WORK_DIR GENERATOR BARE_BUILD [KNOWN_DEFECT]
+#   port-test.sh qemu PORT ENV_VAR RTOSBENCH_BIN REPO_ROOT WORK_DIR GENERATOR BARE_BUILD
 #   port-test.sh f407 PORT ENV_VAR RTOSBENCH_BIN REPO_ROOT WORK_DIR GENERATOR
 #
-# VERSION, the kernel's pinned version, is read from its entry in
-# configs/qemu.yaml (scripts/kernel-env.sh --pins): the pin lives there only.
+# The kernel's facts (its pinned version, extra sources, the tests its port
+# reports NA, its known defect, its CONFIG exceptions) are read from its
+# kernel.yaml through `rtosbench kernels show` and `kernels expect`: they
+# live there only.
 #
 # The kernel source is the directory named by the environment variable
 # ENV_VAR (e.g. RTOSBENCH_KERNEL_FREERTOS), read now, at test time. When it is
@@ -22,9 +24,10 @@
 #   checks=off and lookup=clz among them, or what the kernel's entry pins),
 #   every test run but the ones tests/ports/expected-na.txt lists for the port
 #   (those NA), and a second run to give identical statistics
-#   (QEMU -icount is deterministic). KNOWN_DEFECT=<check> instead requires verify to
-#   report exactly one problem: that CHECK failing (a kernel defect documented
-#   in docs/kernels.md), everything else valid. Then computes the footprint
+#   (QEMU -icount is deterministic). A kernel whose kernel.yaml names a
+#   known defect (`defects: {<check>: ...}`) instead requires verify to
+#   report exactly one problem: that CHECK failing (documented in
+#   docs/kernels.md), everything else valid. Then computes the footprint
 #   against BARE_BUILD (`rtosbench footprint`) and checks its two ways of
 #   counting agree.
 # f407: builds the stm32f407-disco image and checks the outputs.
@@ -34,10 +37,11 @@ set -euo pipefail
 
 mode=$1 port=$2 env_var=$3 bin=$4 root=$5 work=$6 gen=$7
 bare=${8:-}
-defect=${9:-}
 case $mode in qemu | f407) ;; *) fail "unknown mode '$mode' (qemu or f407)" ;; esac
-version=$("$root/scripts/kernel-env.sh" --pins | awk -v k="$port" '$1 == k && $2 == "-" { print $3 }')
-[[ -n $version && $version != - ]] || fail "configs/qemu.yaml pins no version of kernel '$port'"
+[[ -x $bin ]] || fail "rtosbench binary not found: $bin"
+version=$(kernel_fact "$port" .version)
+[[ -n $version && $version != n/a ]] || fail "firmware/ports/$port/kernel.yaml pins no version"
+defect=$(kernel_fact "$port" '.defects | keys | join(" ")')
 
 src=${!env_var:-}
 if [[ -z $src ]]; then
@@ -74,7 +78,6 @@ echo "$port for $board built in $((SECONDS - start)) s: $(cat "$build/size.json"
 [[ $mode == f407 ]] && exit 0
 
 # ---- qemu: run, verify ------------------------------------------------------
-[[ -x $bin ]] || fail "rtosbench binary not found: $bin"
 log=$work/$port-qemu.log
 start=$SECONDS
 rc=0
@@ -83,18 +86,14 @@ rc=0
 echo "ran under QEMU in $((SECONDS - start)) s: $(wc -l <"$log") lines"
 
 # Equal kernel settings (docs/kernels.md, "API checks"): API checks off, the
-# ready-task lookup by CLZ, SysTick and PendSV at 15, the test timer at 14;
-# a kernel's entry in configs/qemu.yaml names its exceptions (port_expect).
-checks=$(port_expect "$port" checks off)
-lookup=$(port_expect "$port" lookup clz)
-tick_prio=$(port_expect "$port" tick_prio 15)
-irq_prio=$(port_expect "$port" irq_prio 14)
-pendsv_prio=$(port_expect "$port" pendsv_prio "$tick_prio")
+# ready-task lookup by CLZ, the board's interrupt levels; the kernel's
+# kernel.yaml names its exceptions (`rtosbench kernels expect`).
 expect=()
-for pin in "checks=$checks" "lookup=$lookup" "kernel=$port" "port=$port" "board=$board" "kernel_version=$version" \
+board_pins "$port" "$board"
+for pin in "checks=$(kernel_fact "$port" '.expect.checks // "off"')" "kernel=$port" "port=$port" \
+  "board=$board" "kernel_version=$version" \
   "harness=$("$root/scripts/fw-harness-hash.sh" "$root/firmware/harness")" "nonce=$nonce" \
-  tick=1000 preempt=1 slicing=1 fpu=0 stack_words=512 "irq_prio=$irq_prio" "tick_prio=$tick_prio" \
-  "pendsv_prio=$pendsv_prio" counter=tim2 unit=instructions debugger=0 samples=$samples warmup=$warmup; do
+  tick=1000 preempt=1 slicing=1 fpu=0 stack_words=512 debugger=0 samples=$samples warmup=$warmup; do
   expect+=(--expect "$pin")
 done
 rc=0
@@ -139,15 +138,15 @@ if cmp -s <(grep -E "$moving" "$log") <(grep -E "$moving" "$log.2"); then
 else
   echo "second run: statistics identical but for the series the board declares unstable ($unstable)"
 fi
-# Every harness test runs but those the port reports NA by design
-# (tests/ports/expected-na.txt, reasons in docs/kernels.md): exactly those.
+# Every harness test runs but those the port reports NA by design (its
+# kernel.yaml `na:`, with their reasons): exactly those.
 end=$(grep '^END,' "$log" | cut -d'|' -f1)
 total=$(grep -c '^  X(' "$root/firmware/harness/rb_tests.h")
-na_want=$(awk -v p="$port" '$1 == p { print $2 }' "$root/tests/ports/expected-na.txt" | sort)
+na_want=$(kernel_fact "$port" '.na | keys[]' | sort)
 # stop_wake: the QEMU board has no STOP mode, NA on every port (docs/firmware.md).
 na_got=$( (grep '^NA,' "$log" || true) | (grep -v '^NA,stop_wake,' || true) | cut -d'|' -f1 | cut -d, -f2 | sort)
 [[ $na_got == "$na_want" ]] ||
-  fail "NA records: got [$(echo $na_got)], expected [$(echo $na_want)] (tests/ports/expected-na.txt)"
+  fail "NA records: got [$(echo $na_got)], expected [$(echo $na_want)] (firmware/ports/$port/kernel.yaml na:)"
 n_na=$(grep -c . <<<"$na_want" || true)
 n_run=$((total - n_na))
 [[ $end == *",tests_run=$n_run,"* && $end == *",tests_na=$n_na"* ]] ||

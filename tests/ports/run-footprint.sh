@@ -18,7 +18,7 @@
 #   run-footprint.sh RTOSBENCH_BIN REPO_ROOT WORK_DIR
 #
 # Kernel sources come from the variables tests/ports reads
-# (RTOSBENCH_KERNEL_FREERTOS, ...; `eval "$(scripts/kernel-env.sh)"` sets
+# (RTOSBENCH_KERNEL_FREERTOS, ...; `eval "$(rtosbench kernels env)"` sets
 # them from the kernel cache). A kernel without one is SOURCE_MISSING in the
 # run and left out of the checks; with none at all the test is SKIPPED
 # (exit 77). Images go to a build cache under WORK_DIR, kept between runs.
@@ -31,37 +31,16 @@ fail() {
 }
 command -v jq >/dev/null || fail "jq is required"
 
-# kernel | variable | extra sources (name=variable ...)
-kernels=(
-  "freertos|RTOSBENCH_KERNEL_FREERTOS|"
-  "threadx|RTOSBENCH_KERNEL_THREADX|"
-  "ucos3|RTOSBENCH_KERNEL_UCOS3|uc_cpu=RTOSBENCH_KERNEL_UCOS3_CPU uc_lib=RTOSBENCH_KERNEL_UCOS3_LIB"
-  "tencentos|RTOSBENCH_KERNEL_TENCENTOS|"
-  "rtthread_nano|RTOSBENCH_KERNEL_RTTHREAD_NANO|"
-  "liteos_m|RTOSBENCH_KERNEL_LITEOS_M|"
-  "mbedos|RTOSBENCH_KERNEL_MBEDOS|"
-  "zephyr|RTOSBENCH_KERNEL_ZEPHYR|hal_stm32=RTOSBENCH_KERNEL_ZEPHYR_HAL_STM32 cmsis=RTOSBENCH_KERNEL_ZEPHYR_CMSIS"
-  "chibios|RTOSBENCH_KERNEL_CHIBIOS|"
-  "rtthread|RTOSBENCH_KERNEL_RTTHREAD|"
-)
-args=()
+# Every source `rtosbench kernels env` found (the same variables the port
+# tests read), as --kernel-source arguments.
+mapfile -t args < <("$bin" kernels args)
 have=()
-for entry in "${kernels[@]}"; do
-  IFS='|' read -r name var extras <<<"$entry"
-  src=${!var:-}
-  if [[ -z $src ]]; then
-    echo "left out: $name ($var is not set)"
-    continue
-  fi
-  args+=(--kernel-source "$name=$src")
-  for x in $extras; do
-    xv=${x#*=}
-    [[ -n ${!xv:-} ]] && args+=(--kernel-source "$name.${x%%=*}=${!xv}")
-  done
-  have+=("$name")
+for a in "${args[@]}"; do
+  [[ $a == --kernel-source || $a == *.*=* ]] && continue
+  have+=("${a%%=*}")
 done
 if [[ ${#have[@]} -eq 0 ]]; then
-  echo "SKIPPED: no kernel source (set RTOSBENCH_KERNEL_<NAME>, e.g. eval \"\$(scripts/kernel-env.sh)\")"
+  echo "SKIPPED: no kernel source (set RTOSBENCH_KERNEL_<NAME>, e.g. eval \"\$(rtosbench kernels env)\")"
   exit 77
 fi
 

@@ -30,14 +30,10 @@ add_test(NAME ports_bare_checks
 set_tests_properties(ports_bare_checks PROPERTIES LABELS "ports;qemu" TIMEOUT 300)
 
 # Every kernel port of firmware/ports/ (bare and the template aside) gets its
-# tests; its kernel source comes from RTOSBENCH_KERNEL_<PORT> (scripts/kernel-env.sh
-# sets it from the cache) and its pinned version from configs/qemu.yaml.
-# A known kernel defect is the one expectation kept here: TencentOS-tiny 2.5.2
-# lets a medium-priority task run before the high-priority waiter when a
-# boosted mutex owner unlocks (docs/kernels.md): the test requires exactly
-# that CHECK to fail and everything else to pass.
-set(RB_PORT_DEFECT_tencentos mutex_pi)
-# The harness tests a port reports NA by design: tests/ports/expected-na.txt.
+# tests; its kernel source comes from RTOSBENCH_KERNEL_<PORT> (`rtosbench
+# kernels env` sets it from the cache), and its pin, the tests its port
+# reports NA and its known defects from its kernel.yaml (port-test.sh reads
+# them through `rtosbench kernels show`).
 file(GLOB RB_PORT_RECIPES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/firmware/ports/*/port.cmake)
 set(RB_PORTS "")
 foreach(recipe IN LISTS RB_PORT_RECIPES)
@@ -50,11 +46,9 @@ endforeach()
 
 foreach(port IN LISTS RB_PORTS)
   string(TOUPPER "RTOSBENCH_KERNEL_${port}" env_var)
-  set(defect "${RB_PORT_DEFECT_${port}}")
   add_test(NAME ports_${port}_qemu
     COMMAND ${RB_PORTS_TESTS}/port-test.sh qemu ${port} ${env_var} ${RTOSBENCH_BIN}
-            ${PROJECT_SOURCE_DIR} ${RB_PORTS_WORK} ${CMAKE_GENERATOR} ${RB_PORTS_WORK}/bare-qemu
-            "${defect}")
+            ${PROJECT_SOURCE_DIR} ${RB_PORTS_WORK} ${CMAKE_GENERATOR} ${RB_PORTS_WORK}/bare-qemu)
   # A kernel build that misses the compiler cache (a clean clone: NuttX' make
   # copies its tree into the build directory) takes minutes on a loaded CI
   # machine: NuttX's first build took 599 s beside the other tests.

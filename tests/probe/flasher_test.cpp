@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "../util/fake_process_runner.h"
-#include "matrix/registry.h"
+#include "matrix/load.h"
 #include "probe/qemu_monitor.h"
 
 namespace rb::probe {
@@ -304,8 +304,9 @@ TEST(FlasherRegistry, EveryFlasherABoardNamesIsRegistered) {
     ASSERT_NE(f, nullptr) << r.name;
     EXPECT_EQ(f->name(), r.name);
   }
-  for (const auto& name : matrix::board_flashers()) EXPECT_TRUE(registered.count(name)) << name;
-  auto named = matrix::board_flashers();
+  for (const auto& name : matrix::default_catalog().flashers())
+    EXPECT_TRUE(registered.count(name)) << name;
+  auto named = matrix::default_catalog().flashers();
   for (const auto& name : registered) {
     EXPECT_NE(std::find(named.begin(), named.end(), name), named.end())
         << name << " serves no board";

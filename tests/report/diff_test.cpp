@@ -271,7 +271,7 @@ TEST(ReportDiff, LoadsAreKeptPerLoadForTheSpread) {
 TEST(ReportDiff, NotMeasuredSeriesNeverDecideTheVerdict) {
   auto make = [](double entry, double wake) {
     SeriesValues e = series("idle", "irq_entry", {{"n", 100}, {"median", entry}});
-    e.not_measured = "QEMU charges nothing for exception entry";
+    e.unjudged = "not a measurement on this bench: QEMU charges nothing for exception entry";
     return run(
         "r", {job("freertos-O2", {series("", "wake_latency", {{"n", 100}, {"median", wake}}), e})});
   };
@@ -280,17 +280,18 @@ TEST(ReportDiff, NotMeasuredSeriesNeverDecideTheVerdict) {
   EXPECT_EQ(r.verdict, Verdict::kIdentical);
   EXPECT_EQ(exit_code(r), kDiffIdentical);
   EXPECT_EQ(metric(r, "idle/irq_entry", "median").verdict, Verdict::kBeyond);
-  EXPECT_EQ(r.jobs.front().series.back().not_measured, "QEMU charges nothing for exception entry");
+  EXPECT_EQ(r.jobs.front().series.back().unjudged,
+            "not a measurement on this bench: QEMU charges nothing for exception entry");
   std::string text = to_text(r, false);
   EXPECT_NE(text.find("idle/irq_entry"), std::string::npos);
-  EXPECT_NE(text.find("changed, not a measurement on this bench (QEMU charges nothing"),
+  EXPECT_NE(text.find("changed, not a measurement on this bench: QEMU charges nothing"),
             std::string::npos);
   // Unchanged, it is left out unless every row is asked for.
   DiffReport same = diff_runs(make(5, 120), make(5, 120), tol, {});
   EXPECT_EQ(to_text(same, false).find("not a measurement"), std::string::npos);
   EXPECT_NE(to_text(same, true).find("idle/irq_entry"), std::string::npos);
-  EXPECT_EQ(to_json(r)["jobs"][0]["series"][1]["not_measured"],
-            "QEMU charges nothing for exception entry");
+  EXPECT_EQ(to_json(r)["jobs"][0]["series"][1]["unjudged"],
+            "not a measurement on this bench: QEMU charges nothing for exception entry");
   // The measured series still decides.
   DiffReport w = diff_runs(make(5, 120), make(500, 200), tol, {});
   EXPECT_EQ(w.verdict, Verdict::kBeyond);

@@ -227,7 +227,7 @@ report)
   # A note with HTML in it is printed inert in both formats.
   H=$work/report/hostile
   rm -rf "$H" && cp -r "$B" "$H"
-  sed -i 's|"kernel_note": ""|"kernel_note": "<script>alert(1)</script>"|' "$H"/jobs/*/result.json
+  sed -i 's|"kernel_note": "[^"]*"|"kernel_note": "<script>alert(1)</script>"|' "$H"/jobs/*/result.json
   grep -q '<script>alert' "$H"/jobs/*/result.json || fail "the note was not planted"
   expect_status 0 "$bin" report "$H" --md "$work/report/hostile.md" --html "$work/report/hostile.html"
   if grep -q '<script>alert' "$work/report/hostile.md" "$work/report/hostile.html"; then fail "a planted <script> is live in the report"; fi

@@ -167,7 +167,7 @@ TEST(ReportRegress, VanishedSeriesNamesTheNotApplicableReason) {
 TEST(ReportRegress, NotMeasuredSeriesAreSkippedNotRegressions) {
   auto make = [](double slice) {
     SeriesValues s = series("time_slice", {{"n", 200}, {"median", slice}});
-    s.not_measured = "QEMU ends every slice on the tick";
+    s.unjudged = "not a measurement on this bench: QEMU ends every slice on the tick";
     return run("r", {job("freertos", {series("wake_latency", {{"n", 100}, {"median", 120}}), s})});
   };
   const Tolerances tol = Tolerances::defaults();
@@ -177,13 +177,13 @@ TEST(ReportRegress, NotMeasuredSeriesAreSkippedNotRegressions) {
   const RegressCase* c = find(r, "freertos", "time_slice");
   ASSERT_NE(c, nullptr);
   EXPECT_EQ(c->outcome, CaseOutcome::kSkipped);
-  EXPECT_NE(c->message.find("not a measurement on this bench (QEMU ends"), std::string::npos);
+  EXPECT_NE(c->message.find("not a measurement on this bench: QEMU ends"), std::string::npos);
   EXPECT_EQ(find(r, "freertos", "time_slice.median"), nullptr);
   EXPECT_NE(to_junit(r).find("<skipped message=\"not a measurement"), std::string::npos);
   // Without the mark the same change is a regression.
   RunSnapshot a = make(1000000), b = make(2000000);
-  a.jobs[0].series[1].not_measured.clear();
-  b.jobs[0].series[1].not_measured.clear();
+  a.jobs[0].series[1].unjudged.clear();
+  b.jobs[0].series[1].unjudged.clear();
   EXPECT_EQ(exit_code(regress(a, b, tol, {})), kRegressFail);
 }
 

@@ -164,7 +164,7 @@ TEST_F(ReportRender, CriticalPhaseShowsDelayedShareNotPercentiles) {
       "2000 | {} | event-timer ticks |",
       delayed, 100.0 * static_cast<double>(delayed) / 64.0, worst, worst - 2000, limit);
   EXPECT_NE(md.find(row), std::string::npos) << row << "\n" << md;
-  EXPECT_NE(md.find("| irq_entry (not a measurement) | 64 |"), std::string::npos);
+  EXPECT_NE(md.find("| irq_entry (not judged on this bench) | 64 |"), std::string::npos);
   // Every series: the critical row has no p90/p99/p99.9/jitter.
   const size_t at = md.find("| freertos-O2-tick1000-fpu0 | critical/event_to_task | irq_latency |");
   ASSERT_NE(at, std::string::npos);
@@ -208,7 +208,7 @@ TEST_F(ReportRender, CsvHoldsSummarySamplesAndFootprint) {
   EXPECT_EQ(summary.substr(0, summary.find('\n')),
             "run_id,started_at,job_id,kernel,status,unit,phase,series,test,hz,n,min,median,net_"
             "median,avg,p90,p99,"
-            "p999,max,stddev,jitter,base,base_series,median_ns,p99_ns,not_measured");
+            "p999,max,stddev,jitter,base,base_series,median_ns,p99_ns,unjudged");
   // 2 runs x (7 + 7 + 6 series).
   EXPECT_EQ(std::count(summary.begin(), summary.end(), '\n'), 1 + 2 * 20);
   // Samples of bare and freertos (threadx has no capture): 6 x 64 + 32 each, both runs.

@@ -224,8 +224,7 @@ inline std::filesystem::path write_run(const std::filesystem::path& parent, cons
     r.job.id = j.id;
     r.job.kernel = j.kernel;
     r.job.board = "qemu-netduinoplus2";
-    r.job.opt = j.opt;
-    r.job.tick_hz = j.tick_hz;
+    r.job.variant = {{"opt", j.opt}, {"tick_hz", std::to_string(j.tick_hz)}};
     r.job.kernel_version = "n/a";
     r.kernel_source = store::KernelSource{};
     if (j.text || j.data || j.bss) {

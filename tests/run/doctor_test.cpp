@@ -138,8 +138,10 @@ TEST_F(Doctor, MissingProbePortAndToolAreErrorsWithFixes) {
 }
 
 TEST_F(Doctor, GccPinMismatchIsAnError) {
+  // A firmware tree with no port and no CMake project.
+  std::filesystem::create_directories(root_ / "ports");
   auto m = matrix::parse_matrix(
-      "matrix: m\nboard: qemu-netduinoplus2\ntoolchain: {arm-none-eabi-gcc: \"12.3.1\"}\n"
+      "matrix: m\ntoolchain: {arm-none-eabi-gcc: \"12.3.1\"}\n"
       "kernels: [{name: bare}]\nfirmware: " +
           root_.string() + "\n",
       "m.yaml");

@@ -187,7 +187,7 @@ TEST(Reproducibility, SeriesTheEmulatedBoardExemptsAreRecordedButNotJudged) {
   auto board = qemu_board();
   board.board = "qemu-netduinoplus2";
   auto policy = reproducibility_policy(matrix_with(""), board);
-  EXPECT_EQ(policy.board, "qemu-netduinoplus2");
+  EXPECT_EQ(policy.board.name, "qemu-netduinoplus2");
   store::JobResult r;
   fill_from_loads(
       r,

@@ -15,7 +15,7 @@ JobResult sample() {
   r.status = JobStatus::kInvalid;
   r.reason = "invalid: line 35: PHASE idle: irq=64 but task=61";
   r.job.kernel = "freertos";
-  r.job.tick_hz = 1000;
+  r.job.variant = {{"tick_hz", "1000"}, {"opt", "-O2 -g0"}};
   r.expect = {{"nonce", "7f3a9c21"}, {"tick", "1000"}};
   AttemptRecord a;
   a.number = 1;

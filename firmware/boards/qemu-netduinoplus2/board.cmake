@@ -1,10 +1,19 @@
 # QEMU netduinoplus2 (STM32F405 model): the emulated bench.
-# The host reads these lines at its build (src/matrix/boards.cmake): the
-# flashers a bench may name for this board, the one that emulates it (its
-# serial port is made per job) and the QEMU machine.
+# The host reads the one-line set(RB_BOARD_...) settings of this file at run
+# time (src/catalog, docs/firmware.md "Boards"): the flashers a bench may name
+# for this board, the one that emulates it (its serial port is made per job),
+# the QEMU machine, the CONFIG every capture on it must report, and the series
+# it cannot measure. Values use [A-Za-z0-9_./ :-] only.
 set(RB_BOARD_FLASHERS qemu)
 set(RB_BOARD_EMULATOR qemu)
 set(RB_BOARD_QEMU_MACHINE netduinoplus2)
+# The ruler and its unit on this bench (CONFIG counter=, unit=): every capture
+# is verified against them (RB_BOARD_EXPECT_<key>).
+set(RB_BOARD_EXPECT_counter tim2)
+set(RB_BOARD_EXPECT_unit instructions)
+set(RB_BOARD_EXPECT_irq_prio 14)
+set(RB_BOARD_EXPECT_tick_prio 15)
+set(RB_BOARD_EXPECT_pendsv_prio 15)
 # Series this bench captures and verifies but cannot measure (one line each,
 # the reason in [A-Za-z0-9_./ -]): reports show them as "not a measurement on
 # this bench", never rank them; diff and regress never hold them against a
@@ -40,6 +49,23 @@ set(RB_BOARD_MAX_SAMPLES 13000)
 # QEMU's USART1 ignores the rate; the host's serial stream has none.
 set(RB_BOARD_UART_BAUD 115200)
 set(RB_BOARD_CONSOLE USART1 QEMU serial 0)
+# What kernels that own the vector table or the console driver need (their
+# ports read these, never the board's name): the test timer's, the empty
+# interrupt's and the zero-latency timer's handlers and NVIC numbers, the
+# console USART, Zephyr's board and NuttX's board configuration.
+set(RB_BOARD_ISR_TEST TIM3_IRQHandler)
+set(RB_BOARD_ISR_EMPTY TIM4_IRQHandler)
+set(RB_BOARD_IRQN_EMPTY 30)
+set(RB_BOARD_ISR_ZLI TIM5_IRQHandler)
+set(RB_BOARD_IRQN_ZLI 50)
+set(RB_BOARD_CONSOLE_USART USART1_BASE)
+set(RB_BOARD_CONSOLE_IRQN 37)
+set(RB_BOARD_CONSOLE_ISR USART1_IRQHandler)
+# Out of tree: firmware/ports/zephyr/app/boards/arm/rb_netduinoplus2.
+set(RB_BOARD_ZEPHYR_BOARD rb_netduinoplus2)
+# NuttX's stm32f4discovery configuration with the port's clock set-up
+# (rbp_sys_nuttx.c): QEMU starts the core on its 168 MHz model clock.
+set(RB_BOARD_NUTTX_CUSTOM_CLOCKS ON)
 # A 1 kHz tick is a million emulated instructions, and a loop that reads a
 # timer costs about 200 ns of host time per read: tick-paced tests take fewer
 # samples here, scaled to the tick rate so they span about 0.2 s (time_slice)

@@ -1,10 +1,39 @@
 # STM32F407G-DISC1: the seed-000 bench (docs/firmware.md, "Boards").
-# The host reads these lines at its build (src/matrix/boards.cmake): the
-# flashers a bench may name for this board, and each one's default target
-# (a bench's probe.target overrides it).
+# The host reads the one-line set(RB_BOARD_...) settings of this file at run
+# time (src/catalog): the flashers a bench may name for this board, each
+# one's default target (a bench's probe.target overrides it), the chip doctor
+# expects on the probe, and the CONFIG every capture on it must report.
 set(RB_BOARD_FLASHERS openocd pyocd)
 set(RB_BOARD_TARGET_openocd target/stm32f4x.cfg)
 set(RB_BOARD_TARGET_pyocd stm32f407vgtx)
+# DBGMCU_IDCODE: DEV_ID 0x413 and its revisions (RM0090 section 38.6.1).
+set(RB_BOARD_DEV_ID 0x413)
+set(RB_BOARD_DEVICE STM32F405/407/415/417)
+set(RB_BOARD_REVISION_0x1000 A)
+set(RB_BOARD_REVISION_0x1001 Z)
+set(RB_BOARD_REVISION_0x1003 Y)
+set(RB_BOARD_REVISION_0x1007 1)
+set(RB_BOARD_REVISION_0x2001 3)
+# The ST-LINK/V2-A's virtual COM port is not wired to the target on a stock
+# board (doctor says so when a bench names it as the console).
+set(RB_BOARD_VCP_NOTE on a stock STM32F407G-DISC1 the ST-LINK VCP is not connected to USART2)
+# The conditions of seed 000 section 1.3, read back by the firmware (CONFIG):
+# the DWT as the ruler, the clock tree (168 MHz from the 8 MHz crystal, the
+# RCC read back), 5 flash wait states, ART caches and prefetch on, the
+# interrupt levels. A board left on the 16 MHz HSI or with a failed PLL is
+# INVALID, not slow (seed 000 section 6.2).
+set(RB_BOARD_EXPECT_counter dwt)
+set(RB_BOARD_EXPECT_unit cycles)
+set(RB_BOARD_EXPECT_core 168000000)
+set(RB_BOARD_EXPECT_core_measured 168000000)
+set(RB_BOARD_EXPECT_hse 8000000)
+set(RB_BOARD_EXPECT_flash_ws 5)
+set(RB_BOARD_EXPECT_icache 1)
+set(RB_BOARD_EXPECT_dcache 1)
+set(RB_BOARD_EXPECT_prefetch 1)
+set(RB_BOARD_EXPECT_irq_prio 14)
+set(RB_BOARD_EXPECT_tick_prio 15)
+set(RB_BOARD_EXPECT_pendsv_prio 15)
 # The CPU (STM32F4: Cortex-M4F, 4 implemented NVIC priority bits). The harness
 # and the ports see the priority facts as RB_NVIC_PRIO_BITS, RB_TICK_PRIO (15,
 # SysTick and PendSV) and RB_IRQ_PRIO (14, the test timer); firmware/CMakeLists.txt
@@ -27,3 +56,17 @@ set(RB_BOARD_MAX_SAMPLES 13000)
 set(RB_BOARD_UART_BAUD 921600)
 set(RB_BOARD_CONSOLE USART2 TX PA2 RX PA3 8N1 3.3 V)
 set(RB_BOARD_HSE_HZ 8000000)
+# What kernels that own the vector table or the console driver need (their
+# ports read these, never the board's name).
+set(RB_BOARD_ISR_TEST TIM1_CC_IRQHandler)
+set(RB_BOARD_ISR_EMPTY TIM1_UP_TIM10_IRQHandler)
+set(RB_BOARD_IRQN_EMPTY 25)
+set(RB_BOARD_ISR_ZLI TIM8_CC_IRQHandler)
+set(RB_BOARD_IRQN_ZLI 46)
+set(RB_BOARD_ISR_STOP RTC_WKUP_IRQHandler)
+set(RB_BOARD_IRQN_STOP 3)
+set(RB_BOARD_CONSOLE_USART USART2_BASE)
+set(RB_BOARD_CONSOLE_IRQN 38)
+set(RB_BOARD_CONSOLE_ISR USART2_IRQHandler)
+set(RB_BOARD_ZEPHYR_BOARD stm32f4_disco)
+set(RB_BOARD_NUTTX_CUSTOM_CLOCKS OFF)

@@ -46,7 +46,7 @@ rb_check_kernel_commit("${RB_KERNEL_SOURCE}")
 # Mbed OS runs RTX at 1000 Hz only: mbed_rtx_conf.h stops the build for any
 # other OS_TICK_FREQ (Kernel::Clock counts milliseconds as ticks).
 if(NOT RB_TICK_HZ EQUAL 1000)
-  message(FATAL_ERROR "RB_PORT=mbedos: RB_TICK_HZ=${RB_TICK_HZ} is not possible: Mbed OS fixes RTX's tick "
+  rb_variant_not_built("RB_PORT=mbedos: RB_TICK_HZ=${RB_TICK_HZ} is not possible: Mbed OS fixes RTX's tick "
     "at 1000 Hz (cmsis/device/rtos/include/mbed_rtx_conf.h: \"OS Tickrate must be 1000 for system timing\")")
 endif()
 

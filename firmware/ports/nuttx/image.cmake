@@ -26,14 +26,12 @@ endif()
 
 # The board's NuttX configuration: the official STM32F4 Discovery board on both
 # boards; on QEMU its clock set-up is the port's (rbp_sys_nuttx.c).
-if(RB_BOARD STREQUAL "stm32f407-disco")
-  set(_rb_nx_qemu OFF)
-elseif(RB_BOARD STREQUAL "qemu-netduinoplus2")
-  set(_rb_nx_qemu ON)
-else()
-  message(FATAL_ERROR "RB_PORT=nuttx: no NuttX board configuration for board '${RB_BOARD}' "
-    "(ports/nuttx/image.cmake knows stm32f407-disco and qemu-netduinoplus2)")
+if(NOT DEFINED RB_BOARD_NUTTX_CUSTOM_CLOCKS)
+  message(FATAL_ERROR "RB_PORT=nuttx: boards/${RB_BOARD}/board.cmake does not say whether NuttX's "
+    "stm32f4discovery configuration keeps its clock set-up (RB_BOARD_NUTTX_CUSTOM_CLOCKS OFF) or "
+    "takes the port's (ON)")
 endif()
+set(_rb_nx_custom_clocks ${RB_BOARD_NUTTX_CUSTOM_CLOCKS})
 
 # ---- The tree: a copy of the checkouts, configured -------------------------
 set(_rb_nx_top "${CMAKE_BINARY_DIR}/nuttx-tree")
@@ -94,7 +92,7 @@ list(APPEND _rb_nx_want "CONFIG_DEBUG_CUSTOMOPT=y" "CONFIG_DEBUG_OPTLEVEL=\"${_r
 if(RB_CHECKS_NUM)
   list(APPEND _rb_nx_want "CONFIG_DEBUG_FEATURES=y" "CONFIG_DEBUG_ASSERTIONS=y")
 endif()
-if(_rb_nx_qemu)
+if(_rb_nx_custom_clocks)
   list(APPEND _rb_nx_want "CONFIG_ARCH_BOARD_STM32_CUSTOM_CLOCKCONFIG=y")
 endif()
 file(READ "${CMAKE_CURRENT_LIST_DIR}/defconfig" _rb_nx_defconfig)

@@ -67,16 +67,12 @@ set_property(SOURCE "${_rb_rt}/components/finsh/shell.c" APPEND PROPERTY COMPILE
 
 # The console UART the harness writes to and the shell reads from by
 # interrupt (RT-Thread's BSP owns the console driver; this port is the BSP).
-if(RB_BOARD STREQUAL "qemu-netduinoplus2")
-  list(APPEND RB_PORT_DEFINITIONS RB_RT_CONSOLE_USART=USART1_BASE RB_RT_CONSOLE_IRQN=37u
-    RB_RT_CONSOLE_IRQHandler=USART1_IRQHandler)
-elseif(RB_BOARD STREQUAL "stm32f407-disco")
-  list(APPEND RB_PORT_DEFINITIONS RB_RT_CONSOLE_USART=USART2_BASE RB_RT_CONSOLE_IRQN=38u
-    RB_RT_CONSOLE_IRQHandler=USART2_IRQHandler)
-else()
-  message(FATAL_ERROR "RB_PORT=rtthread: no console UART known for board '${RB_BOARD}' "
-    "(firmware/ports/rtthread/port.cmake names each board's console USART and its interrupt)")
+if(NOT RB_BOARD_CONSOLE_USART OR NOT RB_BOARD_CONSOLE_IRQN OR NOT RB_BOARD_CONSOLE_ISR)
+  message(FATAL_ERROR "RB_PORT=rtthread: boards/${RB_BOARD}/board.cmake names no console USART "
+    "(RB_BOARD_CONSOLE_USART, RB_BOARD_CONSOLE_IRQN, RB_BOARD_CONSOLE_ISR)")
 endif()
+list(APPEND RB_PORT_DEFINITIONS RB_RT_CONSOLE_USART=${RB_BOARD_CONSOLE_USART}
+  RB_RT_CONSOLE_IRQN=${RB_BOARD_CONSOLE_IRQN}u RB_RT_CONSOLE_IRQHandler=${RB_BOARD_CONSOLE_ISR})
 
 # RT-Thread always rotates equal-priority ready threads when their tick budget
 # runs out; there is no switch to turn that off.

@@ -51,18 +51,16 @@ rb_check_kernel_commit("${RB_KERNEL_SOURCE}")
 # ---- The board: Zephyr's board, and the harness board's interrupt handlers
 # the port connects (the test timer with IRQ_CONNECT, the empty interrupt
 # directly).
-if(RB_BOARD STREQUAL "qemu-netduinoplus2")
-  set(RB_ZEPHYR_BOARD rb_netduinoplus2) # out of tree: app/boards/arm/rb_netduinoplus2
-  set(_rb_zep_isrs RB_ZEPHYR_TEST_ISR=TIM3_IRQHandler RB_ZEPHYR_EMPTY_ISR=TIM4_IRQHandler
-    RB_ZEPHYR_EMPTY_IRQN=30 RB_ZEPHYR_ZLI_ISR=TIM5_IRQHandler RB_ZEPHYR_ZLI_IRQN=50)
-elseif(RB_BOARD STREQUAL "stm32f407-disco")
-  set(RB_ZEPHYR_BOARD stm32f4_disco) # Zephyr's own board
-  set(_rb_zep_isrs RB_ZEPHYR_TEST_ISR=TIM1_CC_IRQHandler
-    RB_ZEPHYR_EMPTY_ISR=TIM1_UP_TIM10_IRQHandler RB_ZEPHYR_EMPTY_IRQN=25
-    RB_ZEPHYR_ZLI_ISR=TIM8_CC_IRQHandler RB_ZEPHYR_ZLI_IRQN=46
-    RB_ZEPHYR_STOP_ISR=RTC_WKUP_IRQHandler RB_ZEPHYR_STOP_IRQN=3)
-else()
-  message(FATAL_ERROR "RB_PORT=zephyr: no Zephyr board for RB_BOARD='${RB_BOARD}' (firmware/ports/zephyr/port.cmake)")
+if(NOT RB_BOARD_ZEPHYR_BOARD OR NOT RB_BOARD_ISR_TEST OR NOT RB_BOARD_ISR_EMPTY OR NOT RB_BOARD_ISR_ZLI)
+  message(FATAL_ERROR "RB_PORT=zephyr: boards/${RB_BOARD}/board.cmake names no Zephyr board "
+    "(RB_BOARD_ZEPHYR_BOARD) or not every handler the port connects (RB_BOARD_ISR_TEST, _EMPTY, _ZLI)")
+endif()
+set(RB_ZEPHYR_BOARD ${RB_BOARD_ZEPHYR_BOARD})
+set(_rb_zep_isrs RB_ZEPHYR_TEST_ISR=${RB_BOARD_ISR_TEST} RB_ZEPHYR_EMPTY_ISR=${RB_BOARD_ISR_EMPTY}
+  RB_ZEPHYR_EMPTY_IRQN=${RB_BOARD_IRQN_EMPTY} RB_ZEPHYR_ZLI_ISR=${RB_BOARD_ISR_ZLI}
+  RB_ZEPHYR_ZLI_IRQN=${RB_BOARD_IRQN_ZLI})
+if(RB_BOARD_ISR_STOP)
+  list(APPEND _rb_zep_isrs RB_ZEPHYR_STOP_ISR=${RB_BOARD_ISR_STOP} RB_ZEPHYR_STOP_IRQN=${RB_BOARD_IRQN_STOP})
 endif()
 
 list(APPEND RB_PORT_SOURCES "${CMAKE_CURRENT_LIST_DIR}/rb_port_zephyr.c")

@@ -9,9 +9,10 @@ list=$("$RB" run --matrix "$CONFIGS/qemu.yaml" --list 2>&1); rc=$?
 set -e
 expect_eq "qemu.yaml valid" 0 "$rc"
 expect_contains "qemu.yaml jobs" "bare-O2-tick1000-fpu0" "$list"
-# One job per kernel entry (one variant of each axis); every entry has its port.
-kernels=$(grep -c '^  - name:' "$CONFIGS/qemu.yaml")
-expect_eq "qemu.yaml: one job per kernel entry ($kernels)" "$kernels" "$(echo "$list" | wc -l)"
+# One job per kernel port (one variant of each axis; `kernels: all`); every
+# entry has its port.
+kernels=$("$RB" kernels list | wc -l)
+expect_eq "qemu.yaml: one job per kernel port ($kernels)" "$kernels" "$(echo "$list" | wc -l)"
 expect_contains "qemu.yaml jobs" "chibios-O2-tick1000-fpu0" "$list"
 expect_eq "qemu.yaml: no port missing" "" "$(echo "$list" | grep PORT_MISSING)"
 
@@ -19,13 +20,12 @@ set +e
 list=$("$RB" run --matrix "$CONFIGS/f407.yaml" --list 2>&1); rc=$?
 set -e
 expect_eq "f407.yaml valid" 0 "$rc"
-kernels=$(grep -c '^  - name:' "$CONFIGS/f407.yaml")
 expect_eq "f407.yaml job count ($kernels kernels x 2 opt x 2 tick)" "$((kernels * 4))" "$(echo "$list" | wc -l)"
 expect_contains "f407.yaml ids" "freertos-Os-tick100-fpu0" "$list"
 # A kernel entry without a firmware port: listed, and PORT_MISSING says so.
 sed -e "s|^firmware: .*|firmware: $(cd "$CONFIGS/../firmware" && pwd)|" \
   -e "s|^bench: .*|bench: $(cd "$CONFIGS" && pwd)/benches/qemu.yaml|" \
-  -e '/^variants:/i\  - name: noport\n    version: "1.0"\n    git: https://example.invalid/noport\n    tag: v1.0' \
+  -e 's|^kernels: all$|kernels:\n  - all\n  - {name: noport, version: "1.0", git: https://example.invalid/noport, tag: v1.0}|' \
   "$CONFIGS/qemu.yaml" >"$WORK/noport.yaml"
 set +e
 list=$("$RB" run --matrix "$WORK/noport.yaml" --list 2>&1); rc=$?

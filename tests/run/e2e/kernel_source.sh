@@ -3,7 +3,7 @@
 # its commit is recorded; a checkout at another commit is SOURCE_MISSING
 # unless --allow-other-commit; --fetch-kernels clones the tag into the cache
 # (from a file:// URL: no network); a kernel pinned by commit is fetched by
-# that commit; scripts/kernel-env.sh exports exactly the cached checkouts at
+# that commit; `rtosbench kernels env` exports exactly the cached checkouts at
 # their pin.
 source "$(dirname "$0")/lib.sh" "$@"
 
@@ -67,23 +67,25 @@ rb_run --matrix "$WORK/kernel-commit.yaml" --out "$WORK/runs" --kernel-source "f
 expect_eq "a named checkout off the pinned commit" 2 "$RC"
 expect_contains "reason" "pinned commit is ${tag_commit:0:12}" "$(job_reason "$(run_dir "$WORK/runs")" fakeos-O2-tick1000-fpu0)"
 
-# scripts/kernel-env.sh: the cached checkouts at their pins, and why not.
-env_sh=$DATA/../../scripts/kernel-env.sh
-out=$(RTOSBENCH_KERNEL_CACHE=$KCACHE "$env_sh" "$WORK/kernel.yaml")
-expect_eq "kernel-env exports the cached tag" "export RTOSBENCH_KERNEL_FAKEOS=$KCACHE/fakeos-v1.0.0" "$out"
-out=$(RTOSBENCH_KERNEL_CACHE=$KCACHE "$env_sh" "$WORK/kernel-commit.yaml")
-expect_eq "kernel-env exports the cached commit" "export RTOSBENCH_KERNEL_FAKEOS=$KCACHE/fakeos-$tag_commit" "$out"
-out=$(RTOSBENCH_KERNEL_CACHE=$KCACHE RTOSBENCH_KERNEL_FAKEOS=/mine "$env_sh" "$WORK/kernel.yaml")
-expect_eq "kernel-env keeps the caller's value" "" "$out"
+# `rtosbench kernels env`: the cached checkouts at their pins, and why not.
+kenv() { "$RB" kernels env --matrix "$1" | grep FAKEOS || true; }
+out=$(RTOSBENCH_KERNEL_CACHE=$KCACHE kenv "$WORK/kernel.yaml")
+expect_eq "kernels env exports the cached tag" "export RTOSBENCH_KERNEL_FAKEOS='$KCACHE/fakeos-v1.0.0'" "$out"
+out=$(RTOSBENCH_KERNEL_CACHE=$KCACHE kenv "$WORK/kernel-commit.yaml")
+expect_eq "kernels env exports the cached commit" "export RTOSBENCH_KERNEL_FAKEOS='$KCACHE/fakeos-$tag_commit'" "$out"
+out=$(RTOSBENCH_KERNEL_CACHE=$KCACHE RTOSBENCH_KERNEL_FAKEOS=/mine kenv "$WORK/kernel.yaml")
+expect_eq "kernels env keeps the caller's value" "" "$out"
 echo '#define FAKEOS 9' >"$KCACHE/fakeos-v1.0.0/fakeos.h"
-out=$(RTOSBENCH_KERNEL_CACHE=$KCACHE "$env_sh" "$WORK/kernel.yaml")
-expect_contains "kernel-env skips a modified checkout" "# RTOSBENCH_KERNEL_FAKEOS not set: $KCACHE/fakeos-v1.0.0 has modified tracked files" "$out"
+out=$(RTOSBENCH_KERNEL_CACHE=$KCACHE kenv "$WORK/kernel.yaml")
+expect_contains "kernels env skips a modified checkout" "# RTOSBENCH_KERNEL_FAKEOS not set:" "$out"
+expect_contains "kernels env says why" "modified" "$out"
 git -C "$KCACHE/fakeos-v1.0.0" checkout -q -- fakeos.h
 git -C "$KCACHE/fakeos-v1.0.0" fetch -q origin main && git -C "$KCACHE/fakeos-v1.0.0" checkout -q FETCH_HEAD
-out=$(RTOSBENCH_KERNEL_CACHE=$KCACHE "$env_sh" "$WORK/kernel.yaml")
-expect_contains "kernel-env skips a checkout off its tag" "not the pinned tag v1.0.0" "$out"
-out=$(RTOSBENCH_KERNEL_CACHE=$WORK/no-cache "$env_sh" "$WORK/kernel.yaml")
-expect_contains "kernel-env says what is missing" "# RTOSBENCH_KERNEL_FAKEOS not set: no $WORK/no-cache/fakeos-v1.0.0" "$out"
+out=$(RTOSBENCH_KERNEL_CACHE=$KCACHE kenv "$WORK/kernel.yaml")
+expect_contains "kernels env skips a checkout off its tag" "but the pinned tag v1.0.0" "$out"
+out=$(RTOSBENCH_KERNEL_CACHE=$WORK/no-cache kenv "$WORK/kernel.yaml")
+expect_contains "kernels env says what is missing" "# RTOSBENCH_KERNEL_FAKEOS not set:" "$out"
+expect_contains "kernels env names the missing entry" "$WORK/no-cache/fakeos-v1.0.0" "$out"
 # A kernel with no public source (PX5-like, `supply:`): without one the job is
 # SOURCE_MISSING saying what to supply; a supplied plain directory is taken.
 awk '/^  - name: fakeos/ { print; print "    version: \"1.0.0\""; print "    supply: the FakeOS 1.0 directory (fakeos.h)"; skip = 1; next }

@@ -3,7 +3,7 @@
 # Debian's packages (lava-server, lava-dispatcher): PostgreSQL, lava-server
 # under gunicorn, the scheduler, one worker with two qemu devices. The
 # emulated matrix, configs/qemu.yaml with short series (every kernel whose
-# source the RTOSBENCH_KERNEL_* variables name, `eval "$(scripts/kernel-env.sh)"`;
+# source the RTOSBENCH_KERNEL_* variables name, `eval "$(rtosbench kernels env)"`;
 # the others are SOURCE_MISSING both ways), runs locally and through LAVA:
 # the same exit code, statuses and verify outcomes, LAVA's job on record,
 # the same protocol lines and medians (QEMU -icount runs are identical).
@@ -169,7 +169,7 @@ sed -e 's/^samples: .*/samples: 300/' -e 's/^warmup: .*/warmup: 50/' \
   -e '/^timeouts:/,/^[^ ]/s/^  capture: .*/  capture: 180/' -e '/^retries:/,/^[^ ]/s/^  \([a-z]*\): .*/  \1: 0/' \
   "$SRC/configs/qemu.yaml" >"$WORK/matrix.yaml"
 grep -q '^  capture: 180$' "$WORK/matrix.yaml" || fail "configs/qemu.yaml: no timeouts.capture to set"
-mapfile -t ksrc < <("$SRC/scripts/kernel-env.sh" --args)
+mapfile -t ksrc < <("$RB" kernels args)
 select=()
 [[ $mode == minimal ]] && select=(--only 'bare-*' --only 'freertos-*')
 cp "$DATA/run/benches/qemu1.yaml" "$WORK/local.yaml"
@@ -179,7 +179,7 @@ lava_bench() {
 bench: lava-e2e
 lava:
   url: $URL
-  token_env: RB_E2E_LAVA_TOKEN
+  token_env: RTOSBENCH_LAVA_E2E_TOKEN
   publish: {dir: $WORK/img, url: $2}
   poll: 0.5
   queue_timeout: 240  # a device that never comes fails the test, not ctest's timeout
@@ -191,7 +191,7 @@ boards:
 EOF
 }
 lava_bench "$WORK/lava.yaml" "file://$WORK/img"
-export RB_E2E_LAVA_TOKEN=$TOKEN
+export RTOSBENCH_LAVA_E2E_TOKEN=$TOKEN
 
 t_run=$SECONDS
 rb_run --matrix "$WORK/matrix.yaml" --bench "$WORK/local.yaml" --out "$WORK/local" "${ksrc[@]}" "${select[@]}" --no-history

@@ -1,0 +1,314 @@
+#include "catalog/catalog.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace rb::model {
+
+std::string BoardInfo::not_measured_reason(const std::string& series) const {
+  auto it = not_measured.find(series);
+  return it == not_measured.end() ? "" : it->second;
+}
+
+std::string BoardInfo::unjudged_reason(const std::string& series) const {
+  if (auto r = not_measured_reason(series); !r.empty()) return r;
+  auto it = unstable.find(series);
+  return it == unstable.end() ? "" : it->second;
+}
+
+}  // namespace rb::model
+
+namespace rb::catalog {
+
+using nlohmann::json;
+
+namespace {
+
+std::optional<std::string> slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string str(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+  if (v.is_null()) return "";
+  return v.dump();
+}
+
+// One board.cmake: its one-line `set(RB_BOARD_<KEY> <value>)` settings.
+void read_board(const std::filesystem::path& file, const std::string& shown, model::BoardInfo& b,
+                std::vector<Diagnostic>& diagnostics) {
+  std::ifstream in(file);
+  static const std::regex kSet(R"(^set\(RB_BOARD_([A-Za-z0-9_]+) (.*)\)\s*(#.*)?$)");
+  static const std::regex kValue(R"(^[A-Za-z0-9_./ :-]+$)");
+  static const std::set<std::string> kPlain{"FLASHERS", "EMULATOR", "QEMU_MACHINE", "UART_BAUD",
+                                            "CONSOLE",  "DEV_ID",   "DEVICE",       "VCP_NOTE"};
+  static const std::vector<std::string> kFamilies{"TARGET_", "NOT_MEASURED_", "UNSTABLE_",
+                                                  "EXPECT_", "REVISION_"};
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    std::smatch m;
+    if (!std::regex_match(line, m, kSet)) continue;
+    const std::string key = m[1];
+    std::string value = m[2];
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"')
+      value = value.substr(1, value.size() - 2);
+    std::string family;
+    for (const auto& f : kFamilies) {
+      if (key.rfind(f, 0) == 0) family = f;
+    }
+    if (!kPlain.count(key) && family.empty()) continue;  // a build setting, not the host's
+    if (!std::regex_match(value, kValue)) {
+      diagnostics.push_back(Diagnostic{shown, n, 1,
+                                       fmt::format("RB_BOARD_{}: the value has a character outside "
+                                                   "[A-Za-z0-9_./ :-]",
+                                                   key)});
+      continue;
+    }
+    const std::string sub = key.substr(family.size());
+    if (key == "FLASHERS") {
+      std::istringstream words(value);
+      for (std::string w; words >> w;) b.flashers.push_back(w);
+    } else if (key == "EMULATOR") {
+      b.emulator = value;
+    } else if (key == "QEMU_MACHINE") {
+      b.qemu_machine = value;
+    } else if (key == "UART_BAUD") {
+      b.uart_baud = static_cast<unsigned>(std::strtoul(value.c_str(), nullptr, 10));
+    } else if (key == "CONSOLE") {
+      b.console = value;
+    } else if (key == "DEV_ID") {
+      b.dev_id = static_cast<unsigned>(std::strtoul(value.c_str(), nullptr, 0));
+    } else if (key == "DEVICE") {
+      b.device = value;
+    } else if (key == "VCP_NOTE") {
+      b.vcp_note = value;
+    } else if (family == "TARGET_") {
+      b.targets[sub] = value;
+    } else if (family == "NOT_MEASURED_") {
+      b.not_measured[sub] = value;
+    } else if (family == "UNSTABLE_") {
+      b.unstable[sub] = value;
+    } else if (family == "EXPECT_") {
+      b.expect[sub] = value;
+    } else if (family == "REVISION_") {
+      b.revisions[static_cast<unsigned>(std::strtoul(sub.c_str(), nullptr, 0))] = value;
+    }
+  }
+  if (b.flashers.empty()) {
+    diagnostics.push_back(Diagnostic{
+        shown, 0, 0, "names no flasher (set(RB_BOARD_FLASHERS ...)): no bench can use it"});
+  }
+}
+
+// harness/rb_tests.h: `  X(name, capabilities, RB_PACE_<pacing>, "series[:unit] ...")`.
+bool read_tests(const std::filesystem::path& file, const std::string& shown,
+                std::vector<model::HarnessTest>& out, std::vector<Diagnostic>& diagnostics) {
+  std::ifstream in(file);
+  if (!in) {
+    diagnostics.push_back(Diagnostic{shown, 0, 0, "cannot read the harness test table"});
+    return false;
+  }
+  static const std::regex kEntry(R"re(^  X\(([a-z0-9_]+),[^,]*,\s*RB_PACE_([A-Z]+),\s*"([^"]*)"\))re");
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (line.rfind("  X(", 0) != 0) continue;
+    std::smatch m;
+    if (!std::regex_search(line, m, kEntry)) {
+      diagnostics.push_back(Diagnostic{
+          shown, n, 1,
+          "an entry must read X(name, capabilities, RB_PACE_<FREE|EVENT|TICK>, \"series ...\")"});
+      continue;
+    }
+    model::HarnessTest t;
+    t.name = m[1];
+    t.pacing = m[2];
+    std::transform(t.pacing.begin(), t.pacing.end(), t.pacing.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::istringstream words(m[3].str());
+    for (std::string w; words >> w;) {
+      auto colon = w.find(':');
+      t.series.push_back(colon == std::string::npos
+                             ? model::SeriesInfo{w, ""}
+                             : model::SeriesInfo{w.substr(0, colon), w.substr(colon + 1)});
+    }
+    out.push_back(std::move(t));
+  }
+  if (out.empty()) diagnostics.push_back(Diagnostic{shown, 0, 0, "lists no harness test"});
+  return !out.empty();
+}
+
+void read_expect(const json& e, std::map<std::string, std::optional<std::string>>& out) {
+  for (auto& [k, v] : e.items()) {
+    if (v.is_null())
+      out[k] = std::nullopt;
+    else
+      out[k] = str(v);
+  }
+}
+
+}  // namespace
+
+bool parse_kernel_yaml(std::string_view text, const std::string& file, model::KernelSpec& k,
+                       std::vector<Diagnostic>& diagnostics) {
+  YamlDoc doc;
+  if (!parse_yaml_doc(text, file, doc, diagnostics)) return false;
+  if (!check_schema(doc, schema("kernel"), diagnostics)) return false;
+  const json& v = doc.value;
+  k.version = v.value("version", "n/a");
+  k.git = v.value("git", "");
+  k.tag = v.value("tag", "");
+  k.commit = v.value("commit", "");
+  std::transform(k.commit.begin(), k.commit.end(), k.commit.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  k.supply = v.value("supply", "");
+  k.note = v.value("note", "");
+  k.reference = v.value("reference", false);
+  k.checks_series = v.value("checks_series", k.checks_series);
+  k.discover = v.value("discover", true);
+  for (const auto& x : v.value("extra_sources", json::array())) {
+    model::ExtraSource e{x.value("name", ""), x.value("git", ""), x.value("tag", ""),
+                         x.value("commit", ""), {}};
+    std::transform(e.commit.begin(), e.commit.end(), e.commit.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    k.extra_sources.push_back(std::move(e));
+  }
+  if (v.contains("expect")) read_expect(v["expect"], k.expect);
+  const json na_ = v.value("na", json::object());
+  for (auto& [t, why] : na_.items()) k.na[t] = why.get<std::string>();
+  const json defects_ = v.value("defects", json::object());
+  for (auto& [c, why] : defects_.items())
+    k.defects[c] = why.get<std::string>();
+  const json fp = v.value("footprint", json::object());
+  for (const auto& f : fp.value("files", json::array()))
+    k.footprint.files.push_back({f.value("match", ""), f.value("owner", "none")});
+  const json sections_ = fp.value("sections", json::object());
+  for (auto& [kind, names] : sections_.items())
+    k.footprint.sections[kind] = names.get<std::vector<std::string>>();
+  const size_t before = diagnostics.size();
+  if (!k.git.empty() && k.tag.empty() && k.commit.empty())
+    diagnostics.push_back(doc.at("/git", "'git' needs a 'tag' or a 'commit' to pin"));
+  if (!k.git.empty() && !k.supply.empty())
+    diagnostics.push_back(doc.at("/supply", "has both 'git' and 'supply' (supply is for kernels "
+                                            "without a public source)"));
+  if ((!k.git.empty() || !k.supply.empty()) && k.version == "n/a")
+    diagnostics.push_back(doc.at("", "a kernel with a source needs its 'version'"));
+  for (size_t i = 0; i < k.extra_sources.size(); ++i) {
+    const auto& e = k.extra_sources[i];
+    if (e.git.empty())
+      diagnostics.push_back(
+          doc.at(fmt::format("/extra_sources/{}", i), "an extra source needs 'git'"));
+    else if (e.tag.empty() && e.commit.empty())
+      diagnostics.push_back(doc.at(fmt::format("/extra_sources/{}", i),
+                                   "an extra source needs a 'tag' or a 'commit'"));
+  }
+  return diagnostics.size() == before;
+}
+
+std::filesystem::path default_firmware_dir() {
+  if (const char* env = std::getenv("RTOSBENCH_FIRMWARE"); env && *env)
+    return std::filesystem::absolute(env).lexically_normal();
+  return std::filesystem::path(RTOSBENCH_SOURCE_DIR) / "firmware";
+}
+
+Result<Catalog> load(const std::filesystem::path& firmware_in,
+                     std::vector<Diagnostic>& diagnostics) {
+  namespace fs = std::filesystem;
+  Catalog c;
+  c.firmware = fs::absolute(firmware_in).lexically_normal();
+  std::error_code ec;
+  if (!fs::is_directory(c.firmware / "ports", ec))
+    return make_error(ErrorKind::kCannotRead,
+                      fmt::format("{} is not a firmware tree (it has no ports/)",
+                                  c.firmware.string()));
+  const size_t before = diagnostics.size();
+  static const std::regex kName("^[a-z0-9][a-z0-9_.-]*$");
+  for (const auto& e : fs::directory_iterator(c.firmware / "ports", ec)) {
+    const std::string name = e.path().filename().string();
+    if (!fs::exists(e.path() / "port.cmake") || !std::regex_match(name, kName)) continue;
+    model::KernelSpec k;
+    k.name = k.port = name;
+    k.version = "n/a";
+    if (auto text = slurp(e.path() / "kernel.yaml"))
+      parse_kernel_yaml(*text, "firmware/ports/" + name + "/kernel.yaml", k, diagnostics);
+    c.kernels.push_back(std::move(k));
+  }
+  std::sort(c.kernels.begin(), c.kernels.end(), [](const auto& a, const auto& b) {
+    return std::pair(!a.reference, a.name) < std::pair(!b.reference, b.name);
+  });
+  for (const auto& e : fs::directory_iterator(c.firmware / "boards", ec)) {
+    const std::string name = e.path().filename().string();
+    if (!fs::exists(e.path() / "board.cmake") || !std::regex_match(name, kName)) continue;
+    model::BoardInfo b;
+    b.name = name;
+    read_board(e.path() / "board.cmake", "firmware/boards/" + name + "/board.cmake", b,
+               diagnostics);
+    c.boards.push_back(std::move(b));
+  }
+  std::sort(c.boards.begin(), c.boards.end(),
+            [](const auto& a, const auto& b) { return a.name < b.name; });
+  if (fs::exists(c.firmware / "harness" / "rb_tests.h", ec))
+    read_tests(c.firmware / "harness" / "rb_tests.h", "firmware/harness/rb_tests.h", c.tests,
+               diagnostics);
+  if (diagnostics.size() != before)
+    return make_error(ErrorKind::kUsage,
+                      fmt::format("the firmware tree {} has {} problem(s)", c.firmware.string(),
+                                  diagnostics.size() - before));
+  return c;
+}
+
+const model::KernelSpec* Catalog::kernel(const std::string& name) const {
+  for (const auto& k : kernels)
+    if (k.name == name) return &k;
+  return nullptr;
+}
+
+const model::BoardInfo* Catalog::board(const std::string& name) const {
+  for (const auto& b : boards)
+    if (b.name == name) return &b;
+  return nullptr;
+}
+
+const model::HarnessTest* Catalog::test(const std::string& name) const {
+  for (const auto& t : tests)
+    if (t.name == name) return &t;
+  return nullptr;
+}
+
+std::vector<std::string> Catalog::board_names() const {
+  std::vector<std::string> out;
+  for (const auto& b : boards) out.push_back(b.name);
+  return out;
+}
+
+std::vector<std::string> Catalog::test_names() const {
+  std::vector<std::string> out;
+  for (const auto& t : tests) out.push_back(t.name);
+  return out;
+}
+
+std::vector<std::string> Catalog::flashers() const {
+  std::set<std::string> all;
+  for (const auto& b : boards) all.insert(b.flashers.begin(), b.flashers.end());
+  return {all.begin(), all.end()};
+}
+
+std::string Catalog::series_unit(const std::string& series,
+                                 const std::string& counter_unit) const {
+  for (const auto& t : tests)
+    for (const auto& s : t.series)
+      if (s.name == series && !s.unit.empty()) return s.unit;
+  return counter_unit;
+}
+
+}  // namespace rb::catalog

@@ -1,0 +1,116 @@
+#pragma once
+// What the firmware tree declares, each fact in one place (docs/ARCHITECTURE.md):
+// - a kernel port: firmware/ports/<port>/ (port.cmake; its pin, expected
+//   CONFIG, NA reasons, known defects and footprint rules in kernel.yaml);
+// - a board: firmware/boards/<board>/board.cmake (its `set(RB_BOARD_...)`
+//   lines: flashers, console, expected CONFIG, what it cannot measure);
+// - a harness test: one entry of firmware/harness/rb_tests.h.
+// src/catalog reads them from the tree at run time; a matrix names them.
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rb::model {
+
+// A second upstream repository a kernel needs (uC/OS-III's uC-CPU, NuttX's
+// apps); passed to the firmware as RB_KERNEL_SOURCE_<NAME>.
+struct ExtraSource {
+  std::string name;
+  std::string git;
+  std::string tag;
+  std::string commit;            // pinned commit (40 hex digits), empty if pinned by tag
+  std::filesystem::path source;  // local checkout (absolute), empty if none
+};
+
+// How a kernel that links its own image sorts its map file (kernel.yaml
+// `footprint:`): input files by fnmatch pattern, first match wins (owner
+// kernel, kernel_support or none), and the output sections that hold text,
+// data and bss beyond the usual .text, .data and .bss.
+struct FootprintRules {
+  struct File {
+    std::string match, owner;
+  };
+  std::vector<File> files;
+  std::map<std::string, std::vector<std::string>> sections;  // text, data, bss
+};
+
+struct KernelSpec {
+  std::string name;     // job id prefix and CONFIG kernel name, e.g. "freertos"
+  std::string port;     // firmware/ports/<port>/; defaults to name
+  std::string version;  // pinned version, e.g. "10.5.1"; "n/a" without a kernel
+  std::string git;      // upstream URL; empty for ports without a source (bare)
+  std::string tag;      // upstream tag of `version` (optional with `commit`)
+  // Pinned commit (40 hex digits) for a version that has no tag, or whose
+  // tag could move (a branch): it wins over `tag`, which is then only checked.
+  std::string commit;
+  std::filesystem::path source;  // local checkout named in the matrix (absolute)
+  std::string note;              // shown with every result
+  // A kernel without a public source (PX5): what the user supplies with
+  // --kernel-source NAME=PATH (or `source:`); a directory that is not a git
+  // checkout is accepted for it, its commit n/a.
+  std::string supply;
+  std::vector<ExtraSource> extra_sources;
+  // Per-kernel CONFIG pin overrides; an empty optional removes a pin.
+  std::map<std::string, std::optional<std::string>> expect;
+  std::map<std::string, std::string> na;       // harness test -> why NA by design
+  std::map<std::string, std::string> defects;  // CHECK -> the kernel defect it finds
+  FootprintRules footprint;
+  // The series on which the kernel's switchable API checks cost (RB_CHECKS
+  // on against off; tests/ports/checks-test.sh): api_overhead unless its
+  // checks sit elsewhere (LiteOS-M: in the task switch).
+  std::string checks_series = "api_overhead";
+  bool reference = false;  // the image kernel footprints are counted against (bare)
+  bool discover = true;    // `kernels: all` takes it
+  bool port_exists = true;
+  bool needs_source() const { return !git.empty() || !source.empty() || !supply.empty(); }
+};
+
+struct BoardInfo {
+  std::string name;                   // firmware/boards/<name>
+  std::vector<std::string> flashers;  // RB_BOARD_FLASHERS
+  std::string emulator;      // RB_BOARD_EMULATOR: the flasher that emulates it; empty: hardware
+  std::string qemu_machine;  // RB_BOARD_QEMU_MACHINE
+  std::map<std::string, std::string> targets;  // RB_BOARD_TARGET_<flasher>
+  unsigned uart_baud = 0;  // RB_BOARD_UART_BAUD: the console's rate in the image; 0: unknown
+  std::string console;     // RB_BOARD_CONSOLE: where the console is wired (hints)
+  // RB_BOARD_NOT_MEASURED_<series>: series -> why the board cannot measure
+  // it. Still captured and verified; shown marked, never ranked, never judged.
+  std::map<std::string, std::string> not_measured;
+  // RB_BOARD_UNSTABLE_<series>: series -> why the bench itself can move it
+  // between two runs of one image. Shown marked, never ranked, never judged.
+  std::map<std::string, std::string> unstable;
+  // RB_BOARD_EXPECT_<key>: CONFIG pins every capture on this board must
+  // report (counter, unit, clocks, priority levels).
+  std::map<std::string, std::string> expect;
+  // RB_BOARD_DEV_ID (DBGMCU_IDCODE's DEV_ID, 0 unknown), RB_BOARD_DEVICE
+  // (its family name) and RB_BOARD_REVISION_<REV_ID>: what doctor and smoke
+  // compare a probe's reading with.
+  unsigned dev_id = 0;
+  std::string device;
+  std::map<unsigned, std::string> revisions;
+  // RB_BOARD_VCP_NOTE: what to know when the console is the probe's virtual
+  // COM port (a doctor hint); empty when nothing.
+  std::string vcp_note;
+  // Every other RB_BOARD_<KEY> line the host read, for the record.
+  std::map<std::string, std::string> facts;
+
+  // Why `series` is no measurement on this board ("" when it is one).
+  std::string not_measured_reason(const std::string& series) const;
+  // Why `series` is never ranked or judged here: not measured or unstable.
+  std::string unjudged_reason(const std::string& series) const;
+};
+
+struct SeriesInfo {
+  std::string name;
+  std::string unit;  // "" the counter's (CONFIG unit); else bytes, per-mille
+};
+
+struct HarnessTest {
+  std::string name;
+  std::string pacing;  // free, event or tick (rb_tests.h)
+  std::vector<SeriesInfo> series;
+};
+
+}  // namespace rb::model

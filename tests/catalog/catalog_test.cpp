@@ -1,0 +1,185 @@
+// Ports, boards and harness tests are discovered from the firmware tree at
+// run time, not listed in the host: the catalog must hold exactly what
+// firmware/ holds, read from the one file each fact lives in.
+#include "catalog/catalog.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "matrix/load.h"
+#include "util/temp_dir.h"
+
+namespace rb::catalog {
+namespace {
+
+namespace fs = std::filesystem;
+const fs::path kFirmware = fs::path(RTOSBENCH_SOURCE_DIR) / "firmware";
+
+Catalog tree() {
+  std::vector<Diagnostic> d;
+  auto c = load(kFirmware, d);
+  EXPECT_TRUE(c.ok()) << (d.empty() ? c.error().message : d.front().format());
+  return c.ok() ? *c : Catalog{};
+}
+
+TEST(Catalog, EveryBoardDirectoryIsABoard) {
+  std::vector<std::string> dirs;
+  for (const auto& e : fs::directory_iterator(kFirmware / "boards")) {
+    if (fs::exists(e.path() / "board.cmake")) dirs.push_back(e.path().filename().string());
+  }
+  std::sort(dirs.begin(), dirs.end());
+  EXPECT_EQ(tree().board_names(), dirs);
+  ASSERT_FALSE(dirs.empty());
+}
+
+TEST(Catalog, EveryPortDirectoryIsAKernelReferenceFirst) {
+  std::vector<std::string> dirs;
+  for (const auto& e : fs::directory_iterator(kFirmware / "ports")) {
+    if (fs::exists(e.path() / "port.cmake")) dirs.push_back(e.path().filename().string());
+  }
+  const Catalog c = tree();
+  ASSERT_EQ(c.kernels.size(), dirs.size());
+  EXPECT_EQ(c.kernels.front().name, "bare");
+  EXPECT_TRUE(c.kernels.front().reference);
+  for (const auto& k : c.kernels) {
+    EXPECT_NE(std::find(dirs.begin(), dirs.end(), k.name), dirs.end()) << k.name;
+    // Every port but the template is discovered and declares its version.
+    EXPECT_EQ(k.discover, k.name != "template") << k.name;
+    if (k.discover && k.name != "bare") EXPECT_NE(k.version, "n/a") << k.name;
+  }
+}
+
+TEST(Catalog, KernelFactsComeFromKernelYaml) {
+  const Catalog c = tree();
+  const auto* t = c.kernel("tencentos");
+  ASSERT_NE(t, nullptr);
+  EXPECT_EQ(t->commit, "1a4f91ab8e99fcc5a9db214ae6ba0d996de25498");
+  EXPECT_EQ(t->expect.at("checks"), "partial");
+  EXPECT_EQ(t->defects.count("mutex_pi"), 1u);
+  EXPECT_EQ(t->na.count("notify"), 1u);
+  const auto* u = c.kernel("ucos3");
+  ASSERT_NE(u, nullptr);
+  ASSERT_EQ(u->extra_sources.size(), 2u);
+  EXPECT_EQ(u->extra_sources[0].name, "uc_cpu");
+  const auto* z = c.kernel("zephyr");
+  ASSERT_NE(z, nullptr);
+  EXPECT_FALSE(z->footprint.files.empty());
+  EXPECT_EQ(c.kernel("liteos_m")->checks_series, "wake_latency");
+  EXPECT_EQ(c.kernel("freertos")->checks_series, "api_overhead");
+  EXPECT_EQ(c.kernel("nosuchkernel"), nullptr);
+}
+
+TEST(Catalog, BoardFactsComeFromBoardCmake) {
+  const Catalog c = tree();
+  const auto* q = c.board("qemu-netduinoplus2");
+  ASSERT_NE(q, nullptr);
+  EXPECT_EQ(q->flashers, std::vector<std::string>{"qemu"});
+  EXPECT_EQ(q->emulator, "qemu");
+  EXPECT_EQ(q->qemu_machine, "netduinoplus2");
+  EXPECT_EQ(q->expect.at("unit"), "instructions");
+  const auto* d = c.board("stm32f407-disco");
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->flashers, (std::vector<std::string>{"openocd", "pyocd"}));
+  EXPECT_EQ(d->emulator, "");
+  EXPECT_EQ(d->targets.at("openocd"), "target/stm32f4x.cfg");
+  EXPECT_EQ(d->dev_id, 0x413u);
+  EXPECT_EQ(d->revisions.at(0x1007), "1");
+  EXPECT_EQ(d->expect.at("core"), "168000000");
+  EXPECT_EQ(c.board("nosuchboard"), nullptr);
+}
+
+// RB_BOARD_NOT_MEASURED_<series>: QEMU cannot measure interrupt entry (of
+// the test timer, after WFI, at the zero-latency level) or a time slice; the
+// F407 measures everything. RB_BOARD_UNSTABLE_<series>: what QEMU itself moves.
+TEST(Catalog, SeriesNotMeasuredAndUnstableComeFromBoardCmake) {
+  const Catalog c = tree();
+  const auto* q = c.board("qemu-netduinoplus2");
+  ASSERT_NE(q, nullptr);
+  EXPECT_EQ(q->not_measured.size(), 5u);
+  for (const char* s : {"sleep_wake_entry", "zli_entry_idle", "zli_entry_critical"})
+    EXPECT_NE(q->not_measured_reason(s).find("entry"), std::string::npos) << s;
+  EXPECT_EQ(q->not_measured_reason("event_to_task"), "");
+  EXPECT_NE(q->unjudged_reason("sleep_wake").find("2703"), std::string::npos);
+  const auto* d = c.board("stm32f407-disco");
+  ASSERT_NE(d, nullptr);
+  EXPECT_TRUE(d->not_measured.empty());
+  EXPECT_TRUE(d->unstable.empty());
+}
+
+// The names in firmware/harness/rb_tests.h's table, read independently of
+// the catalog, and a test source file for each.
+TEST(Catalog, HarnessTestsAreTheFirmwareTable) {
+  std::ifstream in(kFirmware / "harness" / "rb_tests.h");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string s = text.str();
+  std::regex entry("\n  X\\(([a-z0-9_]+),");
+  std::vector<std::string> names;
+  for (std::sregex_iterator it(s.begin(), s.end(), entry), end; it != end; ++it)
+    names.push_back((*it)[1]);
+  ASSERT_GE(names.size(), 2u);
+  const Catalog c = tree();
+  EXPECT_EQ(c.test_names(), names);
+  for (const auto& t : c.tests) {
+    EXPECT_TRUE(fs::exists(kFirmware / "harness" / "tests" / (t.name + ".c"))) << t.name;
+    EXPECT_FALSE(t.series.empty()) << t.name;
+    EXPECT_TRUE(t.pacing == "free" || t.pacing == "event" || t.pacing == "tick") << t.name;
+  }
+  const auto* irq = c.test("irq_latency");
+  ASSERT_NE(irq, nullptr);
+  ASSERT_EQ(irq->series.size(), 2u);
+  EXPECT_EQ(irq->series[1].name, "event_to_task");
+  EXPECT_EQ(c.series_unit("heap_free_bytes", "cycles"), "bytes");
+  EXPECT_EQ(c.series_unit("heap_frag_permille", "cycles"), "per-mille");
+  EXPECT_EQ(c.series_unit("wake_latency", "cycles"), "cycles");
+  EXPECT_EQ(c.test("time_slice")->pacing, "tick");
+}
+
+// A broken kernel.yaml is a diagnostic with its file, line and column.
+TEST(Catalog, BadKernelYamlIsADiagnostic) {
+  model::KernelSpec k;
+  std::vector<Diagnostic> d;
+  EXPECT_FALSE(
+      parse_kernel_yaml("version: \"1.0\"\ngit: https://x.org/k\ntag: v1\nnote: ok\n"
+                        "colour: blue\n",
+                        "ports/k/kernel.yaml", k, d));
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].line, 5);
+  EXPECT_NE(d[0].message.find("unknown key 'colour'"), std::string::npos) << d[0].format();
+  d.clear();
+  EXPECT_FALSE(parse_kernel_yaml("version: \"1.0\"\ngit: https://x.org/k\n", "k.yaml", k, d));
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_NE(d[0].message.find("needs a 'tag' or a 'commit'"), std::string::npos);
+  d.clear();
+  EXPECT_FALSE(
+      parse_kernel_yaml("version: \"1.0\"\ngit: -oProxyCommand=x\ntag: v1\n", "k.yaml", k, d));
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].line, 2);
+}
+
+// A port directory copied into a scratch tree is a kernel of that tree,
+// with nothing else changed.
+TEST(Catalog, ANewPortDirectoryIsDiscovered) {
+  auto tmp = make_owned_temp_dir("rtosbench-catalog-test");
+  ASSERT_TRUE(tmp.ok());
+  const fs::path fw = *tmp / "firmware";
+  fs::copy(kFirmware, fw, fs::copy_options::recursive);
+  fs::copy(fw / "ports" / "template", fw / "ports" / "myos", fs::copy_options::recursive);
+  std::ofstream(fw / "ports" / "myos" / "kernel.yaml") << "version: n/a\nnote: my kernel\n";
+  std::vector<Diagnostic> d;
+  auto c = load(fw, d);
+  fs::remove_all(*tmp);
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  const auto* k = c->kernel("myos");
+  ASSERT_NE(k, nullptr);
+  EXPECT_TRUE(k->discover);
+  EXPECT_EQ(k->note, "my kernel");
+}
+
+}  // namespace
+}  // namespace rb::catalog
