@@ -278,8 +278,11 @@ d=$(run_dir "$WORK/bad")
 expect_eq "unfetchable image: status" FLASH_ERROR "$(job_status "$d" "${only[0]}")"
 expect_contains "unfetchable image: LAVA's comment" "does not exist" "$(job_reason "$d" "${only[0]}")"
 
-# The monitor's timeout (the matrix's capture timeout) is a TIMEOUT.
-sed 's/^  capture: 180$/  capture: 2/' "$WORK/matrix.yaml" >"$WORK/short.yaml"
+# The monitor's timeout (the matrix's capture timeout) is a TIMEOUT: 2 s for
+# a capture of ten times the samples, which runs far longer than that (at 300
+# samples the run once ended inside the 2 s and the job was OK).
+sed -e 's/^  capture: 180$/  capture: 2/' -e 's/^samples: 300$/samples: 3000/' "$WORK/matrix.yaml" >"$WORK/short.yaml"
+grep -q '^samples: 3000$' "$WORK/short.yaml" || fail "matrix.yaml: no samples: 300 to raise"
 rb_run --matrix "$WORK/short.yaml" --bench "$WORK/lava.yaml" --out "$WORK/short" --only "${only[0]}" --no-history
 expect_eq "LAVA timeout: exit code" 1 "$RC"
 d=$(run_dir "$WORK/short")
