@@ -119,7 +119,8 @@ bool read_tests(const std::filesystem::path& file, const std::string& shown,
     diagnostics.push_back(Diagnostic{shown, 0, 0, "cannot read the harness test table"});
     return false;
   }
-  static const std::regex kEntry(R"re(^  X\(([a-z0-9_]+),[^,]*,\s*RB_PACE_([A-Z]+),\s*"([^"]*)"\))re");
+  static const std::regex kEntry(
+      R"re(^  X\(([a-z0-9_]+),[^,]*,\s*RB_PACE_([A-Z]+),\s*"([^"]*)"\))re");
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
     if (line.rfind("  X(", 0) != 0) continue;
@@ -177,8 +178,8 @@ bool parse_kernel_yaml(std::string_view text, const std::string& file, model::Ke
   k.checks_series = v.value("checks_series", k.checks_series);
   k.discover = v.value("discover", true);
   for (const auto& x : v.value("extra_sources", json::array())) {
-    model::ExtraSource e{x.value("name", ""), x.value("git", ""), x.value("tag", ""),
-                         x.value("commit", ""), {}};
+    model::ExtraSource e{
+        x.value("name", ""), x.value("git", ""), x.value("tag", ""), x.value("commit", ""), {}};
     std::transform(e.commit.begin(), e.commit.end(), e.commit.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     k.extra_sources.push_back(std::move(e));
@@ -187,8 +188,7 @@ bool parse_kernel_yaml(std::string_view text, const std::string& file, model::Ke
   const json na_ = v.value("na", json::object());
   for (auto& [t, why] : na_.items()) k.na[t] = why.get<std::string>();
   const json defects_ = v.value("defects", json::object());
-  for (auto& [c, why] : defects_.items())
-    k.defects[c] = why.get<std::string>();
+  for (auto& [c, why] : defects_.items()) k.defects[c] = why.get<std::string>();
   const json fp = v.value("footprint", json::object());
   for (const auto& f : fp.value("files", json::array()))
     k.footprint.files.push_back({f.value("match", ""), f.value("owner", "none")});
@@ -199,8 +199,9 @@ bool parse_kernel_yaml(std::string_view text, const std::string& file, model::Ke
   if (!k.git.empty() && k.tag.empty() && k.commit.empty())
     diagnostics.push_back(doc.at("/git", "'git' needs a 'tag' or a 'commit' to pin"));
   if (!k.git.empty() && !k.supply.empty())
-    diagnostics.push_back(doc.at("/supply", "has both 'git' and 'supply' (supply is for kernels "
-                                            "without a public source)"));
+    diagnostics.push_back(doc.at("/supply",
+                                 "has both 'git' and 'supply' (supply is for kernels "
+                                 "without a public source)"));
   if ((!k.git.empty() || !k.supply.empty()) && k.version == "n/a")
     diagnostics.push_back(doc.at("", "a kernel with a source needs its 'version'"));
   for (size_t i = 0; i < k.extra_sources.size(); ++i) {
@@ -228,9 +229,9 @@ Result<Catalog> load(const std::filesystem::path& firmware_in,
   c.firmware = fs::absolute(firmware_in).lexically_normal();
   std::error_code ec;
   if (!fs::is_directory(c.firmware / "ports", ec))
-    return make_error(ErrorKind::kCannotRead,
-                      fmt::format("{} is not a firmware tree (it has no ports/)",
-                                  c.firmware.string()));
+    return make_error(
+        ErrorKind::kCannotRead,
+        fmt::format("{} is not a firmware tree (it has no ports/)", c.firmware.string()));
   const size_t before = diagnostics.size();
   static const std::regex kName("^[a-z0-9][a-z0-9_.-]*$");
   for (const auto& e : fs::directory_iterator(c.firmware / "ports", ec)) {
@@ -303,8 +304,7 @@ std::vector<std::string> Catalog::flashers() const {
   return {all.begin(), all.end()};
 }
 
-std::string Catalog::series_unit(const std::string& series,
-                                 const std::string& counter_unit) const {
+std::string Catalog::series_unit(const std::string& series, const std::string& counter_unit) const {
   for (const auto& t : tests)
     for (const auto& s : t.series)
       if (s.name == series && !s.unit.empty()) return s.unit;

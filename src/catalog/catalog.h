@@ -18,8 +18,8 @@ struct Catalog {
   // Every port directory holding a port.cmake, the reference port (bare)
   // first, then by name; facts from its kernel.yaml.
   std::vector<model::KernelSpec> kernels;
-  std::vector<model::BoardInfo> boards;    // by name
-  std::vector<model::HarnessTest> tests;   // rb_tests.h, in run order
+  std::vector<model::BoardInfo> boards;   // by name
+  std::vector<model::HarnessTest> tests;  // rb_tests.h, in run order
 
   const model::KernelSpec* kernel(const std::string& name) const;
   const model::BoardInfo* board(const std::string& name) const;

@@ -51,7 +51,8 @@ matrix::Matrix matrix_of(const Args& a) {
   }
   std::vector<Diagnostic> d;
   matrix::Matrix m;
-  m.firmware = a.firmware.empty() ? catalog::default_firmware_dir() : std::filesystem::path(a.firmware);
+  m.firmware =
+      a.firmware.empty() ? catalog::default_firmware_dir() : std::filesystem::path(a.firmware);
   auto cat = catalog::load(m.firmware, d);
   if (!cat.ok()) {
     std::vector<std::string> lines;
@@ -114,8 +115,8 @@ kernels::ResolveOptions cache_options(const Args& a, bool fetch) {
 
 int list(const Args& a) {
   for (const auto& k : kernels_of(a)) {
-    std::string pin = !k.commit.empty() ? "commit " + k.commit.substr(0, 12)
-                      : !k.tag.empty()  ? "tag " + k.tag
+    std::string pin = !k.commit.empty()   ? "commit " + k.commit.substr(0, 12)
+                      : !k.tag.empty()    ? "tag " + k.tag
                       : !k.supply.empty() ? "supplied by the user"
                                           : "no source";
     fmt::print("{:<14} {:<10} {:<30} {}\n", k.name, k.version, pin,
@@ -149,7 +150,8 @@ int expect(const Args& a) {
                                                    fmt::join(m.catalog.board_names(), ", "))));
   for (const auto& k : m.kernels) {
     if (k.name != a.name) continue;
-    for (const auto& [key, v] : matrix::declared_pins(m, k, a.board, {})) fmt::print("{}={}\n", key, v);
+    for (const auto& [key, v] : matrix::declared_pins(m, k, a.board, {}))
+      fmt::print("{}={}\n", key, v);
     return kExitOk;
   }
   fail(make_error(ErrorKind::kUsage, fmt::format("no kernel '{}'", a.name)));
@@ -237,7 +239,8 @@ std::function<int()> add_kernels(CLI::App& app) {
   e->add_option("--cache", a->cache, "the kernel cache (default: ~/.cache/rtosbench/kernels)");
   actions->push_back({e, env});
   actions->push_back(
-      {common(app.add_subcommand("args", "--kernel-source arguments for the variables set")), args});
+      {common(app.add_subcommand("args", "--kernel-source arguments for the variables set")),
+       args});
   auto* f = common(app.add_subcommand("fetch", "clone pinned sources into the kernel cache"));
   f->add_option("NAME", a->names, "kernels to fetch (default: all)");
   f->add_option("--cache", a->cache, "the kernel cache (default: ~/.cache/rtosbench/kernels)");

@@ -173,7 +173,8 @@ struct Converter {
       stop = true;
       return nullptr;
     }
-    if (n.Mark().line >= 0) doc.marks.emplace(ptr, std::pair(n.Mark().line + 1, n.Mark().column + 1));
+    if (n.Mark().line >= 0)
+      doc.marks.emplace(ptr, std::pair(n.Mark().line + 1, n.Mark().column + 1));
     if (n.IsMap()) {
       json obj = json::object();
       std::map<std::string, int> seen;
@@ -186,16 +187,15 @@ struct Converter {
         if (!scalar_ok(it->first, ptr + "/(a key)")) continue;
         auto [at, fresh] = seen.emplace(key, it->first.Mark().line + 1);
         if (!fresh) {
-          error(it->first.Mark(),
-                fmt::format("key '{}' is given twice (first at line {})", printable(key), at->second));
+          error(it->first.Mark(), fmt::format("key '{}' is given twice (first at line {})",
+                                              printable(key), at->second));
           continue;
         }
         const std::string child = ptr + "/" + pointer_token(key);
         doc.marks.emplace(child + "#key",
                           std::pair(it->first.Mark().line + 1, it->first.Mark().column + 1));
         const YAML::Node value = it->second;  // a copy: it-> is a temporary proxy
-        if (value.Mark().line < 0)
-          doc.marks.emplace(child, doc.marks.at(child + "#key"));
+        if (value.Mark().line < 0) doc.marks.emplace(child, doc.marks.at(child + "#key"));
         obj[key] = convert(value, child, depth + 1);
       }
       return obj;
@@ -300,7 +300,8 @@ const json* schema_at(const json& root, const json& doc, const std::vector<std::
       d = i < d->size() ? &(*d)[i] : nullptr;
     } else if (d->is_object()) {
       const json* next = nullptr;
-      if (s->contains("properties") && (*s)["properties"].contains(t)) next = &(*s)["properties"][t];
+      if (s->contains("properties") && (*s)["properties"].contains(t))
+        next = &(*s)["properties"][t];
       if (!next && s->contains("patternProperties")) {
         for (auto& [re, sub] : (*s)["patternProperties"].items()) {
           if (std::regex_search(t, std::regex(re))) next = &sub;
@@ -323,7 +324,10 @@ std::string type_words(const json& type) {
   std::vector<std::string> names;
   for (const auto& t : type.is_array() ? type : json::array({type})) {
     std::string n = t.get<std::string>();
-    names.push_back(n == "object" ? "a mapping" : n == "array" ? "a list" : n == "integer" ? "an integer" : "a " + n);
+    names.push_back(n == "object"    ? "a mapping"
+                    : n == "array"   ? "a list"
+                    : n == "integer" ? "an integer"
+                                     : "a " + n);
   }
   return fmt::format("{}", fmt::join(names, " or "));
 }
@@ -354,8 +358,10 @@ std::string explain(const std::string& description, const json* sub, const json*
     return fmt::format("must be {}, got {}", type_words((*sub)["type"]), value_words(value));
   if (description.find("enum values") != std::string::npos && sub && sub->contains("enum")) {
     std::vector<std::string> allowed;
-    for (const auto& e : (*sub)["enum"]) allowed.push_back(e.is_string() ? e.get<std::string>() : e.dump());
-    return fmt::format("{} is not allowed (allowed: {})", value_words(value), fmt::join(allowed, ", "));
+    for (const auto& e : (*sub)["enum"])
+      allowed.push_back(e.is_string() ? e.get<std::string>() : e.dump());
+    return fmt::format("{} is not allowed (allowed: {})", value_words(value),
+                       fmt::join(allowed, ", "));
   }
   if (description.find("'pattern' constraint") != std::string::npos && sub) {
     std::string rule = sub->contains("x-rule") ? (*sub)["x-rule"].get<std::string>()
@@ -363,7 +369,9 @@ std::string explain(const std::string& description, const json* sub, const json*
     return fmt::format("{} is not allowed: {}", value_words(value), rule);
   }
   if (description.rfind("Expected number", 0) == 0 && sub) {
-    auto bound = [&](const char* k) { return sub->contains(k) ? (*sub)[k].dump() : std::string("-"); };
+    auto bound = [&](const char* k) {
+      return sub->contains(k) ? (*sub)[k].dump() : std::string("-");
+    };
     const bool integer = sub->value("type", json()) == "integer";
     return fmt::format("must be {} in [{}, {}], got {}", integer ? "an integer" : "a number",
                        bound("minimum"), bound("maximum"), value_words(value));
@@ -425,7 +433,8 @@ std::vector<Violation> violations(const json& value, const json& root) {
     std::vector<std::string> tokens;
     for (size_t i = 1; i < e.context.size(); ++i) {
       const std::string& c = e.context[i];
-      tokens.push_back(c.size() >= 2 && c.front() == '[' && c.back() == ']' ? c.substr(1, c.size() - 2) : c);
+      tokens.push_back(
+          c.size() >= 2 && c.front() == '[' && c.back() == ']' ? c.substr(1, c.size() - 2) : c);
     }
     Violation v;
     const json* d = &value;
@@ -449,7 +458,6 @@ std::vector<Violation> violations(const json& value, const json& root) {
   }
   return out;
 }
-
 
 // Takes the values of `found` out of `value`, deepest first so that the
 // indices of the others hold.
@@ -490,9 +498,10 @@ bool check_schema(YamlDoc& doc, const json& schema, std::vector<Diagnostic>& err
     bool fresh = false;
     for (const auto& v : found) {
       // A container emptied by taking its bad members out says nothing new.
-      const bool consequence = pass > 0 && std::any_of(said.begin(), said.end(), [&](const auto& x) {
-                                 return x.first.rfind(v.pointer + "/", 0) == 0;
-                               });
+      const bool consequence =
+          pass > 0 && std::any_of(said.begin(), said.end(), [&](const auto& x) {
+            return x.first.rfind(v.pointer + "/", 0) == 0;
+          });
       if (consequence || !said.emplace(v.pointer, v.message).second) continue;
       fresh = true;
       // An unknown key is shown where the key stands.
@@ -512,7 +521,6 @@ bool check_schema(YamlDoc& doc, const json& schema, std::vector<Diagnostic>& err
   errors.insert(errors.end(), out.begin(), out.end());
   return out.empty();
 }
-
 
 std::string schema_violation(const json& value, const json& schema) {
   auto found = violations(value, schema);
