@@ -88,6 +88,10 @@ void rb_event_stop(void);
 void rb_empty_start(void);
 /* Stops them; no empty interrupt is pending afterwards. */
 void rb_empty_stop(void);
+/* Empty interrupts taken: the handler acknowledges its timer and adds one
+ * here, nothing else (tick_overhead's CHECK empty_gaps matches each gap of
+ * its calibration run to one of these). */
+extern volatile uint32_t rb_empty_irqs;
 
 /* zero_latency_irq: periodic events of a second timer every RB_ZLI_PERIOD
  * ticks at NVIC level `level` (the port's zero_latency_prio); the handler

@@ -114,9 +114,12 @@ void rb_empty_stop(void) {
   __asm volatile("dsb\n\tisb" ::: "memory");
 }
 
-/* The empty interrupt: acknowledge, nothing else. */
+/* The empty interrupt: acknowledge and count, nothing else. */
+volatile uint32_t rb_empty_irqs;
+
 void TIM4_IRQHandler(void) {
   TIM_SR(TIM4_BASE) = 0;
+  rb_empty_irqs++;
 }
 
 static volatile uint32_t rb_zli_next;

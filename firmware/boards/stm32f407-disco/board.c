@@ -204,9 +204,12 @@ void rb_empty_stop(void) {
   __asm volatile("dsb\n\tisb" ::: "memory");
 }
 
-/* The empty interrupt: acknowledge, nothing else. */
+/* The empty interrupt: acknowledge and count, nothing else. */
+volatile uint32_t rb_empty_irqs;
+
 void TIM1_UP_TIM10_IRQHandler(void) {
   TIM_SR(TIM1_BASE) = ~TIM_SR_UIF;
+  rb_empty_irqs++;
 }
 
 /* ---- zero_latency_irq: TIM8 CC1, as TIM1's events -------------------------- */

@@ -4,17 +4,20 @@
  * interrupted: a gap. Two runs of the same loop routine:
  * - ticks: no empty interrupts; every gap is a tick;
  * - calibration: the board's empty interrupts (rb_empty_start: a handler
- *   that only acknowledges its timer) fire during the loop; a gap in which
- *   the tick hook count did not move is one empty interrupt. Series
+ *   that acknowledges its timer and counts) fire during the loop; a gap in
+ *   which the handler's count moved by one and the tick's did not is one
+ *   empty interrupt. Series
  *   tick_irq_empty: each such gap minus the loop's own pass (the shortest
- *   pass seen): the interrupt's entry and exit, the handler's acknowledge
- *   (on hardware: exception entry/exit; under QEMU, which charges nothing for
- *   them: the handler's instructions).
+ *   pass seen): the interrupt's entry and exit and the handler's acknowledge
+ *   and count (on hardware: mostly exception entry/exit; under QEMU, which
+ *   charges nothing for them: the handler's instructions).
  * Series tick_overhead: each tick gap minus the pass minus the median of
  * tick_irq_empty, floored at 0: the kernel's tick work alone, on every board
  * alike.
- * CHECK tick_gaps compares the number of tick gaps with the ticks counted by
- * rb_tick_hook over the same span, and counts gaps no longer than two passes. */
+ * CHECK tick_gaps matches the tick run's gaps to the ticks rb_tick_hook
+ * counted (a gap no tick explains, a tick no gap showed) and counts gaps no
+ * longer than two passes; CHECK empty_gaps matches the calibration's gaps to
+ * the empty handler's count (rb_empty_irqs) the same way. */
 #include "rb_harness.h"
 
 #define RB_TO_TICKS 0
@@ -25,52 +28,108 @@ static uint32_t rb_to_warmup;
 static uint32_t rb_to_threshold;
 static int rb_to_mode;
 static uint32_t* rb_to_buf;
-static volatile uint32_t rb_to_pass;  /* shortest uninterrupted pass */
-static volatile uint32_t rb_to_ticks; /* hook ticks over the kept gaps */
-static volatile uint32_t rb_to_kept;  /* gaps stored */
+static volatile uint32_t rb_to_pass;   /* shortest uninterrupted pass */
+static volatile uint32_t rb_to_kept;   /* gaps stored */
+static volatile uint32_t rb_to_false;  /* kept-span gaps no interrupt explains */
+static volatile uint32_t rb_to_unseen; /* kept-span interrupts no gap showed */
 
-/* One loop for both runs: the passes between gaps are the same code. In
- * RB_TO_EMPTY a gap during which a tick happened is skipped (not an empty
+/* One loop for both runs: the passes between gaps are the same code. A gap's
+ * bookkeeping is left out of the next pass (the counter is read again after
+ * it), so the pass after a gap is shorter than an ordinary one: it has its
+ * own shortest pass and threshold, and a gap in it is counted but not a
+ * sample. What a gap was is told by the count it belongs to (RB_TO_TICKS:
+ * the tick hook's, RB_TO_EMPTY: the empty handler's), read just before that
+ * second read:
+ * - moved by one: one interrupt in the pass, a sample;
+ * - not moved: no interrupt explains the gap, a false one (rb_to_false);
+ * - moved by more: no sample. Either an interrupt fell into the previous
+ *   gap's bookkeeping (which then took longer than the shortest bookkeeping
+ *   by more than a gap's margin: not an error), or one interrupt went
+ *   unseen in a pass (rb_to_unseen).
+ * In RB_TO_EMPTY a gap during which the tick moved is skipped (not an empty
  * interrupt alone), and the run gives up after `total + 16` ticks. */
 static void rb_to_loop(void) {
   const uint32_t total = rb_to_warmup + rb_to_samples;
   const uint32_t threshold = rb_to_threshold;
   const int empty = rb_to_mode == RB_TO_EMPTY;
+  volatile uint32_t* const count = empty ? &rb_empty_irqs : &rb_tick_hook_count;
   uint32_t* const buf = rb_to_buf;
-  uint32_t pass = 0xFFFFFFFFu;
+  uint32_t pass = 0xFFFFFFFFu; /* shortest ordinary pass */
+  uint32_t post = 0xFFFFFFFFu; /* shortest pass right after a gap */
+  uint32_t post_threshold = threshold;
+  int after_gap = 0;
+  uint32_t book_min = 0xFFFFFFFFu; /* shortest bookkeeping of a gap */
+  uint32_t gap_at = 0;             /* the last gap's end */
+  uint32_t resumed = 0;            /* the counter read after its bookkeeping */
   uint32_t gaps = 0;
-  uint32_t tick_start = rb_tick_hook_count;
-  uint32_t tick_seen = tick_start;
-  const uint32_t tick_limit = tick_start + total + 16u;
+  uint32_t false_gaps = 0;
+  uint32_t unseen = 0;
+  uint32_t tick_seen = rb_tick_hook_count;
+  const uint32_t tick_limit = tick_seen + total + 16u;
+  uint32_t seen = *count;
   uint32_t prev = rb_counter_now();
   while (gaps < total) {
     const uint32_t now = rb_counter_now();
     const uint32_t d = now - prev;
-    prev = now;
-    if (d > threshold) {
+    if (d > (after_gap ? post_threshold : threshold)) {
+      const uint32_t moved = *count - seen;
+      /* The margin by which a gap exceeds its pass: judges the last
+       * bookkeeping (interrupted?) and the pass after a gap. Judged here,
+       * so that nothing but the loop runs between the counter read below
+       * and the next. */
+      const uint32_t margin = threshold > pass ? threshold - pass : 1u;
+      const uint32_t book = resumed - gap_at;
+      const int book_hit = book_min != 0xFFFFFFFFu && book > book_min + margin;
+      if (gap_at != 0u && book < book_min) {
+        book_min = book;
+      }
+      if (post != 0xFFFFFFFFu) {
+        post_threshold = post + margin;
+      }
+      int sample = moved == 1u && !after_gap;
+      int ticked = 0; /* RB_TO_EMPTY: the tick explains (part of) the gap */
       if (empty) {
         const uint32_t tick = rb_tick_hook_count;
         if (tick != tick_seen) {
           tick_seen = tick;
+          ticked = 1;
+          sample = 0;
           if ((int32_t)(tick - tick_limit) >= 0) {
             break; /* no empty interrupts */
           }
-          continue;
         }
       }
       if (gaps >= rb_to_warmup) {
-        buf[gaps - rb_to_warmup] = d;
-      } else if (gaps + 1u == rb_to_warmup) {
-        tick_start = rb_tick_hook_count;
+        false_gaps += moved == 0u && !ticked;
+        unseen += moved > 1u && !book_hit && !ticked;
       }
-      gaps++;
-    } else if (d < pass) {
-      pass = d;
+      if (sample) {
+        if (gaps >= rb_to_warmup) {
+          buf[gaps - rb_to_warmup] = d;
+        }
+        gaps++;
+      }
+      gap_at = now | 1u; /* never 0: 0 means no gap yet */
+      after_gap = 1;
+      seen = *count;
+      prev = rb_counter_now();
+      resumed = prev;
+    } else {
+      if (after_gap) {
+        if (d < post) {
+          post = d;
+        }
+      } else if (d < pass) {
+        pass = d;
+      }
+      after_gap = 0;
+      prev = now;
     }
   }
-  rb_to_ticks = rb_tick_hook_count - tick_start;
   rb_to_kept = gaps > rb_to_warmup ? gaps - rb_to_warmup : 0u;
   rb_to_pass = pass;
+  rb_to_false = false_gaps;
+  rb_to_unseen = unseen;
 }
 
 /* Runs the loop on bg_a; returns the shortest pass. */
@@ -96,7 +155,7 @@ void rb_test_tick_overhead(const struct rb_test* t) {
 
   /* Ticks, in rb_buf_a. */
   const uint32_t pass = rb_to_run(RB_TO_TICKS, rb_buf_a);
-  const uint32_t ticks = rb_to_ticks;
+  const uint32_t tick_bad = rb_to_false + rb_to_unseen;
 
   /* Calibration: the empty interrupt, in rb_buf_b. A board whose passes are
    * exact and whose empty interrupt costs less than the threshold (QEMU:
@@ -107,6 +166,7 @@ void rb_test_tick_overhead(const struct rb_test* t) {
   rb_empty_start();
   const uint32_t empty_pass = rb_to_run(RB_TO_EMPTY, rb_buf_b);
   rb_empty_stop();
+  const uint32_t empty_bad_gaps = rb_to_false + rb_to_unseen;
   if (rb_to_kept != n) {
     rb_emit_na("tick_irq_empty", "the board's empty interrupts were not seen");
     rb_emit_na("tick_overhead", "no calibration of the empty interrupt");
@@ -117,6 +177,10 @@ void rb_test_tick_overhead(const struct rb_test* t) {
   }
   const uint32_t empty_irq =
       rb_emit_series("tick_irq_empty", rb_buf_b, n, RB_COUNTER_HZ, RB_NO_BASE);
+  /* The calibration's gaps are the handler's interrupts: a gap that none
+   * explains, or an interrupt that no gap showed, is bad. */
+  const uint32_t empty_bad = empty_bad_gaps < n ? empty_bad_gaps : n;
+  rb_emit_check("empty_gaps", n, n - empty_bad, empty_bad);
 
   uint32_t short_gaps = 0;
   for (uint32_t i = 0; i < n; i++) {
@@ -127,7 +191,7 @@ void rb_test_tick_overhead(const struct rb_test* t) {
     rb_buf_a[i] = gross > empty_irq ? gross - empty_irq : 0u;
   }
   rb_emit_series("tick_overhead", rb_buf_a, n, RB_COUNTER_HZ, RB_NO_BASE);
-  uint32_t fail = (ticks > n ? ticks - n : n - ticks) + short_gaps;
+  uint32_t fail = tick_bad + short_gaps;
   if (fail > n) {
     fail = n;
   }
