@@ -150,6 +150,10 @@ TEST(ExpandJobs, DeclaredPinsLayerBoardMatrixJobKernel) {
   auto tos = declared_pins(m, m.kernels[1], "stm32f407-disco", {{"checks", "off"}});
   EXPECT_EQ(tos.at("checks"), "partial");  // over the job's
   EXPECT_EQ(tos.at("tick_prio"), "15");
+  // partial is what an `off` build is: a job built with checks on pins on.
+  auto tos_on = declared_pins(m, m.kernels[1], "stm32f407-disco", {{"checks", "on"}});
+  EXPECT_EQ(tos_on.at("checks"), "on");
+  EXPECT_EQ(nuttx.at("checks"), "partial");  // the kernel's, with no job pin
 }
 
 TEST(ExpandJobs, OnlyAndExcludeSelectByIdGlob) {

@@ -116,15 +116,17 @@ void stm32_board_clockconfig(void);
 void stm32_board_clockconfig(void) {}
 #endif
 
-/* CONFIG kernel=, checks=, lookup=. checks: NuttX's DEBUGASSERT/ASSERT and
- * its API argument checks follow CONFIG_DEBUG_ASSERTIONS (and
- * CONFIG_DEBUG_FEATURES); lookup: NuttX keeps its ready-to-run list sorted
- * by priority (sched/sched/sched_addreadytorun.c), so the highest ready task
- * is the list head; there is no priority bitmap to search ("generic", as ChibiOS). */
+/* CONFIG kernel=, checks=, lookup=. checks: NuttX's DEBUGASSERT/ASSERT
+ * follow CONFIG_DEBUG_ASSERTIONS (and CONFIG_DEBUG_FEATURES), but the libc
+ * entry points the POSIX port calls check their argument unconditionally
+ * (nuttx-12.4.0 libs/libc/semaphore/sem_post.c:70 and sem_wait.c:62,
+ * `if (sem == NULL)` then EINVAL): off is partial, as for TencentOS; lookup: NuttX keeps its
+ * ready-to-run list sorted by priority (sched/sched/sched_addreadytorun.c), so the highest ready
+ * task is the list head; there is no priority bitmap to search ("generic", as ChibiOS). */
 #ifdef CONFIG_DEBUG_ASSERTIONS
 const char rbp_sys_checks[] = "on";
 #else
-const char rbp_sys_checks[] = "off";
+const char rbp_sys_checks[] = "partial";
 #endif
 const char rbp_sys_kernel[] = "nuttx";
 const char rbp_sys_lookup[] = "generic";

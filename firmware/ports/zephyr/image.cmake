@@ -48,10 +48,14 @@ if(RB_TIME_SLICING)
 else()
   string(APPEND _rb_conf "CONFIG_TIMESLICING=n\n")
 endif()
+# checks: CONFIG_ASSERT (__ASSERT) and the CHECKIF argument checks, whose
+# default is CONFIG_RUNTIME_ERROR_CHECKS=y (Kconfig.zephyr's "Error checking
+# behavior for CHECK macro" choice; include/zephyr/sys/check.h): off turns
+# both off, on turns both on.
 if(RB_CHECKS_NUM)
-  string(APPEND _rb_conf "CONFIG_ASSERT=y\nCONFIG_ASSERT_LEVEL=2\n")
+  string(APPEND _rb_conf "CONFIG_ASSERT=y\nCONFIG_ASSERT_LEVEL=2\nCONFIG_RUNTIME_ERROR_CHECKS=y\n")
 else()
-  string(APPEND _rb_conf "CONFIG_ASSERT=n\n")
+  string(APPEND _rb_conf "CONFIG_ASSERT=n\nCONFIG_NO_RUNTIME_CHECKS=y\n")
 endif()
 set(_rb_conf_file "${CMAKE_BINARY_DIR}/generated/rb_zephyr.conf")
 file(CONFIGURE OUTPUT "${_rb_conf_file}" CONTENT "${_rb_conf}")

@@ -250,11 +250,16 @@ static uint32_t rb_zep_tick_count(void) {
 }
 
 /* CONFIG checks= and lookup=, from Zephyr's own configuration as compiled
- * (prj.conf and rb_zephyr.conf, which follows RB_CHECKS). */
-#if defined(CONFIG_ASSERT) && CONFIG_ASSERT
+ * (prj.conf and rb_zephyr.conf, which follows RB_CHECKS). Checks are
+ * __ASSERT (CONFIG_ASSERT) and CHECKIF (off only under
+ * CONFIG_NO_RUNTIME_CHECKS, zephyr/sys/check.h): one without the other is
+ * partial. */
+#if defined(CONFIG_ASSERT) && CONFIG_ASSERT && !defined(CONFIG_NO_RUNTIME_CHECKS)
 #define RB_PORT_CHECKS "on"
-#else
+#elif !(defined(CONFIG_ASSERT) && CONFIG_ASSERT) && defined(CONFIG_NO_RUNTIME_CHECKS)
 #define RB_PORT_CHECKS "off"
+#else
+#define RB_PORT_CHECKS "partial"
 #endif
 #if defined(CONFIG_SCHED_MULTIQ)
 #define RB_PORT_LOOKUP "clz" /* kernel/sched.c z_priq_mq_best: u32_count_trailing_zeros */
