@@ -111,7 +111,7 @@ void read_board(const std::filesystem::path& file, const std::string& shown, mod
   }
 }
 
-// harness/rb_tests.h: `  X(name, capabilities, RB_PACE_<pacing>, "series[:unit] ...")`.
+// harness/rb_tests.h: `  X(name, capabilities, RB_PACE_<pacing>, "series[:unit][@base] ...")`.
 bool read_tests(const std::filesystem::path& file, const std::string& shown,
                 std::vector<model::HarnessTest>& out, std::vector<Diagnostic>& diagnostics) {
   std::ifstream in(file);
@@ -138,10 +138,15 @@ bool read_tests(const std::filesystem::path& file, const std::string& shown,
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     std::istringstream words(m[3].str());
     for (std::string w; words >> w;) {
+      model::SeriesInfo s;
+      if (auto at = w.find('@'); at != std::string::npos) {
+        s.base = w.substr(at + 1);
+        w.resize(at);
+      }
       auto colon = w.find(':');
-      t.series.push_back(colon == std::string::npos
-                             ? model::SeriesInfo{w, ""}
-                             : model::SeriesInfo{w.substr(0, colon), w.substr(colon + 1)});
+      s.name = w.substr(0, colon);
+      if (colon != std::string::npos) s.unit = w.substr(colon + 1);
+      t.series.push_back(std::move(s));
     }
     out.push_back(std::move(t));
   }
@@ -309,6 +314,13 @@ std::string Catalog::series_unit(const std::string& series, const std::string& c
     for (const auto& s : t.series)
       if (s.name == series && !s.unit.empty()) return s.unit;
   return counter_unit;
+}
+
+std::map<std::string, std::string> Catalog::series_baselines() const {
+  std::map<std::string, std::string> out;
+  for (const auto& t : tests)
+    for (const auto& s : t.series) out[s.name] = s.base;
+  return out;
 }
 
 }  // namespace rb::catalog

@@ -4,6 +4,7 @@
 // directory is known to the next command, with no host rebuild and no list
 // to edit.
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,9 @@ struct Catalog {
   std::vector<std::string> flashers() const;
   // The unit of `series`: its own (bytes, per-mille) or the counter's.
   std::string series_unit(const std::string& series, const std::string& counter_unit) const;
+  // Every series of every test -> the ruler series its RESULT must name as
+  // base= ("" for none): verify's Options::baselines.
+  std::map<std::string, std::string> series_baselines() const;
 };
 
 // Reads `firmware`. A kernel.yaml that is not valid is a diagnostic (with

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "catalog/catalog.h"
 #include "cli/commands.h"
 #include "util/atomic_write.h"
 #include "verify/verify.h"
@@ -23,6 +24,7 @@ std::function<int()> add_verify(CLI::App& app) {
     std::string log;
     std::vector<std::string> expect;
     std::string json;
+    std::string firmware;
     uint64_t stack_margin = 64;
   };
   auto args = std::make_shared<Args>();
@@ -47,10 +49,25 @@ std::function<int()> add_verify(CLI::App& app) {
   app.add_option("--json", args->json,
                  "write the full report as JSON to FILE (atomically); '-' for stdout")
       ->type_name("FILE");
+  app.add_option("--firmware", args->firmware,
+                 "also check that each series names the baseline the harness test table of "
+                 "this firmware tree gives it (rtosbench run always does)")
+      ->type_name("DIR");
 
   return [args]() -> int {
     rb::verify::Options options;
     options.stack_margin_words = args->stack_margin;
+    if (!args->firmware.empty()) {
+      std::vector<rb::Diagnostic> diagnostics;
+      auto cat = rb::catalog::load(args->firmware, diagnostics);
+      if (!cat) {
+        fmt::print(stderr, "rtosbench verify: --firmware {}: {}\n", args->firmware,
+                   cat.error().message);
+        for (const auto& d : diagnostics) fmt::print(stderr, "  {}\n", d.format());
+        return rb::exit_code_for(cat.error().kind);
+      }
+      options.baselines = cat->series_baselines();
+    }
     for (const std::string& e : args->expect) {
       const size_t eq = e.find('=');  // checked by the option's validator
       std::string key = e.substr(0, eq), value = e.substr(eq + 1);

@@ -105,6 +105,7 @@ struct BoardInfo {
 struct SeriesInfo {
   std::string name;
   std::string unit;  // "" the counter's (CONFIG unit); else bytes, per-mille
+  std::string base;  // the ruler series its RESULT must name as base= ("" none)
 };
 
 struct HarnessTest {

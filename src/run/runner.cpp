@@ -1068,6 +1068,7 @@ class Session {
     verify::Options vo;
     vo.expect = c.expect;
     vo.stack_margin_words = static_cast<uint64_t>(cfg_.matrix.stack_margin_words);
+    vo.baselines = cfg_.matrix.catalog.series_baselines();
     auto rep = parts_.verify(c.dir / "capture.raw", vo);
     if (!rep.ok()) return fail(c, JobStatus::kProtocolError, rep.error().message);
     if (auto w = write_file_atomic(c.dir / "verify.json",

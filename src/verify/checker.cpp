@@ -1067,6 +1067,24 @@ struct LogChecker::State {
     // without base=). One the log does not have (the ruler test was not
     // selected) leaves it unchecked, as before base=.
     for (const SeriesStats& st : r.series) {
+      // The right baseline by name: the one the harness test table gives
+      // the series (a window of two calls against ruler_loop2, none for a
+      // span of time).
+      if (auto want = opt.baselines.find(st.name); want != opt.baselines.end()) {
+        const std::string have = st.base_ticks ? st.base : std::string();
+        if (have != want->second) {
+          add("baseline", Outcome::kProtocolError, st.result_line,
+              want->second.empty()
+                  ? fmt::format("RESULT {} names base={}, but the series has no baseline",
+                                series_label(st.test, st.phase, st.name), have)
+              : have.empty()
+                  ? fmt::format("RESULT {} names no baseline, but its baseline is {}",
+                                series_label(st.test, st.phase, st.name), want->second)
+                  : fmt::format("RESULT {} names base={}, but its baseline is {}",
+                                series_label(st.test, st.phase, st.name), have, want->second));
+          continue;
+        }
+      }
       if (!st.base_ticks) continue;
       auto m = medians.find(st.base);
       if (st.base.rfind("ruler_", 0) != 0) {

@@ -42,6 +42,10 @@ struct Options {
   size_t max_verdicts_per_check = 50;
   // Size of the read buffer; large buffers make big files fast.
   size_t read_buffer = size_t{1} << 20;
+  // Series -> the ruler series its RESULT must name as base= ("" none), from
+  // the harness test table (catalog::Catalog::series_baselines). A series
+  // not listed is checked only for a baseline of the right value.
+  std::map<std::string, std::string> baselines;
 };
 
 // The statistics of one series, re-derived from its RAW samples.

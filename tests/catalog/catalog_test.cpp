@@ -138,6 +138,37 @@ TEST(Catalog, HarnessTestsAreTheFirmwareTable) {
   EXPECT_EQ(c.series_unit("heap_frag_permille", "cycles"), "per-mille");
   EXPECT_EQ(c.series_unit("wake_latency", "cycles"), "cycles");
   EXPECT_EQ(c.test("time_slice")->pacing, "tick");
+  const auto bases = c.series_baselines();
+  EXPECT_EQ(bases.at("round_trip"), "ruler_loop2");
+  EXPECT_EQ(bases.at("wake_latency"), "ruler_loop");
+  EXPECT_EQ(bases.at("event_to_task"), "");
+  EXPECT_EQ(c.series_unit("heap_alloc", "cycles"), "cycles");  // `@base` is not part of the unit
+}
+
+// The table's `@base` and the emit calls' RB_BASE_* say the same for every
+// series a test file emits under a literal name.
+TEST(Catalog, TableBaselinesMatchTheEmitCalls) {
+  const Catalog c = tree();
+  const auto bases = c.series_baselines();
+  std::regex emit(
+      R"re(rb_emit_series\("([a-z0-9_]+)",[^;]*,\s*(RB_NO_BASE|RB_BASE_LOOP1|RB_BASE_LOOP2|RB_WITH_BASE)\))re");
+  int seen = 0;
+  for (const auto& f : fs::directory_iterator(kFirmware / "harness" / "tests")) {
+    std::ifstream in(f.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string s = text.str();
+    for (std::sregex_iterator it(s.begin(), s.end(), emit), end; it != end; ++it) {
+      const std::string name = (*it)[1], base = (*it)[2];
+      const std::string want = base == "RB_BASE_LOOP2"                             ? "ruler_loop2"
+                               : base == "RB_BASE_LOOP1" || base == "RB_WITH_BASE" ? "ruler_loop"
+                                                                                   : "";
+      ASSERT_TRUE(bases.count(name)) << name << " (" << f.path() << ") is not in rb_tests.h";
+      EXPECT_EQ(bases.at(name), want) << name << " in " << f.path().filename();
+      ++seen;
+    }
+  }
+  EXPECT_GE(seen, 15);
 }
 
 // A broken kernel.yaml is a diagnostic with its file, line and column.
