@@ -372,6 +372,19 @@ reproducibility:
           .value.reproducibility.empty());
 }
 
+// A git URL that git would take for an option is refused at load (and git
+// gets `--` before every URL: tests/kernels/source_test.cpp).
+TEST(MatrixLoad, GitUrlStartingWithADashIsRefused) {
+  for (const char* url :
+       {"--upload-pack=touch x", "-uhttps://example.org/a", "ssh://-oProxyCommand=x/a"}) {
+    auto m = parse_matrix(fmt::format("matrix: m\nboard: qemu-netduinoplus2\nkernels:\n  - name: "
+                                      "a\n    version: \"1\"\n    git: \"{}\"\n    tag: v1\n",
+                                      url),
+                          "m.yaml");
+    EXPECT_FALSE(m.ok()) << url;
+  }
+}
+
 TEST(MatrixLoad, CommitPinErrors) {
   auto m = parse_matrix(R"(matrix: m
 board: qemu-netduinoplus2
