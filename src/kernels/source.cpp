@@ -4,6 +4,11 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <fstream>
+#include <set>
+
+#include "util/url.h"
+
 namespace rb::kernels {
 
 namespace {
@@ -19,6 +24,27 @@ std::string sanitize(const std::string& s) {
     out +=
         (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_') ? c : '_';
   return out;
+}
+
+// A key of a checkout's own git config that makes git run a program, read
+// another file or work on another tree (`git config --list` spelling:
+// section and name lower-case). A lab repository or a shared cache is not
+// trusted to set any of them.
+bool untrusted_git_key(const std::string& key) {
+  std::string k;
+  for (char c : key) k += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string section = k.substr(0, k.find('.'));
+  const std::string name = k.substr(k.rfind('.') + 1);
+  static const std::set<std::string> sections = {"alias",     "filter",   "include",
+                                                 "includeif", "pager",    "credential",
+                                                 "protocol",  "difftool", "mergetool"};
+  static const std::set<std::string> names = {
+      "command",        "cmd",          "program",  "helper",     "textconv",
+      "driver",         "editor",       "pager",    "sshcommand", "uploadpack",
+      "receivepack",    "proxycommand", "tunnel",   "fsmonitor",  "worktree",
+      "askpass",        "hookspath",    "gitproxy", "external",   "alternaterefscommand",
+      "packobjectshook"};
+  return sections.count(section) > 0 || names.count(name) > 0;
 }
 
 }  // namespace
@@ -142,15 +168,141 @@ Status check_pin(const RepoPin& pin, const std::string& pin_commit, bool allow_o
 SourceResolver::SourceResolver(ProcessRunner& runner, ResolveOptions options)
     : runner_(runner), options_(std::move(options)) {}
 
+Result<std::optional<Checkout>> find_checkout(const std::filesystem::path& source) {
+  std::error_code ec;
+  const auto dir = std::filesystem::weakly_canonical(std::filesystem::absolute(source), ec);
+  if (ec)
+    return make_error(ErrorKind::kCannotRead, fmt::format("{}: {}", source.string(), ec.message()));
+  // git itself would take a directory holding HEAD, objects and refs for a
+  // bare repository and use its config: a git directory committed as plain
+  // files into a lab repository.
+  if (std::filesystem::is_regular_file(dir / "HEAD", ec) &&
+      std::filesystem::is_directory(dir / "objects", ec) &&
+      std::filesystem::is_directory(dir / "refs", ec)) {
+    return make_error(ErrorKind::kUnavailable,
+                      fmt::format("{} is a bare git directory (HEAD, objects, refs), not a "
+                                  "checkout; name the checkout it belongs to",
+                                  dir.string()));
+  }
+  for (auto top = dir;; top = top.parent_path()) {
+    const auto dot_git = top / ".git";
+    if (std::filesystem::is_directory(dot_git, ec))
+      return std::optional<Checkout>{Checkout{dot_git, top, dir}};
+    if (std::filesystem::is_regular_file(dot_git, ec)) {
+      // A linked worktree or a submodule: "gitdir: PATH".
+      std::ifstream in(dot_git);
+      std::string line;
+      std::getline(in, line);
+      if (line.rfind("gitdir: ", 0) != 0) {
+        return make_error(ErrorKind::kUnavailable,
+                          fmt::format("{} is not a `gitdir: PATH` file", dot_git.string()));
+      }
+      std::filesystem::path git_dir = trim(line.substr(8));
+      if (git_dir.is_relative()) git_dir = top / git_dir;
+      return std::optional<Checkout>{Checkout{git_dir.lexically_normal(), top, dir}};
+    }
+    if (top == top.parent_path()) return std::optional<Checkout>{};
+  }
+}
+
+std::vector<std::string> Checkout::git_args() const {
+  return {"--git-dir=" + git_dir.string(), "--work-tree=" + work_tree.string(), "-C", dir.string()};
+}
+
+std::vector<std::filesystem::path> Checkout::config_files() const {
+  std::vector<std::filesystem::path> out;
+  std::vector<std::filesystem::path> dirs{git_dir};
+  if (std::ifstream in(git_dir / "commondir"); in) {
+    std::string line;
+    std::getline(in, line);
+    std::filesystem::path common = trim(line);
+    if (!common.empty())
+      dirs.push_back((common.is_relative() ? git_dir / common : common).lexically_normal());
+  }
+  for (const auto& d : dirs) {
+    for (const char* f : {"config", "config.worktree"}) {
+      std::error_code ec;
+      if (std::filesystem::exists(d / f, ec)) out.push_back(d / f);
+    }
+  }
+  return out;
+}
+
+namespace {
+
+std::vector<std::string> git_argv(const std::vector<std::string>& args) {
+  // Whatever the repository's config says: no fsmonitor or hook program, no
+  // ext:: transport, no bare repository found by looking around. There is no
+  // safe.directory: every command that works in a checkout names its git
+  // directory (Checkout::git_args), whose config has been checked.
+  std::vector<std::string> argv = {"git",
+                                   "-c",
+                                   "core.fsmonitor=false",
+                                   "-c",
+                                   "core.hooksPath=/dev/null",
+                                   "-c",
+                                   "protocol.ext.allow=never",
+                                   "-c",
+                                   "safe.bareRepository=explicit"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+
+}  // namespace
+
 ProcessResult SourceResolver::git(const std::vector<std::string>& args,
                                   const std::filesystem::path& log) {
   ProcessSpec spec;
-  spec.argv = {"git", "-c", "safe.directory=*"};
-  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  spec.argv = git_argv(args);
   spec.log = log;
   spec.timeout = std::chrono::minutes(10);
   spec.env["GIT_TERMINAL_PROMPT"] = "0";
   return runner_.run(spec);
+}
+
+ProcessResult SourceResolver::git_in(const std::filesystem::path& dir,
+                                     const std::vector<std::string>& args,
+                                     const std::filesystem::path& log) {
+  auto co = find_checkout(dir);
+  if (!co.ok() || !*co) {
+    ProcessResult r;
+    r.error = co.ok() ? dir.string() + " is not a git checkout" : co.error().message;
+    return r;
+  }
+  std::vector<std::string> all = (*co)->git_args();
+  all.insert(all.end(), args.begin(), args.end());
+  return git(all, log);
+}
+
+Status SourceResolver::check_git_config(const Checkout& checkout, const std::string& key) {
+  for (const auto& file : checkout.config_files()) {
+    // Read as a file, not as a repository's config: no include is followed.
+    // Not logged: a remote URL in it may carry a password.
+    auto list = git({"config", "--file", file.string(), "--no-includes", "--list", "-z"}, {});
+    if (!list.ok()) {
+      return make_error(ErrorKind::kUnavailable,
+                        fmt::format("source of '{}': cannot read its git config {} ({}): {}", key,
+                                    file.string(), list.describe(), list.tail(2)));
+    }
+    const std::string& out = list.output;
+    for (size_t at = 0; at < out.size();) {
+      size_t end = out.find('\0', at);
+      if (end == std::string::npos) end = out.size();
+      const std::string entry = out.substr(at, end - at);
+      const std::string name = entry.substr(0, entry.find('\n'));
+      if (untrusted_git_key(name)) {
+        return make_error(
+            ErrorKind::kUnavailable,
+            fmt::format("source of '{}' at {}: its git config {} sets {}, which makes git run a "
+                        "program or work on another tree; rtosbench does not take a checkout's "
+                        "own config on trust. Remove it (git config --file {} --unset-all {}) or "
+                        "use a fresh clone",
+                        key, checkout.dir.string(), file.string(), name, file.string(), name));
+      }
+      at = end + 1;
+    }
+  }
+  return {};
 }
 
 Status SourceResolver::fetch_commit(const std::string& url, const std::string& commit,
@@ -159,14 +311,15 @@ Status SourceResolver::fetch_commit(const std::string& url, const std::string& c
   // A commit that no tag names cannot be cloned with --branch; a shallow
   // fetch of exactly that commit also keeps the download small.
   for (const auto& args : std::vector<std::vector<std::string>>{
-           {"init", "--quiet", dir.string()},
-           {"-C", dir.string(), "fetch", "--quiet", "--depth", "1", url, commit},
-           {"-C", dir.string(), "checkout", "--quiet", "--detach", "FETCH_HEAD"}}) {
-    auto r = git(args, log);
+           {"init", "--quiet", "--", dir.string()},
+           {"fetch", "--quiet", "--depth", "1", "--", url, commit},
+           {"checkout", "--quiet", "--detach", "FETCH_HEAD", "--"}}) {
+    auto r = args.front() == "init" ? git(args, log) : git_in(dir, args, log);
     if (!r.ok()) {
-      return make_error(
-          ErrorKind::kUnavailable,
-          fmt::format("git {} failed ({}): {}", fmt::join(args, " "), r.describe(), r.tail(3)));
+      return make_error(ErrorKind::kUnavailable,
+                        fmt::format("git {} failed ({}): {}",
+                                    redact_urls_in(fmt::format("{}", fmt::join(args, " "))),
+                                    r.describe(), r.tail(3)));
     }
   }
   return {};
@@ -200,12 +353,13 @@ Status SourceResolver::fetch_into_cache(const RepoPin& pin, const std::filesyste
     }
   } else {
     auto clone =
-        git({"clone", "--quiet", "--depth", "1", "--branch", pin.tag, pin.url, tmp.string()}, log);
+        git({"clone", "--quiet", "--depth", "1", "--branch", pin.tag, "--", pin.url, tmp.string()},
+            log);
     if (!clone.ok()) {
       discard();
       return make_error(ErrorKind::kUnavailable,
                         fmt::format("git clone --depth 1 --branch {} {} failed ({}): {}", pin.tag,
-                                    pin.url, clone.describe(), clone.tail(3)));
+                                    redact_url(pin.url), clone.describe(), clone.tail(3)));
     }
   }
   std::filesystem::rename(tmp, dest, ec);
@@ -222,16 +376,16 @@ std::string SourceResolver::find_pin_commit(const RepoPin& pin, const ResolvedRe
   // With a commit pin the tag is informational: a branch name such as
   // `master` resolves to wherever the branch is now.
   if (pin.by_commit()) return pin.commit;
-  const std::vector<std::string> rev_parse = {"-C",       r.path.string(), "rev-parse",
-                                              "--verify", "--quiet",       pin.tag + "^{commit}"};
-  auto tagc = git(rev_parse, log);
+  const std::vector<std::string> rev_parse = {"rev-parse", "--verify", "--quiet",
+                                              "--end-of-options", pin.tag + "^{commit}"};
+  auto tagc = git_in(r.path, rev_parse, log);
   std::string pin_commit = tagc.ok() ? trim(tagc.output) : "";
   if (pin_commit.empty() && !pin.url.empty() && r.origin == "cache" && options_.fetch) {
     // A shallow clone of another tag: fetch just this one.
-    auto f = git(
-        {"-C", r.path.string(), "fetch", "--quiet", "--depth", "1", "origin", "tag", pin.tag}, log);
+    auto f =
+        git_in(r.path, {"fetch", "--quiet", "--depth", "1", "--", "origin", "tag", pin.tag}, log);
     if (f.ok()) {
-      tagc = git(rev_parse, log);
+      tagc = git_in(r.path, rev_parse, log);
       pin_commit = tagc.ok() ? trim(tagc.output) : "";
     }
   }
@@ -245,7 +399,7 @@ Status SourceResolver::move_cache_to_pin(const RepoPin& pin, const std::string& 
   if (!ours || pin_commit.empty() || pin_commit == r.commit) return {};
   const std::string dir = r.path.string();
   if (!pin.by_commit()) {
-    auto co = git({"-C", dir, "checkout", "--quiet", "--detach", pin.tag}, log);
+    auto co = git_in(dir, {"checkout", "--quiet", "--detach", pin.tag, "--"}, log);
     if (!co.ok()) {
       return make_error(
           ErrorKind::kUnavailable,
@@ -254,10 +408,10 @@ Status SourceResolver::move_cache_to_pin(const RepoPin& pin, const std::string& 
     r.commit = pin_commit;
     return {};
   }
-  auto co = git({"-C", dir, "checkout", "--quiet", "--detach", pin.commit}, log);
+  auto co = git_in(dir, {"checkout", "--quiet", "--detach", pin.commit, "--"}, log);
   if (!co.ok() && options_.fetch && !pin.url.empty()) {
-    auto f = git({"-C", dir, "fetch", "--quiet", "--depth", "1", pin.url, pin.commit}, log);
-    if (f.ok()) co = git({"-C", dir, "checkout", "--quiet", "--detach", "FETCH_HEAD"}, log);
+    auto f = git_in(dir, {"fetch", "--quiet", "--depth", "1", "--", pin.url, pin.commit}, log);
+    if (f.ok()) co = git_in(dir, {"checkout", "--quiet", "--detach", "FETCH_HEAD", "--"}, log);
   }
   if (!co.ok()) {
     return make_error(
@@ -266,14 +420,14 @@ Status SourceResolver::move_cache_to_pin(const RepoPin& pin, const std::string& 
                     "fetch it, or remove the directory",
                     dir, r.commit.substr(0, 12), pin.commit));
   }
-  auto now = git({"-C", dir, "rev-parse", "--verify", "HEAD"}, log);
+  auto now = git_in(dir, {"rev-parse", "--verify", "HEAD"}, log);
   r.commit = now.ok() ? trim(now.output) : r.commit;
   return {};
 }
 
 Status SourceResolver::check_clean(const RepoPin& pin, ResolvedRepo& r,
                                    const std::filesystem::path& log) {
-  auto status = git({"-C", r.path.string(), "status", "--porcelain", "--untracked-files=no"}, log);
+  auto status = git_in(r.path, {"status", "--porcelain", "--untracked-files=no"}, log);
   r.dirty = status.ok() && !trim(status.output).empty();
   if (!r.dirty) return {};
   if (!options_.allow_other_commit) {
@@ -313,14 +467,29 @@ Result<ResolvedRepo> SourceResolver::resolve_repo(const RepoPin& pin,
               "--kernel-source {}=PATH{}",
               pin.key, pin.describe(), r.path.string(), pin.key,
               pin.url.empty() ? ""
-                              : fmt::format(", or pass --fetch-kernels to fetch {} at {}", pin.url,
-                                            pin.describe())));
+                              : fmt::format(", or pass --fetch-kernels to fetch {} at {}",
+                                            redact_url(pin.url), pin.describe())));
     }
     if (auto f = fetch_into_cache(pin, r.path, log); !f.ok()) return f.error();
     r.origin = "fetched";
   }
 
-  auto head = git({"-C", r.path.string(), "rev-parse", "--verify", "HEAD"}, log);
+  auto checkout = find_checkout(r.path);
+  if (!checkout.ok()) {
+    return make_error(checkout.error().kind,
+                      fmt::format("source of '{}': {}", pin.key, checkout.error().message));
+  }
+  if (*checkout) {
+    if (auto s = check_git_config(**checkout, pin.key); !s.ok()) return s.error();
+  }
+  ProcessResult head;
+  if (*checkout) {
+    head = git_in(r.path, {"rev-parse", "--verify", "HEAD"}, log);
+  } else {
+    head.started = true;
+    head.exit_code = 1;
+    head.output = "no .git in it or in a directory above it";
+  }
   if (!head.ok()) {
     if (!pin.supply.empty()) {
       // A user-supplied source (no public repository): nothing to pin it to.

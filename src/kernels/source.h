@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,26 @@ ResolvedRepo locate(const RepoPin& pin, const ResolveOptions& options);
 Status check_pin(const RepoPin& pin, const std::string& pin_commit, bool allow_other_commit,
                  ResolvedRepo& r);
 
+// A checkout as git is given it: its git directory and work tree named
+// explicitly, so git looks for no repository itself (it would take a
+// directory of plain files HEAD, objects, refs for one) and a core.worktree
+// in its config moves nothing.
+struct Checkout {
+  std::filesystem::path git_dir;    // <top>/.git, or where a .git file points
+  std::filesystem::path work_tree;  // <top>: the directory holding .git
+  std::filesystem::path dir;        // the source: <top> or a directory below it
+  // --git-dir=... --work-tree=... -C <dir>
+  std::vector<std::string> git_args() const;
+  // The config files git reads from the repository (config, config.worktree,
+  // and the common directory's of a linked worktree).
+  std::vector<std::filesystem::path> config_files() const;
+};
+
+// The checkout `source` is in: the nearest .git (directory or `gitdir:`
+// file) at or above it, found without git; none when there is no .git. A
+// source that is itself a bare git directory is refused (kUnavailable).
+Result<std::optional<Checkout>> find_checkout(const std::filesystem::path& source);
+
 class SourceResolver {
  public:
   SourceResolver(ProcessRunner& runner, ResolveOptions options);
@@ -136,7 +157,16 @@ class SourceResolver {
   // `git init` + `git fetch --depth 1 URL COMMIT` + checkout into `dir`.
   Status fetch_commit(const std::string& url, const std::string& commit,
                       const std::filesystem::path& dir, const std::filesystem::path& log);
+  // Refuses (kUnavailable, naming the file and the key) a checkout whose own
+  // git config sets a key that runs a program, reads another file or moves
+  // the work tree (core.fsmonitor, core.worktree, filter.*, alias.*, ...).
+  Status check_git_config(const Checkout& checkout, const std::string& key);
+  // git with the repository's programs switched off (no fsmonitor, no hooks,
+  // no ext:: transport, no bare repository found by looking around).
   ProcessResult git(const std::vector<std::string>& args, const std::filesystem::path& log);
+  // The same in the checkout `dir` is in (find_checkout), named explicitly.
+  ProcessResult git_in(const std::filesystem::path& dir, const std::vector<std::string>& args,
+                       const std::filesystem::path& log);
 
   ProcessRunner& runner_;
   ResolveOptions options_;

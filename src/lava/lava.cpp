@@ -15,31 +15,89 @@
 
 #include "util/atomic_write.h"
 #include "util/sha256.h"
+#include "util/url.h"
 
 namespace rb::lava {
 
 using nlohmann::json;
 
+std::filesystem::path default_token_file() {
+  if (const char* f = std::getenv("RTOSBENCH_LAVA_TOKEN_FILE"); f && *f) return f;
+  if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x)
+    return std::filesystem::path(x) / "rtosbench" / "lava-tokens";
+  if (const char* h = std::getenv("HOME"); h && *h)
+    return std::filesystem::path(h) / ".config" / "rtosbench" / "lava-tokens";
+  return {};
+}
+
+Result<std::string> token_for(const std::string& text, const std::string& authority,
+                              const std::string& where) {
+  std::istringstream in(text);
+  std::vector<std::string> hosts;
+  bool unbound = false;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream words(line);
+    std::string host, token, more;
+    if (!(words >> host) || host.front() == '#') continue;
+    if (!(words >> token) || (words >> more)) {
+      unbound = true;  // never said: the line may be the token itself
+      continue;
+    }
+    std::string h;
+    for (char c : host) h += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (h == authority) return token;
+    hosts.push_back(h);
+  }
+  if (unbound && hosts.empty()) {
+    return make_error(ErrorKind::kUnavailable,
+                      fmt::format("the LAVA token in {} names no host: write it as `HOST TOKEN` "
+                                  "(here `{} TOKEN`), so that it is sent to that server only "
+                                  "(docs/lava.md)",
+                                  where, authority));
+  }
+  return make_error(
+      ErrorKind::kUnavailable,
+      fmt::format(
+          "no LAVA token for {} (the bench's lava.url) in {}{}; add a line "
+          "`{} TOKEN` (docs/lava.md)",
+          authority, where,
+          hosts.empty() ? "" : fmt::format(" (it has tokens for {})", fmt::join(hosts, ", ")),
+          authority));
+}
+
 Result<std::string> read_token(const matrix::LavaServer& server) {
-  std::string token;
+  const std::string authority = url_authority(server.url);
+  if (authority.empty())
+    return make_error(ErrorKind::kUsage, "the LAVA token: the bench's lava.url names no host");
   if (!server.token_env.empty()) {
+    if (server.token_env.rfind("RTOSBENCH_LAVA_", 0) != 0) {
+      return make_error(
+          ErrorKind::kUsage,
+          fmt::format("the LAVA token: {} is not an RTOSBENCH_LAVA_* variable", server.token_env));
+    }
     const char* v = std::getenv(server.token_env.c_str());
     if (!v || !*v)
       return make_error(ErrorKind::kUnavailable,
                         fmt::format("the LAVA token: environment variable {} is not set (the "
                                     "bench's lava.token_env)",
                                     server.token_env));
-    token = v;
-  } else {
-    std::ifstream in(server.token_file);
-    if (!in || !std::getline(in, token))
-      return make_error(ErrorKind::kCannotRead,
-                        fmt::format("the LAVA token: cannot read {} (the bench's lava.token_file)",
-                                    server.token_file.string()));
+    return token_for(v, authority, "environment variable " + server.token_env);
   }
-  while (!token.empty() && (token.back() == '\r' || token.back() == ' ')) token.pop_back();
-  if (token.empty()) return make_error(ErrorKind::kUnavailable, "the LAVA token is empty");
-  return token;
+  const auto file = default_token_file();
+  if (file.empty())
+    return make_error(ErrorKind::kUnavailable,
+                      "the LAVA token: no token file (set RTOSBENCH_LAVA_TOKEN_FILE, or HOME for "
+                      "~/.config/rtosbench/lava-tokens)");
+  std::ifstream in(file);
+  std::stringstream text;
+  if (in) text << in.rdbuf();
+  if (!in)
+    return make_error(ErrorKind::kCannotRead,
+                      fmt::format("the LAVA token: cannot read {} (RTOSBENCH_LAVA_TOKEN_FILE, else "
+                                  "$XDG_CONFIG_HOME/rtosbench/lava-tokens or "
+                                  "~/.config/rtosbench/lava-tokens)",
+                                  file.string()));
+  return token_for(text.str(), authority, file.string());
 }
 
 namespace {
@@ -76,7 +134,7 @@ class HttpApi final : public Api {
     } catch (const std::exception& e) {
       return make_error(ErrorKind::kBadInput,
                         fmt::format("LAVA {}: the submission's answer has no job id ({}): {}",
-                                    server_.url, e.what(), clip(*r)));
+                                    redact_url(server_.url), e.what(), clip(*r)));
     }
   }
 
@@ -116,7 +174,7 @@ class HttpApi final : public Api {
   }
 
   std::string job_url(int64_t id) const override {
-    return fmt::format("{}scheduler/job/{}", server_.url, id);
+    return fmt::format("{}scheduler/job/{}", redact_url(server_.url), id);
   }
 
  private:
@@ -139,6 +197,10 @@ class HttpApi final : public Api {
     curl_easy_setopt(h.get(), CURLOPT_ERRORBUFFER, err);
     curl_easy_setopt(h.get(), CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(h.get(), CURLOPT_FOLLOWLOCATION, 1L);
+    // A redirect keeps the scheme: never from https to plain http. (libcurl
+    // sends the Authorization header to the same host only.)
+    curl_easy_setopt(h.get(), CURLOPT_PROTOCOLS_STR, url_scheme(server_.url).c_str());
+    curl_easy_setopt(h.get(), CURLOPT_REDIR_PROTOCOLS_STR, url_scheme(server_.url).c_str());
     curl_easy_setopt(h.get(), CURLOPT_TIMEOUT, static_cast<long>(timeout_.count()));
     curl_easy_setopt(h.get(), CURLOPT_CONNECTTIMEOUT, 20L);
     if (std::string(method) == "POST") {
@@ -149,7 +211,7 @@ class HttpApi final : public Api {
     CURLcode rc = curl_easy_perform(h.get());
     if (rc != CURLE_OK) {
       return make_error(ErrorKind::kUnavailable,
-                        fmt::format("LAVA {} {}: {}", method, url,
+                        fmt::format("LAVA {} {}: {}", method, redact_url(url),
                                     *err ? std::string(err) : curl_easy_strerror(rc)));
     }
     long code = 0;
@@ -157,7 +219,7 @@ class HttpApi final : public Api {
     if (code < 200 || code >= 300) {
       return make_error(
           code == 401 || code == 403 ? ErrorKind::kUnavailable : ErrorKind::kUnavailable,
-          fmt::format("LAVA {} {}: HTTP {}{}: {}", method, url, code,
+          fmt::format("LAVA {} {}: HTTP {}{}: {}", method, redact_url(url), code,
                       code == 401 || code == 403 ? " (is the token right?)" : "", clip(out)));
     }
     return out;

@@ -44,9 +44,16 @@ class Api {
   virtual std::string job_url(int64_t id) const = 0;
 };
 
-// The REST token: the bench's environment variable or file (first line).
-// Error (kUnavailable) names where it looked, never the token.
+// The REST token for the bench's lava.url, bound to its host: the line
+// `HOST TOKEN` whose HOST is the URL's host[:port], in the RTOSBENCH_LAVA_*
+// variable the bench's token_env names, else in rtosbench's token file
+// (default_token_file). A token without its host is refused. The error
+// (kUnavailable, kCannotRead) names where it looked, never a token.
 Result<std::string> read_token(const matrix::LavaServer& server);
+
+// $RTOSBENCH_LAVA_TOKEN_FILE, else $XDG_CONFIG_HOME/rtosbench/lava-tokens,
+// else ~/.config/rtosbench/lava-tokens: the user's, never a bench file's.
+std::filesystem::path default_token_file();
 
 // libcurl behind Api; every request times out after `timeout`.
 std::unique_ptr<Api> make_http_api(const matrix::LavaServer& server, std::string token,

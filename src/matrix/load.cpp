@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "matrix/expand.h"
+#include "util/url.h"
 
 namespace rb::matrix {
 
@@ -578,21 +579,34 @@ void read_board(Check& c, const json& b, const std::string& at, const catalog::C
   bench.boards.push_back(std::move(inst));
 }
 
-// The bench's `lava:` server. The token itself is refused: only where to
-// find it (token_env or token_file).
+// The bench's `lava:` server. The token is never in the bench, nor a file
+// it names: only which RTOSBENCH_LAVA_* variable holds it (token_env), else
+// rtosbench's own token file; either binds it to the server's host
+// (lava::read_token). The token goes over https, or plain http to this
+// machine only.
 LavaServer read_lava_server(Check& c, const json& l) {
   LavaServer s;
   s.url = l.value("url", "");
   if (!s.url.empty() && s.url.back() != '/') s.url += '/';
+  if (!s.url.empty() && url_scheme(s.url) != "https" && !is_loopback_host(url_host(s.url)))
+    c.error("/lava/url",
+            fmt::format("lava.url '{}': plain http would send the token in clear; use https "
+                        "(http only to this machine: localhost, 127.0.0.1, [::1])",
+                        redact_url(s.url)));
   s.token_env = l.value("token_env", "");
-  if (l.contains("token_file")) s.token_file = c.path(l["token_file"].get<std::string>());
-  if (s.token_env.empty() == s.token_file.empty())
-    c.error("/lava",
-            "the bench's lava needs exactly one of 'token_env' (an environment variable "
-            "name) or 'token_file' (a file holding the token); never the token itself");
+  if (l.contains("token_file"))
+    c.error("/lava/token_file",
+            "a bench file does not name the LAVA token's file: rtosbench reads "
+            "$RTOSBENCH_LAVA_TOKEN_FILE, else ~/.config/rtosbench/lava-tokens, one `HOST TOKEN` "
+            "per line (docs/lava.md)");
   const json p = l.value("publish", json::object());
   if (p.contains("dir")) s.publish_dir = c.path(p["dir"].get<std::string>());
   s.publish_url = p.value("url", "");
+  if (!url_password(s.publish_url).empty())
+    c.error("/lava/publish/url",
+            fmt::format("lava.publish.url '{}' carries a password: it goes into every job "
+                        "definition, which the LAVA server shows; serve the images without one",
+                        redact_url(s.publish_url)));
   while (!s.publish_url.empty() && s.publish_url.back() == '/') s.publish_url.pop_back();
   s.poll_s = l.value("poll", s.poll_s);
   s.queue_timeout_s = l.value("queue_timeout", s.queue_timeout_s);

@@ -149,11 +149,11 @@ struct BoardInstance {
 };
 
 // A bench file's `lava:` server (docs/lava.md). The token is never in the
-// bench file: an environment variable or a file holds it.
+// bench file: an RTOSBENCH_LAVA_* variable or rtosbench's token file holds
+// it, bound to the server's host (lava::read_token).
 struct LavaServer {
   std::string url;                    // e.g. "https://lava.example.org/" (REST under api/v0.2/)
-  std::string token_env;              // environment variable holding the REST token
-  std::filesystem::path token_file;   // or a file holding it (absolute)
+  std::string token_env;              // RTOSBENCH_LAVA_* variable holding `HOST TOKEN`, or ""
   std::filesystem::path publish_dir;  // where images are copied (absolute)
   std::string publish_url;  // how the workers fetch that directory (file:// or http(s)://)
   double poll_s = 2;        // between two state requests

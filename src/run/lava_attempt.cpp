@@ -9,6 +9,7 @@
 #include "util/atomic_write.h"
 #include "util/process.h"
 #include "util/sha256.h"
+#include "util/url.h"
 
 namespace rb::run {
 
@@ -98,8 +99,8 @@ bool run_lava_attempt(lava::Api& api, const LavaAttempt& in, store::AttemptRecor
   a.lava_job_id = id;
   a.lava_url = api.job_url(id);
   a.serial_port = a.lava_url;
-  a.flash_commands = {
-      fmt::format("POST {}api/v0.2/jobs/ (lava-job.yaml) -> job {}", in.server.url, id)};
+  a.flash_commands = {fmt::format("POST {}api/v0.2/jobs/ (lava-job.yaml) -> job {}",
+                                  redact_url(in.server.url), id)};
 
   // Follow the job. The queue may hold it long (queue_timeout); once it
   // runs, LAVA's own timeouts end it, ours only guards against a server

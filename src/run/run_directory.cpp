@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "util/atomic_write.h"
+#include "util/url.h"
 
 namespace rb::run {
 
@@ -73,7 +74,11 @@ Result<RunDirectory> RunDirectory::create(const std::filesystem::path& out,
                                  std::pair{bench_file, dir.bench_snapshot()}}) {
     auto text = slurp(src);
     if (!text.ok()) return text.error();
-    if (auto s = write_file_atomic(dst, *text); !s.ok()) return s.error();
+    // A bench's lava.url may carry a password: never kept in clear.
+    if (auto s =
+            write_file_atomic(dst, dst == dir.bench_snapshot() ? redact_urls_in(*text) : *text);
+        !s.ok())
+      return s.error();
   }
   std::filesystem::create_directories(root / "jobs", ec);
   if (ec)

@@ -13,6 +13,7 @@
 #include "run/doctor.h"
 #include "util/posix_file.h"
 #include "util/temp_dir.h"
+#include "util/url.h"
 
 namespace rb::run {
 
@@ -71,6 +72,12 @@ Result<RunInputs> load_resumed(RunRequest& req, std::vector<matrix::Diagnostic>&
       return invalid(diagnostics, false);
     }
     in.bench = lb.value;
+    if (in.bench.lava && url_password(in.bench.lava->url) == "***") {
+      return make_error(ErrorKind::kUsage,
+                        fmt::format("{} keeps lava.url without its password ({}); pass --bench "
+                                    "with the bench file to resume",
+                                    d->bench_snapshot().string(), in.bench.lava->url));
+    }
   }
   if (req.kernel_sources.empty()) {
     const json sources = saved.value("kernel_sources", json::object());

@@ -17,6 +17,7 @@
 #include "store/history_backend.h"
 #include "store/result.h"
 #include "util/sha256.h"
+#include "util/url.h"
 
 namespace rb::store {
 
@@ -76,29 +77,7 @@ Result<std::string> default_history_location() {
 }
 
 std::string redact_history_location(const std::string& location) {
-  std::string out = location;
-  // user:PASSWORD@host
-  if (size_t scheme = out.find("://"); scheme != std::string::npos) {
-    size_t start = scheme + 3;
-    size_t end = std::min(out.find_first_of("/?", start), out.size());
-    size_t at = out.rfind('@', end);
-    if (at != std::string::npos && at >= start) {
-      size_t colon = out.find(':', start);
-      if (colon != std::string::npos && colon < at) out.replace(colon + 1, at - colon - 1, "***");
-    }
-  }
-  // ?password=PASSWORD or &password=PASSWORD
-  for (size_t at = 0; (at = out.find("password=", at)) != std::string::npos;) {
-    if (at > 0 && out[at - 1] != '?' && out[at - 1] != '&') {
-      at += 9;
-      continue;
-    }
-    size_t start = at + 9;
-    size_t end = std::min(out.find('&', start), out.size());
-    out.replace(start, end - start, "***");
-    at = start + 3;
-  }
-  return out;
+  return redact_url(location);
 }
 
 namespace history {

@@ -18,6 +18,7 @@
 #include "store/history.h"
 #include "store/history_backend.h"
 #include "store/result.h"
+#include "util/url.h"
 
 #if RTOSBENCH_HAVE_PQXX
 #include <map>
@@ -350,34 +351,11 @@ class PostgresConnection final : public Connection {
   std::string name_, password_;
 };
 
-// The password of a URL (user:PASSWORD@ or ?password=), as given.
-std::string password_of(const std::string& url) {
-  std::string out;
-  size_t scheme = url.find("://");
-  if (scheme != std::string::npos) {
-    size_t start = scheme + 3;
-    size_t end = url.find_first_of("/?", start);
-    std::string authority = url.substr(start, end == std::string::npos ? end : end - start);
-    size_t at = authority.rfind('@');
-    if (at != std::string::npos) {
-      size_t colon = authority.find(':');
-      if (colon != std::string::npos && colon < at)
-        out = authority.substr(colon + 1, at - colon - 1);
-    }
-  }
-  size_t q = url.find("password=");
-  if (out.empty() && q != std::string::npos) {
-    size_t end = url.find('&', q);
-    out = url.substr(q + 9, end == std::string::npos ? end : end - q - 9);
-  }
-  return out;
-}
-
 }  // namespace
 
 Result<std::unique_ptr<Connection>> open_postgres(const std::string& location, OpenMode) {
   const std::string name = redact_history_location(location);
-  const std::string password = password_of(location);
+  const std::string password = url_password(location);
   try {
     auto conn = std::make_unique<pqxx::connection>(location);
     // NOTICEs (e.g. "relation already exists") are not the user's business.

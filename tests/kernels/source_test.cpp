@@ -3,6 +3,7 @@
 #include "kernels/source.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -268,6 +269,106 @@ TEST_F(KernelSources, CachedCheckoutIsMovedToThePinnedCommit) {
   EXPECT_EQ(k->main.origin, "cache");
   EXPECT_EQ(k->main.commit, tag_commit_);
   EXPECT_TRUE(k->main.at_tag);
+}
+
+// A source's own git configuration is not trusted: a lab repository can
+// carry a git directory as plain files (HEAD, config, objects, refs), and
+// any checkout's .git/config can name programs. Neither may run anything.
+TEST_F(KernelSources, GitDirectoryCommittedAsPlainFilesRunsNothing) {
+  git("checkout -q v1.0.0");
+  auto lab = root_ / "lab" / "freertos";
+  std::filesystem::create_directories(lab);
+  std::filesystem::copy(upstream_ / "fakeos.h", lab / "fakeos.h");
+  std::filesystem::copy(upstream_ / ".git", lab / "gitdir",
+                        std::filesystem::copy_options::recursive);
+  const auto marker = root_ / "fsmonitor-ran";
+  std::ofstream(lab / "gitdir" / "config", std::ios::app)
+      << "[core]\n\tbare = false\n\tworktree = ..\n\tfsmonitor = \"touch " << marker.string()
+      << ";\"\n";
+  for (const auto& source : {lab / "gitdir", lab}) {
+    auto o = options();
+    o.overrides["fakeos"] = source;
+    SourceResolver r(*runner_, o);
+    auto k = r.resolve(spec_, root_ / "git.log");
+    EXPECT_FALSE(k.ok()) << source;
+    EXPECT_FALSE(std::filesystem::exists(marker)) << source << ": core.fsmonitor ran";
+    if (!k.ok() && source == lab / "gitdir") {
+      EXPECT_EQ(k.error().kind, ErrorKind::kUnavailable);
+      EXPECT_NE(k.error().message.find("bare git directory"), std::string::npos)
+          << k.error().message;
+    }
+  }
+}
+
+TEST_F(KernelSources, CheckoutWhoseConfigRunsProgramsIsRefusedNamingTheKey) {
+  git("checkout -q v1.0.0");
+  const auto marker = root_ / "ran";
+  for (const std::string key :
+       {"core.fsmonitor", "core.worktree", "core.sshCommand", "core.pager", "core.editor",
+        "core.hooksPath", "filter.lfs.smudge", "diff.c.textconv", "alias.st", "include.path",
+        "credential.helper", "protocol.ext.allow"}) {
+    std::string value = key == "core.worktree"        ? upstream_.string()
+                        : key == "protocol.ext.allow" ? "always"
+                                                      : "touch " + marker.string() + ";";
+    git("config " + key + " '" + value + "'");
+    auto o = options();
+    o.overrides["fakeos"] = upstream_;
+    SourceResolver r(*runner_, o);
+    auto k = r.resolve(spec_, root_ / "git.log");
+    git("config --unset " + key);
+    ASSERT_FALSE(k.ok()) << key;
+    EXPECT_EQ(k.error().kind, ErrorKind::kUnavailable) << key;
+    auto lower = [](std::string s) {
+      for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      return s;
+    };
+    EXPECT_NE(lower(k.error().message).find(lower(key)), std::string::npos) << k.error().message;
+    EXPECT_FALSE(std::filesystem::exists(marker)) << key << " ran";
+  }
+  // Harmless keys of a real clone are accepted.
+  git("config pull.rebase true");
+  auto o = options();
+  o.overrides["fakeos"] = upstream_;
+  SourceResolver r(*runner_, o);
+  auto k = r.resolve(spec_, root_ / "git.log");
+  EXPECT_TRUE(k.ok()) << k.error().message;
+}
+
+// A shared kernel cache may belong to another user (git would call it of
+// "dubious ownership"): its config is checked by rtosbench itself, so it is
+// still verified, without trusting every directory (no safe.directory=*).
+TEST_F(KernelSources, CheckoutOwnedByAnotherUserIsStillVerified) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to give the checkout to another user";
+  git("checkout -q v1.0.0");
+  ASSERT_EQ(std::system(("chown -R 65534:65534 " + upstream_.string()).c_str()), 0);
+  auto o = options();
+  o.overrides["fakeos"] = upstream_;
+  SourceResolver r(*runner_, o);
+  auto k = r.resolve(spec_, root_ / "git.log");
+  ASSERT_TRUE(k.ok()) << k.error().message;
+  EXPECT_EQ(k->main.commit, tag_commit_);
+  std::ofstream(upstream_ / "fakeos.h") << "#define FAKEOS 3\n";
+  SourceResolver modified(*runner_, o);
+  EXPECT_FALSE(modified.resolve(spec_, {}).ok());
+}
+
+// A git URL that starts with '-' is refused at load (the schema); should one
+// reach git, `--` keeps it a URL, never an option such as --upload-pack.
+TEST_F(KernelSources, UrlStartingWithDashIsNeverAnOption) {
+  const auto marker = root_ / "upload-pack-ran";
+  auto o = options();
+  o.fetch = true;
+  SourceResolver r(*runner_, o);
+  spec_.git = "--upload-pack=touch " + marker.string() + ";";
+  spec_.commit = tag_commit_;
+  auto k = r.resolve(spec_, root_ / "git.log");
+  EXPECT_FALSE(k.ok());
+  EXPECT_FALSE(std::filesystem::exists(marker)) << "--upload-pack ran";
+  spec_.commit.clear();
+  SourceResolver by_tag(*runner_, o);
+  auto t = by_tag.resolve(spec_, root_ / "git.log");
+  EXPECT_FALSE(t.ok());
+  EXPECT_FALSE(std::filesystem::exists(marker)) << "--upload-pack ran";
 }
 
 TEST_F(KernelSources, ErrorsCarryTheirKind) {

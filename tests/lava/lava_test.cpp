@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
 #include <fstream>
@@ -133,22 +134,68 @@ TEST(Classify, LavaOutcomesMapOntoStatuses) {
   EXPECT_EQ(classify(s, ended).outcome, Outcome::kPortError);
 }
 
-TEST(Token, FromTheEnvironmentOrAFileNeverEmpty) {
+// The token is bound to its host: a bench file that points lava.url
+// elsewhere gets nothing, whichever variable it names.
+TEST(Token, FromAnRtosbenchVariableAndOnlyForItsHost) {
   matrix::LavaServer s;
-  s.token_env = "RB_LAVA_TEST_TOKEN_XYZ";
-  ::unsetenv("RB_LAVA_TEST_TOKEN_XYZ");
+  s.url = "https://lava.example.org/";
+  s.token_env = "RTOSBENCH_LAVA_TEST_TOKEN_XYZ";
+  ::unsetenv("RTOSBENCH_LAVA_TEST_TOKEN_XYZ");
   auto t = read_token(s);
   ASSERT_FALSE(t.ok());
-  EXPECT_NE(t.error().message.find("RB_LAVA_TEST_TOKEN_XYZ"), std::string::npos);
-  ::setenv("RB_LAVA_TEST_TOKEN_XYZ", "sekrit", 1);
+  EXPECT_NE(t.error().message.find("RTOSBENCH_LAVA_TEST_TOKEN_XYZ"), std::string::npos);
+  ::setenv("RTOSBENCH_LAVA_TEST_TOKEN_XYZ", "other.example.org:8443 nope\nlava.example.org sekrit",
+           1);
   EXPECT_EQ(read_token(s).value(), "sekrit");
-  ::unsetenv("RB_LAVA_TEST_TOKEN_XYZ");
-  s.token_env.clear();
-  s.token_file = std::filesystem::temp_directory_path() / "rb-lava-token-test";
-  std::ofstream(s.token_file) << "filetoken\n";
-  EXPECT_EQ(read_token(s).value(), "filetoken");
-  std::filesystem::remove(s.token_file);
+  s.url = "https://other.example.org:8443/";
+  EXPECT_EQ(read_token(s).value(), "nope");
+  for (const char* elsewhere : {"https://evil.example.net/", "https://lava.example.org.evil.net/",
+                                "https://lava.example.org:444/"}) {
+    s.url = elsewhere;
+    auto e = read_token(s);
+    ASSERT_FALSE(e.ok()) << elsewhere;
+    EXPECT_EQ(e.error().message.find("sekrit"), std::string::npos) << e.error().message;
+    EXPECT_NE(e.error().message.find("no LAVA token for"), std::string::npos) << e.error().message;
+  }
+  // A token without its host is sent nowhere (and not repeated).
+  s.url = "https://lava.example.org/";
+  ::setenv("RTOSBENCH_LAVA_TEST_TOKEN_XYZ", "sekrit", 1);
+  auto bare = read_token(s);
+  ASSERT_FALSE(bare.ok());
+  EXPECT_EQ(bare.error().message.find("sekrit"), std::string::npos) << bare.error().message;
+  EXPECT_NE(bare.error().message.find("`lava.example.org TOKEN`"), std::string::npos)
+      << bare.error().message;
+  ::unsetenv("RTOSBENCH_LAVA_TEST_TOKEN_XYZ");
+  // Another variable than rtosbench's own is never read.
+  ::setenv("RB_NOT_OURS_XYZ", "lava.example.org sekrit", 1);
+  s.token_env = "RB_NOT_OURS_XYZ";
   EXPECT_FALSE(read_token(s).ok());
+  ::unsetenv("RB_NOT_OURS_XYZ");
+}
+
+TEST(Token, FromRtosbenchsOwnFileNeverABenchsChoice) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("rb-lava-token-test-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "rtosbench");
+  ::unsetenv("RTOSBENCH_LAVA_TOKEN_FILE");
+  ::setenv("XDG_CONFIG_HOME", dir.c_str(), 1);
+  std::ofstream(dir / "rtosbench" / "lava-tokens")
+      << "# rtosbench's LAVA tokens\n127.0.0.1:8000 filetoken\n";
+  matrix::LavaServer s;
+  s.url = "http://127.0.0.1:8000/";
+  EXPECT_EQ(read_token(s).value(), "filetoken");
+  s.url = "https://lava.example.org/";
+  EXPECT_FALSE(read_token(s).ok());
+  ::setenv("RTOSBENCH_LAVA_TOKEN_FILE", (dir / "other").c_str(), 1);
+  std::ofstream(dir / "other") << "lava.example.org othertoken\n";
+  EXPECT_EQ(read_token(s).value(), "othertoken");
+  std::filesystem::remove(dir / "other");
+  auto gone = read_token(s);
+  ASSERT_FALSE(gone.ok());
+  EXPECT_EQ(gone.error().kind, ErrorKind::kCannotRead);
+  ::unsetenv("RTOSBENCH_LAVA_TOKEN_FILE");
+  ::unsetenv("XDG_CONFIG_HOME");
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

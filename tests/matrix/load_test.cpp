@@ -255,7 +255,7 @@ boards:
   EXPECT_EQ(b[1].lava->boot, "jlink");
   EXPECT_TRUE(b[0].serial_port.empty());  // the worker owns the console
 
-  // The token itself, no token source, or a LAVA board without a server.
+  // The token itself, plain http to another host, or a LAVA board without a server.
   for (const char* text : {R"(bench: farm
 lava: {url: "http://l/", token: abc, publish: {dir: /i, url: "file:///i"}}
 boards: [{id: a, board: qemu-netduinoplus2, flasher: qemu}]
@@ -269,6 +269,51 @@ boards: [{id: a, board: qemu-netduinoplus2, flasher: qemu, lava: {device_type: q
 )"}) {
     EXPECT_FALSE(parse_bench(text, "/f.yaml").ok()) << text;
   }
+}
+
+// A bench file is not trusted with the LAVA token: it cannot name a file to
+// read it from, nor send it over plain http to another machine, nor put a
+// password into the image URL every job definition shows.
+TEST(BenchLoad, LavaTokenStaysWithTheUserAndOffPlainHttp) {
+  auto bench = [](const std::string& lava) {
+    return parse_bench("bench: farm\nlava: " + lava +
+                           "\nboards: [{id: a, board: qemu-netduinoplus2, flasher: qemu, lava: "
+                           "{device_type: qemu}}]\n",
+                       "/lab/farm.yaml");
+  };
+  auto messages = [](const Loaded<Bench>& b) {
+    std::string all;
+    for (const auto& e : b.errors) all += e.format() + "\n";
+    return all;
+  };
+  const std::string publish = "publish: {dir: /i, url: \"file:///i\"}";
+  for (const char* url : {"https://lava.example.org/", "http://127.0.0.1:8000/",
+                          "http://localhost/", "http://[::1]:8000/"}) {
+    auto ok = bench(fmt::format("{{url: \"{}\", token_env: RTOSBENCH_LAVA_T, {}}}", url, publish));
+    EXPECT_TRUE(ok.ok()) << url << ": " << messages(ok);
+  }
+  // No token_env: rtosbench's own token file.
+  EXPECT_TRUE(bench("{url: \"https://lava.example.org/\", " + publish + "}").ok());
+
+  auto http =
+      bench("{url: \"http://lava.example.org/\", token_env: RTOSBENCH_LAVA_T, " + publish + "}");
+  ASSERT_FALSE(http.ok());
+  EXPECT_TRUE(has_error(http.errors, 2, 13, "plain http would send the token in clear"))
+      << messages(http);
+  for (const char* file : {"/etc/passwd", "/home/me/.config/rtosbench/lava-tokens"}) {
+    auto named = bench(
+        fmt::format("{{url: \"https://lava.example.org/\", token_file: {}, {}}}", file, publish));
+    ASSERT_FALSE(named.ok()) << file;
+    EXPECT_NE(messages(named).find("a bench file does not name the LAVA token's file"),
+              std::string::npos)
+        << messages(named);
+  }
+  auto pw = bench(
+      "{url: \"https://lava.example.org/\", publish: {dir: /i, url: "
+      "\"https://alice:SECRET@files.example.org/i\"}}");
+  ASSERT_FALSE(pw.ok());
+  EXPECT_NE(messages(pw).find("carries a password"), std::string::npos) << messages(pw);
+  EXPECT_EQ(messages(pw).find("SECRET"), std::string::npos) << messages(pw);
 }
 
 // A bench document yaml-cpp reads as something else than a map of keys
@@ -325,6 +370,19 @@ reproducibility:
   EXPECT_TRUE(
       parse_matrix("matrix: m\nboard: qemu-netduinoplus2\nkernels: [{name: bare}]\n", "/m.yaml")
           .value.reproducibility.empty());
+}
+
+// A git URL that git would take for an option is refused at load (and git
+// gets `--` before every URL: tests/kernels/source_test.cpp).
+TEST(MatrixLoad, GitUrlStartingWithADashIsRefused) {
+  for (const char* url :
+       {"--upload-pack=touch x", "-uhttps://example.org/a", "ssh://-oProxyCommand=x/a"}) {
+    auto m = parse_matrix(fmt::format("matrix: m\nboard: qemu-netduinoplus2\nkernels:\n  - name: "
+                                      "a\n    version: \"1\"\n    git: \"{}\"\n    tag: v1\n",
+                                      url),
+                          "m.yaml");
+    EXPECT_FALSE(m.ok()) << url;
+  }
 }
 
 TEST(MatrixLoad, CommitPinErrors) {

@@ -363,7 +363,7 @@ class RunnerFakes : public ::testing::Test {
   // The bench: one LAVA entry, `jobs` in flight.
   void lava_bench(int jobs = 1) {
     std::ofstream(root_ / "bench.yaml")
-        << "bench: farm\nlava:\n  url: http://lava.invalid/\n  token_env: "
+        << "bench: farm\nlava:\n  url: https://lava.invalid/\n  token_env: "
            "RTOSBENCH_LAVA_NO_SUCH_TOKEN\n"
         << "  publish: {dir: " << (root_ / "img").string() << ", url: file://"
         << (root_ / "img").string() << "}\n  poll: 0.1\n"

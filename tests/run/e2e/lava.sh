@@ -191,7 +191,8 @@ boards:
 EOF
 }
 lava_bench "$WORK/lava.yaml" "file://$WORK/img"
-export RTOSBENCH_LAVA_E2E_TOKEN=$TOKEN
+# The token bound to the server it is for (docs/lava.md): `HOST[:PORT] TOKEN`.
+export RTOSBENCH_LAVA_E2E_TOKEN="127.0.0.1:$PORT $TOKEN"
 
 t_run=$SECONDS
 rb_run --matrix "$WORK/matrix.yaml" --bench "$WORK/local.yaml" --out "$WORK/local" "${ksrc[@]}" "${select[@]}" --no-history
