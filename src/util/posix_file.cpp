@@ -69,4 +69,28 @@ std::optional<uint64_t> InputFile::regular_size() const {
   return static_cast<uint64_t>(st.st_size);
 }
 
+Status append_to_file(const std::filesystem::path& path, std::string_view text) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    int err = errno;
+    return make_error(
+        ErrorKind::kCannotWrite,
+        "cannot write " + path.string() + ": " +
+            (err == ELOOP ? std::string("it is a symbolic link") : std::strerror(err)));
+  }
+  while (!text.empty()) {
+    ssize_t w = ::write(fd, text.data(), text.size());
+    if (w < 0 && errno == EINTR) continue;
+    if (w < 0) {
+      int err = errno;
+      ::close(fd);
+      return make_error(ErrorKind::kCannotWrite,
+                        "cannot write " + path.string() + ": " + std::strerror(err));
+    }
+    text.remove_prefix(static_cast<size_t>(w));
+  }
+  ::close(fd);
+  return {};
+}
+
 }  // namespace rb

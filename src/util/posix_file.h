@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "util/result.h"
 
@@ -37,5 +38,10 @@ class InputFile {
   int fd_ = -1;
   std::filesystem::path path_;
 };
+
+// Appends `text` to the file at `path` (created, mode 0644, when missing),
+// never through a symbolic link (O_NOFOLLOW): a run's logs stay inside its
+// directory. Error kCannotWrite names the path and the reason.
+Status append_to_file(const std::filesystem::path& path, std::string_view text);
 
 }  // namespace rb
