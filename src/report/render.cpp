@@ -14,6 +14,7 @@
 #include "report/markdown.h"
 #include "report/svg.h"
 #include "util/atomic_write.h"
+#include "util/posix_file.h"
 #include "verify/verify.h"
 
 namespace rb::report {
@@ -40,11 +41,15 @@ std::vector<RunView> view_runs(const std::vector<Run>& runs, const ReportOptions
         j.raw_problem = "no capture";
       } else {
         const std::string& rel = j.result->attempts.back().raw_file;
-        auto file = run.job_dir(j.result->job_id) / rel;
-        std::error_code ec;
-        if (!std::filesystem::exists(file, ec)) {
+        // Inside the run only: a regular file, no `..`, no link (load_run
+        // refused the run already if it named one).
+        auto file =
+            regular_file_inside(run.root, std::filesystem::path("jobs") / j.result->job_id / rel);
+        if (!file.ok() && file.error().kind == ErrorKind::kCannotRead) {
           j.raw_problem = fmt::format("capture {} is missing", rel);
-        } else if (auto raw = read_raw_capture(file); raw.ok()) {
+        } else if (!file.ok()) {
+          j.raw_problem = fmt::format("capture {} not read: {}", rel, file.error().message);
+        } else if (auto raw = read_raw_capture(*file); raw.ok()) {
           j.raw = std::move(*raw);
         } else {
           j.raw_problem = fmt::format("capture {} cannot be read: {}", rel, raw.error().message);

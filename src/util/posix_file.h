@@ -39,6 +39,14 @@ class InputFile {
   std::filesystem::path path_;
 };
 
+// `root` / `rel` when that is a regular file inside `root`: `rel` is
+// relative, has no `..` (nor `.`) part, and no part of it is a symbolic link
+// (a file a foreign run directory names cannot lead outside it, or to a
+// device or a FIFO). Error kCannotRead when the file does not exist; else
+// kBadInput, the message naming `rel` and why.
+Result<std::filesystem::path> regular_file_inside(const std::filesystem::path& root,
+                                                  const std::filesystem::path& rel);
+
 // Appends `text` to the file at `path` (created, mode 0644, when missing),
 // never through a symbolic link (O_NOFOLLOW): a run's logs stay inside its
 // directory. Error kCannotWrite names the path and the reason.
