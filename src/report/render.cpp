@@ -8,6 +8,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <string_view>
 #include <tuple>
 
 #include "report/diff.h"
@@ -15,6 +16,7 @@
 #include "report/svg.h"
 #include "util/atomic_write.h"
 #include "util/posix_file.h"
+#include "util/utf8.h"
 #include "verify/verify.h"
 
 namespace rb::report {
@@ -1055,7 +1057,7 @@ std::string to_markdown(const Document& doc) {
         break;
     }
   }
-  return out;
+  return terminal_safe(out);  // no control reaches a terminal that shows it
 }
 
 // ---------------------------------------------------------------- HTML
@@ -1199,22 +1201,47 @@ std::string to_html(const Document& doc) {
     }
   }
   out += fmt::format("</main>\n<script>{}</script>\n</body>\n</html>\n", kScript);
-  return out;
+  return terminal_safe(out);  // no control reaches a terminal that shows it
 }
 
 // ---------------------------------------------------------------- CSV
 
 namespace {
 
+// -12, 3.5: a number a spreadsheet reads as one.
+bool plain_number(const std::string& s) {
+  size_t i = s.size() > 1 && s[0] == '-' ? 1 : 0;
+  bool digits = false, dot = false;
+  for (; i < s.size(); ++i) {
+    if (s[i] >= '0' && s[i] <= '9') {
+      digits = true;
+    } else if (s[i] == '.' && !dot && digits) {
+      dot = true;
+    } else {
+      return false;
+    }
+  }
+  return digits && s.back() != '.';
+}
+
+}  // namespace
+
+// A field a spreadsheet would run as a formula (OWASP, "CSV Injection": one
+// starting with =, +, -, @, a tab or a CR) is written quoted with a leading
+// ', so it is shown as text; a number, negative ones too, stays a number.
 std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
+  const bool formula = !s.empty() && std::string_view("=+-@\t\r").find(s[0]) != std::string::npos &&
+                       !plain_number(s);
+  if (!formula && s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = formula ? "\"'" : "\"";
   for (char c : s) {
     if (c == '"') out += '"';
     out += c;
   }
   return out + "\"";
 }
+
+namespace {
 
 std::string csv_row(const std::vector<std::string>& fields) {
   std::string out;

@@ -1,3 +1,5 @@
+#include "report/snapshot.h"
+
 #include <fmt/core.h>
 
 #include <algorithm>
@@ -5,9 +7,9 @@
 #include <fstream>
 
 #include "matrix/load.h"
-#include "report/snapshot.h"
 #include "store/history.h"
 #include "util/posix_file.h"
+#include "util/yaml_doc.h"
 
 namespace rb::report {
 
@@ -320,9 +322,10 @@ Result<RunSnapshot> load_baseline(const std::filesystem::path& file) {
         const json values = s.value("values", json::object());
         for (const auto& [k, x] : values.items()) {
           if (!find_metric(k)) {
-            return make_error(ErrorKind::kBadInput,
-                              fmt::format("{}: job {} series {}: unknown statistic '{}'",
-                                          file.string(), job.id, v.key(), k));
+            return make_error(
+                ErrorKind::kBadInput,
+                fmt::format("{}: job {} series {}: unknown statistic '{}'", file.string(),
+                            printable(job.id), printable(v.key()), printable(k)));
           }
           if (x.is_null()) continue;  // a statistic the run did not have
           if (!x.is_number() || !std::isfinite(x.get<double>())) {

@@ -12,6 +12,7 @@
 #include "util/atomic_write.h"
 #include "util/posix_file.h"
 #include "util/sha256.h"
+#include "util/yaml_doc.h"
 
 namespace rb::store {
 
@@ -217,7 +218,7 @@ void read(const json& v, const std::string& path, JobStatus& out) {
   std::string s;
   read(v, path, s);
   auto st = status_from_string(s);
-  if (!st) bad(path, fmt::format("status '{}' unknown", s));
+  if (!st) bad(path, fmt::format("status '{}' unknown", printable(s)));
   out = *st;
 }
 void read(const json& v, const std::string& path, json& out) {
@@ -354,7 +355,7 @@ class Reader {
   void schema(const char* name) const {
     std::string s;
     req("schema", s);
-    if (s != name) bad(member(path_, "schema"), fmt::format("is '{}', not {}", s, name));
+    if (s != name) bad(member(path_, "schema"), fmt::format("is '{}', not {}", printable(s), name));
     int64_t version = 0;
     req("schema_version", version);
     if (version > kSchemaVersion) {

@@ -16,6 +16,7 @@
 #include "stats/accumulator.h"
 #include "stats/summary.h"
 #include "util/decimal.h"
+#include "util/utf8.h"
 #include "verify/verify.h"
 
 namespace rb::verify {
@@ -34,11 +35,19 @@ constexpr size_t kMaxConfigKeys = 10000;
 constexpr size_t kMaxListed = 10000;  // phases, checks, NA entries, tests
 
 // Printable, bounded copy of log text for messages (the log may hold anything).
+// Every character a terminal would act on (C0, DEL, C1 such as CSI, the
+// bidirectional overrides; util/utf8.h) is a '?', invalid UTF-8 a U+FFFD.
 std::string printable(std::string_view s, size_t max = 80) {
+  const std::string v = valid_utf8(s.substr(0, max));
   std::string out;
-  for (char c : s.substr(0, max)) {
-    auto u = static_cast<unsigned char>(c);
-    out += (u < 0x20 || u == 0x7f) ? '?' : c;
+  for (size_t i = 0; i < v.size();) {
+    const size_t len = terminal_control_at(v, i);
+    if (len) {
+      out += '?';
+      i += len;
+    } else {
+      out += v[i++];
+    }
   }
   if (s.size() > max) out += "...";
   return out;
