@@ -29,6 +29,8 @@ std::string unit_label(const std::string& unit) {
 
 std::vector<RunView> view_runs(const std::vector<Run>& runs, const ReportOptions& options) {
   std::vector<RunView> out;
+  // The samples kept for plots and samples.csv, of every capture together.
+  uint64_t budget = kMaxReportSamples;
   for (const Run& run : runs) {
     RunView v;
     v.run = &run;
@@ -51,7 +53,8 @@ std::vector<RunView> view_runs(const std::vector<Run>& runs, const ReportOptions
           j.raw_problem = fmt::format("capture {} is missing", rel);
         } else if (!file.ok()) {
           j.raw_problem = fmt::format("capture {} not read: {}", rel, file.error().message);
-        } else if (auto raw = read_raw_capture(*file); raw.ok()) {
+        } else if (auto raw = read_raw_capture(*file, budget); raw.ok()) {
+          for (const auto& s : raw->series) budget -= s.values.size();
           j.raw = std::move(*raw);
         } else {
           j.raw_problem = fmt::format("capture {} cannot be read: {}", rel, raw.error().message);

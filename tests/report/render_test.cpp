@@ -226,6 +226,23 @@ TEST_F(ReportRender, CsvHoldsSummarySamplesAndFootprint) {
       << foot;
 }
 
+// report's memory does not grow with the captures (issue 35 item 7): past
+// the samples it keeps, a capture is not read for plots and samples.csv.
+TEST(ReportRawCapture, SamplesKeptAreBounded) {
+  auto dir = testrun::temp_dir("raw-bound");
+  auto root = testrun::write_run(dir, testrun::standard_run("r", "2026-01-01T00:00:00Z"));
+  const auto raw = root / "jobs" / "bare-O2-tick1000-fpu0" / "attempt-1" / "capture.raw";
+  auto all = read_raw_capture(raw);
+  ASSERT_TRUE(all.ok()) << all.error().message;
+  EXPECT_FALSE(all->series.empty());
+  auto bounded = read_raw_capture(raw, 10);
+  ASSERT_FALSE(bounded.ok());
+  EXPECT_EQ(bounded.error().kind, ErrorKind::kBadInput);
+  EXPECT_NE(bounded.error().message.find("more than 10 RAW samples"), std::string::npos)
+      << bounded.error().message;
+  std::filesystem::remove_all(dir);
+}
+
 // OWASP's CSV injection guidance: a field a spreadsheet would take as a
 // formula is quoted with a leading ' (issue 35 item 9); numbers stay numbers.
 TEST(ReportCsv, FieldsThatWouldBeFormulasAreText) {
