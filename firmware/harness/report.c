@@ -40,15 +40,22 @@ void rb_rec_text(const char* s) {
   }
 }
 
-/* Values must not contain the protocol's separators or line ends. */
-static void rb_append_value(const char* s) {
+/* Values must not contain the protocol's separators or line ends. A
+ * key=value field splits at its first '=', so the value of one keeps its '='
+ * (opt=-O2 -DX=1 is echoed as built); a positional field (a NA's or a CHECK's
+ * name) has no key, so a '=' in it would make one: it becomes '_'. */
+static void rb_append_text_value(const char* s, int keep_equals) {
   for (; *s; s++) {
     char c = *s;
-    if (c == ',' || c == '|' || c == '\r' || c == '\n' || c == '=') {
+    if (c == ',' || c == '|' || c == '\r' || c == '\n' || (c == '=' && !keep_equals)) {
       c = '_';
     }
     rb_append_char(c);
   }
+}
+
+static void rb_append_value(const char* s) {
+  rb_append_text_value(s, 0);
 }
 
 void rb_rec_begin(const char* kind) {
@@ -95,7 +102,7 @@ static void rb_append_key(const char* key) {
 
 void rb_rec_kv(const char* key, const char* value) {
   rb_append_key(key);
-  rb_append_value(value ? value : "n/a");
+  rb_append_text_value(value ? value : "n/a", 1);
 }
 
 void rb_rec_kv_u32(const char* key, uint32_t v) {

@@ -12,6 +12,7 @@
 
 #include "build/footprint.h"
 #include "util/atomic_write.h"
+#include "util/posix_file.h"
 #include "util/sha256.h"
 
 namespace rb::build {
@@ -31,8 +32,7 @@ void log_line(const std::filesystem::path& log, const std::string& line) {
   if (log.empty()) return;
   std::error_code ec;
   std::filesystem::create_directories(log.parent_path(), ec);
-  std::ofstream out(log, std::ios::app);
-  out << line << '\n';
+  (void)append_to_file(log, line + "\n");
 }
 
 std::string upper(std::string s) {

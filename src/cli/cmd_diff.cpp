@@ -46,12 +46,12 @@ std::function<int()> add_diff(CLI::App& app) {
   return [args]() -> int {
     auto a = report::load_run_or_baseline(args->a);
     if (!a.ok()) {
-      fmt::print(stderr, "rtosbench diff: {}\n", a.error().message);
+      print_safe(stderr, "rtosbench diff: {}\n", a.error().message);
       return exit_code_for(a.error().kind);
     }
     auto b = report::load_run_or_baseline(args->b);
     if (!b.ok()) {
-      fmt::print(stderr, "rtosbench diff: {}\n", b.error().message);
+      print_safe(stderr, "rtosbench diff: {}\n", b.error().message);
       return exit_code_for(b.error().kind);
     }
     Result<report::Tolerances> tol = report::Tolerances::defaults();
@@ -62,7 +62,7 @@ std::function<int()> add_diff(CLI::App& app) {
       tol = report::tolerances_from_matrix(std::filesystem::path(b->source) / "matrix.yaml");
     }
     if (!tol.ok()) {
-      fmt::print(stderr, "rtosbench diff: tolerances: {}\n", tol.error().message);
+      print_safe(stderr, "rtosbench diff: tolerances: {}\n", tol.error().message);
       return kExitUsage;
     }
     report::DiffOptions options;
@@ -72,14 +72,14 @@ std::function<int()> add_diff(CLI::App& app) {
     const bool json_stdout = args->json == "-";
     std::FILE* text_out = json_stdout ? stderr : stdout;
     std::string text = report::to_text(r, args->all);
-    std::fwrite(text.data(), 1, text.size(), text_out);
+    print_safe(text_out, "{}", text);
     std::fflush(text_out);
     if (!args->json.empty()) {
       std::string doc = store::dump_json(report::to_json(r)) + "\n";
       if (json_stdout) {
         std::fwrite(doc.data(), 1, doc.size(), stdout);
       } else if (auto s = write_file_atomic(args->json, doc); !s.ok()) {
-        fmt::print(stderr, "rtosbench diff: {}\n", s.error().message);
+        print_safe(stderr, "rtosbench diff: {}\n", s.error().message);
         return kExitCantCreate;
       }
     }

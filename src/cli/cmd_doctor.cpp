@@ -66,7 +66,7 @@ int doctor_command(const DoctorArgs& a) {
   if (a.json) {
     fmt::print("{}\n", run::to_json(findings).dump(2));
   } else {
-    fmt::print("{}", run::format_findings(findings));
+    print_safe(stdout, "{}", run::format_findings(findings));
   }
   return run::has_errors(findings) ? 1 : kExitOk;
 }

@@ -51,22 +51,22 @@ std::function<int()> add_footprint(CLI::App& app) {
   return [args]() -> int {
     auto k = build::read_build_dir(args->kernel);
     if (!k.ok()) {
-      fmt::print(stderr, "rtosbench footprint: {}\n", k.error().message);
+      print_safe(stderr, "rtosbench footprint: {}\n", k.error().message);
       return kExitNoInput;
     }
     auto b = build::read_build_dir(args->bare);
     if (!b.ok()) {
-      fmt::print(stderr, "rtosbench footprint: {}\n", b.error().message);
+      print_safe(stderr, "rtosbench footprint: {}\n", b.error().message);
       return kExitNoInput;
     }
     if (auto s = build::check_like_for_like(k->options, args->kernel, b->options, args->bare);
         !s.ok()) {
-      fmt::print(stderr, "rtosbench footprint: {}\n", s.error().message);
+      print_safe(stderr, "rtosbench footprint: {}\n", s.error().message);
       return kExitRefused;
     }
     auto f = build::kernel_footprint(k->figures, b->figures);
     if (!f.ok()) {
-      fmt::print(stderr, "rtosbench footprint: {}: {}\n", args->kernel, f.error().message);
+      print_safe(stderr, "rtosbench footprint: {}: {}\n", args->kernel, f.error().message);
       return kExitRefused;
     }
     if (args->json) {

@@ -28,7 +28,7 @@ namespace {
 constexpr int kExitImportRefused = 3;
 
 int print_error(const Error& e) {
-  fmt::print(stderr, "rtosbench history: {}\n", e.message);
+  print_safe(stderr, "rtosbench history: {}\n", e.message);
   return exit_code_for(e.kind);
 }
 
@@ -50,7 +50,7 @@ int import_runs(const std::string& db, const std::vector<std::string>& dirs, boo
     }
     switch (r->outcome) {
       case store::RecordOutcome::kRefused:
-        fmt::print(stderr,
+        print_safe(stderr,
                    "rtosbench history: {} is recorded in {} with other content (sha256 {}): not "
                    "replaced; give --replace to replace it (the recorded content is kept in "
                    "`history superseded`)\n",
@@ -58,16 +58,16 @@ int import_runs(const std::string& db, const std::vector<std::string>& dirs, boo
         status = std::max(status, kExitImportRefused);
         continue;
       case store::RecordOutcome::kRecorded:
-        fmt::print("recorded");
+        print_safe(stdout, "recorded");
         break;
       case store::RecordOutcome::kUnchanged:
-        fmt::print("re-recorded (unchanged)");
+        print_safe(stdout, "re-recorded (unchanged)");
         break;
       case store::RecordOutcome::kReplaced:
-        fmt::print("replaced (the previous content is in `history superseded`)");
+        print_safe(stdout, "replaced (the previous content is in `history superseded`)");
         break;
     }
-    fmt::print(" {} ({} jobs, {} figures) in {}\n", r->run_id, r->jobs, r->metrics,
+    print_safe(stdout, " {} ({} jobs, {} figures) in {}\n", r->run_id, r->jobs, r->metrics,
                store::redact_history_location(db));
   }
   return status;
@@ -90,10 +90,11 @@ int list_runs(const std::string& db, bool as_json) {
     fmt::print("{}\n", store::dump_json(a));
     return kExitOk;
   }
-  fmt::print("{:<40}  {:<20}  {:<16}  {:>4}  {}\n", "run id", "started", "matrix", "jobs", "path");
+  print_safe(stdout, "{:<40}  {:<20}  {:<16}  {:>4}  {}\n", "run id", "started", "matrix", "jobs",
+             "path");
   for (const auto& r : *runs) {
-    fmt::print("{:<40}  {:<20}  {:<16}  {:>4}  {}\n", r.run_id, r.started_at, r.matrix, r.jobs,
-               r.path);
+    print_safe(stdout, "{:<40}  {:<20}  {:<16}  {:>4}  {}\n", r.run_id, r.started_at, r.matrix,
+               r.jobs, r.path);
   }
   return kExitOk;
 }
@@ -114,12 +115,13 @@ int list_superseded(const std::string& db, bool as_json) {
     return kExitOk;
   }
   if (runs->empty()) {
-    fmt::print("no recorded run was ever replaced in {}\n", store::redact_history_location(db));
+    print_safe(stdout, "no recorded run was ever replaced in {}\n",
+               store::redact_history_location(db));
     return kExitOk;
   }
-  fmt::print("{:<40}  {:<20}  {:<16}  {}\n", "run id", "superseded", "sha256", "path");
+  print_safe(stdout, "{:<40}  {:<20}  {:<16}  {}\n", "run id", "superseded", "sha256", "path");
   for (const auto& r : *runs) {
-    fmt::print("{:<40}  {:<20}  {:<16}  {}\n", r.run_id, r.superseded_at,
+    print_safe(stdout, "{:<40}  {:<20}  {:<16}  {}\n", r.run_id, r.superseded_at,
                r.content_sha256.substr(0, 16), r.path);
   }
   return kExitOk;
@@ -169,10 +171,10 @@ void print_trend(const std::vector<store::TrendPoint>& points) {
     if (g != group) {
       group = g;
       std::string unit = unit_of(p);
-      fmt::print("\n{} {}{} ({} {}{})\n", p.job_id, p.phase.empty() ? "" : p.phase + "/", p.series,
-                 p.metric, unit.empty() ? "" : "in ", unit);
-      fmt::print("  {:<40}  {:<20}  {:>12}  {:>10}  {:>9}  {}\n", "run id", "started", "value",
-                 "delta", "%", "conditions changed");
+      print_safe(stdout, "\n{} {}{} ({} {}{})\n", p.job_id, p.phase.empty() ? "" : p.phase + "/",
+                 p.series, p.metric, unit.empty() ? "" : "in ", unit);
+      print_safe(stdout, "  {:<40}  {:<20}  {:>12}  {:>10}  {:>9}  {}\n", "run id", "started",
+                 "value", "delta", "%", "conditions changed");
     }
     std::string value = p.value == static_cast<double>(static_cast<int64_t>(p.value))
                             ? fmt::format("{}", static_cast<int64_t>(p.value))
@@ -184,7 +186,7 @@ void print_trend(const std::vector<store::TrendPoint>& points) {
                     p.delta ? fmt::format("{:+g}", *p.delta) : "-",
                     p.pct ? fmt::format("{:+.2f}%", *p.pct) : "-", changed);
     while (!line.empty() && line.back() == ' ') line.pop_back();
-    fmt::print("{}\n", line);
+    print_safe(stdout, "{}\n", line);
   }
 }
 
@@ -196,8 +198,8 @@ int show_trend(const std::string& db, const store::TrendQuery& q, bool as_json) 
     return kExitOk;
   }
   if (points->empty()) {
-    fmt::print("no recorded figures match (kernel '{}', test '{}', job '{}')\n", q.kernel, q.test,
-               q.job);
+    print_safe(stdout, "no recorded figures match (kernel '{}', test '{}', job '{}')\n", q.kernel,
+               q.test, q.job);
     return kExitOk;
   }
   print_trend(*points);

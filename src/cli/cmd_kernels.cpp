@@ -119,7 +119,7 @@ int list(const Args& a) {
                       : !k.tag.empty()    ? "tag " + k.tag
                       : !k.supply.empty() ? "supplied by the user"
                                           : "no source";
-    fmt::print("{:<14} {:<10} {:<30} {}\n", k.name, k.version, pin,
+    print_safe(stdout, "{:<14} {:<10} {:<30} {}\n", k.name, k.version, pin,
                k.port_exists ? "" : "(no port)");
   }
   return kExitOk;
@@ -127,9 +127,9 @@ int list(const Args& a) {
 
 int pins(const Args& a) {
   for (const auto& k : kernels_of(a)) {
-    fmt::print("{} - {} {} {}\n", k.name, dash(k.version), dash(k.tag), dash(k.commit));
+    print_safe(stdout, "{} - {} {} {}\n", k.name, dash(k.version), dash(k.tag), dash(k.commit));
     for (const auto& x : k.extra_sources)
-      fmt::print("{} {} - {} {}\n", k.name, x.name, dash(x.tag), dash(x.commit));
+      print_safe(stdout, "{} {} - {} {}\n", k.name, x.name, dash(x.tag), dash(x.commit));
   }
   return kExitOk;
 }
@@ -151,7 +151,7 @@ int expect(const Args& a) {
   for (const auto& k : m.kernels) {
     if (k.name != a.name) continue;
     for (const auto& [key, v] : matrix::declared_pins(m, k, a.board, {}))
-      fmt::print("{}={}\n", key, v);
+      print_safe(stdout, "{}={}\n", key, v);
     return kExitOk;
   }
   fail(make_error(ErrorKind::kUsage, fmt::format("no kernel '{}'", a.name)));
@@ -170,9 +170,9 @@ int env(const Args& a) {
       if (const char* set = std::getenv(var.c_str()); set && *set) continue;  // the caller's wins
       auto r = resolver.resolve_repo(pin, {});
       if (r.ok())
-        fmt::print("export {}={}\n", var, sh_word(r->path.string()));
+        print_safe(stdout, "export {}={}\n", var, sh_word(r->path.string()));
       else
-        fmt::print("# {} not set: {}\n", var, r.error().message);
+        print_safe(stdout, "# {} not set: {}\n", var, r.error().message);
     }
   }
   return kExitOk;
@@ -182,7 +182,7 @@ int args(const Args& a) {
   for (const auto& k : kernels_of(a)) {
     for (const auto& pin : kernels::repo_pins(k)) {
       if (const char* dir = std::getenv(kernels::env_variable(pin.key).c_str()); dir && *dir)
-        fmt::print("--kernel-source\n{}={}\n", pin.key, dir);
+        print_safe(stdout, "--kernel-source\n{}={}\n", pin.key, dir);
     }
   }
   return kExitOk;
@@ -198,9 +198,10 @@ int fetch(const Args& a) {
     if (k.git.empty()) continue;
     auto r = resolver.resolve(k, {});
     if (r.ok()) {
-      fmt::print("{}: {} at {}\n", k.name, r->main.path.string(), r->main.commit.substr(0, 12));
+      print_safe(stdout, "{}: {} at {}\n", k.name, r->main.path.string(),
+                 r->main.commit.substr(0, 12));
     } else {
-      fmt::print(stderr, "rtosbench kernels fetch: {}\n", r.error().message);
+      print_safe(stderr, "rtosbench kernels fetch: {}\n", r.error().message);
       status = std::max(status, exit_code_for(r.error().kind));
     }
   }

@@ -56,19 +56,19 @@ std::function<int()> add_regress(CLI::App& app) {
 
   return [args]() -> int {
     if (args->export_baseline.empty() == args->baseline.empty()) {
-      fmt::print(stderr,
+      print_safe(stderr,
                  "rtosbench regress: give exactly one of --baseline RUN_OR_FILE and "
                  "--export-baseline FILE\n");
       return kExitUsage;
     }
     auto run = report::load_run_or_baseline(args->run);
     if (!run.ok()) {
-      fmt::print(stderr, "rtosbench regress: {}\n", run.error().message);
+      print_safe(stderr, "rtosbench regress: {}\n", run.error().message);
       return exit_code_for(run.error().kind);
     }
     if (!args->export_baseline.empty()) {
       if (!report::has_figures(*run)) {
-        fmt::print(stderr,
+        print_safe(stderr,
                    "rtosbench regress: {}: no job ended OK with figures; a baseline of it would "
                    "check nothing (not written)\n",
                    run->source);
@@ -77,16 +77,16 @@ std::function<int()> add_regress(CLI::App& app) {
       std::string doc =
           store::dump_json(report::baseline_json(*run, store::utc_timestamp())) + "\n";
       if (auto s = write_file_atomic(args->export_baseline, doc); !s.ok()) {
-        fmt::print(stderr, "rtosbench regress: {}\n", s.error().message);
+        print_safe(stderr, "rtosbench regress: {}\n", s.error().message);
         return kExitCantCreate;
       }
-      fmt::print("baseline of {} ({} jobs) written to {}\n", run->id, run->jobs.size(),
+      print_safe(stdout, "baseline of {} ({} jobs) written to {}\n", run->id, run->jobs.size(),
                  args->export_baseline);
       return kExitOk;
     }
     auto baseline = report::load_run_or_baseline(args->baseline);
     if (!baseline.ok()) {
-      fmt::print(stderr, "rtosbench regress: baseline: {}\n", baseline.error().message);
+      print_safe(stderr, "rtosbench regress: baseline: {}\n", baseline.error().message);
       return exit_code_for(baseline.error().kind);
     }
     Result<report::Tolerances> tol = report::Tolerances::defaults();
@@ -97,7 +97,7 @@ std::function<int()> add_regress(CLI::App& app) {
       tol = report::tolerances_from_matrix(matrix);
     }
     if (!tol.ok()) {
-      fmt::print(stderr, "rtosbench regress: tolerances: {}\n", tol.error().message);
+      print_safe(stderr, "rtosbench regress: tolerances: {}\n", tol.error().message);
       return kExitUsage;
     }
     report::RegressOptions options;
@@ -108,7 +108,7 @@ std::function<int()> add_regress(CLI::App& app) {
     const bool any_stdout = args->json == "-" || args->junit == "-" || args->md == "-";
     std::FILE* text_out = any_stdout ? stderr : stdout;
     std::string text = report::to_text(r);
-    std::fwrite(text.data(), 1, text.size(), text_out);
+    print_safe(text_out, "{}", text);
     std::fflush(text_out);
     int status = report::exit_code(r);
     auto write = [&](const std::string& file, const std::string& doc) {
@@ -118,7 +118,7 @@ std::function<int()> add_regress(CLI::App& app) {
         return true;
       }
       if (auto s = write_file_atomic(file, doc); !s.ok()) {
-        fmt::print(stderr, "rtosbench regress: {}\n", s.error().message);
+        print_safe(stderr, "rtosbench regress: {}\n", s.error().message);
         return false;
       }
       return true;

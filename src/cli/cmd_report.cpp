@@ -43,7 +43,7 @@ std::function<int()> add_report(CLI::App& app) {
     for (const auto& dir : args->runs) {
       auto r = report::load_run(dir);
       if (!r.ok()) {
-        fmt::print(stderr, "rtosbench report: {}\n", r.error().message);
+        print_safe(stderr, "rtosbench report: {}\n", r.error().message);
         return exit_code_for(r.error().kind);
       }
       runs.push_back(std::move(*r));
@@ -58,35 +58,35 @@ std::function<int()> add_report(CLI::App& app) {
     if (!md.empty()) {
       std::string text = report::to_markdown(doc);
       if (md == "-") {
-        std::fwrite(text.data(), 1, text.size(), stdout);
+        print_safe(stdout, "{}", text);
       } else if (auto s = write_file_atomic(md, text); !s.ok()) {
-        fmt::print(stderr, "rtosbench report: {}\n", s.error().message);
+        print_safe(stderr, "rtosbench report: {}\n", s.error().message);
         return kExitCantCreate;
       } else {
-        fmt::print(stderr, "markdown report: {}\n", md);
+        print_safe(stderr, "markdown report: {}\n", md);
       }
     }
     if (!args->html.empty()) {
       if (auto s = write_file_atomic(args->html, report::to_html(doc)); !s.ok()) {
-        fmt::print(stderr, "rtosbench report: {}\n", s.error().message);
+        print_safe(stderr, "rtosbench report: {}\n", s.error().message);
         return kExitCantCreate;
       }
-      fmt::print(stderr, "html report: {}\n", args->html);
+      print_safe(stderr, "html report: {}\n", args->html);
     }
     if (!args->csv.empty()) {
       if (auto s = report::write_csv(views, args->csv); !s.ok()) {
-        fmt::print(stderr, "rtosbench report: {}\n", s.error().message);
+        print_safe(stderr, "rtosbench report: {}\n", s.error().message);
         return kExitCantCreate;
       }
       for (const auto& v : views) {
         for (const auto& j : v.jobs) {
           if (!j.raw && j.snap.status == "OK") {
-            fmt::print(stderr, "rtosbench report: samples.csv lacks {} of {}: {}\n", j.snap.id,
+            print_safe(stderr, "rtosbench report: samples.csv lacks {} of {}: {}\n", j.snap.id,
                        v.snap.id, j.raw_problem);
           }
         }
       }
-      fmt::print(stderr, "csv: {}/summary.csv, samples.csv, footprint.csv\n", args->csv);
+      print_safe(stderr, "csv: {}/summary.csv, samples.csv, footprint.csv\n", args->csv);
     }
     return kExitOk;
   };

@@ -65,7 +65,7 @@ void record_history(const std::string& db_option, const std::filesystem::path& r
   } else {
     auto d = store::default_history_location();
     if (!d.ok()) {
-      fmt::print(stderr, "warning: run not recorded in the history: {}\n", d.error().message);
+      print_safe(stderr, "warning: run not recorded in the history: {}\n", d.error().message);
       return;
     }
     db = *d;
@@ -75,13 +75,13 @@ void record_history(const std::string& db_option, const std::filesystem::path& r
   options.replace = true;
   auto rec = store::record_run(db, run_dir, options);
   if (!rec.ok()) {
-    fmt::print(stderr,
+    print_safe(stderr,
                "warning: run not recorded in the history database {}: {} (record it later with "
                "`rtosbench history import {}`)\n",
                store::redact_history_location(db), rec.error().message, run_dir.string());
     return;
   }
-  fmt::print(stderr, "history: {} {} ({} jobs) in {}\n",
+  print_safe(stderr, "history: {} {} ({} jobs) in {}\n",
              rec->outcome == store::RecordOutcome::kRecorded ? "recorded" : "re-recorded",
              rec->run_id, rec->jobs, store::redact_history_location(db));
 }
@@ -92,7 +92,8 @@ int run_command(RunArgs& a) {
   if (!inputs.ok()) fail(inputs.error(), formatted(diagnostics));
   if (a.list) {
     for (const auto& j : matrix::expand_jobs(inputs->matrix)) {
-      fmt::print("{}{}\n", j.id, j.port_exists ? "" : "  PORT_MISSING: " + j.port_missing_reason);
+      print_safe(stdout, "{}{}\n", j.id,
+                 j.port_exists ? "" : "  PORT_MISSING: " + j.port_missing_reason);
     }
     return kExitOk;
   }
@@ -106,38 +107,38 @@ int run_command(RunArgs& a) {
   run::Progress progress(
       clock, ::isatty(STDERR_FILENO) != 0, [](std::string_view s) { fmt::print(stderr, "{}", s); },
       p.jobs_total, p.done_before);
-  fmt::print(stderr, "run {}: {}\n", p.dir.id(), p.dir.root().string());
+  print_safe(stderr, "run {}: {}\n", p.dir.id(), p.dir.root().string());
   if (!p.unclosed_state.empty()) {
-    fmt::print(stderr,
+    print_safe(stderr,
                "the previous session of this run ended without closing run.json (state '{}'); "
                "recorded as interrupted\n",
                p.unclosed_state);
   }
   if (p.done_before > 0)
-    fmt::print(stderr, "resuming: {} job(s) already finished are kept\n", p.done_before);
+    print_safe(stderr, "resuming: {} job(s) already finished are kept\n", p.done_before);
   run::Runner runner(*processes, progress, clock);
   run::RunOutcome out = runner.run(p.config, p.dir);
   progress.close();
 
   std::string table = run::format_table(out.results);
   if (a.json) {
-    fmt::print(stderr, "{}", table);
+    print_safe(stderr, "{}", table);
     fmt::print("{}\n", store::dump_json(out.summary));
   } else {
-    fmt::print("{}", table);
+    print_safe(stdout, "{}", table);
   }
   if (!out.store_error.empty()) {
-    fmt::print(stderr, "run.json not written: {}; this run's record is incomplete\n",
+    print_safe(stderr, "run.json not written: {}; this run's record is incomplete\n",
                out.store_error);
   }
   if (out.interrupted) {
-    fmt::print(stderr, "interrupted: finish with `rtosbench run --resume {}`\n",
+    print_safe(stderr, "interrupted: finish with `rtosbench run --resume {}`\n",
                p.dir.root().string());
   }
   if (!out.interrupted && out.exit_code != run::kExitStoreFailed && !a.no_history) {
     record_history(a.history_db, p.dir.root());
   }
-  fmt::print(stderr, "run directory: {} (exit {})\n", p.dir.root().string(), out.exit_code);
+  print_safe(stderr, "run directory: {} (exit {})\n", p.dir.root().string(), out.exit_code);
   return out.exit_code;
 }
 

@@ -27,7 +27,7 @@ std::function<int()> add_smoke(CLI::App& app) {
     auto results = run::run_smoke(*req, *processes, clock,
                                   [](std::string_view s) { fmt::print(stderr, "{}", s); });
     if (!results.ok()) fail(results.error());
-    fmt::print("{}", run::format_smoke(*results));
+    print_safe(stdout, "{}", run::format_smoke(*results));
     for (const auto& r : *results) {
       if (r.status != store::JobStatus::kOk) return 1;
     }

@@ -73,7 +73,7 @@ std::function<int()> add_verify(CLI::App& app) {
       std::string key = e.substr(0, eq), value = e.substr(eq + 1);
       auto [it, inserted] = options.expect.emplace(key, value);
       if (!inserted && it->second != value) {
-        fmt::print(stderr,
+        print_safe(stderr,
                    "rtosbench verify: --expect {} given twice with different values ({} and {})\n",
                    key, it->second, value);
         return kExitUsage;
@@ -82,7 +82,7 @@ std::function<int()> add_verify(CLI::App& app) {
 
     auto read = rb::verify::verify_log(args->log, options);
     if (!read) {
-      fmt::print(stderr, "rtosbench verify: {}\n", read.error().message);
+      print_safe(stderr, "rtosbench verify: {}\n", read.error().message);
       return rb::exit_code_for(read.error().kind);
     }
     const rb::verify::Report& report = *read;
@@ -91,7 +91,7 @@ std::function<int()> add_verify(CLI::App& app) {
     // With --json -, stdout carries only JSON; the table goes to stderr.
     std::FILE* text_out = json_stdout ? stderr : stdout;
     const std::string text = rb::verify::to_text(report);
-    std::fwrite(text.data(), 1, text.size(), text_out);
+    print_safe(text_out, "{}", text);
     std::fflush(text_out);
 
     if (!args->json.empty()) {
@@ -102,7 +102,7 @@ std::function<int()> add_verify(CLI::App& app) {
         std::fwrite(doc.data(), 1, doc.size(), stdout);
         std::fflush(stdout);
       } else if (auto s = rb::write_file_atomic(args->json, doc); !s) {
-        fmt::print(stderr, "rtosbench verify: {}\n", s.error().message);
+        print_safe(stderr, "rtosbench verify: {}\n", s.error().message);
         return kExitCantCreate;
       }
     }

@@ -2,7 +2,10 @@
 // The subcommand table (after ninja's kTools): every subcommand is one file in
 // src/cli/ that defines a `register_*` function adding itself to the CLI11 app
 // and returning the callback that runs it. Only src/cli/ knows CLI11.
+#include <fmt/core.h>
+
 #include <CLI/CLI.hpp>
+#include <cstdio>
 #include <exception>
 #include <functional>
 #include <span>
@@ -10,6 +13,7 @@
 #include <vector>
 
 #include "util/result.h"
+#include "util/utf8.h"
 
 namespace rb::cli {
 
@@ -31,6 +35,16 @@ struct CommandError : std::exception {
 };
 [[noreturn]] inline void fail(Error error, std::vector<std::string> details = {}) {
   throw CommandError(std::move(error), std::move(details));
+}
+
+// fmt::print for text meant for a terminal: the formatted text passes
+// terminal_safe, so what a matrix, a capture or a run directory says (ESC,
+// C1 controls such as CSI, bidirectional overrides) is shown escaped and
+// never drives the terminal. Line ends and tabs are kept. Not for JSON.
+template <typename... T>
+void print_safe(std::FILE* f, fmt::format_string<T...> format, T&&... args) {
+  const std::string s = terminal_safe(fmt::format(format, std::forward<T>(args)...));
+  std::fwrite(s.data(), 1, s.size(), f);
 }
 
 // A registered subcommand: `run` is called after parsing when the subcommand

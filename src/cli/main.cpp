@@ -38,11 +38,12 @@ int main(int argc, char** argv) {
     try {
       return runners[i]();
     } catch (const rb::cli::CommandError& e) {
-      for (const auto& line : e.details) fmt::print(stderr, "{}\n", line);
-      fmt::print(stderr, "rtosbench {}: {}\n", subs[i]->get_name(), e.error.message);
+      for (const auto& line : e.details) rb::cli::print_safe(stderr, "{}\n", line);
+      rb::cli::print_safe(stderr, "rtosbench {}: {}\n", subs[i]->get_name(), e.error.message);
       return rb::exit_code_for(e.error.kind);
     } catch (const std::exception& e) {
-      fmt::print(stderr, "rtosbench {}: internal error: {}\n", subs[i]->get_name(), e.what());
+      rb::cli::print_safe(stderr, "rtosbench {}: internal error: {}\n", subs[i]->get_name(),
+                          e.what());
       return rb::cli::kExitSoftware;
     }
   }

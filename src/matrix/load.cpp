@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <regex>
@@ -228,6 +229,49 @@ void read_variants(Check& c, const json& v, const std::string& at,
                 fmt::format("variants.opt '{}' and '{}' give the same job id part '{}'", ids[id], o,
                             id));
       ids[id] = o;
+    }
+  }
+}
+
+// QEMU takes a word that follows no option as a disk image to open, and
+// -global can set a property that names a file: each allowed option takes
+// exactly its value (-no-reboot none), and no value is a bare word or a
+// file-naming property.
+void check_qemu_args(Check& c, const std::string& at, const std::vector<std::string>& args) {
+  static const std::set<std::string> with_value = {"-d", "-icount", "-rtc",   "-cpu",
+                                                   "-m", "-global", "-accel", "-smp"};
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    const std::string where = fmt::format("{}/{}", at, i);
+    if (a.empty() || a[0] != '-') {
+      c.error(where, fmt::format("'{}' follows no option that takes a value: QEMU would open it "
+                                 "as a disk image",
+                                 printable(a)));
+      continue;
+    }
+    if (!with_value.count(a)) continue;  // -no-reboot; anything else the schema refused
+    if (i + 1 >= args.size() || args[i + 1].empty() || args[i + 1][0] == '-') {
+      c.error(where, fmt::format("'{}' needs its value as the next item", a));
+      continue;
+    }
+    const std::string& v = args[++i];
+    if (a == "-global") {
+      const size_t dot = v.find('.'), eq = v.find('=');
+      std::string prop = dot != std::string::npos && eq != std::string::npos && dot < eq
+                             ? v.substr(dot + 1, eq - dot - 1)
+                             : std::string();
+      for (auto& ch : prop) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      if (prop.empty()) {
+        c.error(fmt::format("{}/{}", at, i),
+                fmt::format("-global '{}' is not <driver>.<property>=<value>", printable(v)));
+      } else if (prop.find("file") != std::string::npos || prop.find("path") != std::string::npos ||
+                 prop.find("drive") != std::string::npos ||
+                 prop.find("chardev") != std::string::npos) {
+        c.error(fmt::format("{}/{}", at, i),
+                fmt::format("-global '{}' sets a property that names a file, a drive or a "
+                            "character device",
+                            printable(v)));
+      }
     }
   }
 }
@@ -551,7 +595,10 @@ void read_board(Check& c, const json& b, const std::string& at, const catalog::C
     inst.qemu.machine = q.value("machine", inst.qemu.machine);
     inst.qemu.serial =
         q.value("serial", "socket") == "pty" ? QemuSerial::kPty : QemuSerial::kSocket;
-    if (q.contains("extra_args")) inst.qemu.extra_args = strings(q["extra_args"]);
+    if (q.contains("extra_args")) {
+      inst.qemu.extra_args = strings(q["extra_args"]);
+      check_qemu_args(c, at + "/qemu/extra_args", inst.qemu.extra_args);
+    }
   }
   if (b.contains("lava")) read_lava_board(b["lava"], inst);
   // A LAVA device's serial line is the worker's: nothing to name here.

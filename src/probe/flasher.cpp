@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "util/posix_file.h"
+
 namespace rb::probe {
 
 // Backend factories, one per file (qemu.cpp, openocd.cpp, pyocd.cpp).
@@ -103,7 +105,7 @@ ProcessResult run_logged(ProcessRunner& runner, std::vector<std::string> argv,
   spec.log = log;
   spec.timeout = timeout;
   commands.push_back(quoted_command(spec.argv));
-  std::ofstream(log, std::ios::app) << "$ " << commands.back() << '\n';
+  (void)append_to_file(log, "$ " + commands.back() + "\n");  // the run reads it back, if at all
   return runner.run(spec);
 }
 
@@ -113,7 +115,7 @@ Result<std::filesystem::path> flash_log(const FlashContext& ctx, const char* too
   std::filesystem::create_directories(ctx.dir, ec);
   auto log = ctx.dir / "flash.log";
   if (find_in_path(tool).empty()) {
-    std::ofstream(log, std::ios::app) << missing << '\n';
+    (void)append_to_file(log, missing + "\n");
     return Error{missing};
   }
   return log;

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "probe/flasher.h"
+#include "util/posix_file.h"
 
 namespace rb::probe {
 
@@ -108,7 +109,7 @@ class OpenocdFlasher final : public Flasher {
   Result<std::unique_ptr<TargetSession>> reload(const FlashContext& ctx) override {
     auto log = flash_log(ctx, "openocd", kMissing);
     if (!log) return log.error();
-    std::ofstream(*log, std::ios::app) << "(programmed by an earlier load: not flashed again)\n";
+    (void)append_to_file(*log, "(programmed by an earlier load: not flashed again)\n");
     std::vector<std::string> commands;
     auto r = run_logged(runner_, openocd_argv(ctx.board, {"init", "reset halt", "shutdown"}), *log,
                         ctx.timeout, commands);

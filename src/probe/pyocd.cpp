@@ -14,6 +14,7 @@
 #include <fstream>
 
 #include "probe/flasher.h"
+#include "util/posix_file.h"
 
 namespace rb::probe {
 
@@ -122,7 +123,7 @@ class PyocdFlasher final : public Flasher {
     auto log_path = flash_log(ctx, "pyocd", missing_message());
     if (!log_path) return log_path.error();
     const std::filesystem::path& log = *log_path;
-    std::ofstream(log, std::ios::app) << "(programmed by an earlier load: not flashed again)\n";
+    (void)append_to_file(log, "(programmed by an earlier load: not flashed again)\n");
     std::vector<std::string> commands;
     auto r = run_logged(runner_, cmd_argv(ctx.board, {"reset halt"}), log, ctx.timeout, commands);
     if (!r.ok())

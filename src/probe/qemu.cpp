@@ -26,6 +26,7 @@
 
 #include "probe/flasher.h"
 #include "probe/qemu_monitor.h"
+#include "util/posix_file.h"
 #include "util/temp_dir.h"
 
 namespace rb::probe {
@@ -36,8 +37,7 @@ namespace {
 constexpr std::chrono::milliseconds kPtySettle{1500};
 
 void append_log(const std::filesystem::path& log, const std::string& text) {
-  std::ofstream out(log, std::ios::app);
-  out << text << '\n';
+  (void)append_to_file(log, text + "\n");
 }
 
 std::string read_file(const std::filesystem::path& p) {

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "util/decimal.h"
+#include "util/utf8.h"
 
 namespace rb::protocol {
 namespace {
@@ -12,12 +13,14 @@ namespace {
 std::string quoted(std::string_view s) {
   constexpr size_t kMax = 60;
   std::string out = "'";
-  for (char c : s.substr(0, kMax)) {
-    auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f) {
+  const std::string v = valid_utf8(s.substr(0, kMax));
+  for (size_t i = 0; i < v.size();) {
+    const size_t len = terminal_control_at(v, i);  // C0, DEL, C1, bidi overrides
+    if (len) {
       out += '?';
+      i += len;
     } else {
-      out += c;
+      out += v[i++];
     }
   }
   if (s.size() > kMax) out += "...";

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <set>
 
+#include "util/yaml_doc.h"
+
 namespace rb::report {
 
 using nlohmann::json;
@@ -238,7 +240,8 @@ std::string to_text(const DiffReport& r, bool all_rows) {
       out += fmt::format(
           "{}: REFUSED, pinned conditions differ (use --allow-mixed to compare anyway)\n", j.id);
       for (const auto& m : j.mismatches)
-        out += fmt::format("  {}: A '{}' vs B '{}'\n", m.key, m.a, m.b);
+        out += fmt::format("  {}: A '{}' vs B '{}'\n", printable(m.key), printable(m.a),
+                           printable(m.b));
       continue;
     }
     ++counts[static_cast<int>(j.verdict)];
@@ -247,7 +250,8 @@ std::string to_text(const DiffReport& r, bool all_rows) {
     out += fmt::format("{}: {} -> {}, {}{}{}\n", j.id, j.status_a, j.status_b, to_string(j.verdict),
                        j.unit.empty() ? "" : ", ticks in " + j.unit, loads);
     for (const auto& m : j.mismatches) {
-      out += fmt::format("  mixed (allowed): {}: A '{}' vs B '{}'\n", m.key, m.a, m.b);
+      out += fmt::format("  mixed (allowed): {}: A '{}' vs B '{}'\n", printable(m.key),
+                         printable(m.a), printable(m.b));
     }
     std::vector<std::array<std::string, 7>> rows;
     for (const auto& s : j.series) {

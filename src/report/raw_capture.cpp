@@ -18,7 +18,7 @@ const RawSeries* RawCapture::find(const std::string& phase, const std::string& n
   return nullptr;
 }
 
-Result<RawCapture> read_raw_capture(const std::filesystem::path& file) {
+Result<RawCapture> read_raw_capture(const std::filesystem::path& file, uint64_t max_samples) {
   auto in = InputFile::open(file);
   if (!in.ok()) return in.error();
   FileSource source(std::move(*in));
@@ -28,6 +28,7 @@ Result<RawCapture> read_raw_capture(const std::filesystem::path& file) {
   out.file = file;
   std::map<std::pair<std::string, std::string>, size_t> index;
   std::string phase;
+  uint64_t kept = 0;
   Line line;
   while (reader.next(line)) {
     if (line.overlong || line.control) continue;
@@ -60,6 +61,13 @@ Result<RawCapture> read_raw_capture(const std::filesystem::path& file) {
           out.series.push_back(RawSeries{phase, std::string(p.raw_name), {}});
         }
         auto& values = out.series[it->second].values;
+        kept += p.raw_values.size();
+        if (kept > max_samples) {
+          return make_error(ErrorKind::kBadInput,
+                            fmt::format("{} holds more than {} RAW samples, more than the "
+                                        "report keeps",
+                                        file.string(), max_samples));
+        }
         values.insert(values.end(), p.raw_values.begin(), p.raw_values.end());
         break;
       }

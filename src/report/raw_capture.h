@@ -26,7 +26,13 @@ struct RawCapture {
   const RawSeries* find(const std::string& phase, const std::string& name) const;
 };
 
-// Error when the file cannot be read (missing, unreadable).
-Result<RawCapture> read_raw_capture(const std::filesystem::path& file);
+// The samples a report keeps of all its captures together (4 Mi, 32 MiB):
+// its memory does not grow with the captures' size.
+inline constexpr uint64_t kMaxReportSamples = uint64_t{1} << 22;
+
+// Error when the file cannot be read (missing, unreadable), or kBadInput
+// when it holds more than `max_samples` RAW samples (none are kept then).
+Result<RawCapture> read_raw_capture(const std::filesystem::path& file,
+                                    uint64_t max_samples = kMaxReportSamples);
 
 }  // namespace rb::report

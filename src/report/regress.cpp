@@ -8,6 +8,8 @@
 
 #include "report/markdown.h"
 #include "report/svg.h"
+#include "util/utf8.h"
+#include "util/yaml_doc.h"
 #include "verify/verify.h"
 
 namespace rb::report {
@@ -91,7 +93,8 @@ void add_job_cases(const JobSnapshot& base, const JobSnapshot* cur, bool unfinis
   if (!mismatches.empty()) {
     std::vector<std::string> parts;
     for (const auto& m : mismatches)
-      parts.push_back(fmt::format("{}: baseline '{}' vs run '{}'", m.key, m.a, m.b));
+      parts.push_back(fmt::format("{}: baseline '{}' vs run '{}'", printable(m.key), printable(m.a),
+                                  printable(m.b)));
     if (!options.allow_mixed) {
       add("conditions", CaseOutcome::kMixed,
           fmt::format("pinned conditions differ, figures not compared: {}",
@@ -278,7 +281,7 @@ std::string to_junit(const RegressReport& r) {
     out += "  </testsuite>\n";
   }
   out += "</testsuites>\n";
-  return out;
+  return terminal_safe(out);
 }
 
 std::string to_markdown(const RegressReport& r) {
@@ -331,7 +334,7 @@ std::string to_markdown(const RegressReport& r) {
     for (const auto& j : r.new_jobs) out += fmt::format("- `{}`\n", j);
     out += "\n";
   }
-  return out;
+  return terminal_safe(out);
 }
 
 std::string to_text(const RegressReport& r) {

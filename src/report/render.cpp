@@ -8,12 +8,15 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <string_view>
 #include <tuple>
 
 #include "report/diff.h"
 #include "report/markdown.h"
 #include "report/svg.h"
 #include "util/atomic_write.h"
+#include "util/posix_file.h"
+#include "util/utf8.h"
 #include "verify/verify.h"
 
 namespace rb::report {
@@ -26,6 +29,8 @@ std::string unit_label(const std::string& unit) {
 
 std::vector<RunView> view_runs(const std::vector<Run>& runs, const ReportOptions& options) {
   std::vector<RunView> out;
+  // The samples kept for plots and samples.csv, of every capture together.
+  uint64_t budget = kMaxReportSamples;
   for (const Run& run : runs) {
     RunView v;
     v.run = &run;
@@ -40,11 +45,16 @@ std::vector<RunView> view_runs(const std::vector<Run>& runs, const ReportOptions
         j.raw_problem = "no capture";
       } else {
         const std::string& rel = j.result->attempts.back().raw_file;
-        auto file = run.job_dir(j.result->job_id) / rel;
-        std::error_code ec;
-        if (!std::filesystem::exists(file, ec)) {
+        // Inside the run only: a regular file, no `..`, no link (load_run
+        // refused the run already if it named one).
+        auto file =
+            regular_file_inside(run.root, std::filesystem::path("jobs") / j.result->job_id / rel);
+        if (!file.ok() && file.error().kind == ErrorKind::kCannotRead) {
           j.raw_problem = fmt::format("capture {} is missing", rel);
-        } else if (auto raw = read_raw_capture(file); raw.ok()) {
+        } else if (!file.ok()) {
+          j.raw_problem = fmt::format("capture {} not read: {}", rel, file.error().message);
+        } else if (auto raw = read_raw_capture(*file, budget); raw.ok()) {
+          for (const auto& s : raw->series) budget -= s.values.size();
           j.raw = std::move(*raw);
         } else {
           j.raw_problem = fmt::format("capture {} cannot be read: {}", rel, raw.error().message);
@@ -1050,7 +1060,7 @@ std::string to_markdown(const Document& doc) {
         break;
     }
   }
-  return out;
+  return terminal_safe(out);  // no control reaches a terminal that shows it
 }
 
 // ---------------------------------------------------------------- HTML
@@ -1194,22 +1204,47 @@ std::string to_html(const Document& doc) {
     }
   }
   out += fmt::format("</main>\n<script>{}</script>\n</body>\n</html>\n", kScript);
-  return out;
+  return terminal_safe(out);  // no control reaches a terminal that shows it
 }
 
 // ---------------------------------------------------------------- CSV
 
 namespace {
 
+// -12, 3.5: a number a spreadsheet reads as one.
+bool plain_number(const std::string& s) {
+  size_t i = s.size() > 1 && s[0] == '-' ? 1 : 0;
+  bool digits = false, dot = false;
+  for (; i < s.size(); ++i) {
+    if (s[i] >= '0' && s[i] <= '9') {
+      digits = true;
+    } else if (s[i] == '.' && !dot && digits) {
+      dot = true;
+    } else {
+      return false;
+    }
+  }
+  return digits && s.back() != '.';
+}
+
+}  // namespace
+
+// A field a spreadsheet would run as a formula (OWASP, "CSV Injection": one
+// starting with =, +, -, @, a tab or a CR) is written quoted with a leading
+// ', so it is shown as text; a number, negative ones too, stays a number.
 std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
+  const bool formula = !s.empty() && std::string_view("=+-@\t\r").find(s[0]) != std::string::npos &&
+                       !plain_number(s);
+  if (!formula && s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = formula ? "\"'" : "\"";
   for (char c : s) {
     if (c == '"') out += '"';
     out += c;
   }
   return out + "\"";
 }
+
+namespace {
 
 std::string csv_row(const std::vector<std::string>& fields) {
   std::string out;

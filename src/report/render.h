@@ -77,6 +77,10 @@ std::string to_html(const Document& doc);
 // raw sample that could be re-read) and footprint.csv into `dir`, creating
 // it. Error names the file that could not be written.
 Status write_csv(const std::vector<RunView>& runs, const std::filesystem::path& dir);
+// One CSV field: quoted when it holds `,`, `"` or a line end; a field a
+// spreadsheet would run as a formula (it starts with =, +, -, @, a tab or a
+// CR, and is not a number such as -12) is quoted with a leading `'`.
+std::string csv_field(const std::string& s);
 
 // "instructions", "cycles" or "ticks" for a CONFIG unit.
 std::string unit_label(const std::string& unit);

@@ -8,6 +8,8 @@
 
 #include "matrix/load.h"
 #include "store/history.h"
+#include "util/posix_file.h"
+#include "util/yaml_doc.h"
 
 namespace rb::report {
 
@@ -109,6 +111,13 @@ Result<Run> load_run(const std::filesystem::path& dir) {
 
   for (const auto& id : ids) {
     std::filesystem::path file = run.root / "jobs" / id / "result.json";
+    // A job id of run.json names a folder of jobs/, never a path out of it.
+    auto inside = regular_file_inside(run.root, std::filesystem::path("jobs") / id / "result.json");
+    if (!inside.ok() && inside.error().kind == ErrorKind::kBadInput) {
+      return make_error(
+          ErrorKind::kBadInput,
+          fmt::format("{}/run.json: job {}: {}", run.root.string(), id, inside.error().message));
+    }
     if (!std::filesystem::exists(file, ec)) {
       run.unfinished.push_back(id);
       continue;
@@ -119,6 +128,10 @@ Result<Run> load_run(const std::filesystem::path& dir) {
       return make_error(ErrorKind::kBadInput,
                         fmt::format("{}: is job {}, not {}", file.string(), r->job_id, id));
     }
+    // Checked as `history import` checks them: figures that hang together,
+    // captures that are the ones the run hashed.
+    if (auto st = store::check_figures(*r, file.string()); !st.ok()) return st.error();
+    if (auto st = store::check_captures(*r, run.root); !st.ok()) return st.error();
     run.results.push_back(std::move(*r));
   }
   return run;
@@ -242,6 +255,31 @@ json baseline_json(const RunSnapshot& snapshot, const std::string& exported_at) 
               {"exported_at", exported_at}, {"jobs", jobs}};
 }
 
+namespace {
+
+// A baseline's statistics hang together as a result's do (store::check_figures):
+// min <= median <= p90 <= p99 <= p999 <= max and min <= avg <= max, for those
+// present. "" when they do, else which two do not.
+std::string out_of_order(const std::map<std::string, double>& values) {
+  const char* order[] = {"min", "median", "p90", "p99", "p999", "max"};
+  const char* below = nullptr;
+  for (const char* k : order) {
+    auto it = values.find(k);
+    if (it == values.end()) continue;
+    if (below && it->second < values.at(below))
+      return fmt::format("{} {} < {} {}", k, it->second, below, values.at(below));
+    below = k;
+  }
+  auto avg = values.find("avg");
+  auto lo = values.find("min"), hi = values.find("max");
+  if (avg != values.end() && ((lo != values.end() && avg->second < lo->second) ||
+                              (hi != values.end() && avg->second > hi->second)))
+    return fmt::format("avg {} outside min..max", avg->second);
+  return "";
+}
+
+}  // namespace
+
 Result<RunSnapshot> load_baseline(const std::filesystem::path& file) {
   auto j = store::read_json_file(file);
   if (!j.ok()) return j.error();
@@ -284,9 +322,10 @@ Result<RunSnapshot> load_baseline(const std::filesystem::path& file) {
         const json values = s.value("values", json::object());
         for (const auto& [k, x] : values.items()) {
           if (!find_metric(k)) {
-            return make_error(ErrorKind::kBadInput,
-                              fmt::format("{}: job {} series {}: unknown statistic '{}'",
-                                          file.string(), job.id, v.key(), k));
+            return make_error(
+                ErrorKind::kBadInput,
+                fmt::format("{}: job {} series {}: unknown statistic '{}'", file.string(),
+                            printable(job.id), printable(v.key()), printable(k)));
           }
           if (x.is_null()) continue;  // a statistic the run did not have
           if (!x.is_number() || !std::isfinite(x.get<double>())) {
@@ -308,7 +347,16 @@ Result<RunSnapshot> load_baseline(const std::filesystem::path& file) {
             }
             m[k] = x.get<double>();
           }
+          if (auto why = out_of_order(m); !why.empty()) {
+            return make_error(
+                ErrorKind::kBadInput,
+                fmt::format("{}: job {} series {} load: {}", file.string(), job.id, v.key(), why));
+          }
           v.loads.push_back(std::move(m));
+        }
+        if (auto why = out_of_order(v.values); !why.empty()) {
+          return make_error(ErrorKind::kBadInput, fmt::format("{}: job {} series {}: {}",
+                                                              file.string(), job.id, v.key(), why));
         }
         job.loads = std::max(job.loads, v.loads.size());
         job.series.push_back(std::move(v));

@@ -37,6 +37,38 @@ int highest_numbered(const std::filesystem::path& dir, const std::string& prefix
   return n;
 }
 
+// A run directory from elsewhere holds only its own folders and regular
+// files: a symbolic link (run.lock to a file it would truncate, job.log to one
+// it would append to, a folder to another place) or a FIFO or device would
+// lead a resume's writes, or its reads, outside the run. Checked before the
+// resume locks or writes anything; every file is also opened with O_NOFOLLOW.
+Status check_own_files(const std::filesystem::path& root) {
+  namespace fs = std::filesystem;
+  auto refuse = [&](const fs::path& p, const std::string& what) -> Status {
+    return make_error(ErrorKind::kBadInput,
+                      fmt::format("run directory {}: {} {}; a run directory holds only its own "
+                                  "folders and regular files, so it is not resumed",
+                                  root.string(), p.lexically_relative(root).string(), what));
+  };
+  std::error_code ec;
+  fs::recursive_directory_iterator it(root, fs::directory_options::none, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    const fs::file_status st = it->symlink_status(ec);
+    if (ec) break;
+    if (fs::is_symlink(st)) {
+      std::error_code rec;
+      const fs::path target = fs::read_symlink(it->path(), rec);
+      return refuse(it->path(), fmt::format("is a symbolic link (to {})", target.string()));
+    }
+    if (!fs::is_directory(st) && !fs::is_regular_file(st))
+      return refuse(it->path(), "is not a regular file or folder");
+  }
+  if (ec)
+    return make_error(ErrorKind::kCannotRead,
+                      fmt::format("cannot read run directory {}: {}", root.string(), ec.message()));
+  return {};
+}
+
 }  // namespace
 
 Result<RunDirectory> RunDirectory::create(const std::filesystem::path& out,
@@ -87,7 +119,15 @@ Result<RunDirectory> RunDirectory::create(const std::filesystem::path& out,
   return dir;
 }
 
-Result<RunDirectory> RunDirectory::open(const std::filesystem::path& dir) {
+Result<RunDirectory> RunDirectory::open(const std::filesystem::path& given) {
+  // The run's real path: every write below stays inside it.
+  std::error_code ec;
+  const std::filesystem::path dir = std::filesystem::canonical(given, ec);
+  if (ec) {
+    return make_error(ErrorKind::kCannotRead,
+                      fmt::format("{} is not a run directory: {}", given.string(), ec.message()));
+  }
+  if (auto s = check_own_files(dir); !s.ok()) return s.error();
   auto text = slurp(dir / "run.json");
   if (!text.ok()) {
     return make_error(ErrorKind::kCannotRead,
@@ -99,8 +139,7 @@ Result<RunDirectory> RunDirectory::open(const std::filesystem::path& dir) {
       return make_error(ErrorKind::kCannotRead,
                         fmt::format("{}/run.json is not an rtosbench run summary", dir.string()));
     }
-    RunDirectory d(std::filesystem::absolute(dir).lexically_normal(),
-                   j.at("run_id").get<std::string>());
+    RunDirectory d(dir, j.at("run_id").get<std::string>());
     d.summary_ = std::move(j);
     return d;
   } catch (const std::exception& e) {

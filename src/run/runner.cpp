@@ -1,12 +1,13 @@
 #include "run/runner.h"
 
+#include <fmt/chrono.h>
 #include <fmt/core.h>
 #include <fmt/format.h>
-#include <spdlog/logger.h>
-#include <spdlog/sinks/basic_file_sink.h>
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
+#include <ctime>
 #include <fstream>
 #include <optional>
 #include <set>
@@ -19,6 +20,7 @@
 #include "run/reproducibility.h"
 #include "serial/capture.h"
 #include "util/atomic_write.h"
+#include "util/posix_file.h"
 #include "util/sha256.h"
 #include "util/version.h"
 #include "verify/verify.h"
@@ -421,17 +423,19 @@ class Session {
   // One timestamped line in jobs/<id>/job.log: what the runner decided and
   // when, next to the tools' own logs.
   void job_log(const std::string& job, const std::string& line) {
-    try {
-      std::error_code ec;
-      std::filesystem::create_directories(dir_.job_dir(job), ec);
-      auto sink = std::make_shared<spdlog::sinks::basic_file_sink_st>(
-          (dir_.job_dir(job) / "job.log").string());
-      spdlog::logger log("job", sink);
-      log.set_pattern("%Y-%m-%dT%H:%M:%S.%e %v");
-      log.info(line);
-      log.flush();
-    } catch (const std::exception& e) {
-      progress_.note(fmt::format("{}: cannot write job.log: {}", job, e.what()));
+    std::error_code ec;
+    std::filesystem::create_directories(dir_.job_dir(job), ec);
+    const auto now = std::chrono::system_clock::now();
+    const std::time_t t = std::chrono::system_clock::to_time_t(now);
+    std::tm tm{};
+    localtime_r(&t, &tm);
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch());
+    // Never through a link (O_NOFOLLOW): the log stays inside the run.
+    if (auto s = append_to_file(
+            dir_.job_dir(job) / "job.log",
+            fmt::format("{:%Y-%m-%dT%H:%M:%S}.{:03} {}\n", tm, ms.count() % 1000, line));
+        !s.ok()) {
+      progress_.note(fmt::format("{}: cannot write job.log: {}", job, s.error().message));
     }
   }
 
@@ -961,8 +965,7 @@ class Session {
     auto session = c.programmed ? c.flasher.reload(ctx) : c.flasher.program(ctx);
     c.record.flash_seconds = std::chrono::duration<double>(clock_.now() - tf).count();
     if (!session.ok()) {
-      std::ofstream(c.dir / "flash.log", std::ios::app)
-          << "FLASH_ERROR: " << session.error().message << '\n';
+      (void)append_to_file(c.dir / "flash.log", "FLASH_ERROR: " + session.error().message + "\n");
       fail(c, JobStatus::kFlashError, session.error().message);
       return false;
     }

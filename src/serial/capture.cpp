@@ -19,6 +19,7 @@
 #include <optional>
 #include <thread>
 
+#include "util/posix_file.h"
 #include "util/process.h"
 
 namespace rb::serial {
@@ -142,7 +143,7 @@ Result<std::unique_ptr<SerialCapture>> SerialCapture::open(const std::filesystem
   std::string drained = drain(s->port.native_handle());
   auto c = SerialCapture::with_raw_file(std::move(s), raw_file);
   if (c.ok() && !drained.empty()) {
-    std::ofstream(raw_file.string() + ".drained", std::ios::binary) << drained;
+    (void)append_to_file(raw_file.string() + ".drained", drained);
   }
   return c;
 }
@@ -168,7 +169,7 @@ Result<std::unique_ptr<SerialCapture>> SerialCapture::with_raw_file(
     std::unique_ptr<State> s, const std::filesystem::path& raw_file) {
   std::error_code ec;
   std::filesystem::create_directories(raw_file.parent_path(), ec);
-  s->raw_fd = ::open(raw_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  s->raw_fd = ::open(raw_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (s->raw_fd < 0) {
     return make_error(ErrorKind::kStore, fmt::format("cannot create capture file {}: {}",
                                                      raw_file.string(), std::strerror(errno)));

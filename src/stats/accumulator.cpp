@@ -19,6 +19,7 @@ void SampleAccumulator::clear() {
   histogram_ = false;
   base_ = 0;
   values_.clear();
+  if (values_.capacity() > kKeepCapacity) std::vector<uint64_t>().swap(values_);
 }
 
 void SampleAccumulator::place_band(uint64_t centre) {

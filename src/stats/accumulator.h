@@ -20,14 +20,19 @@ class SampleAccumulator {
   static constexpr uint64_t kListLimit = 4096;
   // Width of the histogram band in ticks (counters of 8 bytes each).
   static constexpr uint64_t kBand = 16384;
+  static constexpr uint64_t kKeepCapacity = 65536;
 
-  // Forgets every sample; keeps the memory for the next series.
+  // Forgets every sample; keeps the memory for the next series (up to
+  // kKeepCapacity stored samples: a series that held more gives it back).
   void clear();
   // Appends samples. With `allow_histogram` false the samples are always
   // stored (the caller bounds how many accumulators may hold a histogram).
   void add(std::span<const uint64_t> values, bool allow_histogram = true);
 
   uint64_t count() const { return n_; }
+  // Samples held one by one (8 bytes each): every sample in list mode, those
+  // outside the band in histogram mode. The caller bounds their total.
+  uint64_t stored() const { return values_.size(); }
   bool uses_histogram() const { return histogram_; }
 
   // The statistics of every sample added since clear(), identical to

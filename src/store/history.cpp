@@ -16,6 +16,7 @@
 #include "model/axes.h"
 #include "store/history_backend.h"
 #include "store/result.h"
+#include "util/posix_file.h"
 #include "util/sha256.h"
 #include "util/url.h"
 
@@ -168,66 +169,6 @@ std::optional<int64_t> integer_of(const std::string& text) {
 
 // ---- reading and checking a run ------------------------------------------------
 
-// The figures of one series hang together: percentiles in order, the ns
-// values those of the ticks, a counter frequency whenever there are samples.
-Status check_series(const SeriesRecord& s, const std::string& where) {
-  auto bad = [&](const std::string& why) {
-    return make_error(ErrorKind::kBadInput, fmt::format("{} series {}: {}", where, s.key(), why));
-  };
-  if (s.n == 0) return {};
-  if (s.hz == 0) return bad(fmt::format("n = {} but hz = 0", s.n));
-  const std::pair<const char*, uint64_t> order[] = {
-      {"min", s.min_ticks}, {"median", s.median_ticks}, {"p90", s.p90_ticks},
-      {"p99", s.p99_ticks}, {"p999", s.p999_ticks},     {"max", s.max_ticks}};
-  for (size_t i = 1; i < std::size(order); ++i) {
-    if (order[i].second < order[i - 1].second) {
-      return bad(fmt::format("{}_ticks {} < {}_ticks {}", order[i].first, order[i].second,
-                             order[i - 1].first, order[i - 1].second));
-    }
-  }
-  if (s.avg_ticks < s.min_ticks || s.avg_ticks > s.max_ticks) {
-    return bad(fmt::format("avg_ticks {} outside min..max", s.avg_ticks));
-  }
-  const std::tuple<const char*, uint64_t, uint64_t> ns[] = {
-      {"min", s.min_ticks, s.min_ns},    {"median", s.median_ticks, s.median_ns},
-      {"p90", s.p90_ticks, s.p90_ns},    {"p99", s.p99_ticks, s.p99_ns},
-      {"p999", s.p999_ticks, s.p999_ns}, {"max", s.max_ticks, s.max_ns}};
-  for (const auto& [name, ticks, value] : ns) {
-    if (ticks_to_ns(ticks, s.hz) != value) {
-      return bad(
-          fmt::format("{}_ns {} is not {}_ticks {} at {} Hz", name, value, name, ticks, s.hz));
-    }
-  }
-  return {};
-}
-
-// A job's figures, its loads' and its headline (the medians of its series).
-Status check_figures(const JobResult& r, const std::string& where) {
-  for (const auto& s : r.series) {
-    if (auto st = check_series(s, where); !st.ok()) return st;
-  }
-  for (const auto& h : r.headline) {
-    bool found = false;
-    for (const auto& s : r.series) {
-      if (s.name == h.name && s.phase == h.phase) found = s.median_ticks == h.median_ticks;
-    }
-    if (!found) {
-      return make_error(ErrorKind::kBadInput,
-                        fmt::format("{} headline {}: median_ticks {} is not its series' median",
-                                    where, h.name, h.median_ticks));
-    }
-  }
-  if (r.loads) {
-    for (const auto& l : *r.loads) {
-      for (const auto& s : l.series) {
-        if (auto st = check_series(s, fmt::format("{} load {}", where, l.load)); !st.ok())
-          return st;
-      }
-    }
-  }
-  return {};
-}
-
 // The run as the history imports it.
 struct ImportedRun {
   RunSummary summary;
@@ -267,6 +208,11 @@ Result<ImportedRun> read_run(const std::filesystem::path& run_dir) {
                       e.id));
     }
     std::filesystem::path file = run_dir / "jobs" / e.id / "result.json";
+    if (auto inside =
+            regular_file_inside(run_dir, std::filesystem::path("jobs") / e.id / "result.json");
+        !inside.ok() && inside.error().kind == ErrorKind::kBadInput) {
+      return refuse(fmt::format("job {}: {}", e.id, inside.error().message));
+    }
     auto r = read_job_result(file);
     if (!r.ok())
       return make_error(r.error().kind,
@@ -280,6 +226,10 @@ Result<ImportedRun> read_run(const std::filesystem::path& run_dir) {
                                 e.status));
     }
     if (auto st = check_figures(*r, file.string()); !st.ok()) return refuse(st.error().message);
+    if (auto st = check_captures(*r, run_dir); !st.ok()) {
+      if (st.error().kind != ErrorKind::kBadInput) return st.error();
+      return refuse(st.error().message);
+    }
     run.results.push_back(std::move(*r));
   }
   std::error_code ec;

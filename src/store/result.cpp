@@ -10,10 +10,111 @@
 #include <type_traits>
 
 #include "util/atomic_write.h"
+#include "util/posix_file.h"
+#include "util/sha256.h"
+#include "util/yaml_doc.h"
 
 namespace rb::store {
 
 using nlohmann::json;
+
+namespace {
+
+// The figures of one series hang together: percentiles in order, the ns
+// values those of the ticks, a counter frequency whenever there are samples.
+Status check_series_figures(const SeriesRecord& s, const std::string& where) {
+  auto bad = [&](const std::string& why) {
+    return make_error(ErrorKind::kBadInput, fmt::format("{} series {}: {}", where, s.key(), why));
+  };
+  if (s.n == 0) return {};
+  if (s.hz == 0) return bad(fmt::format("n = {} but hz = 0", s.n));
+  const std::pair<const char*, uint64_t> order[] = {
+      {"min", s.min_ticks}, {"median", s.median_ticks}, {"p90", s.p90_ticks},
+      {"p99", s.p99_ticks}, {"p999", s.p999_ticks},     {"max", s.max_ticks}};
+  for (size_t i = 1; i < std::size(order); ++i) {
+    if (order[i].second < order[i - 1].second) {
+      return bad(fmt::format("{}_ticks {} < {}_ticks {}", order[i].first, order[i].second,
+                             order[i - 1].first, order[i - 1].second));
+    }
+  }
+  if (s.avg_ticks < s.min_ticks || s.avg_ticks > s.max_ticks) {
+    return bad(fmt::format("avg_ticks {} outside min..max", s.avg_ticks));
+  }
+  const std::tuple<const char*, uint64_t, uint64_t> ns[] = {
+      {"min", s.min_ticks, s.min_ns},    {"median", s.median_ticks, s.median_ns},
+      {"p90", s.p90_ticks, s.p90_ns},    {"p99", s.p99_ticks, s.p99_ns},
+      {"p999", s.p999_ticks, s.p999_ns}, {"max", s.max_ticks, s.max_ns}};
+  for (const auto& [name, ticks, value] : ns) {
+    if (ticks_to_ns(ticks, s.hz) != value) {
+      return bad(
+          fmt::format("{}_ns {} is not {}_ticks {} at {} Hz", name, value, name, ticks, s.hz));
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+Status check_figures(const JobResult& r, const std::string& where) {
+  for (const auto& s : r.series) {
+    if (auto st = check_series_figures(s, where); !st.ok()) return st;
+  }
+  for (const auto& h : r.headline) {
+    bool found = false;
+    for (const auto& s : r.series) {
+      if (s.name == h.name && s.phase == h.phase) found = s.median_ticks == h.median_ticks;
+    }
+    if (!found) {
+      return make_error(ErrorKind::kBadInput,
+                        fmt::format("{} headline {}: median_ticks {} is not its series' median",
+                                    where, h.name, h.median_ticks));
+    }
+  }
+  if (r.loads) {
+    for (const auto& l : *r.loads) {
+      for (const auto& s : l.series) {
+        if (auto st = check_series_figures(s, fmt::format("{} load {}", where, l.load)); !st.ok())
+          return st;
+      }
+    }
+  }
+  return {};
+}
+
+Status check_captures(const JobResult& r, const std::filesystem::path& run_root) {
+  std::vector<const AttemptRecord*> attempts;
+  for (const auto& a : r.attempts) attempts.push_back(&a);
+  if (r.loads) {
+    for (const auto& l : *r.loads)
+      for (const auto& a : l.attempts) attempts.push_back(&a);
+  }
+  const std::filesystem::path job = std::filesystem::path("jobs") / r.job_id;
+  for (const AttemptRecord* a : attempts) {
+    if (a->raw_file.empty()) continue;
+    auto where = [&](const std::string& what) {
+      return make_error(
+          ErrorKind::kBadInput,
+          fmt::format("{}/{}/result.json: attempt {}{}: {}", run_root.string(), job.string(),
+                      a->number, a->load ? fmt::format(" of load {}", a->load) : "", what));
+    };
+    auto file = regular_file_inside(run_root, job / a->raw_file);
+    if (!file.ok()) {
+      if (file.error().kind == ErrorKind::kCannotRead) continue;  // not here: nothing to trust
+      return where("capture.raw_file " + file.error().message);
+    }
+    if (a->raw_sha256.empty())
+      return where(fmt::format("capture {} has no raw_sha256 to check it against", a->raw_file));
+    auto h = sha256_file(*file);
+    if (!h.ok()) return make_error(ErrorKind::kCannotRead, h.error().message);
+    if (*h != a->raw_sha256) {
+      return where(
+          fmt::format("capture {} has SHA-256 {}, not its raw_sha256 {}: it was changed "
+                      "after the run",
+                      a->raw_file, *h, a->raw_sha256));
+    }
+  }
+  return {};
+}
 
 uint64_t ticks_to_ns(uint64_t ticks, uint64_t hz) {
   if (hz == 0) return 0;
@@ -117,7 +218,7 @@ void read(const json& v, const std::string& path, JobStatus& out) {
   std::string s;
   read(v, path, s);
   auto st = status_from_string(s);
-  if (!st) bad(path, fmt::format("status '{}' unknown", s));
+  if (!st) bad(path, fmt::format("status '{}' unknown", printable(s)));
   out = *st;
 }
 void read(const json& v, const std::string& path, json& out) {
@@ -254,7 +355,7 @@ class Reader {
   void schema(const char* name) const {
     std::string s;
     req("schema", s);
-    if (s != name) bad(member(path_, "schema"), fmt::format("is '{}', not {}", s, name));
+    if (s != name) bad(member(path_, "schema"), fmt::format("is '{}', not {}", printable(s), name));
     int64_t version = 0;
     req("schema_version", version);
     if (version > kSchemaVersion) {

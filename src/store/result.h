@@ -399,6 +399,21 @@ Status write_load(const std::filesystem::path& file, const LoadRecord& l);
 Result<AttemptRecord> read_attempt(const std::filesystem::path& file);
 Status write_attempt(const std::filesystem::path& file, const AttemptRecord& a);
 
+// ---- checks on read: a record from elsewhere is not taken on trust ------------------
+
+// The figures of a result hang together: per series (and per load) the
+// percentiles in order, avg within min..max, the ns values those of the
+// ticks, hz set whenever there are samples; every headline median is its
+// series' median. Error kBadInput naming `where`, the series and the figure.
+Status check_figures(const JobResult& r, const std::string& where);
+
+// Every capture a result names (its attempts', its loads' attempts') is a
+// regular file inside the run directory `run_root` (jobs/<job>/<raw_file>: no
+// absolute path, no `..`, no symbolic link, no device) whose SHA-256 is its
+// raw_sha256. A capture that is absent is no error (nothing is read from
+// it); one that is there and differs is kBadInput.
+Status check_captures(const JobResult& r, const std::filesystem::path& run_root);
+
 // ---- from a verified capture ---------------------------------------------------------
 
 SeriesRecord series_record(const verify::SeriesStats& s);

@@ -34,7 +34,7 @@ bool process_alive(const std::string& pid) {
 }  // namespace
 
 Result<FileLock> FileLock::acquire(const std::filesystem::path& file) {
-  int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) {
     return make_error(ErrorKind::kCannotWrite, fmt::format("cannot create lock file {}: {}",
                                                            file.string(), std::strerror(errno)));

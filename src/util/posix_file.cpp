@@ -69,4 +69,60 @@ std::optional<uint64_t> InputFile::regular_size() const {
   return static_cast<uint64_t>(st.st_size);
 }
 
+Result<std::filesystem::path> regular_file_inside(const std::filesystem::path& root,
+                                                  const std::filesystem::path& rel) {
+  namespace fs = std::filesystem;
+  auto bad = [&](const std::string& why) -> Error {
+    return make_error(ErrorKind::kBadInput, "'" + rel.string() + "' " + why);
+  };
+  if (rel.empty()) return bad("is no file name");
+  if (rel.is_absolute() || rel.has_root_name() || rel.has_root_directory())
+    return bad("is an absolute path, not one inside " + root.string());
+  fs::path at = root;
+  size_t parts = 0;
+  for (const auto& part : rel) {
+    if (part.empty()) continue;  // "a//b", a trailing '/'
+    if (part == ".." || part == ".") return bad("has a '" + part.string() + "' part");
+    at /= part;
+    ++parts;
+    std::error_code ec;
+    const fs::file_status st = fs::symlink_status(at, ec);
+    if (st.type() == fs::file_type::not_found) {
+      return make_error(ErrorKind::kCannotRead, "'" + rel.string() + "' does not exist");
+    }
+    if (ec)
+      return make_error(ErrorKind::kCannotRead, "cannot read " + at.string() + ": " + ec.message());
+    if (fs::is_symlink(st)) return bad("leads through a symbolic link (" + at.string() + ")");
+  }
+  if (parts == 0) return bad("is no file name");
+  std::error_code ec;
+  if (!fs::is_regular_file(fs::symlink_status(at, ec)))
+    return bad("is not a regular file (a folder, a device or a FIFO)");
+  return at;
+}
+
+Status append_to_file(const std::filesystem::path& path, std::string_view text) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    int err = errno;
+    return make_error(
+        ErrorKind::kCannotWrite,
+        "cannot write " + path.string() + ": " +
+            (err == ELOOP ? std::string("it is a symbolic link") : std::strerror(err)));
+  }
+  while (!text.empty()) {
+    ssize_t w = ::write(fd, text.data(), text.size());
+    if (w < 0 && errno == EINTR) continue;
+    if (w < 0) {
+      int err = errno;
+      ::close(fd);
+      return make_error(ErrorKind::kCannotWrite,
+                        "cannot write " + path.string() + ": " + std::strerror(err));
+    }
+    text.remove_prefix(static_cast<size_t>(w));
+  }
+  ::close(fd);
+  return {};
+}
+
 }  // namespace rb

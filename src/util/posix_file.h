@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "util/result.h"
 
@@ -37,5 +38,18 @@ class InputFile {
   int fd_ = -1;
   std::filesystem::path path_;
 };
+
+// `root` / `rel` when that is a regular file inside `root`: `rel` is
+// relative, has no `..` (nor `.`) part, and no part of it is a symbolic link
+// (a file a foreign run directory names cannot lead outside it, or to a
+// device or a FIFO). Error kCannotRead when the file does not exist; else
+// kBadInput, the message naming `rel` and why.
+Result<std::filesystem::path> regular_file_inside(const std::filesystem::path& root,
+                                                  const std::filesystem::path& rel);
+
+// Appends `text` to the file at `path` (created, mode 0644, when missing),
+// never through a symbolic link (O_NOFOLLOW): a run's logs stay inside its
+// directory. Error kCannotWrite names the path and the reason.
+Status append_to_file(const std::filesystem::path& path, std::string_view text);
 
 }  // namespace rb

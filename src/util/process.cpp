@@ -172,7 +172,7 @@ int open_log(const std::filesystem::path& log) {
   if (log.empty()) return -1;
   std::error_code ec;
   std::filesystem::create_directories(log.parent_path(), ec);
-  return ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  return ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
 }
 
 std::string read_tail(const std::filesystem::path& p) {

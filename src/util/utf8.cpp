@@ -1,5 +1,7 @@
 #include "util/utf8.h"
 
+#include <fmt/core.h>
+
 namespace rb {
 
 std::string valid_utf8(std::string_view s) {
@@ -42,6 +44,52 @@ std::string valid_utf8(std::string_view s) {
     }
   }
   return out;
+}
+
+size_t terminal_control_at(std::string_view s, size_t i) {
+  auto at = [&](size_t k) { return k < s.size() ? static_cast<unsigned char>(s[k]) : 0u; };
+  const unsigned u = at(i);
+  if (u < 0x20 || u == 0x7F) return i < s.size() ? 1 : 0;
+  if (u == 0xC2 && at(i + 1) >= 0x80 && at(i + 1) < 0xA0) return 2;
+  if (u == 0xE2 && at(i + 1) == 0x80 && at(i + 2) >= 0xAA && at(i + 2) <= 0xAE) return 3;
+  if (u == 0xE2 && at(i + 1) == 0x81 && at(i + 2) >= 0xA6 && at(i + 2) <= 0xA9) return 3;
+  return 0;
+}
+
+namespace {
+
+// \x1b, \u{009b}, \u{202e}: the escaped form of the control at v[i] (of `len` bytes).
+std::string escaped_control(std::string_view v, size_t i, size_t len) {
+  const auto b = [&](size_t k) { return static_cast<unsigned>(static_cast<unsigned char>(v[k])); };
+  if (len == 1) return fmt::format("\\x{:02x}", b(i));
+  if (len == 2) return fmt::format("\\u{{{:04x}}}", b(i + 1));
+  return fmt::format("\\u{{{:04x}}}",
+                     ((b(i) & 0x0F) << 12) | ((b(i + 1) & 0x3F) << 6) | (b(i + 2) & 0x3F));
+}
+
+}  // namespace
+
+std::string escape_controls(std::string_view s, size_t max, bool keep_layout) {
+  const std::string v = valid_utf8(s);
+  std::string out;
+  size_t i = 0;
+  for (; i < v.size() && out.size() < max;) {
+    const size_t len = terminal_control_at(v, i);
+    if (len == 0 || (keep_layout && (v[i] == '\n' || v[i] == '\t'))) {
+      out += v[i++];
+    } else {
+      out += escaped_control(v, i, len);
+      i += len;
+    }
+  }
+  // Never cut a character in two.
+  while (i < v.size() && (static_cast<unsigned char>(v[i]) & 0xC0) == 0x80) out += v[i++];
+  if (i < v.size()) out += "...";
+  return out;
+}
+
+std::string terminal_safe(std::string_view s) {
+  return escape_controls(s, std::string::npos, true);
 }
 
 }  // namespace rb

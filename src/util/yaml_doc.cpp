@@ -28,32 +28,7 @@ std::string_view embedded_schema_text(std::string_view name);
 using nlohmann::json;
 
 std::string printable(std::string_view s, size_t max) {
-  std::string out;
-  const std::string v = valid_utf8(s);
-  for (size_t i = 0; i < v.size() && out.size() < max; ++i) {
-    auto u = static_cast<unsigned char>(v[i]);
-    // C1 controls (U+0080..U+009F) and the bidirectional overrides and
-    // isolates (U+202A..U+202E, U+2066..U+2069) in their UTF-8 form.
-    if (u == 0xC2 && i + 1 < v.size() && static_cast<unsigned char>(v[i + 1]) < 0xA0) {
-      out += fmt::format("\\u{{{:04x}}}", static_cast<unsigned char>(v[++i]));
-    } else if (u == 0xE2 && i + 2 < v.size() && static_cast<unsigned char>(v[i + 1]) == 0x80 &&
-               static_cast<unsigned char>(v[i + 2]) >= 0xAA &&
-               static_cast<unsigned char>(v[i + 2]) <= 0xAE) {
-      out += fmt::format("\\u{{20{:02x}}}", static_cast<unsigned char>(v[i + 2]) - 0x80);
-      i += 2;
-    } else if (u == 0xE2 && i + 2 < v.size() && static_cast<unsigned char>(v[i + 1]) == 0x81 &&
-               static_cast<unsigned char>(v[i + 2]) >= 0xA6 &&
-               static_cast<unsigned char>(v[i + 2]) <= 0xA9) {
-      out += fmt::format("\\u{{20{:02x}}}", static_cast<unsigned char>(v[i + 2]) - 0x40);
-      i += 2;
-    } else if (u < 0x20 || u == 0x7F) {
-      out += fmt::format("\\x{:02x}", u);
-    } else {
-      out += v[i];
-    }
-  }
-  if (out.size() >= max && v.size() > max) out += "...";
-  return out;
+  return escape_controls(s, max);
 }
 
 std::string Diagnostic::format() const {

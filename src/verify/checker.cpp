@@ -16,6 +16,7 @@
 #include "stats/accumulator.h"
 #include "stats/summary.h"
 #include "util/decimal.h"
+#include "util/utf8.h"
 #include "verify/verify.h"
 
 namespace rb::verify {
@@ -34,11 +35,19 @@ constexpr size_t kMaxConfigKeys = 10000;
 constexpr size_t kMaxListed = 10000;  // phases, checks, NA entries, tests
 
 // Printable, bounded copy of log text for messages (the log may hold anything).
+// Every character a terminal would act on (C0, DEL, C1 such as CSI, the
+// bidirectional overrides; util/utf8.h) is a '?', invalid UTF-8 a U+FFFD.
 std::string printable(std::string_view s, size_t max = 80) {
+  const std::string v = valid_utf8(s.substr(0, max));
   std::string out;
-  for (char c : s.substr(0, max)) {
-    auto u = static_cast<unsigned char>(c);
-    out += (u < 0x20 || u == 0x7f) ? '?' : c;
+  for (size_t i = 0; i < v.size();) {
+    const size_t len = terminal_control_at(v, i);
+    if (len) {
+      out += '?';
+      i += len;
+    } else {
+      out += v[i++];
+    }
   }
   if (s.size() > max) out += "...";
   return out;
@@ -188,6 +197,7 @@ struct LogChecker::State {
   std::vector<OpenSeries> open;
   size_t last_open = 0;
   std::vector<stats::SampleAccumulator> pool;
+  uint64_t stored_total = 0;  // samples the open series hold one by one (max_stored_samples)
   std::vector<PhaseEntry> phase_entries;
   std::map<std::string, uint64_t> config_lines;
   std::map<std::string, size_t> verdict_counts;
@@ -295,6 +305,7 @@ struct LogChecker::State {
     return a;
   }
   void give_buffer(stats::SampleAccumulator&& a) {
+    stored_total -= std::min(stored_total, a.stored());
     a.clear();
     if (pool.size() < 8) pool.push_back(std::move(a));
   }
@@ -500,7 +511,23 @@ struct LogChecker::State {
       for (uint64_t v : p.raw_values) s->above += v > *s->limit ? 1u : 0u;
     }
     // Histograms (128 KB each) only while few series are open at once.
+    const uint64_t held = s->samples.stored();
     s->samples.add(p.raw_values, open.size() <= kMaxHistogramSeries);
+    stored_total += s->samples.stored() - held;
+    if (stored_total > opt.max_stored_samples) {
+      stored_total = 0;  // exact again: series closed since may have held some
+      for (const auto& o : open) stored_total += o.samples.stored();
+    }
+    if (stored_total > opt.max_stored_samples) {
+      add("sample_limit", Outcome::kProtocolError, line,
+          fmt::format("{}: the open series hold more than {} samples outside their {}-tick "
+                      "histogram bands ({} of them this series'); verify's memory is bounded, "
+                      "so this series is not derived",
+                      series_label(test, phase, s->name), opt.max_stored_samples,
+                      stats::SampleAccumulator::kBand, s->samples.stored()));
+      s->broken = true;
+      give_buffer(std::move(s->samples));
+    }
   }
 
   // Fills the statistics of `st` from the series' samples.

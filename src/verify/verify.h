@@ -40,6 +40,12 @@ struct Options {
   // At most this many verdicts are kept per check name; the rest are counted
   // in Report::suppressed (memory stays bounded on a log of garbage).
   size_t max_verdicts_per_check = 50;
+  // At most this many samples are held one by one by the open series
+  // together (those outside each series' histogram band): 4 Mi, 32 MiB. Past
+  // it the series is refused (verdict sample_limit), so memory does not grow
+  // with the input. Exact percentiles need every distinct value, so the
+  // limit refuses; it never approximates.
+  uint64_t max_stored_samples = uint64_t{1} << 22;
   // Size of the read buffer; large buffers make big files fast.
   size_t read_buffer = size_t{1} << 20;
   // Series -> the ruler series its RESULT must name as base= ("" none), from

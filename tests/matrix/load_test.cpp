@@ -595,6 +595,36 @@ boards:
   EXPECT_TRUE(known.ok()) << (known.errors.empty() ? "" : known.errors[0].format());
 }
 
+// QEMU opens a word that follows no option as a disk image (issue 35 item
+// 9): each option of extra_args takes exactly its value, and -global may not
+// set a property that names a file.
+TEST(BenchLoad, QemuExtraArgsNameNoFile) {
+  auto bench = [](const std::string& args) {
+    return parse_bench(
+        "bench: lab\nboards:\n  - id: q\n    board: qemu-netduinoplus2\n"
+        "    flasher: qemu\n    qemu: {extra_args: " +
+            args + "}\n",
+        "lab.yaml");
+  };
+  EXPECT_TRUE(bench(R"(["-icount", "shift=0", "-no-reboot", "-d", "guest_errors"])").ok());
+  auto bare = bench(R"(["disk.img"])");
+  ASSERT_FALSE(bare.ok());
+  EXPECT_TRUE(any_error(bare.errors, 6, "'disk.img' follows no option that takes a value"));
+  auto after = bench(R"(["-no-reboot", "evil.img"])");
+  ASSERT_FALSE(after.ok());
+  EXPECT_TRUE(any_error(after.errors, 6, "'evil.img' follows no option"));
+  auto two = bench(R"(["-m", "64M", "extra.img"])");
+  ASSERT_FALSE(two.ok());
+  EXPECT_TRUE(any_error(two.errors, 6, "'extra.img' follows no option"));
+  auto missing = bench(R"(["-cpu"])");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_TRUE(any_error(missing.errors, 6, "'-cpu' needs its value"));
+  auto global = bench(R"(["-global", "loader.file=evil.bin"])");
+  ASSERT_FALSE(global.ok());
+  EXPECT_TRUE(any_error(global.errors, 6, "sets a property that names a file"));
+  EXPECT_TRUE(bench(R"(["-global", "armv7m_nvic.num-prio-bits=4"])").ok());
+}
+
 TEST(BenchLoad, HostileStringsAreRefusedWithTheirPlace) {
   auto b = parse_bench(R"(bench: lab
 boards:

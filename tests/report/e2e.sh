@@ -53,7 +53,7 @@ perturbed)
   P=$work/perturbed
   rm -rf "$P"
   cp -r "$B" "$P"
-  "$cmake" -DFILE="$P/jobs/bare-O2-tick1000-fpu0/result.json" -DSERIES=wake_latency -DSTAT=median_ticks -DDELTA=40 \
+  "$cmake" -DFILE="$P/jobs/bare-O2-tick1000-fpu0/result.json" -DSERIES=wake_latency -DDELTA=40 \
     -P "$(dirname "$0")/perturb.cmake"
   expect_status 2 "$bin" diff "$A" "$P"
   contains "$out" "wake_latency  median"
@@ -64,7 +64,9 @@ perturbed)
   junit=$(cat "$work/perturbed.junit.xml")
   contains "$junit" '<testcase classname="rtosbench.bare-O2-tick1000-fpu0" name="wake_latency.median" time="0">'
   contains "$junit" '<failure type="regression"'
-  contains "$junit" 'failures="1"'
+  # perturb.cmake moves the whole series: its 7 statistics with a tolerance
+  # (min, median, avg, p90, p99, p999, max) fail, nothing else.
+  contains "$junit" 'failures="7"'
   base=$(grep -A3 'name="wake_latency.median"' "$work/perturbed.junit.xml" | grep -m1 -o 'baseline=[0-9]*' | cut -d= -f2)
   cur=$(grep -A3 'name="wake_latency.median"' "$work/perturbed.junit.xml" | grep -m1 -o 'current=[0-9]*' | cut -d= -f2)
   [[ -n $base && -n $cur && $((cur - base)) == 40 ]] || fail "JUnit failure does not carry both values ($base, $cur)"
@@ -74,7 +76,7 @@ perturbed)
   S=$work/slight
   rm -rf "$S"
   cp -r "$B" "$S"
-  "$cmake" -DFILE="$S/jobs/bare-Os-tick1000-fpu0/result.json" -DSERIES=wake_latency -DSTAT=median_ticks -DDELTA=1 \
+  "$cmake" -DFILE="$S/jobs/bare-Os-tick1000-fpu0/result.json" -DSERIES=wake_latency -DDELTA=1 \
     -P "$(dirname "$0")/perturb.cmake"
   expect_status 1 "$bin" diff "$A" "$S"
   contains "$out" "within (abs 2, 2%)"
@@ -204,6 +206,51 @@ empty)
   find "$E/renamed" -name '*.json' -exec sed -i 's/tick1000-fpu0/tick1000-fpu0-x/g' {} +
   expect_status 4 "$bin" diff "$A" "$E/renamed"
   contains "$out" "nothing compared, no job is in both runs (exit 4)"
+  ;;
+tampered)
+  # Records from elsewhere are checked on read, in diff, regress and report
+  # as in `history import`: a capture that is not the one the run hashed,
+  # figures that do not hang together, a capture path that leaves the run.
+  A=$(run_dir a) B=$(run_dir b)
+  T=$work/tampered && rm -rf "$T" && mkdir -p "$T"
+  job=bare-O2-tick1000-fpu0
+  raw_rel=$(jq -r '.attempts[-1].capture.raw_file' "$B/jobs/$job/result.json")
+  [[ -n $raw_rel && $raw_rel != null ]] || fail "no capture named in $job's result"
+  # refused NAME NEEDLE: every reader refuses the copy $T/NAME (exit 65), naming why.
+  refused() {
+    local copy=$T/$1
+    expect_status 65 timeout 60 "$bin" diff "$A" "$copy"
+    contains "$out" "$2"
+    expect_status 65 timeout 60 "$bin" regress --baseline "$A" "$copy"
+    contains "$out" "$2"
+    expect_status 65 timeout 60 "$bin" report "$copy" --md "$T/$1.md"
+    contains "$out" "$2"
+    [[ ! -e $T/$1.md ]] || fail "a report of the refused copy $1 was written"
+    expect_status 65 timeout 60 "$bin" history --db "$T/$1.sqlite" import "$copy"
+    contains "$out" "$2"
+  }
+  # capture.raw changed after the run: its SHA-256 is no longer raw_sha256.
+  cp -r "$B" "$T/raw"
+  printf 'RAW,wake_latency,0,1\n' >>"$T/raw/jobs/$job/$raw_rel"
+  refused raw "not its raw_sha256"
+  # A median below the minimum.
+  cp -r "$B" "$T/order"
+  jq '(.series[] | select(.name == "wake_latency" and (.phase // "") == "") | .median_ticks) |= 1' \
+    "$B/jobs/$job/result.json" >"$T/order/jobs/$job/result.json"
+  refused order "median_ticks 1 < min_ticks"
+  # The capture path leads to a device, out of the run, through a link.
+  cp -r "$B" "$T/dev"
+  jq '.attempts[-1].capture.raw_file = "/dev/zero"' "$B/jobs/$job/result.json" >"$T/dev/jobs/$job/result.json"
+  refused dev "is an absolute path"
+  cp -r "$B" "$T/up"
+  jq '.attempts[-1].capture.raw_file = "../../../../../../../../etc/passwd"' "$B/jobs/$job/result.json" \
+    >"$T/up/jobs/$job/result.json"
+  refused up "has a '..' part"
+  cp -r "$B" "$T/link"
+  ln -sf /etc/passwd "$T/link/jobs/$job/$raw_rel"
+  refused link "leads through a symbolic link"
+  # The untouched copy still reads.
+  expect_status 0 "$bin" diff "$A" "$B"
   ;;
 report)
   A=$(run_dir a) B=$(run_dir b)

@@ -218,11 +218,46 @@ TEST_F(ReportRender, CsvHoldsSummarySamplesAndFootprint) {
           "20260101T000000Z-fixture,freertos-O2-tick1000-fpu0,instructions,idle,event_to_task,0,"),
       std::string::npos);
   // Kernel alone = image minus bare: freertos flash 26136 - 17832.
-  EXPECT_NE(foot.find("freertos-O2-tick1000-fpu0,freertos,qemu-netduinoplus2,-O2 "
-                      "-g0,1000,26120,16,23432,26136,23448,"
+  // The options start with '-': written as text, never as a formula.
+  EXPECT_NE(foot.find("freertos-O2-tick1000-fpu0,freertos,qemu-netduinoplus2,\"'-O2 "
+                      "-g0\",1000,26120,16,23432,26136,23448,"
                       "8304,3088"),
             std::string::npos)
       << foot;
+}
+
+// report's memory does not grow with the captures (issue 35 item 7): past
+// the samples it keeps, a capture is not read for plots and samples.csv.
+TEST(ReportRawCapture, SamplesKeptAreBounded) {
+  auto dir = testrun::temp_dir("raw-bound");
+  auto root = testrun::write_run(dir, testrun::standard_run("r", "2026-01-01T00:00:00Z"));
+  const auto raw = root / "jobs" / "bare-O2-tick1000-fpu0" / "attempt-1" / "capture.raw";
+  auto all = read_raw_capture(raw);
+  ASSERT_TRUE(all.ok()) << all.error().message;
+  EXPECT_FALSE(all->series.empty());
+  auto bounded = read_raw_capture(raw, 10);
+  ASSERT_FALSE(bounded.ok());
+  EXPECT_EQ(bounded.error().kind, ErrorKind::kBadInput);
+  EXPECT_NE(bounded.error().message.find("more than 10 RAW samples"), std::string::npos)
+      << bounded.error().message;
+  std::filesystem::remove_all(dir);
+}
+
+// OWASP's CSV injection guidance: a field a spreadsheet would take as a
+// formula is quoted with a leading ' (issue 35 item 9); numbers stay numbers.
+TEST(ReportCsv, FieldsThatWouldBeFormulasAreText) {
+  EXPECT_EQ(csv_field("=HYPERLINK(\"http://x\")"), "\"'=HYPERLINK(\"\"http://x\"\")\"");
+  EXPECT_EQ(csv_field("+cmd"), "\"'+cmd\"");
+  EXPECT_EQ(csv_field("-O2 -g0"), "\"'-O2 -g0\"");
+  EXPECT_EQ(csv_field("@SUM(A1)"), "\"'@SUM(A1)\"");
+  EXPECT_EQ(csv_field("\tx"), "\"'\tx\"");
+  EXPECT_EQ(csv_field("-12"), "-12");
+  EXPECT_EQ(csv_field("-0.5"), "-0.5");
+  EXPECT_EQ(csv_field("-"), "\"'-\"");
+  EXPECT_EQ(csv_field("-1-1"), "\"'-1-1\"");
+  EXPECT_EQ(csv_field("149"), "149");
+  EXPECT_EQ(csv_field("a,b"), "\"a,b\"");
+  EXPECT_EQ(csv_field(""), "");
 }
 
 // The kernel-alone figure the run stored (against a bare image of the job's
@@ -246,6 +281,25 @@ TEST(ReportMarkdown, HtmlFromARunIsInert) {
   EXPECT_EQ(md.find("<b>"), std::string::npos);
   EXPECT_NE(md.find("&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;img"), std::string::npos)
       << md;
+  // Terminal controls from a run (ESC, C1 CSI, U+202E) are escaped in every report.
+  {
+    auto spec2 = testrun::standard_run("20260101T000000Z-controls", "2026-01-01T00:00:00Z");
+    spec2.jobs[3].reason =
+        "\x1b[2J\xc2\x9b"
+        "31m \xe2\x80\xaetxt.exe";
+    auto root2 = testrun::write_run(dir, spec2);
+    auto run2 = load_run(root2);
+    ASSERT_TRUE(run2.ok()) << run2.error().message;
+    std::vector<rb::report::Run> runs2;
+    runs2.push_back(std::move(*run2));
+    const auto doc = build_report(view_runs(runs2, ReportOptions{}));
+    for (const std::string& out : {to_markdown(doc), to_html(doc)}) {
+      EXPECT_EQ(out.find('\x1b'), std::string::npos);
+      EXPECT_EQ(out.find("\xc2\x9b"), std::string::npos);
+      EXPECT_EQ(out.find("\xe2\x80\xae"), std::string::npos);
+      EXPECT_NE(out.find("[2J\\u{009b}31m \\u{202e}txt.exe"), std::string::npos) << out;
+    }
+  }
   std::filesystem::remove_all(dir);
   // Inside a closed code span HTML is literal already; an unmatched backtick opens nothing.
   EXPECT_EQ(md_inert("`<x>` <y>"), "`<x>` &lt;y&gt;");

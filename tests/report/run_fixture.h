@@ -22,6 +22,7 @@
 #include "protocol/line.h"
 #include "store/result.h"
 #include "util/atomic_write.h"
+#include "util/sha256.h"
 #include "verify/verify.h"
 
 namespace rb::testrun {
@@ -250,6 +251,7 @@ inline std::filesystem::path write_run(const std::filesystem::path& parent, cons
       a.started_at = run.started_at;
       a.capture_stop = "end";
       a.raw_file = "attempt-1/capture.raw";
+      a.raw_sha256 = sha256_hex(capture);
       a.verify_outcome = verify::to_string(report.outcome);
       a.verdicts = store::verdicts_of(report);
       r.attempts.push_back(a);

@@ -74,6 +74,116 @@ TEST(ReportSnapshot, UnreadableRunsSayWhy) {
   std::filesystem::remove_all(dir);
 }
 
+// A run directory from elsewhere is checked on read as `history import`
+// checks it (issue 35 item 8): its captures are the ones the run hashed, its
+// figures hang together, and every path it names stays inside it.
+nlohmann::json read_json(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  return nlohmann::json::parse(in);
+}
+void write_json(const std::filesystem::path& p, const nlohmann::json& j) {
+  std::ofstream(p) << j.dump(2) << "\n";
+}
+
+TEST(ReportSnapshot, RefusesACaptureThatIsNotTheOneHashed) {
+  auto dir = testrun::temp_dir("snapshot-raw");
+  auto root = testrun::write_run(dir, testrun::standard_run("r", "2026-01-01T00:00:00Z"));
+  ASSERT_TRUE(load_run(root).ok());
+  std::ofstream(root / "jobs" / "bare-O2-tick1000-fpu0" / "attempt-1" / "capture.raw",
+                std::ios::app)
+      << "RAW,wake_latency,0,1\n";
+  auto run = load_run(root);
+  ASSERT_FALSE(run.ok());
+  EXPECT_EQ(run.error().kind, ErrorKind::kBadInput);
+  EXPECT_NE(run.error().message.find("not its raw_sha256"), std::string::npos)
+      << run.error().message;
+  EXPECT_NE(run.error().message.find("bare-O2-tick1000-fpu0"), std::string::npos);
+  // A capture that is not there is nothing to trust, and no error here.
+  std::filesystem::remove(root / "jobs" / "bare-O2-tick1000-fpu0" / "attempt-1" / "capture.raw");
+  EXPECT_TRUE(load_run(root).ok());
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ReportSnapshot, RefusesFiguresThatDoNotHangTogether) {
+  auto dir = testrun::temp_dir("snapshot-order");
+  auto root = testrun::write_run(dir, testrun::standard_run("r", "2026-01-01T00:00:00Z"));
+  const auto file = root / "jobs" / "freertos-O2-tick1000-fpu0" / "result.json";
+  auto j = read_json(file);
+  for (auto& s : j["series"]) {
+    if (s["name"] == "wake_latency") s["median_ticks"] = s["min_ticks"].get<uint64_t>() - 1;
+  }
+  write_json(file, j);
+  auto run = load_run(root);
+  ASSERT_FALSE(run.ok());
+  EXPECT_EQ(run.error().kind, ErrorKind::kBadInput);
+  EXPECT_NE(run.error().message.find("series wake_latency: median_ticks"), std::string::npos)
+      << run.error().message;
+  EXPECT_NE(run.error().message.find("< min_ticks"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ReportSnapshot, RefusesPathsThatLeaveTheRun) {
+  auto dir = testrun::temp_dir("snapshot-paths");
+  const std::string job = "bare-O2-tick1000-fpu0";
+  const std::pair<std::string, std::string> cases[] = {
+      {"/dev/zero", "is an absolute path"},
+      {"../../../../../../../../etc/passwd", "has a '..' part"},
+      {"attempt-1", "is not a regular file"},
+  };
+  for (const auto& [raw_file, why] : cases) {
+    auto root = testrun::write_run(dir, testrun::standard_run("r", "2026-01-01T00:00:00Z"));
+    const auto file = root / "jobs" / job / "result.json";
+    auto j = read_json(file);
+    j["attempts"][0]["capture"]["raw_file"] = raw_file;
+    write_json(file, j);
+    auto run = load_run(root);
+    ASSERT_FALSE(run.ok()) << raw_file;
+    EXPECT_EQ(run.error().kind, ErrorKind::kBadInput);
+    EXPECT_NE(run.error().message.find(why), std::string::npos) << run.error().message;
+    std::filesystem::remove_all(root);
+  }
+  auto root = testrun::write_run(dir, testrun::standard_run("r", "2026-01-01T00:00:00Z"));
+  const auto raw = root / "jobs" / job / "attempt-1" / "capture.raw";
+  std::filesystem::remove(raw);
+  std::filesystem::create_symlink("/etc/passwd", raw);
+  auto linked = load_run(root);
+  ASSERT_FALSE(linked.ok());
+  EXPECT_NE(linked.error().message.find("leads through a symbolic link"), std::string::npos)
+      << linked.error().message;
+  // A job id of run.json that is a path: refused, not read.
+  root = testrun::write_run(dir, testrun::standard_run("r2", "2026-01-01T00:00:00Z"));
+  auto summary = read_json(root / "run.json");
+  summary["jobs"].push_back({{"id", "../../elsewhere"}, {"status", "OK"}});
+  write_json(root / "run.json", summary);
+  auto escaped = load_run(root);
+  ASSERT_FALSE(escaped.ok());
+  EXPECT_NE(escaped.error().message.find("has a '..' part"), std::string::npos)
+      << escaped.error().message;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ReportSnapshot, RefusesABaselineWhoseFiguresDoNotHangTogether) {
+  auto dir = testrun::temp_dir("snapshot-baseline-order");
+  std::filesystem::create_directories(dir);
+  nlohmann::json b{{"schema", kBaselineSchema},
+                   {"schema_version", kBaselineSchemaVersion},
+                   {"jobs",
+                    {{{"job_id", "bare"},
+                      {"series",
+                       {{{"name", "wake_latency"},
+                         {"values", {{"min", 100}, {"median", 90}, {"max", 120}}}}}}}}}};
+  write_json(dir / "baseline.json", b);
+  auto bad = load_baseline(dir / "baseline.json");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().kind, ErrorKind::kBadInput);
+  EXPECT_NE(bad.error().message.find("median 90 < min 100"), std::string::npos)
+      << bad.error().message;
+  b["jobs"][0]["series"][0]["values"]["median"] = 110;
+  write_json(dir / "baseline.json", b);
+  EXPECT_TRUE(load_baseline(dir / "baseline.json").ok());
+  std::filesystem::remove_all(dir);
+}
+
 TEST(ReportSnapshot, FormatsValuesAsReportsPrintThem) {
   EXPECT_EQ(format_value(*find_metric("median"), 149), "149");
   EXPECT_EQ(format_value(*find_metric("jitter"), 1.0769), "1.077");

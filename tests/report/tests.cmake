@@ -3,7 +3,7 @@
 # tests/data/report/e2e/matrix.yaml, run M of mixed.yaml: the real firmware's
 # bare port under QEMU); every other step reads those runs.
 set(RTOSBENCH_REPORT_E2E_WORK ${CMAKE_CURRENT_BINARY_DIR}/report-e2e)
-set(RTOSBENCH_REPORT_E2E_STEPS diff_identical perturbed regress_baseline mixed history history_hostile empty report
+set(RTOSBENCH_REPORT_E2E_STEPS diff_identical perturbed regress_baseline mixed history history_hostile empty tampered report
     browser)
 
 add_test(NAME report.e2e.runs

@@ -1,6 +1,7 @@
 #include "run/run_directory.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <fstream>
 #include <regex>
@@ -68,6 +69,36 @@ TEST_F(RunDir, FinishedMeansAReadableResultOfThatJob) {
   std::filesystem::create_directories(d->job_dir("other"));
   ASSERT_TRUE(store::write_job_result(d->result_file("other"), r).ok());  // says it is "good"
   EXPECT_EQ(d->finished_jobs(), std::set<std::string>{"good"});
+}
+
+// A run directory from elsewhere (issue 35 item 6): a link anywhere in it,
+// or a FIFO, is refused on open, before anything locks or writes there.
+TEST_F(RunDir, OpenRefusesLinksAndSpecialFiles) {
+  auto d = RunDirectory::create(root_ / "runs", "m", root_ / "m.yaml", root_ / "b.yaml");
+  ASSERT_TRUE(d.ok());
+  ASSERT_TRUE(d->write_summary({{"schema", store::kRunSummarySchema}, {"run_id", d->id()}}).ok());
+  ASSERT_TRUE(RunDirectory::open(d->root()).ok());
+  std::ofstream(root_ / "victim") << "precious\n";
+  std::filesystem::create_directories(d->job_dir("j"));
+  std::filesystem::create_symlink(root_ / "victim", d->job_dir("j") / "job.log");
+  auto linked = RunDirectory::open(d->root());
+  ASSERT_FALSE(linked.ok());
+  EXPECT_EQ(linked.error().kind, ErrorKind::kBadInput);
+  EXPECT_NE(linked.error().message.find("jobs/j/job.log is a symbolic link"), std::string::npos)
+      << linked.error().message;
+  std::filesystem::remove(d->job_dir("j") / "job.log");
+  ASSERT_EQ(::mkfifo((d->job_dir("j") / "job.log").c_str(), 0600), 0);
+  auto fifo = RunDirectory::open(d->root());
+  ASSERT_FALSE(fifo.ok());
+  EXPECT_NE(fifo.error().message.find("is not a regular file or folder"), std::string::npos)
+      << fifo.error().message;
+  std::filesystem::remove(d->job_dir("j") / "job.log");
+  // The run's own lock is never taken through a link either.
+  std::filesystem::create_symlink(root_ / "victim", d->root() / "run.lock");
+  EXPECT_FALSE(d->lock().ok());
+  std::ifstream in(root_ / "victim");
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(text, "precious\n");
 }
 
 TEST_F(RunDir, OpenNeedsARunSummary) {

@@ -324,6 +324,12 @@ TEST_P(HistoryDb, RefusesPartialAndTamperedRuns) {
       {"t-run", [](nlohmann::json& j) { j["run_id"] = "another"; }, "belongs to run another"},
       {"t-headline", [](nlohmann::json& j) { j["headline"][0]["median_ticks"] = 1; },
        "is not its series' median"},
+      {"t-raw-hash",
+       [](nlohmann::json& j) { j["attempts"][0]["capture"]["raw_sha256"] = std::string(64, '0'); },
+       "not its raw_sha256"},
+      {"t-raw-path",
+       [](nlohmann::json& j) { j["attempts"][0]["capture"]["raw_file"] = "/dev/zero"; },
+       "is an absolute path"},
   };
   for (const auto& c : cases) {
     auto r = tamper(c.id, c.f);

@@ -176,6 +176,37 @@ TEST(Checker, AnOverlongProtocolLineIsALostLine) {
   EXPECT_EQ(problems(r), (std::set<std::string>{"seq_gap"}));
 }
 
+// Memory does not grow with the input (issue 35 item 7): samples outside a
+// series' histogram band are held one by one only up to max_stored_samples
+// in all open series; past it the series is refused, never approximated.
+TEST(Checker, SamplesHeldOneByOneAreBounded) {
+  auto log = [](const std::vector<uint64_t>& v) {
+    LogBuilder b;
+    b.rec("BEGIN,RTOS_BENCH_V2");
+    b.rec("TEST,api_overhead");
+    b.series("api_overhead", v, rb::testlog::kHz);
+    b.rec("END,RTOS_BENCH_V2");
+    return b.str();
+  };
+  std::vector<uint64_t> spread, narrow;
+  for (uint64_t i = 0; i < 20000; ++i) {
+    spread.push_back(1000 + i * 100000);  // one per 100 000 ticks: none shares the band
+    narrow.push_back(1000 + i % 500);     // a timing series: all inside the band
+  }
+  rb::verify::Options small;
+  small.max_stored_samples = 10000;
+  const Report refused = check(log(spread), small);
+  EXPECT_TRUE(problems(refused).count("sample_limit")) << problems(refused).size();
+  EXPECT_EQ(refused.outcome, Outcome::kProtocolError);
+  bool named = false;
+  for (const auto& v : refused.verdicts)
+    named |=
+        v.check == "sample_limit" && v.message.find("more than 10000 samples") != std::string::npos;
+  EXPECT_TRUE(named);
+  EXPECT_FALSE(problems(check(log(narrow), small)).count("sample_limit"));
+  EXPECT_FALSE(problems(check(log(spread))).count("sample_limit"));  // the default: 4 Mi
+}
+
 TEST(Checker, GarbageVerdictsAreCappedAndCounted) {
   // 20000 corrupt lines: the report keeps 50 verdicts and counts the rest.
   LogBuilder b;
