@@ -16,6 +16,15 @@ expect_eq "qemu.yaml: one job per kernel port ($kernels)" "$kernels" "$(echo "$l
 expect_contains "qemu.yaml jobs" "chibios-O2-tick1000-fpu0" "$list"
 expect_eq "qemu.yaml: no port missing" "" "$(echo "$list" | grep PORT_MISSING)"
 
+# The LAVA example bench (run for real by run.e2e.lava) loads with the
+# emulated matrix: one job per kernel, on its board.
+set +e
+list=$("$RB" run --matrix "$CONFIGS/qemu.yaml" --bench "$CONFIGS/benches/lava.yaml" --list 2>&1); rc=$?
+set -e
+expect_eq "benches/lava.yaml valid" 0 "$rc"
+expect_eq "benches/lava.yaml: one job per kernel port ($kernels)" "$kernels" "$(echo "$list" | wc -l)"
+expect_contains "benches/lava.yaml jobs" "bare-O2-tick1000-fpu0" "$list"
+
 set +e
 list=$("$RB" run --matrix "$CONFIGS/f407.yaml" --list 2>&1); rc=$?
 set -e
