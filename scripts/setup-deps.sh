@@ -24,6 +24,7 @@ packages=(
   device-tree-compiler
   # real probes (their command lines are exercised with no probe attached)
   openocd
+  uhubctl  # doctor asks it whether the hub of a power-cycle bench switches the named port
   jq  # tests/run/e2e: the run tests read result JSON
   libpqxx-dev postgresql  # the PostgreSQL history (src/store/history_postgres.cpp) and its tests' server
   libcurl4-openssl-dev lava-server lava-dispatcher  # the lava bench (src/lava) and its test (tests/run/e2e/lava.sh)

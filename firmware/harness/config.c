@@ -46,6 +46,11 @@ void rb_config_emit(void) {
   rb_rec_kv_u32("debugger", rb_boot_dhcsr & 1u);
   rb_rec_kv_hex("dhcsr", rb_boot_dhcsr);
   rb_rec_kv("reset_cause", rb_facts.reset_cause);
+  if (rb_facts.has_reset_flags) {
+    rb_rec_kv_hex("rcc_csr", rb_facts.reset_flags);
+  } else {
+    rb_rec_kv("rcc_csr", "n/a");
+  }
   rb_rec_kv_int("flash_ws", rb_facts.flash_ws);
   rb_rec_kv_int("icache", rb_facts.icache);
   rb_rec_kv_int("dcache", rb_facts.dcache);
@@ -87,6 +92,11 @@ void rb_config_emit(void) {
   rb_rec_begin("CONFIG");
   rb_rec_kv("irq_source", RB_EVENT_NAME);
   rb_rec_kv_u32("irq_hz", RB_EVENT_HZ);
+  if (rb_facts.irq_measured_hz != 0u) {
+    rb_rec_kv_u32("irq_hz_measured", rb_facts.irq_measured_hz);
+  } else {
+    rb_rec_kv("irq_hz_measured", "n/a");
+  }
   rb_rec_kv("event_clock", RB_EVENT_CLOCK);
   rb_rec_kv("irq_empty", RB_EMPTY_NAME);
   rb_rec_kv_u32("irq_period_ticks", RB_EVENT_PERIOD);

@@ -132,7 +132,10 @@ void rb_event_irq(uint32_t event, uint32_t now);
  * 0 for core_measured_hz. */
 struct rb_board_facts {
   uint32_t core_measured_hz; /* from the clock registers; 0: n/a */
+  uint32_t irq_measured_hz;  /* the event timer's clock from the clock registers; 0: n/a */
   const char* reset_cause;   /* por, pin, sw, iwdg, wwdg, lpwr, bor; NULL: n/a */
+  uint32_t reset_flags;      /* the reset controller's raw flags at boot (RCC_CSR) */
+  int has_reset_flags;       /* 0: n/a */
   int flash_ws;              /* -1: n/a */
   int icache, dcache, prefetch;
 };

@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -99,14 +100,44 @@ std::string quoted_command(const std::vector<std::string>& argv) {
 
 ProcessResult run_logged(ProcessRunner& runner, std::vector<std::string> argv,
                          const std::filesystem::path& log, std::chrono::milliseconds timeout,
-                         std::vector<std::string>& commands) {
+                         std::vector<std::string>& commands, const std::filesystem::path& cwd) {
   ProcessSpec spec;
   spec.argv = std::move(argv);
+  spec.cwd = cwd;
   spec.log = log;
   spec.timeout = timeout;
-  commands.push_back(quoted_command(spec.argv));
+  commands.push_back((cwd.empty() ? "" : "cd " + quoted_command({cwd.string()}) + " && ") +
+                     quoted_command(spec.argv));
   (void)append_to_file(log, "$ " + commands.back() + "\n");  // the run reads it back, if at all
   return runner.run(spec);
+}
+
+Result<ImageFiles> image_files(const FlashContext& ctx) {
+  auto plain = [](const std::string& name) {
+    return !name.empty() && name[0] != '-' && name[0] != '.' &&
+           std::all_of(name.begin(), name.end(), [](char ch) {
+             return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.' ||
+                    ch == '-';
+           });
+  };
+  ImageFiles f{std::filesystem::absolute(ctx.elf).parent_path(), ctx.elf.filename().string(),
+               ctx.bin.filename().string()};
+  if (!plain(f.elf) || !plain(f.bin))
+    return Error{
+        fmt::format("image names '{}', '{}' must be [A-Za-z0-9_.-] (the tool's command "
+                    "parser would split them)",
+                    f.elf, f.bin)};
+  if (std::filesystem::absolute(ctx.bin).parent_path() != f.dir)
+    return Error{
+        fmt::format("{} and {} must be in one directory", ctx.elf.string(), ctx.bin.string())};
+  return f;
+}
+
+std::string outside_path(const std::string& p) {
+  std::error_code ec;
+  if (p.empty() || std::filesystem::path(p).is_absolute() || !std::filesystem::exists(p, ec))
+    return p;
+  return std::filesystem::absolute(p).lexically_normal().string();
 }
 
 Result<std::filesystem::path> flash_log(const FlashContext& ctx, const char* tool,

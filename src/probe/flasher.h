@@ -127,17 +127,45 @@ ToolCheck check_probe_tool(ProcessRunner& runner, const char* tool, const std::s
 // space in double quotes (what flash.log and result.json show).
 std::string quoted_command(const std::vector<std::string>& argv);
 
-// Shared by the probe backends: runs `argv`, its output appended to `log`
-// after a "$ <command>" line, and adds the command to `commands`.
+// Shared by the probe backends: runs `argv` (in `cwd` unless empty), its
+// output appended to `log` after a "$ <command>" line, and adds the command
+// (prefixed "cd <cwd> && ") to `commands`.
 ProcessResult run_logged(ProcessRunner& runner, std::vector<std::string> argv,
                          const std::filesystem::path& log, std::chrono::milliseconds timeout,
-                         std::vector<std::string>& commands);
+                         std::vector<std::string>& commands, const std::filesystem::path& cwd = {});
+
+// Shared by the probe backends: the image as a tool is given it. The tool
+// runs in `dir` (the directory holding ctx.elf and ctx.bin) and sees only
+// the fixed file names, so no character of the run directory's path ever
+// reaches its command parser (OpenOCD's Tcl: `program` re-evaluates its
+// file name with `eval`; pyOCD's split_command splits at whitespace and at
+// ;!@#$%^&*()+=[]{}|<>,?). Error when a name holds anything but
+// [A-Za-z0-9_.-] or the two files are in different directories.
+struct ImageFiles {
+  std::filesystem::path dir;
+  std::string elf;
+  std::string bin;
+};
+Result<ImageFiles> image_files(const FlashContext& ctx);
+
+// Shared by the probe backends: `p` made absolute when it names a file
+// relative to rtosbench's working directory (a bench's own script or pack),
+// as the tool runs in the image's directory; otherwise unchanged (a name
+// the tool finds in its own search path).
+std::string outside_path(const std::string& p);
 
 // Shared by the probe backends: the attempt's flash.log (its directory made),
 // or, when `tool` is not in PATH, `missing` as the error (also written to
 // the log).
 Result<std::filesystem::path> flash_log(const FlashContext& ctx, const char* tool,
                                         const std::string& missing);
+
+// The OpenOCD command line of a step that connects to whatever the board
+// runs (program, reload, doctor --probe; openocd.cpp): no ports, the
+// board's scripts and serial, its reset configuration, then `-c` for each
+// command.
+std::vector<std::string> openocd_connect_argv(const matrix::BoardInstance& b,
+                                              std::initializer_list<std::string> commands);
 
 // `s` as one word of OpenOCD's Tcl: every character but [A-Za-z0-9_.:-]
 // escaped with a backslash, so no substitution or command separator survives

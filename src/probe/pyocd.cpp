@@ -2,12 +2,14 @@
 // `pyocd` command). `pyocd load` does not verify, so the image is compared
 // with `pyocd cmd -c "compare ADDR FILE"`, whose verdict is only in its text.
 // Release: OpenOCD's sequence through pyOCD's commander (docs/matrix.md,
-// "What each flasher does"): halt, DBGMCU_CR = 0, DEMCR = 0 (vector catch
-// and TRCENA off), DHCSR = DBGKEY without C_DEBUGEN, then a reset of the
-// bench's kind. On exit pyOCD's disconnect writes DHCSR = DBGKEY and
-// DEMCR = 0 again (pyocd/coresight/cortex_m.py, CortexM.disconnect); the
-// firmware only reads DHCSR and sets TRCENA after the start handshake, which
-// the host begins after pyOCD has exited.
+// "What each flasher does"): halt, reset flags cleared, a reset of the
+// bench's kind halted at the reset vector, DBGMCU_CR = 0, DEMCR = 0 (vector
+// catch and TRCENA off), then DHCSR = DBGKEY without C_DEBUGEN, which lets
+// the core run. pyOCD's commander does not touch DHCSR on exit (its
+// session has resume_on_disconnect False, and CortexM.disconnect clears
+// DHCSR and DEMCR only when resuming); the firmware only reads DHCSR and
+// sets TRCENA after the start handshake, which the host begins after pyOCD
+// has exited.
 #include <fmt/core.h>
 #include <fmt/format.h>
 
@@ -32,7 +34,18 @@ std::string missing_message() {
   return m + "; " + kInstallHint;
 }
 
-std::vector<std::string> target_args(const matrix::BoardInstance& b) {
+// program and reload connect to a core that may be running anything (the
+// previous job's image, or the one `pyocd load` resumed on exit): only they
+// connect under reset when the bench asks for it. The release connects to
+// the core they left halted.
+enum class Step { kConnect, kRelease };
+
+// The board's target, probe and pack, and the project directory: the image's
+// directory, where the child also runs (session.py chdirs to the project
+// directory, PYOCD_PROJECT_DIR or the working directory, and reads
+// pyocd.yaml and pyocd_user.py there).
+std::vector<std::string> target_args(const matrix::BoardInstance& b, Step step,
+                                     const std::filesystem::path& dir) {
   std::vector<std::string> a{"-t", b.probe.target};
   if (!b.probe.serial.empty()) {
     a.push_back("-u");
@@ -40,16 +53,23 @@ std::vector<std::string> target_args(const matrix::BoardInstance& b) {
   }
   if (!b.probe.pack.empty()) {
     a.push_back("--pack");
-    a.push_back(b.probe.pack);
+    a.push_back(outside_path(b.probe.pack));
+  }
+  a.push_back("-j");
+  a.push_back(dir.string());
+  if (step == Step::kConnect && b.probe.connect_under_reset) {
+    a.push_back("-M");
+    a.push_back("under-reset");
   }
   return a;
 }
 
 // `pyocd cmd` on the board's target, then `-c` for each command.
-std::vector<std::string> cmd_argv(const matrix::BoardInstance& b,
+std::vector<std::string> cmd_argv(const matrix::BoardInstance& b, Step step,
+                                  const std::filesystem::path& dir,
                                   std::initializer_list<std::string> commands) {
   std::vector<std::string> argv{"pyocd", "cmd"};
-  auto t = target_args(b);
+  auto t = target_args(b, step, dir);
   argv.insert(argv.end(), t.begin(), t.end());
   for (const std::string& c : commands) {
     argv.push_back("-c");
@@ -63,14 +83,23 @@ class PyocdSession final : public ProbeSession {
   using ProbeSession::ProbeSession;
 
  private:
+  // OpenOCD's release: halt, clear RCC_CSR's reset flags (RMVF, RM0090
+  // 6.3.21), reset of the bench's kind halted at the reset vector (the one
+  // reset whose flags the firmware reads), DBGMCU_CR = 0, DEMCR = 0, then
+  // DHCSR without C_DEBUGEN and C_HALT: the core runs from its reset vector.
+  // The commander leaves DHCSR alone on exit (it sets resume_on_disconnect
+  // False, commands/commander.py; CortexM.disconnect clears DHCSR only when
+  // resuming, coresight/cortex_m.py).
   Status reset_through_probe(const std::filesystem::path& log) override {
-    const char* kind =
-        ctx_.board.reset == matrix::ResetMethod::kHardware ? "reset hardware" : "reset system";
+    const char* kind = ctx_.board.reset == matrix::ResetMethod::kHardware ? "reset halt hardware"
+                                                                          : "reset halt system";
+    const auto dir = std::filesystem::absolute(ctx_.elf).parent_path();
     auto r =
         run_logged(runner_,
-                   cmd_argv(ctx_.board, {"halt", "write32 0xE0042004 0", "write32 0xE000EDFC 0",
-                                         "write32 0xE000EDF0 0xA05F0000", kind}),
-                   log, ctx_.timeout, commands_);
+                   cmd_argv(ctx_.board, Step::kRelease, dir,
+                            {"halt", "write32 0x40023874 0x01000000", kind, "write32 0xE0042004 0",
+                             "write32 0xE000EDFC 0", "write32 0xE000EDF0 0xA05F0000"}),
+                   log, ctx_.timeout, commands_, dir);
     if (!r.ok())
       return Error{fmt::format("pyocd release failed ({}): {}", r.describe(), failure_lines(r))};
     return {};
@@ -90,22 +119,24 @@ class PyocdFlasher final : public Flasher {
     auto log_path = flash_log(ctx, "pyocd", missing_message());
     if (!log_path) return log_path.error();
     const std::filesystem::path& log = *log_path;
+    // In the image's directory, by its fixed names: `compare`'s file name
+    // goes through pyOCD's split_command (utility/cmdline.py), which splits
+    // at whitespace and at ;!@#$%^&*()+=[]{}|<>,?
+    auto image = image_files(ctx);
+    if (!image) return image.error();
     std::vector<std::string> commands;
     std::vector<std::string> load{"pyocd", "load"};
-    auto t = target_args(ctx.board);
+    auto t = target_args(ctx.board, Step::kConnect, image->dir);
     load.insert(load.end(), t.begin(), t.end());
-    if (ctx.board.probe.connect_under_reset) {
-      load.push_back("-M");
-      load.push_back("under-reset");
-    }
-    load.push_back(ctx.elf.string());
-    auto r = run_logged(runner_, load, log, ctx.timeout, commands);
+    load.push_back(image->elf);
+    auto r = run_logged(runner_, load, log, ctx.timeout, commands, image->dir);
     if (!r.ok())
       return Error{fmt::format("pyocd load failed ({}): {}", r.describe(), failure_lines(r))};
     // Verify, then hold the core so nothing runs before the capture is open.
-    auto v = run_logged(
-        runner_, cmd_argv(ctx.board, {"compare 0x08000000 " + ctx.bin.string(), "reset halt"}), log,
-        ctx.timeout, commands);
+    auto v = run_logged(runner_,
+                        cmd_argv(ctx.board, Step::kConnect, image->dir,
+                                 {"compare 0x08000000 " + image->bin, "reset halt"}),
+                        log, ctx.timeout, commands, image->dir);
     if (!v.ok())
       return Error{fmt::format("pyocd verify failed ({}): {}", v.describe(), failure_lines(v))};
     if (v.output.find("bytes match") == std::string::npos ||
@@ -124,8 +155,11 @@ class PyocdFlasher final : public Flasher {
     if (!log_path) return log_path.error();
     const std::filesystem::path& log = *log_path;
     (void)append_to_file(log, "(programmed by an earlier load: not flashed again)\n");
+    auto image = image_files(ctx);
+    if (!image) return image.error();
     std::vector<std::string> commands;
-    auto r = run_logged(runner_, cmd_argv(ctx.board, {"reset halt"}), log, ctx.timeout, commands);
+    auto r = run_logged(runner_, cmd_argv(ctx.board, Step::kConnect, image->dir, {"reset halt"}),
+                        log, ctx.timeout, commands, image->dir);
     if (!r.ok())
       return Error{fmt::format("pyocd reset halt failed ({}): {}", r.describe(), failure_lines(r))};
     return std::unique_ptr<TargetSession>(

@@ -377,6 +377,15 @@ std::vector<PortHolder> port_holders(const std::filesystem::path& device,
   return out;
 }
 
+std::optional<std::string> stlink_firmware(const std::string& output) {
+  // OpenOCD's ST-LINK driver at init: "Info : STLINK V2J37S7 (API v2)
+  // VID:PID 0483:3748" (0.12 src/jtag/drivers/stlink_usb.c).
+  static const std::regex re(R"(STLINK (V[0-9][A-Z0-9]*))");
+  std::smatch m;
+  if (!std::regex_search(output, m, re)) return std::nullopt;
+  return m[1].str();
+}
+
 std::optional<uint32_t> parse_idcode(const std::string& output) {
   // OpenOCD's mdw: "0xe0042000: 10076413 "; pyOCD's read32 (utility/hex.py
   // dump_hex_data): "e0042000:  10076413    |.d..|".
@@ -544,7 +553,8 @@ const UsbProbe* probe_finding(std::vector<Finding>& f, const matrix::BoardInstan
 // The probe's USB device node: openocd and pyocd open it through libusb and
 // need read and write access (LIBUSB_ERROR_ACCESS otherwise).
 Finding usb_permission_finding(const matrix::BoardInstance& b, const UsbProbe& p,
-                               const std::filesystem::path& sys_root) {
+                               const std::filesystem::path& sys_root,
+                               const std::filesystem::path& proc_root) {
   const std::string topic = "USB access to the probe of " + b.id;
   const std::string node = fmt::format("/dev/bus/usb/{:03d}/{:03d}", p.busnum, p.devnum);
   if (p.busnum <= 0 || p.devnum <= 0) {
@@ -556,7 +566,21 @@ Finding usb_permission_finding(const matrix::BoardInstance& b, const UsbProbe& p
     return Finding{L::kWarning, topic, node + " does not exist (no usbfs device nodes?)", ""};
   }
   if (::access(path.c_str(), R_OK | W_OK) == 0) {
-    return Finding{L::kOk, topic, node + " readable and writable", ""};
+    // An IDE's gdb server or a forgotten openocd holds the probe: libusb
+    // then fails with LIBUSB_ERROR_BUSY, and every flash with it.
+    auto holders = port_holders(path, proc_root);
+    if (!holders.empty()) {
+      std::string who, kill;
+      for (const auto& h : holders) {
+        who += fmt::format("{}pid {} ({})", who.empty() ? "" : ", ", h.pid, h.command);
+        kill += " " + std::to_string(h.pid);
+      }
+      return Finding{
+          L::kError, topic,
+          fmt::format("{} is held open by {}: {} cannot claim the probe", node, who, b.flasher),
+          fmt::format("close that program (kill{})", kill)};
+    }
+    return Finding{L::kOk, topic, node + " readable and writable; no other process holds it", ""};
   }
   std::string fix = group_fix(st);
   if (fix.empty()) {
@@ -669,20 +693,12 @@ Finding idcode_finding(const matrix::BoardInstance& b, ProcessRunner& processes)
   const std::string topic = "target of " + b.id;
   std::vector<std::string> argv;
   if (b.flasher == "openocd") {
-    argv = {"openocd", "-f", b.probe.interface};
-    if (!b.probe.serial.empty()) {
-      argv.push_back("-c");
-      argv.push_back("adapter serial " + probe::tcl_word(b.probe.serial));
-    }
-    argv.insert(argv.end(), {"-f", b.probe.target});
-    if (b.probe.connect_under_reset) {
-      argv.insert(argv.end(), {"-c", "reset_config srst_only srst_nogate connect_assert_srst"});
-    }
-    argv.insert(argv.end(), {"-c", "init", "-c", "mdw 0xE0042000", "-c", "shutdown"});
+    argv = probe::openocd_connect_argv(b, {"init", "mdw 0xE0042000", "shutdown"});
   } else if (b.flasher == "pyocd") {
     argv = {"pyocd", "cmd", "-t", b.probe.target};
     if (!b.probe.serial.empty()) argv.insert(argv.end(), {"-u", b.probe.serial});
-    if (!b.probe.pack.empty()) argv.insert(argv.end(), {"--pack", b.probe.pack});
+    if (!b.probe.pack.empty())
+      argv.insert(argv.end(), {"--pack", probe::outside_path(b.probe.pack)});
     argv.insert(argv.end(), {"-c", "read32 0xE0042000"});
   } else {
     return Finding{L::kInfo, topic, "no IDCODE read for flasher " + b.flasher, ""};
@@ -706,12 +722,111 @@ Finding idcode_finding(const matrix::BoardInstance& b, ProcessRunner& processes)
   const unsigned dev = *id & 0xFFFu;
   std::string detail =
       fmt::format("answers: DBGMCU_IDCODE 0x{:08x}: {}", *id, describe_idcode(*id));
+  if (auto fw = stlink_firmware(r.output)) detail += "; ST-LINK firmware " + *fw;
   if (want != 0 && dev != want) {
     return Finding{L::kError, topic,
                    fmt::format("{}; a {} has device 0x{:03x}", detail, b.board, want),
                    "this probe is wired to another chip: check probe.serial and the SWD cable"};
   }
   return Finding{L::kOk, topic, detail, ""};
+}
+
+// A uhubctl power cycle: uhubctl asked (no action) for the hub and port the
+// command names must list that hub as switching each port's power ("ppps";
+// "ganged" hubs cut every port, "nops" none) and the port.
+Finding hub_finding(const matrix::BoardInstance& b, ProcessRunner& processes) {
+  const std::string topic = "power cycle of " + b.id;
+  std::vector<std::string> words;
+  for (size_t at = 0; at <= b.power_cycle.size();) {
+    size_t sp = std::min(b.power_cycle.find(' ', at), b.power_cycle.size());
+    words.push_back(b.power_cycle.substr(at, sp - at));
+    at = sp + 1;
+  }
+  std::string location, port;
+  for (size_t i = 1; i + 1 < words.size(); ++i) {
+    if (words[i] == "-l" || words[i] == "--location") location = words[i + 1];
+    if (words[i] == "-p" || words[i] == "--ports") port = words[i + 1];
+  }
+  if (location.empty() || port.empty()) {
+    return Finding{L::kWarning, topic,
+                   fmt::format("`{}` names no hub (-l) or port (-p): every hub uhubctl finds "
+                               "would be cycled",
+                               b.power_cycle),
+                   "name the board's hub and port: uhubctl -l LOCATION -p PORT -a cycle"};
+  }
+  const std::vector<std::string> argv{"uhubctl", "-l", location, "-p", port};
+  auto r = run_tool(processes, argv, std::chrono::seconds(10));
+  const std::string cmd = probe::quoted_command(argv);
+  std::istringstream in(r.output);
+  std::string line, hub;
+  bool port_listed = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("Current status for hub " + location + " ", 0) == 0) hub = line;
+    if (!hub.empty() && line.find("Port " + port + ":") != std::string::npos) port_listed = true;
+  }
+  if (!r.ok() || hub.empty() || !port_listed) {
+    return Finding{L::kError, topic,
+                   fmt::format("`{}` does not list hub {} port {} ({}): {}", cmd, location, port,
+                               r.describe(), probe::failure_lines(r)),
+                   "plug the board's power into a hub uhubctl can switch, and correct -l/-p "
+                   "(`uhubctl` lists the hubs; it needs write access to them, docs/lab.md)"};
+  }
+  if (hub.find("ppps") == std::string::npos) {
+    return Finding{L::kError, topic,
+                   fmt::format("hub {} does not switch each port's power: {}", location, hub),
+                   "use a hub that uhubctl lists as ppps (ganged hubs also cut the probe and "
+                   "the serial adapter)"};
+  }
+  return Finding{L::kOk, topic, fmt::format("{}; {} switches port {}", b.power_cycle, hub, port),
+                 ""};
+}
+
+// OpenOCD's -f scripts of a board: found as OpenOCD finds them (the path as
+// given, relative to the working directory, then its search directories:
+// $OPENOCD_SCRIPTS and <prefix>/share/openocd/scripts next to the binary;
+// 0.12 src/helper/configuration.c find_file, src/helper/options.c).
+Finding openocd_scripts_finding(const matrix::BoardInstance& b) {
+  const std::string topic = "openocd scripts of " + b.id;
+  std::vector<std::filesystem::path> dirs;
+  if (const char* env = std::getenv("OPENOCD_SCRIPTS"); env && *env) dirs.emplace_back(env);
+  const auto exe = find_in_path("openocd");
+  if (!exe.empty()) {
+    std::error_code ec;
+    auto real = std::filesystem::canonical(exe, ec);
+    dirs.push_back((ec ? exe : real).parent_path().parent_path() / "share" / "openocd" / "scripts");
+  }
+  std::string found, missing;
+  for (const std::string& script : {b.probe.interface, b.probe.target}) {
+    std::error_code ec;
+    std::filesystem::path at;
+    if (std::filesystem::exists(script, ec)) {
+      at = std::filesystem::absolute(script);
+    } else {
+      for (const auto& d : dirs) {
+        if (std::filesystem::exists(d / script, ec)) {
+          at = d / script;
+          break;
+        }
+      }
+    }
+    if (at.empty()) {
+      missing += (missing.empty() ? "" : ", ") + script;
+    } else {
+      found += fmt::format("{}{} ({})", found.empty() ? "" : ", ", script, at.string());
+    }
+  }
+  if (!missing.empty()) {
+    std::string searched;
+    for (const auto& d : dirs) searched += (searched.empty() ? "" : ", ") + d.string();
+    return Finding{
+        L::kError, topic,
+        fmt::format("{} not found here or in OpenOCD's script directories ({})", missing,
+                    searched.empty() ? "openocd not installed" : searched),
+        "correct probe.interface / probe.target (ls " +
+            (dirs.empty() ? std::string("/usr/share/openocd/scripts") : dirs.back().string()) +
+            "/interface /target)"};
+  }
+  return Finding{L::kOk, topic, found, ""};
 }
 
 // Probes attached, and each board instance's probe, port, wiring and power cycle.
@@ -731,7 +846,8 @@ void check_bench_hardware(std::vector<Finding>& f, const matrix::Bench* bench,
   for (const auto& b : bench->boards) {
     if (b.emulated) continue;
     const UsbProbe* p = probe_finding(f, b, probes, *bench);
-    if (p) f.push_back(usb_permission_finding(b, *p, in.sys_root));
+    if (p) f.push_back(usb_permission_finding(b, *p, in.sys_root, in.proc_root));
+    if (b.flasher == "openocd") f.push_back(openocd_scripts_finding(b));
     f.push_back(serial_finding(b, in.sys_root, in.proc_root));
     if (lower(b.board).find("disco") != std::string::npos && is_stlink_vcp(b, in.sys_root))
       f.push_back(vcp_wiring_warning(b));
@@ -741,6 +857,8 @@ void check_bench_hardware(std::vector<Finding>& f, const matrix::Bench* bench,
         f.push_back(
             Finding{L::kError, "power cycle of " + b.id, tool + " not found in PATH",
                     tool == "uhubctl" ? "install the Debian package uhubctl" : "install " + tool});
+      } else if (tool == "uhubctl") {
+        f.push_back(hub_finding(b, processes));
       } else {
         f.push_back(Finding{L::kOk, "power cycle of " + b.id, b.power_cycle, ""});
       }

@@ -107,6 +107,8 @@ struct PortHolder {
 std::vector<PortHolder> port_holders(const std::filesystem::path& device,
                                      const std::filesystem::path& proc_root);
 
+// The ST-LINK firmware version OpenOCD prints at init ("V2J37S7"), if any.
+std::optional<std::string> stlink_firmware(const std::string& output);
 // DBGMCU_IDCODE (0xE0042000) from `openocd ... mdw` or `pyocd cmd -c read32`
 // output; nullopt when the output has no such line.
 std::optional<uint32_t> parse_idcode(const std::string& output);

@@ -2,6 +2,8 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
+
 #include "matrix/load.h"
 #include "run/run_setup.h"
 #include "run/runner.h"
@@ -16,14 +18,47 @@ std::string condition(const SmokeResult& r, const std::string& key) {
   return it == r.conditions.end() ? "(not reported)" : it->second;
 }
 
-// The matrix of one smoke job: the bare port, the ruler, a few samples.
-std::string smoke_matrix(const std::string& board, const std::filesystem::path& firmware) {
+// The `expect:` of the shipped matrix that runs on `board` (configs/*.yaml
+// next to the firmware tree, whose bench has such a board), and that
+// matrix's file; nothing when none does. The board's own pins
+// (RB_BOARD_EXPECT_*) apply to every matrix anyway.
+std::pair<std::map<std::string, std::string>, std::filesystem::path> shipped_expect(
+    const std::filesystem::path& firmware, const std::string& board) {
+  std::error_code ec;
+  std::vector<std::filesystem::path> files;
+  for (auto it = std::filesystem::directory_iterator(firmware.parent_path() / "configs", ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    if (it->path().extension() == ".yaml") files.push_back(it->path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    auto m = matrix::load_matrix(f);
+    if (!m.ok() || m.value.bench.empty()) continue;
+    auto b = matrix::load_bench(m.value.bench);
+    if (!b.ok()) continue;
+    for (const auto& inst : b.value.boards) {
+      if (inst.board == board) return {m.value.expect, f};
+    }
+  }
+  return {};
+}
+
+// The matrix of one smoke job: the bare port, the ruler, a few samples, and
+// the pins of the board's shipped matrix.
+std::string smoke_matrix(const std::string& board, const std::filesystem::path& firmware,
+                         const std::map<std::string, std::string>& expect) {
+  std::string pins;
+  for (const auto& [k, v] : expect) {
+    std::string quoted;
+    for (char ch : v) quoted += ch == '\'' ? std::string("''") : std::string(1, ch);
+    pins += fmt::format("{}{}: '{}'", pins.empty() ? "" : ", ", k, quoted);
+  }
   return fmt::format(
       "matrix: smoke\nfirmware: '{}'\nboard: {}\nkernels: [{{name: bare}}]\ntests: [ruler]\n"
       "samples: 200\nwarmup: 20\n"
       "timeouts: {{build: 600, flash: 120, capture: 60, inactivity: 15}}\n"
-      "retries: {{build: 0, flash: 0, capture: 0}}\n",
-      firmware.string(), board);
+      "retries: {{build: 0, flash: 0, capture: 0}}\n{}",
+      firmware.string(), board, pins.empty() ? "" : "expect: {" + pins + "}\n");
 }
 
 }  // namespace
@@ -108,7 +143,9 @@ Result<std::vector<SmokeResult>> run_smoke(const SmokeRequest& req, ProcessRunne
         std::filesystem::absolute(req.out) / ("smoke-" + inst.board + ".yaml");
     std::error_code ec;
     std::filesystem::create_directories(matrix_file.parent_path(), ec);
-    if (auto w = write_file_atomic(matrix_file, smoke_matrix(inst.board, firmware)); !w.ok()) {
+    const auto [expect, shipped] = shipped_expect(firmware, inst.board);
+    if (auto w = write_file_atomic(matrix_file, smoke_matrix(inst.board, firmware, expect));
+        !w.ok()) {
       return make_error(ErrorKind::kCannotWrite, w.error().message);
     }
     auto lm = matrix::load_matrix(matrix_file);
@@ -139,6 +176,7 @@ Result<std::vector<SmokeResult>> run_smoke(const SmokeRequest& req, ProcessRunne
     r.serial_port = inst.serial_port;
     r.baud = inst.baud;
     r.run_dir = prepared->dir.root();
+    r.pins_from = shipped;
     if (o.results.empty()) {
       r.status = store::JobStatus::kInterrupted;
       r.reason = "interrupted";
@@ -147,6 +185,7 @@ Result<std::vector<SmokeResult>> run_smoke(const SmokeRequest& req, ProcessRunne
       r.status = j.status;
       r.reason = j.reason;
       r.conditions = j.conditions;
+      r.pins = j.expect;
       if (!j.attempts.empty()) r.bytes = j.attempts.back().capture_bytes;
     }
     r.hints = smoke_hints(r);
@@ -178,6 +217,8 @@ std::string format_smoke(const std::vector<SmokeResult>& results) {
                                 r.serial_port.empty() ? "" : " on " + r.serial_port));
       row("start", condition(r, "start"));
     }
+    row("pinned", fmt::format("{} conditions (the board's{})", r.pins.size(),
+                              r.pins_from.empty() ? "" : " and " + r.pins_from.string() + "'s"));
     row("bytes", std::to_string(r.bytes));
     row("run", r.run_dir.string());
     for (const auto& h : r.hints) s += "  hint: " + h + "\n";

@@ -35,6 +35,10 @@ struct SmokeResult {
   uint64_t bytes = 0;                             // captured by the last attempt
   std::vector<std::string> hints;
   std::filesystem::path run_dir;
+  // The CONFIG pins the capture was verified against: the board's
+  // (RB_BOARD_EXPECT_*) and the `expect:` of its shipped matrix, pins_from.
+  std::map<std::string, std::string> pins;
+  std::filesystem::path pins_from;
 };
 
 // The hints a smoke result calls for: no byte at all (wiring, for the

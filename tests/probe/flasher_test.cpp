@@ -65,15 +65,17 @@ TEST_F(ProbeBackends, OpenocdProgramsVerifiesThenReleasesWithDebugDisabled) {
   auto session = flasher->program(ctx_);
   ASSERT_TRUE(session.ok()) << session.error().message;
   EXPECT_EQ(joined(fake.calls.at(0)),
-            "openocd -f interface/stlink.cfg -c adapter serial 066AFF -f target/stm32f4x.cfg -c "
-            "program " +
-                ctx_.elf.string() + " verify -c reset halt -c shutdown");
+            "openocd -c gdb_port disabled -c tcl_port disabled -c telnet_port disabled -f "
+            "interface/stlink.cfg -c adapter serial 066AFF -f target/stm32f4x.cfg -c "
+            "program fw.elf verify -c reset halt -c shutdown");
+  EXPECT_EQ(fake.cwds.at(0), dir_);  // the image by its name, in its directory
   EXPECT_EQ((*session)->serial_port(), ctx_.board.serial_port);
   EXPECT_TRUE((*session)->port_survives_release());
   ASSERT_TRUE((*session)->release().ok());
   std::string release = joined(fake.calls.at(1));
-  EXPECT_NE(release.find("-c init -c reset halt -c mww 0xE0042004 0 -c mww 0xE000EDFC 0 -c mww "
-                         "0xE000EDF0 0xA05F0000 -c shutdown"),
+  EXPECT_NE(release.find("-c init -c halt -c mww 0x40023874 0x01000000 -c reset halt -c mww "
+                         "0xE0042004 0 -c mww 0xE000EDFC 0 -c mww 0xE000EDF0 0xA05F0000 -c "
+                         "shutdown"),
             std::string::npos)
       << release;
   EXPECT_EQ((*session)->commands().size(), 2u);
@@ -100,9 +102,9 @@ TEST_F(ProbeBackends, OpenocdReloadHaltsWithoutProgramming) {
   ASSERT_TRUE(session.ok()) << session.error().message;
   ASSERT_EQ(fake.calls.size(), 1u);
   EXPECT_EQ(joined(fake.calls.at(0)),
-            "openocd -f interface/stlink.cfg -c adapter serial 066AFF -f target/stm32f4x.cfg -c "
-            "init -c reset halt "
-            "-c shutdown");
+            "openocd -c gdb_port disabled -c tcl_port disabled -c telnet_port disabled -f "
+            "interface/stlink.cfg -c adapter serial 066AFF -f target/stm32f4x.cfg -c init -c "
+            "reset halt -c shutdown");
   fake.on("openocd", "mww", 0, "");
   ASSERT_TRUE((*session)->release().ok());
   EXPECT_NE(joined(fake.calls.at(1)).find("mww 0xE000EDF0 0xA05F0000"), std::string::npos);
@@ -183,14 +185,16 @@ TEST_F(ProbeBackends, PyocdLoadsComparesAndResets) {
   ctx_.board.reset = matrix::ResetMethod::kHardware;
   auto session = make_flasher("pyocd", fake)->program(ctx_);
   ASSERT_TRUE(session.ok()) << session.error().message;
-  EXPECT_EQ(joined(fake.calls.at(0)), "pyocd load -t stm32f407vgtx -u 066AFF " + ctx_.elf.string());
-  EXPECT_EQ(joined(fake.calls.at(1)),
-            "pyocd cmd -t stm32f407vgtx -u 066AFF -c compare 0x08000000 " + ctx_.bin.string() +
-                " -c reset halt");
+  const std::string j = " -j " + dir_.string();
+  EXPECT_EQ(joined(fake.calls.at(0)), "pyocd load -t stm32f407vgtx -u 066AFF" + j + " fw.elf");
+  EXPECT_EQ(joined(fake.calls.at(1)), "pyocd cmd -t stm32f407vgtx -u 066AFF" + j +
+                                          " -c compare 0x08000000 fw.bin -c reset halt");
   ASSERT_TRUE((*session)->release().ok());
   EXPECT_EQ(joined(fake.calls.at(2)),
-            "pyocd cmd -t stm32f407vgtx -u 066AFF -c halt -c write32 0xE0042004 0 -c write32 "
-            "0xE000EDFC 0 -c write32 0xE000EDF0 0xA05F0000 -c reset hardware");
+            "pyocd cmd -t stm32f407vgtx -u 066AFF" + j +
+                " -c halt -c write32 0x40023874 0x01000000 -c reset halt hardware -c write32 "
+                "0xE0042004 0 -c write32 0xE000EDFC 0 -c write32 0xE000EDF0 0xA05F0000");
+  EXPECT_EQ(fake.cwds, (std::vector<std::filesystem::path>{dir_, dir_, dir_}));
 }
 
 TEST_F(ProbeBackends, PyocdReloadHaltsWithoutLoading) {
@@ -201,7 +205,8 @@ TEST_F(ProbeBackends, PyocdReloadHaltsWithoutLoading) {
   auto session = make_flasher("pyocd", fake)->reload(ctx_);
   ASSERT_TRUE(session.ok()) << session.error().message;
   ASSERT_EQ(fake.calls.size(), 1u);
-  EXPECT_EQ(joined(fake.calls.at(0)), "pyocd cmd -t stm32f407vgtx -u 066AFF -c reset halt");
+  EXPECT_EQ(joined(fake.calls.at(0)),
+            "pyocd cmd -t stm32f407vgtx -u 066AFF -j " + dir_.string() + " -c reset halt");
 }
 
 TEST_F(ProbeBackends, PyocdCompareMismatchIsAFailureDespiteExitZero) {
@@ -223,13 +228,11 @@ TEST_F(ProbeBackends, SequencesMatchTheGoldenFile) {
   install_stub("openocd");
   install_stub("pyocd");
   std::string text;
-  auto show = [&](const std::vector<std::string>& argv) {
-    std::string line = joined(argv);
-    for (const auto& [path, name] :
-         {std::pair{ctx_.elf.string(), "ELF"}, {ctx_.bin.string(), "BIN"}}) {
-      for (size_t at; (at = line.find(path)) != std::string::npos;)
-        line.replace(at, path.size(), name);
-    }
+  // "(in DIR)": the tool runs in the image's directory.
+  auto show = [&](const std::vector<std::string>& argv, const std::filesystem::path& cwd) {
+    std::string line = (cwd.empty() ? "" : "(in " + cwd.string() + ") ") + joined(argv);
+    for (size_t at; (at = line.find(dir_.string())) != std::string::npos;)
+      line.replace(at, dir_.string().size(), "DIR");
     return line;
   };
   struct Case {
@@ -242,8 +245,10 @@ TEST_F(ProbeBackends, SequencesMatchTheGoldenFile) {
        {Case{"openocd", "target/stm32f4x.cfg", matrix::ResetMethod::kSystem, false},
         Case{"openocd", "target/stm32f4x.cfg", matrix::ResetMethod::kHardware, false},
         Case{"openocd", "target/stm32f4x.cfg", matrix::ResetMethod::kSystem, true},
-        Case{"pyocd", "stm32f407vg", matrix::ResetMethod::kSystem, false},
-        Case{"pyocd", "stm32f407vg", matrix::ResetMethod::kHardware, false}}) {
+        Case{"openocd", "target/stm32f4x.cfg", matrix::ResetMethod::kHardware, true},
+        Case{"pyocd", "stm32f407vgtx", matrix::ResetMethod::kSystem, false},
+        Case{"pyocd", "stm32f407vgtx", matrix::ResetMethod::kHardware, false},
+        Case{"pyocd", "stm32f407vgtx", matrix::ResetMethod::kSystem, true}}) {
     testing::FakeProcessRunner fake;
     fake.on(k.flasher, "", 0, "** Verified OK **\nAll 4096 bytes match.\n");
     ctx_.board.probe.target = k.target;
@@ -257,7 +262,8 @@ TEST_F(ProbeBackends, SequencesMatchTheGoldenFile) {
     ASSERT_TRUE((*session)->release().ok());
     auto again = flasher->reload(ctx_);
     ASSERT_TRUE(again.ok()) << again.error().message;
-    for (const auto& argv : fake.calls) text += show(argv) + "\n";
+    for (size_t i = 0; i < fake.calls.size(); ++i)
+      text += show(fake.calls[i], fake.cwds.at(i)) + "\n";
   }
   const std::filesystem::path golden =
       std::filesystem::path(RTOSBENCH_TEST_DATA) / "probe" / "sequences.golden";
@@ -319,6 +325,64 @@ TEST(FlasherRegistry, EveryFlasherABoardNamesIsRegistered) {
 
 namespace rb::probe {
 namespace {
+
+// Issue 30: a run directory whose path holds a space, `+`, `[`, `$` and `@`.
+// No character of it reaches a tool's command parser (OpenOCD's Tcl in every
+// `-c`, pyOCD's split_command in every commander `-c`): the tools run in the
+// image's directory and see its fixed names. The only argument holding the
+// path is pyOCD's -j, which argparse takes whole. run.e2e.probes runs the
+// real openocd's Tcl on the same command line.
+TEST_F(ProbeBackends, AnOddRunDirectoryReachesNoCommandParser) {
+  install_stub("openocd");
+  install_stub("pyocd");
+  const auto odd = dir_ / "My Bench+[1]$HOME@lab" / "jobs" / "j" / "firmware";
+  ctx_.elf = odd / "rtosbench-fw.elf";
+  ctx_.bin = odd / "rtosbench-fw.bin";
+  for (const char* flasher : {"openocd", "pyocd"}) {
+    SCOPED_TRACE(flasher);
+    testing::FakeProcessRunner fake;
+    fake.on(flasher, "", 0, "** Verified OK **\nAll 4096 bytes match.\n");
+    ctx_.board.probe.target =
+        std::string(flasher) == "openocd" ? "target/stm32f4x.cfg" : "stm32f407vgtx";
+    auto f = make_flasher(flasher, fake);
+    auto session = f->program(ctx_);
+    ASSERT_TRUE(session.ok()) << session.error().message;
+    ASSERT_TRUE((*session)->release().ok());
+    ASSERT_TRUE(f->reload(ctx_).ok());
+    ASSERT_EQ(fake.calls.size(), std::string(flasher) == "openocd" ? 3u : 4u);
+    for (size_t i = 0; i < fake.calls.size(); ++i) {
+      EXPECT_EQ(fake.cwds.at(i), odd);
+      const auto& argv = fake.calls[i];
+      for (size_t k = 1; k < argv.size(); ++k) {
+        if (argv[k - 1] == "-j") {
+          EXPECT_EQ(argv[k], odd.string());
+          continue;
+        }
+        EXPECT_EQ(argv[k].find("My Bench"), std::string::npos) << joined(argv);
+        if (argv[k - 1] == "-c") {
+          // Nothing either parser treats as syntax: words split at spaces only.
+          EXPECT_EQ(argv[k].find_first_of(";!@#$%^&*()+=[]{}|<>,?\"'\\"), std::string::npos)
+              << argv[k];
+        }
+      }
+    }
+    const auto& first = joined(fake.calls.at(0));
+    EXPECT_NE(first.find(std::string(flasher) == "openocd" ? "program rtosbench-fw.elf verify"
+                                                           : " rtosbench-fw.elf"),
+              std::string::npos)
+        << first;
+  }
+}
+
+TEST_F(ProbeBackends, AnImageNameAParserWouldSplitIsRefused) {
+  install_stub("openocd");
+  testing::FakeProcessRunner fake;
+  ctx_.elf = dir_ / "fw [1].elf";
+  auto session = make_flasher("openocd", fake)->program(ctx_);
+  ASSERT_FALSE(session.ok());
+  EXPECT_NE(session.error().message.find("must be [A-Za-z0-9_.-]"), std::string::npos);
+  EXPECT_TRUE(fake.calls.empty());
+}
 
 TEST(OpenocdTcl, ASerialIsOneTclWordWhateverItHolds) {
   EXPECT_EQ(tcl_word("066AFF"), "066AFF");

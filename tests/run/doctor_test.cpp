@@ -425,6 +425,94 @@ TEST_F(Doctor, ABusyPortNamesItsHolder) {
   EXPECT_EQ(find(f, "serial of disco-1")->level, Finding::Level::kOk);
 }
 
+// A process holding the probe's USB node (an IDE's gdb server, a forgotten
+// openocd) is named: the flasher could not claim the probe.
+TEST_F(Doctor, ABusyProbeNamesItsHolder) {
+  const auto node = root_ / "dev" / "bus" / "usb" / "001" / "005";
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  pid_t child = ::fork();
+  if (child == 0) {
+    int fd = ::open(node.c_str(), O_RDWR);
+    char c = fd >= 0 ? 'y' : 'n';
+    if (::write(ready[1], &c, 1) != 1) ::_exit(2);
+    ::pause();
+    ::_exit(0);
+  }
+  ::close(ready[1]);
+  char c = 0;
+  ASSERT_EQ(::read(ready[0], &c, 1), 1);
+  ::close(ready[0]);
+  ASSERT_EQ(c, 'y');
+  DoctorInputs in;
+  in.sys_root = root_;
+  in.bench = bench("066AFF", "/dev/serial/by-id/usb-STM-if02");
+  auto f = run_doctor(in, fake_);
+  ::kill(child, SIGKILL);
+  ::waitpid(child, nullptr, 0);
+  const Finding* usb = find(f, "USB access to the probe of disco-1");
+  ASSERT_NE(usb, nullptr);
+  EXPECT_EQ(usb->level, Finding::Level::kError);
+  EXPECT_NE(usb->detail.find("held open by pid " + std::to_string(child)), std::string::npos)
+      << usb->detail;
+  EXPECT_NE(usb->fix.find("kill " + std::to_string(child)), std::string::npos);
+  f = run_doctor(in, fake_);
+  EXPECT_EQ(find(f, "USB access to the probe of disco-1")->level, Finding::Level::kOk);
+}
+
+// The power cycle's hub, as uhubctl lists it (this fake answers; the real
+// uhubctl runs in run.e2e.doctor_configs): per-port switching and the port.
+TEST_F(Doctor, ThePowerCycleHubMustSwitchTheNamedPort) {
+  auto bin = root_ / "bin";
+  std::filesystem::create_directories(bin);
+  std::ofstream(bin / "uhubctl") << "#!/bin/sh\nexit 99\n";
+  std::filesystem::permissions(bin / "uhubctl", std::filesystem::perms::owner_all);
+  const std::string saved = std::getenv("PATH");
+  setenv("PATH", (bin.string() + ":" + saved).c_str(), 1);
+  auto b = matrix::parse_bench(R"(bench: lab
+boards:
+  - id: disco-1
+    board: stm32f407-disco
+    flasher: openocd
+    probe: {serial: "066AFF"}
+    serial: {port: "/dev/serial/by-id/usb-STM-if02"}
+    reset: power-cycle
+    power_cycle: uhubctl -l 1-1 -p 2 -a cycle -d 3
+)",
+                               "lab.yaml");
+  ASSERT_TRUE(b.ok());
+  DoctorInputs in;
+  in.sys_root = root_;
+  in.bench = b.value;
+  auto level_of = [&](const std::string& output, int rc) {
+    testing::FakeProcessRunner hub;
+    hub.on("uhubctl", "-l 1-1 -p 2", rc, output);
+    hub.rules.insert(hub.rules.end(), fake_.rules.begin(), fake_.rules.end());
+    auto f = run_doctor(in, hub);
+    const Finding* p = find(f, "power cycle of disco-1");
+    return p ? std::string(to_string(p->level)) + ": " + p->detail : std::string("none");
+  };
+  const std::string hub =
+      "Current status for hub 1-1 [2109:2817 VIA Labs, Inc. USB2.0 Hub, USB 2.10, 4 ports, ";
+  EXPECT_EQ(
+      level_of(hub + "ppps]\n  Port 2: 0503 power highspeed enable connect\n", 0).substr(0, 3),
+      "ok:");
+  EXPECT_EQ(level_of(hub + "ganged]\n  Port 2: 0503 power\n", 0).substr(0, 6), "error:");
+  std::string other = level_of(hub + "ppps]\n  Port 1: 0100 power\n", 0);
+  EXPECT_NE(other.find("does not list hub 1-1 port 2"), std::string::npos) << other;
+  std::string none = level_of("No compatible devices detected at location 1-1!\n", 1);
+  EXPECT_NE(none.find("error: `uhubctl -l 1-1 -p 2` does not list hub 1-1 port 2"),
+            std::string::npos)
+      << none;
+  setenv("PATH", saved.c_str(), 1);
+}
+
+TEST(StlinkFirmware, FromOpenocdsInitLine) {
+  EXPECT_EQ(stlink_firmware("Info : STLINK V2J37S7 (API v2) VID:PID 0483:3748\n"), "V2J37S7");
+  EXPECT_EQ(stlink_firmware("Info : STLINK V3J7M3B5S1 (API v3) VID:PID 0483:374F\n"), "V3J7M3B5S1");
+  EXPECT_FALSE(stlink_firmware("Error: open failed\n").has_value());
+}
+
 TEST(UdevRule, HasTheFormOfOpenocdsRules) {
   EXPECT_EQ(udev_rule("0483:374b"),
             R"(SUBSYSTEM=="usb", ATTRS{idVendor}=="0483", ATTRS{idProduct}=="374b", )"
@@ -511,21 +599,24 @@ TEST_F(Doctor, ProbeReadsTheIdcode) {
   in.probe_targets = true;
   in.bench = bench("066AFF", "/dev/serial/by-id/usb-STM-if02");
   testing::FakeProcessRunner ok;
-  ok.on("openocd", "mdw 0xE0042000", 0, "Info : ...\n0xe0042000: 10016413 \n");
+  ok.on("openocd", "mdw 0xE0042000", 0,
+        "Info : STLINK V2J37S7 (API v2) VID:PID 0483:3748\n0xe0042000: 10016413 \n");
   ok.rules.insert(ok.rules.end(), fake_.rules.begin(), fake_.rules.end());
   auto f = run_doctor(in, ok);
   const Finding* t = find(f, "target of disco-1");
   ASSERT_NE(t, nullptr);
   EXPECT_EQ(t->level, Finding::Level::kOk) << t->detail;
   EXPECT_NE(t->detail.find("revision Z"), std::string::npos);
+  EXPECT_NE(t->detail.find("ST-LINK firmware V2J37S7"), std::string::npos) << t->detail;
   bool argv_seen = false;
   for (const auto& c : ok.calls) {
     if (c.size() > 1 && c[0] == "openocd" && c.back() == "shutdown") {
       argv_seen = true;
-      EXPECT_EQ(
-          c, (std::vector<std::string>{"openocd", "-f", "interface/stlink.cfg", "-c",
-                                       "adapter serial 066AFF", "-f", "target/stm32f4x.cfg", "-c",
-                                       "init", "-c", "mdw 0xE0042000", "-c", "shutdown"}));
+      EXPECT_EQ(c, (std::vector<std::string>{
+                       "openocd", "-c", "gdb_port disabled", "-c", "tcl_port disabled", "-c",
+                       "telnet_port disabled", "-f", "interface/stlink.cfg", "-c",
+                       "adapter serial 066AFF", "-f", "target/stm32f4x.cfg", "-c", "init", "-c",
+                       "mdw 0xE0042000", "-c", "shutdown"}));
     }
   }
   EXPECT_TRUE(argv_seen);

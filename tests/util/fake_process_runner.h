@@ -3,6 +3,7 @@
 // first rule whose program (argv[0]) and argument substring match decides
 // the result. The real runner is exercised by process_test.cpp and the
 // end-to-end tests.
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -35,6 +36,7 @@ class FakeProcessRunner final : public ProcessRunner {
 
   ProcessResult run(const ProcessSpec& spec) override {
     calls.push_back(spec.argv);
+    cwds.push_back(spec.cwd);
     std::string joined;
     for (size_t i = 1; i < spec.argv.size(); ++i) joined += spec.argv[i] + " ";
     for (const auto& rule : rules) {
@@ -54,6 +56,7 @@ class FakeProcessRunner final : public ProcessRunner {
 
   std::vector<Rule> rules;
   std::vector<std::vector<std::string>> calls;
+  std::vector<std::filesystem::path> cwds;  // each run()'s working directory ("" inherited)
 };
 
 }  // namespace rb::testing

@@ -164,7 +164,9 @@ void TIM5_IRQHandler(void) {
 
 void rb_board_read_facts(struct rb_board_facts* facts) {
   facts->core_measured_hz = 0;
+  facts->irq_measured_hz = 0;
   facts->reset_cause = 0;
+  facts->has_reset_flags = 0;
   facts->flash_ws = -1;
   facts->icache = -1;
   facts->dcache = -1;

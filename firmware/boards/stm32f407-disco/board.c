@@ -2,7 +2,8 @@
  * PLL to 168 MHz, VOS scale 1, 5 flash wait states, ART caches and prefetch
  * on), DWT cycle counter enabled by the firmware itself (a debugger that
  * disconnects may leave TRCENA clear), TIM1 CC1 as the event source (timer
- * clock = core clock, rb_board_hw.h), TIM1's update as the empty interrupt,
+ * clock = core clock, rb_board_hw.h; read back from RCC_CFGR as
+ * irq_hz_measured), TIM1's update as the empty interrupt,
  * USART2 on PA2/PA3 as the console. */
 #include "rb_board.h"
 #include "rb_port.h"
@@ -17,8 +18,8 @@
 
 static uint32_t rb_csr_at_boot;
 
-/* A kernel that sets the clocks itself (NuttX, Zephyr) defines
- * RB_KERNEL_OWNS_CLOCKS: the board then only reads them back. */
+/* A kernel that sets the clocks itself (NuttX: firmware/ports/nuttx)
+ * defines RB_KERNEL_OWNS_CLOCKS: the board then only reads them back. */
 #ifndef RB_KERNEL_OWNS_CLOCKS
 static int rb_wait_set(volatile uint32_t* reg, uint32_t mask) {
   for (uint32_t i = 0; i < RB_STARTUP_SPINS; i++) {
@@ -393,9 +394,24 @@ static uint32_t rb_core_from_registers(void) {
   return (hpre & 0x8u) ? sysclk / ahb_div[hpre & 0x7u] : sysclk;
 }
 
+/* TIM1's (and TIM8's) clock from the registers: APB2 = HCLK / PPRE2
+ * (RCC_CFGR bits 15:13; 0xx: /1, 1xx: /2, /4, /8, /16), and the timers on
+ * APB2 run at APB2 when PPRE2 is /1 and at twice APB2 otherwise (RM0090
+ * 6.2, "Clocks"; the F407 has no TIMPRE). 0 when HCLK cannot be read. */
+static uint32_t rb_event_from_registers(uint32_t hclk) {
+  const uint32_t ppre2 = (RCC_CFGR >> 13) & 0x7u;
+  if (!(ppre2 & 0x4u)) {
+    return hclk;
+  }
+  return (hclk >> ((ppre2 & 0x3u) + 1u)) * 2u;
+}
+
 void rb_board_read_facts(struct rb_board_facts* facts) {
   facts->core_measured_hz = rb_core_from_registers();
+  facts->irq_measured_hz = rb_event_from_registers(facts->core_measured_hz);
   const uint32_t csr = rb_csr_at_boot;
+  facts->reset_flags = csr;
+  facts->has_reset_flags = 1;
   /* A power-on reset also sets PIN and BOR: test the specific causes first. */
   if (csr & (1u << 31)) {
     facts->reset_cause = "lpwr";

@@ -26,6 +26,10 @@ set(RB_BOARD_EXPECT_counter dwt)
 set(RB_BOARD_EXPECT_unit cycles)
 set(RB_BOARD_EXPECT_core 168000000)
 set(RB_BOARD_EXPECT_core_measured 168000000)
+# TIM1, the event timer, recomputed from RCC_CFGR's PPRE2: every interrupt
+# figure is in its ticks, so a kernel that owns the clocks (NuttX) and picks
+# another APB2 prescaler is INVALID, not twice as fast.
+set(RB_BOARD_EXPECT_irq_hz_measured 168000000)
 set(RB_BOARD_EXPECT_hse 8000000)
 set(RB_BOARD_EXPECT_flash_ws 5)
 set(RB_BOARD_EXPECT_icache 1)

@@ -16,6 +16,15 @@ expect_eq "qemu.yaml: one job per kernel port ($kernels)" "$kernels" "$(echo "$l
 expect_contains "qemu.yaml jobs" "chibios-O2-tick1000-fpu0" "$list"
 expect_eq "qemu.yaml: no port missing" "" "$(echo "$list" | grep PORT_MISSING)"
 
+# The LAVA example bench (run for real by run.e2e.lava) loads with the
+# emulated matrix: one job per kernel, on its board.
+set +e
+list=$("$RB" run --matrix "$CONFIGS/qemu.yaml" --bench "$CONFIGS/benches/lava.yaml" --list 2>&1); rc=$?
+set -e
+expect_eq "benches/lava.yaml valid" 0 "$rc"
+expect_eq "benches/lava.yaml: one job per kernel port ($kernels)" "$kernels" "$(echo "$list" | wc -l)"
+expect_contains "benches/lava.yaml jobs" "bare-O2-tick1000-fpu0" "$list"
+
 set +e
 list=$("$RB" run --matrix "$CONFIGS/f407.yaml" --list 2>&1); rc=$?
 set -e
@@ -48,6 +57,15 @@ set -e
 expect_eq "doctor with an absent probe" 1 "$rc"
 expect_contains "probe finding" "no USB debug probe with serial 0669FF000000000000000000" "$out"
 expect_contains "fix" "fix: plug the probe in" "$out"
+# The board's OpenOCD scripts, found where the real openocd finds them.
+expect_contains "openocd scripts found" "ok       openocd scripts of disco-1: interface/stlink.cfg (" "$out"
+expect_contains "the target script's place" "share/openocd/scripts/target/stm32f4x.cfg)" "$out"
+sed 's|target/stm32f4x.cfg|target/stm32f4nope.cfg|' "$DATA/run/benches/openocd.yaml" >"$WORK/nope.yaml"
+set +e
+out=$("$RB" doctor --bench "$WORK/nope.yaml" 2>&1); rc=$?
+set -e
+expect_eq "doctor with a misspelt target script" 1 "$rc"
+expect_contains "the missing script is named" "error    openocd scripts of disco-1: target/stm32f4nope.cfg not found here or in OpenOCD's script directories" "$out"
 
 set +e
 out=$(PATH=/usr/bin:/bin "$RB" doctor --bench "$DATA/run/benches/pyocd.yaml" --json 2>&1); rc=$?
@@ -71,6 +89,9 @@ set -e
 expect_eq "doctor on the external-probe bench (nothing attached)" 1 "$rc"
 expect_eq "no wiring warning for a USB-UART adapter" "" "$(echo "$out" | jq -r '.findings[] | select(.topic=="wiring of f407-1") | .level')"
 expect_eq "the adapter's port is missing" error "$(echo "$out" | jq -r '.findings[] | select(.topic=="serial of f407-1") | .level')"
+# The real uhubctl asked for the hub the power cycle names: none here.
+expect_eq "the power cycle's hub is not there" error "$(echo "$out" | jq -r '.findings[] | select(.topic=="power cycle of f407-1") | .level')"
+expect_contains "uhubctl was asked" "\`uhubctl -l 1-1 -p 2\` does not list hub 1-1 port 2" "$(echo "$out" | jq -r '.findings[] | select(.topic=="power cycle of f407-1") | .detail')"
 
 # --probe runs the real openocd: no probe here, so the target does not answer.
 set +e
@@ -78,5 +99,5 @@ out=$("$RB" doctor --bench "$DATA/run/benches/openocd.yaml" --probe --json 2>&1)
 set -e
 expect_eq "doctor --probe without a probe" 1 "$rc"
 expect_eq "the target finding is an error" error "$(echo "$out" | jq -r '.findings[] | select(.topic=="target of disco-1") | .level')"
-expect_contains "openocd's own reason" "the target does not answer: \`openocd -f interface/stlink.cfg -c \"adapter serial 0669FF000000000000000000\" -f target/stm32f4x.cfg -c init -c \"mdw 0xE0042000\" -c shutdown\`" "$(echo "$out" | jq -r '.findings[] | select(.topic=="target of disco-1") | .detail')"
+expect_contains "openocd's own reason" "the target does not answer: \`openocd -c \"gdb_port disabled\" -c \"tcl_port disabled\" -c \"telnet_port disabled\" -f interface/stlink.cfg -c \"adapter serial 0669FF000000000000000000\" -f target/stm32f4x.cfg -c init -c \"mdw 0xE0042000\" -c shutdown\`" "$(echo "$out" | jq -r '.findings[] | select(.topic=="target of disco-1") | .detail')"
 finish

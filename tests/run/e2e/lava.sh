@@ -173,22 +173,18 @@ mapfile -t ksrc < <("$RB" kernels args)
 select=()
 [[ $mode == minimal ]] && select=(--only 'bare-*' --only 'freertos-*')
 cp "$DATA/run/benches/qemu1.yaml" "$WORK/local.yaml"
-# lava_bench FILE PUBLISH_URL: a lava bench, two jobs in flight.
+# lava_bench FILE PUBLISH_URL: the shipped example, configs/benches/lava.yaml
+# (two jobs in flight), on this instance: its server, token variable,
+# publishing, poll and queue timeout (a device that never comes fails the
+# test, not ctest's timeout) replaced.
 lava_bench() {
-  cat >"$1" <<EOF
-bench: lava-e2e
-lava:
-  url: $URL
-  token_env: RTOSBENCH_LAVA_E2E_TOKEN
-  publish: {dir: $WORK/img, url: $2}
-  poll: 0.5
-  queue_timeout: 240  # a device that never comes fails the test, not ctest's timeout
-boards:
-  - id: farm-qemu
-    board: qemu-netduinoplus2
-    flasher: qemu
-    lava: {device_type: qemu, jobs: 2}
-EOF
+  sed -e "s|^  url: .*|  url: $URL|" -e 's|^  token_env: .*|  token_env: RTOSBENCH_LAVA_E2E_TOKEN|' \
+    -e "s|^  publish: .*|  publish: {dir: $WORK/img, url: $2}|" -e 's|^  poll: .*|  poll: 0.5|' \
+    -e 's|^  queue_timeout: .*|  queue_timeout: 240|' "$SRC/configs/benches/lava.yaml" >"$1"
+  local k
+  for k in "url: $URL" "token_env: RTOSBENCH_LAVA_E2E_TOKEN" "publish: {dir: $WORK/img" "poll: 0.5" "queue_timeout: 240"; do
+    grep -qF "  $k" "$1" || fail "configs/benches/lava.yaml: no lava.${k%%:*} to replace"
+  done
 }
 lava_bench "$WORK/lava.yaml" "file://$WORK/img"
 # The token bound to the server it is for (docs/lava.md): `HOST[:PORT] TOKEN`.

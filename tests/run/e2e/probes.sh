@@ -27,6 +27,61 @@ expect_eq "attempts of load 1" "1:1 1:2" "$(jq -r '[.attempts[] | "\(.load):\(.n
 expect_file "$d/jobs/$j/load-1/attempt-2/flash.log"
 expect_eq "not judged" not_judged "$(jq -r .reproducibility.verdict "$d/jobs/$j/result.json")"
 
+# Issue 30: a run directory whose path holds a space, `+`, `[`, `$` and `@`.
+# OpenOCD runs in the job's firmware directory and is given the image's fixed
+# name. The real openocd parses the real command line: a shim first in PATH
+# execs it with, just before `-c program ...`, the commands that need a
+# probe (init, reset, flash, verify_image) redefined as procs that read the
+# file they are given, so OpenOCD's own `program` (0.12's
+# src/flash/startup.tcl: the name in braces, then eval) runs on the name it
+# gets. With the path on the command line, the `[1]` in it ran as a command.
+odd='My Bench+[1]$HOME@lab'
+shim=$WORK/shim
+mkdir -p "$shim" "$WORK/$odd"
+real_openocd=$(command -v openocd)
+cat >"$shim/openocd" <<EOF
+#!/usr/bin/env bash
+args=("\$@")
+out=()
+for ((i = 0; i < \${#args[@]}; i++)); do
+  if [[ "\${args[i]}" == -c && "\${args[i + 1]:-}" == "program "* ]]; then
+    out+=(-c 'proc init {} {}' -c 'proc reset {args} {echo "(reset \$args)"}'
+          -c 'rename flash _flash; proc flash {args} {echo "(flash \$args: [file size [lindex \$args end]] bytes)"}'
+          -c 'proc verify_image {args} {echo "(verify_image \$args: [file size [lindex \$args 0]] bytes)"}')
+  fi
+  out+=("\${args[i]}")
+done
+exec "$real_openocd" "\${out[@]}"
+EOF
+chmod +x "$shim/openocd"
+# The console: a pty nobody else holds (its master kept by a helper), so
+# the job gets past the port to the release.
+/usr/bin/python3 -c 'import os, pty, sys, time
+m, s = pty.openpty(); print(os.ttyname(s), flush=True); os.close(s); time.sleep(300)' >"$WORK/pty" &
+pty_pid=$!
+for _ in $(seq 50); do [[ -s "$WORK/pty" ]] && break; sleep 0.1; done
+sed "s|port: /dev/null|port: $(cat "$WORK/pty")|" "$DATA/run/benches/openocd.yaml" >"$WORK/openocd-pty.yaml"
+PATH=$shim:$PATH rb_run --matrix "$DATA/run/probes.yaml" --bench "$WORK/openocd-pty.yaml" --out "$WORK/$odd/runs"
+kill "$pty_pid"
+d=$(run_dir "$WORK/$odd/runs")
+expect_contains "the run directory holds the odd path" "$odd" "$d"
+log=$(cat "$d/jobs/$j/attempt-1/flash.log")
+size=$(stat -c %s "$d/jobs/$j/firmware/rtosbench-fw.elf")
+expect_contains "openocd ran in the image's directory" "\$ cd \"$d/jobs/$j/firmware\" && openocd" "$log"
+expect_contains "program got the fixed name and read the image" "(flash write_image erase rtosbench-fw.elf: $size bytes)" "$log"
+expect_contains "verify_image read it" "(verify_image rtosbench-fw.elf: $size bytes)" "$log"
+expect_contains "program verified" "** Verified OK **" "$log"
+expect_eq "no Tcl error from the path" "" "$(grep -i 'invalid command name' <<<"$log" || true)"
+# No OpenOCD command line opens a port (gdb at init, tcl and telnet after the
+# configuration: openocd.c), and the release clears the reset flags before
+# its own reset.
+ports='openocd -c "gdb_port disabled" -c "tcl_port disabled" -c "telnet_port disabled" -f'
+expect_eq "every openocd command disables the three ports" \
+  "$(grep -c ' && openocd \| openocd ' <<<"$log")" "$(grep -cF "$ports" <<<"$log")"
+expect_contains "the release" '-c init -c halt -c "mww 0x40023874 0x01000000" -c "reset halt" -c "mww 0xE0042004 0"' "$log"
+expect_eq "no probe: the release (then the retry) failed" FLASH_ERROR "$(job_status "$d" $j)"
+expect_contains "the first attempt got past program to the release" "openocd release failed" "$(cat "$d/jobs/$j/result.json")"
+
 # pyocd is not installed here (and hidden from PATH if it is).
 bindir=$WORK/bin
 mkdir -p "$bindir"

@@ -21,6 +21,11 @@ d=$(run_dir "$WORK/smoke")
 r=$(ls "$d"/jobs/*/result.json)
 expect_eq "the job ran the ruler only" ruler "$(jq -r '[.series[].name] | map(select(startswith("ruler"))) | length > 0' "$r" | sed 's/true/ruler/')"
 expect_eq "the capture is valid" OK "$(jq -r .status "$r")"
+# Issue 30: smoke holds the bench to what a run pins: the board's own pins
+# and the shipped matrix's `expect:` (configs/qemu.yaml for this board).
+expect_eq "the shipped matrix's pins are pinned" "clz 0" "$(jq -r '"\(.expect.lookup) \(.expect.debugger)"' "$r")"
+expect_eq "the board's own pins too" "instructions" "$(jq -r .expect.unit "$r")"
+expect_contains "smoke says where its pins come from" "configs/qemu.yaml's)" "$OUT"
 
 set +e
 "$RB" smoke --bench "$DATA/run/benches/qemu1.yaml" --board nope --firmware "$FW" --out "$WORK/smoke" \
