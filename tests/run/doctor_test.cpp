@@ -20,6 +20,29 @@
 namespace rb::run {
 namespace {
 
+// A child process that holds `path` open until killed; its pid once the
+// file is open, -1 when it could not be opened.
+pid_t hold_open(const std::filesystem::path& path, int flags) {
+  int ready[2];
+  if (::pipe(ready) != 0) return -1;
+  pid_t child = ::fork();
+  if (child == 0) {
+    int fd = ::open(path.c_str(), flags);
+    char c = fd >= 0 ? 'y' : 'n';
+    if (::write(ready[1], &c, 1) != 1) ::_exit(2);
+    ::pause();
+    ::_exit(0);
+  }
+  ::close(ready[1]);
+  char c = 0;
+  const bool opened = ::read(ready[0], &c, 1) == 1 && c == 'y';
+  ::close(ready[0]);
+  if (opened) return child;
+  ::kill(child, SIGKILL);
+  ::waitpid(child, nullptr, 0);
+  return -1;
+}
+
 class Doctor : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -391,22 +414,9 @@ TEST_F(Doctor, PyocdWithoutTheTargetPackIsAnError) {
 
 // Another process holding the port open is named (pid and command).
 TEST_F(Doctor, ABusyPortNamesItsHolder) {
-  int ready[2];
-  ASSERT_EQ(::pipe(ready), 0);
   const std::string slave = ::ptsname(pty_);
-  pid_t child = ::fork();
-  if (child == 0) {
-    int fd = ::open(slave.c_str(), O_RDWR | O_NOCTTY);
-    char c = fd >= 0 ? 'y' : 'n';
-    if (::write(ready[1], &c, 1) != 1) ::_exit(2);
-    ::pause();
-    ::_exit(0);
-  }
-  ::close(ready[1]);
-  char c = 0;
-  ASSERT_EQ(::read(ready[0], &c, 1), 1);
-  ::close(ready[0]);
-  ASSERT_EQ(c, 'y');
+  const pid_t child = hold_open(slave, O_RDWR | O_NOCTTY);
+  ASSERT_GT(child, 0);
   DoctorInputs in;
   in.sys_root = root_;
   in.bench = bench("066AFF", "/dev/serial/by-id/usb-STM-if02");
@@ -429,21 +439,8 @@ TEST_F(Doctor, ABusyPortNamesItsHolder) {
 // openocd) is named: the flasher could not claim the probe.
 TEST_F(Doctor, ABusyProbeNamesItsHolder) {
   const auto node = root_ / "dev" / "bus" / "usb" / "001" / "005";
-  int ready[2];
-  ASSERT_EQ(::pipe(ready), 0);
-  pid_t child = ::fork();
-  if (child == 0) {
-    int fd = ::open(node.c_str(), O_RDWR);
-    char c = fd >= 0 ? 'y' : 'n';
-    if (::write(ready[1], &c, 1) != 1) ::_exit(2);
-    ::pause();
-    ::_exit(0);
-  }
-  ::close(ready[1]);
-  char c = 0;
-  ASSERT_EQ(::read(ready[0], &c, 1), 1);
-  ::close(ready[0]);
-  ASSERT_EQ(c, 'y');
+  const pid_t child = hold_open(node, O_RDWR);
+  ASSERT_GT(child, 0);
   DoctorInputs in;
   in.sys_root = root_;
   in.bench = bench("066AFF", "/dev/serial/by-id/usb-STM-if02");
