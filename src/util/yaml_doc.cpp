@@ -188,6 +188,39 @@ struct Converter {
 
 }  // namespace
 
+namespace {
+// The 1-based line of a marker that starts a second YAML document in
+// `text` (`---` after content, or content after `...`); 0 when there is none.
+int second_document_line(std::string_view text) {
+  auto marker = [](std::string_view l, std::string_view m) {
+    return l.substr(0, 3) == m && (l.size() == 3 || l[3] == ' ' || l[3] == '\t' || l[3] == '\r');
+  };
+  bool content = false, ended = false;
+  int n = 0;
+  for (size_t at = 0; at <= text.size();) {
+    size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view l = text.substr(at, end - at);
+    at = end + 1;
+    ++n;
+    const size_t first = l.find_first_not_of(" \t\r");
+    const bool blank = first == std::string_view::npos || l[first] == '#';
+    if (marker(l, "---")) {
+      if (content || ended) return n;
+      const size_t rest = l.find_first_not_of(" \t\r", 3);
+      content = rest != std::string_view::npos && l[rest] != '#';
+    } else if (marker(l, "...")) {
+      ended = content || ended;
+    } else if (!blank && !(l[0] == '%' && !content)) {
+      if (ended) return n;
+      content = true;
+    }
+    if (end == text.size()) break;
+  }
+  return 0;
+}
+}  // namespace
+
 bool parse_yaml_doc(std::string_view text, const std::string& file, YamlDoc& out,
                     std::vector<Diagnostic>& errors) {
   out.file = file;
@@ -197,18 +230,20 @@ bool parse_yaml_doc(std::string_view text, const std::string& file, YamlDoc& out
         Diagnostic{file, 0, 0, fmt::format("the file is larger than {} bytes", kMaxConfigBytes)});
     return false;
   }
-  std::vector<YAML::Node> docs;
-  try {
-    docs = YAML::LoadAll(std::string(text));
-  } catch (const YAML::Exception& e) {
-    errors.push_back(Diagnostic{file, e.mark.line + 1, e.mark.column + 1, "YAML syntax: " + e.msg});
-    return false;
-  }
-  if (docs.size() > 1) {
-    const YAML::Mark m = docs[1].Mark();
-    errors.push_back(Diagnostic{file, m.line + 1, m.column + 1,
+  // A second document is found by its column-0 marker (YAML 1.2 forbids
+  // `---` and `...` at column 0 inside any scalar), not with YAML::LoadAll,
+  // which never returns on some inputs (yaml-cpp 0.7: a lone ",").
+  if (int line = second_document_line(text); line > 0) {
+    errors.push_back(Diagnostic{file, line, 1,
                                 "the file holds more than one YAML document (a second '---'): "
                                 "only one is read, so nothing after it may be ignored"});
+    return false;
+  }
+  std::vector<YAML::Node> docs;
+  try {
+    docs.push_back(YAML::Load(std::string(text)));
+  } catch (const YAML::Exception& e) {
+    errors.push_back(Diagnostic{file, e.mark.line + 1, e.mark.column + 1, "YAML syntax: " + e.msg});
     return false;
   }
   if (docs.empty() || !docs[0].IsMap()) {
