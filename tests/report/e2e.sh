@@ -98,7 +98,7 @@ mixed)
   A=$(run_dir a) M=$(run_dir m)
   expect_status 3 "$bin" diff "$A" "$M"
   contains "$out" "bare-O2-tick1000-fpu0: REFUSED"
-  contains "$out" "kernel_version: A 'n/a' vs B '0-mixed'"
+  contains "$out" "kernel_version: A 'n/a' vs B 'mix'"
   contains "$out" "jobs only in A: bare-Os-tick1000-fpu0"
   expect_status 1 "$bin" diff --allow-mixed "$A" "$M"
   contains "$out" "mixed (allowed): kernel_version"
