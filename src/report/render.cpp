@@ -977,12 +977,19 @@ void variants(Document& d, const RunView& cur) {
           auto it = groups[g].find(values[i]);
           const SeriesValues* s =
               it == groups[g].end() ? nullptr : it->second->snap.find(h.phase, h.name);
-          auto m = s && s->unjudged.empty() ? value(*s, "median") : std::nullopt;
-          row.push_back(m ? ticks(*m) : "-");
-          if (m) {
+          // A series the board cannot measure, or that the bench moves, is
+          // shown marked and never plotted (never ranked, never judged).
+          auto m = s ? value(*s, "median") : std::nullopt;
+          const bool judged = s && s->unjudged.empty();
+          row.push_back(!m       ? "-"
+                        : judged ? ticks(*m)
+                                 : ticks(*m) + (s->unjudged.rfind("unstable", 0) == 0
+                                                    ? " (unstable)"
+                                                    : " (not a measurement)"));
+          have |= m.has_value();
+          if (m && judged) {
             line.points.emplace_back(static_cast<double>(i), *m);
             units.insert(unit_label(it->second->snap.unit));
-            have = true;
           }
         }
         if (!have) continue;
