@@ -18,11 +18,11 @@ set(RB_BOARD_EXPECT_pendsv_prio 15)
 # the reason in [A-Za-z0-9_./ -]): reports show them as "not a measurement on
 # this bench", never rank them; diff and regress never hold them against a
 # tolerance (docs/firmware.md, "Boards").
-set(RB_BOARD_NOT_MEASURED_irq_entry QEMU charges nothing for exception entry so every kernel reads the same ISR prologue)
+set(RB_BOARD_NOT_MEASURED_irq_entry QEMU charges nothing for exception entry: the figure counts the instructions from the vector to the first ruler read in the handler - the dispatcher of a kernel that routes the vector through one - not the entry latency)
 set(RB_BOARD_NOT_MEASURED_time_slice QEMU ends every slice on the tick so every kernel reads one tick)
-set(RB_BOARD_NOT_MEASURED_sleep_wake_entry QEMU charges nothing for exception entry or wake-up so every kernel reads the same ISR prologue)
-set(RB_BOARD_NOT_MEASURED_zli_entry_idle QEMU charges nothing for exception entry so every kernel reads the same ISR prologue)
-set(RB_BOARD_NOT_MEASURED_zli_entry_critical QEMU charges nothing for exception entry so every kernel reads the same ISR prologue)
+set(RB_BOARD_NOT_MEASURED_sleep_wake_entry QEMU charges nothing for exception entry or wake-up: the figure counts the instructions from the vector to the first ruler read in the handler - not the wake-up latency)
+set(RB_BOARD_NOT_MEASURED_zli_entry_idle QEMU charges nothing for exception entry: the figure counts the instructions from the vector to the first ruler read in the handler and the instructions a window with interrupts masked delays it by - not the entry latency)
+set(RB_BOARD_NOT_MEASURED_zli_entry_critical QEMU charges nothing for exception entry: the figure counts the instructions from the vector to the first ruler read in the handler and the instructions a window with interrupts masked delays it by - not the entry latency)
 # Series the emulator itself can move between two runs of one image (one line
 # each, the reason in the same characters): repeated loads are not judged on
 # them, as on the series above (docs/run.md, "Repeated loads"), and the tests

@@ -19,12 +19,17 @@
  *   delay       k_sleep(K_TICKS(n)); tick count k_uptime_ticks
  * Tick hook: Zephyr has none; SysTick's vector reaches sys_clock_isr
  * through __wrap_sys_clock_isr below (-Wl,--wrap=sys_clock_isr, app/).
- * Idle hook: CONFIG_ARM_ON_ENTER_CPU_IDLE_HOOK: Zephyr's arch_cpu_idle calls
- * z_arm_on_enter_cpu_idle() before its WFI and skips the WFI when it
- * returns false, which it does here in a periodic build: the idle thread
- * busy-waits. A tickless build (RB_CFG_TICKLESS, CONFIG_TICKLESS_KERNEL=y)
- * returns true: the idle thread sleeps in Zephyr's WFI while the SysTick
- * driver holds the tick off until the next timeout. */
+ * Idle: in a periodic build, a busy thread at the lowest application
+ * priority (below every harness task, above Zephyr's idle thread) calls
+ * rb_idle_hook in a loop with interrupts enabled, as the ThreadX port's idle
+ * task does: Zephyr's own idle thread runs its hook inside arch_cpu_idle
+ * after `cpsid i`, so an interrupt that arrives in idle would wait for the
+ * hook's PRIMASK window (idle irq_entry 25 against busy 14 under QEMU). It
+ * never blocks, so Zephyr's idle thread never runs. A tickless build
+ * (RB_CFG_TICKLESS, CONFIG_TICKLESS_KERNEL=y) has no busy thread: Zephyr's
+ * idle thread calls z_arm_on_enter_cpu_idle() (CONFIG_ARM_ON_ENTER_CPU_IDLE_HOOK)
+ * before its WFI, which returns true, and sleeps in that WFI while the
+ * SysTick driver holds the tick off until the next timeout. */
 #include <zephyr/irq.h>
 #include <zephyr/kernel.h>
 
@@ -48,11 +53,12 @@ static uint32_t rb_zep_msgq_buf[RBP_MAX_QUEUES][1] __attribute__((aligned(4)));
 static struct k_mutex rb_zep_mutex[RBP_MAX_MUTEXES];
 
 /* Neutral 1 (lowest task) .. 8 (highest) onto Zephyr's preemptible
- * priorities 7 .. 0 (lower is higher; CONFIG_NUM_PREEMPT_PRIORITIES=8, the
- * idle thread at 8). Equal stays equal. */
+ * priorities 7 .. 0 (lower is higher; CONFIG_NUM_PREEMPT_PRIORITIES=9: the
+ * busy idle thread at 8, Zephyr's idle thread at 9). Equal stays equal. */
 #define RB_ZEP_PRIO(p) (RBP_PRIO_MAX - (p))
-BUILD_ASSERT(RB_ZEP_PRIO(RBP_PRIO_MIN) < CONFIG_NUM_PREEMPT_PRIORITIES,
-             "every neutral priority must be a preemptible Zephyr priority above idle");
+#define RB_ZEP_BUSY_IDLE_PRIO K_LOWEST_APPLICATION_THREAD_PRIO
+BUILD_ASSERT(RB_ZEP_PRIO(RBP_PRIO_MIN) < RB_ZEP_BUSY_IDLE_PRIO,
+             "every neutral priority must be a preemptible Zephyr priority above the busy idle");
 
 /* Zephyr's IRQ_CONNECT priority p lands in the NVIC at p + _IRQ_PRIO_OFFSET
  * (the SVC reservation): subtract it, so the test timer ends at RB_IRQ_PRIO
@@ -72,13 +78,28 @@ void __wrap_sys_clock_isr(const void* arg) {
   __real_sys_clock_isr(arg);
 }
 
-/* From every pass of the idle thread, interrupts masked (PRIMASK); false:
- * Zephyr skips its WFI, and the idle loop goes round again; true (tickless):
- * Zephyr sleeps in its WFI. */
+/* From every pass of Zephyr's idle thread, interrupts masked (PRIMASK):
+ * only a tickless build gets here (a periodic build's busy idle thread never
+ * blocks); true: Zephyr sleeps in its WFI. */
 bool z_arm_on_enter_cpu_idle(void) {
   rb_idle_hook();
-  return RB_CFG_TICKLESS != 0;
+  return true;
 }
+
+#if !RB_CFG_TICKLESS
+static struct k_thread rb_zep_idle_thread;
+static K_THREAD_STACK_DEFINE(rb_zep_idle_stack, RB_STACK_WORDS * sizeof(uint32_t));
+
+/* The periodic build's idle: never blocks, never sleeps (see the header). */
+static void rb_zep_idle_entry(void* p1, void* p2, void* p3) {
+  ARG_UNUSED(p1);
+  ARG_UNUSED(p2);
+  ARG_UNUSED(p3);
+  for (;;) {
+    rb_idle_hook();
+  }
+}
+#endif
 
 /* The test timer, connected the Zephyr way: the ISR table entry of
  * IRQ_CONNECT, run by _isr_wrapper, which exits through z_arm_int_exit. */
@@ -162,6 +183,10 @@ static void rb_zep_start(void) {
 #endif
   /* The main thread is cooperative (CONFIG_MAIN_THREAD_PRIORITY=-1): none
    * of these runs before it blocks. */
+#if !RB_CFG_TICKLESS
+  k_thread_create(&rb_zep_idle_thread, rb_zep_idle_stack, K_THREAD_STACK_SIZEOF(rb_zep_idle_stack),
+                  rb_zep_idle_entry, NULL, NULL, NULL, RB_ZEP_BUSY_IDLE_PRIO, 0, K_NO_WAIT);
+#endif
   for (int id = 0; id < RBP_MAX_TASKS; id++) {
     if (rb_zep_tid[id] != NULL) {
       k_thread_start(rb_zep_tid[id]);
