@@ -204,6 +204,11 @@ void rb_emit_check(const char* name, uint32_t rounds, uint32_t pass, uint32_t fa
  * base= naming the baseline unless base is RB_NO_BASE) and returns the median.
  * n == 0 prints NA instead. */
 uint32_t rb_emit_series(const char* name, uint32_t* samples, uint32_t n, uint32_t hz, int base);
+/* The same with another series of the test as the baseline: base= names it,
+ * base_ticks= is its median (tick_overhead's irq_dispatch over
+ * tick_irq_empty). */
+uint32_t rb_emit_series_over(const char* name, uint32_t* samples, uint32_t n, uint32_t hz,
+                             const char* base_name, uint32_t base_ticks);
 void rb_sort_u32(uint32_t* v, uint32_t n);
 /* floor(a * b / c), exact (96-bit intermediate); c > 0. */
 uint64_t rb_muldiv(uint64_t a, uint32_t b, uint64_t c);

@@ -40,7 +40,7 @@
   X(round_trip, RBP_HAS_TASKS, RB_PACE_FREE, "round_trip@ruler_loop2") \
   X(irq_latency, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR, RB_PACE_EVENT, "irq_entry event_to_task") \
   X(time_slice, RBP_HAS_TASKS | RBP_HAS_TIME_SLICE, RB_PACE_TICK, "time_slice") \
-  X(tick_overhead, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK | RB_PERIODIC_TICK, RB_PACE_TICK, "tick_irq_empty tick_overhead") \
+  X(tick_overhead, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK | RB_PERIODIC_TICK, RB_PACE_TICK, "tick_irq_empty irq_dispatch@tick_irq_empty tick_overhead") \
   X(queue, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_QUEUE, RB_PACE_FREE, "queue@ruler_loop") \
   X(mutex, RBP_HAS_TASKS | RBP_HAS_MUTEX, RB_PACE_FREE, "mutex_lock_unlock@ruler_loop2") \
   X(notify, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_NOTIFY, RB_PACE_EVENT, "notify_wake@ruler_loop notify_event_to_task") \

@@ -1,6 +1,8 @@
 /* Series output and the firmware's own statistics, with exactly the
  * arithmetic of docs/protocol.md section 4 (the host re-derives every field
  * from RAW and compares). */
+#include <stddef.h>
+
 #include "rb_harness.h"
 
 #define RB_RAW_PER_LINE 16u
@@ -85,7 +87,8 @@ static uint32_t rb_rank(uint32_t p, uint32_t d, uint32_t n) {
   return (uint32_t)(r - 1u);
 }
 
-uint32_t rb_emit_series(const char* name, uint32_t* samples, uint32_t n, uint32_t hz, int base) {
+static uint32_t rb_emit(const char* name, uint32_t* samples, uint32_t n, uint32_t hz,
+                        const char* base_name, uint32_t base_ticks) {
   if (n == 0u) {
     rb_emit_na(name, "no samples were taken");
     return 0;
@@ -142,13 +145,25 @@ uint32_t rb_emit_series(const char* name, uint32_t* samples, uint32_t n, uint32_
   rb_rec_kv_u64("p99_ns", rb_muldiv(p99, num, den));
   rb_rec_kv_u64("p999_ns", rb_muldiv(p999, num, den));
   rb_rec_kv_u64("max_ns", rb_muldiv(max, num, den));
-  if (base == RB_BASE_LOOP1) {
-    rb_rec_kv_u32("base_ticks", rb_base_ticks);
-    rb_rec_kv("base", "ruler_loop");
-  } else if (base == RB_BASE_LOOP2) {
-    rb_rec_kv_u32("base_ticks", rb_base2_ticks);
-    rb_rec_kv("base", "ruler_loop2");
+  if (base_name != NULL) {
+    rb_rec_kv_u32("base_ticks", base_ticks);
+    rb_rec_kv("base", base_name);
   }
   rb_rec_end();
   return median;
+}
+
+uint32_t rb_emit_series(const char* name, uint32_t* samples, uint32_t n, uint32_t hz, int base) {
+  if (base == RB_BASE_LOOP1) {
+    return rb_emit(name, samples, n, hz, "ruler_loop", rb_base_ticks);
+  }
+  if (base == RB_BASE_LOOP2) {
+    return rb_emit(name, samples, n, hz, "ruler_loop2", rb_base2_ticks);
+  }
+  return rb_emit(name, samples, n, hz, NULL, 0);
+}
+
+uint32_t rb_emit_series_over(const char* name, uint32_t* samples, uint32_t n, uint32_t hz,
+                             const char* base_name, uint32_t base_ticks) {
+  return rb_emit(name, samples, n, hz, base_name, base_ticks);
 }

@@ -288,8 +288,20 @@ int main(int argc, char** argv) {
     return edit(b, "RESULT,api_overhead,", ",base=ruler_loop", ",base=ruler_loop2").str();
   }());
   write("baseline_not_ruler.log", edit(named_base("ruler_loop2"), "RESULT,api_overhead,",
-                                       ",base=ruler_loop2", ",base=mutex_lock_unlock")
+                                       ",base=ruler_loop2", ",base=no_such_series")
                                       .str());
+  // base= naming another series of the log with its median (tick_overhead's
+  // irq_dispatch over tick_irq_empty): valid without the harness test table,
+  // which would name the one allowed.
+  write("baseline_other_series.log", [&] {
+    LogBuilder b = named_base("ruler_loop2");
+    const std::string m =
+        field_value(b.entries[b.find("RESULT,mutex_lock_unlock,")].text, "median_ticks");
+    const std::string bt =
+        field_value(b.entries[b.find("RESULT,api_overhead,")].text, "base_ticks");
+    b = edit(b, "RESULT,api_overhead,", ",base_ticks=" + bt, ",base_ticks=" + m);
+    return edit(b, "RESULT,api_overhead,", ",base=ruler_loop2", ",base=mutex_lock_unlock").str();
+  }());
   write("malformed_phase.log", edit(base, "PHASE,busy,", ",task=", ",tsk=").str());
 
   // ---- measurement validity ---------------------------------------------------

@@ -60,6 +60,10 @@ static inline uint32_t rb_zli_now(void) {
 
 /* Empty interrupts: TIM4's update every 27 us of virtual time. */
 #define RB_EMPTY_NAME "tim4_update"
+#define RB_EMPTY_IRQN 30u /* TIM4 */
+#define RB_EMPTY_ISR TIM4_IRQHandler
+/* Vector table entries: 16 system + 82 external (STM32F405). */
+#define RB_VECTOR_COUNT 98u
 #define RB_EMPTY_PERIOD 27000u
 /* Exception entry and exit cost nothing here, so an empty interrupt adds
  * only its handler's few instructions to a loop pass, less than

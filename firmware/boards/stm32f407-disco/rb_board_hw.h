@@ -59,6 +59,10 @@ static inline uint32_t rb_zli_now(void) {
 
 /* Empty interrupts: TIM1's update (overflow) every 65536 ticks (390 us). */
 #define RB_EMPTY_NAME "tim1_update"
+#define RB_EMPTY_IRQN 25u /* TIM1_UP_TIM10 */
+#define RB_EMPTY_ISR TIM1_UP_TIM10_IRQHandler
+/* Vector table entries: 16 system + 82 external (STM32F407). */
+#define RB_VECTOR_COUNT 98u
 
 /* Console: USART2, TX on PA2, RX on PA3 (AF7), RB_UART_BAUD 8N1 (board.cmake). */
 
