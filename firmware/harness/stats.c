@@ -148,6 +148,9 @@ uint32_t rb_emit_series(const char* name, uint32_t* samples, uint32_t n, uint32_
   } else if (base == RB_BASE_LOOP2) {
     rb_rec_kv_u32("base_ticks", rb_base2_ticks);
     rb_rec_kv("base", "ruler_loop2");
+  } else if (base == RB_BASE_ROUND) {
+    rb_rec_kv_u32("base_ticks", rb_base_round_ticks);
+    rb_rec_kv("base", "ruler_round");
   }
   rb_rec_end();
   return median;
