@@ -219,8 +219,9 @@ def check_round(funcs, words, counter):
 
 
 def normalized(insns):
-    """Instruction text without addresses and comments (literal offsets kept)."""
-    return [f"{m} {o}".strip() for _, m, o, _ in insns]
+    """Instruction text without addresses and comments (literal offsets kept;
+    a branch's target by its routine and offset, `<name+0x10>`)."""
+    return [re.sub(r"\b[0-9a-f]+ (<[^>]+>)", r"\1", f"{m} {o}".strip()) for _, m, o, _ in insns]
 
 
 def disassemble(elf):
