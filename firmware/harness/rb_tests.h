@@ -48,7 +48,7 @@
   X(yield, RBP_HAS_TASKS, RB_PACE_FREE, "yield@ruler_loop") \
   X(tick_drift, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK | RB_PERIODIC_TICK, RB_PACE_TICK, "tick_period") \
   X(idle_occupancy, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK | RBP_HAS_IDLE_HOOK | RB_PERIODIC_TICK, RB_PACE_TICK, "idle_time") \
-  X(mixed_load, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_QUEUE | RBP_HAS_MUTEX, RB_PACE_TICK, "mixed_load@ruler_loop") \
+  X(mixed_load, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_QUEUE | RBP_HAS_MUTEX, RB_PACE_TICK, "mixed_load") \
   X(heap, RBP_HAS_TASKS | RBP_HAS_HEAP, RB_PACE_FREE, "heap_alloc@ruler_loop heap_free@ruler_loop heap_alloc_mixed@ruler_loop heap_free_mixed@ruler_loop heap_free_bytes:bytes heap_largest_free:bytes heap_frag_permille:per-mille heap_alloc_ok_permille:per-mille") \
   X(zero_latency_irq, RBP_HAS_TASKS | RBP_HAS_ZERO_LATENCY_IRQ, RB_PACE_EVENT, "zli_entry_idle zli_entry_critical") \
   X(sleep_wake, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_IDLE_HOOK, RB_PACE_EVENT, "sleep_wake_entry sleep_wake stop_wake")

@@ -141,6 +141,7 @@ TEST(Catalog, HarnessTestsAreTheFirmwareTable) {
   const auto bases = c.series_baselines();
   EXPECT_EQ(bases.at("round_trip"), "ruler_round");
   EXPECT_EQ(bases.at("api_overhead"), "ruler_loop2");
+  EXPECT_EQ(bases.at("mixed_load"), "");
   EXPECT_EQ(bases.at("wake_latency"), "ruler_loop");
   EXPECT_EQ(bases.at("event_to_task"), "");
   EXPECT_EQ(c.series_unit("heap_alloc", "cycles"), "cycles");  // `@base` is not part of the unit

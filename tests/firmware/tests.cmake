@@ -70,6 +70,13 @@ add_test(NAME firmware_qemu_bare_fpu_run
 set_tests_properties(firmware_qemu_bare_fpu_run PROPERTIES
   FIXTURES_REQUIRED fw_qemu_bare_fpu LABELS firmware TIMEOUT 200)
 
+# mixed_load sees masked IPC paths: the bare port as it is against a build
+# whose queue_send masks interrupts for 8000 instructions.
+add_test(NAME firmware_qemu_mixed_load_mask
+  COMMAND ${RB_FW_TESTS}/mixed-load-mask.sh ${RTOSBENCH_BIN} ${RB_FW_SRC} ${RB_FW_WORK}/mixed-load-mask
+          ${CMAKE_GENERATOR} ${PROJECT_SOURCE_DIR})
+set_tests_properties(firmware_qemu_mixed_load_mask PROPERTIES LABELS "firmware;qemu" TIMEOUT 400)
+
 # The template port builds and runs: the ruler, and NA for everything else.
 add_test(NAME firmware_build_qemu_template
   COMMAND ${RB_FW_TESTS}/build.sh ${RB_FW_SRC} ${RB_FW_WORK}/qemu-template ${CMAKE_GENERATOR}
