@@ -33,6 +33,7 @@ volatile uint32_t rb_tick_hook_count;
 volatile uint32_t rb_idle_passes;
 uint32_t rb_base_ticks;
 uint32_t rb_base2_ticks;
+uint32_t rb_base_round_ticks;
 uint32_t rb_boot_dhcsr;
 const char* rb_start_kind = "none";
 

@@ -120,6 +120,15 @@ void rb_window1_void(void (*op)(void), struct rb_stamp* s);
  * rb_window2_rc after the second read and returns t1 - t0. */
 uint32_t rb_window2(int ida, int (*a)(int), int idb, int (*b)(int));
 extern int rb_window2_rc;
+/* round_trip's partner (lo): `rounds` rounds of a(RB_S_PARTNER) then
+ * b(RB_S_BACK), storing the rounds left into *left after each a; returns the
+ * OR of the results. Its loop is the partner's share of round_trip's window,
+ * and rb_window_round (the ruler's ruler_round) runs the same instructions
+ * after rb_window2's, with counter reads around: round_trip's baseline. ORs
+ * the results into rb_window_round_rc; returns t1 - t0. */
+int rb_round_partner(uint32_t rounds, int (*a)(int), int (*b)(int), volatile uint32_t* left);
+uint32_t rb_window_round(int (*a)(int), int (*b)(int), volatile uint32_t* left);
+extern int rb_window_round_rc;
 
 /* ---- Counters shared with the hooks -------------------------------------- */
 extern volatile uint32_t rb_tick_hook_count;
@@ -159,10 +168,12 @@ static inline uint32_t rb_bg_ticks_begin(void) {
  * (idle_occupancy, tests/idle_occupancy.c). */
 extern volatile int rb_idle_probe_on;
 void rb_idle_probe(void);
-/* ruler_loop and ruler_loop2 medians: the base_ticks of the one-call and the
- * two-call windows' series (RB_BASE_LOOP1, RB_BASE_LOOP2). */
+/* ruler_loop, ruler_loop2 and ruler_round medians: the base_ticks of the
+ * one-call and the two-call windows' series and of round_trip
+ * (RB_BASE_LOOP1, RB_BASE_LOOP2, RB_BASE_ROUND). */
 extern uint32_t rb_base_ticks;
 extern uint32_t rb_base2_ticks;
+extern uint32_t rb_base_round_ticks;
 extern uint32_t rb_boot_dhcsr;
 /* How the run was started (CONFIG start=): "host" (START with this image's
  * nonce), "manual" (a plain START). */
@@ -198,6 +209,7 @@ void rb_emit_check(const char* name, uint32_t rounds, uint32_t pass, uint32_t fa
 #define RB_NO_BASE 0
 #define RB_BASE_LOOP1 1 /* ruler_loop: one-call windows */
 #define RB_BASE_LOOP2 2 /* ruler_loop2: two-call windows */
+#define RB_BASE_ROUND 3 /* ruler_round: round_trip's window (rb_window_round) */
 #define RB_WITH_BASE RB_BASE_LOOP1
 /* Prints the RAW lines of samples[0..n) in measurement order, sorts the
  * buffer, prints the RESULT (docs/protocol.md section 4; with base_ticks and

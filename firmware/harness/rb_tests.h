@@ -24,7 +24,8 @@
  * unit) unless it names its own after a colon: bytes, per-mille. A series
  * measured through a ruler window names its baseline after an `@`: the
  * ruler series its RESULT's base= must name (ruler_loop for one call,
- * ruler_loop2 for two; the emit call's RB_BASE_LOOP1/2 says the same, and
+ * ruler_loop2 for two, ruler_round for round_trip's window, which holds the
+ * partner's loop too; the emit call's RB_BASE_LOOP1/2/ROUND says the same, and
  * `rtosbench verify` refuses a log where they differ); a series without one
  * carries no baseline. The host reads this table from the tree
  * (src/catalog): names, pacing, series, units and baselines, one entry per
@@ -34,10 +35,10 @@
 
 /* clang-format off */
 #define RB_TEST_TABLE(X) \
-  X(ruler, 0, RB_PACE_FREE, "ruler_read_pair ruler_loop ruler_loop2") \
+  X(ruler, 0, RB_PACE_FREE, "ruler_read_pair ruler_loop ruler_loop2 ruler_round") \
   X(api_overhead, RBP_HAS_TASKS, RB_PACE_FREE, "api_overhead@ruler_loop2") \
   X(wake_latency, RBP_HAS_TASKS | RBP_HAS_PREEMPTION, RB_PACE_FREE, "wake_latency@ruler_loop") \
-  X(round_trip, RBP_HAS_TASKS, RB_PACE_FREE, "round_trip@ruler_loop2") \
+  X(round_trip, RBP_HAS_TASKS, RB_PACE_FREE, "round_trip@ruler_round") \
   X(irq_latency, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR, RB_PACE_EVENT, "irq_entry event_to_task") \
   X(time_slice, RBP_HAS_TASKS | RBP_HAS_TIME_SLICE, RB_PACE_TICK, "time_slice") \
   X(tick_overhead, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK | RB_PERIODIC_TICK, RB_PACE_TICK, "tick_irq_empty irq_dispatch@tick_irq_empty tick_overhead") \
@@ -47,7 +48,7 @@
   X(yield, RBP_HAS_TASKS, RB_PACE_FREE, "yield@ruler_loop") \
   X(tick_drift, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK | RB_PERIODIC_TICK, RB_PACE_TICK, "tick_period") \
   X(idle_occupancy, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK | RBP_HAS_IDLE_HOOK | RB_PERIODIC_TICK, RB_PACE_TICK, "idle_time") \
-  X(mixed_load, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_QUEUE | RBP_HAS_MUTEX, RB_PACE_TICK, "mixed_load@ruler_loop") \
+  X(mixed_load, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_QUEUE | RBP_HAS_MUTEX, RB_PACE_TICK, "mixed_load") \
   X(heap, RBP_HAS_TASKS | RBP_HAS_HEAP, RB_PACE_FREE, "heap_alloc@ruler_loop heap_free@ruler_loop heap_alloc_mixed@ruler_loop heap_free_mixed@ruler_loop heap_free_bytes:bytes heap_largest_free:bytes heap_frag_permille:per-mille heap_alloc_ok_permille:per-mille") \
   X(zero_latency_irq, RBP_HAS_TASKS | RBP_HAS_ZERO_LATENCY_IRQ, RB_PACE_EVENT, "zli_entry_idle zli_entry_critical") \
   X(sleep_wake, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_IDLE_HOOK, RB_PACE_EVENT, "sleep_wake_entry sleep_wake stop_wake")

@@ -160,6 +160,9 @@ uint32_t rb_emit_series(const char* name, uint32_t* samples, uint32_t n, uint32_
   if (base == RB_BASE_LOOP2) {
     return rb_emit(name, samples, n, hz, "ruler_loop2", rb_base2_ticks);
   }
+  if (base == RB_BASE_ROUND) {
+    return rb_emit(name, samples, n, hz, "ruler_round", rb_base_round_ticks);
+  }
   return rb_emit(name, samples, n, hz, NULL, 0);
 }
 

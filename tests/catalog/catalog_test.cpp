@@ -139,7 +139,9 @@ TEST(Catalog, HarnessTestsAreTheFirmwareTable) {
   EXPECT_EQ(c.series_unit("wake_latency", "cycles"), "cycles");
   EXPECT_EQ(c.test("time_slice")->pacing, "tick");
   const auto bases = c.series_baselines();
-  EXPECT_EQ(bases.at("round_trip"), "ruler_loop2");
+  EXPECT_EQ(bases.at("round_trip"), "ruler_round");
+  EXPECT_EQ(bases.at("api_overhead"), "ruler_loop2");
+  EXPECT_EQ(bases.at("mixed_load"), "");
   EXPECT_EQ(bases.at("wake_latency"), "ruler_loop");
   EXPECT_EQ(bases.at("event_to_task"), "");
   EXPECT_EQ(c.series_unit("heap_alloc", "cycles"), "cycles");  // `@base` is not part of the unit
@@ -151,7 +153,7 @@ TEST(Catalog, TableBaselinesMatchTheEmitCalls) {
   const Catalog c = tree();
   const auto bases = c.series_baselines();
   std::regex emit(
-      R"re(rb_emit_series\("([a-z0-9_]+)",[^;]*,\s*(RB_NO_BASE|RB_BASE_LOOP1|RB_BASE_LOOP2|RB_WITH_BASE)\))re");
+      R"re(rb_emit_series\("([a-z0-9_]+)",[^;]*,\s*(RB_NO_BASE|RB_BASE_LOOP1|RB_BASE_LOOP2|RB_BASE_ROUND|RB_WITH_BASE)\))re");
   int seen = 0;
   for (const auto& f : fs::directory_iterator(kFirmware / "harness" / "tests")) {
     std::ifstream in(f.path());
@@ -161,6 +163,7 @@ TEST(Catalog, TableBaselinesMatchTheEmitCalls) {
     for (std::sregex_iterator it(s.begin(), s.end(), emit), end; it != end; ++it) {
       const std::string name = (*it)[1], base = (*it)[2];
       const std::string want = base == "RB_BASE_LOOP2"                             ? "ruler_loop2"
+                               : base == "RB_BASE_ROUND"                           ? "ruler_round"
                                : base == "RB_BASE_LOOP1" || base == "RB_WITH_BASE" ? "ruler_loop"
                                                                                    : "";
       ASSERT_TRUE(bases.count(name)) << name << " (" << f.path() << ") is not in rb_tests.h";

@@ -18,7 +18,7 @@ set_tests_properties(firmware_build_qemu_bare PROPERTIES
 # statistics byte-identical across runs, every series present.
 add_test(NAME firmware_qemu_bare_three_runs
   COMMAND ${RB_FW_TESTS}/qemu-runs.sh ${RTOSBENCH_BIN} ${RB_FW_WORK}/qemu-bare
-          ${RB_FW_WORK}/qemu-bare-runs 3 ${PROJECT_SOURCE_DIR} 23:4
+          ${RB_FW_WORK}/qemu-bare-runs 3 ${PROJECT_SOURCE_DIR} 24:4
           board=qemu-netduinoplus2 port=bare kernel=bare counter=tim2 unit=instructions
           nonce=${RB_FW_NONCE} debugger=0 fpu=0 tick=1000 preempt=1 slicing=1
           stack_words=512 irq_prio=14 tick_prio=15 "opt=-O2 -g0" event_clock=instructions
@@ -48,6 +48,14 @@ add_test(NAME firmware_window_disasm_rejects
 set_tests_properties(firmware_window_disasm_rejects PROPERTIES LABELS firmware TIMEOUT 60
   PASS_REGULAR_EXPRESSION "rb_window1: between the counter reads: blx r1; ldr r3, \\[r4, #8\\].*rb_window2: between the counter reads: blx r9; ldr r3, \\[sp, #12\\]; mov r4, r0; movs r0, #15; blx r3; cmp r5, r8; orr.w")
 
+# ... and round_trip's window against its baseline: the listing of round_trip
+# before ruler_round, whose window held lo's 11 loop instructions.
+add_test(NAME firmware_window_disasm_round_rejects
+  COMMAND ${RB_FW_TESTS}/window-disasm.py ${PROJECT_SOURCE_DIR}
+          --disasm ${RB_FW_TESTS}/data/window-disasm-round-rejected.txt qemu-netduinoplus2)
+set_tests_properties(firmware_window_disasm_round_rejects PROPERTIES LABELS firmware TIMEOUT 60
+  PASS_REGULAR_EXPRESSION "round_trip: its window holds 15 instruction\\(s\\): rb_window2's blx r1; mov r4, r0; mov r0, r6; blx r5 \\+ rb_round_partner's loop ldr.w r3, \\[r9\\]; adds r5, #1; orrs r4, r0; cmp r3, r5; orr.w r6, r6, r4; bhi; movs r0, #13; blx r8; mov r4, r0; movs r0, #14; blx r7; its baseline rb_window_round holds 4")
+
 # FP context: hard-float build whose tasks carry FP state; one short run.
 add_test(NAME firmware_build_qemu_bare_fpu
   COMMAND ${RB_FW_TESTS}/build.sh ${RB_FW_SRC} ${RB_FW_WORK}/qemu-bare-fpu ${CMAKE_GENERATOR}
@@ -57,10 +65,17 @@ set_tests_properties(firmware_build_qemu_bare_fpu PROPERTIES
   FIXTURES_SETUP fw_qemu_bare_fpu LABELS firmware TIMEOUT 300)
 add_test(NAME firmware_qemu_bare_fpu_run
   COMMAND ${RB_FW_TESTS}/qemu-runs.sh ${RTOSBENCH_BIN} ${RB_FW_WORK}/qemu-bare-fpu
-          ${RB_FW_WORK}/qemu-bare-fpu-runs 1 ${PROJECT_SOURCE_DIR} 12:0
+          ${RB_FW_WORK}/qemu-bare-fpu-runs 1 ${PROJECT_SOURCE_DIR} 13:0
           fpu=1 samples=2000 warmup=100 port=bare)
 set_tests_properties(firmware_qemu_bare_fpu_run PROPERTIES
   FIXTURES_REQUIRED fw_qemu_bare_fpu LABELS firmware TIMEOUT 200)
+
+# mixed_load sees masked IPC paths: the bare port as it is against a build
+# whose queue_send masks interrupts for 8000 instructions.
+add_test(NAME firmware_qemu_mixed_load_mask
+  COMMAND ${RB_FW_TESTS}/mixed-load-mask.sh ${RTOSBENCH_BIN} ${RB_FW_SRC} ${RB_FW_WORK}/mixed-load-mask
+          ${CMAKE_GENERATOR} ${PROJECT_SOURCE_DIR})
+set_tests_properties(firmware_qemu_mixed_load_mask PROPERTIES LABELS "firmware;qemu" TIMEOUT 400)
 
 # The template port builds and runs: the ruler, and NA for everything else.
 add_test(NAME firmware_build_qemu_template
@@ -70,7 +85,7 @@ set_tests_properties(firmware_build_qemu_template PROPERTIES
   FIXTURES_SETUP fw_qemu_template LABELS firmware TIMEOUT 300)
 add_test(NAME firmware_qemu_template_run
   COMMAND ${RB_FW_TESTS}/qemu-runs.sh ${RTOSBENCH_BIN} ${RB_FW_WORK}/qemu-template
-          ${RB_FW_WORK}/qemu-template-runs 1 ${PROJECT_SOURCE_DIR} 3:16
+          ${RB_FW_WORK}/qemu-template-runs 1 ${PROJECT_SOURCE_DIR} 4:16
           port=template kernel=template tick=0)
 set_tests_properties(firmware_qemu_template_run PROPERTIES
   FIXTURES_REQUIRED fw_qemu_template LABELS firmware TIMEOUT 200)

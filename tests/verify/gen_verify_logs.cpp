@@ -303,6 +303,28 @@ int main(int argc, char** argv) {
     return edit(b, "RESULT,api_overhead,", ",base=ruler_loop2", ",base=mutex_lock_unlock").str();
   }());
   write("malformed_phase.log", edit(base, "PHASE,busy,", ",task=", ",tsk=").str());
+  {
+    // round_trip against its own ruler series, ruler_round, and its pairing
+    // CHECK failing: one sample's take of BACK returned without the
+    // partner's round in it (issue 29).
+    LogBuilder b = base;
+    const size_t at = b.find("RESULT,ruler_loop,") + 1;
+    const auto round = rb::testlog::samples(11, 40, 22, 2);
+    LogBuilder add;
+    add.series("ruler_round", round, rb::testlog::kHz);
+    b.entries.insert(b.entries.begin() + static_cast<std::ptrdiff_t>(at), add.entries.begin(),
+                     add.entries.end());
+    const uint64_t m = rb::testlog::median_of(round);
+    LogBuilder rt;
+    rt.rec("TEST,round_trip");
+    rt.series("round_trip", rb::testlog::samples(12, 40, 230, 4, 100), rb::testlog::kHz, m);
+    rt.entries.back().text += ",base=ruler_round";
+    rt.rec("CHECK,round_trip_pairing,rounds=40,pass=39,fail=1,status=FAIL");
+    const size_t before = b.find("TEST,time_slice");
+    b.entries.insert(b.entries.begin() + static_cast<std::ptrdiff_t>(before), rt.entries.begin(),
+                     rt.entries.end());
+    write("round_trip_pairing.log", b.str());
+  }
 
   // ---- measurement validity ---------------------------------------------------
   write("phase_irq_task.log", edit(base, "PHASE,busy,", ",task=40,", ",task=39,").str());

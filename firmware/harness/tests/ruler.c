@@ -5,7 +5,11 @@
  *   series (wake_latency, queue; time_slice).
  * ruler_loop2: rb_window2 (counter read, two calls, counter read) with the
  *   empty operation twice; its median is the base_ticks of every two-call
- *   window's series (api_overhead, round_trip, mutex_lock_unlock).
+ *   window's series (api_overhead, mutex_lock_unlock).
+ * ruler_round: rb_window_round (counter read, rb_window2's interior, the
+ *   partner's round of round_trip as it runs inside ctl's window, counter
+ *   read) with the empty operation: four calls; its median is round_trip's
+ *   base_ticks.
  * The windows are the routines the tests use (window.c), so a series and its
  * baseline run the same machine code.
  *
@@ -55,6 +59,17 @@ void rb_test_ruler(const struct rb_test* t) {
   }
   rb_check(rb_window2_rc, "ruler: empty op (two calls)");
   rb_base2_ticks = rb_emit_series("ruler_loop2", rb_buf_a, n, RB_COUNTER_HZ, RB_NO_BASE);
+
+  rb_window_round_rc = RBP_OK;
+  volatile uint32_t left = 0;
+  for (uint32_t i = 0; i < w + n; i++) {
+    uint32_t d = rb_window_round(rb_empty_table.op, rb_empty_table.op, &left);
+    if (i >= w) {
+      rb_buf_a[i - w] = d;
+    }
+  }
+  rb_check(rb_window_round_rc, "ruler: empty op (round)");
+  rb_base_round_ticks = rb_emit_series("ruler_round", rb_buf_a, n, RB_COUNTER_HZ, RB_NO_BASE);
 
   if (rbp_port.caps & RBP_HAS_TASKS) {
     const uint32_t period = RB_COUNTER_HZ / RB_CFG_TICK_HZ;

@@ -17,6 +17,10 @@
  *   inheritance (transitive through mutex chains). Wait lists are ordered by
  *   priority, FIFO among equals; a give hands over directly to the waiter.
  * - Critical sections mask every interrupt (PRIMASK).
+ * - Test only: built with RB_BARE_TEST_MASK_SPIN=N (CMake
+ *   -DRB_BARE_TEST_MASK_SPIN=N, set by tests/firmware/mixed-load-mask.sh and
+ *   nothing else), queue_send spins N loop passes with interrupts masked: a
+ *   port whose IPC path masks too long, which mixed_load must show.
  */
 #include <stdint.h>
 
@@ -397,10 +401,21 @@ static int bare_queue_create(int id) {
   return RBP_OK;
 }
 
+#if defined(RB_BARE_TEST_MASK_SPIN) && RB_BARE_TEST_MASK_SPIN > 0
+static inline void bare_test_mask_spin(void) {
+  for (uint32_t i = 0; i < RB_BARE_TEST_MASK_SPIN; i++) {
+    __asm volatile("" ::: "memory");
+  }
+}
+#else
+static inline void bare_test_mask_spin(void) {}
+#endif
+
 static int bare_queue_send(int id, uint32_t msg) {
   BARE_CHECK_ID(id, RBP_MAX_QUEUES);
   struct bare_queue* q = &bare_queues[id];
   const uint32_t s = bare_irq_save();
+  bare_test_mask_spin();
   struct bare_task* r = bare_list_pop(&q->receivers);
   if (r) {
     r->msg = msg;
