@@ -18,7 +18,7 @@ set_tests_properties(firmware_build_qemu_bare PROPERTIES
 # statistics byte-identical across runs, every series present.
 add_test(NAME firmware_qemu_bare_three_runs
   COMMAND ${RB_FW_TESTS}/qemu-runs.sh ${RTOSBENCH_BIN} ${RB_FW_WORK}/qemu-bare
-          ${RB_FW_WORK}/qemu-bare-runs 3 ${PROJECT_SOURCE_DIR} 24:4
+          ${RB_FW_WORK}/qemu-bare-runs 3 ${PROJECT_SOURCE_DIR} 25:4
           board=qemu-netduinoplus2 port=bare kernel=bare counter=tim2 unit=instructions
           nonce=${RB_FW_NONCE} debugger=0 fpu=0 tick=1000 preempt=1 slicing=1
           stack_words=512 irq_prio=14 tick_prio=15 "opt=-O2 -g0" event_clock=instructions
