@@ -80,6 +80,15 @@ void rb_event_start(void);
 /* Stops the events; callable from the IRQ handler. No interrupt of the test
  * timer is pending afterwards. */
 void rb_event_stop(void);
+/* Called by the harness in task context after an event was handled, while
+ * the core halts between events (sleep_wake, phase wfi): a board without a
+ * hardware event time (QEMU: the update time is computed) re-arms its timer
+ * now and takes the next event's time from the counter read at that store,
+ * so every event time comes from the timer itself and an emulator that
+ * re-arms late (QEMU issue 2703) delays one sample instead of shifting every
+ * later one. A board whose hardware keeps the event time (a compare
+ * register) does nothing. Never called on irq_latency's paths. */
+void rb_event_resync(void);
 
 /* Starts periodic "empty" interrupts at priority RB_IRQ_PRIO, a period
  * shorter than a tick apart, whose handler only acknowledges its timer (no

@@ -241,9 +241,12 @@ extern void (*volatile rb_event_handler)(uint32_t event, uint32_t now);
 #define RB_CRIT_TICKS (RB_COUNTER_HZ / 50000u)
 
 /* irq_latency's phase code (phase idle: no background task) under other
- * series names: sleep_wake's phase wfi runs it with the idle hook sleeping. */
-void rb_irq_idle_phase(const char* phase, const char* entry_name, const char* task_name, uint32_t n,
-                       uint32_t w);
+ * series names, for a phase in which the core halts between events:
+ * sleep_wake's phase wfi runs it with the idle hook sleeping. After each
+ * sample hi calls rb_event_resync (rb_board.h), so each event's time comes
+ * from the board's timer even where an emulator re-arms it late. */
+void rb_irq_sleep_phase(const char* phase, const char* entry_name, const char* task_name,
+                        uint32_t n, uint32_t w);
 
 /* sleep_wake: while nonzero the idle hook sleeps (rb_sleep_idle: WFI, or the
  * board's STOP mode) after counting its pass; zero in every other test. */

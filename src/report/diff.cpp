@@ -256,11 +256,25 @@ std::string to_text(const DiffReport& r, bool all_rows) {
     std::vector<std::array<std::string, 7>> rows;
     for (const auto& s : j.series) {
       if (!s.unjudged.empty()) {
-        // Compared, not judged: one row saying why, when it changed (or every row is asked for).
+        // Shown marked, never judged: its median A and B and why, when it
+        // changed (or every row is asked for); no verdict.
         if (!all_rows && s.verdict == Verdict::kIdentical) continue;
-        rows.push_back(
-            {s.key(), "", "", "", "", "",
-             fmt::format("{}{}", s.verdict == Verdict::kIdentical ? "" : "changed, ", s.unjudged)});
+        const MetricDiff* med = nullptr;
+        for (const auto& d : s.metrics) med = std::string(d.def->name) == "median" ? &d : med;
+        std::string note = fmt::format(
+            "not judged{}: {}", s.verdict == Verdict::kIdentical ? "" : " (changed)", s.unjudged);
+        if (med && s.in_a && s.in_b) {
+          rows.push_back({s.key(), "median", opt_value(*med->def, med->a),
+                          opt_value(*med->def, med->b),
+                          med->a && med->b ? format_delta(*med->def, med->delta) : "-",
+                          format_pct(med->pct), note});
+        } else {
+          rows.push_back({s.key(), "", "", "", "", "",
+                          (s.in_a   ? "series only in A, "
+                           : s.in_b ? "series only in B, "
+                                    : "") +
+                              note});
+        }
         continue;
       }
       if (!s.in_a || !s.in_b) {
@@ -319,6 +333,9 @@ std::string to_text(const DiffReport& r, bool all_rows) {
   return out;
 }
 
+// The verdict of a series the board cannot measure or the bench moves.
+constexpr const char* kNotJudged = "not judged";
+
 json to_json(const DiffReport& r) {
   auto opt = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
   json jobs = json::array();
@@ -336,14 +353,20 @@ json to_json(const DiffReport& r) {
                {"pct", opt(d.pct)},
                {"tolerance",
                 json{{"abs", d.tolerance.abs}, {"pct", d.tolerance.pct}, {"off", d.tolerance.off}}},
-               {"verdict", to_string(d.verdict)},
+               {"verdict", s.unjudged.empty() ? to_string(d.verdict) : kNotJudged},
+               {"changed", d.verdict != Verdict::kIdentical},
                {"worse", d.worse()}};
         if (!d.a_loads.empty() || !d.b_loads.empty())
           e["loads"] = json{{"a", d.a_loads}, {"b", d.b_loads}};
         metrics.push_back(e);
       }
-      json e{{"phase", s.phase},     {"name", s.name}, {"test", s.test},
-             {"in_a", s.in_a},       {"in_b", s.in_b}, {"verdict", to_string(s.verdict)},
+      json e{{"phase", s.phase},
+             {"name", s.name},
+             {"test", s.test},
+             {"in_a", s.in_a},
+             {"in_b", s.in_b},
+             {"verdict", s.unjudged.empty() ? to_string(s.verdict) : kNotJudged},
+             {"changed", s.verdict != Verdict::kIdentical},
              {"statistics", metrics}};
       if (!s.unjudged.empty()) e["unjudged"] = s.unjudged;
       series.push_back(std::move(e));

@@ -28,6 +28,8 @@ const char* to_string(CaseOutcome o) {
       return "mixed";
     case CaseOutcome::kSkipped:
       return "skipped";
+    case CaseOutcome::kNotJudged:
+      return "not judged";
   }
   return "?";
 }
@@ -117,8 +119,24 @@ void add_job_cases(const JobSnapshot& base, const JobSnapshot* cur, bool unfinis
   for (const auto& s : diff.jobs.front().series) {
     if (!s.in_a) continue;  // a new series has no baseline
     if (!s.unjudged.empty()) {
-      // Captured and verified, but no figure of this bench to hold against a tolerance.
-      add(s.key(), CaseOutcome::kSkipped, s.unjudged);
+      // Captured and verified, but no figure of this bench to hold against a
+      // tolerance: never judged, shown with its median and why.
+      RegressCase c;
+      c.job_id = base.id;
+      c.name = s.key();
+      c.outcome = CaseOutcome::kNotJudged;
+      c.unit = !cur->unit.empty() ? cur->unit : base.unit;
+      for (const auto& m : s.metrics) {
+        if (std::string(m.def->name) != "median") continue;
+        c.def = m.def;
+        c.baseline = m.a;
+        c.current = m.b;
+        c.delta = m.delta;
+        c.pct = m.pct;
+        c.tolerance = m.tolerance;
+      }
+      c.message = fmt::format("not judged: {}", s.unjudged);
+      out.cases.push_back(std::move(c));
       continue;
     }
     if (!s.in_b) {
@@ -222,13 +240,16 @@ std::string to_junit(const RegressReport& r) {
   out += fmt::format(
       "<testsuites name=\"rtosbench regress\" tests=\"{}\" failures=\"{}\" errors=\"0\" "
       "skipped=\"{}\">\n",
-      r.cases.size(), r.failures(), r.count(CaseOutcome::kSkipped));
+      r.cases.size(), r.failures(),
+      r.count(CaseOutcome::kSkipped) + r.count(CaseOutcome::kNotJudged));
   for (const auto& job : order) {
     const auto& cases = by_job[job];
     size_t failures =
         std::count_if(cases.begin(), cases.end(), [](auto* c) { return is_failure(c->outcome); });
-    size_t skipped = std::count_if(cases.begin(), cases.end(),
-                                   [](auto* c) { return c->outcome == CaseOutcome::kSkipped; });
+    // JUnit has no "not judged": such a case is skipped, its message says why.
+    size_t skipped = std::count_if(cases.begin(), cases.end(), [](auto* c) {
+      return c->outcome == CaseOutcome::kSkipped || c->outcome == CaseOutcome::kNotJudged;
+    });
     out += fmt::format(
         "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\">\n",
         xml_escape(job), cases.size(), failures, skipped);
@@ -267,6 +288,13 @@ std::string to_junit(const RegressReport& r) {
           out += fmt::format("      <skipped message=\"{}\"/>\n", xml_escape(c->message));
           out += "    </testcase>\n";
           break;
+        case CaseOutcome::kNotJudged:
+          out += head + ">\n";
+          out += fmt::format("      <skipped message=\"{}\"/>\n", xml_escape(c->message));
+          if (!values.empty())
+            out += fmt::format("      <system-out>{}</system-out>\n", xml_escape(values));
+          out += "    </testcase>\n";
+          break;
         case CaseOutcome::kRegression:
         case CaseOutcome::kInvalid:
         case CaseOutcome::kMixed:
@@ -292,12 +320,14 @@ std::string to_markdown(const RegressReport& r) {
   out += fmt::format("Baseline `{}` vs run `{}`. Tolerances: {}.\n\n", r.baseline_id, r.run_id,
                      md_escape(r.tolerance_origin));
   out +=
-      "| checks | passed | regressions | invalid jobs | mixed conditions | improved | skipped |\n";
-  out += "|---:|---:|---:|---:|---:|---:|---:|\n";
-  out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n\n", r.cases.size(),
+      "| checks | passed | regressions | invalid jobs | mixed conditions | improved | skipped | "
+      "not judged |\n";
+  out += "|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n\n", r.cases.size(),
                      r.count(CaseOutcome::kPass), r.count(CaseOutcome::kRegression),
                      r.count(CaseOutcome::kInvalid), r.count(CaseOutcome::kMixed),
-                     r.count(CaseOutcome::kImproved), r.count(CaseOutcome::kSkipped));
+                     r.count(CaseOutcome::kImproved), r.count(CaseOutcome::kSkipped),
+                     r.count(CaseOutcome::kNotJudged));
   auto stat_table = [&](CaseOutcome which, const char* title) {
     std::vector<const RegressCase*> rows;
     std::vector<const RegressCase*> others;
@@ -324,11 +354,31 @@ std::string to_markdown(const RegressReport& r) {
       out += fmt::format("- `{}` {}: {}\n", c->job_id, c->name, md_escape(c->message));
     if (!others.empty()) out += "\n";
   };
+  // Shown with their medians and why, never a pass or a failure.
+  auto not_judged = [&] {
+    std::vector<const RegressCase*> rows;
+    for (const auto& c : r.cases)
+      if (c.outcome == CaseOutcome::kNotJudged) rows.push_back(&c);
+    if (rows.empty()) return;
+    out += "## Not judged (the board's declarations as each run recorded them)\n\n";
+    out += "| job | series | baseline median | current median | change | why |\n";
+    out += "|---|---|---:|---:|---:|---|\n";
+    for (const RegressCase* c : rows) {
+      const bool both = c->def && c->baseline && c->current;
+      out +=
+          fmt::format("| {} | {} | {} | {} | {} | {} |\n", md_escape(c->job_id), md_escape(c->name),
+                      c->def && c->baseline ? value_with_unit(*c->def, *c->baseline, c->unit) : "-",
+                      c->def && c->current ? value_with_unit(*c->def, *c->current, c->unit) : "-",
+                      both ? format_delta(*c->def, c->delta) : "-", md_escape(c->message));
+    }
+    out += "\n";
+  };
   stat_table(CaseOutcome::kRegression, "Regressions");
   stat_table(CaseOutcome::kInvalid, "Invalid or missing jobs");
   stat_table(CaseOutcome::kMixed, "Refused: pinned conditions differ");
   stat_table(CaseOutcome::kImproved, "Improved beyond tolerance (update the baseline)");
   stat_table(CaseOutcome::kSkipped, "Skipped");
+  not_judged();
   if (!r.new_jobs.empty()) {
     out += "## New jobs (not in the baseline)\n\n";
     for (const auto& j : r.new_jobs) out += fmt::format("- `{}`\n", j);
@@ -345,18 +395,23 @@ std::string to_text(const RegressReport& r) {
     if (c.outcome == CaseOutcome::kPass) continue;
     std::string tag = c.outcome == CaseOutcome::kImproved     ? "IMPROVED"
                       : c.outcome == CaseOutcome::kSkipped    ? "SKIPPED"
+                      : c.outcome == CaseOutcome::kNotJudged  ? "NOT JUDGED"
                       : c.outcome == CaseOutcome::kRegression ? "REGRESSION"
                       : c.outcome == CaseOutcome::kMixed      ? "MIXED"
                                                               : "INVALID";
-    out += fmt::format("{:<10}  {}: {}\n", tag, c.job_id, c.message);
+    if (c.outcome == CaseOutcome::kNotJudged)
+      out += fmt::format("{:<10}  {} {}: {}\n", tag, c.job_id, c.name, c.message);
+    else
+      out += fmt::format("{:<10}  {}: {}\n", tag, c.job_id, c.message);
   }
   for (const auto& j : r.new_jobs)
     out += fmt::format("{:<10}  {}: not in the baseline\n", "NEW", j);
   out += fmt::format(
-      "{} checks: {} passed, {} regressions, {} invalid, {} mixed, {} improved, {} skipped\n",
+      "{} checks: {} passed, {} regressions, {} invalid, {} mixed, {} improved, {} skipped, {} "
+      "not judged\n",
       r.cases.size(), r.count(CaseOutcome::kPass), r.count(CaseOutcome::kRegression),
       r.count(CaseOutcome::kInvalid), r.count(CaseOutcome::kMixed), r.count(CaseOutcome::kImproved),
-      r.count(CaseOutcome::kSkipped));
+      r.count(CaseOutcome::kSkipped), r.count(CaseOutcome::kNotJudged));
   const char* verdict = r.empty_baseline ? "FAIL, the baseline has no job with figures"
                         : r.refused      ? "refused, pinned conditions differ"
                                          : (r.failures() ? "FAIL" : "PASS");

@@ -27,8 +27,10 @@ enum class CaseOutcome {
   kRegression,  // worse beyond tolerance, or a statistic/series that vanished
   kInvalid,     // the job is missing, unfinished or did not end OK
   kMixed,       // pinned conditions differ (a failure unless mixed comparisons are allowed)
-  kSkipped,     // the baseline has no figures for this job (it did not end OK there), or the
-                // series is not a measurement on this bench (board.cmake)
+  kSkipped,     // the baseline has no figures for this job (it did not end OK there)
+  kNotJudged,   // a series the board declares it cannot measure or the bench moves
+                // (RB_BOARD_NOT_MEASURED_*, RB_BOARD_UNSTABLE_*, as the runs recorded them):
+                // shown with its values and why, neither a pass nor a failure
 };
 const char* to_string(CaseOutcome o);
 bool is_failure(CaseOutcome o);

@@ -34,7 +34,7 @@ std::vector<RunView> view_runs(const std::vector<Run>& runs, const ReportOptions
   for (const Run& run : runs) {
     RunView v;
     v.run = &run;
-    v.snap = snapshot_of(run);
+    v.snap = snapshot_of(run, options.catalog);
     for (size_t i = 0; i < run.results.size(); ++i) {
       JobView j;
       j.result = &run.results[i];
@@ -184,6 +184,14 @@ std::vector<std::pair<std::string, std::string>> series_order(
   return out;
 }
 
+// The mark a series the board declares it cannot measure, or that the bench
+// moves (UNSTABLE), carries wherever its value is shown: shown marked, never
+// ranked, never judged. "" for a series that is a measurement.
+std::string unjudged_mark(const SeriesValues& s) {
+  if (s.unjudged.empty()) return "";
+  return s.unjudged.rfind("unstable", 0) == 0 ? " (unstable)" : " (not a measurement)";
+}
+
 std::string series_key(const std::string& phase, const std::string& name) {
   return phase.empty() ? name : phase + "/" + name;
 }
@@ -258,8 +266,9 @@ void headline(Document& d, const RunView& cur) {
                         "measurement window run with empty operations: `ruler_loop` for one "
                         "call, `ruler_loop2` for two; Every series names each), the raw median in "
                         "parentheses{}; `n/a`: the kernel cannot be measured honestly there "
-                        "(reason under Verify); `n/m`: not a measurement on this bench (reason "
-                        "under Every series). `*`: no ruler baseline, raw median.",
+                        "(reason under Verify); `n/m`: not a measurement on this bench, `u/s`: "
+                        "the bench itself moves it (unstable; reasons under Every series). `*`: "
+                        "no ruler baseline, raw median.",
                         same ? "" : "; units differ between jobs, see the unit column"));
   if (std::any_of(jobs.begin(), jobs.end(), [](const JobView* j) { return checks_not_off(*j); })) {
     paragraph(d,
@@ -359,7 +368,9 @@ void headline(Document& d, const RunView& cur) {
             "The tests that reproduce the seeds' further findings (docs/method.md): median net "
             "of the ruler baseline where the series has one (raw in parentheses), else raw; "
             "`n/a`: the kernel has no way to express the test (reason under Verify); `-`: not "
-            "run.");
+            "run; `(unstable)`: the bench itself moves the series, `(not a measurement)`: the "
+            "bench cannot measure it (reasons under Every series): shown, never ranked or "
+            "judged.");
   Table t;
   t.head = {"kernel", "job"};
   t.align = "ll";
@@ -370,12 +381,15 @@ void headline(Document& d, const RunView& cur) {
   for (const JobView* j : jobs) {
     std::vector<std::string> row{j->snap.kernel + (checks_not_off(*j) ? " †" : ""), j->snap.id};
     for (const auto& h : kSeed) {
-      row.push_back(cell(j, h, [&](const SeriesValues& sv) -> std::string {
+      // A series the bench moves or cannot measure: its value, marked.
+      const SeriesValues* s = j->snap.find(h.phase, h.name);
+      auto f = [&](const SeriesValues& sv) -> std::string {
         auto m = value(sv, "median");
         if (!m) return "-";
         auto n = net(sv, "median");
-        return n ? fmt::format("{} ({})", ticks(*n), ticks(*m)) : ticks(*m);
-      }));
+        return (n ? fmt::format("{} ({})", ticks(*n), ticks(*m)) : ticks(*m)) + unjudged_mark(sv);
+      };
+      row.push_back(s && !s->unjudged.empty() ? f(*s) : cell(j, h, f));
     }
     t.rows.push_back(std::move(row));
   }
@@ -400,7 +414,8 @@ void every_series(Document& d, const RunView& cur) {
             "`critical` shows no p90, p99, p99.9 or p99/median: they "
             "depend on where the events fell against the masking window (see Critical phase). "
             "A series marked `(not a measurement)` is captured and verified, but this bench "
-            "cannot measure it (reasons below); it is never ranked.");
+            "cannot measure it; one marked `(unstable)` the bench itself moves, within a run or "
+            "between runs (reasons below); neither is ever ranked or judged.");
   Table t;
   t.head = {"job",   "series", "test", "n",      "min",        "median", "net",  "p90",   "p99",
             "p99.9", "max",    "avg",  "stddev", "p99/median", "base",   "unit", "source"};
@@ -416,7 +431,7 @@ void every_series(Document& d, const RunView& cur) {
       auto nm = net(s, "median");
       std::string key = s.key();
       if (!s.unjudged.empty()) {
-        key += s.unjudged.rfind("unstable", 0) == 0 ? " (unstable)" : " (not a measurement)";
+        key += unjudged_mark(s);
         reasons.insert(
             fmt::format("`{}` on board `{}`: {}", s.name, or_dash(j->snap.board), s.unjudged));
       }
@@ -434,6 +449,26 @@ void every_series(Document& d, const RunView& cur) {
         d,
         "Not ranked or judged on this bench (the board's declarations as the run recorded them):");
     list(d, {reasons.begin(), reasons.end()});
+  }
+  // Results older than the board record (docs/results.md, "board").
+  std::vector<std::string> today, unknown;
+  for (const JobView* j : jobs) {
+    if (j->snap.board_facts == JobSnapshot::BoardFacts::kToday)
+      today.push_back(fmt::format("`{}`", j->snap.id));
+    if (j->snap.board_facts == JobSnapshot::BoardFacts::kUnknown)
+      unknown.push_back(fmt::format("`{}`", j->snap.id));
+  }
+  if (!today.empty()) {
+    paragraph(d, fmt::format("These results are older than the board record: their board's "
+                             "declarations are today's firmware tree's, which may differ from "
+                             "what was true at run time: {}.",
+                             fmt::join(today, ", ")));
+  }
+  if (!unknown.empty()) {
+    paragraph(d, fmt::format("These results are older than the board record and today's firmware "
+                             "tree does not know their board: what it could not measure is "
+                             "unknown, no series of theirs is marked: {}.",
+                             fmt::join(unknown, ", ")));
   }
 }
 
@@ -513,7 +548,7 @@ void distributions(Document& d, const RunView& cur) {
       const SeriesValues* s = j->snap.find(phase, name);
       if (!s) continue;
       PlotLine line;
-      line.label = j->snap.id;
+      line.label = j->snap.id + unjudged_mark(*s);
       line.step = true;
       const RawSeries* raw = j->raw ? j->raw->find(phase, name) : nullptr;
       if (raw && !raw->values.empty()) {
@@ -839,7 +874,8 @@ void trends(Document& d, const std::vector<RunView>& runs) {
         const JobSnapshot* j = r.snap.find(id);
         const SeriesValues* s = j ? j->find(phase, name) : nullptr;
         auto m = s ? value(*s, "median") : std::nullopt;
-        row.push_back(m ? ticks(*m) : (j ? (j->status == "OK" ? "-" : j->status) : "absent"));
+        row.push_back(m ? ticks(*m) + unjudged_mark(*s)
+                        : (j ? (j->status == "OK" ? "-" : j->status) : "absent"));
       }
       row.push_back(changes.empty() ? "" : fmt::format("{}", fmt::join(changes, "; ")));
       t.rows.push_back(std::move(row));
@@ -861,7 +897,7 @@ void trends(Document& d, const std::vector<RunView>& runs) {
       for (size_t i = 0; i < runs.size(); ++i) {
         const JobSnapshot* j = runs[i].snap.find(id);
         const SeriesValues* s = j && j->status == "OK" ? j->find(h.phase, h.name) : nullptr;
-        if (!s) continue;
+        if (!s || !s->unjudged.empty()) continue;  // shown in the table, marked; never plotted
         if (auto m = value(*s, "median")) {
           line.points.emplace_back(static_cast<double>(i), *m);
           units.insert(unit_label(j->unit));
@@ -981,11 +1017,7 @@ void variants(Document& d, const RunView& cur) {
           // shown marked and never plotted (never ranked, never judged).
           auto m = s ? value(*s, "median") : std::nullopt;
           const bool judged = s && s->unjudged.empty();
-          row.push_back(!m       ? "-"
-                        : judged ? ticks(*m)
-                                 : ticks(*m) + (s->unjudged.rfind("unstable", 0) == 0
-                                                    ? " (unstable)"
-                                                    : " (not a measurement)"));
+          row.push_back(!m ? "-" : ticks(*m) + unjudged_mark(*s));
           have |= m.has_value();
           if (m && judged) {
             line.points.emplace_back(static_cast<double>(i), *m);

@@ -45,6 +45,10 @@ struct ReportOptions {
   // Re-read each job's capture for the distributions (else the statistics
   // are drawn as an approximate CDF).
   bool read_raw = true;
+  // The firmware tree a result older than the board record falls back to
+  // for its board's declarations (nullptr: matrix::default_catalog());
+  // snapshot_of.
+  const catalog::Catalog* catalog = nullptr;
 };
 
 // One job of a run as the report shows it.

@@ -137,17 +137,22 @@ Result<Run> load_run(const std::filesystem::path& dir) {
   return run;
 }
 
-store::BoardRecord board_record_of(const store::JobResult& r) {
+store::BoardRecord board_record_of(const store::JobResult& r, const catalog::Catalog* today,
+                                   JobSnapshot::BoardFacts* facts) {
+  if (facts) *facts = JobSnapshot::BoardFacts::kRecord;
   if (r.board) return *r.board;
   // A result written before runs recorded their board's declarations: the
-  // nearest there is, the firmware tree's today.
+  // nearest there is, the firmware tree's today (docs/results.md, "board").
   store::BoardRecord b;
   b.name = !r.job.board.empty() ? r.job.board
                                 : (r.conditions.count("board") ? r.conditions.at("board") : "");
+  if (facts) *facts = JobSnapshot::BoardFacts::kUnknown;
   try {
-    if (const auto* info = matrix::default_catalog().board(b.name)) {
+    const catalog::Catalog& c = today ? *today : matrix::default_catalog();
+    if (const auto* info = c.board(b.name)) {
       b.not_measured = info->not_measured;
       b.unstable = info->unstable;
+      if (facts) *facts = JobSnapshot::BoardFacts::kToday;
     }
   } catch (const std::exception&) {
   }
@@ -162,7 +167,7 @@ std::string unjudged_note(const store::BoardRecord& board, const std::string& se
   return "";
 }
 
-RunSnapshot snapshot_of(const Run& run) {
+RunSnapshot snapshot_of(const Run& run, const catalog::Catalog* today) {
   RunSnapshot snap;
   snap.id = run.id();
   snap.source = run.root.string();
@@ -183,7 +188,7 @@ RunSnapshot snapshot_of(const Run& run) {
                     ? r.job.board
                     : (r.conditions.count("board") ? r.conditions.at("board") : "");
     for (const auto& na : r.not_applicable) job.not_applicable.emplace_back(na.name, na.reason);
-    const store::BoardRecord board = board_record_of(r);
+    const store::BoardRecord board = board_record_of(r, today, &job.board_facts);
     for (const auto& s : r.series) {
       SeriesValues v;
       v.phase = s.phase;

@@ -17,6 +17,10 @@
 #include "store/result.h"
 #include "util/result.h"
 
+namespace rb::catalog {
+struct Catalog;
+}
+
 namespace rb::report {
 
 inline constexpr const char* kBaselineSchema = "rtosbench.baseline";
@@ -69,6 +73,12 @@ struct JobSnapshot {
   std::string reason;
   std::string unit;   // "cycles", "instructions" or "" when unknown
   std::string board;  // firmware/boards/<board>; "" when unknown
+  // Where the series' `unjudged` notes come from: kRecord (the result's own
+  // `board` record, written at run time), kToday (a result older than the
+  // record: today's firmware tree, which may differ from the run's) or
+  // kUnknown (neither knows the board: no series is marked).
+  enum class BoardFacts { kRecord, kToday, kUnknown };
+  BoardFacts board_facts = BoardFacts::kRecord;
   std::map<std::string, std::string>
       conditions;  // CONFIG of the capture (a baseline keeps the pinned keys)
   std::vector<SeriesValues> series;
@@ -106,11 +116,16 @@ struct Run {
 // parsed; a job without result.json is listed in `unfinished`.
 Result<Run> load_run(const std::filesystem::path& dir);
 
-RunSnapshot snapshot_of(const Run& run);
+// `today`: the firmware tree a result older than the board record falls back
+// to (nullptr: matrix::default_catalog()); a result with the record never
+// reads it.
+RunSnapshot snapshot_of(const Run& run, const catalog::Catalog* today = nullptr);
 
 // The board's declarations a result was made under: its record, or for a
-// result older than the record, the firmware tree's today.
-store::BoardRecord board_record_of(const store::JobResult& r);
+// result older than the record, the firmware tree's today (`today`, else
+// matrix::default_catalog()); `facts` says which (JobSnapshot::BoardFacts).
+store::BoardRecord board_record_of(const store::JobResult& r, const catalog::Catalog* today,
+                                   JobSnapshot::BoardFacts* facts = nullptr);
 // "not a measurement on this bench: <why>", "unstable on this bench: <why>"
 // or "" for a series the board measures.
 std::string unjudged_note(const store::BoardRecord& board, const std::string& series);

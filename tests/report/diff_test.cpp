@@ -1,5 +1,6 @@
 #include "report/diff.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
@@ -284,8 +285,9 @@ TEST(ReportDiff, NotMeasuredSeriesNeverDecideTheVerdict) {
             "not a measurement on this bench: QEMU charges nothing for exception entry");
   std::string text = to_text(r, false);
   EXPECT_NE(text.find("idle/irq_entry"), std::string::npos);
-  EXPECT_NE(text.find("changed, not a measurement on this bench: QEMU charges nothing"),
-            std::string::npos);
+  EXPECT_NE(
+      text.find("not judged (changed): not a measurement on this bench: QEMU charges nothing"),
+      std::string::npos);
   // Unchanged, it is left out unless every row is asked for.
   DiffReport same = diff_runs(make(5, 120), make(5, 120), tol, {});
   EXPECT_EQ(to_text(same, false).find("not a measurement"), std::string::npos);
@@ -295,6 +297,52 @@ TEST(ReportDiff, NotMeasuredSeriesNeverDecideTheVerdict) {
   // The measured series still decides.
   DiffReport w = diff_runs(make(5, 120), make(500, 200), tol, {});
   EXPECT_EQ(w.verdict, Verdict::kBeyond);
+}
+
+// UNSTABLE (issue 29 item 3): a series the bench itself moves, however far
+// it moved, is shown with its medians and marked, never a verdict.
+TEST(ReportDiff, UnstableSeriesAreShownMarkedAndNeverJudged) {
+  auto make = [](double wake_wfi) {
+    SeriesValues u = series("wfi", "sleep_wake", {{"n", 100}, {"median", wake_wfi}, {"p99", 900}});
+    u.unjudged = "unstable on this bench: QEMU 7.2 may warp virtual time";
+    return run("r",
+               {job("mbedos-O2", {series("", "wake_latency", {{"n", 100}, {"median", 120}}), u})});
+  };
+  const Tolerances tol = Tolerances::defaults();
+  for (double b : {996.0, 100.0}) {  // far worse, then far better
+    DiffReport r = diff_runs(make(296), make(b), tol, {});
+    EXPECT_EQ(r.verdict, Verdict::kIdentical) << b;
+    EXPECT_EQ(exit_code(r), kDiffIdentical);
+    const std::string text = to_text(r, false);
+    EXPECT_NE(text.find("not judged (changed): unstable on this bench"), std::string::npos) << text;
+    // Its median A and B are shown.
+    const size_t at = text.find("  wfi/sleep_wake ");
+    ASSERT_NE(at, std::string::npos) << text;
+    const std::string row = text.substr(at, text.find('\n', at) - at);
+    EXPECT_NE(row.find(" median "), std::string::npos) << row;
+    EXPECT_NE(row.find(" 296 "), std::string::npos) << row;
+    EXPECT_NE(row.find(fmt::format(" {} ", b)), std::string::npos) << row;
+    EXPECT_EQ(text.find("BEYOND"), std::string::npos) << text;
+    // Not counted among the statistics judged.
+    EXPECT_NE(text.find("statistics: 2 identical, 0 within, 0 beyond"), std::string::npos) << text;
+    const auto js = to_json(r);
+    EXPECT_EQ(js["verdict"], "identical");
+    EXPECT_EQ(js["jobs"][0]["verdict"], "identical");
+    EXPECT_EQ(js["jobs"][0]["series"][1]["verdict"], "not judged");
+    EXPECT_EQ(js["jobs"][0]["series"][1]["changed"], true);
+    for (const auto& m : js["jobs"][0]["series"][1]["statistics"])
+      EXPECT_EQ(m["verdict"], "not judged");
+    EXPECT_EQ(js["jobs"][0]["series"][0]["verdict"], "identical");
+  }
+  // The same change on a series the board measures decides.
+  RunSnapshot a = make(296), b = make(996);
+  a.jobs[0].series[1].unjudged.clear();
+  b.jobs[0].series[1].unjudged.clear();
+  EXPECT_EQ(diff_runs(a, b, tol, {}).verdict, Verdict::kBeyond);
+  // Marked in either run is enough: the record of each run is its truth.
+  RunSnapshot only_b = make(996);
+  EXPECT_EQ(diff_runs(a, only_b, tol, {}).verdict, Verdict::kIdentical);
+  EXPECT_EQ(diff_runs(only_b, a, tol, {}).verdict, Verdict::kIdentical);
 }
 
 TEST(ReportDiff, JsonCarriesVerdictsAndExitCode) {

@@ -7,7 +7,9 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
+#include "catalog/catalog.h"
 #include "report/markdown.h"
 #include "report/regress.h"
 #include "report/svg.h"
@@ -430,6 +432,123 @@ TEST(ReportSvg, EscapesLabelsAndHandlesNoData) {
   EXPECT_NE(s.find("no data"), std::string::npos);
   EXPECT_EQ(axis_label(1000004, 2), "1000004");
   EXPECT_EQ(axis_label(0.25, 0.05), "0.25");
+}
+
+// A run with sleep_wake (phase wfi), which the emulated board declares the
+// bench moves (UNSTABLE) and, for its entry, cannot measure; `recorded`:
+// result.json carries the board record, else it is older than the record.
+testrun::RunSpec sleep_run(const std::string& id, bool recorded) {
+  testrun::RunSpec r;
+  r.id = id;
+  r.started_at = "2026-01-03T00:00:00Z";
+  r.finished_at = "2026-01-03T00:00:59Z";
+  const std::tuple<const char*, uint32_t, uint64_t> kJobs[] = {{"bare", 10, 3},
+                                                               {"freertos", 20, 10}};
+  for (const auto& [kernel, seed, scale] : kJobs) {
+    testrun::JobSpec j{std::string(kernel) + "-O2-tick1000-fpu0", kernel};
+    j.series = testrun::kernel_series(seed, scale);
+    j.series.push_back({"sleep_wake", "wfi", "sleep_wake_entry",
+                        testrun::samples(seed + 7, 64, 5, 1), std::nullopt});
+    j.series.push_back({"sleep_wake", "wfi", "sleep_wake",
+                        testrun::samples(seed + 8, 64, 150 * scale / 10, 4), std::nullopt});
+    if (!recorded) j.board = std::nullopt;
+    r.jobs.push_back(j);
+  }
+  return r;
+}
+
+std::string markdown_of(const std::filesystem::path& root, const catalog::Catalog* today) {
+  auto run = load_run(root);
+  if (!run.ok()) return "load_run: " + run.error().message;
+  std::vector<rb::report::Run> one;
+  one.push_back(std::move(*run));
+  ReportOptions o;
+  o.catalog = today;
+  return to_markdown(build_report(view_runs(one, o)));
+}
+
+// A firmware tree whose emulated board declares other things than the
+// fixture's record: sleep_wake measured, wake_latency moved by the bench.
+catalog::Catalog changed_tree() {
+  catalog::Catalog c;
+  model::BoardInfo b;
+  b.name = "qemu-netduinoplus2";
+  b.unstable = {{"wake_latency", "a declaration made after the run"}};
+  c.boards.push_back(b);
+  return c;
+}
+
+// The record is the truth (issue 27 item 4): a run's report shows the
+// board's declarations as the run recorded them, whatever the firmware
+// tree declares today.
+TEST_F(ReportRender, RecordMatchesGoldenWhateverTheTreeDeclares) {
+  auto root = testrun::write_run(dir, sleep_run("20260103T000000Z-sleep", true));
+  const std::string md = markdown_of(root, nullptr);
+  expect_golden("report-record.md", md);
+  // UNSTABLE is shown marked in the seed table and Every series.
+  EXPECT_NE(md.find("(unstable)"), std::string::npos);
+  EXPECT_NE(md.find("`sleep_wake` on board `qemu-netduinoplus2`: unstable on this bench"),
+            std::string::npos);
+  EXPECT_EQ(md.find("older than the board record"), std::string::npos);
+  const catalog::Catalog changed = changed_tree();
+  EXPECT_EQ(markdown_of(root, &changed), md);
+}
+
+// A result older than the record falls back to today's tree, with a note;
+// a board today's tree does not know leaves every series unmarked, and says so.
+TEST(ReportRecord, OldResultsFallBackToTodaysTreeWithANote) {
+  auto dir = testrun::temp_dir("render-old");
+  auto root = testrun::write_run(dir, sleep_run("20260103T000000Z-old", false));
+  const catalog::Catalog changed = changed_tree();
+  const std::string md = markdown_of(root, &changed);
+  EXPECT_NE(md.find("These results are older than the board record: their board's declarations "
+                    "are today's firmware tree's"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("`wake_latency` on board `qemu-netduinoplus2`: unstable on this bench: a "
+                    "declaration made after the run"),
+            std::string::npos);
+  EXPECT_EQ(md.find("`sleep_wake` on board"), std::string::npos);
+  catalog::Catalog none;
+  const std::string unknown = markdown_of(root, &none);
+  EXPECT_NE(unknown.find("today's firmware tree does not know their board"), std::string::npos);
+  EXPECT_EQ(unknown.find(" on board `qemu-netduinoplus2`:"), std::string::npos);
+  // With the record, the same run reads as it was made.
+  auto recorded = testrun::write_run(dir, sleep_run("20260103T000000Z-rec", true));
+  EXPECT_NE(markdown_of(recorded, &none).find("`sleep_wake` on board"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+// The tickless axis (issue 29 item 3): its table shows the unstable
+// sleep_wake marked, its plots leave it out; a measured series is plotted.
+TEST(ReportRecord, TicklessAxisShowsUnstableMarkedAndNeverPlotsIt) {
+  auto dir = testrun::temp_dir("render-tickless");
+  testrun::RunSpec spec = sleep_run("20260104T000000Z-tickless", true);
+  spec.jobs[0].id = "freertos-O2-tick1000-fpu0";
+  spec.jobs[0].kernel = "freertos";
+  spec.jobs[1].id = "freertos-O2-tick1000-fpu0-tickless";
+  spec.jobs[0].config["tickless"] = "0";
+  spec.jobs[1].config["tickless"] = "1";
+  auto run = load_run(testrun::write_run(dir, spec));
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  std::vector<rb::report::Run> one;
+  one.push_back(std::move(*run));
+  const Document d = build_report(view_runs(one, ReportOptions{}));
+  const std::string md = to_markdown(d);
+  ASSERT_NE(md.find("### tickless idle (CONFIG tickless)"), std::string::npos) << md;
+  const size_t at = md.find("| freertos | wfi/sleep_wake |");
+  ASSERT_NE(at, std::string::npos) << md;
+  const std::string row = md.substr(at, md.find('\n', at) - at);
+  EXPECT_NE(row.find("47 (unstable) | 151 (unstable) |"), std::string::npos) << row;
+  bool wake_plotted = false, sleep_plotted = false;
+  for (const auto& b : d.blocks) {
+    if (b.kind != Block::Kind::kPlot) continue;
+    wake_plotted |= b.text.find("wake_latency: median against tickless idle") != std::string::npos;
+    sleep_plotted |= b.text.find("sleep_wake: median against") != std::string::npos;
+  }
+  EXPECT_TRUE(wake_plotted);
+  EXPECT_FALSE(sleep_plotted);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

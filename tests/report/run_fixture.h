@@ -35,6 +35,28 @@ struct SeriesSpec {
   std::optional<uint64_t> base;  // base_ticks of the RESULT
 };
 
+// The board record the fixture's results carry, as the run pipeline writes
+// it (result.json `board`): the declarations of the emulated board frozen
+// here, so a report of a fixture run never depends on today's board.cmake.
+inline store::BoardRecord fixture_board() {
+  store::BoardRecord b;
+  b.name = "qemu-netduinoplus2";
+  b.not_measured = {
+      {"irq_entry",
+       "QEMU charges nothing for exception entry so every kernel reads the same ISR prologue"},
+      {"time_slice", "QEMU ends every slice on the tick so every kernel reads one tick"},
+      {"sleep_wake_entry",
+       "QEMU charges nothing for exception entry or wake-up so every kernel "
+       "reads the same ISR prologue"}};
+  b.unstable = {{"sleep_wake",
+                 "QEMU 7.2 may warp virtual time while the core is halted in WFI - QEMU "
+                 "issue 2703"},
+                {"sleep_wake_entry",
+                 "QEMU 7.2 may warp virtual time while the core is halted in WFI - "
+                 "QEMU issue 2703"}};
+  return b;
+}
+
 struct JobSpec {
   std::string id;
   std::string kernel;
@@ -52,6 +74,8 @@ struct JobSpec {
   nlohmann::json loads;                 // written as `loads` when not null
   nlohmann::json spread;                // written as `spread` when not null
   nlohmann::json reproducibility;       // written as `reproducibility` when not null
+  // result.json `board`; std::nullopt: a result older than the record.
+  std::optional<store::BoardRecord> board = fixture_board();
 };
 
 struct RunSpec {
@@ -225,6 +249,7 @@ inline std::filesystem::path write_run(const std::filesystem::path& parent, cons
     r.job.id = j.id;
     r.job.kernel = j.kernel;
     r.job.board = "qemu-netduinoplus2";
+    r.board = j.board;
     r.job.variant = {{"opt", j.opt}, {"tick_hz", std::to_string(j.tick_hz)}};
     r.job.kernel_version = "n/a";
     r.kernel_source = store::KernelSource{};

@@ -88,6 +88,25 @@ void rb_event_stop(void) {
   __asm volatile("dsb\n\tisb" ::: "memory");
 }
 
+/* QEMU 7.2 re-arms an update from the moment its timer callback ran
+ * (virtual time then + ARR); a warp of the halted core's virtual time (QEMU
+ * issue 2703) can run that callback late, and the updates then step later
+ * for good while the computed times do not: every later sample grows by the
+ * step (Mbed OS sleep_wake_entry 5, 180, 355, 530 in one run). Re-armed here
+ * the next update is RB_EVENT_PERIOD counts after this store, read from the
+ * counter, whatever the callback did. */
+void rb_event_resync(void) {
+  uint32_t before;
+  __asm volatile(
+      "ldr %0, [%1, #0x24]\n\t"
+      "str %2, [%1, #0x2c]\n\t"
+      : "=&r"(before)
+      : "r"(TIM3_BASE), "r"(RB_EVENT_PERIOD)
+      : "memory");
+  rb_ev_origin = before + 1u; /* the count at the ARR store */
+  rb_ev_next = rb_ev_origin + RB_EVENT_PERIOD;
+}
+
 void TIM3_IRQHandler(void) {
   const uint32_t now = rb_event_now();
   TIM_SR(TIM3_BASE) = 0;

@@ -90,29 +90,38 @@ void rb_event_irq(uint32_t event, uint32_t now) {
   rbp_port.isr_exit();
 }
 
-static void rb_irq_receiver(void) {
-  int rc = RBP_OK;
-  for (;;) {
-    rc |= rbp_port.sem_take(RB_S_IRQ);
-    const uint32_t now = rb_event_now();
-    if (rb_irq_abort) {
-      break;
-    }
-    const uint32_t j = rb_task_n;
-    const uint32_t lat = (now - rb_irq_event) & RB_EVENT_MASK;
-    if (rb_irq_n != j + 1u || lat >= RB_EVENT_PERIOD) {
-      rb_irq_bad++;
-    }
-    if (j >= rb_irq_warmup) {
-      rb_buf_b[j - rb_irq_warmup] = lat;
-    }
-    rb_task_n = j + 1u;
-    if (j + 1u == rb_irq_total) {
-      break;
-    }
+/* hi's loop, written once for two functions: rb_irq_receiver (irq_latency's
+ * phases, code unchanged) and rb_irq_receiver_resync (sleep_wake's phase
+ * wfi), which after each sample lets the board take the next event's time
+ * from its timer (rb_event_resync, rb_board.h), off every measured path. */
+#define RB_IRQ_RECEIVER(fn, after_sample)                        \
+  static void fn(void) {                                         \
+    int rc = RBP_OK;                                             \
+    for (;;) {                                                   \
+      rc |= rbp_port.sem_take(RB_S_IRQ);                         \
+      const uint32_t now = rb_event_now();                       \
+      if (rb_irq_abort) {                                        \
+        break;                                                   \
+      }                                                          \
+      const uint32_t j = rb_task_n;                              \
+      const uint32_t lat = (now - rb_irq_event) & RB_EVENT_MASK; \
+      if (rb_irq_n != j + 1u || lat >= RB_EVENT_PERIOD) {        \
+        rb_irq_bad++;                                            \
+      }                                                          \
+      if (j >= rb_irq_warmup) {                                  \
+        rb_buf_b[j - rb_irq_warmup] = lat;                       \
+      }                                                          \
+      rb_task_n = j + 1u;                                        \
+      after_sample;                                              \
+      if (j + 1u == rb_irq_total) {                              \
+        break;                                                   \
+      }                                                          \
+    }                                                            \
+    rb_irq_rc |= rc;                                             \
   }
-  rb_irq_rc |= rc;
-}
+
+RB_IRQ_RECEIVER(rb_irq_receiver, (void)0)
+RB_IRQ_RECEIVER(rb_irq_receiver_resync, rb_event_resync())
 
 static void rb_bg_busy(void) {
   uint32_t x = 1u;
@@ -168,7 +177,7 @@ static void rb_irq_delay_fields(const char* prefix, const uint32_t* v, uint32_t 
 }
 
 static void rb_irq_phase(const char* phase, const char* entry_name, const char* task_name,
-                         rb_role_fn background, uint32_t n, uint32_t w) {
+                         rb_role_fn background, rb_role_fn receiver, uint32_t n, uint32_t w) {
   rb_irq_n = 0;
   rb_task_n = 0;
   rb_irq_bad = 0;
@@ -177,7 +186,7 @@ static void rb_irq_phase(const char* phase, const char* entry_name, const char* 
   rb_irq_total = w + n;
   rb_irq_warmup = w;
   rb_bg_stop = 0;
-  rb_team_start(RB_T_HI, rb_irq_receiver); /* blocks on RB_S_IRQ */
+  rb_team_start(RB_T_HI, receiver); /* blocks on RB_S_IRQ */
   if (background) {
     rb_team_start(RB_T_BG_A, background); /* runs when ctl blocks */
   }
@@ -223,13 +232,15 @@ static void rb_irq_phase(const char* phase, const char* entry_name, const char* 
   }
 }
 
-void rb_irq_idle_phase(const char* phase, const char* entry_name, const char* task_name, uint32_t n,
-                       uint32_t w) {
-  rb_irq_phase(phase, entry_name, task_name, 0, n, w);
+void rb_irq_sleep_phase(const char* phase, const char* entry_name, const char* task_name,
+                        uint32_t n, uint32_t w) {
+  rb_irq_phase(phase, entry_name, task_name, 0, rb_irq_receiver_resync, n, w);
 }
 
 void rb_test_irq_latency(const struct rb_test* t) {
-  rb_irq_phase("idle", "irq_entry", "event_to_task", 0, t->samples, t->warmup);
-  rb_irq_phase("busy", "irq_entry", "event_to_task", rb_bg_busy, t->samples, t->warmup);
-  rb_irq_phase("critical", "irq_entry", "event_to_task", rb_bg_critical, t->samples, t->warmup);
+  rb_irq_phase("idle", "irq_entry", "event_to_task", 0, rb_irq_receiver, t->samples, t->warmup);
+  rb_irq_phase("busy", "irq_entry", "event_to_task", rb_bg_busy, rb_irq_receiver, t->samples,
+               t->warmup);
+  rb_irq_phase("critical", "irq_entry", "event_to_task", rb_bg_critical, rb_irq_receiver,
+               t->samples, t->warmup);
 }
