@@ -7,12 +7,13 @@
 Per series the raw median, the median net of its ruler baseline where the
 series has one, and p99; the critical phase as its delayed share and worst
 case beyond the masking window (docs/method.md); series the emulated board
-does not measure (irq_entry, time_slice) marked so; the CHECKs."""
+does not measure marked so; the CHECKs. The columns are the run's jobs in its
+own order (run.json), the marks the board's declarations each result.json
+recorded: no kernel or board is named here."""
 import json
 import pathlib
 import sys
 
-NOT_MEASURED = {"irq_entry", "time_slice"}  # RB_BOARD_NOT_MEASURED_* of qemu-netduinoplus2
 ROWS = [("", "api_overhead"), ("", "wake_latency"), ("", "round_trip"), ("", "queue"),
         ("", "mutex_lock_unlock"), ("idle", "event_to_task"), ("busy", "event_to_task"),
         ("idle", "irq_entry"), ("", "tick_irq_empty"), ("", "tick_overhead"), ("", "time_slice")]
@@ -20,13 +21,14 @@ ROWS = [("", "api_overhead"), ("", "wake_latency"), ("", "round_trip"), ("", "qu
 
 def main():
     run = pathlib.Path(sys.argv[1])
-    jobs = [json.loads(p.read_text()) for p in sorted(run.glob("jobs/*/result.json"))]
-    # A job without a capture (SOURCE_MISSING: PX5 without its source) has no column.
+    # The matrix's job order (run.json), the reference kernel first.
+    summary = json.loads((run / "run.json").read_text())
+    jobs = [json.loads((run / j["result"]).read_text()) for j in summary["jobs"] if j.get("result")]
+    # A job without a capture (SOURCE_MISSING: a kernel without its source) has no column.
     jobs = [j for j in jobs if j.get("series") and j.get("verify")]
-    order = ["bare", "freertos", "threadx", "ucos3", "tencentos", "rtthread_nano", "rtthread",
-             "zephyr", "chibios", "liteos_m", "mbedos", "nuttx", "px5"]
-    jobs.sort(key=lambda j: order.index(j["job"]["kernel"]) if j["job"]["kernel"] in order else 99)
     names = [j["job"]["kernel"] for j in jobs]
+    # What the board declared it cannot measure, as each result recorded it.
+    not_measured = {s for j in jobs for s in j.get("board", {}).get("not_measured", {})}
     print("| series | " + " | ".join(names) + " |")
     print("|---|" + "---:|" * len(names))
     for phase, name in ROWS:
@@ -40,7 +42,7 @@ def main():
             cell = f"{s['median_ticks']}" + (f" ({net} net)" if net is not None else "")
             cells.append(cell + f" / {s['p99_ticks']}")
         label = (phase + "/" if phase else "") + name
-        if name in NOT_MEASURED:
+        if name in not_measured:
             label += " (not a measurement here)"
         print(f"| {label} | " + " | ".join(cells) + " |")
     for series in ("irq_entry", "event_to_task"):

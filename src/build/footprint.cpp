@@ -1,10 +1,12 @@
 #include "build/footprint.h"
 
 #include <fmt/core.h>
+#include <fnmatch.h>
 
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <initializer_list>
 #include <optional>
 #include <sstream>
 #include <vector>
@@ -81,31 +83,39 @@ nlohmann::json part_json(const SectionBytes& b) {
       {"text", b.text}, {"data", b.data}, {"bss", b.bss}, {"flash", b.flash()}, {"ram", b.ram()}};
 }
 
-// A NuttX image (firmware/ports/nuttx): the archives NuttX's make leaves in
-// staging/ and the board's libboard.a. The scheduler (libsched) and the
-// ARMv7-M CPU port of libarch (its arm_* and up_* objects: context switch,
-// interrupt dispatch, exceptions) are the kernel; the C library, memory
-// manager, file system, drivers and the chip and board code are its support.
-SectionBytes* nuttx_owner(std::string_view file, MapOwners& out) {
-  const auto staging = file.find("/nuttx/staging/lib");
-  if (staging == std::string_view::npos) {
-    return file.find("/arch/arm/src/board/libboard.a(") != std::string_view::npos
-               ? &out.kernel_support
-               : nullptr;
+bool matches(const std::string& pattern, std::string_view name) {
+  return ::fnmatch(pattern.c_str(), std::string(name).c_str(), 0) == 0;
+}
+
+// The owner the kernel's rules give `file` (first match wins): nullopt when
+// no rule matches it, nullptr when the rule's owner is `none`.
+std::optional<SectionBytes*> rule_owner(const model::FootprintRules& rules, std::string_view file,
+                                        MapOwners& out) {
+  for (const auto& r : rules.files) {
+    if (!matches(r.match, file)) continue;
+    if (r.owner == "kernel") return &out.kernel;
+    if (r.owner == "kernel_support") return &out.kernel_support;
+    return nullptr;
   }
-  const std::string_view lib = file.substr(staging + 15);  // "libsched.a(x.o)"
-  if (lib.rfind("libsched.a(", 0) == 0) return &out.kernel;
-  if (lib.rfind("libarch.a(", 0) == 0) {
-    const std::string_view member = lib.substr(10);
-    return member.rfind("arm_", 0) == 0 || member.rfind("up_", 0) == 0 ? &out.kernel
-                                                                       : &out.kernel_support;
-  }
-  return &out.kernel_support;
+  return std::nullopt;
+}
+
+// Whether output section `name` holds `kind` (text, data or bss): the usual
+// sections, or one the kernel's rules name.
+bool section_of(const model::FootprintRules& rules, const char* kind,
+                std::initializer_list<std::string_view> usual, std::string_view name) {
+  for (auto u : usual)
+    if (name == u) return true;
+  auto it = rules.sections.find(kind);
+  if (it == rules.sections.end()) return false;
+  return std::any_of(it->second.begin(), it->second.end(),
+                     [&](const std::string& p) { return matches(p, name); });
 }
 
 }  // namespace
 
-Result<MapOwners> sum_map(std::string_view text, std::string_view port, const std::string& origin) {
+Result<MapOwners> sum_map(std::string_view text, std::string_view port,
+                          const model::FootprintRules& rules, const std::string& origin) {
   MapOwners out;
   const std::string glue = fmt::format("/ports/{}/", port);
   bool in_map = false;
@@ -125,32 +135,20 @@ Result<MapOwners> sum_map(std::string_view text, std::string_view port, const st
       who = &out.port_glue;  // the port, and the POSIX port a POSIX system's builds on
     } else if (has(file, "/boards/common/startup.c")) {
       who = &out.startup;
-    } else if (file.rfind("app/libapp.a(", 0) == 0) {
-      return;  // a Zephyr application: the harness and the board
-    } else if (file.rfind("zephyr/kernel/", 0) == 0 || file.rfind("zephyr/arch/", 0) == 0 ||
-               file.rfind("zephyr/CMakeFiles/zephyr_final.dir/isr_tables.c", 0) == 0) {
-      who = &out.kernel;
-    } else if (file.rfind("zephyr/libzephyr.a(", 0) == 0 || file.rfind("zephyr/drivers/", 0) == 0 ||
-               file.rfind("zephyr/soc/", 0) == 0 || file.rfind("zephyr/boards/", 0) == 0 ||
-               file.rfind("modules/", 0) == 0) {
-      who = &out.kernel_support;
-    } else if (SectionBytes* nx = nuttx_owner(file, out)) {
-      who = nx;
+    } else if (auto r = rule_owner(rules, file, out)) {
+      if (*r == nullptr) return;  // the kernel's rules say nobody's (an application archive)
+      who = *r;
     } else if (names_library_member(file)) {
       who = &out.libs;
     } else {
       return;
     }
     uint64_t* kind = nullptr;
-    if (output == ".data" || output == "datas" || output == "device_states" ||
-        (output.size() > 7 && output.rfind("k_", 0) == 0 &&
-         output.substr(output.size() - 5) == "_area")) {
-      kind = &who->data;  // Zephyr: datas, device_states, k_<object>_area (RAM, loaded from flash)
-    } else if (output == ".bss" || output == "bss" || output == "noinit") {
+    if (section_of(rules, "data", {".data"}, output)) {
+      kind = &who->data;
+    } else if (section_of(rules, "bss", {".bss"}, output)) {
       kind = &who->bss;
-    } else if (output == ".text" || output == ".isr_vector" || output == ".ARM.exidx" ||
-               output == "rom_start" || output == "text" || output == "rodata" ||
-               output == "initlevel" || output == "device_area" || output == "sw_isr_table") {
+    } else if (section_of(rules, "text", {".text", ".isr_vector", ".ARM.exidx"}, output)) {
       kind = &who->text;
     } else {
       return;
@@ -177,7 +175,7 @@ Result<MapOwners> sum_map(std::string_view text, std::string_view port, const st
     }
     auto f = fields_of(line);
     // An output section starts in column 0: ".text   0x08000000   0x5444";
-    // Zephyr's have no dot: "text   0x08000188   0x4ef4".
+    // a kernel's own linker script may drop the dot: "text   0x08000188   0x4ef4".
     if (line.size() >= 2 &&
         ((line[0] == '.' && is_name_start(line[1])) ||
          (is_name_start(line[0]) && f.size() >= 3 && is_hex_field(f[1]) && is_hex_field(f[2])))) {
@@ -216,11 +214,12 @@ Result<MapOwners> sum_map(std::string_view text, std::string_view port, const st
   return out;
 }
 
-Result<MapOwners> sum_map_file(const std::filesystem::path& map, std::string_view port) {
+Result<MapOwners> sum_map_file(const std::filesystem::path& map, std::string_view port,
+                               const model::FootprintRules& rules) {
   std::string error;
   std::string text = slurp(map, error);
   if (!error.empty()) return Error{error};
-  return sum_map(text, port, map.string());
+  return sum_map(text, port, rules, map.string());
 }
 
 Result<Footprint> read_size_json(const std::filesystem::path& p) {
@@ -336,7 +335,19 @@ Result<std::map<std::string, std::string>> read_rb_cache_values(
   return out;
 }
 
-Result<BuildDirImage> read_build_dir(const std::filesystem::path& dir) {
+std::filesystem::path firmware_tree_of(const std::filesystem::path& dir) {
+  std::string error;
+  std::istringstream in(slurp(dir / "CMakeCache.txt", error));
+  const std::string key = "CMAKE_HOME_DIRECTORY:INTERNAL=";
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.rfind(key, 0) == 0) return line.substr(key.size());
+  }
+  return {};
+}
+
+Result<BuildDirImage> read_build_dir(const std::filesystem::path& dir,
+                                     const std::vector<model::KernelSpec>& kernels) {
   BuildDirImage b;
   b.dir = dir;
   for (const char* f : {"size.json", "rtosbench-fw.map", "CMakeCache.txt"}) {
@@ -358,13 +369,22 @@ Result<BuildDirImage> read_build_dir(const std::filesystem::path& dir) {
   auto size = read_size_json(dir / "size.json");
   if (!size.ok()) return size.error();
   b.figures.size = *size;
-  auto map = sum_map_file(dir / "rtosbench-fw.map", b.figures.port);
+  auto kernel = std::find_if(kernels.begin(), kernels.end(),
+                             [&](const model::KernelSpec& k) { return k.port == b.figures.port; });
+  if (kernel == kernels.end()) {
+    return Error{fmt::format("{}: RB_PORT={} is no kernel port of the firmware tree",
+                             (dir / "CMakeCache.txt").string(), b.figures.port)};
+  }
+  auto map = sum_map_file(dir / "rtosbench-fw.map", b.figures.port, kernel->footprint);
   if (!map.ok()) return map.error();
   b.figures.map = *map;
   return b;
 }
 
-Result<KernelFootprint> kernel_footprint_of(const BuildOutput& kernel, const BuildOutput& bare) {
+Result<KernelFootprint> kernel_footprint_of(const BuildOutput& kernel,
+                                            const model::FootprintRules& kernel_rules,
+                                            const BuildOutput& bare,
+                                            const model::FootprintRules& bare_rules) {
   auto kernel_label = fmt::format(
       "the {} image", kernel.defines.count("RB_PORT") ? kernel.defines.at("RB_PORT") : "?");
   if (auto s = check_like_for_like(kernel.defines, kernel_label, bare.defines,
@@ -372,19 +392,20 @@ Result<KernelFootprint> kernel_footprint_of(const BuildOutput& kernel, const Bui
       !s.ok()) {
     return s.error();
   }
-  auto figures = [](const BuildOutput& b) -> Result<ImageFigures> {
+  auto figures = [](const BuildOutput& b,
+                    const model::FootprintRules& rules) -> Result<ImageFigures> {
     ImageFigures f;
     f.port = b.defines.count("RB_PORT") ? b.defines.at("RB_PORT") : "";
     f.board = b.defines.count("RB_BOARD") ? b.defines.at("RB_BOARD") : "";
     f.size = b.footprint;
-    auto m = sum_map_file(b.map, f.port);
+    auto m = sum_map_file(b.map, f.port, rules);
     if (!m.ok()) return m.error();
     f.map = *m;
     return f;
   };
-  auto k = figures(kernel);
+  auto k = figures(kernel, kernel_rules);
   if (!k.ok()) return k.error();
-  auto b = figures(bare);
+  auto b = figures(bare, bare_rules);
   if (!b.ok()) return b.error();
   return kernel_footprint(*k, *b);
 }

@@ -16,8 +16,10 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "build/firmware_builder.h"
+#include "model/catalog.h"
 #include "util/result.h"
 
 namespace rb::build {
@@ -32,25 +34,20 @@ struct SectionBytes {
   bool operator==(const SectionBytes&) const = default;
 };
 
-// A linked image's input sections summed by owner.
-// A kernel that builds its own image (Zephyr, docs/porting.md) has its own
-// archives: its kernel proper ("zephyr/kernel/", "zephyr/arch/", its ISR
-// tables) counts as `kernel`; its device, init, SoC, driver and HAL objects
-// ("zephyr/libzephyr.a(", "zephyr/drivers/", "zephyr/soc/", "zephyr/boards/",
-// "modules/") as `kernel_support`; its application archive
-// ("app/libapp.a(": the harness and the board) as nobody's, like the harness
-// in every image. Its output sections (text, rodata, datas, bss, noinit, ...)
-// count like .text, .data and .bss. NuttX (ports/nuttx): libsched and the
-// arm_*/up_* objects of libarch (the CPU port) are `kernel`; its other
-// staging/ archives (libc, libmm, libfs, libdrivers, the chip's objects of
-// libarch) and libboard.a are `kernel_support`. The POSIX port
+// A linked image's input sections summed by owner. The generic owners
+// below hold in every image; a kernel that builds its own image (Zephyr,
+// NuttX: docs/porting.md) declares in its kernel.yaml (`footprint:`,
+// model::FootprintRules) which of its own input files are `kernel`,
+// `kernel_support` or nobody's (its application archive, like the harness
+// in every image), and which of its output sections hold text, data and bss
+// beyond .text, .isr_vector, .ARM.exidx, .data and .bss. The POSIX port
 // ("/ports/posix/") is port glue of the system built on it.
 struct MapOwners {
   SectionBytes kernel;     // objects of the rb_kernel object library (path holds "rb_kernel.dir/")
   SectionBytes port_glue;  // objects under "/ports/<port>/"
   SectionBytes libs;       // archive members, "/lib<name>.a(" (libc, libgcc)
-  SectionBytes
-      kernel_support;    // a kernel's device/init/SoC/HAL objects (Zephyr), libc/drivers (NuttX)
+  SectionBytes kernel_support;  // the files the kernel's rules name kernel_support (its devices,
+                                // init, SoC and HAL objects, its own C library)
   SectionBytes startup;  // the boards' start-up code ("/boards/common/startup.c") and main stack
                          // (.msp_stack)
   bool operator==(const MapOwners&) const = default;
@@ -58,15 +55,17 @@ struct MapOwners {
 
 // Sums the input sections of a GNU ld map file (`-Wl,-Map=`), from its
 // "Linker script and memory map" part on, by owner and kind. `port` names
-// the port whose glue is counted. A long input-section name puts its
+// the port whose glue is counted, `rules` the kernel's own files and output
+// sections (its KernelSpec::footprint; empty for most kernels). A long input-section name puts its
 // address, size and file on the next line; both layouts are read. `origin`
 // names the text in messages. Error when the text has no "Linker script and
 // memory map" line (not a map file) or a size is not hexadecimal.
 Result<MapOwners> sum_map(std::string_view map_text, std::string_view port,
-                          const std::string& origin);
+                          const model::FootprintRules& rules, const std::string& origin);
 
 // sum_map of a file; the error names the file and why it cannot be read.
-Result<MapOwners> sum_map_file(const std::filesystem::path& map, std::string_view port);
+Result<MapOwners> sum_map_file(const std::filesystem::path& map, std::string_view port,
+                               const model::FootprintRules& rules);
 
 // `{"flash", "ram"}` of size.json (the firmware's size report); the error
 // names the file and the cause.
@@ -77,7 +76,7 @@ struct ImageFigures {
   std::string port;   // RB_PORT
   std::string board;  // RB_BOARD
   Footprint size;     // size.json
-  MapOwners map;      // sum_map with `port`
+  MapOwners map;      // sum_map with `port` and its kernel's rules
 };
 
 // The kernel-alone footprint (the JSON object `rtosbench footprint --json`
@@ -87,7 +86,7 @@ struct KernelFootprint {
   uint64_t image_flash = 0, image_ram = 0;  // the kernel image (size.json)
   uint64_t bare_flash = 0, bare_ram = 0;    // the bare image (size.json)
   SectionBytes kernel;                      // kernel objects in the kernel image
-  SectionBytes kernel_support;              // the kernel's device/init/SoC/HAL objects (Zephyr)
+  SectionBytes kernel_support;              // the files its rules name kernel_support
   SectionBytes port_glue;                   // the kernel port's glue in the kernel image
   SectionBytes bare_port;                   // the bare port in the bare image
   int64_t libs_flash = 0, libs_ram = 0;     // C library bytes: kernel image minus bare image
@@ -132,19 +131,29 @@ Status check_like_for_like(const std::map<std::string, std::string>& kernel_opti
 Result<std::map<std::string, std::string>> read_rb_cache_values(
     const std::filesystem::path& cmake_cache);
 
+// The firmware tree a build directory was configured from (CMakeCache.txt's
+// CMAKE_HOME_DIRECTORY); empty when the file cannot be read or names none.
+std::filesystem::path firmware_tree_of(const std::filesystem::path& build_dir);
+
 // A firmware build directory (scripts/fw-build.sh, tests/ports, a build
-// cache entry's build/): its RB_* options and figures. Error names the
-// missing or unreadable file.
+// cache entry's build/): its RB_* options and figures, its map summed by
+// the rules of the kernel in `kernels` (a catalog's) whose port is its
+// RB_PORT. Error names the missing or unreadable file, or the RB_PORT no
+// kernel of `kernels` has.
 struct BuildDirImage {
   std::filesystem::path dir;
   std::map<std::string, std::string> options;  // RB_* from CMakeCache.txt
   ImageFigures figures;
 };
-Result<BuildDirImage> read_build_dir(const std::filesystem::path& dir);
+Result<BuildDirImage> read_build_dir(const std::filesystem::path& dir,
+                                     const std::vector<model::KernelSpec>& kernels);
 
 // The kernel-alone footprint of two images the run pipeline built (the
-// defines and files of BuildOutput): like-for-like check, both maps summed,
-// kernel_footprint.
-Result<KernelFootprint> kernel_footprint_of(const BuildOutput& kernel, const BuildOutput& bare);
+// defines and files of BuildOutput): like-for-like check, both maps summed
+// (each by its kernel's footprint rules), kernel_footprint.
+Result<KernelFootprint> kernel_footprint_of(const BuildOutput& kernel,
+                                            const model::FootprintRules& kernel_rules,
+                                            const BuildOutput& bare,
+                                            const model::FootprintRules& bare_rules);
 
 }  // namespace rb::build

@@ -1,8 +1,10 @@
-// `rtosbench footprint KERNEL_BUILD_DIR BARE_BUILD_DIR [--json]`: the CLI
-// face of rb::build::kernel_footprint for two firmware build directories.
-// Exit codes (docs/cli.md): 0 printed, 3 refused (the builds differ in an
-// option, the second is not bare, the first has no kernel object), 64 usage,
-// 66 a build directory lacks or cannot read a file.
+// `rtosbench footprint KERNEL_BUILD_DIR BARE_BUILD_DIR [--json] [--firmware DIR]`:
+// the CLI face of rb::build::kernel_footprint for two firmware build
+// directories, their maps sorted by their kernels' kernel.yaml rules (the
+// catalog of the firmware tree). Exit codes (docs/cli.md): 0 printed, 3
+// refused (the builds differ in an option, the second is not bare, the
+// first has no kernel object), 64 usage or an invalid kernel.yaml, 66 a build
+// directory lacks or cannot read a file, or its RB_PORT is no port of the tree.
 #include <fmt/core.h>
 
 #include <cstdio>
@@ -10,6 +12,7 @@
 #include <string>
 
 #include "build/footprint.h"
+#include "catalog/catalog.h"
 #include "cli/commands.h"
 
 namespace rb::cli {
@@ -28,7 +31,7 @@ std::string part_note(const build::SectionBytes& b) {
 
 std::function<int()> add_footprint(CLI::App& app) {
   struct Args {
-    std::string kernel, bare;
+    std::string kernel, bare, firmware;
     bool json = false;
   };
   auto args = std::make_shared<Args>();
@@ -47,14 +50,34 @@ std::function<int()> add_footprint(CLI::App& app) {
       "--json", args->json,
       "print one JSON object (image, bare, delta, kernel, kernel_support, port_glue, libs, "
       "startup, bare_port; bytes)");
+  app.add_option("--firmware", args->firmware,
+                 "the firmware tree whose ports' kernel.yaml say how a kernel that links its "
+                 "own image sorts its map file (default: the tree KERNEL_BUILD_DIR was "
+                 "configured from, else the one rtosbench was built from)")
+      ->type_name("DIR");
 
   return [args]() -> int {
-    auto k = build::read_build_dir(args->kernel);
+    // The rules of the tree the kernel image was built from, unless named.
+    std::filesystem::path tree = args->firmware;
+    if (tree.empty()) {
+      std::error_code ec;
+      tree = build::firmware_tree_of(args->kernel);
+      if (tree.empty() || !std::filesystem::is_directory(tree / "ports", ec))
+        tree = catalog::default_firmware_dir();
+    }
+    std::vector<Diagnostic> diagnostics;
+    auto cat = catalog::load(tree, diagnostics);
+    if (!cat.ok()) {
+      std::vector<std::string> lines;
+      for (const auto& d : diagnostics) lines.push_back(d.format());
+      fail(cat.error(), lines);
+    }
+    auto k = build::read_build_dir(args->kernel, cat->kernels);
     if (!k.ok()) {
       print_safe(stderr, "rtosbench footprint: {}\n", k.error().message);
       return kExitNoInput;
     }
-    auto b = build::read_build_dir(args->bare);
+    auto b = build::read_build_dir(args->bare, cat->kernels);
     if (!b.ok()) {
       print_safe(stderr, "rtosbench footprint: {}\n", b.error().message);
       return kExitNoInput;

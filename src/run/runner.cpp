@@ -558,7 +558,8 @@ class Session {
         (void)copy_into(out->map,
                         ref / "rtosbench-fw.map");  // a record for readers; nothing resumes from it
         (void)copy_into(out->size_json, ref / "size.json");
-        auto f = build::kernel_footprint_of(*g.output, *out);
+        auto f = build::kernel_footprint_of(*g.output, lead.kernel.footprint, *out,
+                                            bare.kernel.footprint);
         fk = f.ok() ? build::to_json(*f) : json{{"error", f.error().message}};
         fk["bare_key"] = out->key;
         fk["bare_cached"] = out->cached;

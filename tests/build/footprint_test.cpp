@@ -6,6 +6,8 @@
 
 #include <fstream>
 
+#include "catalog/catalog.h"
+
 namespace rb::build {
 namespace {
 
@@ -14,6 +16,28 @@ namespace {
 // the sizes of the listed input sections, added up by hand.
 std::filesystem::path data(const char* name) {
   return std::filesystem::path(RTOSBENCH_TEST_DATA) / "build" / name;
+}
+
+// The kernel ports of the firmware tree, as the run pipeline and `rtosbench
+// footprint` read them: each kernel's footprint rules come from its
+// kernel.yaml, none from the host.
+const std::vector<model::KernelSpec>& kernels() {
+  static const std::vector<model::KernelSpec> kKernels = [] {
+    std::vector<Diagnostic> d;
+    auto c = catalog::load(std::filesystem::path(RTOSBENCH_SOURCE_DIR) / "firmware", d);
+    EXPECT_TRUE(c.ok()) << (d.empty() ? c.error().message : d.front().format());
+    return c.ok() ? c->kernels : std::vector<model::KernelSpec>{};
+  }();
+  return kKernels;
+}
+
+// The footprint rules firmware/ports/<port>/kernel.yaml declares.
+const model::FootprintRules& rules(const std::string& port) {
+  static const model::FootprintRules kNone;
+  for (const auto& k : kernels())
+    if (k.port == port) return k.footprint;
+  ADD_FAILURE() << "no port " << port << " in the firmware tree";
+  return kNone;
 }
 
 class FootprintFiles : public ::testing::Test {
@@ -41,6 +65,7 @@ class FootprintFiles : public ::testing::Test {
     write(d / "CMakeCache.txt",
           "# This is the CMakeCache file.\n"
           "CMAKE_BUILD_TYPE:STRING=\n"
+          "CMAKE_HOME_DIRECTORY:INTERNAL=/src/rtosbench/firmware\n"
           "RB_BOARD:STRING=qemu-netduinoplus2\n"
           "RB_FPU_CONTEXT:STRING=0\n"
           "RB_NONCE:STRING=5eed0105\n"
@@ -62,7 +87,7 @@ class FootprintFiles : public ::testing::Test {
 };
 
 TEST(SumMap, CountsKernelPortGlueAndLibrariesByKind) {
-  auto m = sum_map_file(data("freertos-excerpt.map"), "freertos");
+  auto m = sum_map_file(data("freertos-excerpt.map"), "freertos", rules("freertos"));
   ASSERT_TRUE(m.ok()) << m.error().message;
   // rb_kernel.dir/: .text 0x134 + 0xa4 + 0x28 (long names, wrapped), .data 4 + 4, .bss 4 + 4.
   EXPECT_EQ(m->kernel, (SectionBytes{512, 8, 8}));
@@ -75,14 +100,14 @@ TEST(SumMap, CountsKernelPortGlueAndLibrariesByKind) {
 }
 
 TEST(SumMap, TheBarePortIsThePortGlueOfTheBareImage) {
-  auto bare = sum_map_file(data("bare-excerpt.map"), "bare");
+  auto bare = sum_map_file(data("bare-excerpt.map"), "bare", rules("bare"));
   ASSERT_TRUE(bare.ok()) << bare.error().message;
   EXPECT_EQ(bare->kernel, SectionBytes{});
   // .text 0x54 + 0x1c + 4, .rodata 0x1f + 5 + 0x58; .bss 4 + 0x800 + 4 + 4 (the fill is nobody's).
   EXPECT_EQ(bare->port_glue, (SectionBytes{240, 0, 2060}));
   EXPECT_EQ(bare->libs, (SectionBytes{480, 0, 0}));
   // The glue is the named port's only.
-  auto other = sum_map_file(data("bare-excerpt.map"), "freertos");
+  auto other = sum_map_file(data("bare-excerpt.map"), "freertos", rules("freertos"));
   ASSERT_TRUE(other.ok());
   EXPECT_EQ(other->port_glue, SectionBytes{});
 }
@@ -92,12 +117,12 @@ TEST(SumMap, WrappedAndOneLineInputSectionsCountAlike) {
       "Linker script and memory map\n\n.text           0x08000000      0x100\n";
   auto one_line =
       sum_map(head + " .text.a        0x08000000       0x10 CMakeFiles/rb_kernel.dir/k/a.c.obj\n",
-              "p", "x");
+              "p", {}, "x");
   auto wrapped =
       sum_map(head +
                   " .text.a_name_too_long_for_its_column\n"
                   "                0x08000000       0x10 CMakeFiles/rb_kernel.dir/k/a.c.obj\n",
-              "p", "x");
+              "p", {}, "x");
   ASSERT_TRUE(one_line.ok() && wrapped.ok());
   EXPECT_EQ(one_line->kernel.text, 16u);
   EXPECT_EQ(wrapped->kernel.text, 16u);
@@ -108,7 +133,7 @@ TEST(SumMap, WrappedAndOneLineInputSectionsCountAlike) {
           " .text.b\n                0x08000000       0x10 CMakeFiles/rb_kernel.dir/k/b.c.obj\n"
           "                0x08000000                b_function\n"
           "                0x08000010       0x20 CMakeFiles/rb_kernel.dir/k/b.c.obj\n",
-      "p", "x");
+      "p", {}, "x");
   ASSERT_TRUE(symbol.ok());
   EXPECT_EQ(symbol->kernel.text, 16u);
 }
@@ -126,7 +151,7 @@ TEST(SumMap, OnlyTheMemoryMapCountsAndOnlyFlashAndRamSections) {
       ".isr_vector     0x08000000      0x188\n"
       " .isr_vector    0x08000000      0x188 CMakeFiles/rtosbench-fw.dir/ports/p/v.c.obj\n"
       " *fill*         0x08000188       0x38 CMakeFiles/rb_kernel.dir/k/t.c.obj\n",
-      "p", "x");
+      "p", {}, "x");
   ASSERT_TRUE(m.ok());
   EXPECT_EQ(m->kernel, SectionBytes{});
   EXPECT_EQ(m->port_glue, (SectionBytes{0x188, 0, 0}));
@@ -181,7 +206,7 @@ TEST(SumMap, AZephyrImageSplitsTheKernelFromItsDevicesAndLeavesTheApplicationOut
       " .noinit.z_idle_stacks\n"
       "                0x20017498      0x800 zephyr/kernel/libkernel.a(init.c.obj)\n"
       "OUTPUT(zephyr/zephyr.elf elf32-littlearm)\n",
-      "zephyr", "x");
+      "zephyr", rules("zephyr"), "x");
   ASSERT_TRUE(m.ok()) << m.error().message;
   // Vector table 0x40 + ISR tables 0x148 + 0x290 + k_sem_give 0x60; data 4; bss 0x20 + 0x800.
   EXPECT_EQ(m->kernel, (SectionBytes{0x40 + 0x148 + 0x290 + 0x60, 4, 0x820}));
@@ -191,7 +216,7 @@ TEST(SumMap, AZephyrImageSplitsTheKernelFromItsDevicesAndLeavesTheApplicationOut
   // Zephyr's minimal libc is a C library; app/libapp.a (harness, board) is nobody's.
   EXPECT_EQ(m->libs, (SectionBytes{0x10, 0, 0}));
   // Other maps have no kernel support objects.
-  auto frt = sum_map_file(data("freertos-excerpt.map"), "freertos");
+  auto frt = sum_map_file(data("freertos-excerpt.map"), "freertos", rules("freertos"));
   ASSERT_TRUE(frt.ok());
   EXPECT_EQ(frt->kernel_support, SectionBytes{});
   // The boards' start-up code is counted apart: in the FreeRTOS image (its
@@ -205,7 +230,7 @@ TEST(SumMap, AZephyrImageSplitsTheKernelFromItsDevicesAndLeavesTheApplicationOut
       ".msp_stack      0x20007cd8      0x800 load address 0x08004e98\n"
       "                0x200084d8                        . = (. + _msp_size)\n"
       " *fill*         0x20007cd8      0x800 \n",
-      "bare", "x");
+      "bare", rules("bare"), "x");
   ASSERT_TRUE(msp.ok());
   EXPECT_EQ(msp->startup, (SectionBytes{0, 0, 0x800}));
 }
@@ -243,7 +268,7 @@ TEST(SumMap, ANuttXImageSplitsTheSchedulerAndCpuPortFromItsSupport) {
       " .bss.g_readytorun\n"
       "                0x20000000        0x8 "
       "/b/nuttx-tree/nuttx/staging/libsched.a(sched_globals.o)\n",
-      "nuttx", "nuttx.map");
+      "nuttx", rules("nuttx"), "nuttx.map");
   ASSERT_TRUE(m.ok()) << m.error().message;
   EXPECT_EQ(m->kernel, (SectionBytes{0x60 + 0x40 + 0x4, 0, 0x8}));
   EXPECT_EQ(m->kernel_support, (SectionBytes{0x30 + 0x10 + 0x20 + 0x8, 0, 0}));
@@ -252,19 +277,67 @@ TEST(SumMap, ANuttXImageSplitsTheSchedulerAndCpuPortFromItsSupport) {
   EXPECT_EQ(m->libs, (SectionBytes{0x30, 0, 0}));
 }
 
+TEST(SumMap, AKernelsOwnFilesAndSectionsAreWhatItsRulesSay) {
+  // The host knows no kernel: without its rules a Zephyr-like image's own
+  // archives are nobody's and its dotless output sections hold nothing.
+  const std::string map =
+      "Linker script and memory map\n"
+      "text            0x08000188     0x4ef4\n"
+      " .text.z_impl_k_sem_give\n"
+      "                0x08000200       0x60 zephyr/kernel/libkernel.a(sem.c.obj)\n"
+      " .text.x        0x08000260       0x20 zephyr/soc/libsoc.a(soc.c.obj)\n"
+      " .text.main     0x08000280       0x80 app/libapp.a(main.c.obj)\n"
+      " .text.memset   0x08000300       0x10 zephyr/lib/liblib__libc.a(string.c.obj)\n"
+      "k_sem_area      0x20000000        0x8\n"
+      " ._k_sem.static 0x20000000        0x8 zephyr/kernel/libkernel.a(sem.c.obj)\n"
+      ".bss            0x20000008        0x4\n"
+      " .bss.y         0x20000008        0x4 app/libapp.a(main.c.obj)\n";
+  auto none = sum_map(map, "zephyr", {}, "x");
+  ASSERT_TRUE(none.ok()) << none.error().message;
+  EXPECT_EQ(none->kernel, SectionBytes{});
+  EXPECT_EQ(none->kernel_support, SectionBytes{});
+  // Only app/libapp.a's .bss counts, as a library member: `text` is no
+  // section without the rules, and the rules would say the archive is nobody's.
+  EXPECT_EQ(none->libs, (SectionBytes{0, 0, 4}));
+  // First match wins; `none` takes a file out; `*` crosses `/`; section
+  // names are patterns too.
+  model::FootprintRules r;
+  r.files = {{"app/libapp.a(*", "none"},
+             {"zephyr/kernel/*", "kernel"},
+             {"zephyr/*", "kernel_support"},
+             {"*", "kernel"}};
+  r.sections = {{"text", {"text"}}, {"data", {"k_*_area"}}};
+  auto m = sum_map(map, "zephyr", r, "x");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->kernel, (SectionBytes{0x60, 8, 0}));
+  EXPECT_EQ(m->kernel_support, (SectionBytes{0x20 + 0x10, 0, 0}));
+  EXPECT_EQ(m->libs, SectionBytes{});  // a rule matched first
+  // The generic owners come before the rules: the port glue and rb_kernel
+  // stay theirs whatever a rule says.
+  auto glue = sum_map(
+      "Linker script and memory map\n.text 0x08000000 0x100\n"
+      " .text.a        0x08000000       0x10 CMakeFiles/rb_kernel.dir/k/a.c.obj\n"
+      " .text.b        0x08000010        0x8 /b/ports/zephyr/librb_port_glue.a(g.c.obj)\n",
+      "zephyr", model::FootprintRules{{{"*", "kernel_support"}}, {}}, "x");
+  ASSERT_TRUE(glue.ok());
+  EXPECT_EQ(glue->kernel, (SectionBytes{0x10, 0, 0}));
+  EXPECT_EQ(glue->port_glue, (SectionBytes{8, 0, 0}));
+  EXPECT_EQ(glue->kernel_support, SectionBytes{});
+}
+
 TEST(SumMap, ErrorsNameTheFileAndTheCause) {
-  auto none =
-      sum_map("Archive member included to satisfy reference by file (symbol)\n", "p", "some.map");
+  auto none = sum_map("Archive member included to satisfy reference by file (symbol)\n", "p", {},
+                      "some.map");
   ASSERT_FALSE(none.ok());
   EXPECT_EQ(none.error().message,
             "some.map: no 'Linker script and memory map' line: not a GNU ld map file");
   auto bad = sum_map(
       "Linker script and memory map\n.data 0x20000000 0x8\n"
       " .data.x        0x20000000       0x4g CMakeFiles/rb_kernel.dir/k/t.c.obj\n",
-      "p", "some.map");
+      "p", {}, "some.map");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().message, "some.map:3: size '0x4g' is not hexadecimal");
-  auto missing = sum_map_file("/nonexistent/rtosbench-fw.map", "p");
+  auto missing = sum_map_file("/nonexistent/rtosbench-fw.map", "p", {});
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error().message, "/nonexistent/rtosbench-fw.map not found");
 }
@@ -275,7 +348,7 @@ ImageFigures figures(const char* port, const char* map, uint64_t flash, uint64_t
   f.board = "qemu-netduinoplus2";
   f.size.flash = flash;
   f.size.ram = ram;
-  auto m = sum_map_file(data(map), port);
+  auto m = sum_map_file(data(map), port, rules(port));
   EXPECT_TRUE(m.ok());
   if (m.ok()) f.map = *m;
   return f;
@@ -360,21 +433,31 @@ TEST(LikeForLike, EveryOptionMustAgreeAndTheReferenceMustBeBare) {
 TEST_F(FootprintFiles, ReadsABuildDirectoryAndRefusesAnIncompleteOne) {
   auto k = build_dir("k", "freertos", "freertos-excerpt.map",
                      R"({"text":21972,"data":8,"bss":39796,"flash":21980,"ram":39804})");
-  auto image = read_build_dir(k);
+  auto image = read_build_dir(k, kernels());
   ASSERT_TRUE(image.ok()) << image.error().message;
   EXPECT_EQ(image->options.at("RB_OPT"), "-O2 -g0");
   EXPECT_EQ(image->options.count("RB_OPT-ADVANCED"), 0u);
   EXPECT_EQ(image->figures.port, "freertos");
   EXPECT_EQ(image->figures.size.flash, 21980u);
   EXPECT_EQ(image->figures.map.kernel.text, 512u);
+  EXPECT_EQ(firmware_tree_of(k), "/src/rtosbench/firmware");
+  EXPECT_EQ(firmware_tree_of(root_ / "nowhere"), "");
 
   std::filesystem::remove(k / "size.json");
-  auto missing = read_build_dir(k);
+  auto missing = read_build_dir(k, kernels());
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error().message, fmt::format("{} not found (is {} a built firmware directory?)",
                                                  (k / "size.json").string(), k.string()));
+  // The map is sorted by the rules of the kernel whose port RB_PORT names.
+  auto unknown = build_dir("u", "no_such_port", "freertos-excerpt.map",
+                           R"({"text":1,"data":0,"bss":0,"flash":1,"ram":0})");
+  auto refused = read_build_dir(unknown, kernels());
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message,
+            (unknown / "CMakeCache.txt").string() +
+                ": RB_PORT=no_such_port is no kernel port of the firmware tree");
   write(k / "size.json", R"({"flash":1})");
-  auto bad = read_build_dir(k);
+  auto bad = read_build_dir(k, kernels());
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message.find((k / "size.json").string() + ": not the expected"),
             std::string::npos)
@@ -384,13 +467,16 @@ TEST_F(FootprintFiles, ReadsABuildDirectoryAndRefusesAnIncompleteOne) {
 TEST_F(FootprintFiles, BuildDirectoriesOfTheSameOptionsGiveTheKernelAlone) {
   auto k =
       read_build_dir(build_dir("k", "freertos", "freertos-excerpt.map",
-                               R"({"text":21972,"data":8,"bss":39796,"flash":21980,"ram":39804})"));
+                               R"({"text":21972,"data":8,"bss":39796,"flash":21980,"ram":39804})"),
+                     kernels());
   auto b =
       read_build_dir(build_dir("b", "bare", "bare-excerpt.map",
-                               R"({"text":17832,"data":0,"bss":33960,"flash":17832,"ram":33960})"));
+                               R"({"text":17832,"data":0,"bss":33960,"flash":17832,"ram":33960})"),
+                     kernels());
   auto os = read_build_dir(
       build_dir("os", "bare", "bare-excerpt.map",
-                R"({"text":17000,"data":0,"bss":33960,"flash":17000,"ram":33960})", "-Os -g0"));
+                R"({"text":17000,"data":0,"bss":33960,"flash":17000,"ram":33960})", "-Os -g0"),
+      kernels());
   ASSERT_TRUE(k.ok() && b.ok() && os.ok());
   EXPECT_TRUE(check_like_for_like(k->options, "k", b->options, "b").ok());
   auto f = kernel_footprint(k->figures, b->figures);
@@ -420,14 +506,14 @@ TEST_F(FootprintFiles, TheRunPipelinesImagesAreComparedByTheirDefines) {
   k.footprint.ram = 39804;
   b.footprint.flash = 17832;
   b.footprint.ram = 33960;
-  auto f = kernel_footprint_of(k, b);
+  auto f = kernel_footprint_of(k, rules("freertos"), b, rules("bare"));
   ASSERT_TRUE(f.ok()) << f.error().message;
   EXPECT_EQ(f->delta_ram(), 5844);
   EXPECT_EQ(f->kernel.text, 512u);
   EXPECT_EQ(f->bare_port.bss, 2060u);
 
   b.defines["RB_TICK_HZ"] = "100";
-  auto refused = kernel_footprint_of(k, b);
+  auto refused = kernel_footprint_of(k, rules("freertos"), b, rules("bare"));
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().message,
             "the builds differ in RB_TICK_HZ ('1000' in the freertos image, '100' in the bare "
@@ -435,7 +521,7 @@ TEST_F(FootprintFiles, TheRunPipelinesImagesAreComparedByTheirDefines) {
             "compare like with like");
   b.defines["RB_TICK_HZ"] = "1000";
   std::filesystem::remove(b.map);
-  auto missing = kernel_footprint_of(k, b);
+  auto missing = kernel_footprint_of(k, rules("freertos"), b, rules("bare"));
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error().message, b.map.string() + " not found");
 }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -15,6 +16,7 @@
 #include <thread>
 
 #include "../report/run_fixture.h"
+#include "model/axes.h"
 #include "postgres_server.h"
 #include "store/history_backend.h"
 
@@ -441,6 +443,24 @@ TEST_P(HistoryDb, UpgradesAVersionOneDatabase) {
   EXPECT_EQ(schema_version(), 2);
   EXPECT_EQ(count("SELECT count(*) FROM superseded_runs"), 1);
   EXPECT_EQ(record_run(db, run1)->outcome, RecordOutcome::kUnchanged);
+}
+
+TEST(PinnedKeys, EveryPinnedAxisOfTheTableIsAPinnedCondition) {
+  // Issue 27 found checks, ramfunc and tickless missing: the axis table
+  // (model::axes()) drives the keys, so every pinned axis' CONFIG key is one.
+  const auto& keys = pinned_condition_keys();
+  auto has = [&](std::string_view k) {
+    return std::find(keys.begin(), keys.end(), k) != keys.end();
+  };
+  size_t pinned = 0;
+  for (const auto& a : model::axes()) {
+    EXPECT_EQ(has(a.config), a.pinned) << a.key;
+    pinned += a.pinned;
+  }
+  EXPECT_GE(pinned, 6u);
+  for (const char* k : {"opt", "tick", "fpu", "checks", "ramfunc", "tickless"})
+    EXPECT_TRUE(has(k)) << k;
+  EXPECT_EQ(std::set<std::string>(keys.begin(), keys.end()).size(), keys.size());  // once each
 }
 
 TEST(HistoryPath, FollowsEnvironmentPrecedence) {

@@ -4,6 +4,8 @@
 
 #include <fstream>
 
+#include "model/axes.h"
+
 namespace rb::store {
 namespace {
 
@@ -50,6 +52,25 @@ TEST(JobResultJson, RoundTrips) {
   auto back = job_result_from_json(j);
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(to_json(*back), j);
+}
+
+TEST(JobResultJson, TheJobRecordsEveryAxisOfTheTable) {
+  // JobSpec has no field per axis: `variant` holds each row of
+  // model::axes() (checks, ramfunc and tickless included) and reads back.
+  JobResult r = sample();
+  r.job.variant = model::default_variant();
+  r.job.variant["checks"] = "on";
+  r.job.variant["ramfunc"] = "1";
+  r.job.variant["tickless"] = "1";
+  nlohmann::json j = to_json(r);
+  for (const auto& a : model::axes())
+    EXPECT_TRUE(j["job"]["variant"].contains(std::string(a.key))) << a.key;
+  auto back = job_result_from_json(j);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->job.variant, r.job.variant);
+  EXPECT_EQ(back->job.axis("checks"), "on");
+  EXPECT_EQ(back->job.axis("ramfunc"), "1");
+  EXPECT_EQ(back->job.axis("tickless"), "1");
 }
 
 TEST(JobResultJson, RepeatedJobsCarryTheirLoads) {
