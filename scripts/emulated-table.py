@@ -15,8 +15,10 @@ import pathlib
 import sys
 
 ROWS = [("", "api_overhead"), ("", "wake_latency"), ("", "round_trip"), ("", "queue"),
-        ("", "mutex_lock_unlock"), ("idle", "event_to_task"), ("busy", "event_to_task"),
-        ("idle", "irq_entry"), ("", "tick_irq_empty"), ("", "tick_overhead"), ("", "time_slice")]
+        ("", "mutex_lock_unlock"), ("", "yield"), ("idle", "event_to_task"), ("busy", "event_to_task"),
+        ("", "mixed_load"), ("idle", "irq_entry"), ("busy", "irq_entry"), ("", "tick_irq_empty"),
+        ("", "irq_dispatch"), ("", "tick_overhead"), ("", "idle_time"), ("", "time_slice"),
+        ("wfi", "sleep_wake")]
 
 
 def main():
@@ -29,6 +31,7 @@ def main():
     names = [j["job"]["kernel"] for j in jobs]
     # What the board declared it cannot measure, as each result recorded it.
     not_measured = {s for j in jobs for s in j.get("board", {}).get("not_measured", {})}
+    unstable = {s for j in jobs for s in j.get("board", {}).get("unstable", {})}
     print("| series | " + " | ".join(names) + " |")
     print("|---|" + "---:|" * len(names))
     for phase, name in ROWS:
@@ -44,6 +47,8 @@ def main():
         label = (phase + "/" if phase else "") + name
         if name in not_measured:
             label += " (not a measurement here)"
+        if name in unstable:
+            label += " (unstable here: never ranked)"
         print(f"| {label} | " + " | ".join(cells) + " |")
     for series in ("irq_entry", "event_to_task"):
         cells = []
