@@ -159,44 +159,57 @@ __attribute__((optimize("O2"), noinline)) static void rb_to_loop(void) {
   rb_to_unseen = unseen;
 }
 
-/* The raw vector of the empty interrupt. A vector table in RAM (the
- * kernel's own, as LiteOS-M's) gets the board's handler in place; one in
- * flash (the board's or the kernel's image) is copied to rb_to_ram_vectors,
- * which VTOR then points to. rb_to_vector_restore puts back the entry and
- * VTOR. Both run with the empty interrupt off; no other interrupt needs
- * masking: the copied entries are the table's own, complete before VTOR moves. */
+/* The raw vector of the empty interrupt. Where the active vector table's
+ * entry is already the board's handler (the board's own table), nothing
+ * changes. A table in RAM (the kernel's own, as LiteOS-M's) gets the board's
+ * handler in place. A kernel's table in flash (NuttX, Zephyr) is copied to
+ * RAM the port names (RB_PORT_RAM_VECTORS_AT in its RB_PORT_DEFINITIONS: a
+ * 512-aligned block of RB_VECTOR_COUNT words its image leaves unused), which
+ * VTOR points to for the run; without one the calibration cannot run (0).
+ * rb_to_vector_restore puts back the entry and VTOR. Both run with the empty
+ * interrupt off; no other interrupt needs masking: the copied entries are
+ * the table's own, complete before VTOR moves. */
 _Static_assert(RB_VECTOR_COUNT * 4u <= 512u, "the RAM vector table's alignment covers its size");
-#ifdef RB_PORT_RAM_VECTORS_AT
-/* A port whose image has no RAM to spare for it names a free, 512-aligned
- * RAM block (port.cmake, RB_PORT_DEFINITIONS). */
-#define rb_to_ram_vectors ((uint32_t*)(uintptr_t)(RB_PORT_RAM_VECTORS_AT))
-#else
-static uint32_t rb_to_ram_vectors[RB_VECTOR_COUNT] __attribute__((aligned(512)));
-#endif
 static uint32_t rb_to_saved_vtor;
 static uint32_t rb_to_saved_entry;
+static int rb_to_patched; /* rb_to_vector_raw changed the table or VTOR */
 
 static int rb_to_in_ram(uint32_t address) {
   return address >= 0x20000000u && address < 0x40000000u;
 }
 
-static void rb_to_vector_raw(void) {
+static int rb_to_vector_raw(void) {
   rb_to_saved_vtor = SCB_VTOR;
   volatile uint32_t* table = (volatile uint32_t*)(uintptr_t)rb_to_saved_vtor;
-  if (!rb_to_in_ram(rb_to_saved_vtor)) {
-    for (uint32_t i = 0; i < RB_VECTOR_COUNT; i++) {
-      rb_to_ram_vectors[i] = table[i];
-    }
-    table = rb_to_ram_vectors;
-  }
+  const uint32_t raw = (uint32_t)(uintptr_t)&RB_EMPTY_ISR;
   rb_to_saved_entry = table[16u + RB_EMPTY_IRQN];
-  table[16u + RB_EMPTY_IRQN] = (uint32_t)(uintptr_t)&RB_EMPTY_ISR;
+  rb_to_patched = 0;
+  if ((rb_to_saved_entry & ~1u) == (raw & ~1u)) {
+    return 1;
+  }
+  if (!rb_to_in_ram(rb_to_saved_vtor)) {
+#ifdef RB_PORT_RAM_VECTORS_AT
+    volatile uint32_t* copy = (volatile uint32_t*)(uintptr_t)(RB_PORT_RAM_VECTORS_AT);
+    for (uint32_t i = 0; i < RB_VECTOR_COUNT; i++) {
+      copy[i] = table[i];
+    }
+    table = copy;
+#else
+    return 0;
+#endif
+  }
+  table[16u + RB_EMPTY_IRQN] = raw;
   __asm volatile("dsb" ::: "memory");
   SCB_VTOR = (uint32_t)(uintptr_t)table;
   __asm volatile("dsb\n\tisb" ::: "memory");
+  rb_to_patched = 1;
+  return 1;
 }
 
 static void rb_to_vector_restore(void) {
+  if (!rb_to_patched) {
+    return;
+  }
   volatile uint32_t* table = (volatile uint32_t*)(uintptr_t)SCB_VTOR;
   table[16u + RB_EMPTY_IRQN] = rb_to_saved_entry;
   __asm volatile("dsb" ::: "memory");
@@ -235,7 +248,13 @@ void rb_test_tick_overhead(const struct rb_test* t) {
 #ifdef RB_EMPTY_ABOVE_PASS
   rb_to_threshold = pass + RB_EMPTY_ABOVE_PASS < threshold ? pass + RB_EMPTY_ABOVE_PASS : threshold;
 #endif
-  rb_to_vector_raw();
+  if (!rb_to_vector_raw()) {
+    rb_emit_na("tick_irq_empty", "the kernel's vector table is in flash and its port names no RAM "
+                                 "for a copy (RB_PORT_RAM_VECTORS_AT)");
+    rb_emit_na("irq_dispatch", "no calibration of the empty interrupt");
+    rb_emit_na("tick_overhead", "no calibration of the empty interrupt");
+    return;
+  }
   rb_empty_start();
   const uint32_t empty_pass = rb_to_run(RB_TO_EMPTY, rb_buf_b);
   rb_empty_stop();

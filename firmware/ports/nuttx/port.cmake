@@ -65,10 +65,11 @@ list(APPEND RB_PORT_INCLUDE_DIRS "${RB_PORT_DIR}" "${RB_PORT_DIR}/../posix")
 # NuttX sets the clocks (boards/arm/stm32/stm32f4discovery/include/board.h:
 # 168 MHz from the 8 MHz crystal, the same tree as the board layer's).
 list(APPEND RB_PORT_DEFINITIONS RB_KERNEL_OWNS_CLOCKS=1)
-# tick_overhead's copy of the vector table (its raw-vector calibration): the
-# image's 112 KB (CONFIG_RAM_SIZE, the heap up to CONFIG_RAM_END with
-# CONFIG_MM_REGIONS=1) has no 904 bytes to spare, and the STM32F4's SRAM2
-# (16 KB from 0x2001C000) is outside everything NuttX uses here.
+# tick_overhead's copy of NuttX's vector table (in flash) for its raw-vector
+# calibration: the STM32F4's SRAM2 (16 KB from 0x2001C000) is outside
+# everything NuttX uses here (CONFIG_RAM_SIZE 112 KB, the heap up to
+# CONFIG_RAM_END with CONFIG_MM_REGIONS=1), and the image has no 904 bytes
+# to spare for an aligned copy of its own.
 list(APPEND RB_PORT_DEFINITIONS RB_PORT_RAM_VECTORS_AT=0x2001C000u)
 set(RB_PORT_BUILDS_IMAGE ON)
 set(RB_PORT_IMAGE_RECIPE "${RB_PORT_DIR}/image.cmake")
