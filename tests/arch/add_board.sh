@@ -31,7 +31,7 @@ expect_eq "result's board" "$B" "$(jq -r .board.name "$r")"
 expect_eq "its declarations, read from the copy" \
   "$(grep -c '^set(RB_BOARD_NOT_MEASURED_' "$TREE/firmware/boards/$B/board.cmake")" \
   "$(jq '.board.not_measured | length' "$r")"
-expect_eq "measured" "ruler_read_pair ruler_loop ruler_loop2 api_overhead wake_latency" \
+expect_eq "measured" "$(series_of ruler api_overhead wake_latency)" \
   "$(jq -r '[.series[].name] | join(" ")' "$r")"
 expect_eq "verify's outcome" valid "$(jq -r .outcome "$d/jobs/$j/attempt-1/verify.json")"
 

@@ -56,6 +56,15 @@ expect_changes() {
 
 # The harness tests of the copy's table (firmware/harness/rb_tests.h), in order.
 harness_tests() { grep -oE '^  X\([a-z0-9_]+' "$TREE/firmware/harness/rb_tests.h" | cut -c5-; }
+# series_of TEST...: the series rb_tests.h gives those tests, in its order
+# (names without :unit or @base).
+series_of() {
+  local t
+  for t in "$@"; do
+    grep -E "^  X\($t," "$TREE/firmware/harness/rb_tests.h" | sed -E 's/.*"([^"]*)"\) *\\?$/\1/' |
+      tr ' ' '\n' | sed -E 's/[:@].*//'
+  done | paste -sd' '
+}
 
 # write_bench FILE BOARD: a one-board emulated bench (input, outside the tree).
 write_bench() {
