@@ -14,7 +14,12 @@
  * elapsed= (the sum of tick_period, 64-bit: the 32-bit counter wraps every
  * 25 s at 168 MHz, so the span is accumulated per period), nominal= (periods *
  * counter Hz / tick Hz) and drift_ppm= ((elapsed - nominal) * 1e6 / nominal,
- * signed, truncated toward zero); verify re-derives all three from RAW. */
+ * signed, truncated toward zero); verify re-derives all three from RAW.
+ * With a periodic tick the kernel counts one tick per interrupt, so this
+ * drift_ppm checks the tick timer's reload value, not a drift of the
+ * kernel's time. A tickless build (RB_CFG_TICKLESS), where the kernel
+ * computes the ticks it slept and can drift, times its sleeps instead
+ * (rb_td_tickless below: series tick_sleep). */
 #include "rb_harness.h"
 
 /* ctl sleeps this many ticks between collections (fewer than the ring). */
