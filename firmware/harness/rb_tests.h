@@ -33,6 +33,16 @@
 #ifndef RB_TESTS_H
 #define RB_TESTS_H
 
+/* tick_drift: a periodic build collects the tick hook's stamps (series
+ * tick_period); a tickless build, whose hook does not run for the ticks the
+ * kernel skips, times the kernel's sleeps against the counter (series
+ * tick_sleep, tests/tick_drift.c). */
+#if defined(RB_CFG_TICKLESS) && RB_CFG_TICKLESS
+#define RB_TICK_DRIFT_NEEDS RBP_HAS_TASKS
+#else
+#define RB_TICK_DRIFT_NEEDS (RBP_HAS_TASKS | RBP_HAS_TICK_HOOK | RB_PERIODIC_TICK)
+#endif
+
 /* clang-format off */
 #define RB_TEST_TABLE(X) \
   X(ruler, 0, RB_PACE_FREE, "ruler_read_pair ruler_loop ruler_loop2 ruler_round") \
@@ -46,7 +56,7 @@
   X(mutex, RBP_HAS_TASKS | RBP_HAS_MUTEX, RB_PACE_FREE, "mutex_lock_unlock@ruler_loop2") \
   X(notify, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_NOTIFY, RB_PACE_EVENT, "notify_wake@ruler_loop notify_event_to_task") \
   X(yield, RBP_HAS_TASKS, RB_PACE_FREE, "yield@ruler_loop") \
-  X(tick_drift, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK | RB_PERIODIC_TICK, RB_PACE_TICK, "tick_period") \
+  X(tick_drift, RB_TICK_DRIFT_NEEDS, RB_PACE_TICK, "tick_period tick_sleep") \
   X(idle_occupancy, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK | RBP_HAS_IDLE_HOOK | RB_PERIODIC_TICK, RB_PACE_TICK, "idle_time") \
   X(mixed_load, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_QUEUE | RBP_HAS_MUTEX, RB_PACE_TICK, "mixed_load") \
   X(heap, RBP_HAS_TASKS | RBP_HAS_HEAP, RB_PACE_FREE, "heap_alloc@ruler_loop heap_free@ruler_loop heap_alloc_mixed@ruler_loop heap_free_mixed@ruler_loop heap_free_bytes:bytes heap_largest_free:bytes heap_frag_permille:per-mille heap_alloc_ok_permille:per-mille") \

@@ -209,7 +209,8 @@ struct LogChecker::State {
   // a name): a RESULT's base= names one of them.
   std::map<std::string, uint64_t> medians;
   // The count, sum and hz of every series re-derived from RAW, by name (the
-  // last one of a name): CHECK tick_drift's figures come from tick_period's.
+  // last one of a name): CHECK tick_drift's figures come from tick_period's
+  // (tick_sleep's in a tickless build).
   struct SeriesSum {
     uint64_t n = 0, sum = 0, hz = 0;
   };
@@ -841,27 +842,49 @@ struct LogChecker::State {
   // CHECK tick_drift (docs/protocol.md section 8.1): elapsed=, nominal= and
   // drift_ppm= re-derived from series tick_period's RAW samples and CONFIG
   // tick=. Without tick_period's RAW (already reported) nothing is derived.
+  //
+  // A tickless build's form (ticks= present) comes from series tick_sleep:
+  // elapsed= is its RAW sum, ticks= must be step= * rounds when no sleep was
+  // uneven, and nominal= is ticks= kernel ticks at the nominal period.
   void tick_drift(const ParsedLine& p, uint64_t rounds, uint64_t line) {
-    auto s = sums.find("tick_period");
-    if (s == sums.end()) return;
-    const SeriesSum& t = s->second;
     auto field = [&](std::string_view key) -> std::optional<std::string_view> {
       for (const protocol::Field& f : p.fields) {
         if (f.key == key) return f.value;
       }
       return std::nullopt;
     };
+    const bool tickless = field("ticks").has_value();
+    const std::string series = tickless ? "tick_sleep" : "tick_period";
+    auto s = sums.find(series);
+    if (s == sums.end()) return;
+    const SeriesSum& t = s->second;
     std::vector<std::string> problems;
     auto tick = r.config.find("tick");
     std::optional<uint64_t> hz_tick;
     if (tick != r.config.end()) hz_tick = parse_u64(tick->second);
+    // The kernel ticks the run spans: one per period, or ticks= (checked).
+    std::optional<uint64_t> ticks = t.n;
+    if (tickless) {
+      ticks = parse_u64(*field("ticks"));
+      auto step = field("step");
+      auto uneven = field("uneven");
+      const std::optional<uint64_t> st = step ? parse_u64(*step) : std::nullopt;
+      const std::optional<uint64_t> un = uneven ? parse_u64(*uneven) : std::nullopt;
+      if (!ticks || !st || !un) {
+        problems.push_back("ticks=, step= and uneven= must be unsigned numbers");
+        ticks.reset();
+      } else if (*un == 0 && *ticks != *st * rounds) {
+        problems.push_back(fmt::format("ticks={} but step={} * rounds={} is {}", *ticks, *st,
+                                       rounds, *st * rounds));
+      }
+    }
     if (!hz_tick || *hz_tick == 0) {
       problems.push_back("CONFIG has no tick rate (tick=) to derive nominal= from");
     } else if (t.n != rounds) {
-      problems.push_back(fmt::format("rounds={} but tick_period has {} RAW samples", rounds, t.n));
-    } else {
+      problems.push_back(fmt::format("rounds={} but {} has {} RAW samples", rounds, series, t.n));
+    } else if (ticks) {
       const uint64_t nominal =
-          static_cast<uint64_t>(static_cast<unsigned __int128>(t.n) * t.hz / *hz_tick);
+          static_cast<uint64_t>(static_cast<unsigned __int128>(*ticks) * t.hz / *hz_tick);
       const bool behind = t.sum < nominal;
       const uint64_t diff = behind ? nominal - t.sum : t.sum - nominal;
       const uint64_t ppm =
@@ -886,7 +909,7 @@ struct LogChecker::State {
       std::string joined;
       for (const std::string& x : problems) joined += (joined.empty() ? "" : "; ") + x;
       add("tick_drift", Outcome::kProtocolError, line,
-          fmt::format("CHECK tick_drift disagrees with tick_period's RAW samples: {}", joined));
+          fmt::format("CHECK tick_drift disagrees with {}'s RAW samples: {}", series, joined));
     }
   }
 

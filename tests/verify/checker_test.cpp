@@ -528,6 +528,45 @@ TEST(Checker, TickDriftFiguresAreReDerivedFromRaw) {
           .empty());
 }
 
+namespace {
+
+// A tickless build's tick_drift log: tick_sleep's RAW samples (counter ticks
+// per sleep at 1 GHz) and the CHECK with `extra` (ticks=, step=, ...).
+std::string tickless_drift_log(const std::vector<uint64_t>& sleeps, const std::string& extra) {
+  LogBuilder b;
+  b.rec("BEGIN,RTOS_BENCH_V2");
+  b.rec("CONFIG,unit=instructions,tick=1000,tickless=1");
+  b.rec("TEST,tick_drift");
+  b.series("tick_sleep", sleeps, 1000000000);
+  const std::string n = std::to_string(sleeps.size());
+  b.rec("CHECK,tick_drift,rounds=" + n + ",pass=" + n + ",fail=0,status=OK,sleep=8" + extra);
+  b.rec("END,RTOS_BENCH_V2");
+  return b.str();
+}
+
+}  // namespace
+
+TEST(Checker, TicklessTickDriftIsReDerivedFromTickSleep) {
+  // 100 sleeps of 8 kernel ticks, each 8000040 counter ticks at 1 GHz and
+  // 1000 Hz: 800 ticks, nominal 8e8, 5 ppm ahead.
+  const std::vector<uint64_t> sleeps(100, 8000040);
+  const std::string good =
+      ",step=8,uneven=0,ticks=800,elapsed=800004000,nominal=800000000,drift_ppm=5";
+  const Report r = check(tickless_drift_log(sleeps, good));
+  EXPECT_EQ(r.outcome, Outcome::kValid);
+  EXPECT_TRUE(problems(r).empty()) << r.verdicts.front().message;
+  for (const std::string& bad :
+       {",step=8,uneven=0,ticks=800,elapsed=800004001,nominal=800000000,drift_ppm=5",
+        ",step=8,uneven=0,ticks=800,elapsed=800004000,nominal=800000000,drift_ppm=-5",
+        // ticks= is not step= * rounds (and nominal= follows ticks=)
+        ",step=8,uneven=0,ticks=801,elapsed=800004000,nominal=801000000,drift_ppm=-1242",
+        ",step=x,uneven=0,ticks=800,elapsed=800004000,nominal=800000000,drift_ppm=5"}) {
+    const Report rb = check(tickless_drift_log(sleeps, bad));
+    EXPECT_EQ(rb.outcome, Outcome::kProtocolError) << bad;
+    EXPECT_EQ(problems(rb), std::set<std::string>{"tick_drift"}) << bad;
+  }
+}
+
 TEST(SeriesUnit, TimesAreInTheCounterUnitTheHeapRoundsInBytesAndPerMille) {
   EXPECT_EQ(rb::verify::series_unit("wake_latency", "instructions"), "instructions");
   EXPECT_EQ(rb::verify::series_unit("heap_alloc_mixed", "cycles"), "cycles");

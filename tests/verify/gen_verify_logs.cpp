@@ -358,6 +358,22 @@ int main(int argc, char** argv) {
                             .str());
   write("check_failed.log",
         edit(base, "CHECK,", ",pass=100,fail=0,status=OK", ",pass=97,fail=3,status=FAIL").str());
+  {
+    // A tickless build's tick_drift (issue 29 item 9): 40 sleeps of 8 ticks
+    // at kHz, 1000 Hz, each 1344010 counter ticks (7 ppm ahead), and the
+    // CHECK's drift_ppm= disagreeing with tick_sleep's RAW samples.
+    LogBuilder b = base;
+    LogBuilder td;
+    td.rec("TEST,tick_drift");
+    td.series("tick_sleep", std::vector<uint64_t>(40, 1344010), rb::testlog::kHz);
+    td.rec(
+        "CHECK,tick_drift,rounds=40,pass=40,fail=0,status=OK,sleep=8,step=8,uneven=0,"
+        "ticks=320,elapsed=53760400,nominal=53760000,drift_ppm=0");
+    const size_t before = b.find("TEST,time_slice");
+    b.entries.insert(b.entries.begin() + static_cast<std::ptrdiff_t>(before), td.entries.begin(),
+                     td.entries.end());
+    write("tickless_drift.log", b.str());
+  }
   write("config_conflict.log",
         insert_before(base, "TEST,ruler", rb::testlog::Entry{"CONFIG,tick=100", true}).str());
   return 0;

@@ -14,12 +14,103 @@
  * elapsed= (the sum of tick_period, 64-bit: the 32-bit counter wraps every
  * 25 s at 168 MHz, so the span is accumulated per period), nominal= (periods *
  * counter Hz / tick Hz) and drift_ppm= ((elapsed - nominal) * 1e6 / nominal,
- * signed, truncated toward zero); verify re-derives all three from RAW. */
+ * signed, truncated toward zero); verify re-derives all three from RAW.
+ * With a periodic tick the kernel counts one tick per interrupt, so this
+ * drift_ppm checks the tick timer's reload value, not a drift of the
+ * kernel's time. A tickless build (RB_CFG_TICKLESS), where the kernel
+ * computes the ticks it slept and can drift, times its sleeps instead
+ * (rb_td_tickless below: series tick_sleep). */
 #include "rb_harness.h"
 
 /* ctl sleeps this many ticks between collections (fewer than the ring). */
 #define RB_TD_STEP 4u
 
+/* (elapsed - nominal) * 1e6 / nominal as signed decimal text, truncated
+ * toward zero (the sign kept apart: no 64-bit signed division). */
+static const char* rb_td_ppm(uint64_t elapsed, uint64_t nominal) {
+  const int behind = elapsed < nominal;
+  const uint64_t diff = behind ? nominal - elapsed : elapsed - nominal;
+  const uint64_t ppm = nominal > 0u ? rb_muldiv(diff, 1000000u, nominal) : 0u;
+  static char drift[24];
+  uint32_t len = 0;
+  char digits[24];
+  uint32_t nd = 0;
+  uint64_t v = ppm;
+  do {
+    digits[nd++] = (char)('0' + (int)(v % 10u));
+    v /= 10u;
+  } while (v != 0u && nd < sizeof digits);
+  if (behind && ppm != 0u) {
+    drift[len++] = '-';
+  }
+  while (nd > 0u) {
+    drift[len++] = digits[--nd];
+  }
+  drift[len] = '\0';
+  return drift;
+}
+
+#if RB_CFG_TICKLESS
+/* Tickless: the kernel stops its tick while idle and, on waking, advances
+ * its count by the ticks it computes slept; the tick hook does not run for
+ * those. ctl sleeps RB_TD_SLEEP ticks at a time (at 1 kHz 8 ms: the 32-bit
+ * counter, which wraps every 25 s at 168 MHz, cannot wrap between two reads)
+ * and reads, on waking, the counter and rbp_port.tick_count(). A sample of
+ * series tick_sleep is the counter ticks one sleep took; the consecutive
+ * reads chain, so their sum is the counter's time over the run, read at the
+ * same point after a wake-up at both ends. */
+#define RB_TD_SLEEP 8u
+
+static void rb_td_tickless(const struct rb_test* t) {
+  const uint32_t n = t->samples;
+  const uint32_t w = t->warmup;
+  const uint32_t nominal_period = RB_COUNTER_HZ / RB_CFG_TICK_HZ;
+  uint64_t elapsed = 0;
+  uint64_t ticks = 0;
+  uint32_t step = 0; /* kernel ticks per sleep: the first kept sleep's */
+  uint32_t uneven = 0;
+  rbp_port.delay(1); /* start just after a tick */
+  uint32_t prev_c = rb_counter_now();
+  uint32_t prev_k = rbp_port.tick_count();
+  for (uint32_t i = 0; i < w + n; i++) {
+    rbp_port.delay(RB_TD_SLEEP);
+    const uint32_t c = rb_counter_now();
+    const uint32_t k = rbp_port.tick_count();
+    if (i >= w) {
+      const uint32_t dk = k - prev_k;
+      if (i == w) {
+        step = dk;
+      }
+      rb_buf_a[i - w] = c - prev_c;
+      elapsed += c - prev_c;
+      ticks += dk;
+      uneven += dk != step ? 1u : 0u;
+    }
+    prev_c = c;
+    prev_k = k;
+  }
+  rb_emit_series("tick_sleep", rb_buf_a, n, RB_COUNTER_HZ, RB_NO_BASE);
+
+  const uint64_t nominal = ticks * nominal_period;
+  /* A sleep the kernel counted no tick for fails them all. */
+  const uint32_t fail = step == 0u ? n : uneven;
+  rb_rec_begin("CHECK,tick_drift");
+  rb_rec_kv_u32("rounds", n);
+  rb_rec_kv_u32("pass", n - fail);
+  rb_rec_kv_u32("fail", fail);
+  rb_rec_kv("status", fail == 0u ? "OK" : "FAIL");
+  rb_rec_kv_u32("sleep", RB_TD_SLEEP);
+  rb_rec_kv_u32("step", step);
+  rb_rec_kv_u32("uneven", uneven);
+  rb_rec_kv_u64("ticks", ticks);
+  rb_rec_kv_u64("elapsed", elapsed);
+  rb_rec_kv_u64("nominal", nominal);
+  rb_rec_kv("drift_ppm", rb_td_ppm(elapsed, nominal));
+  rb_rec_end();
+}
+#endif
+
+#if !RB_CFG_TICKLESS
 /* The kernel's tick count minus the hook's, read with no tick in between. */
 static uint32_t rb_td_offset(void) {
   for (;;) {
@@ -30,8 +121,12 @@ static uint32_t rb_td_offset(void) {
     }
   }
 }
+#endif
 
 void rb_test_tick_drift(const struct rb_test* t) {
+#if RB_CFG_TICKLESS
+  rb_td_tickless(t);
+#else
   const uint32_t n = t->samples;
   const uint32_t w = t->warmup;
   const uint32_t nominal_period = RB_COUNTER_HZ / RB_CFG_TICK_HZ;
@@ -79,26 +174,7 @@ void rb_test_tick_drift(const struct rb_test* t) {
   if (fail > n) {
     fail = n;
   }
-  /* |elapsed - nominal| * 1e6 / nominal, the sign kept apart. */
-  const int behind = elapsed < nominal;
-  const uint64_t diff = behind ? nominal - elapsed : elapsed - nominal;
-  const uint64_t ppm = nominal > 0u ? rb_muldiv(diff, 1000000u, nominal) : 0u;
-  static char drift[24];
-  uint32_t len = 0;
-  char digits[24];
-  uint32_t nd = 0;
-  uint64_t v = ppm;
-  do {
-    digits[nd++] = (char)('0' + (int)(v % 10u));
-    v /= 10u;
-  } while (v != 0u && nd < sizeof digits);
-  if (behind && ppm != 0u) {
-    drift[len++] = '-';
-  }
-  while (nd > 0u) {
-    drift[len++] = digits[--nd];
-  }
-  drift[len] = '\0';
+  const char* drift = rb_td_ppm(elapsed, nominal);
 
   rb_rec_begin("CHECK,tick_drift");
   rb_rec_kv_u32("rounds", n);
@@ -113,4 +189,5 @@ void rb_test_tick_drift(const struct rb_test* t) {
   rb_rec_kv_u64("nominal", nominal);
   rb_rec_kv("drift_ppm", drift);
   rb_rec_end();
+#endif
 }
