@@ -22,7 +22,7 @@
 #   under QEMU (scripts/run-qemu.sh), and requires `rtosbench verify` to
 #   accept the log (exit 0, every PHASE OK, conditions pinned with --expect,
 #   checks=off and lookup=clz among them, or what the kernel's entry pins),
-#   every test run but the ones tests/ports/expected-na.txt lists for the port
+#   every test run but the ones the port's kernel.yaml `na:` lists
 #   (those NA), and a second run to give identical statistics
 #   (QEMU -icount is deterministic). A kernel whose kernel.yaml names a
 #   known defect (`defects: {<check>: ...}`) instead requires verify to
