@@ -68,15 +68,7 @@ void rb_event_start(void) {
   TIM_SR(TIM3_BASE) = 0;
   NVIC_ICPR(TIM3_IRQN) = NVIC_BIT(TIM3_IRQN);
   TIM_CR1(TIM3_BASE) = TIM_CR1_CEN;
-  uint32_t before;
-  __asm volatile(
-      "ldr %0, [%1, #0x24]\n\t"
-      "str %2, [%1, #0x2c]\n\t"
-      : "=&r"(before)
-      : "r"(TIM3_BASE), "r"(RB_EVENT_PERIOD)
-      : "memory");
-  rb_ev_origin = before + 1u; /* the count at the ARR store */
-  rb_ev_next = rb_ev_origin + RB_EVENT_PERIOD;
+  rb_event_resync();
   NVIC_ISER(TIM3_IRQN) = NVIC_BIT(TIM3_IRQN);
 }
 
@@ -94,7 +86,8 @@ void rb_event_stop(void) {
  * for good while the computed times do not: every later sample grows by the
  * step (Mbed OS sleep_wake_entry 5, 180, 355, 530 in one run). Re-armed here
  * the next update is RB_EVENT_PERIOD counts after this store, read from the
- * counter, whatever the callback did. */
+ * counter, whatever the callback did. rb_event_start arms the first period
+ * the same way. */
 void rb_event_resync(void) {
   uint32_t before;
   __asm volatile(

@@ -249,8 +249,9 @@ void rb_test_tick_overhead(const struct rb_test* t) {
   rb_to_threshold = pass + RB_EMPTY_ABOVE_PASS < threshold ? pass + RB_EMPTY_ABOVE_PASS : threshold;
 #endif
   if (!rb_to_vector_raw()) {
-    rb_emit_na("tick_irq_empty", "the kernel's vector table is in flash and its port names no RAM "
-                                 "for a copy (RB_PORT_RAM_VECTORS_AT)");
+    rb_emit_na("tick_irq_empty",
+               "the kernel's vector table is in flash and its port names no RAM "
+               "for a copy (RB_PORT_RAM_VECTORS_AT)");
     rb_emit_na("irq_dispatch", "no calibration of the empty interrupt");
     rb_emit_na("tick_overhead", "no calibration of the empty interrupt");
     return;
