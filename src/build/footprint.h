@@ -2,8 +2,8 @@
 // The footprint of a kernel alone: a kernel port's image compared with the
 // reference port's image of the same board and build options (the port whose
 // kernel.yaml says `reference: true`, catalog::Catalog::reference(): bare;
-// "bare" below means that image, whatever the port's directory is named). Two ways of
-// counting that must agree up to section alignment:
+// "bare" below means that image, whatever the port's directory is named).
+// Two ways of counting that must agree up to section alignment:
 // - the image delta (size.json of both images): what choosing the kernel
 //   costs instead of the bare port's own small scheduler;
 // - the map file's input sections by owner: the kernel's objects (the
