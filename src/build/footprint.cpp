@@ -242,10 +242,11 @@ Result<Footprint> read_size_json(const std::filesystem::path& p) {
   }
 }
 
-Result<KernelFootprint> kernel_footprint(const ImageFigures& kernel, const ImageFigures& bare) {
-  if (bare.port != "bare") {
-    return Error{
-        fmt::format("the reference image is not a bare-port build (RB_PORT={})", bare.port)};
+Result<KernelFootprint> kernel_footprint(const ImageFigures& kernel, const ImageFigures& bare,
+                                         std::string_view reference_port) {
+  if (bare.port != reference_port) {
+    return Error{fmt::format("the reference image is not a {}-port build (RB_PORT={})",
+                             reference_port, bare.port)};
   }
   if (kernel.map.kernel.text == 0) {
     return Error{fmt::format(
@@ -255,6 +256,7 @@ Result<KernelFootprint> kernel_footprint(const ImageFigures& kernel, const Image
   KernelFootprint f;
   f.port = kernel.port;
   f.board = kernel.board;
+  f.reference = bare.port;
   f.image_flash = kernel.size.flash;
   f.image_ram = kernel.size.ram;
   f.bare_flash = bare.size.flash;
@@ -278,7 +280,10 @@ nlohmann::json to_json(const KernelFootprint& f) {
   return nlohmann::json{
       {"port", f.port},
       {"board", f.board},
+      {"reference", f.reference},
       {"image", {{"flash", f.image_flash}, {"ram", f.image_ram}}},
+      // The reference image's figures: the field names predate `reference`
+      // and are kept so that result.json and `footprint --json` readers work.
       {"bare", {{"flash", f.bare_flash}, {"ram", f.bare_ram}}},
       {"delta", {{"flash", f.delta_flash()}, {"ram", f.delta_ram()}}},
       {"kernel", part_json(f.kernel)},
@@ -293,13 +298,14 @@ nlohmann::json to_json(const KernelFootprint& f) {
 Status check_like_for_like(const std::map<std::string, std::string>& kernel_options,
                            const std::string& kernel_label,
                            const std::map<std::string, std::string>& bare_options,
-                           const std::string& bare_label) {
+                           const std::string& bare_label, std::string_view reference_port) {
   auto value = [](const std::map<std::string, std::string>& m, const char* k) {
     auto it = m.find(k);
     return it == m.end() ? std::string() : it->second;
   };
-  if (std::string p = value(bare_options, "RB_PORT"); p != "bare") {
-    return Error{fmt::format("{} is not a bare-port build (RB_PORT={})", bare_label, p)};
+  if (std::string p = value(bare_options, "RB_PORT"); p != reference_port) {
+    return Error{
+        fmt::format("{} is not a {}-port build (RB_PORT={})", bare_label, reference_port, p)};
   }
   for (const char* k : kLikeForLikeOptions) {
     std::string a = value(kernel_options, k), b = value(bare_options, k);
@@ -384,11 +390,13 @@ Result<BuildDirImage> read_build_dir(const std::filesystem::path& dir,
 Result<KernelFootprint> kernel_footprint_of(const BuildOutput& kernel,
                                             const model::FootprintRules& kernel_rules,
                                             const BuildOutput& bare,
-                                            const model::FootprintRules& bare_rules) {
+                                            const model::FootprintRules& bare_rules,
+                                            std::string_view reference_port) {
   auto kernel_label = fmt::format(
       "the {} image", kernel.defines.count("RB_PORT") ? kernel.defines.at("RB_PORT") : "?");
   if (auto s = check_like_for_like(kernel.defines, kernel_label, bare.defines,
-                                   "the bare reference image");
+                                   fmt::format("the {} reference image", reference_port),
+                                   reference_port);
       !s.ok()) {
     return s.error();
   }
@@ -407,7 +415,7 @@ Result<KernelFootprint> kernel_footprint_of(const BuildOutput& kernel,
   if (!k.ok()) return k.error();
   auto b = figures(bare, bare_rules);
   if (!b.ok()) return b.error();
-  return kernel_footprint(*k, *b);
+  return kernel_footprint(*k, *b, reference_port);
 }
 
 }  // namespace rb::build

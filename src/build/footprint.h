@@ -1,7 +1,9 @@
 #pragma once
 // The footprint of a kernel alone: a kernel port's image compared with the
-// bare port's image of the same board and build options. Two ways of
-// counting that must agree up to section alignment:
+// reference port's image of the same board and build options (the port whose
+// kernel.yaml says `reference: true`, catalog::Catalog::reference(): bare;
+// "bare" below means that image, whatever the port's directory is named).
+// Two ways of counting that must agree up to section alignment:
 // - the image delta (size.json of both images): what choosing the kernel
 //   costs instead of the bare port's own small scheduler;
 // - the map file's input sections by owner: the kernel's objects (the
@@ -83,6 +85,7 @@ struct ImageFigures {
 // prints and result.json holds as build.footprint_kernel).
 struct KernelFootprint {
   std::string port, board;
+  std::string reference;                    // the reference image's port (RB_PORT)
   uint64_t image_flash = 0, image_ram = 0;  // the kernel image (size.json)
   uint64_t bare_flash = 0, bare_ram = 0;    // the bare image (size.json)
   SectionBytes kernel;                      // kernel objects in the kernel image
@@ -102,14 +105,19 @@ struct KernelFootprint {
 };
 
 // The arithmetic: delta = image - bare; libs = C library bytes of the kernel
-// image minus those of the bare image. Error when `bare` is not the bare
-// port, or the kernel image holds no kernel text (not a kernel port: nothing
-// to attribute the delta to).
-Result<KernelFootprint> kernel_footprint(const ImageFigures& kernel, const ImageFigures& bare);
+// image minus those of the bare image. Error when `bare` is not a build of
+// `reference_port` (the catalog's reference kernel's port), or the kernel
+// image holds no kernel text (not a kernel port: nothing to attribute the
+// delta to).
+Result<KernelFootprint> kernel_footprint(const ImageFigures& kernel, const ImageFigures& bare,
+                                         std::string_view reference_port);
 
-// {port, board, image{flash,ram}, bare{flash,ram}, delta{flash,ram},
+// {port, board, reference, image{flash,ram}, bare{flash,ram}, delta{flash,ram},
 //  kernel{text,data,bss,flash,ram}, kernel_support{...}, port_glue{...}, libs{flash,ram},
-//  startup{flash,ram}, bare_port{...}}
+//  startup{flash,ram}, bare_port{...}}. `bare` and `bare_port` are the
+// reference image's figures; they keep the names result.json and
+// `rtosbench footprint --json` have always had (docs/results.md), and
+// `reference` names its port.
 nlohmann::json to_json(const KernelFootprint& f);
 
 // The build options two images must share to be compared: the harness, the
@@ -118,13 +126,13 @@ inline constexpr std::array<const char*, 7> kLikeForLikeOptions{
     "RB_BOARD", "RB_OPT", "RB_TICK_HZ", "RB_FPU_CONTEXT", "RB_SAMPLES", "RB_WARMUP", "RB_TESTS"};
 
 // Refuses a comparison that is not like with like: `bare` must be built
-// with RB_PORT=bare and both must agree in every kLikeForLikeOptions value
+// with RB_PORT=`reference_port` and both must agree in every kLikeForLikeOptions value
 // (a missing value counts as empty). The labels name the two builds in the
 // message, e.g. "the builds differ in RB_OPT ('-O2 -g0' in K, '-Os' in B)".
 Status check_like_for_like(const std::map<std::string, std::string>& kernel_options,
                            const std::string& kernel_label,
                            const std::map<std::string, std::string>& bare_options,
-                           const std::string& bare_label);
+                           const std::string& bare_label, std::string_view reference_port);
 
 // The `VAR:TYPE=value` entries of a CMakeCache.txt whose names start with
 // RB_ (the firmware's options). Error names the file when it cannot be read.
@@ -150,10 +158,12 @@ Result<BuildDirImage> read_build_dir(const std::filesystem::path& dir,
 
 // The kernel-alone footprint of two images the run pipeline built (the
 // defines and files of BuildOutput): like-for-like check, both maps summed
-// (each by its kernel's footprint rules), kernel_footprint.
+// (each by its kernel's footprint rules), kernel_footprint. `bare` is the
+// image of `reference_port`.
 Result<KernelFootprint> kernel_footprint_of(const BuildOutput& kernel,
                                             const model::FootprintRules& kernel_rules,
                                             const BuildOutput& bare,
-                                            const model::FootprintRules& bare_rules);
+                                            const model::FootprintRules& bare_rules,
+                                            std::string_view reference_port);
 
 }  // namespace rb::build

@@ -1,6 +1,7 @@
 #include "catalog/catalog.h"
 
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -252,6 +253,20 @@ Result<Catalog> load(const std::filesystem::path& firmware_in,
   std::sort(c.kernels.begin(), c.kernels.end(), [](const auto& a, const auto& b) {
     return std::pair(!a.reference, a.name) < std::pair(!b.reference, b.name);
   });
+  // Exactly one reference port: the host names it nowhere else. A tree
+  // without ports has no kernel to count against one.
+  std::vector<std::string> references;
+  for (const auto& k : c.kernels)
+    if (k.reference) references.push_back(k.name);
+  if (!c.kernels.empty() && references.empty())
+    diagnostics.push_back(Diagnostic{"firmware/ports", 0, 0,
+                                     "no port's kernel.yaml says 'reference: true' (the image "
+                                     "every kernel-alone footprint is counted against)"});
+  if (references.size() > 1)
+    diagnostics.push_back(
+        Diagnostic{"firmware/ports", 0, 0,
+                   fmt::format("{} ports say 'reference: true' ({}); exactly one may",
+                               references.size(), fmt::join(references, ", "))});
   for (const auto& e : fs::directory_iterator(c.firmware / "boards", ec)) {
     const std::string name = e.path().filename().string();
     if (!fs::exists(e.path() / "board.cmake") || !std::regex_match(name, kName)) continue;
@@ -276,6 +291,12 @@ Result<Catalog> load(const std::filesystem::path& firmware_in,
 const model::KernelSpec* Catalog::kernel(const std::string& name) const {
   for (const auto& k : kernels)
     if (k.name == name) return &k;
+  return nullptr;
+}
+
+const model::KernelSpec* Catalog::reference() const {
+  for (const auto& k : kernels)
+    if (k.reference) return &k;
   return nullptr;
 }
 

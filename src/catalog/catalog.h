@@ -16,13 +16,18 @@ namespace rb::catalog {
 
 struct Catalog {
   std::filesystem::path firmware;  // absolute
-  // Every port directory holding a port.cmake, the reference port (bare)
-  // first, then by name; facts from its kernel.yaml.
+  // Every port directory holding a port.cmake, the reference port (the one
+  // whose kernel.yaml says `reference: true`) first, then by name; facts from
+  // its kernel.yaml.
   std::vector<model::KernelSpec> kernels;
   std::vector<model::BoardInfo> boards;   // by name
   std::vector<model::HarnessTest> tests;  // rb_tests.h, in run order
 
   const model::KernelSpec* kernel(const std::string& name) const;
+  // The reference kernel: the image every kernel-alone footprint is counted
+  // against (load checks there is exactly one); nullptr in a tree without
+  // ports.
+  const model::KernelSpec* reference() const;
   const model::BoardInfo* board(const std::string& name) const;
   const model::HarnessTest* test(const std::string& name) const;
   std::vector<std::string> board_names() const;
@@ -38,8 +43,9 @@ struct Catalog {
 
 // Reads `firmware`. A kernel.yaml that is not valid is a diagnostic (with
 // file:line:column); so is a board.cmake line with a value outside
-// [A-Za-z0-9_./ :-]. The error (kUsage, kCannotRead for a missing tree)
-// counts them.
+// [A-Za-z0-9_./ :-]; so is a tree with ports of which none, or more than
+// one, says `reference: true`. The error (kUsage, kCannotRead for a missing
+// tree) counts them.
 Result<Catalog> load(const std::filesystem::path& firmware, std::vector<Diagnostic>& diagnostics);
 
 // The firmware tree next to the host's own sources (RTOSBENCH_SOURCE_DIR),

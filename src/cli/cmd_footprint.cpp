@@ -2,7 +2,8 @@
 // the CLI face of rb::build::kernel_footprint for two firmware build
 // directories, their maps sorted by their kernels' kernel.yaml rules (the
 // catalog of the firmware tree). Exit codes (docs/cli.md): 0 printed, 3
-// refused (the builds differ in an option, the second is not bare, the
+// refused (the builds differ in an option, the second is not the reference
+// port's (bare: the catalog's, kernel.yaml `reference: true`), the
 // first has no kernel object), 64 usage or an invalid kernel.yaml, 66 a build
 // directory lacks or cannot read a file, or its RB_PORT is no port of the tree.
 #include <fmt/core.h>
@@ -40,7 +41,8 @@ std::function<int()> add_footprint(CLI::App& app) {
       "port's build of the same board and options (docs/kernels.md, \"Footprint\"). Both "
       "directories hold CMakeCache.txt, size.json and rtosbench-fw.map; they must agree in "
       "RB_BOARD, RB_OPT, RB_TICK_HZ, RB_FPU_CONTEXT, RB_SAMPLES, RB_WARMUP and RB_TESTS.\n"
-      "Exit status: 0 printed; 3 refused (the builds differ, the second is not bare, the first "
+      "Exit status: 0 printed; 3 refused (the builds differ, the second is not the reference "
+      "port's (kernel.yaml `reference: true`), the first "
       "has no kernel object); 64 usage; 66 a build directory lacks a file or it cannot be read.");
   app.add_option("KERNEL_BUILD_DIR", args->kernel, "the kernel port's firmware build directory")
       ->required();
@@ -72,6 +74,14 @@ std::function<int()> add_footprint(CLI::App& app) {
       for (const auto& d : diagnostics) lines.push_back(d.format());
       fail(cat.error(), lines);
     }
+    // The image kernels are counted against: the port whose kernel.yaml says
+    // `reference: true` (catalog::load refuses a tree without exactly one).
+    const model::KernelSpec* reference = cat->reference();
+    if (!reference) {
+      print_safe(stderr, "rtosbench footprint: the firmware tree {} has no reference port\n",
+                 cat->firmware.string());
+      return kExitUsage;
+    }
     auto k = build::read_build_dir(args->kernel, cat->kernels);
     if (!k.ok()) {
       print_safe(stderr, "rtosbench footprint: {}\n", k.error().message);
@@ -82,12 +92,13 @@ std::function<int()> add_footprint(CLI::App& app) {
       print_safe(stderr, "rtosbench footprint: {}\n", b.error().message);
       return kExitNoInput;
     }
-    if (auto s = build::check_like_for_like(k->options, args->kernel, b->options, args->bare);
+    if (auto s = build::check_like_for_like(k->options, args->kernel, b->options, args->bare,
+                                            reference->port);
         !s.ok()) {
       print_safe(stderr, "rtosbench footprint: {}\n", s.error().message);
       return kExitRefused;
     }
-    auto f = build::kernel_footprint(k->figures, b->figures);
+    auto f = build::kernel_footprint(k->figures, b->figures, reference->port);
     if (!f.ok()) {
       print_safe(stderr, "rtosbench footprint: {}: {}\n", args->kernel, f.error().message);
       return kExitRefused;

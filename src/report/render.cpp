@@ -11,6 +11,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "matrix/load.h"
 #include "report/diff.h"
 #include "report/markdown.h"
 #include "report/svg.h"
@@ -27,6 +28,22 @@ std::string unit_label(const std::string& unit) {
   return "ticks";
 }
 
+namespace {
+// RunView::reference: the record's, else the catalog's.
+std::string reference_of(const Run& run, const catalog::Catalog* today) {
+  for (const store::JobResult& r : run.results) {
+    if (r.build && r.build->footprint_kernel && !r.build->footprint_kernel->reference.empty())
+      return r.build->footprint_kernel->reference;
+  }
+  try {
+    const catalog::Catalog& c = today ? *today : matrix::default_catalog();
+    if (const auto* k = c.reference()) return k->port;
+  } catch (const std::exception&) {
+  }
+  return "";
+}
+}  // namespace
+
 std::vector<RunView> view_runs(const std::vector<Run>& runs, const ReportOptions& options) {
   std::vector<RunView> out;
   // The samples kept for plots and samples.csv, of every capture together.
@@ -35,6 +52,7 @@ std::vector<RunView> view_runs(const std::vector<Run>& runs, const ReportOptions
     RunView v;
     v.run = &run;
     v.snap = snapshot_of(run, options.catalog);
+    v.reference = reference_of(run, options.catalog);
     for (size_t i = 0; i < run.results.size(); ++i) {
       JobView j;
       j.result = &run.results[i];
@@ -586,13 +604,14 @@ Footprint footprint_of(const store::JobResult& r) {
   return f;
 }
 
-// The bare job on the same board, opt and tick as `j` (same fpu preferred).
+// The reference (bare) job on the same board, opt and tick as `j` (same fpu
+// preferred).
 const JobView* bare_for(const RunView& run, const JobView& j) {
   const JobView* found = nullptr;
   for (const auto& b : run.jobs) {
     const store::JobSpec& bj = b.result->job;
     const store::JobSpec& jj = j.result->job;
-    if (bj.kernel != "bare" || !footprint_of(*b.result).flash) continue;
+    if (!run.is_reference(bj) || !footprint_of(*b.result).flash) continue;
     if (bj.board != jj.board || bj.axis("opt") != jj.axis("opt") ||
         bj.axis("tick_hz") != jj.axis("tick_hz"))
       continue;
@@ -602,17 +621,18 @@ const JobView* bare_for(const RunView& run, const JobView& j) {
 }
 
 // Flash and RAM of the kernel alone: what the run stored
-// (build.footprint_kernel.delta, against the bare port's image built with the
-// job's own options), else, for result files without it (older runs, or a
-// reference build that failed), the image minus the run's bare job on the
-// same board, opt and tick. Empty for the bare port and when neither exists.
+// (build.footprint_kernel.delta, against the reference port's image built
+// with the job's own options), else, for result files without it (older
+// runs, or a reference build that failed), the image minus the run's
+// reference job on the same board, opt and tick. Empty for the reference
+// port and when neither exists.
 struct KernelAlone {
   std::optional<int64_t> flash, ram;
 };
 
 KernelAlone kernel_alone(const RunView& run, const JobView& j) {
   KernelAlone k;
-  if (j.result->job.kernel == "bare") return k;
+  if (run.is_reference(j.result->job)) return k;
   const auto& build = j.result->build;
   if (build && build->footprint_kernel && build->footprint_kernel->error.empty()) {
     k.flash = build->footprint_kernel->delta.flash;
@@ -648,7 +668,7 @@ void footprint(Document& d, const RunView& cur) {
     Footprint f = footprint_of(*j.result);
     if (!f.flash && !f.text) continue;
     std::string kf = "-", kr = "-";
-    if (j.result->job.kernel == "bare") {
+    if (cur.is_reference(j.result->job)) {
       kf = kr = "(floor)";
     } else {
       KernelAlone k = kernel_alone(cur, j);

@@ -47,7 +47,8 @@ struct ReportOptions {
   bool read_raw = true;
   // The firmware tree a result older than the board record falls back to
   // for its board's declarations (nullptr: matrix::default_catalog());
-  // snapshot_of.
+  // snapshot_of. Also the reference kernel of a run whose results do not
+  // name it (RunView::reference).
   const catalog::Catalog* catalog = nullptr;
 };
 
@@ -63,6 +64,16 @@ struct RunView {
   const Run* run = nullptr;
   RunSnapshot snap;
   std::vector<JobView> jobs;
+  // The port of the reference kernel (the image kernel-alone footprints are
+  // counted against: bare) as the run recorded it (a result's
+  // build.footprint_kernel.reference), else the catalog's (ReportOptions);
+  // empty when neither names one.
+  std::string reference;
+  // Whether `job` is a build of the reference port (its port, or its kernel
+  // in results without one).
+  bool is_reference(const store::JobSpec& job) const {
+    return !reference.empty() && (job.port.empty() ? job.kernel : job.port) == reference;
+  }
 };
 
 // The runs ordered oldest first (by start time, then id), each job's

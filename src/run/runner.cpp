@@ -505,21 +505,21 @@ class Session {
     return doc;
   }
 
-  // The bare port's image the matrix builds (or would build) with a kernel
-  // job's options: the matrix's own bare kernel when it has one, so the
-  // reference is the bare job's image (a build-cache hit).
-  matrix::KernelSpec bare_kernel() const {
+  // The reference port's image (the port whose kernel.yaml says `reference:
+  // true`: bare) the matrix builds (or would build) with a kernel job's
+  // options: the matrix's own entry of that port when it has one, so the
+  // reference is that job's image (a build-cache hit); else the catalog's.
+  // nullopt when the firmware tree has no reference port.
+  std::optional<matrix::KernelSpec> reference_kernel() const {
+    const model::KernelSpec* ref = cfg_.matrix.catalog.reference();
+    if (!ref) return std::nullopt;
     for (const auto& k : cfg_.matrix.kernels) {
-      if (k.port == "bare" && k.name == "bare" && !k.needs_source()) return k;
+      if (k.port == ref->port && k.name == ref->name && !k.needs_source()) return k;
     }
     for (const auto& k : cfg_.matrix.kernels) {
-      if (k.port == "bare" && !k.needs_source()) return k;
+      if (k.port == ref->port && !k.needs_source()) return k;
     }
-    matrix::KernelSpec k;
-    k.name = "bare";
-    k.port = "bare";
-    k.version = "n/a";
-    return k;
+    return *ref;
   }
 
   // build.footprint_kernel of a kernel image: the bare port's image with the
@@ -535,12 +535,17 @@ class Session {
     std::error_code ec;
     std::filesystem::create_directories(ref, ec);
     matrix::Job bare = lead;
-    bare.kernel = bare_kernel();
+    const auto reference = reference_kernel();
+    if (reference) bare.kernel = *reference;
     bare.variant["tickless"] = "0";  // a kernel's option: the bare port has no tick to stop
+    const std::string what = fmt::format("the {} reference image", bare.kernel.port);
     json fk;
-    auto kernel = resolver_.resolve(bare.kernel, ref / "source.log");
-    if (!kernel.ok()) {
-      fk = json{{"error", "the bare reference image has no source: " + kernel.error().message}};
+    if (!reference) {
+      fk = json{{"error",
+                 "the firmware tree has no reference port (no kernel.yaml says "
+                 "'reference: true')"}};
+    } else if (auto kernel = resolver_.resolve(bare.kernel, ref / "source.log"); !kernel.ok()) {
+      fk = json{{"error", what + " has no source: " + kernel.error().message}};
     } else {
       build::BuildRequest req;
       req.job = bare;
@@ -553,28 +558,32 @@ class Session {
       req.parallel = cfg_.build_parallel;
       auto out = builder_->build(req);
       if (!out.ok()) {
-        fk = json{{"error", "the bare reference image did not build: " + out.error().message}};
+        fk = json{{"error", what + " did not build: " + out.error().message}};
       } else {
         (void)copy_into(out->map,
                         ref / "rtosbench-fw.map");  // a record for readers; nothing resumes from it
         (void)copy_into(out->size_json, ref / "size.json");
         auto f = build::kernel_footprint_of(*g.output, lead.kernel.footprint, *out,
-                                            bare.kernel.footprint);
+                                            bare.kernel.footprint, bare.kernel.port);
         fk = f.ok() ? build::to_json(*f) : json{{"error", f.error().message}};
         fk["bare_key"] = out->key;
         fk["bare_cached"] = out->cached;
       }
     }
+    // bare_key, bare_cached, bare_log and the builds/<id>/bare-reference/
+    // directory keep the names they had when the reference port was always
+    // bare (docs/results.md); `reference` in the figures names its port.
     fk["bare_log"] = log_rel;
+    if (reference) fk["reference"] = bare.kernel.port;
     std::string line;
     if (fk.contains("error")) {
       line = fmt::format("kernel-alone footprint not computed ({}): {}", log_rel,
                          fk["error"].get<std::string>());
       progress_.note(fmt::format("{}: {}", g.build_id, line));
     } else {
-      line = fmt::format("kernel alone: flash {} B, RAM {} B (image minus the bare image {}, {})",
+      line = fmt::format("kernel alone: flash {} B, RAM {} B (image minus the {} image {}, {})",
                          fk["delta"]["flash"].get<int64_t>(), fk["delta"]["ram"].get<int64_t>(),
-                         fk["bare_key"].get<std::string>().substr(0, 16),
+                         bare.kernel.port, fk["bare_key"].get<std::string>().substr(0, 16),
                          fk["bare_cached"].get<bool>() ? "from the build cache" : "built");
     }
     for (size_t ji : g.jobs) job_log(jobs_[ji].id, line);
@@ -649,8 +658,8 @@ class Session {
               }
             }
             if (!g.ok) break;
-            if (lead.kernel.port != "bare" && !interrupt_requested()) {
-              progress_.stage(slot, g.build_id, "bare reference");
+            if (!lead.kernel.reference && !interrupt_requested()) {
+              progress_.stage(slot, g.build_id, "reference image");
               g.footprint_kernel = kernel_alone(g, lead);
             }
             break;

@@ -430,7 +430,8 @@ void fields(V& v, FlashRam& x) {
 // With an error, the figures are left out.
 template <typename V>
 void fields(V& v, KernelFootprint& x) {
-  v.if_set("error", x.error, "bare_key", x.bare_key, "bare_cached", x.bare_cached);
+  v.if_set("error", x.error, "bare_key", x.bare_key, "bare_cached", x.bare_cached, "reference",
+           x.reference);
   v.opt("bare_log", x.bare_log);
   if (!x.error.empty()) return;
   v.opt("port", x.port, "board", x.board, "image", x.image, "bare", x.bare);

@@ -86,11 +86,16 @@ struct FlashRam {  // {flash, ram}
   int64_t flash = 0, ram = 0;
 };
 
-// build.footprint_kernel: the kernel alone against the bare port's image, or
-// why it could not be computed (`error` set, the figures absent).
+// build.footprint_kernel: the kernel alone against the reference port's
+// image (bare), or why it could not be computed (`error` set, the figures
+// absent). The `bare*` names are the reference image's, kept from when it
+// was always the bare port.
 struct KernelFootprint {
   std::string error;  // empty: the figures below are valid
   std::string port, board;
+  // The reference image's port, with or without an error; empty in results
+  // written before it was recorded.
+  std::string reference;
   FlashRam image, bare, delta, libs, startup;
   Sections kernel, kernel_support, port_glue, bare_port;
   std::string bare_key;

@@ -21,14 +21,25 @@ std::filesystem::path data(const char* name) {
 // The kernel ports of the firmware tree, as the run pipeline and `rtosbench
 // footprint` read them: each kernel's footprint rules come from its
 // kernel.yaml, none from the host.
-const std::vector<model::KernelSpec>& kernels() {
-  static const std::vector<model::KernelSpec> kKernels = [] {
+const catalog::Catalog& tree() {
+  static const catalog::Catalog kTree = [] {
     std::vector<Diagnostic> d;
     auto c = catalog::load(std::filesystem::path(RTOSBENCH_SOURCE_DIR) / "firmware", d);
     EXPECT_TRUE(c.ok()) << (d.empty() ? c.error().message : d.front().format());
-    return c.ok() ? c->kernels : std::vector<model::KernelSpec>{};
+    return c.ok() ? *c : catalog::Catalog{};
   }();
-  return kKernels;
+  return kTree;
+}
+const std::vector<model::KernelSpec>& kernels() {
+  return tree().kernels;
+}
+
+// The reference port (kernel.yaml `reference: true`), as the run pipeline
+// and `rtosbench footprint` pass it; the bare excerpts below are its images.
+std::string reference() {
+  const auto* r = tree().reference();
+  EXPECT_NE(r, nullptr);
+  return r ? r->port : "";
 }
 
 // The footprint rules firmware/ports/<port>/kernel.yaml declares.
@@ -356,8 +367,9 @@ ImageFigures figures(const char* port, const char* map, uint64_t flash, uint64_t
 
 TEST(KernelAlone, DeltaIsImageMinusBareAndLibsAreTheDifferenceOfBoth) {
   // The size.json figures of the full images the excerpts come from.
+  ASSERT_EQ(reference(), "bare");
   auto f = kernel_footprint(figures("freertos", "freertos-excerpt.map", 21980, 39804),
-                            figures("bare", "bare-excerpt.map", 17832, 33960));
+                            figures("bare", "bare-excerpt.map", 17832, 33960), reference());
   ASSERT_TRUE(f.ok()) << f.error().message;
   EXPECT_EQ(f->delta_flash(), 21980 - 17832);
   EXPECT_EQ(f->delta_ram(), 39804 - 33960);
@@ -371,7 +383,7 @@ TEST(KernelAlone, DeltaIsImageMinusBareAndLibsAreTheDifferenceOfBoth) {
       R"("image":{"flash":21980,"ram":39804},"kernel":{"bss":8,"data":8,"flash":520,"ram":16,"text":512},)"
       R"("kernel_support":{"bss":0,"data":0,"flash":0,"ram":0,"text":0},)"
       R"("libs":{"flash":0,"ram":0},"port":"freertos",)"
-      R"("port_glue":{"bss":2124,"data":0,"flash":105,"ram":2124,"text":105},)"
+      R"("port_glue":{"bss":2124,"data":0,"flash":105,"ram":2124,"text":105},"reference":"bare",)"
       R"("startup":{"flash":47,"ram":0}})");
 }
 
@@ -379,7 +391,7 @@ TEST(KernelAlone, NegativeDifferencesStaySigned) {
   auto k = figures("freertos", "freertos-excerpt.map", 100, 100);
   auto b = figures("bare", "bare-excerpt.map", 150, 130);
   b.map.libs.text += 24;  // the bare image pulls in more of the C library
-  auto f = kernel_footprint(k, b);
+  auto f = kernel_footprint(k, b, reference());
   ASSERT_TRUE(f.ok());
   EXPECT_EQ(f->delta_flash(), -50);
   EXPECT_EQ(f->delta_ram(), -30);
@@ -390,15 +402,39 @@ TEST(KernelAlone, NegativeDifferencesStaySigned) {
 TEST(KernelAlone, RefusesANonBareReferenceAndAnImageWithoutKernel) {
   auto k = figures("freertos", "freertos-excerpt.map", 21980, 39804);
   auto notbare = figures("threadx", "bare-excerpt.map", 17832, 33960);
-  auto r = kernel_footprint(k, notbare);
+  auto r = kernel_footprint(k, notbare, reference());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message, "the reference image is not a bare-port build (RB_PORT=threadx)");
   auto template_port = figures("template", "bare-excerpt.map", 17000, 33000);
-  r = kernel_footprint(template_port, figures("bare", "bare-excerpt.map", 17832, 33960));
+  r = kernel_footprint(template_port, figures("bare", "bare-excerpt.map", 17832, 33960),
+                       reference());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message,
             "no kernel object (rb_kernel) in the map file of the template image; is template a "
             "kernel port?");
+}
+
+// The reference is whichever port the catalog names, not a name in the host:
+// the bare image under another port name is accepted as that port's, and
+// the bare port is then refused as a reference.
+TEST(KernelAlone, TheReferencePortIsTheOneNamed) {
+  auto k = figures("freertos", "freertos-excerpt.map", 21980, 39804);
+  auto floor = figures("bare", "bare-excerpt.map", 17832, 33960);
+  floor.port = "floor";
+  auto f = kernel_footprint(k, floor, "floor");
+  ASSERT_TRUE(f.ok()) << f.error().message;
+  EXPECT_EQ(f->delta_flash(), 21980 - 17832);
+  EXPECT_EQ(f->reference, "floor");
+  EXPECT_EQ(to_json(*f)["reference"], "floor");
+  EXPECT_EQ(to_json(*f)["bare"]["flash"], 17832);  // the field keeps its name
+  auto r = kernel_footprint(k, figures("bare", "bare-excerpt.map", 17832, 33960), "floor");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "the reference image is not a floor-port build (RB_PORT=bare)");
+  std::map<std::string, std::string> ko{{"RB_PORT", "freertos"}}, bo{{"RB_PORT", "floor"}};
+  EXPECT_TRUE(check_like_for_like(ko, "K", bo, "B", "floor").ok());
+  auto s = check_like_for_like(ko, "K", bo, "B", "bare");
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message, "B is not a bare-port build (RB_PORT=floor)");
 }
 
 TEST(LikeForLike, EveryOptionMustAgreeAndTheReferenceMustBeBare) {
@@ -411,21 +447,21 @@ TEST(LikeForLike, EveryOptionMustAgreeAndTheReferenceMustBeBare) {
   b["RB_PORT"] = "bare";
   b["RB_NONCE"] = "0badcafe";  // neither the nonce nor the kernel version matters
   b["RB_KERNEL_VERSION"] = "n/a";
-  EXPECT_TRUE(check_like_for_like(k, "K", b, "B").ok());
+  EXPECT_TRUE(check_like_for_like(k, "K", b, "B", reference()).ok());
   for (const char* option : kLikeForLikeOptions) {
     auto other = b;
     other[option] = "x";
-    auto s = check_like_for_like(k, "K", other, "B");
+    auto s = check_like_for_like(k, "K", other, "B", reference());
     ASSERT_FALSE(s.ok()) << option;
     EXPECT_EQ(s.error().message,
               fmt::format("the builds differ in {} ('{}' in K, 'x' in B); compare like with like",
                           option, k.at(option)));
     other.erase(option);  // missing counts as empty
-    s = check_like_for_like(k, "K", other, "B");
+    s = check_like_for_like(k, "K", other, "B", reference());
     ASSERT_FALSE(s.ok()) << option;
     EXPECT_NE(s.error().message.find("'' in B"), std::string::npos) << s.error().message;
   }
-  auto s = check_like_for_like(k, "K", k, "B");
+  auto s = check_like_for_like(k, "K", k, "B", reference());
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.error().message, "B is not a bare-port build (RB_PORT=freertos)");
 }
@@ -478,12 +514,12 @@ TEST_F(FootprintFiles, BuildDirectoriesOfTheSameOptionsGiveTheKernelAlone) {
                 R"({"text":17000,"data":0,"bss":33960,"flash":17000,"ram":33960})", "-Os -g0"),
       kernels());
   ASSERT_TRUE(k.ok() && b.ok() && os.ok());
-  EXPECT_TRUE(check_like_for_like(k->options, "k", b->options, "b").ok());
-  auto f = kernel_footprint(k->figures, b->figures);
+  EXPECT_TRUE(check_like_for_like(k->options, "k", b->options, "b", reference()).ok());
+  auto f = kernel_footprint(k->figures, b->figures, reference());
   ASSERT_TRUE(f.ok());
   EXPECT_EQ(f->delta_flash(), 4148);
   EXPECT_EQ(f->bare_port.text, 240u);
-  auto refused = check_like_for_like(k->options, "k", os->options, "os");
+  auto refused = check_like_for_like(k->options, "k", os->options, "os", reference());
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(
       refused.error().message,
@@ -506,14 +542,14 @@ TEST_F(FootprintFiles, TheRunPipelinesImagesAreComparedByTheirDefines) {
   k.footprint.ram = 39804;
   b.footprint.flash = 17832;
   b.footprint.ram = 33960;
-  auto f = kernel_footprint_of(k, rules("freertos"), b, rules("bare"));
+  auto f = kernel_footprint_of(k, rules("freertos"), b, rules("bare"), reference());
   ASSERT_TRUE(f.ok()) << f.error().message;
   EXPECT_EQ(f->delta_ram(), 5844);
   EXPECT_EQ(f->kernel.text, 512u);
   EXPECT_EQ(f->bare_port.bss, 2060u);
 
   b.defines["RB_TICK_HZ"] = "100";
-  auto refused = kernel_footprint_of(k, rules("freertos"), b, rules("bare"));
+  auto refused = kernel_footprint_of(k, rules("freertos"), b, rules("bare"), reference());
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().message,
             "the builds differ in RB_TICK_HZ ('1000' in the freertos image, '100' in the bare "
@@ -521,7 +557,7 @@ TEST_F(FootprintFiles, TheRunPipelinesImagesAreComparedByTheirDefines) {
             "compare like with like");
   b.defines["RB_TICK_HZ"] = "1000";
   std::filesystem::remove(b.map);
-  auto missing = kernel_footprint_of(k, rules("freertos"), b, rules("bare"));
+  auto missing = kernel_footprint_of(k, rules("freertos"), b, rules("bare"), reference());
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error().message, b.map.string() + " not found");
 }

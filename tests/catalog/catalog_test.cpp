@@ -217,5 +217,48 @@ TEST(Catalog, ANewPortDirectoryIsDiscovered) {
   EXPECT_EQ(k->note, "my kernel");
 }
 
+// The reference port is the one kernel.yaml names: renaming its directory
+// needs no host change, and a tree must name exactly one.
+TEST(Catalog, ExactlyOnePortIsTheReference) {
+  const Catalog today = tree();
+  ASSERT_NE(today.reference(), nullptr);
+  EXPECT_EQ(today.reference(), &today.kernels.front());
+  EXPECT_EQ(today.reference()->name, "bare");
+  auto tmp = make_owned_temp_dir("rtosbench-catalog-test");
+  ASSERT_TRUE(tmp.ok());
+  const fs::path fw = *tmp / "firmware";
+  fs::create_directories(fw);
+  fs::copy(kFirmware / "ports", fw / "ports", fs::copy_options::recursive);
+  fs::rename(fw / "ports" / "bare", fw / "ports" / "floor");
+  std::vector<Diagnostic> d;
+  auto renamed = load(fw, d);
+  ASSERT_TRUE(renamed.ok()) << (d.empty() ? renamed.error().message : d.front().format());
+  ASSERT_NE(renamed->reference(), nullptr);
+  EXPECT_EQ(renamed->reference()->port, "floor");
+  EXPECT_EQ(renamed->kernels.front().name, "floor");
+  EXPECT_EQ(renamed->kernel("bare"), nullptr);
+
+  // Two references.
+  std::ofstream(fw / "ports" / "template" / "kernel.yaml", std::ios::app) << "reference: true\n";
+  d.clear();
+  auto two = load(fw, d);
+  EXPECT_FALSE(two.ok());
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].file, "firmware/ports");
+  EXPECT_EQ(d[0].message, "2 ports say 'reference: true' (floor, template); exactly one may");
+
+  // None.
+  fs::copy_file(kFirmware / "ports" / "template" / "kernel.yaml",
+                fw / "ports" / "template" / "kernel.yaml", fs::copy_options::overwrite_existing);
+  std::ofstream(fw / "ports" / "floor" / "kernel.yaml") << "version: n/a\n";
+  d.clear();
+  auto none = load(fw, d);
+  EXPECT_FALSE(none.ok());
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_NE(d[0].message.find("no port's kernel.yaml says 'reference: true'"), std::string::npos)
+      << d[0].format();
+  fs::remove_all(*tmp);
+}
+
 }  // namespace
 }  // namespace rb::catalog

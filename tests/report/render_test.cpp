@@ -266,6 +266,51 @@ TEST(ReportCsv, FieldsThatWouldBeFormulasAreText) {
 // own options) wins over image minus the run's bare job; a stored error, or
 // an older result without the field, falls back to that; without a bare job
 // the stored figure is the only one.
+// The reference kernel (the "(floor)" row, the job kernel-alone figures fall
+// back to) is the one the run recorded (build.footprint_kernel.reference),
+// else the catalog's: a reference port under another name needs no host
+// change, and an old result is read against today's tree.
+TEST(ReportFootprint, TheReferenceKernelIsTheRecordsElseTheCatalogs) {
+  auto dir = testrun::temp_dir("footprint-ref");
+  auto spec = testrun::standard_run("20260105T000000Z-fixture", "2026-01-05T00:00:00Z");
+  spec.jobs.pop_back();
+  spec.jobs[0].id = "floor-O2-tick1000-fpu0";
+  spec.jobs[0].kernel = "floor";
+  auto unrecorded = load_run(testrun::write_run(dir, spec));
+  spec.id = "20260106T000000Z-fixture";
+  spec.jobs[2].footprint_kernel = {{"error", "the floor reference image did not build: ..."},
+                                   {"reference", "floor"}};
+  auto recorded = load_run(testrun::write_run(dir, spec));
+  ASSERT_TRUE(unrecorded.ok() && recorded.ok());
+  auto markdown = [](const rb::report::Run& run, const catalog::Catalog* today) {
+    std::vector<rb::report::Run> one{run};
+    ReportOptions o;
+    o.catalog = today;
+    return to_markdown(build_report(view_runs(one, o)));
+  };
+  const std::string floor_row = "| floor-O2-tick1000-fpu0 | 17832 | 0 | 20360 | 17832 | 20360 | ";
+  // threadx: image minus the floor job (24048 - 17832, 22312 - 20360).
+  const std::string threadx = "| 24048 | 22312 | 6216 | 1952 |";
+  // Today's tree (bare is its reference): floor is a kernel like any other.
+  std::string md = markdown(*unrecorded, nullptr);
+  EXPECT_NE(md.find(floor_row + "- | - |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 24048 | 22312 | - | - |"), std::string::npos) << md;
+  // A tree whose reference port is floor.
+  catalog::Catalog tree;
+  model::KernelSpec ref;
+  ref.name = ref.port = "floor";
+  ref.reference = true;
+  tree.kernels.push_back(ref);
+  md = markdown(*unrecorded, &tree);
+  EXPECT_NE(md.find(floor_row + "(floor) | (floor) |"), std::string::npos) << md;
+  EXPECT_NE(md.find(threadx), std::string::npos) << md;
+  // The record wins over today's tree.
+  md = markdown(*recorded, nullptr);
+  EXPECT_NE(md.find(floor_row + "(floor) | (floor) |"), std::string::npos) << md;
+  EXPECT_NE(md.find(threadx), std::string::npos) << md;
+  std::filesystem::remove_all(dir);
+}
+
 // Text from a run (a note, a name, a reason) is printed inert in Markdown.
 TEST(ReportMarkdown, HtmlFromARunIsInert) {
   auto dir = testrun::temp_dir("render-html");

@@ -134,6 +134,7 @@ struct Script {
   std::deque<bool> release_ok;               // each release of the target (default: yes)
   std::function<void()> on_capture;          // called inside each capture
   int programs = 0, reloads = 0, captures = 0, verifies = 0, builds = 0;
+  std::vector<std::string> built_ports;  // each build's port, in order
 };
 
 template <typename T>
@@ -209,8 +210,10 @@ class FakeBuilder final : public build::FirmwareBuilder {
   FakeBuilder(Script& s, std::filesystem::path cache) : s_(s), cache_(std::move(cache)) {}
   Result<build::BuildOutput> build(const build::BuildRequest& req) override {
     ++s_.builds;
+    s_.built_ports.push_back(req.job.kernel.port);
     if (!next(s_.build_ok, true)) return make_error(ErrorKind::kInternal, "fake compiler error");
     build::BuildOutput o;
+    o.defines["RB_PORT"] = req.job.kernel.port;
     o.key = std::string(64, 'a');
     o.nonce = "aaaaaaaa";
     o.dir = cache_ / req.job.build_id;
@@ -298,6 +301,7 @@ class RunnerFakes : public ::testing::Test {
     std::filesystem::create_directories(root_ / "fw" / "ports" / "bare");
     std::filesystem::create_directories(root_ / "fw" / "cmake");
     std::ofstream(root_ / "fw" / "ports" / "bare" / "port.cmake") << "";
+    std::ofstream(root_ / "fw" / "ports" / "bare" / "kernel.yaml") << "reference: true\n";
     // The host facts of the board (the test firmware's copy).
     std::filesystem::copy(std::filesystem::path(RTOSBENCH_TEST_DATA) / "run" / "testfw" / "boards",
                           root_ / "fw" / "boards", std::filesystem::copy_options::recursive);
@@ -310,10 +314,12 @@ class RunnerFakes : public ::testing::Test {
   }
 
   // A matrix of one bare job (`extra` adds keys such as retries or repeats,
-  // `more_kernels` entries to the kernel list).
-  void matrix(const std::string& extra = "", const std::string& more_kernels = "") {
+  // `more_kernels` entries to the kernel list, `first` names the first).
+  void matrix(const std::string& extra = "", const std::string& more_kernels = "",
+              const std::string& first = "bare") {
     std::ofstream(root_ / "m.yaml")
-        << "matrix: m\nboard: qemu-netduinoplus2\nfirmware: fw\nkernels:\n  - name: bare\n"
+        << "matrix: m\nboard: qemu-netduinoplus2\nfirmware: fw\nkernels:\n  - name: " << first
+        << "\n"
         << more_kernels << "samples: 10\nwarmup: 1\n"
         << extra;
     auto lm = matrix::load_matrix(root_ / "m.yaml");
@@ -735,6 +741,29 @@ TEST_F(RunnerFakes, AResumeFollowsTheLavaJobAKilledSessionLeft) {
   EXPECT_EQ(attempts(out), "OK");
   EXPECT_EQ(out.results.at(0).attempts.at(0).lava_job_id, 77);
   EXPECT_EQ(out.results.at(0).attempts.at(0).number, 1);
+}
+
+// A kernel job's footprint is counted against the port kernel.yaml marks
+// `reference: true`, whatever its directory is named, and the reference
+// port's own job gets none.
+TEST_F(RunnerFakes, TheKernelAloneReferenceIsTheCatalogsReferencePort) {
+  std::filesystem::rename(root_ / "fw" / "ports" / "bare", root_ / "fw" / "ports" / "floor");
+  std::filesystem::create_directories(root_ / "fw" / "ports" / "mykernel");
+  std::ofstream(root_ / "fw" / "ports" / "mykernel" / "port.cmake") << "";
+  matrix("", "  - name: mykernel\n", "floor");
+  auto out = run();
+  ASSERT_EQ(out.results.size(), 2u);
+  // floor's job, mykernel's job, then mykernel's reference image: floor.
+  EXPECT_EQ(s_.built_ports, (std::vector<std::string>{"floor", "mykernel", "floor"}));
+  auto floor = json_of(dir_->result_file("floor-O2-tick1000-fpu0"));
+  EXPECT_FALSE(floor["build"].contains("footprint_kernel")) << floor["build"].dump();
+  auto mine = json_of(dir_->result_file("mykernel-O2-tick1000-fpu0"));
+  const auto& fk = mine["build"]["footprint_kernel"];
+  // The like-for-like check took floor as the reference; the fake map is no map.
+  ASSERT_TRUE(fk.contains("error")) << fk.dump();
+  EXPECT_NE(fk["error"].get<std::string>().find("Linker script and memory map"), std::string::npos)
+      << fk.dump();
+  EXPECT_EQ(fk["bare_log"], "builds/mykernel-O2-tick1000-fpu0/bare-reference/build.log");
 }
 
 TEST_F(RunnerFakes, ALavaEntryRunsAsManyJobsAtOnceAsItAllows) {
