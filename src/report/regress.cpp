@@ -116,6 +116,20 @@ void add_job_cases(const JobSnapshot& base, const JobSnapshot* cur, bool unfinis
   base_run.jobs.push_back(base);
   cur_run.jobs.push_back(*cur);
   DiffReport diff = diff_runs(base_run, cur_run, tolerances, d);
+  // A case of one statistic of a series: its figures in both runs.
+  auto case_of = [&](const auto& s, const auto& m, std::string name) {
+    RegressCase c;
+    c.job_id = base.id;
+    c.name = std::move(name);
+    c.unit = verify::series_unit(s.name, !cur->unit.empty() ? cur->unit : base.unit);
+    c.def = m.def;
+    c.baseline = m.a;
+    c.current = m.b;
+    c.delta = m.delta;
+    c.pct = m.pct;
+    c.tolerance = m.tolerance;
+    return c;
+  };
   for (const auto& s : diff.jobs.front().series) {
     if (!s.in_a) continue;  // a new series has no baseline
     if (!s.unjudged.empty()) {
@@ -124,17 +138,11 @@ void add_job_cases(const JobSnapshot& base, const JobSnapshot* cur, bool unfinis
       RegressCase c;
       c.job_id = base.id;
       c.name = s.key();
-      c.outcome = CaseOutcome::kNotJudged;
-      c.unit = !cur->unit.empty() ? cur->unit : base.unit;
+      c.unit = verify::series_unit(s.name, !cur->unit.empty() ? cur->unit : base.unit);
       for (const auto& m : s.metrics) {
-        if (std::string(m.def->name) != "median") continue;
-        c.def = m.def;
-        c.baseline = m.a;
-        c.current = m.b;
-        c.delta = m.delta;
-        c.pct = m.pct;
-        c.tolerance = m.tolerance;
+        if (std::string(m.def->name) == "median") c = case_of(s, m, s.key());
       }
+      c.outcome = CaseOutcome::kNotJudged;
       c.message = fmt::format("not judged: {}", s.unjudged);
       out.cases.push_back(std::move(c));
       continue;
@@ -149,16 +157,7 @@ void add_job_cases(const JobSnapshot& base, const JobSnapshot* cur, bool unfinis
     }
     for (const auto& m : s.metrics) {
       if (m.tolerance.off || !m.a) continue;
-      RegressCase c;
-      c.job_id = base.id;
-      c.name = fmt::format("{}.{}", s.key(), m.def->name);
-      c.unit = verify::series_unit(s.name, cur->unit);
-      c.def = m.def;
-      c.baseline = m.a;
-      c.current = m.b;
-      c.delta = m.delta;
-      c.pct = m.pct;
-      c.tolerance = m.tolerance;
+      RegressCase c = case_of(s, m, fmt::format("{}.{}", s.key(), m.def->name));
       if (!m.b) {
         c.outcome = CaseOutcome::kRegression;
         c.message = fmt::format("{} {}: missing from the run (baseline {})", s.key(), m.def->name,
