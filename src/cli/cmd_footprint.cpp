@@ -28,6 +28,36 @@ std::string row(const char* what, int64_t flash, int64_t ram, const std::string&
 std::string part_note(const build::SectionBytes& b) {
   return fmt::format("text {}, data {}, bss {}", b.text, b.data, b.bss);
 }
+
+// The table `footprint` prints: the images, their difference and its parts.
+std::string footprint_text(const build::KernelFootprint& x, const std::string& kernel_dir,
+                           const std::string& bare_dir) {
+  int64_t sum_flash =
+      static_cast<int64_t>(x.kernel.flash() + x.kernel_support.flash() + x.port_glue.flash()) +
+      x.libs_flash + x.startup_flash - static_cast<int64_t>(x.bare_port.flash());
+  int64_t sum_ram =
+      static_cast<int64_t>(x.kernel.ram() + x.kernel_support.ram() + x.port_glue.ram()) +
+      x.libs_ram + x.startup_ram - static_cast<int64_t>(x.bare_port.ram());
+  std::string out = fmt::format("{} on {}, bytes                flash      RAM\n", x.port, x.board);
+  out += row("image", x.image_flash, x.image_ram, kernel_dir);
+  out += row("bare image", x.bare_flash, x.bare_ram, bare_dir);
+  out += row("kernel alone", x.delta_flash(), x.delta_ram(), "image - bare image");
+  out += "  by the map files:\n";
+  out += row("kernel objects", x.kernel.flash(), x.kernel.ram(), part_note(x.kernel));
+  if (x.kernel_support.flash() + x.kernel_support.ram() > 0)
+    out += row("kernel support", x.kernel_support.flash(), x.kernel_support.ram(),
+               part_note(x.kernel_support));
+  out += row("port glue", x.port_glue.flash(), x.port_glue.ram(), part_note(x.port_glue));
+  out += row("C library", x.libs_flash, x.libs_ram, "kernel image minus bare image");
+  if (x.startup_flash != 0 || x.startup_ram != 0)
+    out += row("board start-up", x.startup_flash, x.startup_ram,
+               "kernel image minus bare image (the kernel owns start-up)");
+  out += row("- bare port", -static_cast<int64_t>(x.bare_port.flash()),
+             -static_cast<int64_t>(x.bare_port.ram()), part_note(x.bare_port));
+  out += row("= sum", sum_flash, sum_ram, "equals `kernel alone` up to section alignment");
+  return out;
+}
+
 }  // namespace
 
 std::function<int()> add_footprint(CLI::App& app) {
@@ -107,31 +137,7 @@ std::function<int()> add_footprint(CLI::App& app) {
       fmt::print("{}\n", build::to_json(*f).dump());
       return kExitOk;
     }
-    const auto& x = *f;
-    int64_t sum_flash =
-        static_cast<int64_t>(x.kernel.flash() + x.kernel_support.flash() + x.port_glue.flash()) +
-        x.libs_flash + x.startup_flash - static_cast<int64_t>(x.bare_port.flash());
-    int64_t sum_ram =
-        static_cast<int64_t>(x.kernel.ram() + x.kernel_support.ram() + x.port_glue.ram()) +
-        x.libs_ram + x.startup_ram - static_cast<int64_t>(x.bare_port.ram());
-    std::string out =
-        fmt::format("{} on {}, bytes                flash      RAM\n", x.port, x.board);
-    out += row("image", x.image_flash, x.image_ram, args->kernel);
-    out += row("bare image", x.bare_flash, x.bare_ram, args->bare);
-    out += row("kernel alone", x.delta_flash(), x.delta_ram(), "image - bare image");
-    out += "  by the map files:\n";
-    out += row("kernel objects", x.kernel.flash(), x.kernel.ram(), part_note(x.kernel));
-    if (x.kernel_support.flash() + x.kernel_support.ram() > 0)
-      out += row("kernel support", x.kernel_support.flash(), x.kernel_support.ram(),
-                 part_note(x.kernel_support));
-    out += row("port glue", x.port_glue.flash(), x.port_glue.ram(), part_note(x.port_glue));
-    out += row("C library", x.libs_flash, x.libs_ram, "kernel image minus bare image");
-    if (x.startup_flash != 0 || x.startup_ram != 0)
-      out += row("board start-up", x.startup_flash, x.startup_ram,
-                 "kernel image minus bare image (the kernel owns start-up)");
-    out += row("- bare port", -static_cast<int64_t>(x.bare_port.flash()),
-               -static_cast<int64_t>(x.bare_port.ram()), part_note(x.bare_port));
-    out += row("= sum", sum_flash, sum_ram, "equals `kernel alone` up to section alignment");
+    const std::string out = footprint_text(*f, args->kernel, args->bare);
     std::fwrite(out.data(), 1, out.size(), stdout);
     return kExitOk;
   };

@@ -22,7 +22,47 @@ namespace rb::cli {
 
 namespace {
 constexpr int kExitCantCreate = 73;  // sysexits.h EX_CANTCREAT
+
+// `--export-baseline FILE`: RUN's figures as a baseline file.
+int export_baseline(const report::RunSnapshot& run, const std::string& file) {
+  if (!report::has_figures(run)) {
+    print_safe(stderr,
+               "rtosbench regress: {}: no job ended OK with figures; a baseline of it would "
+               "check nothing (not written)\n",
+               run.source);
+    return exit_code_for(ErrorKind::kBadInput);
+  }
+  std::string doc = store::dump_json(report::baseline_json(run, store::utc_timestamp())) + "\n";
+  if (auto s = write_file_atomic(file, doc); !s.ok()) {
+    print_safe(stderr, "rtosbench regress: {}\n", s.error().message);
+    return kExitCantCreate;
+  }
+  print_safe(stdout, "baseline of {} ({} jobs) written to {}\n", run.id, run.jobs.size(), file);
+  return kExitOk;
 }
+
+// `--json`: every check, and the exit status.
+nlohmann::json regress_json(const report::RegressReport& r, int status) {
+  nlohmann::json cases = nlohmann::json::array();
+  auto opt = [](const std::optional<double>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+  };
+  for (const auto& c : r.cases) {
+    cases.push_back({{"job_id", c.job_id},
+                     {"name", c.name},
+                     {"outcome", report::to_string(c.outcome)},
+                     {"message", c.message},
+                     {"unit", c.unit},
+                     {"baseline", opt(c.baseline)},
+                     {"current", opt(c.current)},
+                     {"pct", opt(c.pct)}});
+  }
+  return {{"baseline", r.baseline_id},        {"run", r.run_id},
+          {"tolerances", r.tolerance_origin}, {"cases", cases},
+          {"new_jobs", r.new_jobs},           {"exit_code", status}};
+}
+
+}  // namespace
 
 std::function<int()> add_regress(CLI::App& app) {
   struct Args {
@@ -66,24 +106,7 @@ std::function<int()> add_regress(CLI::App& app) {
       print_safe(stderr, "rtosbench regress: {}\n", run.error().message);
       return exit_code_for(run.error().kind);
     }
-    if (!args->export_baseline.empty()) {
-      if (!report::has_figures(*run)) {
-        print_safe(stderr,
-                   "rtosbench regress: {}: no job ended OK with figures; a baseline of it would "
-                   "check nothing (not written)\n",
-                   run->source);
-        return exit_code_for(ErrorKind::kBadInput);
-      }
-      std::string doc =
-          store::dump_json(report::baseline_json(*run, store::utc_timestamp())) + "\n";
-      if (auto s = write_file_atomic(args->export_baseline, doc); !s.ok()) {
-        print_safe(stderr, "rtosbench regress: {}\n", s.error().message);
-        return kExitCantCreate;
-      }
-      print_safe(stdout, "baseline of {} ({} jobs) written to {}\n", run->id, run->jobs.size(),
-                 args->export_baseline);
-      return kExitOk;
-    }
+    if (!args->export_baseline.empty()) return export_baseline(*run, args->export_baseline);
     auto baseline = report::load_run_or_baseline(args->baseline);
     if (!baseline.ok()) {
       print_safe(stderr, "rtosbench regress: baseline: {}\n", baseline.error().message);
@@ -124,26 +147,8 @@ std::function<int()> add_regress(CLI::App& app) {
       return true;
     };
     bool ok = write(args->junit, report::to_junit(r)) && write(args->md, report::to_markdown(r));
-    if (ok && !args->json.empty()) {
-      nlohmann::json cases = nlohmann::json::array();
-      for (const auto& c : r.cases) {
-        auto opt = [](const std::optional<double>& v) {
-          return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-        };
-        cases.push_back({{"job_id", c.job_id},
-                         {"name", c.name},
-                         {"outcome", report::to_string(c.outcome)},
-                         {"message", c.message},
-                         {"unit", c.unit},
-                         {"baseline", opt(c.baseline)},
-                         {"current", opt(c.current)},
-                         {"pct", opt(c.pct)}});
-      }
-      nlohmann::json doc{{"baseline", r.baseline_id},        {"run", r.run_id},
-                         {"tolerances", r.tolerance_origin}, {"cases", cases},
-                         {"new_jobs", r.new_jobs},           {"exit_code", status}};
-      ok = write(args->json, store::dump_json(doc) + "\n");
-    }
+    if (ok && !args->json.empty())
+      ok = write(args->json, store::dump_json(regress_json(r, status)) + "\n");
     if (!ok) return kExitCantCreate;
     return status;
   };

@@ -224,6 +224,72 @@ std::string verdict_cell(const MetricDiff& d) {
                      d.tolerance.describe());
 }
 
+using Row = std::array<std::string, 7>;
+
+// A compared job's rows: every statistic that changed (or every one), the
+// unjudged series marked; counts the statistics' verdicts.
+std::vector<Row> job_rows(const JobDiff& j, bool all_rows, size_t (&metric_counts)[3]) {
+  std::vector<Row> rows;
+  for (const auto& s : j.series) {
+    if (!s.unjudged.empty()) {
+      // Shown marked, never judged: its median A and B and why, when it
+      // changed (or every row is asked for); no verdict.
+      if (!all_rows && s.verdict == Verdict::kIdentical) continue;
+      const MetricDiff* med = nullptr;
+      for (const auto& d : s.metrics) med = std::string(d.def->name) == "median" ? &d : med;
+      std::string note = fmt::format(
+          "not judged{}: {}", s.verdict == Verdict::kIdentical ? "" : " (changed)", s.unjudged);
+      if (med && s.in_a && s.in_b) {
+        rows.push_back({s.key(), "median", opt_value(*med->def, med->a),
+                        opt_value(*med->def, med->b),
+                        med->a && med->b ? format_delta(*med->def, med->delta) : "-",
+                        format_pct(med->pct), note});
+      } else {
+        rows.push_back({s.key(), "", "", "", "", "",
+                        (s.in_a   ? "series only in A, "
+                         : s.in_b ? "series only in B, "
+                                  : "") +
+                            note});
+      }
+      continue;
+    }
+    if (!s.in_a || !s.in_b) {
+      rows.push_back(
+          {s.key(), "", "", "", "", "", s.in_a ? "series only in A" : "series only in B"});
+    }
+    for (const auto& d : s.metrics) {
+      ++metric_counts[static_cast<int>(d.verdict)];
+      if (!all_rows && d.verdict == Verdict::kIdentical) continue;
+      if (!s.in_a || !s.in_b) continue;
+      std::string sp;
+      if (!d.a_loads.empty() || !d.b_loads.empty()) {
+        sp = spread(*d.def, d.a_loads) + " " + spread(*d.def, d.b_loads);
+      }
+      rows.push_back({s.key(), d.def->name, opt_value(*d.def, d.a), opt_value(*d.def, d.b),
+                      d.a && d.b ? format_delta(*d.def, d.delta) : "-", format_pct(d.pct),
+                      verdict_cell(d) + (sp.size() > 1 ? "  loads " + sp : "")});
+    }
+  }
+  return rows;
+}
+
+// The rows as an aligned table under its head.
+void put_table(std::string& out, const std::vector<Row>& rows) {
+  std::array<size_t, 7> w{6, 9, 1, 1, 5, 1, 7};
+  const Row head{"series", "statistic", "A", "B", "delta", "%", "verdict"};
+  for (size_t c = 0; c < 7; ++c) w[c] = std::max(w[c], head[c].size());
+  for (const auto& row : rows) {
+    for (size_t c = 0; c < 6; ++c) w[c] = std::max(w[c], row[c].size());
+  }
+  auto line = [&](const Row& row) {
+    out +=
+        fmt::format("  {:<{}}  {:<{}}  {:>{}}  {:>{}}  {:>{}}  {:>{}}  {}\n", row[0], w[0], row[1],
+                    w[1], row[2], w[2], row[3], w[3], row[4], w[4], row[5], w[5], row[6]);
+  };
+  line(head);
+  for (const auto& row : rows) line(row);
+}
+
 }  // namespace
 
 std::string to_text(const DiffReport& r, bool all_rows) {
@@ -253,61 +319,9 @@ std::string to_text(const DiffReport& r, bool all_rows) {
       out += fmt::format("  mixed (allowed): {}: A '{}' vs B '{}'\n", printable(m.key),
                          printable(m.a), printable(m.b));
     }
-    std::vector<std::array<std::string, 7>> rows;
-    for (const auto& s : j.series) {
-      if (!s.unjudged.empty()) {
-        // Shown marked, never judged: its median A and B and why, when it
-        // changed (or every row is asked for); no verdict.
-        if (!all_rows && s.verdict == Verdict::kIdentical) continue;
-        const MetricDiff* med = nullptr;
-        for (const auto& d : s.metrics) med = std::string(d.def->name) == "median" ? &d : med;
-        std::string note = fmt::format(
-            "not judged{}: {}", s.verdict == Verdict::kIdentical ? "" : " (changed)", s.unjudged);
-        if (med && s.in_a && s.in_b) {
-          rows.push_back({s.key(), "median", opt_value(*med->def, med->a),
-                          opt_value(*med->def, med->b),
-                          med->a && med->b ? format_delta(*med->def, med->delta) : "-",
-                          format_pct(med->pct), note});
-        } else {
-          rows.push_back({s.key(), "", "", "", "", "",
-                          (s.in_a   ? "series only in A, "
-                           : s.in_b ? "series only in B, "
-                                    : "") +
-                              note});
-        }
-        continue;
-      }
-      if (!s.in_a || !s.in_b) {
-        rows.push_back(
-            {s.key(), "", "", "", "", "", s.in_a ? "series only in A" : "series only in B"});
-      }
-      for (const auto& d : s.metrics) {
-        ++metric_counts[static_cast<int>(d.verdict)];
-        if (!all_rows && d.verdict == Verdict::kIdentical) continue;
-        if (!s.in_a || !s.in_b) continue;
-        std::string sp;
-        if (!d.a_loads.empty() || !d.b_loads.empty()) {
-          sp = spread(*d.def, d.a_loads) + " " + spread(*d.def, d.b_loads);
-        }
-        rows.push_back({s.key(), d.def->name, opt_value(*d.def, d.a), opt_value(*d.def, d.b),
-                        d.a && d.b ? format_delta(*d.def, d.delta) : "-", format_pct(d.pct),
-                        verdict_cell(d) + (sp.size() > 1 ? "  loads " + sp : "")});
-      }
-    }
+    const auto rows = job_rows(j, all_rows, metric_counts);
     if (rows.empty()) continue;
-    std::array<size_t, 7> w{6, 9, 1, 1, 5, 1, 7};
-    const std::array<std::string, 7> head{"series", "statistic", "A", "B", "delta", "%", "verdict"};
-    for (size_t c = 0; c < 7; ++c) w[c] = std::max(w[c], head[c].size());
-    for (const auto& row : rows) {
-      for (size_t c = 0; c < 6; ++c) w[c] = std::max(w[c], row[c].size());
-    }
-    auto line = [&](const std::array<std::string, 7>& row) {
-      out +=
-          fmt::format("  {:<{}}  {:<{}}  {:>{}}  {:>{}}  {:>{}}  {:>{}}  {}\n", row[0], w[0],
-                      row[1], w[1], row[2], w[2], row[3], w[3], row[4], w[4], row[5], w[5], row[6]);
-    };
-    line(head);
-    for (const auto& row : rows) line(row);
+    put_table(out, rows);
   }
   if (!r.only_in_a.empty())
     out += fmt::format("\njobs only in A: {}\n", fmt::join(r.only_in_a, ", "));

@@ -100,13 +100,20 @@ std::vector<double> nice_ticks(double lo, double hi, int want) {
   return out;
 }
 
-}  // namespace
+// The plot area in pixels and the data range it shows.
+struct Frame {
+  double left = 70, right = 200, top = 34, bottom = 46;
+  double pw = 0, ph = 0;
+  double xmin = 0, xmax = 1, ymin = 0, ymax = 1;
+  bool empty = false;
+  double sx(double x) const { return left + (x - xmin) / (xmax - xmin) * pw; }
+  double sy(double y) const { return top + ph - (y - ymin) / (ymax - ymin) * ph; }
+};
 
-std::string render_svg(const Plot& p) {
-  const double left = 70, right = 200, top = 34, bottom = 46;
-  const double w = p.width, h = p.height;
-  const double pw = w - left - right, ph = h - top - bottom;
-
+Frame frame_of(const Plot& p) {
+  Frame f;
+  f.pw = p.width - f.left - f.right;
+  f.ph = p.height - f.top - f.bottom;
   double xmin = std::numeric_limits<double>::infinity(), xmax = -xmin;
   double ymin = std::numeric_limits<double>::infinity(), ymax = -ymin;
   for (const auto& l : p.lines) {
@@ -117,8 +124,8 @@ std::string render_svg(const Plot& p) {
       ymax = std::max(ymax, y);
     }
   }
-  bool empty = !std::isfinite(xmin);
-  if (empty) xmin = 0, xmax = 1, ymin = 0, ymax = 1;
+  f.empty = !std::isfinite(xmin);
+  if (f.empty) xmin = 0, xmax = 1, ymin = 0, ymax = 1;
   if (!p.x_categories.empty()) {
     xmin = -0.5;
     xmax = static_cast<double>(p.x_categories.size()) - 0.5;
@@ -139,9 +146,114 @@ std::string render_svg(const Plot& p) {
     if (ymax <= ymin) ymax = ymin + 1;
     ymax *= 1.05;
   }
-  auto sx = [&](double x) { return left + (x - xmin) / (xmax - xmin) * pw; };
-  auto sy = [&](double y) { return top + ph - (y - ymin) / (ymax - ymin) * ph; };
+  f.xmin = xmin, f.xmax = xmax, f.ymin = ymin, f.ymax = ymax;
+  return f;
+}
 
+// A light grid line.
+void grid_line(std::string& s, double x1, double y1, double x2, double y2) {
+  s += fmt::format(
+      "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#e3e7ee\" "
+      "stroke-width=\"1\"/>\n",
+      x1, y1, x2, y2);
+}
+
+// A tick label ("end"- or "middle"-anchored).
+void tick_label(std::string& s, double x, double y, const char* anchor, const std::string& text) {
+  s += fmt::format(
+      "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\" fill=\"#4a5566\" "
+      "text-anchor=\"{}\">{}</text>\n",
+      x, y, anchor, text);
+}
+
+// The grid, the ticks, the frame and the axis labels.
+void axes(std::string& s, const Plot& p, const Frame& f) {
+  auto yticks = nice_ticks(f.ymin, f.ymax, 5);
+  const double ystep = yticks.size() > 1 ? yticks[1] - yticks[0] : 1;
+  for (double t : yticks) {
+    double y = f.sy(t);
+    grid_line(s, f.left, y, f.left + f.pw, y);
+    tick_label(s, f.left - 6, y + 4, "end",
+               p.y_percent ? fmt::format("{:g}%", t * 100) : axis_label(t, ystep));
+  }
+  if (!p.x_categories.empty()) {
+    // At most about ten labels; a grid line marks every category.
+    const size_t every = (p.x_categories.size() + 9) / 10;
+    for (size_t i = 0; i < p.x_categories.size(); ++i) {
+      double x = f.sx(static_cast<double>(i));
+      grid_line(s, x, f.top, x, f.top + f.ph);
+      tick_label(s, x, f.top + f.ph + 16, "middle",
+                 i % every == 0 ? xml_escape(p.x_categories[i]) : std::string());
+    }
+  } else {
+    auto xticks = nice_ticks(f.xmin, f.xmax, 6);
+    const double xstep = xticks.size() > 1 ? xticks[1] - xticks[0] : 1;
+    for (double t : xticks) {
+      double x = f.sx(t);
+      grid_line(s, x, f.top, x, f.top + f.ph);
+      tick_label(s, x, f.top + f.ph + 16, "middle", axis_label(t, xstep));
+    }
+  }
+  s += fmt::format(
+      "<rect x=\"{}\" y=\"{}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"none\" stroke=\"#9aa4b2\" "
+      "stroke-width=\"1\"/>\n",
+      f.left, f.top, f.pw, f.ph);
+  s += fmt::format(
+      "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"12\" fill=\"#2b3442\" "
+      "text-anchor=\"middle\">{}</text>\n",
+      f.left + f.pw / 2, static_cast<double>(p.height) - 8, xml_escape(p.x_label));
+  s += fmt::format(
+      "<text x=\"14\" y=\"{:.1f}\" font-size=\"12\" fill=\"#2b3442\" text-anchor=\"middle\" "
+      "transform=\"rotate(-90 14 {:.1f})\">{}</text>\n",
+      f.top + f.ph / 2, f.top + f.ph / 2, xml_escape(p.y_label));
+  if (f.empty) {
+    s += fmt::format(
+        "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"12\" fill=\"#2b3442\" "
+        "text-anchor=\"middle\">no data</text>\n",
+        f.left + f.pw / 2, f.top + f.ph / 2);
+  }
+}
+
+// Line i: its polyline, its markers and its legend entry.
+void plot_line(std::string& s, const PlotLine& l, size_t i, const Frame& f) {
+  const char* colour = kColours[i % std::size(kColours)];
+  std::string pts;
+  double prev_y = 0;
+  bool first = true;
+  for (const auto& [x, y] : l.points) {
+    if (l.step && !first) pts += fmt::format("{:.1f},{:.1f} ", f.sx(x), f.sy(prev_y));
+    pts += fmt::format("{:.1f},{:.1f} ", f.sx(x), f.sy(y));
+    prev_y = y;
+    first = false;
+  }
+  if (!pts.empty()) pts.pop_back();
+  s += fmt::format(
+      "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" "
+      "stroke-width=\"1.8\"{}><title>{}</title></polyline>\n",
+      pts, colour, l.dashed ? " stroke-dasharray=\"5 3\"" : "", xml_escape(l.label));
+  if (l.markers) {
+    for (const auto& [x, y] : l.points) {
+      s += fmt::format(
+          "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\"><title>{}: "
+          "{}</title></circle>\n",
+          f.sx(x), f.sy(y), colour, xml_escape(l.label), fmt::format("{:g}", y));
+    }
+  }
+  double ly = f.top + 8 + 16.0 * static_cast<double>(i);
+  s += fmt::format(
+      "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" "
+      "stroke-width=\"2\"{}/>\n",
+      f.left + f.pw + 10, ly, f.left + f.pw + 28, ly, colour,
+      l.dashed ? " stroke-dasharray=\"5 3\"" : "");
+  std::string label = l.label.size() > 28 ? l.label.substr(0, 27) + "…" : l.label;
+  s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\" fill=\"#2b3442\">{}</text>\n",
+                   f.left + f.pw + 32, ly + 4, xml_escape(label));
+}
+
+}  // namespace
+
+std::string render_svg(const Plot& p) {
+  const Frame f = frame_of(p);
   std::string s = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot\" width=\"{0}\" height=\"{1}\" "
       "viewBox=\"0 0 {0} {1}\" "
@@ -151,103 +263,9 @@ std::string render_svg(const Plot& p) {
       p.width, p.height, xml_escape(p.title));
   s += fmt::format(
       "<text x=\"{}\" y=\"18\" font-size=\"13\" font-weight=\"600\" fill=\"#1d2430\">{}</text>\n",
-      left, xml_escape(p.title));
-  // A light grid line and a tick label ("end"- or "middle"-anchored).
-  auto grid_line = [&](double x1, double y1, double x2, double y2) {
-    s += fmt::format(
-        "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"#e3e7ee\" "
-        "stroke-width=\"1\"/>\n",
-        x1, y1, x2, y2);
-  };
-  auto tick_label = [&](double x, double y, const char* anchor, const std::string& text) {
-    s += fmt::format(
-        "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\" fill=\"#4a5566\" "
-        "text-anchor=\"{}\">{}</text>\n",
-        x, y, anchor, text);
-  };
-  // Grid and y ticks.
-  auto yticks = nice_ticks(ymin, ymax, 5);
-  const double ystep = yticks.size() > 1 ? yticks[1] - yticks[0] : 1;
-  for (double t : yticks) {
-    double y = sy(t);
-    grid_line(left, y, left + pw, y);
-    tick_label(left - 6, y + 4, "end",
-               p.y_percent ? fmt::format("{:g}%", t * 100) : axis_label(t, ystep));
-  }
-  // x ticks.
-  if (!p.x_categories.empty()) {
-    // At most about ten labels; a grid line marks every category.
-    const size_t every = (p.x_categories.size() + 9) / 10;
-    for (size_t i = 0; i < p.x_categories.size(); ++i) {
-      double x = sx(static_cast<double>(i));
-      grid_line(x, top, x, top + ph);
-      tick_label(x, top + ph + 16, "middle",
-                 i % every == 0 ? xml_escape(p.x_categories[i]) : std::string());
-    }
-  } else {
-    auto xticks = nice_ticks(xmin, xmax, 6);
-    const double xstep = xticks.size() > 1 ? xticks[1] - xticks[0] : 1;
-    for (double t : xticks) {
-      double x = sx(t);
-      grid_line(x, top, x, top + ph);
-      tick_label(x, top + ph + 16, "middle", axis_label(t, xstep));
-    }
-  }
-  s += fmt::format(
-      "<rect x=\"{}\" y=\"{}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"none\" stroke=\"#9aa4b2\" "
-      "stroke-width=\"1\"/>\n",
-      left, top, pw, ph);
-  s += fmt::format(
-      "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"12\" fill=\"#2b3442\" "
-      "text-anchor=\"middle\">{}</text>\n",
-      left + pw / 2, h - 8, xml_escape(p.x_label));
-  s += fmt::format(
-      "<text x=\"14\" y=\"{:.1f}\" font-size=\"12\" fill=\"#2b3442\" text-anchor=\"middle\" "
-      "transform=\"rotate(-90 14 {:.1f})\">{}</text>\n",
-      top + ph / 2, top + ph / 2, xml_escape(p.y_label));
-  if (empty) {
-    s += fmt::format(
-        "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"12\" fill=\"#2b3442\" "
-        "text-anchor=\"middle\">no data</text>\n",
-        left + pw / 2, top + ph / 2);
-  }
-
-  for (size_t i = 0; i < p.lines.size(); ++i) {
-    const PlotLine& l = p.lines[i];
-    const char* colour = kColours[i % std::size(kColours)];
-    std::string pts;
-    double prev_y = 0;
-    bool first = true;
-    for (const auto& [x, y] : l.points) {
-      if (l.step && !first) pts += fmt::format("{:.1f},{:.1f} ", sx(x), sy(prev_y));
-      pts += fmt::format("{:.1f},{:.1f} ", sx(x), sy(y));
-      prev_y = y;
-      first = false;
-    }
-    if (!pts.empty()) pts.pop_back();
-    s += fmt::format(
-        "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" "
-        "stroke-width=\"1.8\"{}><title>{}</title></polyline>\n",
-        pts, colour, l.dashed ? " stroke-dasharray=\"5 3\"" : "", xml_escape(l.label));
-    if (l.markers) {
-      for (const auto& [x, y] : l.points) {
-        s += fmt::format(
-            "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\"><title>{}: "
-            "{}</title></circle>\n",
-            sx(x), sy(y), colour, xml_escape(l.label), fmt::format("{:g}", y));
-      }
-    }
-    double ly = top + 8 + 16.0 * static_cast<double>(i);
-    s += fmt::format(
-        "<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" "
-        "stroke-width=\"2\"{}/>\n",
-        left + pw + 10, ly, left + pw + 28, ly, colour,
-        l.dashed ? " stroke-dasharray=\"5 3\"" : "");
-    std::string label = l.label.size() > 28 ? l.label.substr(0, 27) + "…" : l.label;
-    s +=
-        fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"11\" fill=\"#2b3442\">{}</text>\n",
-                    left + pw + 32, ly + 4, xml_escape(label));
-  }
+      f.left, xml_escape(p.title));
+  axes(s, p, f);
+  for (size_t i = 0; i < p.lines.size(); ++i) plot_line(s, p.lines[i], i, f);
   s += "</svg>\n";
   return s;
 }

@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <fstream>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -50,9 +51,9 @@ std::atomic<int>* bucket(LavaCounts* c, const std::string& state) {
   return &c->queued;
 }
 
-}  // namespace
-
-bool run_lava_attempt(lava::Api& api, const LavaAttempt& in, store::AttemptRecord& a) {
+// Publishes the image and submits its job, or (a resumed run) follows the
+// job an earlier session submitted. 0 with `a` failed when that did not work.
+int64_t submit_job(lava::Api& api, const LavaAttempt& in, store::AttemptRecord& a) {
   const auto& t = in.matrix.timeouts;
   int64_t id = in.adopt;
   if (id == 0) {
@@ -62,7 +63,7 @@ bool run_lava_attempt(lava::Api& api, const LavaAttempt& in, store::AttemptRecor
       fail(a,
            url.error().kind == ErrorKind::kStore ? JobStatus::kStoreError : JobStatus::kFlashError,
            url.error().message);
-      return false;
+      return 0;
     }
     lava::JobRequest req;
     req.name = fmt::format("rtosbench {} on {}", in.job_id, in.board.id);
@@ -74,13 +75,13 @@ bool run_lava_attempt(lava::Api& api, const LavaAttempt& in, store::AttemptRecor
     std::string def = lava::job_definition(req);
     if (auto w = write_file_atomic(in.dir / "lava-job.yaml", def); !w.ok()) {
       fail(a, JobStatus::kStoreError, w.error().message);
-      return false;
+      return 0;
     }
     in.stage("submit");
     auto sub = api.submit(def);
     if (!sub.ok()) {
       fail(a, JobStatus::kPortError, "LAVA: the job was not submitted: " + sub.error().message);
-      return false;
+      return 0;
     }
     id = *sub;
     // On disk before the wait: a resumed run follows this job instead of
@@ -89,22 +90,24 @@ bool run_lava_attempt(lava::Api& api, const LavaAttempt& in, store::AttemptRecor
     if (auto w = write_file_atomic(in.dir / "lava.json", doc.dump(2) + "\n"); !w.ok()) {
       (void)api.cancel(id);
       fail(a, JobStatus::kStoreError, w.error().message);
-      return false;
+      return 0;
     }
     in.log(fmt::format("LAVA job {} submitted ({}), image {}", id, api.job_url(id), *url));
   } else {
     in.log(fmt::format("LAVA job {} followed again ({}): submitted by an earlier session", id,
                        api.job_url(id)));
   }
-  a.lava_job_id = id;
-  a.lava_url = api.job_url(id);
-  a.serial_port = a.lava_url;
-  a.flash_commands = {fmt::format("POST {}api/v0.2/jobs/ (lava-job.yaml) -> job {}",
-                                  redact_url(in.server.url), id)};
+  return id;
+}
 
+// Follows job `id` to its end and returns its last state; nullopt with `a`
+// failed when it was interrupted, timed out or the server stopped answering.
+std::optional<lava::JobState> follow_job(lava::Api& api, const LavaAttempt& in,
+                                         store::AttemptRecord& a, int64_t id) {
   // Follow the job. The queue may hold it long (queue_timeout); once it
   // runs, LAVA's own timeouts end it, ours only guards against a server
   // that stops answering.
+  const auto& t = in.matrix.timeouts;
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
   auto running_since = clock::time_point{};
@@ -129,7 +132,7 @@ bool run_lava_attempt(lava::Api& api, const LavaAttempt& in, store::AttemptRecor
       count("Finished");
       a.lava_state = last_state;
       fail(a, JobStatus::kInterrupted, "interrupted");
-      return false;
+      return std::nullopt;
     }
     auto s = api.state(id);
     if (!s.ok()) {
@@ -138,7 +141,7 @@ bool run_lava_attempt(lava::Api& api, const LavaAttempt& in, store::AttemptRecor
         count("Finished");
         fail(a, JobStatus::kPortError,
              fmt::format("LAVA job {}: the server stopped answering: {}", id, s.error().message));
-        return false;
+        return std::nullopt;
       }
     } else {
       failures = 0;
@@ -168,17 +171,19 @@ bool run_lava_attempt(lava::Api& api, const LavaAttempt& in, store::AttemptRecor
                                 "(lava.queue_timeout); cancelled",
                                 id, in.board.lava->device_type, waited)
                   : fmt::format("LAVA job {} still running after {:.0f} s; cancelled", id, waited));
-      return false;
+      return std::nullopt;
     }
     // Sleep in small steps so that an interrupt is seen at once.
     for (int i = 0; i < static_cast<int>(in.server.poll_s * 10) && !interrupt_requested(); ++i)
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  a.lava_state = st.state;
-  a.lava_health = st.health;
-  a.lava_device = st.device;
-  a.lava_failure_comment = st.failure_comment;
+  return st;
+}
 
+// The finished job's log into the attempt: kept byte for byte, then its
+// serial lines into capture.raw, then classified. True: captured to END.
+bool collect_log(lava::Api& api, const LavaAttempt& in, store::AttemptRecord& a, int64_t id,
+                 const lava::JobState& st) {
   // The log: kept byte for byte, then the serial lines into capture.raw.
   in.stage(fmt::format("LAVA job {} log", id));
   Result<std::string> text = make_error(ErrorKind::kInternal, "");
@@ -243,6 +248,27 @@ bool run_lava_attempt(lava::Api& api, const LavaAttempt& in, store::AttemptRecor
   }
   in.log(fmt::format("LAVA job {}: {}", id, a.reason));
   return false;
+}
+
+}  // namespace
+
+bool run_lava_attempt(lava::Api& api, const LavaAttempt& in, store::AttemptRecord& a) {
+  const int64_t id = submit_job(api, in, a);
+  if (id == 0) return false;
+  a.lava_job_id = id;
+  a.lava_url = api.job_url(id);
+  a.serial_port = a.lava_url;
+  a.flash_commands = {fmt::format("POST {}api/v0.2/jobs/ (lava-job.yaml) -> job {}",
+                                  redact_url(in.server.url), id)};
+
+  auto st = follow_job(api, in, a, id);
+  if (!st) return false;
+  a.lava_state = st->state;
+  a.lava_health = st->health;
+  a.lava_device = st->device;
+  a.lava_failure_comment = st->failure_comment;
+
+  return collect_log(api, in, a, id, *st);
 }
 
 }  // namespace rb::run

@@ -208,30 +208,45 @@ bool is_record_start(const std::string& line) {
 
 }  // namespace
 
-CaptureResult SerialCapture::run(const CaptureOptions& options) {
+// One capture's event loop: the reader (raw bytes to the file, then lines),
+// the start handshake and the 50 ms timer (timeouts, interrupts, liveness).
+struct SerialCapture::Loop {
   using clock = std::chrono::steady_clock;
+  State& s;
+  const CaptureOptions& options;
   CaptureResult result;
-  State& s = *s_;
-  const auto start = clock::now();
-  auto last_data = start;
+  const clock::time_point start = clock::now();
+  clock::time_point last_data = start;
   bool done = false;
+  // The start handshake: the first banner line triggers the start line,
+  // repeated until a record shows the firmware started.
+  bool started = false;
+  std::optional<clock::time_point> next_start;
+  std::chrono::milliseconds inactivity;
   std::string line;
   std::array<char, 4096> buf{};
+  boost::asio::steady_timer tick;
 
-  auto finish = [&](StopReason reason, std::string message) {
+  Loop(State& st, const CaptureOptions& o)
+      : s(st), options(o), inactivity(o.inactivity), tick(st.io) {}
+
+  void finish(StopReason reason, std::string message) {
     if (done) return;
     done = true;
     result.reason = reason;
     result.message = std::move(message);
     s.cancel();
     s.io.stop();
-  };
-
-  // The start handshake: the first banner line triggers the start line,
-  // repeated until a record shows the firmware started.
-  std::optional<clock::time_point> next_start;
-  bool started = false;
-  auto send_start = [&] {
+  }
+  void read_more() {
+    s.async_read_some(boost::asio::buffer(buf),
+                      [this](const boost::system::error_code& ec, size_t n) { on_read(ec, n); });
+  }
+  void tick_later() {
+    tick.expires_after(std::chrono::milliseconds(50));
+    tick.async_wait([this](const boost::system::error_code& ec) { on_tick(ec); });
+  }
+  void send_start() {
     if (auto ec = s.send(options.start_line)) {
       finish(StopReason::kPortError, fmt::format("cannot send the start line to {}: {}",
                                                  s.port_path.string(), ec.message()));
@@ -239,149 +254,155 @@ CaptureResult SerialCapture::run(const CaptureOptions& options) {
     }
     ++result.starts_sent;
     next_start = clock::now() + std::chrono::milliseconds(500);
-  };
-  auto inactivity = options.inactivity;
+  }
+  void on_line(const std::string& l);
+  void on_read(const boost::system::error_code& ec, size_t n);
+  void on_tick(const boost::system::error_code& ec);
+  bool write_raw(size_t n);
+  std::string silence_message() const;
+};
 
-  auto on_line = [&](const std::string& l) {
-    ++result.lines;
-    result.last_line = l.size() > 200 ? l.substr(0, 200) + "..." : l;
-    const bool record = is_record_start(l);
-    if (record) ++result.protocol_lines_seen;
-    if (record && !started) {
-      started = true;
-      result.seconds_to_begin = std::chrono::duration<double>(clock::now() - start).count();
-      result.bytes_after_begin = l.size() + 1;
-    }
-    if (!started && !options.start_line.empty() && !next_start &&
-        l.compare(0, std::strlen(kBannerPrefix), kBannerPrefix) == 0) {
-      send_start();
-    }
-    if (l.compare(0, 5, "TEST,") == 0) {
-      inactivity = options.inactivity;
-      const auto at = l.find(",quiet_ms=");
-      if (at != std::string::npos) {
-        uint64_t ms = 0;
-        const char* p = l.data() + at + 10;
-        const char* e = l.data() + l.size();
-        auto [end, ec] = std::from_chars(p, e, ms);
-        if (ec == std::errc() && ms < (uint64_t{1} << 40)) {
-          result.longest_quiet_ms = std::max(result.longest_quiet_ms, static_cast<double>(ms));
-          inactivity = std::max(options.inactivity, std::chrono::milliseconds(ms + ms / 4 + 5000));
-        }
+void SerialCapture::Loop::on_line(const std::string& l) {
+  ++result.lines;
+  result.last_line = l.size() > 200 ? l.substr(0, 200) + "..." : l;
+  const bool record = is_record_start(l);
+  if (record) ++result.protocol_lines_seen;
+  if (record && !started) {
+    started = true;
+    result.seconds_to_begin = std::chrono::duration<double>(clock::now() - start).count();
+    result.bytes_after_begin = l.size() + 1;
+  }
+  if (!started && !options.start_line.empty() && !next_start &&
+      l.compare(0, std::strlen(kBannerPrefix), kBannerPrefix) == 0) {
+    send_start();
+  }
+  if (l.compare(0, 5, "TEST,") == 0) {
+    inactivity = options.inactivity;
+    const auto at = l.find(",quiet_ms=");
+    if (at != std::string::npos) {
+      uint64_t ms = 0;
+      const char* p = l.data() + at + 10;
+      const char* e = l.data() + l.size();
+      auto [end, ec] = std::from_chars(p, e, ms);
+      if (ec == std::errc() && ms < (uint64_t{1} << 40)) {
+        result.longest_quiet_ms = std::max(result.longest_quiet_ms, static_cast<double>(ms));
+        inactivity = std::max(options.inactivity, std::chrono::milliseconds(ms + ms / 4 + 5000));
       }
     }
-    if (l.compare(0, 4, "END,") == 0 || l == "END" || l.compare(0, 4, "END|") == 0) {
-      result.seconds_to_end = std::chrono::duration<double>(clock::now() - start).count();
-      finish(StopReason::kEnd, "END received");
+  }
+  if (l.compare(0, 4, "END,") == 0 || l == "END" || l.compare(0, 4, "END|") == 0) {
+    result.seconds_to_end = std::chrono::duration<double>(clock::now() - start).count();
+    finish(StopReason::kEnd, "END received");
+  }
+}
+
+// Bytes reach the file before anything is parsed: a crash of the host leaves
+// the capture as received. False (the capture finished) when they did not.
+bool SerialCapture::Loop::write_raw(size_t n) {
+  size_t off = 0;
+  while (off < n) {
+    ssize_t w = ::write(s.raw_fd, buf.data() + off, n - off);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      finish(StopReason::kWriteError,
+             fmt::format("cannot write {}: {}", s.raw_path.string(), std::strerror(errno)));
+      return false;
     }
-  };
+    off += static_cast<size_t>(w);
+  }
+  return true;
+}
 
-  std::function<void(const boost::system::error_code&, size_t)> on_read =
-      [&](const boost::system::error_code& ec, size_t n) {
-        if (done) return;
-        if (n > 0) {
-          last_data = clock::now();
-          // Bytes reach the file before anything is parsed: a crash of the
-          // host leaves the capture as received.
-          size_t off = 0;
-          while (off < n) {
-            ssize_t w = ::write(s.raw_fd, buf.data() + off, n - off);
-            if (w < 0) {
-              if (errno == EINTR) continue;
-              finish(StopReason::kWriteError,
-                     fmt::format("cannot write {}: {}", s.raw_path.string(), std::strerror(errno)));
-              return;
-            }
-            off += static_cast<size_t>(w);
-          }
-          result.bytes += n;
-          for (size_t i = 0; i < n && !done; ++i) {
-            if (started) ++result.bytes_after_begin;
-            char c = buf[i];
-            if (c == '\n' || c == '\r') {
-              if (!line.empty()) on_line(line);
-              line.clear();
-            } else if (line.size() < 4200) {
-              line += c;
-            }
-          }
-          if (done) return;
-        }
-        if (ec) {
-          finish(
-              StopReason::kPortError,
-              fmt::format("{} {} failed after {} bytes: {}{}",
-                          s.is_stream ? "serial stream" : "serial port", s.port_path.string(),
-                          result.bytes, ec.message(),
-                          ec == boost::asio::error::eof ? " (hang-up: the other end closed)" : ""));
-          return;
-        }
-        s.async_read_some(boost::asio::buffer(buf), on_read);
-      };
+void SerialCapture::Loop::on_read(const boost::system::error_code& ec, size_t n) {
+  if (done) return;
+  if (n > 0) {
+    last_data = clock::now();
+    if (!write_raw(n)) return;
+    result.bytes += n;
+    for (size_t i = 0; i < n && !done; ++i) {
+      if (started) ++result.bytes_after_begin;
+      char c = buf[i];
+      if (c == '\n' || c == '\r') {
+        if (!line.empty()) on_line(line);
+        line.clear();
+      } else if (line.size() < 4200) {
+        line += c;
+      }
+    }
+    if (done) return;
+  }
+  if (ec) {
+    finish(StopReason::kPortError,
+           fmt::format("{} {} failed after {} bytes: {}{}",
+                       s.is_stream ? "serial stream" : "serial port", s.port_path.string(),
+                       result.bytes, ec.message(),
+                       ec == boost::asio::error::eof ? " (hang-up: the other end closed)" : ""));
+    return;
+  }
+  read_more();
+}
 
-  boost::asio::steady_timer tick(s.io);
-  std::function<void(const boost::system::error_code&)> on_tick =
-      [&](const boost::system::error_code& ec) {
-        if (ec || done) return;
-        auto now = clock::now();
-        if (interrupt_requested()) return finish(StopReason::kInterrupted, "interrupted");
-        if (now - start >= options.overall) {
-          return finish(
-              StopReason::kOverallTimeout,
-              fmt::format("no END within {:.0f} s ({} bytes, {} lines received; last line: '{}')",
-                          std::chrono::duration<double>(options.overall).count(), result.bytes,
-                          result.lines, result.last_line));
-        }
-        if (now - last_data >= inactivity) {
-          std::string why;
-          if (result.bytes == 0) {
-            why = "; no byte at all: check the wiring and the port (docs/lab.md)";
-          } else if (!started && result.starts_sent == 0 && !options.start_line.empty()) {
-            why = "; no firmware banner seen: a wrong baud rate, or not this firmware";
-          } else if (!started && result.starts_sent > 0) {
-            why = fmt::format("; the start line was sent {} times without an answer",
-                              result.starts_sent);
-          }
-          return finish(StopReason::kInactivityTimeout,
-                        fmt::format("port silent for {:.0f} s before END ({} bytes, {} lines "
-                                    "received; last line: '{}'){}",
-                                    std::chrono::duration<double>(inactivity).count(), result.bytes,
-                                    result.lines, result.last_line, why));
-        }
-        if (next_start && !started && now >= *next_start) send_start();
-        if (options.liveness) {
-          std::string dead = options.liveness();
-          if (!dead.empty()) {
-            // Give the reader a moment to drain what the dying end wrote.
-            if (now - last_data < std::chrono::milliseconds(200)) {
-              tick.expires_after(std::chrono::milliseconds(50));
-              tick.async_wait(on_tick);
-              return;
-            }
-            return finish(StopReason::kPortError,
-                          fmt::format("{} after {} bytes, before END (last line: '{}')", dead,
-                                      result.bytes, result.last_line));
-          }
-        }
-        tick.expires_after(std::chrono::milliseconds(50));
-        tick.async_wait(on_tick);
-      };
+// Why the port fell silent, for the inactivity timeout's message.
+std::string SerialCapture::Loop::silence_message() const {
+  std::string why;
+  if (result.bytes == 0) {
+    why = "; no byte at all: check the wiring and the port (docs/lab.md)";
+  } else if (!started && result.starts_sent == 0 && !options.start_line.empty()) {
+    why = "; no firmware banner seen: a wrong baud rate, or not this firmware";
+  } else if (!started && result.starts_sent > 0) {
+    why = fmt::format("; the start line was sent {} times without an answer", result.starts_sent);
+  }
+  return fmt::format(
+      "port silent for {:.0f} s before END ({} bytes, {} lines received; last "
+      "line: '{}'){}",
+      std::chrono::duration<double>(inactivity).count(), result.bytes, result.lines,
+      result.last_line, why);
+}
 
-  s.async_read_some(boost::asio::buffer(buf), on_read);
-  tick.expires_after(std::chrono::milliseconds(50));
-  tick.async_wait(on_tick);
-  s.io.run();
-  if (!done) {
+void SerialCapture::Loop::on_tick(const boost::system::error_code& ec) {
+  if (ec || done) return;
+  auto now = clock::now();
+  if (interrupt_requested()) return finish(StopReason::kInterrupted, "interrupted");
+  if (now - start >= options.overall) {
+    return finish(StopReason::kOverallTimeout,
+                  fmt::format("no END within {:.0f} s ({} bytes, {} lines received; last line: "
+                              "'{}')",
+                              std::chrono::duration<double>(options.overall).count(), result.bytes,
+                              result.lines, result.last_line));
+  }
+  if (now - last_data >= inactivity)
+    return finish(StopReason::kInactivityTimeout, silence_message());
+  if (next_start && !started && now >= *next_start) send_start();
+  if (options.liveness) {
+    std::string dead = options.liveness();
+    // Give the reader a moment to drain what the dying end wrote.
+    if (!dead.empty() && now - last_data >= std::chrono::milliseconds(200)) {
+      return finish(StopReason::kPortError,
+                    fmt::format("{} after {} bytes, before END (last line: '{}')", dead,
+                                result.bytes, result.last_line));
+    }
+  }
+  tick_later();
+}
+
+CaptureResult SerialCapture::run(const CaptureOptions& options) {
+  Loop loop(*s_, options);
+  loop.read_more();
+  loop.tick_later();
+  s_->io.run();
+  CaptureResult& result = loop.result;
+  if (!loop.done) {
     result.reason = StopReason::kPortError;
     result.message = "capture loop ended unexpectedly";
   }
+  const std::string& line = loop.line;
   if (!line.empty()) result.last_line = line.size() > 200 ? line.substr(0, 200) + "..." : line;
-  if (::fsync(s.raw_fd) != 0 && result.reason != StopReason::kWriteError) {
+  if (::fsync(s_->raw_fd) != 0 && result.reason != StopReason::kWriteError) {
     result.reason = StopReason::kWriteError;
     result.message =
-        fmt::format("cannot write {}: fsync: {}", s.raw_path.string(), std::strerror(errno));
+        fmt::format("cannot write {}: fsync: {}", s_->raw_path.string(), std::strerror(errno));
   }
-  result.seconds = std::chrono::duration<double>(clock::now() - start).count();
+  result.seconds = std::chrono::duration<double>(Loop::clock::now() - loop.start).count();
   return result;
 }
 

@@ -97,6 +97,7 @@ class SerialCapture final : public Capture {
 
  private:
   struct State;
+  struct Loop;  // run()'s event loop
   explicit SerialCapture(std::unique_ptr<State> s);
   static Result<std::unique_ptr<SerialCapture>> with_raw_file(std::unique_ptr<State> s,
                                                               const std::filesystem::path& raw);
