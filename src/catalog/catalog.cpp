@@ -55,7 +55,7 @@ void read_board(const std::filesystem::path& file, const std::string& shown, mod
   static const std::set<std::string> kPlain{"FLASHERS", "EMULATOR", "QEMU_MACHINE", "UART_BAUD",
                                             "CONSOLE",  "DEV_ID",   "DEVICE",       "VCP_NOTE"};
   static const std::vector<std::string> kFamilies{"TARGET_", "NOT_MEASURED_", "UNSTABLE_",
-                                                  "EXPECT_", "REVISION_"};
+                                                  "EXPECT_", "REVISION_",     "LOWER_BOUND_"};
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
     std::smatch m;
@@ -100,6 +100,19 @@ void read_board(const std::filesystem::path& file, const std::string& shown, mod
       b.not_measured[sub] = value;
     } else if (family == "UNSTABLE_") {
       b.unstable[sub] = value;
+    } else if (family == "LOWER_BOUND_") {
+      // `<cycles> <why>`: a positive count of core cycles, then what sets it.
+      static const std::regex kBound(R"(^([0-9]{1,9}) +(.+)$)");
+      std::smatch bm;
+      if (!std::regex_match(value, bm, kBound) || std::stoull(bm[1]) == 0) {
+        diagnostics.push_back(Diagnostic{
+            shown, n, 1,
+            fmt::format("RB_BOARD_{}: expected `<cycles> <why>` (a positive count of core "
+                        "cycles, then what sets the bound)",
+                        key)});
+        continue;
+      }
+      b.lower_bounds[sub] = model::LowerBound{std::stoull(bm[1]), bm[2]};
     } else if (family == "EXPECT_") {
       b.expect[sub] = value;
     } else if (family == "REVISION_") {

@@ -25,6 +25,7 @@ std::function<int()> add_verify(CLI::App& app) {
     std::vector<std::string> expect;
     std::string json;
     std::string firmware;
+    std::string board;
     uint64_t stack_margin = 64;
   };
   auto args = std::make_shared<Args>();
@@ -53,6 +54,11 @@ std::function<int()> add_verify(CLI::App& app) {
                  "also check that each series names the baseline the harness test table of "
                  "this firmware tree gives it (rtosbench run always does)")
       ->type_name("DIR");
+  app.add_option("--board", args->board,
+                 "with --firmware: also check every series against this board's architectural "
+                 "lower bounds (RB_BOARD_LOWER_BOUND_*; rtosbench run always does); a sample "
+                 "below one is the verdict lower_bound")
+      ->type_name("NAME");
 
   return [args]() -> int {
     rb::verify::Options options;
@@ -67,6 +73,18 @@ std::function<int()> add_verify(CLI::App& app) {
         return rb::exit_code_for(cat.error().kind);
       }
       options.baselines = cat->series_baselines();
+      if (!args->board.empty()) {
+        const auto* b = cat->board(args->board);
+        if (!b) {
+          print_safe(stderr, "rtosbench verify: --board {}: no such board in {}/boards\n",
+                     args->board, args->firmware);
+          return kExitUsage;
+        }
+        options.lower_bounds = b->lower_bounds;
+      }
+    } else if (!args->board.empty()) {
+      print_safe(stderr, "rtosbench verify: --board needs --firmware (the tree it is read from)\n");
+      return kExitUsage;
     }
     for (const std::string& e : args->expect) {
       const size_t eq = e.find('=');  // checked by the option's validator

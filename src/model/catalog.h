@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "model/lower_bound.h"
+
 namespace rb::model {
 
 // A second upstream repository a kernel needs (uC/OS-III's uC-CPU, NuttX's
@@ -81,6 +83,10 @@ struct BoardInfo {
   // RB_BOARD_UNSTABLE_<series>: series -> why the bench itself can move it
   // between two runs of one image. Shown marked, never ranked, never judged.
   std::map<std::string, std::string> unstable;
+  // RB_BOARD_LOWER_BOUND_<series> <cycles> <why>: the architectural lower
+  // bound of the series on this core; verify marks a figure below it
+  // INVALID (a broken ruler). None on a board whose unit is not cycles.
+  std::map<std::string, LowerBound> lower_bounds;
   // RB_BOARD_EXPECT_<key>: CONFIG pins every capture on this board must
   // report (counter, unit, clocks, priority levels).
   std::map<std::string, std::string> expect;

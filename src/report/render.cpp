@@ -137,7 +137,7 @@ std::optional<double> value(const SeriesValues& s, const char* metric) {
   return it->second;
 }
 
-// Median minus the ruler baseline, floored at 0 (docs/protocol.md section 5).
+// Median minus the ruler baseline, clamped at 0 (docs/protocol.md section 5).
 std::optional<double> net(const SeriesValues& s, const char* metric) {
   auto v = value(s, metric);
   auto b = value(s, "base");
@@ -286,8 +286,11 @@ void headline(Document& d, const RunView& cur) {
                         "parentheses{}; `n/a`: the kernel cannot be measured honestly there "
                         "(reason under Verify); `n/m`: not a measurement on this bench, `u/s`: "
                         "the bench itself moves it (unstable; reasons under Every series). `*`: "
-                        "no ruler baseline, raw median.",
-                        same ? "" : "; units differ between jobs, see the unit column"));
+                        "no ruler baseline, raw median. Each figure is the kernel's own, relative "
+                        "to nothing but its ruler baseline; Against the reference scheduler sets "
+                        "it against the reference scheduler's{}.",
+                        same ? "" : "; units differ between jobs, see the unit column",
+                        cur.reference.empty() ? "" : fmt::format(" (`{}`)", cur.reference)));
   if (std::any_of(jobs.begin(), jobs.end(), [](const JobView* j) { return checks_not_off(*j); })) {
     paragraph(d,
               "`†` after a kernel: its API argument checks were not off (CONFIG `checks` "
@@ -329,7 +332,7 @@ void headline(Document& d, const RunView& cur) {
     table(d, std::move(t));
   };
 
-  heading(d, 3, fmt::format("Median [{}]", same ? unit : "ticks"));
+  heading(d, 3, fmt::format("Median [{}], net (raw in parentheses)", same ? unit : "ticks"));
   rows(
       [&](const SeriesValues& s) -> std::string {
         auto m = value(s, "median");
@@ -340,7 +343,7 @@ void headline(Document& d, const RunView& cur) {
       },
       unit_label);
 
-  heading(d, 3, fmt::format("Median [{}]", time_unit(same ? unit : "")));
+  heading(d, 3, fmt::format("Median [{}], net", time_unit(same ? unit : "")));
   paragraph(d, "The net medians above converted at each series' counter frequency (`hz`).");
   rows(
       [&](const SeriesValues& s) -> std::string {
@@ -351,7 +354,7 @@ void headline(Document& d, const RunView& cur) {
       },
       time_unit);
 
-  heading(d, 3, fmt::format("Tail: p99 [{}] and p99/median", same ? unit : "ticks"));
+  heading(d, 3, fmt::format("Tail: raw p99 [{}] and p99/median", same ? unit : "ticks"));
   paragraph(
       d,
       "Raw p99 (before the baseline) and the jitter ratio p99/median in parentheses: the tail "
@@ -381,7 +384,9 @@ void headline(Document& d, const RunView& cur) {
   for (const JobView* j : jobs)
     for (const auto& h : kSeed) seed |= j->snap.find(h.phase, h.name) != nullptr;
   if (!seed) return;
-  heading(d, 3, fmt::format("Seed measurements: median [{}]", same ? unit : "ticks"));
+  heading(d, 3,
+          fmt::format("Seed measurements: median [{}], net (raw in parentheses)",
+                      same ? unit : "ticks"));
   paragraph(d,
             "The tests that reproduce the seeds' further findings (docs/method.md): median net "
             "of the ruler baseline where the series has one (raw in parentheses), else raw; "
@@ -409,6 +414,101 @@ void headline(Document& d, const RunView& cur) {
       };
       row.push_back(s && !s->unjudged.empty() ? f(*s) : cell(j, h, f));
     }
+    t.rows.push_back(std::move(row));
+  }
+  table(d, std::move(t));
+}
+
+// The measured reference-scheduler job (bare) on the same board, opt and
+// tick as `j`, same fpu preferred; null when the run has none.
+const JobView* measured_reference_for(const RunView& run, const JobView& j) {
+  const JobView* found = nullptr;
+  for (const auto& b : run.jobs) {
+    const store::JobSpec& bj = b.result->job;
+    const store::JobSpec& jj = j.result->job;
+    if (!run.is_reference(bj) || b.snap.status != "OK" || b.snap.series.empty()) continue;
+    if (bj.board != jj.board || bj.axis("opt") != jj.axis("opt") ||
+        bj.axis("tick_hz") != jj.axis("tick_hz"))
+      continue;
+    if (!found || bj.axis("fpu_context") == jj.axis("fpu_context")) found = &b;
+  }
+  return found;
+}
+
+// Each kernel's headline figures minus the reference scheduler's, signed:
+// the reference is a minimal PendSV-switching scheduler, not a lower bound,
+// so a kernel with a shorter path is below it and the difference says so.
+void against_reference(Document& d, const RunView& cur) {
+  auto jobs = measured_jobs(cur);
+  if (cur.reference.empty()) return;
+  struct Row {
+    const JobView* job;
+    const JobView* ref;
+  };
+  std::vector<Row> rows;
+  for (const JobView* j : jobs) {
+    if (cur.is_reference(j->result->job)) continue;
+    if (const JobView* r = measured_reference_for(cur, *j)) rows.push_back({j, r});
+  }
+  if (rows.empty()) return;
+  heading(d, 3, "Against the reference scheduler");
+  paragraph(
+      d, fmt::format(
+             "Per job, its net median (as in the Headline) minus the net median of the reference "
+             "scheduler's job (`{}`, on the same board, optimisation and tick), signed, in the "
+             "job's unit; `*`: one of the two has no ruler baseline, both raw. The reference is a "
+             "minimal scheduler that always switches through PendSV, not a lower bound: a negative "
+             "difference is a kernel whose path is shorter there (a synchronous switch in thread "
+             "mode, for example), a figure like any other, not an error. `n/m`, `u/s`: not judged "
+             "on this bench (as in the Headline); `-`: either job lacks the series.",
+             cur.reference));
+  Table t;
+  t.head = {"kernel", "job", "reference job"};
+  t.align = "lll";
+  for (const auto& h : kHeadline) {
+    t.head.push_back(h.title);
+    t.align += 'r';
+  }
+  t.head.push_back("unit");
+  t.align += 'l';
+  auto figure = [](const SeriesValues& s, bool& raw) -> std::optional<double> {
+    if (auto n = net(s, "median")) return n;
+    raw = true;
+    return value(s, "median");
+  };
+  for (const auto& [j, r] : rows) {
+    std::vector<std::string> row{j->snap.kernel + (checks_not_off(*j) ? " †" : ""), j->snap.id,
+                                 r->snap.id};
+    for (const auto& h : kHeadline) {
+      const SeriesValues* a = j->snap.find(h.phase, h.name);
+      const SeriesValues* b = r->snap.find(h.phase, h.name);
+      if (!a || !b) {
+        row.push_back("-");
+        continue;
+      }
+      if (!a->unjudged.empty() || !b->unjudged.empty()) {
+        const std::string& why = a->unjudged.empty() ? b->unjudged : a->unjudged;
+        row.push_back(why.rfind("unstable", 0) == 0 ? "u/s" : "n/m");
+        continue;
+      }
+      bool raw_a = false, raw_b = false;
+      auto va = figure(*a, raw_a), vb = figure(*b, raw_b);
+      if (!va || !vb) {
+        row.push_back("-");
+        continue;
+      }
+      // Raw on one side only would mix a baseline into the difference.
+      if (raw_a != raw_b) {
+        va = value(*a, "median");
+        vb = value(*b, "median");
+        if (!va || !vb) {
+          row.push_back("-");
+          continue;
+        }
+      }
+      row.push_back(fmt::format("{:+.0f}{}", *va - *vb, raw_a || raw_b ? "*" : ""));
+    }
+    row.push_back(unit_label(j->snap.unit));
     t.rows.push_back(std::move(row));
   }
   table(d, std::move(t));
@@ -467,6 +567,21 @@ void every_series(Document& d, const RunView& cur) {
         d,
         "Not ranked or judged on this bench (the board's declarations as the run recorded them):");
     list(d, {reasons.begin(), reasons.end()});
+  }
+  // The architectural lower bounds verify held every sample against, as the
+  // run recorded them (board.lower_bounds): below one, a job is INVALID.
+  std::set<std::string> bounds;
+  for (const JobView* j : jobs) {
+    if (!j->result->board) continue;
+    for (const auto& [series, b] : j->result->board->lower_bounds)
+      bounds.insert(fmt::format("`{}` on board `{}`: at least {} core cycles: {}", series,
+                                or_dash(j->snap.board), b.cycles, b.why));
+  }
+  if (!bounds.empty()) {
+    paragraph(d,
+              "Architectural lower bounds every sample was verified against (the board's, as "
+              "the run recorded them; a sample below one is INVALID, a broken ruler):");
+    list(d, {bounds.begin(), bounds.end()});
   }
   // Results older than the board record (docs/results.md, "board").
   std::vector<std::string> today, unknown;
@@ -656,10 +771,11 @@ void footprint(Document& d, const RunView& cur) {
   paragraph(d,
             "Bytes from the linked image (`text` + `data` in flash, `data` + `bss` in RAM; "
             "every image has the same task stacks). Kernel alone: the image minus the "
-            "bare-metal port's image built with the same board, optimisation, tick, FPU, samples "
-            "and tests, as the run recorded it (`build.footprint_kernel`), else the image minus "
-            "the run's bare job on the same board, optimisation and tick (`-` when neither "
-            "exists).");
+            "reference scheduler's (the bare-metal port's) image built with the same board, "
+            "optimisation, tick, FPU, samples and tests, as the run recorded it "
+            "(`build.footprint_kernel`), else the image minus the run's reference job on the "
+            "same board, optimisation and tick (`-` when neither exists; `(reference)`: the "
+            "reference scheduler's own row).");
   Table t;
   t.head = {"kernel",           "job", "text", "data", "bss", "flash", "RAM", "kernel alone: flash",
             "kernel alone: RAM"};
@@ -669,7 +785,7 @@ void footprint(Document& d, const RunView& cur) {
     if (!f.flash && !f.text) continue;
     std::string kf = "-", kr = "-";
     if (cur.is_reference(j.result->job)) {
-      kf = kr = "(floor)";
+      kf = kr = "(reference)";
     } else {
       KernelAlone k = kernel_alone(cur, j);
       kf = bytes(k.flash);
@@ -696,7 +812,7 @@ void reproducibility(Document& d, const RunView& cur) {
   heading(d, 2, "Reproducibility");
   paragraph(d,
             "Jobs run with `--repeat N`: N fresh loads of one image, each with its own cold start "
-            "and capture. Per headline test, the spread (largest minus smallest) of its median "
+            "and capture. Per headline test, the spread (largest minus smallest) of its raw median "
             "across the loads; the verdict compares every statistic of every series with the "
             "tolerance named (on the emulated bench: identical).");
   Table t;
@@ -1066,6 +1182,7 @@ Document build_report(const std::vector<RunView>& runs) {
   const RunView& cur = runs.back();
   overview(d, runs);
   headline(d, cur);
+  against_reference(d, cur);
   variants(d, cur);
   critical_phase(d, cur);
   every_series(d, cur);

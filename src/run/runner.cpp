@@ -81,6 +81,25 @@ int exit_code_for(const std::vector<store::JobResult>& results, int jobs_total, 
   return kExitAllOk;
 }
 
+namespace {
+
+// One headline cell of the closing table: the series' median net of its
+// ruler baseline (median_minus_base_ticks, as the report's headline), else
+// its raw median marked `*`; "-" when the job has no such series.
+std::string net_cell(const store::JobResult& r, const store::HeadlineSeries& c) {
+  for (const auto& s : r.series) {
+    if (s.name != c.name || s.phase != c.phase) continue;
+    if (s.median_minus_base_ticks) return std::to_string(*s.median_minus_base_ticks);
+    return std::to_string(s.median_ticks) + "*";
+  }
+  for (const auto& h : r.headline) {  // a result without its series: the raw median
+    if (h.name == c.name && h.phase == c.phase) return std::to_string(h.median_ticks) + "*";
+  }
+  return "-";
+}
+
+}  // namespace
+
 std::string format_table(const std::vector<store::JobResult>& results) {
   const auto& kCols = store::headline_series();
   size_t wid = 3, wst = 6;
@@ -99,11 +118,7 @@ std::string format_table(const std::vector<store::JobResult>& results) {
     out += fmt::format("{:<{}}  {:<{}}", r.job_id, wid, store::to_string(r.status), wst);
     for (const auto& c : kCols) {
       std::string cell = "-";
-      if (r.status == JobStatus::kOk) {
-        for (const auto& h : r.headline) {
-          if (h.name == c.name && h.phase == c.phase) cell = std::to_string(h.median_ticks);
-        }
-      }
+      if (r.status == JobStatus::kOk) cell = net_cell(r, c);
       out += fmt::format("  {:>19}", cell);
     }
     std::string note = r.status == JobStatus::kOk ? "" : r.reason;
@@ -113,7 +128,9 @@ std::string format_table(const std::vector<store::JobResult>& results) {
   }
   if (!unit.empty()) {
     out += fmt::format(
-        "medians in {}{}\n", unit,
+        "net medians in {}{}: the median minus its ruler baseline, as the report's headline "
+        "shows and ranks them; *: no ruler baseline, the raw median\n",
+        unit,
         unit == "instructions" ? " (QEMU -icount: instruction counts, not Cortex-M4 cycles)" : "");
   }
   return out;
@@ -364,8 +381,11 @@ class Session {
     r.job_id = j.id;
     r.build_id = j.build_id;
     r.job = job_json(j, std::max(1, cfg_.matrix.repeats));
-    if (const auto* b = cfg_.matrix.catalog.board(j.board))
-      r.board = store::BoardRecord{b->name, b->not_measured, b->unstable};
+    if (const auto* b = cfg_.matrix.catalog.board(j.board)) {
+      r.board = store::BoardRecord{b->name, b->not_measured, b->unstable, {}};
+      for (const auto& [series, lb] : b->lower_bounds)
+        r.board->lower_bounds[series] = store::LowerBoundRecord{lb.cycles, lb.why};
+    }
     r.toolchain = toolchain_json(cfg_.toolchain);
     return r;
   }
@@ -1082,6 +1102,7 @@ class Session {
     vo.expect = c.expect;
     vo.stack_margin_words = static_cast<uint64_t>(cfg_.matrix.stack_margin_words);
     vo.baselines = cfg_.matrix.catalog.series_baselines();
+    if (const auto* b = cfg_.matrix.catalog.board(c.job.board)) vo.lower_bounds = b->lower_bounds;
     auto rep = parts_.verify(c.dir / "capture.raw", vo);
     if (!rep.ok()) return fail(c, JobStatus::kProtocolError, rep.error().message);
     if (auto w = write_file_atomic(c.dir / "verify.json",

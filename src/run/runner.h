@@ -78,7 +78,8 @@ void add_bench_pins(std::map<std::string, std::string>& pins, const matrix::Boar
 // job OK or PORT_MISSING).
 int exit_code_for(const std::vector<store::JobResult>& results, int jobs_total, bool interrupted);
 
-// The closing table: job, status, the headline medians with units, the
+// The closing table: job, status, the headline medians net of their ruler
+// baselines (raw, marked `*`, where a series has none) with units, the
 // reason of a job that is not OK, the reproducibility verdict of a repeated
 // job that is.
 std::string format_table(const std::vector<store::JobResult>& results);

@@ -21,7 +21,7 @@ uint64_t ticks_to_ns(uint64_t ticks, uint64_t hz);
 // floored mean in ticks. Saturates at UINT64_MAX; 0 when n or hz is 0.
 uint64_t mean_ns(unsigned __int128 sum, uint64_t n, uint64_t hz);
 
-// `value - base`, floored at 0 (baseline subtraction, section 5).
+// `value - base`, clamped at 0 (baseline subtraction, section 5).
 inline uint64_t minus_baseline(uint64_t value, uint64_t base) {
   return value > base ? value - base : 0;
 }

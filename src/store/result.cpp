@@ -392,8 +392,14 @@ void fields(V& v, JobSpec& x) {
 }
 
 template <typename V>
+void fields(V& v, LowerBoundRecord& x) {
+  v.req("cycles", x.cycles, "why", x.why);
+}
+
+template <typename V>
 void fields(V& v, BoardRecord& x) {
   v.opt("name", x.name, "not_measured", x.not_measured, "unstable", x.unstable);
+  v.if_set("lower_bounds", x.lower_bounds);
 }
 
 template <typename V>
@@ -722,6 +728,7 @@ Status write_json(const std::filesystem::path& file, const json& j) {
     j = write(x);                     \
   }
 RB_TO_JSON(JobSpec)
+RB_TO_JSON(LowerBoundRecord)
 RB_TO_JSON(BoardRecord)
 RB_TO_JSON(SourceCheckout)
 RB_TO_JSON(KernelSource)

@@ -53,10 +53,18 @@ struct JobSpec {
 
 // What the board declared when the run was made (board.cmake): reports,
 // diff and regress read these from the record, never from today's tree.
+struct LowerBoundRecord {
+  uint64_t cycles = 0;  // core cycles
+  std::string why;
+};
 struct BoardRecord {
   std::string name;
   std::map<std::string, std::string> not_measured;  // series -> why no measurement
   std::map<std::string, std::string> unstable;      // series -> why the bench moves it
+  // series -> its architectural lower bound (RB_BOARD_LOWER_BOUND_*), as
+  // verify checked the capture against it; empty on a board without any
+  // (the emulated one) and in results older than the field.
+  std::map<std::string, LowerBoundRecord> lower_bounds;
   std::string unjudged_reason(const std::string& series) const;
 };
 
@@ -354,6 +362,7 @@ struct RunSummary {
 // ---- serializers -------------------------------------------------------------------
 
 void to_json(nlohmann::json& j, const JobSpec& x);
+void to_json(nlohmann::json& j, const LowerBoundRecord& x);
 void to_json(nlohmann::json& j, const BoardRecord& x);
 void to_json(nlohmann::json& j, const SourceCheckout& x);
 void to_json(nlohmann::json& j, const KernelSource& x);

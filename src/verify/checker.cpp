@@ -1083,6 +1083,37 @@ struct LogChecker::State {
     }
   }
 
+  // Every sample of a series at or above the board's architectural lower
+  // bound of it: below it, no core could have run it, so the ruler is broken.
+  void check_lower_bounds() {
+    if (opt.lower_bounds.empty()) return;
+    uint64_t core = 0;
+    if (auto c = r.config.find("core"); c != r.config.end()) {
+      const std::string& v = c->second;
+      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), core);
+      if (ec != std::errc() || end != v.data() + v.size()) core = 0;
+    }
+    for (const SeriesStats& st : r.series) {
+      auto b = opt.lower_bounds.find(st.name);
+      if (b == opt.lower_bounds.end() || !st.has_raw || st.n == 0) continue;
+      // The bound in the series' ticks: core cycles at its counter's rate,
+      // rounded down so that it stays a lower bound.
+      uint64_t bound = b->second.cycles;
+      std::string converted;
+      if (core > 0 && st.hz > 0 && st.hz != core) {
+        bound = static_cast<uint64_t>(static_cast<unsigned __int128>(bound) * st.hz / core);
+        converted = fmt::format(" ({} ticks at {} Hz)", bound, st.hz);
+      }
+      if (st.min >= bound) continue;
+      add("lower_bound", Outcome::kInvalid, st.raw_line,
+          fmt::format("ruler broken: {} has a sample of {} {}, below the board's lower bound of "
+                      "{} core cycles{} for {} ({}): no core runs it faster",
+                      series_label(st.test, st.phase, st.name), st.min,
+                      converted.empty() ? r.unit : "ticks", b->second.cycles, converted, st.name,
+                      b->second.why));
+    }
+  }
+
   Report finish() {
     if (stage == Stage::kInLog) {
       close_phase();
@@ -1162,6 +1193,7 @@ struct LogChecker::State {
     check_stack_margin();
     auto unit = r.config.find("unit");
     r.unit = unit != r.config.end() ? printable(unit->second, 20) : std::string("ticks");
+    check_lower_bounds();
     std::stable_sort(r.verdicts.begin(), r.verdicts.end(),
                      [](const Verdict& a, const Verdict& b) { return a.line < b.line; });
     return std::move(r);

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/lower_bound.h"
 #include "util/result.h"
 
 namespace rb::verify {
@@ -52,6 +53,12 @@ struct Options {
   // the harness test table (catalog::Catalog::series_baselines). A series
   // not listed is checked only for a baseline of the right value.
   std::map<std::string, std::string> baselines;
+  // Series name -> the board's architectural lower bound of it in core
+  // cycles (RB_BOARD_LOWER_BOUND_<series>; `--lower-bound SERIES=CYCLES`).
+  // A series (any phase) whose smallest sample is below it is the verdict
+  // lower_bound (invalid: the ruler is broken). Converted to the series'
+  // ticks when its hz differs from CONFIG core.
+  std::map<std::string, model::LowerBound> lower_bounds;
 };
 
 // The statistics of one series, re-derived from its RAW samples.

@@ -419,22 +419,22 @@ TEST(KernelAlone, RefusesANonBareReferenceAndAnImageWithoutKernel) {
 // the bare port is then refused as a reference.
 TEST(KernelAlone, TheReferencePortIsTheOneNamed) {
   auto k = figures("freertos", "freertos-excerpt.map", 21980, 39804);
-  auto floor = figures("bare", "bare-excerpt.map", 17832, 33960);
-  floor.port = "floor";
-  auto f = kernel_footprint(k, floor, "floor");
+  auto refsched = figures("bare", "bare-excerpt.map", 17832, 33960);
+  refsched.port = "refsched";
+  auto f = kernel_footprint(k, refsched, "refsched");
   ASSERT_TRUE(f.ok()) << f.error().message;
   EXPECT_EQ(f->delta_flash(), 21980 - 17832);
-  EXPECT_EQ(f->reference, "floor");
-  EXPECT_EQ(to_json(*f)["reference"], "floor");
+  EXPECT_EQ(f->reference, "refsched");
+  EXPECT_EQ(to_json(*f)["reference"], "refsched");
   EXPECT_EQ(to_json(*f)["bare"]["flash"], 17832);  // the field keeps its name
-  auto r = kernel_footprint(k, figures("bare", "bare-excerpt.map", 17832, 33960), "floor");
+  auto r = kernel_footprint(k, figures("bare", "bare-excerpt.map", 17832, 33960), "refsched");
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().message, "the reference image is not a floor-port build (RB_PORT=bare)");
-  std::map<std::string, std::string> ko{{"RB_PORT", "freertos"}}, bo{{"RB_PORT", "floor"}};
-  EXPECT_TRUE(check_like_for_like(ko, "K", bo, "B", "floor").ok());
+  EXPECT_EQ(r.error().message, "the reference image is not a refsched-port build (RB_PORT=bare)");
+  std::map<std::string, std::string> ko{{"RB_PORT", "freertos"}}, bo{{"RB_PORT", "refsched"}};
+  EXPECT_TRUE(check_like_for_like(ko, "K", bo, "B", "refsched").ok());
   auto s = check_like_for_like(ko, "K", bo, "B", "bare");
   ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.error().message, "B is not a bare-port build (RB_PORT=floor)");
+  EXPECT_EQ(s.error().message, "B is not a bare-port build (RB_PORT=refsched)");
 }
 
 TEST(LikeForLike, EveryOptionMustAgreeAndTheReferenceMustBeBare) {

@@ -113,6 +113,51 @@ TEST(Catalog, SeriesNotMeasuredAndUnstableComeFromBoardCmake) {
   EXPECT_TRUE(d->unstable.empty());
 }
 
+// The F407 declares the Cortex-M4's architectural lower bounds in core
+// cycles; the emulated board, whose unit is instructions, declares none.
+TEST(Catalog, LowerBoundsComeFromBoardCmake) {
+  const Catalog c = tree();
+  const auto* q = c.board("qemu-netduinoplus2");
+  ASSERT_NE(q, nullptr);
+  EXPECT_TRUE(q->lower_bounds.empty());
+  const auto* d = c.board("stm32f407-disco");
+  ASSERT_NE(d, nullptr);
+  for (const char* s : {"irq_entry", "zli_entry_idle", "zli_entry_critical", "sleep_wake_entry"}) {
+    ASSERT_TRUE(d->lower_bounds.count(s)) << s;
+    EXPECT_EQ(d->lower_bounds.at(s).cycles, 12u) << s;
+    EXPECT_NE(d->lower_bounds.at(s).why.find("DDI 0439"), std::string::npos) << s;
+  }
+  for (const char* s : {"event_to_task", "tick_irq_empty"}) {
+    ASSERT_TRUE(d->lower_bounds.count(s)) << s;
+    EXPECT_EQ(d->lower_bounds.at(s).cycles, 22u) << s;  // entry 12 + return 10
+  }
+  EXPECT_FALSE(d->lower_bounds.count("api_overhead"));
+}
+
+TEST(Catalog, AMalformedLowerBoundIsADiagnostic) {
+  auto tmp = make_owned_temp_dir("rtosbench-catalog-bound");
+  ASSERT_TRUE(tmp.ok());
+  const fs::path fw = *tmp / "firmware";
+  fs::create_directories(fw);
+  fs::copy(kFirmware, fw, fs::copy_options::recursive);
+  std::ofstream(fw / "boards" / "stm32f407-disco" / "board.cmake", std::ios::app)
+      << "set(RB_BOARD_LOWER_BOUND_round_trip many cycles)\n"
+      << "set(RB_BOARD_LOWER_BOUND_yield 0 nothing)\n";
+  std::vector<Diagnostic> d;
+  auto c = load(fw, d);
+  ASSERT_EQ(d.size(), 2u) << (d.empty() ? "" : d.front().format());
+  for (const auto& x : d) {
+    EXPECT_NE(x.message.find("expected `<cycles> <why>`"), std::string::npos) << x.format();
+    EXPECT_EQ(x.file, "firmware/boards/stm32f407-disco/board.cmake") << x.format();
+  }
+  if (c.ok()) {
+    const auto* b = c->board("stm32f407-disco");
+    ASSERT_NE(b, nullptr);
+    EXPECT_FALSE(b->lower_bounds.count("round_trip"));
+    EXPECT_FALSE(b->lower_bounds.count("yield"));
+  }
+}
+
 // The names in firmware/harness/rb_tests.h's table, read independently of
 // the catalog, and a test source file for each.
 TEST(Catalog, HarnessTestsAreTheFirmwareTable) {
@@ -229,13 +274,13 @@ TEST(Catalog, ExactlyOnePortIsTheReference) {
   const fs::path fw = *tmp / "firmware";
   fs::create_directories(fw);
   fs::copy(kFirmware / "ports", fw / "ports", fs::copy_options::recursive);
-  fs::rename(fw / "ports" / "bare", fw / "ports" / "floor");
+  fs::rename(fw / "ports" / "bare", fw / "ports" / "refsched");
   std::vector<Diagnostic> d;
   auto renamed = load(fw, d);
   ASSERT_TRUE(renamed.ok()) << (d.empty() ? renamed.error().message : d.front().format());
   ASSERT_NE(renamed->reference(), nullptr);
-  EXPECT_EQ(renamed->reference()->port, "floor");
-  EXPECT_EQ(renamed->kernels.front().name, "floor");
+  EXPECT_EQ(renamed->reference()->port, "refsched");
+  EXPECT_EQ(renamed->kernels.front().name, "refsched");
   EXPECT_EQ(renamed->kernel("bare"), nullptr);
 
   // Two references.
@@ -245,12 +290,12 @@ TEST(Catalog, ExactlyOnePortIsTheReference) {
   EXPECT_FALSE(two.ok());
   ASSERT_EQ(d.size(), 1u);
   EXPECT_EQ(d[0].file, "firmware/ports");
-  EXPECT_EQ(d[0].message, "2 ports say 'reference: true' (floor, template); exactly one may");
+  EXPECT_EQ(d[0].message, "2 ports say 'reference: true' (refsched, template); exactly one may");
 
   // None.
   fs::copy_file(kFirmware / "ports" / "template" / "kernel.yaml",
                 fw / "ports" / "template" / "kernel.yaml", fs::copy_options::overwrite_existing);
-  std::ofstream(fw / "ports" / "floor" / "kernel.yaml") << "version: n/a\n";
+  std::ofstream(fw / "ports" / "refsched" / "kernel.yaml") << "version: n/a\n";
   d.clear();
   auto none = load(fw, d);
   EXPECT_FALSE(none.ok());

@@ -62,6 +62,45 @@ TEST_F(ReportRender, MarkdownMatchesGolden) {
   expect_golden("report.md", to_markdown(build_report(views)));
 }
 
+// The reference scheduler is a reference, not a lower bound: a kernel below
+// it on a series shows the signed (negative) difference, never an error.
+TEST(ReportAgainstReference, AKernelBelowTheReferenceShowsANegativeDifference) {
+  auto dir = testrun::temp_dir("against-ref");
+  auto spec = testrun::standard_run("20260107T000000Z-fixture", "2026-01-07T00:00:00Z");
+  // threadx: a wake latency well below bare's (a synchronous switch).
+  const std::vector<uint64_t> fast = testrun::samples(77, 64, 18, 4);
+  uint64_t tx_base = 0, bare_base = 0, bare_wake = 0;
+  for (auto& s : spec.jobs[2].series) {
+    if (s.name == "wake_latency") s.samples = fast;
+    if (s.name == "wake_latency") tx_base = *s.base;
+  }
+  for (const auto& s : spec.jobs[0].series) {
+    if (s.name == "wake_latency") {
+      bare_base = *s.base;
+      bare_wake = testrun::median_of(s.samples);
+    }
+  }
+  const int64_t tx_net = static_cast<int64_t>(testrun::median_of(fast)) - tx_base;
+  const int64_t bare_net = static_cast<int64_t>(bare_wake) - bare_base;
+  ASSERT_GT(tx_net, 0);
+  ASSERT_LT(tx_net, bare_net);
+  auto run = load_run(testrun::write_run(dir, spec));
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  std::vector<rb::report::Run> one{*run};
+  const std::string md = to_markdown(build_report(view_runs(one, ReportOptions{})));
+  const size_t at = md.find("### Against the reference scheduler");
+  ASSERT_NE(at, std::string::npos) << md;
+  const std::string section = md.substr(at, md.find("\n## ", at) - at);
+  EXPECT_NE(section.find("not a lower bound"), std::string::npos) << section;
+  const std::string row = "| threadx | threadx-O2-tick1000-fpu0 | bare-O2-tick1000-fpu0 | " +
+                          fmt::format("{:+d} |", tx_net - bare_net);
+  EXPECT_NE(section.find(row), std::string::npos) << section;
+  EXPECT_EQ(section.find("| bare | bare-O2"), std::string::npos) << section;  // no row of its own
+  for (const char* word : {"impossible", "negative cost", "floor"})
+    EXPECT_EQ(md.find(word), std::string::npos) << word;
+  std::filesystem::remove_all(dir);
+}
+
 TEST_F(ReportRender, RegressJunitAndMarkdownMatchGolden) {
   // The older run is the baseline; the current run differs from it in one
   // statistic up, one down, a job that became invalid and a new job.
@@ -266,7 +305,7 @@ TEST(ReportCsv, FieldsThatWouldBeFormulasAreText) {
 // own options) wins over image minus the run's bare job; a stored error, or
 // an older result without the field, falls back to that; without a bare job
 // the stored figure is the only one.
-// The reference kernel (the "(floor)" row, the job kernel-alone figures fall
+// The reference kernel (the "(reference)" row, the job kernel-alone figures fall
 // back to) is the one the run recorded (build.footprint_kernel.reference),
 // else the catalog's: a reference port under another name needs no host
 // change, and an old result is read against today's tree.
@@ -274,12 +313,12 @@ TEST(ReportFootprint, TheReferenceKernelIsTheRecordsElseTheCatalogs) {
   auto dir = testrun::temp_dir("footprint-ref");
   auto spec = testrun::standard_run("20260105T000000Z-fixture", "2026-01-05T00:00:00Z");
   spec.jobs.pop_back();
-  spec.jobs[0].id = "floor-O2-tick1000-fpu0";
-  spec.jobs[0].kernel = "floor";
+  spec.jobs[0].id = "refsched-O2-tick1000-fpu0";
+  spec.jobs[0].kernel = "refsched";
   auto unrecorded = load_run(testrun::write_run(dir, spec));
   spec.id = "20260106T000000Z-fixture";
-  spec.jobs[2].footprint_kernel = {{"error", "the floor reference image did not build: ..."},
-                                   {"reference", "floor"}};
+  spec.jobs[2].footprint_kernel = {{"error", "the refsched reference image did not build: ..."},
+                                   {"reference", "refsched"}};
   auto recorded = load_run(testrun::write_run(dir, spec));
   ASSERT_TRUE(unrecorded.ok() && recorded.ok());
   auto markdown = [](const rb::report::Run& run, const catalog::Catalog* today) {
@@ -288,25 +327,25 @@ TEST(ReportFootprint, TheReferenceKernelIsTheRecordsElseTheCatalogs) {
     o.catalog = today;
     return to_markdown(build_report(view_runs(one, o)));
   };
-  const std::string floor_row = "| floor-O2-tick1000-fpu0 | 17832 | 0 | 20360 | 17832 | 20360 | ";
-  // threadx: image minus the floor job (24048 - 17832, 22312 - 20360).
+  const std::string ref_row = "| refsched-O2-tick1000-fpu0 | 17832 | 0 | 20360 | 17832 | 20360 | ";
+  // threadx: image minus the refsched job (24048 - 17832, 22312 - 20360).
   const std::string threadx = "| 24048 | 22312 | 6216 | 1952 |";
-  // Today's tree (bare is its reference): floor is a kernel like any other.
+  // Today's tree (bare is its reference): refsched is a kernel like any other.
   std::string md = markdown(*unrecorded, nullptr);
-  EXPECT_NE(md.find(floor_row + "- | - |"), std::string::npos) << md;
+  EXPECT_NE(md.find(ref_row + "- | - |"), std::string::npos) << md;
   EXPECT_NE(md.find("| 24048 | 22312 | - | - |"), std::string::npos) << md;
-  // A tree whose reference port is floor.
+  // A tree whose reference port is refsched.
   catalog::Catalog tree;
   model::KernelSpec ref;
-  ref.name = ref.port = "floor";
+  ref.name = ref.port = "refsched";
   ref.reference = true;
   tree.kernels.push_back(ref);
   md = markdown(*unrecorded, &tree);
-  EXPECT_NE(md.find(floor_row + "(floor) | (floor) |"), std::string::npos) << md;
+  EXPECT_NE(md.find(ref_row + "(reference) | (reference) |"), std::string::npos) << md;
   EXPECT_NE(md.find(threadx), std::string::npos) << md;
   // The record wins over today's tree.
   md = markdown(*recorded, nullptr);
-  EXPECT_NE(md.find(floor_row + "(floor) | (floor) |"), std::string::npos) << md;
+  EXPECT_NE(md.find(ref_row + "(reference) | (reference) |"), std::string::npos) << md;
   EXPECT_NE(md.find(threadx), std::string::npos) << md;
   std::filesystem::remove_all(dir);
 }
@@ -520,6 +559,13 @@ catalog::Catalog changed_tree() {
   b.name = "qemu-netduinoplus2";
   b.unstable = {{"wake_latency", "a declaration made after the run"}};
   c.boards.push_back(b);
+  // Every loadable tree names exactly one reference port (the catalog
+  // refuses others); a result without build.footprint_kernel takes it from
+  // the tree, so this one keeps bare's.
+  model::KernelSpec ref;
+  ref.name = ref.port = "bare";
+  ref.reference = true;
+  c.kernels.push_back(ref);
   return c;
 }
 

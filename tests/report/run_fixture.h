@@ -317,7 +317,7 @@ inline std::filesystem::path write_run(const std::filesystem::path& parent, cons
   return root;
 }
 
-// The run most tests start from: the bare floor, two kernels and one job
+// The run most tests start from: the bare reference scheduler, two kernels and one job
 // that did not build. `scale` stretches the kernels' figures (in tenths).
 inline RunSpec standard_run(const std::string& id, const std::string& started_at,
                             uint64_t scale = 10) {

@@ -96,11 +96,22 @@ expect: {lookup: clz}
   EXPECT_EQ(pin(1, "on").at("checks"), "on");        // its on build has every check
 }
 
+// The closing table shows what the report's headline shows and ranks: the
+// median net of its ruler baseline, a raw one marked `*`, and says so.
 TEST(ClosingTable, HeadlineNumbersOnlyForOkJobsWithUnits) {
   auto ok = result("bare-O2-tick1000-fpu0", JobStatus::kOk);
   ok.unit = "instructions";
   ok.headline = {store::Headline{"wake_latency", "", 82, 82, "instructions"},
                  store::Headline{"event_to_task", "idle", 157, 157, "instructions"}};
+  store::SeriesRecord wake, event;
+  wake.name = "wake_latency";
+  wake.median_ticks = 82;
+  wake.base_ticks = 13;
+  wake.median_minus_base_ticks = 69;
+  event.phase = "idle";
+  event.name = "event_to_task";
+  event.median_ticks = 157;
+  ok.series = {wake, event};
   auto bad =
       result("zephyr-O2-tick1000-fpu0", JobStatus::kPortMissing, "no firmware port 'zephyr' yet");
   bad.headline = ok.headline;  // never shown for a job that is not OK
@@ -114,12 +125,19 @@ TEST(ClosingTable, HeadlineNumbersOnlyForOkJobsWithUnits) {
   // Columns line up: every row starts its status where the header does.
   EXPECT_EQ(lines[1].find("OK"), lines[0].find("status"));
   EXPECT_EQ(lines[2].find("PORT_MISSING"), lines[0].find("status"));
-  EXPECT_NE(lines[1].find(" 82 "), std::string::npos);
-  EXPECT_NE(lines[1].find(" 157 "), std::string::npos);
-  EXPECT_EQ(lines[2].find("82"), std::string::npos);
+  EXPECT_NE(lines[1].find(" 69 "), std::string::npos) << t;  // 82 - 13: net, not raw
+  EXPECT_EQ(lines[1].find("82"), std::string::npos) << t;
+  EXPECT_NE(lines[1].find(" 157* "), std::string::npos) << t;  // no baseline: raw, marked
+  EXPECT_EQ(lines[2].find("69"), std::string::npos);
   EXPECT_NE(lines[2].find("no firmware port 'zephyr' yet"), std::string::npos);
   EXPECT_EQ(lines[3],
-            "medians in instructions (QEMU -icount: instruction counts, not Cortex-M4 cycles)");
+            "net medians in instructions (QEMU -icount: instruction counts, not Cortex-M4 "
+            "cycles): the median minus its ruler baseline, as the report's headline shows and "
+            "ranks them; *: no ruler baseline, the raw median");
+  // A result without its series (older records): the raw median, marked.
+  ok.series.clear();
+  t = format_table({ok});
+  EXPECT_NE(t.find(" 82* "), std::string::npos) << t;
 }
 
 // ---- The Runner with fakes: every status transition, retries, loads, resume.
@@ -747,19 +765,19 @@ TEST_F(RunnerFakes, AResumeFollowsTheLavaJobAKilledSessionLeft) {
 // `reference: true`, whatever its directory is named, and the reference
 // port's own job gets none.
 TEST_F(RunnerFakes, TheKernelAloneReferenceIsTheCatalogsReferencePort) {
-  std::filesystem::rename(root_ / "fw" / "ports" / "bare", root_ / "fw" / "ports" / "floor");
+  std::filesystem::rename(root_ / "fw" / "ports" / "bare", root_ / "fw" / "ports" / "refsched");
   std::filesystem::create_directories(root_ / "fw" / "ports" / "mykernel");
   std::ofstream(root_ / "fw" / "ports" / "mykernel" / "port.cmake") << "";
-  matrix("", "  - name: mykernel\n", "floor");
+  matrix("", "  - name: mykernel\n", "refsched");
   auto out = run();
   ASSERT_EQ(out.results.size(), 2u);
-  // floor's job, mykernel's job, then mykernel's reference image: floor.
-  EXPECT_EQ(s_.built_ports, (std::vector<std::string>{"floor", "mykernel", "floor"}));
-  auto floor = json_of(dir_->result_file("floor-O2-tick1000-fpu0"));
-  EXPECT_FALSE(floor["build"].contains("footprint_kernel")) << floor["build"].dump();
+  // refsched's job, mykernel's job, then mykernel's reference image: refsched.
+  EXPECT_EQ(s_.built_ports, (std::vector<std::string>{"refsched", "mykernel", "refsched"}));
+  auto refsched = json_of(dir_->result_file("refsched-O2-tick1000-fpu0"));
+  EXPECT_FALSE(refsched["build"].contains("footprint_kernel")) << refsched["build"].dump();
   auto mine = json_of(dir_->result_file("mykernel-O2-tick1000-fpu0"));
   const auto& fk = mine["build"]["footprint_kernel"];
-  // The like-for-like check took floor as the reference; the fake map is no map.
+  // The like-for-like check took refsched as the reference; the fake map is no map.
   ASSERT_TRUE(fk.contains("error")) << fk.dump();
   EXPECT_NE(fk["error"].get<std::string>().find("Linker script and memory map"), std::string::npos)
       << fk.dump();

@@ -205,6 +205,38 @@ TEST(JobResultJson, EveryFieldRoundTrips) {
   EXPECT_EQ(nlohmann::json(*rback), rj);
 }
 
+// The board's lower bounds as verify held the capture against them: written
+// when the board declares any, read back; a record without them (older
+// results, the emulated board) still loads, with none.
+TEST(JobResultJson, TheBoardsLowerBoundsAreRecorded) {
+  JobResult r = sample();
+  BoardRecord b;
+  b.name = "stm32f407-disco";
+  b.lower_bounds["irq_entry"] = LowerBoundRecord{12, "exception entry"};
+  r.board = b;
+  nlohmann::json j = to_json(r);
+  EXPECT_EQ(j["board"]["lower_bounds"]["irq_entry"]["cycles"], 12);
+  EXPECT_EQ(j["board"]["lower_bounds"]["irq_entry"]["why"], "exception entry");
+  auto back = job_result_from_json(j);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ASSERT_TRUE(back->board.has_value());
+  ASSERT_EQ(back->board->lower_bounds.size(), 1u);
+  EXPECT_EQ(back->board->lower_bounds.at("irq_entry").cycles, 12u);
+  EXPECT_EQ(nlohmann::json(*back), j);
+
+  j["board"].erase("lower_bounds");  // a result written before the field
+  auto old = job_result_from_json(j);
+  ASSERT_TRUE(old.ok()) << old.error().message;
+  EXPECT_TRUE(old->board->lower_bounds.empty());
+  EXPECT_FALSE(to_json(*old)["board"].contains("lower_bounds"));
+
+  j["board"]["lower_bounds"] = {{"irq_entry", {{"why", "no cycles"}}}};
+  auto bad = job_result_from_json(j);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("board.lower_bounds.irq_entry.cycles"), std::string::npos)
+      << bad.error().message;
+}
+
 TEST(JobResultJson, RejectsWhatItCannotRead) {
   nlohmann::json j = to_json(sample());
   j["status"] = "GREAT";

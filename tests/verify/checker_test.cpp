@@ -1,5 +1,6 @@
 // The checker on logs built in memory: valid logs of every shape, one defect
 // at a time, and hostile input (megabyte lines, NULs, mixed line ends).
+#include <fmt/core.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -117,6 +118,83 @@ TEST(Checker, UnknownResultFieldsAreKeptNotChecked) {
   EXPECT_EQ(s->not_checked, std::vector<std::string>{"cache_misses"});
   EXPECT_NE(rb::verify::to_text(r).find("not checked (unknown RESULT fields): cache_misses"),
             std::string::npos);
+}
+
+// A board's architectural lower bound (RB_BOARD_LOWER_BOUND_*): a synthetic
+// F407 capture (cycles, 168 MHz) with a sample below it is INVALID, the
+// verdict naming the series and the bound; at the bound it is valid.
+TEST(Checker, ASampleBelowTheBoardsLowerBoundIsARulerBroken) {
+  const std::string log = rb::testlog::valid_log().str();
+  const Report plain = check(log);
+  ASSERT_EQ(plain.outcome, Outcome::kValid);
+  uint64_t least = UINT64_MAX;  // the smallest irq_entry sample over both phases
+  for (const auto& s : plain.series)
+    if (s.name == "irq_entry") least = std::min(least, s.min);
+  ASSERT_GT(least, 1u);
+
+  rb::verify::Options at;
+  at.lower_bounds["irq_entry"] = {least, "exception entry: 12 cycles - ARM Cortex-M4 TRM"};
+  const Report ok = check(log, at);
+  EXPECT_EQ(ok.outcome, Outcome::kValid);
+  EXPECT_FALSE(problems(ok).count("lower_bound"));
+
+  rb::verify::Options above = at;
+  above.lower_bounds["irq_entry"].cycles = least + 1;
+  const Report bad = check(log, above);
+  EXPECT_EQ(bad.outcome, Outcome::kInvalid);
+  EXPECT_EQ(problems(bad), (std::set<std::string>{"lower_bound"}));
+  bool named = false;
+  for (const auto& v : bad.verdicts) {
+    if (v.check != "lower_bound") continue;
+    EXPECT_EQ(v.severity, Outcome::kInvalid);
+    EXPECT_NE(v.message.find("ruler broken"), std::string::npos) << v.message;
+    EXPECT_NE(v.message.find("irq_latency/"), std::string::npos) << v.message;
+    EXPECT_NE(v.message.find(fmt::format("sample of {} cycles", least)), std::string::npos)
+        << v.message;
+    EXPECT_NE(v.message.find(fmt::format("lower bound of {} core cycles", least + 1)),
+              std::string::npos)
+        << v.message;
+    EXPECT_NE(v.message.find("ARM Cortex-M4 TRM"), std::string::npos) << v.message;
+    EXPECT_GT(v.line, 0u);
+    named = true;
+  }
+  EXPECT_TRUE(named);
+
+  // A series the bound does not name is not held against it.
+  rb::verify::Options other;
+  other.lower_bounds["zli_entry_idle"] = {1000000, "not in this log"};
+  EXPECT_EQ(check(log, other).outcome, Outcome::kValid);
+}
+
+// The bound is in core cycles; a series counted at another rate is held
+// against it converted to its own ticks (rounded down).
+TEST(Checker, ALowerBoundIsConvertedToTheSeriesTicks) {
+  LogBuilder b = rb::testlog::valid_log();
+  const size_t config = b.find("CONFIG,core=168000000");
+  ASSERT_NE(config, std::string::npos);
+  // A core of twice the series' 168 MHz: a bound of C cycles is C / 2 ticks.
+  b.entries[config].text.replace(0, 21, "CONFIG,core=336000000");
+  const std::string log = b.str();
+  const Report plain = check(log);
+  ASSERT_EQ(plain.outcome, Outcome::kValid) << problems(plain).size();
+  uint64_t least = UINT64_MAX;
+  for (const auto& s : plain.series)
+    if (s.name == "irq_entry") least = std::min(least, s.min);
+  rb::verify::Options o;
+  o.lower_bounds["irq_entry"] = {2 * least + 1, "x"};  // floor((2 least + 1) / 2) = least
+  EXPECT_EQ(check(log, o).outcome, Outcome::kValid);
+  o.lower_bounds["irq_entry"].cycles = 2 * least + 2;  // least + 1 ticks
+  const Report bad = check(log, o);
+  EXPECT_EQ(bad.outcome, Outcome::kInvalid);
+  bool named = false;
+  for (const auto& v : bad.verdicts) {
+    if (v.check != "lower_bound") continue;
+    EXPECT_NE(v.message.find(fmt::format("({} ticks at 168000000 Hz)", least + 1)),
+              std::string::npos)
+        << v.message;
+    named = true;
+  }
+  EXPECT_TRUE(named);
 }
 
 TEST(Checker, InstructionsAreNotCalledCycles) {

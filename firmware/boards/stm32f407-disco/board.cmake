@@ -38,6 +38,32 @@ set(RB_BOARD_EXPECT_prefetch 1)
 set(RB_BOARD_EXPECT_irq_prio 14)
 set(RB_BOARD_EXPECT_tick_prio 15)
 set(RB_BOARD_EXPECT_pendsv_prio 15)
+# Architectural lower bounds of series on this core, in core cycles (one line
+# each: the cycles, then what sets them, in [A-Za-z0-9_./ :-]): no correct
+# measurement is below one, so verify marks a capture with a sample below it
+# INVALID, "ruler broken" (verdict lower_bound; docs/verify.md). The run
+# records them in result.json (board.lower_bounds). The Cortex-M4 figures,
+# with zero-wait-state memory, so with this board's 5 flash wait states the
+# real ones are higher: exception entry 12 cycles from the request to the
+# handler's first instruction, tail-chaining 6, exception return 10 (ARM
+# Cortex-M4 Technical Reference Manual, ARM DDI 0439, "Exception handling";
+# ARM's interrupt latency table for Cortex-M3/M4; J. Yiu, The Definitive
+# Guide to ARM Cortex-M3 and Cortex-M4 Processors, 3rd ed., chapter 8). FP
+# context: the ports leave FPCCR at its reset value (ASPEN and LSPEN set:
+# lazy stacking), so entry stays 12 cycles with an FP frame reserved; without
+# lazy stacking the 26-word frame (ARMv7-M ARM, ARM DDI 0403, "Exception
+# entry behavior") makes entry and return longer, so these bounds hold for
+# every fpu_context. No series measures a tail-chain alone: it has no line.
+# The event timers (TIM1, TIM8) count at the core clock (irq_hz_measured),
+# so these series' ticks are core cycles; verify converts where they are not.
+set(RB_BOARD_LOWER_BOUND_irq_entry 12 exception entry: 12 cycles from the request to the handler - ARM Cortex-M4 TRM DDI 0439)
+set(RB_BOARD_LOWER_BOUND_zli_entry_idle 12 exception entry: 12 cycles from the request to the handler - ARM Cortex-M4 TRM DDI 0439)
+set(RB_BOARD_LOWER_BOUND_zli_entry_critical 12 exception entry: 12 cycles from the request to the handler - ARM Cortex-M4 TRM DDI 0439)
+set(RB_BOARD_LOWER_BOUND_sleep_wake_entry 12 exception entry: 12 cycles from the request to the handler - ARM Cortex-M4 TRM DDI 0439 - waking from WFI adds to it)
+set(RB_BOARD_LOWER_BOUND_event_to_task 22 exception entry 12 and return to thread mode 10 cycles - ARM Cortex-M4 TRM DDI 0439)
+set(RB_BOARD_LOWER_BOUND_notify_event_to_task 22 exception entry 12 and return to thread mode 10 cycles - ARM Cortex-M4 TRM DDI 0439)
+set(RB_BOARD_LOWER_BOUND_sleep_wake 22 exception entry 12 and return to thread mode 10 cycles - ARM Cortex-M4 TRM DDI 0439)
+set(RB_BOARD_LOWER_BOUND_tick_irq_empty 22 exception entry 12 and exception return 10 cycles around the empty handler - ARM Cortex-M4 TRM DDI 0439)
 # The CPU (STM32F4: Cortex-M4F, 4 implemented NVIC priority bits). The harness
 # and the ports see the priority facts as RB_NVIC_PRIO_BITS, RB_TICK_PRIO (15,
 # SysTick and PendSV) and RB_IRQ_PRIO (14, the test timer); firmware/CMakeLists.txt

@@ -1,6 +1,8 @@
-/* The bare port: no RTOS, the smallest correct implementation of the port
- * API, and the floor the kernels are compared against (docs/firmware.md,
- * "The bare port").
+/* The bare port: no RTOS, a minimal correct implementation of the port API
+ * that always switches through PendSV: the reference scheduler the kernels'
+ * figures are set against (docs/firmware.md, "The bare port"). A reference,
+ * not a lower bound: a kernel that switches synchronously in thread mode is
+ * faster on the switch series.
  *
  * - Fixed-priority preemptive scheduling, levels 0 (idle) to RBP_PRIO_MAX.
  *   One FIFO ready list per level; the running task stays at the head of
@@ -616,9 +618,9 @@ __attribute__((naked)) void PendSV_Handler(void) {
 static const char rb_port_checks[] = RB_PORT_CHECKS;
 static const char rb_port_lookup[] = RB_PORT_LOOKUP;
 
-/* No RBP_HAS_HEAP: the bare floor has no allocator of its own, and newlib's
- * malloc would be a C library's figure, not a floor under the kernels'
- * allocators; the heap test is NA here. */
+/* No RBP_HAS_HEAP: the reference scheduler has no allocator of its own, and
+ * newlib's malloc would be a C library's figure, not a reference for the
+ * kernels' allocators; the heap test is NA here. */
 const struct rbp_ops rbp_port = {
     .kernel = "bare",
     .caps = RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_QUEUE |
