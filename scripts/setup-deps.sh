@@ -1,15 +1,31 @@
 #!/usr/bin/env bash
-# Installs everything rtosbench needs on Debian 12, from Debian packages only.
+# Installs what rtosbench needs on Debian 12, from Debian packages only.
 # Idempotent: packages already present are not reinstalled.
+#
+#   scripts/setup-deps.sh demo   what the emulated bench needs (scripts/demo.sh):
+#                                the host tool's build and libraries, the
+#                                firmware toolchain, QEMU, the kernels' own builds
+#   scripts/setup-deps.sh [all]  the demo set and what the tests need besides
+#                                (scripts/test.sh): GoogleTest, clang and its
+#                                fuzzer runtime, clang-format, PostgreSQL, LAVA,
+#                                OpenOCD, ...
 set -euo pipefail
+mode=${1:-all}
+case $mode in
+  demo | all) ;;
+  *)
+    echo "usage: $0 [demo|all]" >&2
+    exit 64
+    ;;
+esac
 
 packages=(
-  # host tool
+  # host tool: its build and every library it links
   cmake ninja-build g++ pkg-config git ccache
   libcli11-dev libboost-dev nlohmann-json3-dev libfmt-dev libspdlog-dev
-  libyaml-cpp-dev libvalijson-dev libsqlite3-dev sqlite3 libssl-dev libgtest-dev libgmock-dev
-  # fuzzing (libFuzzer comes with clang's runtime)
-  clang libclang-rt-14-dev
+  libyaml-cpp-dev libvalijson-dev libsqlite3-dev libssl-dev
+  libcurl4-openssl-dev  # the lava bench's REST client (src/lava)
+  libpqxx-dev  # the PostgreSQL history (src/store/history_postgres.cpp); the server is a test package
   # firmware and the emulated bench
   gcc-arm-none-eabi libnewlib-arm-none-eabi binutils-arm-none-eabi qemu-system-arm
   # NuttX's own build (firmware/ports/nuttx): make and kconfig-conf
@@ -22,15 +38,23 @@ packages=(
   # the devicetree check (dtc); Kconfig and devicetree parsers come with Zephyr
   python3-yaml python3-pykwalify python3-ruamel.yaml python3-dateutil python3-pyelftools python3-packaging
   device-tree-compiler
-  # real probes (their command lines are exercised with no probe attached)
-  openocd
-  uhubctl  # doctor asks it whether the hub of a power-cycle bench switches the named port
-  jq  # tests/run/e2e: the run tests read result JSON
-  libpqxx-dev postgresql  # the PostgreSQL history (src/store/history_postgres.cpp) and its tests' server
-  libcurl4-openssl-dev lava-server lava-dispatcher  # the lava bench (src/lava) and its test (tests/run/e2e/lava.sh)
 )
-if [[ "${RTOSBENCH_WITH_BROWSER:-0}" == 1 ]]; then
-  packages+=(chromium)
+if [[ $mode == all ]]; then
+  packages+=(
+    libgtest-dev libgmock-dev sqlite3
+    clang-format  # scripts/check-format.sh
+    # fuzzing (libFuzzer comes with clang's runtime)
+    clang libclang-rt-14-dev
+    # real probes (their command lines are exercised with no probe attached)
+    openocd
+    uhubctl  # doctor asks it whether the hub of a power-cycle bench switches the named port
+    jq  # tests/run/e2e: the run tests read result JSON
+    postgresql  # the PostgreSQL history's tests' server
+    lava-server lava-dispatcher  # the lava bench's test (tests/run/e2e/lava.sh)
+  )
+  if [[ "${RTOSBENCH_WITH_BROWSER:-0}" == 1 ]]; then
+    packages+=(chromium)
+  fi
 fi
 
 missing=()
@@ -40,11 +64,13 @@ for p in "${packages[@]}"; do
   fi
 done
 if ((${#missing[@]} == 0)); then
-  echo "setup-deps: all ${#packages[@]} packages present"
+  echo "setup-deps ($mode): all ${#packages[@]} packages present"
   exit 0
 fi
 SUDO=""
 if [[ $(id -u) -ne 0 ]]; then SUDO=sudo; fi
-echo "setup-deps: installing ${missing[*]}"
+echo "setup-deps ($mode): installing ${#missing[@]} packages: ${missing[*]}"
+echo "setup-deps: apt-get update"
 $SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# -q, not -qq: one line per package downloaded and set up, so a long install shows progress.
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"

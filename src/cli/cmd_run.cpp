@@ -171,9 +171,9 @@ std::function<int()> add_run(CLI::App& app) {
   app.add_option("--build-jobs", r.build_jobs,
                  "images built at the same time (default: cores, at most 4)")
       ->check(CLI::Range(1, 256));
-  app.add_option("--repeat", r.repeat,
+  app.add_option("--loads,--repeat", r.repeat,
                  "loads per job, each a cold start of the same image, judged for reproducibility "
-                 "(default: the matrix's `repeats:`)")
+                 "(default: the matrix's `loads:`, else 5 on hardware and 1 emulated)")
       ->check(CLI::Range(1, 1000));
   auto* db =
       app.add_option(

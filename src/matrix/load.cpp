@@ -375,7 +375,10 @@ void read_matrix_body(Check& c, Matrix& m, const std::filesystem::path& firmware
   }
   m.samples = v.value("samples", m.samples);
   m.warmup = v.value("warmup", m.warmup);
-  m.repeats = v.value("repeats", m.repeats);
+  // `loads:` is the name; `repeats:`, its earlier name, still reads.
+  if (v.contains("loads") && v.contains("repeats"))
+    c.error("/repeats", "'repeats' is the earlier name of 'loads': give one of them");
+  m.repeats = v.value("loads", v.value("repeats", m.repeats));
   m.stack_margin_words = v.value("stack_margin_words", m.stack_margin_words);
   const json reproducibility_ = v.value("reproducibility", json::object());
   for (auto& [k, t] : reproducibility_.items()) m.reproducibility[k] = tolerance_of(t);
@@ -433,14 +436,23 @@ Loaded<Matrix> load_matrix(const std::filesystem::path& file,
   return parse_matrix(*t, file, firmware);
 }
 
+int default_loads(const Matrix& m, const Bench& bench) {
+  for (const auto& b : bench.boards) {
+    if (b.emulated) continue;
+    if (std::find(m.boards.begin(), m.boards.end(), b.board) != m.boards.end())
+      return kHardwareLoads;
+  }
+  return 1;
+}
+
 Status for_boards(Matrix& m, const Bench& bench) {
   if (m.boards.empty()) {
     for (const auto& b : bench.boards) {
       if (std::find(m.boards.begin(), m.boards.end(), b.board) == m.boards.end())
         m.boards.push_back(b.board);
     }
-    return {};
   }
+  if (m.repeats == 0) m.repeats = default_loads(m, bench);
   for (const auto& want : m.boards) {
     bool have = std::any_of(bench.boards.begin(), bench.boards.end(),
                             [&](const BoardInstance& b) { return b.board == want; });

@@ -42,9 +42,19 @@ Loaded<Bench> load_bench(const std::filesystem::path& file,
 Loaded<Bench> parse_bench(const std::string& text, const std::filesystem::path& file,
                           const catalog::Catalog* catalog = nullptr);
 
+// The loads per job on a bench that has real hardware, as the peer publishes.
+inline constexpr int kHardwareLoads = 5;
+
+// The loads per job when the matrix gives no `loads:`: kHardwareLoads when an
+// instance of a board the matrix runs on is not emulated (its flasher is a
+// probe's, on this host or a LAVA worker), else 1 (QEMU repeats to the
+// instruction). m.boards must be filled.
+int default_loads(const Matrix& m, const Bench& bench);
+
 // The matrix's boards when it names none: every board type of `bench`, in
-// the bench's order. Error (kUnavailable) when the bench has no instance of
-// a board the matrix names.
+// the bench's order; and its loads per job when it names none
+// (default_loads). Error (kUnavailable) when the bench has no instance of a
+// board the matrix names.
 Status for_boards(Matrix& m, const Bench& bench);
 
 // Applies the sweep `name` of m.sweeps to m (its variants, samples, warmup,

@@ -69,10 +69,12 @@ struct Matrix {
   std::vector<std::string> tests{"all"};
   int samples = 10000;
   int warmup = 1000;
-  // Loads per job: each a cold start of the same image (QEMU: a new process;
-  // hardware: flashed once, then reset per load); overridden by
-  // `rtosbench run --repeat N`.
-  int repeats = 1;
+  // Loads per job (`loads:`, or its earlier name `repeats:`): each a cold
+  // start of the same image (QEMU: a new process; hardware: flashed once,
+  // then reset or power-cycled per load); overridden by `rtosbench run
+  // --loads N`. 0 until the bench is known: for_boards sets the bench's
+  // default (default_loads: 5 on hardware, 1 emulated).
+  int repeats = 0;
   // The least free words every task stack must keep (END stack_min_free_words;
   // verify's stack_margin verdict); 0: not checked.
   int stack_margin_words = 64;

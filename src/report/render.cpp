@@ -801,7 +801,7 @@ void footprint(Document& d, const RunView& cur) {
   table(d, std::move(t));
 }
 
-// `run --repeat`: each job's loads, its verdict and, per headline test, the
+// `loads:` N > 1: each job's loads, its verdict and, per headline test, the
 // spread (max - min) of the median across the loads.
 void reproducibility(Document& d, const RunView& cur) {
   std::vector<const JobView*> jobs;
@@ -811,7 +811,7 @@ void reproducibility(Document& d, const RunView& cur) {
   if (jobs.empty()) return;
   heading(d, 2, "Reproducibility");
   paragraph(d,
-            "Jobs run with `--repeat N`: N fresh loads of one image, each with its own cold start "
+            "Jobs run with `loads: N`: N fresh loads of one image, each with its own cold start "
             "and capture. Per headline test, the spread (largest minus smallest) of its raw median "
             "across the loads; the verdict compares every statistic of every series with the "
             "tolerance named (on the emulated bench: identical).");

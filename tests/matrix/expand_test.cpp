@@ -98,6 +98,61 @@ TEST(ExpandJobs, RepeatsAreLoadsInsideOneJob) {
   EXPECT_EQ(m.repeats, 3);
 }
 
+// `loads:` is the documented name, `repeats:` its earlier one; not both.
+TEST(Loads, RepeatsIsTheEarlierNameOfLoads) {
+  EXPECT_EQ(load("matrix: m\nboard: stm32f407-disco\nkernels: [bare]\nloads: 4\n").repeats, 4);
+  EXPECT_EQ(load("matrix: m\nboard: stm32f407-disco\nkernels: [bare]\nrepeats: 4\n").repeats, 4);
+  auto both = parse_matrix(
+      "matrix: m\nboard: stm32f407-disco\nkernels: [bare]\nloads: 4\nrepeats: 4\n", "/m.yaml");
+  ASSERT_FALSE(both.ok());
+  EXPECT_NE(both.errors.front().format().find("'repeats' is the earlier name of 'loads'"),
+            std::string::npos)
+      << both.errors.front().format();
+  EXPECT_FALSE(
+      parse_matrix("matrix: m\nboard: stm32f407-disco\nkernels: [bare]\nloads: 0\n", "/m.yaml")
+          .ok());
+}
+
+// Without `loads:`, 5 loads on a bench whose board for the matrix is real
+// hardware, 1 on an emulated one; a matrix's own `loads:` is kept.
+TEST(Loads, DefaultIsFiveOnHardwareAndOneEmulated) {
+  BoardInstance disco{"d", "stm32f407-disco"};
+  disco.flasher = "openocd";
+  disco.emulated = false;
+  const BoardInstance qemu{"q", "qemu-netduinoplus2"};
+  Bench hardware;
+  hardware.boards = {disco};
+  Bench emulated;
+  emulated.boards = {qemu};
+  Bench both;
+  both.boards = {qemu, disco};
+
+  auto on_disco = load("matrix: m\nboard: stm32f407-disco\nkernels: [bare]\n");
+  ASSERT_TRUE(for_boards(on_disco, hardware).ok());
+  EXPECT_EQ(on_disco.repeats, 5);
+  EXPECT_EQ(on_disco.repeats, kHardwareLoads);
+
+  auto on_qemu = load("matrix: m\nboard: qemu-netduinoplus2\nkernels: [bare]\n");
+  ASSERT_TRUE(for_boards(on_qemu, emulated).ok());
+  EXPECT_EQ(on_qemu.repeats, 1);
+
+  // The bench's hardware board is not one the matrix runs on.
+  auto qemu_of_both = load("matrix: m\nboard: qemu-netduinoplus2\nkernels: [bare]\n");
+  ASSERT_TRUE(for_boards(qemu_of_both, both).ok());
+  EXPECT_EQ(qemu_of_both.repeats, 1);
+  // No board named: every board type of the bench, the hardware one included.
+  auto every = load("matrix: m\nkernels: [bare]\n");
+  ASSERT_TRUE(for_boards(every, both).ok());
+  EXPECT_EQ(every.repeats, 5);
+
+  auto own = load("matrix: m\nboard: stm32f407-disco\nkernels: [bare]\nloads: 2\n");
+  ASSERT_TRUE(for_boards(own, hardware).ok());
+  EXPECT_EQ(own.repeats, 2);
+  auto one = load("matrix: m\nboard: stm32f407-disco\nkernels: [bare]\nrepeats: 1\n");
+  ASSERT_TRUE(for_boards(one, hardware).ok());
+  EXPECT_EQ(one.repeats, 1);
+}
+
 // Without a board of its own the matrix takes the bench's board types; with
 // several, the board ends every id.
 TEST(ExpandJobs, BoardsComeFromTheBench) {

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The real-probe backends invoked for real with no probe attached: OpenOCD's
 # own message becomes the FLASH_ERROR (after the configured retry, both
-# attempts kept; with --repeat, in the failing load's directory); on a
+# attempts kept; with several loads, in the failing load's directory); on a
 # machine without pyocd (or openocd) run refuses to start, naming what is
 # missing and how to install it.
 source "$(dirname "$0")/lib.sh" "$@"
 
-rb_run --matrix "$DATA/run/probes.yaml" --bench "$DATA/run/benches/openocd.yaml" --out "$WORK/runs"
+rb_run --matrix "$DATA/run/probes.yaml" --bench "$DATA/run/benches/openocd.yaml" --out "$WORK/runs" --loads 1
 expect_eq "openocd exit code" 2 "$RC"
 d=$(run_dir "$WORK/runs")
 j=bare-O2-tick1000-fpu0
@@ -17,12 +17,15 @@ expect_file "$d/jobs/$j/attempt-1/flash.log"
 expect_file "$d/jobs/$j/attempt-2/flash.log"
 expect_contains "openocd command line logged" 'adapter serial 0669FF000000000000000000' "$(cat "$d/jobs/$j/attempt-1/flash.log")"
 
-# Repeated: the first load's FLASH_ERROR ends the job; its attempts are in load-1/.
-rb_run --matrix "$DATA/run/probes.yaml" --bench "$DATA/run/benches/openocd.yaml" --out "$WORK/runs-r" --repeat 2
+# A hardware bench and a matrix without `loads:`: 5 loads per job (the
+# default on hardware). The first load's FLASH_ERROR ends the job; its
+# attempts are in load-1/.
+rb_run --matrix "$DATA/run/probes.yaml" --bench "$DATA/run/benches/openocd.yaml" --out "$WORK/runs-r"
 expect_eq "repeated openocd exit code" 2 "$RC"
 d=$(run_dir "$WORK/runs-r")
 expect_eq "repeated openocd status" FLASH_ERROR "$(job_status "$d" $j)"
-expect_contains "the reason names the load" "load 1 of 2: openocd program failed" "$(job_reason "$d" $j)"
+expect_contains "the reason names the load of five" "load 1 of 5: openocd program failed" "$(job_reason "$d" $j)"
+expect_eq "five loads asked for" 5 "$(jq .job.repeats "$d/jobs/$j/result.json")"
 expect_eq "attempts of load 1" "1:1 1:2" "$(jq -r '[.attempts[] | "\(.load):\(.number)"] | join(" ")' "$d/jobs/$j/result.json")"
 expect_file "$d/jobs/$j/load-1/attempt-2/flash.log"
 expect_eq "not judged" not_judged "$(jq -r .reproducibility.verdict "$d/jobs/$j/result.json")"
@@ -61,7 +64,7 @@ m, s = pty.openpty(); print(os.ttyname(s), flush=True); os.close(s); time.sleep(
 pty_pid=$!
 for _ in $(seq 50); do [[ -s "$WORK/pty" ]] && break; sleep 0.1; done
 sed "s|port: /dev/null|port: $(cat "$WORK/pty")|" "$DATA/run/benches/openocd.yaml" >"$WORK/openocd-pty.yaml"
-PATH=$shim:$PATH rb_run --matrix "$DATA/run/probes.yaml" --bench "$WORK/openocd-pty.yaml" --out "$WORK/$odd/runs"
+PATH=$shim:$PATH rb_run --matrix "$DATA/run/probes.yaml" --bench "$WORK/openocd-pty.yaml" --out "$WORK/$odd/runs" --loads 1
 kill "$pty_pid"
 d=$(run_dir "$WORK/$odd/runs")
 expect_contains "the run directory holds the odd path" "$odd" "$d"
