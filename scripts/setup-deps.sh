@@ -7,7 +7,7 @@ packages=(
   # host tool
   cmake ninja-build g++ pkg-config git ccache
   libcli11-dev libboost-dev nlohmann-json3-dev libfmt-dev libspdlog-dev
-  libyaml-cpp-dev libvalijson-dev libsqlite3-dev sqlite3 libssl-dev libgtest-dev libgmock-dev
+  libyaml-cpp-dev libvalijson-dev libsqlite3-dev sqlite3 libssl-dev libgtest-dev libgmock-dev libarchive-dev
   # fuzzing (libFuzzer comes with clang's runtime)
   clang libclang-rt-14-dev
   # firmware and the emulated bench
