@@ -329,6 +329,8 @@ Result<std::unique_ptr<Extracted>> extract(const fs::path& bundle) {
       return make_error(ErrorKind::kCannotRead, fmt::format("{}: no such file", where));
     if (!fs::is_regular_file(bundle, ec))
       return make_error(ErrorKind::kCannotRead, fmt::format("{}: not a regular file", where));
+    if (!std::ifstream(bundle, std::ios::binary))
+      return make_error(ErrorKind::kCannotRead, fmt::format("{}: cannot be opened", where));
   }
   remove_orphaned_temp_dirs(kTempPrefix);
   auto temp = make_owned_temp_dir(kTempPrefix);
@@ -343,8 +345,6 @@ Result<std::unique_ptr<Extracted>> extract(const fs::path& bundle) {
   archive_read_support_filter_zstd(ar.a);
   if (archive_read_open_filename(ar.a, bundle.c_str(), 1 << 16) != ARCHIVE_OK) {
     const std::string m = archive_message(ar.a);
-    if (errno == ENOENT || errno == EACCES)
-      return make_error(ErrorKind::kCannotRead, fmt::format("{}: {}", where, m));
     return bad("not a bundle (a tar archive, compressed with zstd): " + m);
   }
 
