@@ -23,7 +23,7 @@ packages=(
   # host tool: its build and every library it links
   cmake ninja-build g++ pkg-config git ccache
   libcli11-dev libboost-dev nlohmann-json3-dev libfmt-dev libspdlog-dev
-  libyaml-cpp-dev libvalijson-dev libsqlite3-dev libssl-dev
+  libyaml-cpp-dev libvalijson-dev libsqlite3-dev libssl-dev libarchive-dev
   libcurl4-openssl-dev  # the lava bench's REST client (src/lava)
   libpqxx-dev  # the PostgreSQL history (src/store/history_postgres.cpp); the server is a test package
   # firmware and the emulated bench

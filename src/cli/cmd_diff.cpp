@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/run_input.h"
 #include "report/diff.h"
 #include "report/snapshot.h"
 #include "report/tolerance.h"
@@ -30,8 +31,10 @@ std::function<int()> add_diff(CLI::App& app) {
     bool all = false;
   };
   auto args = std::make_shared<Args>();
-  app.add_option("RUN_A", args->a, "the reference: a run directory or a baseline file")->required();
-  app.add_option("RUN_B", args->b, "the run compared with it: a run directory or a baseline file")
+  app.add_option("RUN_A", args->a, "the reference: a run directory, a bundle or a baseline file")
+      ->required();
+  app.add_option("RUN_B", args->b,
+                 "the run compared with it: a run directory, a bundle or a baseline file")
       ->required();
   app.add_option("--tolerances", args->tolerances,
                  "YAML file with a `tolerances:` mapping (default: RUN_B's matrix snapshot, else "
@@ -44,12 +47,22 @@ std::function<int()> add_diff(CLI::App& app) {
       ->type_name("FILE");
 
   return [args]() -> int {
-    auto a = report::load_run_or_baseline(args->a);
+    auto in_a = open_run_input(args->a);
+    if (!in_a.ok()) {
+      print_safe(stderr, "rtosbench diff: {}\n", in_a.error().message);
+      return exit_code_for(in_a.error().kind);
+    }
+    auto in_b = open_run_input(args->b);
+    if (!in_b.ok()) {
+      print_safe(stderr, "rtosbench diff: {}\n", in_b.error().message);
+      return exit_code_for(in_b.error().kind);
+    }
+    auto a = report::load_run_or_baseline(in_a->path);
     if (!a.ok()) {
       print_safe(stderr, "rtosbench diff: {}\n", a.error().message);
       return exit_code_for(a.error().kind);
     }
-    auto b = report::load_run_or_baseline(args->b);
+    auto b = report::load_run_or_baseline(in_b->path);
     if (!b.ok()) {
       print_safe(stderr, "rtosbench diff: {}\n", b.error().message);
       return exit_code_for(b.error().kind);
@@ -65,6 +78,8 @@ std::function<int()> add_diff(CLI::App& app) {
       print_safe(stderr, "rtosbench diff: tolerances: {}\n", tol.error().message);
       return kExitUsage;
     }
+    a->source = in_a->shown;  // after the tolerances: they may come from an extracted bundle
+    b->source = in_b->shown;
     report::DiffOptions options;
     options.allow_mixed = args->allow_mixed;
     report::DiffReport r = report::diff_runs(*a, *b, *tol, options);

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/run_input.h"
 #include "report/regress.h"
 #include "report/snapshot.h"
 #include "report/tolerance.h"
@@ -74,8 +75,9 @@ std::function<int()> add_regress(CLI::App& app) {
     bool allow_mixed = false;
   };
   auto args = std::make_shared<Args>();
-  app.add_option("RUN", args->run, "the run directory to check")->required();
-  app.add_option("--baseline", args->baseline, "the reference: a run directory or a baseline file")
+  app.add_option("RUN", args->run, "the run directory (or bundle) to check")->required();
+  app.add_option("--baseline", args->baseline,
+                 "the reference: a run directory, a bundle or a baseline file")
       ->type_name("RUN_OR_FILE");
   app.add_option("--junit", args->junit,
                  "write JUnit XML (one test case per job and statistic) to FILE ('-': stdout)")
@@ -101,13 +103,23 @@ std::function<int()> add_regress(CLI::App& app) {
                  "--export-baseline FILE\n");
       return kExitUsage;
     }
-    auto run = report::load_run_or_baseline(args->run);
+    auto in_run = open_run_input(args->run);
+    if (!in_run.ok()) {
+      print_safe(stderr, "rtosbench regress: {}\n", in_run.error().message);
+      return exit_code_for(in_run.error().kind);
+    }
+    auto run = report::load_run_or_baseline(in_run->path);
     if (!run.ok()) {
       print_safe(stderr, "rtosbench regress: {}\n", run.error().message);
       return exit_code_for(run.error().kind);
     }
     if (!args->export_baseline.empty()) return export_baseline(*run, args->export_baseline);
-    auto baseline = report::load_run_or_baseline(args->baseline);
+    auto in_baseline = open_run_input(args->baseline);
+    if (!in_baseline.ok()) {
+      print_safe(stderr, "rtosbench regress: baseline: {}\n", in_baseline.error().message);
+      return exit_code_for(in_baseline.error().kind);
+    }
+    auto baseline = report::load_run_or_baseline(in_baseline->path);
     if (!baseline.ok()) {
       print_safe(stderr, "rtosbench regress: baseline: {}\n", baseline.error().message);
       return exit_code_for(baseline.error().kind);
@@ -123,6 +135,8 @@ std::function<int()> add_regress(CLI::App& app) {
       print_safe(stderr, "rtosbench regress: tolerances: {}\n", tol.error().message);
       return kExitUsage;
     }
+    run->source = in_run->shown;  // after the tolerances: they may come from an extracted bundle
+    baseline->source = in_baseline->shown;
     report::RegressOptions options;
     options.allow_mixed = args->allow_mixed;
     report::RegressReport r = report::regress(*baseline, *run, *tol, options);

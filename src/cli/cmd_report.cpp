@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/run_input.h"
 #include "report/render.h"
 #include "util/atomic_write.h"
 
@@ -27,7 +28,7 @@ std::function<int()> add_report(CLI::App& app) {
   };
   auto args = std::make_shared<Args>();
   app.add_option("RUN", args->runs,
-                 "run directories; the newest gives the tables, all give the trends")
+                 "run directories or bundles; the newest gives the tables, all give the trends")
       ->required();
   app.add_option("--md", args->md, "write the Markdown report to FILE ('-' for stdout)")
       ->type_name("FILE");
@@ -40,8 +41,15 @@ std::function<int()> add_report(CLI::App& app) {
 
   return [args]() -> int {
     std::vector<report::Run> runs;
+    std::vector<RunInput> inputs;  // keeps extracted bundles until the report is written
     for (const auto& dir : args->runs) {
-      auto r = report::load_run(dir);
+      auto in = open_run_input(dir);
+      if (!in.ok()) {
+        print_safe(stderr, "rtosbench report: {}\n", in.error().message);
+        return exit_code_for(in.error().kind);
+      }
+      inputs.push_back(std::move(*in));
+      auto r = report::load_run(inputs.back().path);
       if (!r.ok()) {
         print_safe(stderr, "rtosbench report: {}\n", r.error().message);
         return exit_code_for(r.error().kind);

@@ -68,5 +68,7 @@ std::function<int()> add_history(CLI::App& app);
 std::function<int()> add_report(CLI::App& app);
 std::function<int()> add_footprint(CLI::App& app);
 std::function<int()> add_kernels(CLI::App& app);
+std::function<int()> add_bundle(CLI::App& app);
+std::function<int()> add_check(CLI::App& app);
 
 }  // namespace rb::cli
