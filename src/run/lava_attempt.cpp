@@ -3,8 +3,8 @@
 #include <fmt/core.h>
 
 #include <fstream>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <thread>
 
 #include "util/atomic_write.h"

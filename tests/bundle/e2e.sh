@@ -8,22 +8,7 @@ set -euo pipefail
 bin=$1 data=$2/bundle work=$3
 export RTOSBENCH_HISTORY="$work/history.sqlite"
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
-ok() { echo "ok: $*"; }
-expect_status() {
-  local want=$1
-  shift
-  set +e
-  out=$("$@" 2>&1)
-  local got=$?
-  set -e
-  if [[ $got != "$want" ]]; then
-    echo "$out" >&2
-    fail "exit $got (expected $want): $*"
-  fi
-  ok "exit $want: ${*##*/}"
-}
-contains() { grep -qF -- "$2" <<<"$1" || { echo "$1" >&2; fail "output lacks: $2"; }; }
+source "$(dirname "$0")/../lib/expect.sh"
 
 rm -rf "$work"
 mkdir -p "$work"

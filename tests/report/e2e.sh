@@ -10,24 +10,7 @@ step=$1 bin=$2 data=$3/report/e2e work=$4 cmake=$5
 # Runs made here must never land in the user's own history database.
 export RTOSBENCH_HISTORY="$work/history.sqlite"
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
-ok() { echo "ok: $*"; }
-# Runs the command, expects exit status $1; its output is in $out.
-expect_status() {
-  local want=$1
-  shift
-  set +e
-  out=$("$@" 2>&1)
-  local got=$?
-  set -e
-  if [[ $got != "$want" ]]; then
-    echo "$out" >&2
-    fail "exit $got (expected $want): $*"
-  fi
-  ok "exit $want: ${*##*/}"
-}
-contains() { grep -qF -- "$2" <<<"$1" || { echo "$1" >&2; fail "output lacks: $2"; }; }
-run_dir() { local d=("$work/$1"/*/); [[ -d ${d[0]} ]] || fail "no run directory in $work/$1"; echo "${d[0]%/}"; }
+source "$(dirname "$0")/../lib/expect.sh"
 
 case $step in
 runs)

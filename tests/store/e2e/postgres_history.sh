@@ -15,23 +15,7 @@ bin=$1 work=$2
 here=$(cd "$(dirname "$0")/.." && pwd)
 data=$here/../data/report/e2e
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
-ok() { echo "ok: $*"; }
-expect_status() {
-  local want=$1
-  shift
-  set +e
-  out=$("$@" 2>&1)
-  local got=$?
-  set -e
-  if [[ $got != "$want" ]]; then
-    echo "$out" >&2
-    fail "exit $got (expected $want): $*"
-  fi
-  ok "exit $want: ${*##*/}"
-}
-contains() { grep -qF -- "$2" <<<"$1" || { echo "$1" >&2; fail "output lacks: $2"; }; }
-run_dir() { local d=("$work/$1"/*/); [[ -d ${d[0]} ]] || fail "no run directory in $work/$1"; echo "${d[0]%/}"; }
+source "$(dirname "$0")/../../lib/expect.sh"
 
 A=$(run_dir a) B=$(run_dir b) M=$(run_dir m)
 pg=$(mktemp -d /tmp/rtosbench-pg-e2e-XXXXXX)
