@@ -318,6 +318,79 @@ Extracted::~Extracted() {
   fs::remove_all(temp_, ec);
 }
 
+namespace {
+
+// What is wrong with a member's header (empty: nothing); `name` gets its
+// path, a directory's without its trailing slash.
+std::string header_problem(archive_entry* e, size_t entries, std::string& name) {
+  const char* raw_name = archive_entry_pathname(e);
+  if (!raw_name) return fmt::format("member {}: a name that cannot be read", entries);
+  name = raw_name;
+  const auto type = archive_entry_filetype(e);
+  if (type == AE_IFDIR && !name.empty() && name.back() == '/') name.pop_back();
+  if (auto p = member_path_problem(name); !p.empty())
+    return fmt::format("member \"{}\": {}", name, p);
+  if (archive_entry_hardlink(e))
+    return fmt::format("member {}: a hard link (to {})", name, archive_entry_hardlink(e));
+  if (type == AE_IFLNK) {
+    const char* to = archive_entry_symlink(e);
+    return fmt::format("member {}: a symbolic link (to {})", name, to ? to : "?");
+  }
+  if (type != AE_IFREG && type != AE_IFDIR)
+    return fmt::format("member {}: a device, FIFO or other special file", name);
+  return {};
+}
+
+// The current member's data into `text`, reading at most one byte past
+// `limit`; the archive's message when it cannot be read.
+std::string read_small(archive* a, std::vector<char>& buf, uint64_t limit, std::string& text) {
+  while (text.size() <= limit) {
+    const la_ssize_t n = archive_read_data(a, buf.data(), buf.size());
+    if (n < 0) return archive_message(a);
+    if (n == 0) break;
+    text.append(buf.data(), static_cast<size_t>(n));
+  }
+  return {};
+}
+
+// A member copied to a file: the bytes read (at most one buffer past its
+// declared size), their SHA-256, and what went wrong.
+struct Copied {
+  uint64_t got = 0;
+  std::string sha256, read_error;
+  bool write_failed = false;
+};
+
+Copied copy_member(archive* a, int fd, uint64_t size, std::vector<char>& buf) {
+  Copied c;
+  Sha256 h;
+  while (true) {
+    const la_ssize_t n = archive_read_data(a, buf.data(), buf.size());
+    if (n < 0) {
+      c.read_error = archive_message(a);
+      break;
+    }
+    if (n == 0) break;
+    c.got += static_cast<uint64_t>(n);
+    if (c.got > size) break;
+    h.update(std::string_view(buf.data(), static_cast<size_t>(n)));
+    size_t off = 0;
+    while (off < static_cast<size_t>(n) && !c.write_failed) {
+      const ssize_t w = ::write(fd, buf.data() + off, static_cast<size_t>(n) - off);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0)
+        c.write_failed = true;
+      else
+        off += static_cast<size_t>(w);
+    }
+    if (c.write_failed) break;
+  }
+  c.sha256 = h.hex_digest();
+  return c;
+}
+
+}  // namespace
+
 Result<std::unique_ptr<Extracted>> extract(const fs::path& bundle) {
   const std::string where = bundle.string();
   auto bad = [&](const std::string& what) {
@@ -361,22 +434,9 @@ Result<std::unique_ptr<Extracted>> extract(const fs::path& bundle) {
       return bad(fmt::format("member {}: {}", entries + 1, archive_message(ar.a)));
     if (++entries > kMaxMembers + 1 + kMaxMembers)  // files plus directory entries
       return bad(fmt::format("more than {} members", kMaxMembers));
-    const char* raw_name = archive_entry_pathname(e);
-    if (!raw_name) return bad(fmt::format("member {}: a name that cannot be read", entries));
-    std::string name = raw_name;
+    std::string name;
+    if (auto p = header_problem(e, entries, name); !p.empty()) return bad(p);
     const auto type = archive_entry_filetype(e);
-    if (type == AE_IFDIR && !name.empty() && name.back() == '/') name.pop_back();
-    if (auto p = member_path_problem(name); !p.empty())
-      return bad(fmt::format("member \"{}\": {}", name, p));
-    if (archive_entry_hardlink(e))
-      return bad(fmt::format("member {}: a hard link (to {})", name, archive_entry_hardlink(e)));
-    if (type == AE_IFLNK) {
-      const char* to = archive_entry_symlink(e);
-      return bad(fmt::format("member {}: a symbolic link (to {})", name, to ? to : "?"));
-    }
-    if (type != AE_IFREG && type != AE_IFDIR)
-      return bad(fmt::format("member {}: a device, FIFO or other special file", name));
-
     const size_t slash = name.find('/');
     const std::string top = name.substr(0, slash);
     const std::string rel = slash == std::string::npos ? "" : name.substr(slash + 1);
@@ -395,12 +455,8 @@ Result<std::unique_ptr<Extracted>> extract(const fs::path& bundle) {
       if (size > kMaxManifestBytes)
         return bad(fmt::format("MANIFEST: {} bytes, more than {}", size, kMaxManifestBytes));
       std::string text;
-      while (text.size() <= kMaxManifestBytes) {
-        const la_ssize_t n = archive_read_data(ar.a, buf.data(), buf.size());
-        if (n < 0) return bad("MANIFEST: " + archive_message(ar.a));
-        if (n == 0) break;
-        text.append(buf.data(), static_cast<size_t>(n));
-      }
+      if (auto p = read_small(ar.a, buf, kMaxManifestBytes, text); !p.empty())
+        return bad("MANIFEST: " + p);
       if (text.size() != size) return bad("MANIFEST: its size is not the one its header says");
       auto m = parse_manifest(text);
       if (!m.ok()) return bad(m.error().message);
@@ -429,41 +485,17 @@ Result<std::unique_ptr<Extracted>> extract(const fs::path& bundle) {
     if (ec) return bad(fmt::format("member {}: {}", rel, ec.message()));
     const int fd = ::open(dest.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) return bad(fmt::format("member {}: {}", rel, std::strerror(errno)));
-    Sha256 h;
-    uint64_t got = 0;
-    bool write_failed = false;
-    std::string read_error;
-    while (true) {
-      const la_ssize_t n = archive_read_data(ar.a, buf.data(), buf.size());
-      if (n < 0) {
-        read_error = archive_message(ar.a);
-        break;
-      }
-      if (n == 0) break;
-      got += static_cast<uint64_t>(n);
-      if (got > size) break;
-      h.update(std::string_view(buf.data(), static_cast<size_t>(n)));
-      size_t off = 0;
-      while (off < static_cast<size_t>(n) && !write_failed) {
-        const ssize_t w = ::write(fd, buf.data() + off, static_cast<size_t>(n) - off);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0)
-          write_failed = true;
-        else
-          off += static_cast<size_t>(w);
-      }
-      if (write_failed) break;
-    }
+    const Copied c = copy_member(ar.a, fd, size, buf);
     ::close(fd);
-    if (!read_error.empty()) return bad(fmt::format("member {}: {}", rel, read_error));
-    if (write_failed)
+    if (!c.read_error.empty()) return bad(fmt::format("member {}: {}", rel, c.read_error));
+    if (c.write_failed)
       return make_error(ErrorKind::kCannotWrite,
                         fmt::format("{}: cannot write the extracted member {} into {}", where, rel,
                                     x->temp_.string()));
-    if (got != size)
+    if (c.got != size)
       return bad(fmt::format("member {}: its size is not the one its header says", rel));
     x->bytes_ += size;
-    const std::string digest = h.hex_digest();
+    const std::string& digest = c.sha256;
     if (digest != it->second) {
       fs::remove(dest, ec);
       x->problems_.push_back(
