@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # The main job: the emulated bench. Installs what the emulated bench needs
-# (scripts/setup-deps.sh demo), builds the host tool alone (no tests, its
-# heavy headers precompiled), then runs configs/qemu.yaml (kernel fetch,
+# (scripts/setup-deps.sh demo), builds the host tool alone (no tests), then runs configs/qemu.yaml (kernel fetch,
 # firmware builds, QEMU, capture, verify, results under runs/). Each phase
 # announces itself; the run prints every job as it starts and finishes.
 # Extra arguments go to `rtosbench run`.
@@ -15,8 +14,8 @@ phase 1/3 "packages for the emulated bench (scripts/setup-deps.sh demo)"
 "$root/scripts/setup-deps.sh" demo
 phase 2/3 "building the host tool into $build (the rtosbench target, no tests)"
 # The same tool the tests build, without the tests (their GoogleTest is a
-# test package); RTOSBENCH_PCH only shortens a cold build (src/CMakeLists.txt).
-"$root/scripts/build.sh" -DRTOSBENCH_TESTS=OFF -DRTOSBENCH_PCH=ON
+# test package).
+"$root/scripts/build.sh" -DRTOSBENCH_TESTS=OFF
 phase 3/3 "running configs/qemu.yaml: kernel sources, firmware builds, QEMU runs"
 cd "$root"
 # --fetch-kernels clones a kernel missing from the cache at its pinned tag.

@@ -16,7 +16,7 @@ RTOSBENCH_WITH_BROWSER=1 "$root/scripts/setup-deps.sh" all
 "$root/scripts/check-format.sh"
 # On in build/ even after scripts/demo.sh configured it without the tests and
 # with precompiled headers (which would hide a missing #include).
-"$root/scripts/build.sh" -DRTOSBENCH_TESTS=ON -DRTOSBENCH_PCH=OFF -DRTOSBENCH_FUZZ=ON
+"$root/scripts/build.sh" -DRTOSBENCH_TESTS=ON -DRTOSBENCH_FUZZ=ON
 build=${RTOSBENCH_BUILD_DIR:-$root/build}
 # Kernel ports are tested against the checkouts in rtosbench's kernel cache
 # at the pins of their kernel.yaml; without them those tests are skipped and
@@ -25,7 +25,7 @@ eval "$("$build/src/rtosbench" kernels env)"
 (cd "$build" && ctest --output-on-failure --timeout 900 -j "$(nproc)" "$@")
 
 asan=${RTOSBENCH_ASAN_BUILD_DIR:-$root/build-asan}
-RTOSBENCH_BUILD_DIR=$asan "$root/scripts/build.sh" -DRTOSBENCH_TESTS=ON -DRTOSBENCH_PCH=OFF -DRTOSBENCH_SANITIZE=ON -DRTOSBENCH_FUZZ=OFF
+RTOSBENCH_BUILD_DIR=$asan "$root/scripts/build.sh" -DRTOSBENCH_TESTS=ON -DRTOSBENCH_SANITIZE=ON -DRTOSBENCH_FUZZ=OFF
 cd "$asan"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --output-on-failure --timeout 900 -j "$(nproc)" -LE 'ports|fuzz|firmware'
