@@ -14,8 +14,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 RTOSBENCH_WITH_BROWSER=1 "$root/scripts/setup-deps.sh" all
 "$root/scripts/check-format.sh"
-# On in build/ even after scripts/demo.sh configured it without the tests and
-# with precompiled headers (which would hide a missing #include).
+# On in build/ even after scripts/demo.sh configured it without the tests.
 "$root/scripts/build.sh" -DRTOSBENCH_TESTS=ON -DRTOSBENCH_FUZZ=ON
 build=${RTOSBENCH_BUILD_DIR:-$root/build}
 # Kernel ports are tested against the checkouts in rtosbench's kernel cache
