@@ -270,6 +270,21 @@ bool checks_not_off(const JobView& j) {
   return it != j.snap.conditions.end() && (it->second == "partial" || it->second == "on");
 }
 
+// A table of the headline series: the leading columns (left-aligned), one
+// right-aligned column per headline series, then the unit.
+Table headline_table(std::vector<std::string> lead) {
+  Table t;
+  t.align.assign(lead.size(), 'l');
+  t.head = std::move(lead);
+  for (const auto& h : kHeadline) {
+    t.head.push_back(h.title);
+    t.align += 'r';
+  }
+  t.head.push_back("unit");
+  t.align += 'l';
+  return t;
+}
+
 void headline(Document& d, const RunView& cur) {
   auto jobs = measured_jobs(cur);
   heading(d, 2, "Headline");
@@ -298,18 +313,7 @@ void headline(Document& d, const RunView& cur) {
               "their cost (docs/kernels.md, \"API checks\").");
   }
 
-  auto head = [&] {
-    Table t;
-    t.head = {"kernel", "job"};
-    t.align = "ll";
-    for (const auto& h : kHeadline) {
-      t.head.push_back(h.title);
-      t.align += 'r';
-    }
-    t.head.push_back("unit");
-    t.align += 'l';
-    return t;
-  };
+  auto head = [&] { return headline_table({"kernel", "job"}); };
   auto cell = [&](const JobView* j, const store::HeadlineSeries& h, auto&& f) -> std::string {
     const SeriesValues* s = j->snap.find(h.phase, h.name);
     if (!s) {
@@ -462,15 +466,7 @@ void against_reference(Document& d, const RunView& cur) {
              "mode, for example), a figure like any other, not an error. `n/m`, `u/s`: not judged "
              "on this bench (as in the Headline); `-`: either job lacks the series.",
              cur.reference));
-  Table t;
-  t.head = {"kernel", "job", "reference job"};
-  t.align = "lll";
-  for (const auto& h : kHeadline) {
-    t.head.push_back(h.title);
-    t.align += 'r';
-  }
-  t.head.push_back("unit");
-  t.align += 'l';
+  Table t = headline_table({"kernel", "job", "reference job"});
   auto figure = [](const SeriesValues& s, bool& raw) -> std::optional<double> {
     if (auto n = net(s, "median")) return n;
     raw = true;
