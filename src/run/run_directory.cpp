@@ -218,6 +218,9 @@ nlohmann::json RunDirectory::summary() const {
 
 Status RunDirectory::write_summary(const nlohmann::json& summary) {
   std::lock_guard lock(mu_);
+  // A moved-from directory has no root: never write run.json into the
+  // working directory.
+  if (root_.empty()) return make_error(ErrorKind::kInternal, "run directory has no path");
   summary_ = summary;
   return write_file_atomic(root_ / "run.json", store::dump_json(summary) + "\n");
 }

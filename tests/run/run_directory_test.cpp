@@ -101,6 +101,22 @@ TEST_F(RunDir, OpenRefusesLinksAndSpecialFiles) {
   EXPECT_EQ(text, "precious\n");
 }
 
+// A moved-from directory has no path: its summary is refused, not written
+// to run.json in the working directory.
+TEST_F(RunDir, AMovedFromDirectoryWritesNothing) {
+  auto d = RunDirectory::create(root_ / "runs", "m", root_ / "m.yaml", root_ / "b.yaml");
+  ASSERT_TRUE(d.ok());
+  RunDirectory taken(std::move(*d));
+  const auto cwd = std::filesystem::current_path();
+  std::filesystem::current_path(root_);
+  auto s = d->write_summary(nlohmann::json::object());
+  std::filesystem::current_path(cwd);
+  EXPECT_FALSE(s.ok());
+  EXPECT_FALSE(std::filesystem::exists(root_ / "run.json"));
+  EXPECT_TRUE(taken.write_summary(nlohmann::json::object()).ok());
+  EXPECT_TRUE(std::filesystem::exists(taken.root() / "run.json"));
+}
+
 TEST_F(RunDir, OpenNeedsARunSummary) {
   auto bad = RunDirectory::open(root_);
   ASSERT_FALSE(bad.ok());
