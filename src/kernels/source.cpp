@@ -4,8 +4,11 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <set>
+#include <sstream>
+#include <vector>
 
 #include "util/url.h"
 
@@ -427,17 +430,41 @@ Status SourceResolver::move_cache_to_pin(const RepoPin& pin, const std::string& 
 
 Status SourceResolver::check_clean(const RepoPin& pin, ResolvedRepo& r,
                                    const std::filesystem::path& log) {
-  auto status = git_in(r.path, {"status", "--porcelain", "--untracked-files=no"}, log);
-  r.dirty = status.ok() && !trim(status.output).empty();
+  // Untracked and ignored files count: a build reads them (a stray NuttX
+  // .config or Make.defs from an in-tree build) as it reads tracked ones.
+  auto status =
+      git_in(r.path, {"status", "--porcelain", "--ignored", "--untracked-files=normal"}, log);
+  std::vector<std::string> tracked, other;
+  if (status.ok()) {
+    std::istringstream in(status.output);
+    for (std::string l; std::getline(in, l);) {
+      if (l.size() < 4) continue;
+      (l.compare(0, 2, "??") == 0 || l.compare(0, 2, "!!") == 0 ? other : tracked)
+          .push_back(l.substr(3));
+    }
+  }
+  r.dirty = !tracked.empty() || !other.empty();
   if (!r.dirty) return {};
+  auto some = [](const std::vector<std::string>& v) {
+    std::vector<std::string> head(v.begin(), v.begin() + std::min<size_t>(v.size(), 3));
+    return fmt::format("{}{}", fmt::join(head, ", "), v.size() > 3 ? ", ..." : "");
+  };
+  std::string what;
+  if (!tracked.empty()) what = fmt::format("modified tracked files ({})", some(tracked));
+  if (!other.empty()) {
+    what += fmt::format(
+        "{}files that are not in the commit ({}: untracked or ignored; a build "
+        "reads them too)",
+        what.empty() ? "" : " and ", some(other));
+  }
   if (!options_.allow_other_commit) {
     return make_error(ErrorKind::kUnavailable,
-                      fmt::format("checkout of '{}' at {} has modified tracked files (git "
-                                  "status); restore them or pass --allow-other-commit",
-                                  pin.key, r.path.string()));
+                      fmt::format("checkout of '{}' at {} has {} (git status --ignored); restore "
+                                  "it (git checkout . && git clean -fdx) or pass "
+                                  "--allow-other-commit",
+                                  pin.key, r.path.string(), what));
   }
-  r.note +=
-      (r.note.empty() ? "" : "; ") + std::string("modified tracked files (--allow-other-commit)");
+  r.note += (r.note.empty() ? "" : "; ") + what + " (--allow-other-commit)";
   return {};
 }
 

@@ -140,6 +140,37 @@ TEST_F(KernelSources, ModifiedCheckoutIsAnError) {
   EXPECT_NE(k.error().message.find("modified tracked files"), std::string::npos);
 }
 
+// A file the commit does not hold, untracked or ignored, is refused as a
+// modified one is: a build reads it too (NuttX's in-tree .config).
+TEST_F(KernelSources, UntrackedOrIgnoredFilesAreRefused) {
+  git("checkout -q v1.0.0");
+  auto o = options();
+  o.overrides["fakeos"] = upstream_;
+  std::ofstream(upstream_ / ".gitignore") << ".config\n";
+  std::ofstream(upstream_ / ".config") << "CONFIG_STALE=y\n";
+  SourceResolver r(*runner_, o);
+  auto k = r.resolve(spec_, {});
+  ASSERT_FALSE(k.ok());
+  EXPECT_EQ(k.error().kind, ErrorKind::kUnavailable);
+  EXPECT_NE(k.error().message.find("not in the commit (.gitignore, .config: untracked or ignored"),
+            std::string::npos)
+      << k.error().message;
+  EXPECT_NE(k.error().message.find("git clean -fdx"), std::string::npos);
+  o.allow_other_commit = true;
+  SourceResolver lax(*runner_, o);
+  auto k2 = lax.resolve(spec_, {});
+  ASSERT_TRUE(k2.ok()) << k2.error().message;
+  EXPECT_TRUE(k2->main.dirty);
+  EXPECT_NE(k2->main.note.find("untracked or ignored"), std::string::npos) << k2->main.note;
+  std::filesystem::remove(upstream_ / ".config");
+  std::filesystem::remove(upstream_ / ".gitignore");
+  o.allow_other_commit = false;
+  SourceResolver clean(*runner_, o);
+  auto k3 = clean.resolve(spec_, {});
+  ASSERT_TRUE(k3.ok()) << k3.error().message;
+  EXPECT_FALSE(k3->main.dirty);
+}
+
 TEST_F(KernelSources, CachedCheckoutIsMovedToTheTag) {
   std::filesystem::create_directories(root_ / "cache");
   ASSERT_EQ(std::system(("git clone -q " + upstream_.string() + " " +
