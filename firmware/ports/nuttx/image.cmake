@@ -174,9 +174,16 @@ set(_rb_nx_ccache "")
 if(RB_CCACHE)
   set(_rb_nx_ccache "CCACHE='${RB_CCACHE}'")
 endif()
+# Reproducible (docs/firmware.md, "Reproducible images"): NuttX's files are
+# compiled with the prefix maps of every image (EXTRAFLAGS, which its
+# Make.defs appends to CFLAGS) plus the copies' own (nuttx, apps), and with
+# the fixed build date, which lib_utsname.c compiles in (__DATE__ __TIME__
+# after CONFIG_VERSION_BUILD).
+set(_rb_nx_maps "-ffile-prefix-map=${_rb_nx}=nuttx" "-ffile-prefix-map=${_rb_nx_apps}=apps" ${RB_PREFIX_MAPS})
+list(JOIN _rb_nx_maps " " _rb_nx_maps)
 add_custom_command(
   OUTPUT "${CMAKE_BINARY_DIR}/rtosbench-fw.elf"
-  COMMAND sh -c "${RB_MAKE} -C '${_rb_nx}' -j2 ${_rb_nx_ccache} MKDEP=true EXTRA_OBJS='$<JOIN:$<TARGET_OBJECTS:rtosbench>, >' >'${CMAKE_BINARY_DIR}/nuttx-make.log' 2>&1 || { tail -n 40 '${CMAKE_BINARY_DIR}/nuttx-make.log'; exit 1; }"
+  COMMAND sh -c "SOURCE_DATE_EPOCH=${RB_SOURCE_DATE_EPOCH} ${RB_MAKE} -C '${_rb_nx}' -j2 ${_rb_nx_ccache} MKDEP=true EXTRAFLAGS='${_rb_nx_maps}' EXTRA_OBJS='$<JOIN:$<TARGET_OBJECTS:rtosbench>, >' >'${CMAKE_BINARY_DIR}/nuttx-make.log' 2>&1 || { tail -n 40 '${CMAKE_BINARY_DIR}/nuttx-make.log'; exit 1; }"
   COMMAND ${CMAKE_COMMAND} -E copy "${_rb_nx}/nuttx" "${CMAKE_BINARY_DIR}/rtosbench-fw.elf"
   COMMAND ${CMAKE_COMMAND} -E copy "${_rb_nx}/nuttx.map" "${CMAKE_BINARY_DIR}/rtosbench-fw.map"
   DEPENDS rtosbench $<TARGET_OBJECTS:rtosbench>
