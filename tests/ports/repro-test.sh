@@ -61,6 +61,20 @@ if [[ $env_var != - ]]; then
     other_args+=("-DRB_KERNEL_SOURCE_$name=$repro/links/kernel-$name")
   done
 fi
+# Every checkout must be clean when the test ends, whether the builds
+# succeeded or not (a build that wrote into its source would show here).
+checkouts_clean() {
+  local c
+  for c in "${checkouts[@]}"; do
+    if [[ -n $(git -C "$c" status --porcelain --ignored 2>&1) ]]; then
+      git -C "$c" status --porcelain --ignored | head >&2
+      echo "FAIL: the kernel checkout $c is no longer clean after the builds" >&2
+      return 1
+    fi
+  done
+}
+trap 'checkouts_clean || exit 1' EXIT
+
 # The options of port-test.sh's builds (and of ports_bare_qemu_build).
 opts=(-DRB_BOARD="$board" -DRB_SAMPLES=2000 -DRB_WARMUP=200 -DRB_NONCE=5eed0105)
 
@@ -84,12 +98,6 @@ second=$repro/build-dir-two
 )
 echo "second build at other paths in $((SECONDS - start)) s"
 
-for c in "${checkouts[@]}"; do
-  if [[ -n $(git -C "$c" status --porcelain --ignored 2>&1) ]]; then
-    git -C "$c" status --porcelain --ignored | head >&2
-    fail "the kernel checkout $c is no longer clean after the builds"
-  fi
-done
 
 same=()
 for f in rtosbench-fw.bin rtosbench-fw.elf; do

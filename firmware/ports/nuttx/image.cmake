@@ -45,8 +45,11 @@ endif()
 if(NOT _rb_nx_old_stamp STREQUAL _rb_nx_stamp)
   file(REMOVE_RECURSE "${_rb_nx_top}")
   file(MAKE_DIRECTORY "${_rb_nx_top}")
-  file(COPY "${RB_KERNEL_SOURCE}/" DESTINATION "${_rb_nx}" PATTERN ".git" EXCLUDE)
-  file(COPY "${RB_KERNEL_SOURCE_APPS}/" DESTINATION "${_rb_nx_apps}" PATTERN ".git" EXCLUDE)
+  # A checkout named through a symbolic link is copied as the tree it names.
+  get_filename_component(_rb_nx_from "${RB_KERNEL_SOURCE}" REALPATH)
+  get_filename_component(_rb_nx_apps_from "${RB_KERNEL_SOURCE_APPS}" REALPATH)
+  file(COPY "${_rb_nx_from}/" DESTINATION "${_rb_nx}" PATTERN ".git" EXCLUDE)
+  file(COPY "${_rb_nx_apps_from}/" DESTINATION "${_rb_nx_apps}" PATTERN ".git" EXCLUDE)
   file(WRITE "${_rb_nx_top}/.rb-copied" "${_rb_nx_stamp}")
 endif()
 
