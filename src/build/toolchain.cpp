@@ -88,8 +88,8 @@ Result<Toolchain> probe_toolchain(ProcessRunner& runner, std::optional<std::stri
   if (auto gcc = resolve_on_path("arm-none-eabi-gcc", *search_path); !gcc.empty())
     std::tie(tc.gcc_path, tc.gcc_sha256) = hashed(gcc);
   // cc1: gcc prints its absolute path, or the bare name when it has none.
-  if (auto c1 = tool_output(runner, {"arm-none-eabi-gcc", "-print-prog-name=cc1"},
-                            "gcc-arm-none-eabi");
+  if (auto c1 =
+          tool_output(runner, {"arm-none-eabi-gcc", "-print-prog-name=cc1"}, "gcc-arm-none-eabi");
       c1.ok()) {
     std::filesystem::path p = first_line(*c1);
     if (p.is_absolute()) std::tie(tc.cc1_path, tc.cc1_sha256) = hashed(p);

@@ -11,8 +11,8 @@ namespace rb::verify {
 
 const std::vector<std::string>& image_keys() {
   static const std::vector<std::string> keys{
-      "nonce", "harness", "board", "port", "kernel", "kernel_version", "kernel_commit",
-      "port_variant", "opt", "tests", "compiler"};
+      "nonce",         "harness",      "board", "port",  "kernel",  "kernel_version",
+      "kernel_commit", "port_variant", "opt",   "tests", "compiler"};
   return keys;
 }
 
@@ -42,8 +42,8 @@ ImageCheck match_image(const std::map<std::string, std::string>& config, std::st
     c.summary = fmt::format("from this image: {} in it", fmt::join(c.found, ", "));
   } else {
     c.match = ImageMatch::kNotFromImage;
-    c.summary = fmt::format("not from this image: it does not hold CONFIG {}",
-                            fmt::join(c.missing, ", "));
+    c.summary =
+        fmt::format("not from this image: it does not hold CONFIG {}", fmt::join(c.missing, ", "));
   }
   return c;
 }

@@ -13,17 +13,18 @@ using namespace std::string_literals;
 
 // The strings an image holds, as the linker lays them out: NUL-terminated,
 // one string's tail possibly merged into another's.
-const std::string kImage = "\x7f" "ELF\x01\x02junk\0"
-                           "5eed0105\0"
-                           "0123456789abcdef\0"
-                           "qemu-netduinoplus2\0bare\0"
-                           "kernel_version n/a\0"  // "n/a" merged into a longer string's tail
-                           "-O2 -g0\0"s;
+const std::string kImage =
+    "\x7f"
+    "ELF\x01\x02junk\0"
+    "5eed0105\0"
+    "0123456789abcdef\0"
+    "qemu-netduinoplus2\0bare\0"
+    "kernel_version n/a\0"  // "n/a" merged into a longer string's tail
+    "-O2 -g0\0"s;
 
 std::map<std::string, std::string> config() {
-  return {{"nonce", "5eed0105"},      {"harness", "0123456789abcdef"},
-          {"board", "qemu-netduinoplus2"}, {"port", "bare"},
-          {"kernel_version", "n/a"},  {"opt", "-O2 -g0"},
+  return {{"nonce", "5eed0105"}, {"harness", "0123456789abcdef"}, {"board", "qemu-netduinoplus2"},
+          {"port", "bare"},      {"kernel_version", "n/a"},       {"opt", "-O2 -g0"},
           {"core", "168000000"}};  // not a constant of the image: not compared
 }
 
