@@ -125,6 +125,7 @@ nlohmann::json to_json(const BuildOutput& b) {
       {"nonce", b.nonce},
       {"elf_sha256", b.elf_sha256},
       {"map_sha256", b.map_sha256},
+      {"bin_sha256", b.bin_sha256},
       {"footprint",
        {{"text", b.footprint.text},
         {"data", b.footprint.data},
@@ -146,6 +147,7 @@ Result<BuildOutput> build_output_from_json(const nlohmann::json& j) {
     b.nonce = j.at("nonce").get<std::string>();
     b.elf_sha256 = j.at("elf_sha256").get<std::string>();
     b.map_sha256 = j.at("map_sha256").get<std::string>();
+    b.bin_sha256 = j.value("bin_sha256", "");  // records older than the field: recomputed
     const auto& f = j.at("footprint");
     b.footprint = Footprint{f.at("text").get<uint64_t>(), f.at("data").get<uint64_t>(),
                             f.at("bss").get<uint64_t>(), f.at("flash").get<uint64_t>(),
@@ -169,6 +171,9 @@ std::map<std::string, std::string> job_defines(const BuildRequest& req) {
       {"RB_TESTS", fmt::format("{}", fmt::join(j.tests, ","))},
       {"RB_KERNEL_VERSION", j.kernel.version},
       {"RB_KERNEL_COMMIT", req.kernel.has_source ? req.kernel.main.commit : "n/a"},
+      // The fixed build date (firmware/CMakeLists.txt's default, passed so
+      // that build.defines records it): docs/firmware.md, "Reproducible images".
+      {"RB_SOURCE_DATE_EPOCH", std::string(kSourceDateEpoch)},
   };
   for (const auto& a : model::axes()) d[std::string(a.define)] = j.axis(std::string(a.key));
   if (req.kernel.has_source) {
@@ -188,6 +193,11 @@ Result<std::string> input_manifest(const BuildRequest& req) {
   m << "toolchain.gcc_version " << req.toolchain.gcc_version << '\n';
   m << "toolchain.cmake " << req.toolchain.cmake_version << '\n';
   m << "toolchain.ninja " << req.toolchain.ninja_version << '\n';
+  // The compiler by its bytes: another build of the same version is another input.
+  if (!req.toolchain.gcc_sha256.empty())
+    m << "toolchain.gcc_sha256 " << req.toolchain.gcc_sha256 << '\n';
+  if (!req.toolchain.cc1_sha256.empty())
+    m << "toolchain.cc1_sha256 " << req.toolchain.cc1_sha256 << '\n';
   for (const auto& [k, v] : job_defines(req)) {
     if (k.rfind("RB_KERNEL_SOURCE", 0) == 0)
       continue;  // where the source is does not change the image
@@ -270,6 +280,10 @@ Result<BuildOutput> CmakeBuilder::build(const BuildRequest& req) {
           hit.map = out.map;
           hit.bin = out.bin;
           hit.size_json = out.size_json;
+          if (hit.bin_sha256.empty()) {
+            auto bs = sha256_file(out.bin);
+            if (bs.ok()) hit.bin_sha256 = *bs;
+          }
           log_line(req.log, fmt::format("build cache hit: {} (built {}, elf sha256 {})", out.key,
                                         hit.built_at, hit.elf_sha256));
           return hit;
@@ -345,6 +359,9 @@ Result<BuildOutput> CmakeBuilder::build(const BuildRequest& req) {
   if (!ms.ok()) return ms.error();
   out.elf_sha256 = *es;
   out.map_sha256 = *ms;
+  auto bs = sha256_file(out.bin);
+  if (!bs.ok()) return bs.error();
+  out.bin_sha256 = *bs;
   out.built_at = utc_now();
   if (out.cacheable) {
     if (auto s = write_file_atomic(

@@ -40,6 +40,7 @@ struct BuildOutput {
   std::filesystem::path dir;  // cache entry with the artifacts
   std::filesystem::path elf, map, bin, size_json;
   std::string elf_sha256, map_sha256;
+  std::string bin_sha256;  // the image that is flashed (rtosbench-fw.bin)
   Footprint footprint;
   std::map<std::string, std::string> defines;  // RB_* passed to CMake
   double seconds = 0;                          // configure + build time (0 when cached)
@@ -48,6 +49,10 @@ struct BuildOutput {
 
 nlohmann::json to_json(const BuildOutput& b);
 Result<BuildOutput> build_output_from_json(const nlohmann::json& j);
+
+// SOURCE_DATE_EPOCH of every firmware build (RB_SOURCE_DATE_EPOCH; the same
+// constant as firmware/CMakeLists.txt's default): 1980-01-01 00:00:00 UTC.
+inline constexpr const char* kSourceDateEpoch = "315532800";
 
 // The RB_* cache variables of a job (without RB_NONCE, which comes from the key).
 std::map<std::string, std::string> job_defines(const BuildRequest& req);

@@ -2,6 +2,13 @@
 
 #include <fmt/core.h>
 #include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <tuple>
+#include <utility>
+
+#include "util/sha256.h"
 
 namespace rb::build {
 
@@ -27,9 +34,38 @@ Result<std::string> tool_output(ProcessRunner& runner, std::vector<std::string> 
   return r.output;
 }
 
+// Path and SHA-256 of a file with its links resolved; both empty when it
+// cannot be read.
+std::pair<std::string, std::string> hashed(const std::filesystem::path& p) {
+  std::error_code ec;
+  auto real = std::filesystem::canonical(p, ec);
+  if (ec) return {};
+  auto h = sha256_file(real);
+  if (!h.ok()) return {};
+  return {real.string(), *h};
+}
+
 }  // namespace
 
-Result<Toolchain> probe_toolchain(ProcessRunner& runner) {
+std::filesystem::path resolve_on_path(const std::string& name, const std::string& search_path) {
+  size_t start = 0;
+  while (start <= search_path.size()) {
+    size_t end = search_path.find(':', start);
+    if (end == std::string::npos) end = search_path.size();
+    std::string dir = search_path.substr(start, end - start);
+    start = end + 1;
+    if (dir.empty()) dir = ".";  // POSIX: an empty entry is the working directory
+    std::filesystem::path cand = std::filesystem::path(dir) / name;
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(cand, ec) && ::access(cand.c_str(), X_OK) == 0) {
+      auto real = std::filesystem::canonical(cand, ec);
+      if (!ec) return real;
+    }
+  }
+  return {};
+}
+
+Result<Toolchain> probe_toolchain(ProcessRunner& runner, std::optional<std::string> search_path) {
   Toolchain tc;
   auto v = tool_output(runner, {"arm-none-eabi-gcc", "-dumpversion"}, "gcc-arm-none-eabi");
   if (!v.ok()) return v.error();
@@ -44,6 +80,20 @@ Result<Toolchain> probe_toolchain(ProcessRunner& runner) {
   auto n = tool_output(runner, {"ninja", "--version"}, "ninja-build");
   if (!n.ok()) return n.error();
   tc.ninja_version = first_line(*n);
+
+  if (!search_path) {
+    const char* p = std::getenv("PATH");
+    search_path = p ? p : "";
+  }
+  if (auto gcc = resolve_on_path("arm-none-eabi-gcc", *search_path); !gcc.empty())
+    std::tie(tc.gcc_path, tc.gcc_sha256) = hashed(gcc);
+  // cc1: gcc prints its absolute path, or the bare name when it has none.
+  if (auto c1 =
+          tool_output(runner, {"arm-none-eabi-gcc", "-print-prog-name=cc1"}, "gcc-arm-none-eabi");
+      c1.ok()) {
+    std::filesystem::path p = first_line(*c1);
+    if (p.is_absolute()) std::tie(tc.cc1_path, tc.cc1_sha256) = hashed(p);
+  }
   return tc;
 }
 

@@ -1,16 +1,18 @@
-// `rtosbench verify LOG [--expect KEY=VALUE ...] [--json FILE]`: the command
-// line face of rb::verify. Exit codes: docs/verify.md.
+// `rtosbench verify LOG [--expect KEY=VALUE ...] [--image FILE] [--json FILE]`:
+// the command line face of rb::verify. Exit codes: docs/verify.md.
 #include <fmt/core.h>
 
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "catalog/catalog.h"
 #include "cli/commands.h"
 #include "util/atomic_write.h"
+#include "verify/image.h"
 #include "verify/verify.h"
 
 namespace rb::cli {
@@ -26,6 +28,7 @@ std::function<int()> add_verify(CLI::App& app) {
     std::string json;
     std::string firmware;
     std::string board;
+    std::string image;
     uint64_t stack_margin = 64;
   };
   auto args = std::make_shared<Args>();
@@ -49,6 +52,12 @@ std::function<int()> add_verify(CLI::App& app) {
       ->check(CLI::Range(0, 4096));
   app.add_option("--json", args->json,
                  "write the full report as JSON to FILE (atomically); '-' for stdout")
+      ->type_name("FILE");
+  app.add_option("--image", args->image,
+                 "also say whether the capture came from this image (the flashed .bin or the "
+                 "ELF): every CONFIG value the firmware holds as a constant (nonce, harness, "
+                 "board, port, kernel version and commit, opt, tests, compiler) must be in it; "
+                 "exit 5 when not, 6 when the capture cannot tell")
       ->type_name("FILE");
   app.add_option("--firmware", args->firmware,
                  "also check that each series names the baseline the harness test table of "
@@ -104,18 +113,32 @@ std::function<int()> add_verify(CLI::App& app) {
       return rb::exit_code_for(read.error().kind);
     }
     const rb::verify::Report& report = *read;
+    std::optional<rb::verify::ImageCheck> image;
+    if (!args->image.empty()) {
+      auto m = rb::verify::match_image_file(report.config, args->image);
+      if (!m) {
+        print_safe(stderr, "rtosbench verify: {}\n", m.error().message);
+        return rb::exit_code_for(m.error().kind);
+      }
+      image = std::move(*m);
+    }
 
     const bool json_stdout = args->json == "-";
     // With --json -, stdout carries only JSON; the table goes to stderr.
     std::FILE* text_out = json_stdout ? stderr : stdout;
     const std::string text = rb::verify::to_text(report);
     print_safe(text_out, "{}", text);
+    if (image) print_safe(text_out, "image {}: {}\n", args->image, image->summary);
     std::fflush(text_out);
 
     if (!args->json.empty()) {
-      const std::string doc = rb::verify::to_json(report).dump(
-                                  2, ' ', false, nlohmann::json::error_handler_t::replace) +
-                              "\n";
+      nlohmann::json j = rb::verify::to_json(report);
+      if (image) {
+        j["image"] = rb::verify::to_json(*image);
+        j["image"]["file"] = args->image;
+      }
+      const std::string doc =
+          j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
       if (json_stdout) {
         std::fwrite(doc.data(), 1, doc.size(), stdout);
         std::fflush(stdout);
@@ -124,6 +147,10 @@ std::function<int()> add_verify(CLI::App& app) {
         return kExitCantCreate;
       }
     }
+    // The image's answer outranks the measurement's: a capture of another
+    // image is no evidence for this one, however valid.
+    if (image && image->match != rb::verify::ImageMatch::kFromImage)
+      return rb::verify::exit_code(image->match);
     return rb::verify::exit_code(report.outcome);
   };
 }

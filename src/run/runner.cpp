@@ -169,7 +169,8 @@ store::KernelSource kernel_json(const kernels::ResolvedKernel& k) {
 }
 
 store::Toolchain toolchain_json(const build::Toolchain& t) {
-  return store::Toolchain{t.gcc_version, t.gcc_banner, t.cmake_version, t.ninja_version};
+  return store::Toolchain{t.gcc_version, t.gcc_banner, t.cmake_version, t.ninja_version,
+                          t.gcc_path,    t.gcc_sha256, t.cc1_path,      t.cc1_sha256};
 }
 
 store::JobSpec job_json(const matrix::Job& j, int repeats) {

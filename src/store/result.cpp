@@ -421,6 +421,8 @@ template <typename V>
 void fields(V& v, Toolchain& x) {
   v.opt("arm_none_eabi_gcc", x.arm_none_eabi_gcc, "arm_none_eabi_gcc_banner",
         x.arm_none_eabi_gcc_banner, "cmake", x.cmake, "ninja", x.ninja);
+  v.if_set("arm_none_eabi_gcc_path", x.arm_none_eabi_gcc_path, "arm_none_eabi_gcc_sha256",
+           x.arm_none_eabi_gcc_sha256, "cc1_path", x.cc1_path, "cc1_sha256", x.cc1_sha256);
 }
 
 template <typename V>
@@ -451,7 +453,8 @@ void fields(V& v, BuildRecord& x) {
   v.opt("cached", x.cached, "cacheable", x.cacheable, "key", x.key, "nonce", x.nonce, "elf", x.elf,
         "map", x.map, "bin", x.bin, "log", x.log, "elf_sha256", x.elf_sha256, "map_sha256",
         x.map_sha256);
-  v.if_set("footprint", x.footprint, "footprint_kernel", x.footprint_kernel);
+  v.if_set("bin_sha256", x.bin_sha256, "footprint", x.footprint, "footprint_kernel",
+           x.footprint_kernel);
   v.opt("defines", x.defines, "seconds", x.seconds, "built_at", x.built_at);
 }
 

@@ -83,6 +83,9 @@ struct KernelSource {
 
 struct Toolchain {
   std::string arm_none_eabi_gcc, arm_none_eabi_gcc_banner, cmake, ninja;
+  // The compiler's file (links resolved) and its SHA-256, and cc1's; empty in
+  // results older than the fields and when the file could not be read.
+  std::string arm_none_eabi_gcc_path, arm_none_eabi_gcc_sha256, cc1_path, cc1_sha256;
 };
 
 // ---- the image ---------------------------------------------------------------
@@ -116,6 +119,7 @@ struct BuildRecord {
   std::string key, nonce;
   std::string elf, map, bin, log;
   std::string elf_sha256, map_sha256;
+  std::string bin_sha256;  // the flashed image; empty in results older than the field
   std::optional<Sections> footprint;
   std::optional<KernelFootprint> footprint_kernel;  // absent for a bare-port job
   std::map<std::string, std::string> defines;

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "../util/fake_process_runner.h"
+#include "util/sha256.h"
 
 namespace rb::build {
 namespace {
@@ -58,6 +59,14 @@ TEST_F(FirmwareBuild, ManifestChangesWithEveryInputButNotWithTheSourcePath) {
   other = req_;
   other.toolchain.gcc_banner = "arm-none-eabi-gcc 13.2.1";
   EXPECT_NE(*input_manifest(other), *base);
+  other = req_;  // the same version, another compiler binary
+  other.toolchain.gcc_sha256 = std::string(64, 'a');
+  EXPECT_NE(*input_manifest(other), *base);
+  other.toolchain.cc1_sha256 = std::string(64, 'b');
+  EXPECT_NE(*input_manifest(other), *input_manifest(req_));
+  auto with_gcc = req_;
+  with_gcc.toolchain.gcc_sha256 = std::string(64, 'a');
+  EXPECT_NE(*input_manifest(other), *input_manifest(with_gcc));
   other = req_;
   other.kernel.has_source = true;
   other.kernel.main.name = "bare";
@@ -78,6 +87,7 @@ TEST_F(FirmwareBuild, DefinesCarryTheJob) {
   EXPECT_EQ(d.at("RB_PORT"), "bare");
   EXPECT_EQ(d.at("RB_TESTS"), "ruler,mutex");
   EXPECT_EQ(d.at("RB_KERNEL_COMMIT"), "n/a");
+  EXPECT_EQ(d.at("RB_SOURCE_DATE_EPOCH"), kSourceDateEpoch);  // the fixed build date
   EXPECT_EQ(d.count("RB_KERNEL_SOURCE"), 0u);
   EXPECT_EQ(d.count("RB_NONCE"), 0u);
 }
@@ -91,6 +101,7 @@ TEST_F(FirmwareBuild, RealBuildThenCacheHitThenRebuildOnChange) {
   EXPECT_EQ(first->nonce, first->key.substr(0, 8));
   EXPECT_EQ(first->defines.at("RB_NONCE"), first->nonce);
   EXPECT_EQ(first->elf_sha256.size(), 64u);
+  EXPECT_EQ(first->bin_sha256, *sha256_file(first->bin));
   EXPECT_GT(first->footprint.text, 0u);
   EXPECT_EQ(first->footprint.flash, first->footprint.text + first->footprint.data);
   int after_first = runner.runs;
@@ -101,6 +112,7 @@ TEST_F(FirmwareBuild, RealBuildThenCacheHitThenRebuildOnChange) {
   EXPECT_TRUE(second->cached);
   EXPECT_EQ(second->key, first->key);
   EXPECT_EQ(second->elf_sha256, first->elf_sha256);
+  EXPECT_EQ(second->bin_sha256, first->bin_sha256);
   EXPECT_EQ(runner.runs, after_first);  // nothing ran
 
   std::ofstream(fw_ / "main.c", std::ios::app) << "/* changed */\n";

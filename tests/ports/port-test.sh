@@ -116,6 +116,24 @@ else
   fi
   echo "known kernel defect reproduced: CHECK $defect failed (docs/kernels.md); every other check passed"
 fi
+# `verify --image` (docs/verify.md, "Which image"): the log came from this
+# image (the flashed .bin), not from the bare image (same nonce, another
+# port), and a capture cut before CONFIG cannot tell.
+rc=0
+"$bin" verify "$log" --image "$build/rtosbench-fw.bin" "${expect[@]}" >"$work/$port-qemu.image.txt" 2>&1 || rc=$?
+[[ $rc -eq $( [[ -z $defect ]] && echo 0 || echo 1) ]] ||
+  { cat "$work/$port-qemu.image.txt" >&2; fail "verify --image of its own image exited $rc"; }
+grep -q "from this image" "$work/$port-qemu.image.txt" || fail "verify --image did not say 'from this image'"
+if [[ -n $bare && -f $bare/rtosbench-fw.bin ]]; then
+  rc=0
+  "$bin" verify "$log" --image "$bare/rtosbench-fw.bin" >"$work/$port-qemu.image.txt" 2>&1 || rc=$?
+  [[ $rc -eq 5 ]] || { cat "$work/$port-qemu.image.txt" >&2; fail "verify --image of the bare image exited $rc (5 wanted)"; }
+fi
+rc=0
+head -2 "$log" | "$bin" verify - --image "$build/rtosbench-fw.bin" >/dev/null 2>&1 || rc=$?
+[[ $rc -eq 6 ]] || fail "verify --image of a capture cut before CONFIG exited $rc (6 wanted)"
+echo "verify --image: from this image; not from the bare image (5); a cut capture cannot tell (6)"
+
 # QEMU with -icount is deterministic: a second run must give the same
 # statistics (a port reading uninitialised state, or racing the host, would not).
 # Except the RESULTs of the series the board declares the emulator can move

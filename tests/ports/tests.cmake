@@ -67,6 +67,23 @@ foreach(port IN LISTS RB_PORTS)
     SKIP_RETURN_CODE 77 LABELS ports TIMEOUT 1200)
 endforeach()
 
+# Byte-reproducible images (repro-test.sh): one more clean build of an image
+# the suite already made (the bare port's QEMU image, each kernel's f407
+# image), at other absolute paths, gives the same .bin and .elf bytes.
+add_test(NAME ports_bare_repro
+  COMMAND ${RB_PORTS_TESTS}/repro-test.sh bare - ${RTOSBENCH_BIN} ${PROJECT_SOURCE_DIR}
+          ${RB_PORTS_WORK} ${CMAKE_GENERATOR} qemu-netduinoplus2 ${RB_PORTS_WORK}/bare-qemu)
+set_tests_properties(ports_bare_repro PROPERTIES DEPENDS ports_bare_qemu_link LABELS ports TIMEOUT 300)
+foreach(port IN LISTS RB_PORTS)
+  string(TOUPPER "RTOSBENCH_KERNEL_${port}" env_var)
+  add_test(NAME ports_${port}_repro
+    COMMAND ${RB_PORTS_TESTS}/repro-test.sh ${port} ${env_var} ${RTOSBENCH_BIN} ${PROJECT_SOURCE_DIR}
+            ${RB_PORTS_WORK} ${CMAKE_GENERATOR} stm32f407-disco ${RB_PORTS_WORK}/${port}-stm32f407-disco)
+  # NuttX: an uncached build of its tree (minutes).
+  set_tests_properties(ports_${port}_repro PROPERTIES DEPENDS ports_${port}_f407_build
+    SKIP_RETURN_CODE 77 LABELS ports TIMEOUT 1200)
+endforeach()
+
 # A real `rtosbench run` of configs/qemu.yaml (port-test sample counts) stores
 # each kernel job's kernel-alone footprint against the bare job's image.
 add_test(NAME ports_run_footprint

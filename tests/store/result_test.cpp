@@ -100,6 +100,21 @@ TEST(JobResultJson, RepeatedJobsCarryTheirLoads) {
   EXPECT_FALSE(is_infrastructure_failure(JobStatus::kNotReproducible));
 }
 
+// A result written before the image and compiler hashes reads, and writes
+// none of them back.
+TEST(JobResultJson, HashesAbsentInOlderResultsStayAbsent) {
+  JobResult r = sample();
+  r.toolchain = Toolchain{"12.2", "banner", "3.25", "1.11"};
+  r.build = BuildRecord{};
+  nlohmann::json j = to_json(r);
+  EXPECT_FALSE(j["toolchain"].contains("arm_none_eabi_gcc_sha256"));
+  EXPECT_FALSE(j["build"].contains("bin_sha256"));
+  auto back = job_result_from_json(j);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_TRUE(back->build->bin_sha256.empty());
+  EXPECT_TRUE(back->toolchain->arm_none_eabi_gcc_sha256.empty());
+}
+
 // Every field, in every written form, survives write, read, write: a field
 // the reader skipped or read into the wrong member would differ.
 TEST(JobResultJson, EveryFieldRoundTrips) {
@@ -111,9 +126,10 @@ TEST(JobResultJson, EveryFieldRoundTrips) {
   ks.main.dirty = true;
   ks.extras.push_back(ks.main);
   r.kernel_source = ks;
-  r.toolchain = Toolchain{"12.2", "banner", "3.25", "1.11"};
+  r.toolchain = Toolchain{"12.2", "banner", "3.25", "1.11", "/usr/bin/gcc", "ab", "/cc1", "cd"};
   BuildRecord b;
   b.key = "k";
+  b.bin_sha256 = "ef";
   b.defines = {{"RB_TICK_HZ", "1000"}};
   b.footprint = Sections{1, 2, 3, 4, 5};
   KernelFootprint kf;
@@ -163,6 +179,9 @@ TEST(JobResultJson, EveryFieldRoundTrips) {
   r.reproducibility = rep;
 
   nlohmann::json j = to_json(r);
+  EXPECT_EQ(j["toolchain"]["arm_none_eabi_gcc_sha256"], "ab");
+  EXPECT_EQ(j["toolchain"]["cc1_sha256"], "cd");
+  EXPECT_EQ(j["build"]["bin_sha256"], "ef");
   EXPECT_FALSE(j["loads"][0].contains("verify"));
   EXPECT_EQ(j["spread"][0]["statistics"]["max_ticks"]["allowed"], "off");
   EXPECT_EQ(j["reproducibility"]["tolerance"]["statistics"]["jitter"], "off");

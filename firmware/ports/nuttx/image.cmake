@@ -45,8 +45,11 @@ endif()
 if(NOT _rb_nx_old_stamp STREQUAL _rb_nx_stamp)
   file(REMOVE_RECURSE "${_rb_nx_top}")
   file(MAKE_DIRECTORY "${_rb_nx_top}")
-  file(COPY "${RB_KERNEL_SOURCE}/" DESTINATION "${_rb_nx}" PATTERN ".git" EXCLUDE)
-  file(COPY "${RB_KERNEL_SOURCE_APPS}/" DESTINATION "${_rb_nx_apps}" PATTERN ".git" EXCLUDE)
+  # A checkout named through a symbolic link is copied as the tree it names.
+  get_filename_component(_rb_nx_from "${RB_KERNEL_SOURCE}" REALPATH)
+  get_filename_component(_rb_nx_apps_from "${RB_KERNEL_SOURCE_APPS}" REALPATH)
+  file(COPY "${_rb_nx_from}/" DESTINATION "${_rb_nx}" PATTERN ".git" EXCLUDE)
+  file(COPY "${_rb_nx_apps_from}/" DESTINATION "${_rb_nx_apps}" PATTERN ".git" EXCLUDE)
   file(WRITE "${_rb_nx_top}/.rb-copied" "${_rb_nx_stamp}")
 endif()
 
@@ -174,9 +177,16 @@ set(_rb_nx_ccache "")
 if(RB_CCACHE)
   set(_rb_nx_ccache "CCACHE='${RB_CCACHE}'")
 endif()
+# Reproducible (docs/firmware.md, "Reproducible images"): NuttX's files are
+# compiled with the prefix maps of every image (EXTRAFLAGS, which its
+# Make.defs appends to CFLAGS) plus the copies' own (nuttx, apps), and with
+# the fixed build date, which lib_utsname.c compiles in (__DATE__ __TIME__
+# after CONFIG_VERSION_BUILD).
+set(_rb_nx_maps "-ffile-prefix-map=${_rb_nx}=nuttx" "-ffile-prefix-map=${_rb_nx_apps}=apps" ${RB_PREFIX_MAPS})
+list(JOIN _rb_nx_maps " " _rb_nx_maps)
 add_custom_command(
   OUTPUT "${CMAKE_BINARY_DIR}/rtosbench-fw.elf"
-  COMMAND sh -c "${RB_MAKE} -C '${_rb_nx}' -j2 ${_rb_nx_ccache} MKDEP=true EXTRA_OBJS='$<JOIN:$<TARGET_OBJECTS:rtosbench>, >' >'${CMAKE_BINARY_DIR}/nuttx-make.log' 2>&1 || { tail -n 40 '${CMAKE_BINARY_DIR}/nuttx-make.log'; exit 1; }"
+  COMMAND sh -c "SOURCE_DATE_EPOCH=${RB_SOURCE_DATE_EPOCH} ${RB_MAKE} -C '${_rb_nx}' -j2 ${_rb_nx_ccache} MKDEP=true EXTRAFLAGS='${_rb_nx_maps}' EXTRA_OBJS='$<JOIN:$<TARGET_OBJECTS:rtosbench>, >' >'${CMAKE_BINARY_DIR}/nuttx-make.log' 2>&1 || { tail -n 40 '${CMAKE_BINARY_DIR}/nuttx-make.log'; exit 1; }"
   COMMAND ${CMAKE_COMMAND} -E copy "${_rb_nx}/nuttx" "${CMAKE_BINARY_DIR}/rtosbench-fw.elf"
   COMMAND ${CMAKE_COMMAND} -E copy "${_rb_nx}/nuttx.map" "${CMAKE_BINARY_DIR}/rtosbench-fw.map"
   DEPENDS rtosbench $<TARGET_OBJECTS:rtosbench>

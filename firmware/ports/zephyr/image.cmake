@@ -132,6 +132,11 @@ string(REPLACE ";" "|" _rb_zl_PORT_SOURCES "${RB_PORT_SOURCES}")
 string(REPLACE ";" "|" _rb_zl_INCLUDE_DIRS "${_rb_incs}")
 string(REPLACE ";" "|" _rb_zl_DEFINITIONS "${RB_PORT_DEFINITIONS}")
 string(REPLACE ";" "|" _rb_zl_C_FLAGS "${RB_COMMON_FLAGS}")
+# Reproducible (docs/firmware.md, "Reproducible images"): Zephyr's own files
+# get the prefix maps of every image too, and a fixed BUILD_VERSION (Zephyr
+# takes `git describe` of its tree otherwise, which another checkout of the
+# same commit may answer differently) and build date (SOURCE_DATE_EPOCH).
+string(REPLACE ";" "|" _rb_zl_PREFIX_MAPS "${RB_PREFIX_MAPS}")
 # A module without `name:` in its zephyr/module.yml (cmsis at this revision)
 # is named after its directory, and Zephyr's Kconfig expects the names its
 # west.yml gives (cmsis, hal_stm32): the modules are passed as links of
@@ -168,10 +173,12 @@ set(_rb_zep_configure
   "-DRB_ZEPHYR_INCLUDE_DIRS=${_rb_zl_INCLUDE_DIRS}"
   "-DRB_ZEPHYR_DEFINITIONS=${_rb_zl_DEFINITIONS}"
   "-DRB_ZEPHYR_C_FLAGS=${_rb_zl_C_FLAGS}"
+  "-DRB_ZEPHYR_PREFIX_MAPS=${_rb_zl_PREFIX_MAPS}"
+  "-DBUILD_VERSION=v${RB_KERNEL_VERSION}"
   "-DRB_ZEPHYR_GLUE_DIR=${CMAKE_BINARY_DIR}/ports/zephyr"
   "-DRB_ZEPHYR_OPT=${RB_OPT}")
 message(STATUS "RB_PORT=zephyr: configuring Zephyr ${RB_KERNEL_VERSION} for board ${RB_ZEPHYR_BOARD} in ${_rb_zdir}")
-execute_process(COMMAND ${_rb_zep_configure} RESULT_VARIABLE _rb_rc OUTPUT_VARIABLE _rb_out ERROR_VARIABLE _rb_out)
+execute_process(COMMAND ${CMAKE_COMMAND} -E env SOURCE_DATE_EPOCH=${RB_SOURCE_DATE_EPOCH} ${_rb_zep_configure} RESULT_VARIABLE _rb_rc OUTPUT_VARIABLE _rb_out ERROR_VARIABLE _rb_out)
 if(NOT _rb_rc EQUAL 0)
   message(FATAL_ERROR "RB_PORT=zephyr: the Zephyr configure step failed (${_rb_rc}):\n${_rb_out}")
 endif()
@@ -180,7 +187,8 @@ file(GLOB_RECURSE _rb_app_files "${_rb_app}/*")
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_rb_app_files} ${RB_PORT_IMAGE_RECIPE})
 
 add_custom_target(rtosbench-fw ALL
-  COMMAND ${CMAKE_COMMAND} --build "${_rb_zdir}" -j ${RB_ZEPHYR_JOBS}
+  COMMAND ${CMAKE_COMMAND} -E env SOURCE_DATE_EPOCH=${RB_SOURCE_DATE_EPOCH}
+          ${CMAKE_COMMAND} --build "${_rb_zdir}" -j ${RB_ZEPHYR_JOBS}
   # Zephyr's generated ISR table (sw_isr_table, in flash; no dynamic
   # interrupts) is not `const`, so its section is flagged writable and
   # size(1) would count it as RAM data too: the copy flags it read-only
