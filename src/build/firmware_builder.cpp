@@ -171,9 +171,6 @@ std::map<std::string, std::string> job_defines(const BuildRequest& req) {
       {"RB_TESTS", fmt::format("{}", fmt::join(j.tests, ","))},
       {"RB_KERNEL_VERSION", j.kernel.version},
       {"RB_KERNEL_COMMIT", req.kernel.has_source ? req.kernel.main.commit : "n/a"},
-      // The fixed build date (firmware/CMakeLists.txt's default, passed so
-      // that build.defines records it): docs/firmware.md, "Reproducible images".
-      {"RB_SOURCE_DATE_EPOCH", std::string(kSourceDateEpoch)},
   };
   for (const auto& a : model::axes()) d[std::string(a.define)] = j.axis(std::string(a.key));
   if (req.kernel.has_source) {

@@ -50,10 +50,6 @@ struct BuildOutput {
 nlohmann::json to_json(const BuildOutput& b);
 Result<BuildOutput> build_output_from_json(const nlohmann::json& j);
 
-// SOURCE_DATE_EPOCH of every firmware build (RB_SOURCE_DATE_EPOCH; the same
-// constant as firmware/CMakeLists.txt's default): 1980-01-01 00:00:00 UTC.
-inline constexpr const char* kSourceDateEpoch = "315532800";
-
 // The RB_* cache variables of a job (without RB_NONCE, which comes from the key).
 std::map<std::string, std::string> job_defines(const BuildRequest& req);
 
