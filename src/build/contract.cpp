@@ -391,8 +391,8 @@ Result<ContractCheck> check_contract(ProcessRunner& runner, const model::Contrac
 }
 
 std::string drift_message(const std::vector<std::string>& drifts) {
-  return fmt::format("{} drift(s) from the image contract (kernel.yaml `contract:`): {}",
-                     drifts.size(), fmt::join(drifts, "; "));
+  return fmt::format("{} drift(s) from the image contract (kernel.yaml): {}", drifts.size(),
+                     fmt::join(drifts, "; "));
 }
 
 }  // namespace rb::build

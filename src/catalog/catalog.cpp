@@ -226,7 +226,8 @@ void read_contract(const json& c, const YamlDoc& doc, model::Contract& out,
     r.file = f.value("file", "");
     r.format = f.value("format", "");
     r.unit = f.value("unit", "");
-    for (auto& [key, value] : f.value("require", json::object()).items()) {
+    const json require = f.value("require", json::object());
+    for (auto& [key, value] : require.items()) {
       if (r.format == "kconfig" && key.rfind("CONFIG_", 0) != 0)
         diagnostics.push_back(
             doc.at(at + "/require/" + key,
