@@ -273,6 +273,11 @@ std::vector<std::string> probe_argv(const std::vector<std::string>& compile,
 
 namespace {
 
+// The files read, each once.
+void add_file(ContractSummary& s, const std::string& file) {
+  if (std::find(s.files.begin(), s.files.end(), file) == s.files.end()) s.files.push_back(file);
+}
+
 // One header rule: the compile_commands.json entry of its unit, the probe
 // preprocessed with that entry's flags, its macros compared.
 int check_header(ProcessRunner& runner, const model::ContractConfig& rule, size_t index,
@@ -334,7 +339,7 @@ int check_header(ProcessRunner& runner, const model::ContractConfig& rule, size_
     return 0;
   }
   const std::string path = included_header(r.output, rule.file);
-  out.summary.files.push_back(path.empty() ? rule.file : path);
+  add_file(out.summary, path.empty() ? rule.file : path);
   return compare_header(rule, parse_header_probe(r.output), out.drifts);
 }
 
@@ -384,7 +389,7 @@ Result<ContractCheck> check_contract(ProcessRunner& runner, const model::Contrac
           fmt::format("{}: the build wrote no such file (the contract reads it)", rule.file));
       continue;
     }
-    out.summary.files.push_back(rule.file);
+    add_file(out.summary, rule.file);
     out.summary.config += compare_kconfig(rule, parse_kconfig(*text), out.drifts);
   }
   return out;

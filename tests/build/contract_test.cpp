@@ -161,6 +161,7 @@ TEST(Contract, CheckCollectsEveryDrift) {
   EXPECT_EQ(r->summary.symbols, 2);
   EXPECT_EQ(r->summary.config, 1);
   EXPECT_EQ(r->summary.skipped, 1);
+  EXPECT_EQ(r->summary.files, std::vector<std::string>{"zephyr/.config"});
   EXPECT_EQ(drift_message(r->drifts).rfind("3 drift(s)", 0), 0u);
   // nm that does not run is an error of the check, not a drift.
   testing::FakeProcessRunner broken;
