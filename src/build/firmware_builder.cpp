@@ -118,7 +118,7 @@ std::string error_excerpt(const std::string& output) {
 }
 
 nlohmann::json to_json(const BuildOutput& b) {
-  return nlohmann::json{
+  nlohmann::json j{
       {"cached", b.cached},
       {"cacheable", b.cacheable},
       {"key", b.key},
@@ -136,6 +136,12 @@ nlohmann::json to_json(const BuildOutput& b) {
       {"seconds", b.seconds},
       {"built_at", b.built_at},
   };
+  if (b.contract)
+    j["contract"] = {{"symbols", b.contract->symbols},
+                     {"config", b.contract->config},
+                     {"skipped", b.contract->skipped},
+                     {"files", b.contract->files}};
+  return j;
 }
 
 Result<BuildOutput> build_output_from_json(const nlohmann::json& j) {
@@ -155,6 +161,12 @@ Result<BuildOutput> build_output_from_json(const nlohmann::json& j) {
     b.defines = j.at("defines").get<std::map<std::string, std::string>>();
     b.seconds = j.value("seconds", 0.0);
     b.built_at = j.value("built_at", "");
+    if (j.contains("contract")) {
+      const auto& c = j.at("contract");
+      b.contract =
+          ContractSummary{c.at("symbols").get<int>(), c.at("config").get<int>(),
+                          c.value("skipped", 0), c.value("files", std::vector<std::string>{})};
+    }
     return b;
   } catch (const std::exception& e) {
     return Error{fmt::format("build record: {}", e.what())};
@@ -236,6 +248,26 @@ std::filesystem::path default_build_cache_dir() {
   return std::filesystem::temp_directory_path() / "rtosbench-builds";
 }
 
+Result<std::optional<ContractSummary>> check_image_contract(
+    ProcessRunner& runner, const BuildRequest& req, const std::filesystem::path& elf,
+    const std::filesystem::path& build_dir) {
+  const auto& contract = req.job.kernel.contract;
+  if (contract.empty()) return std::optional<ContractSummary>();
+  auto check = check_contract(runner, contract, req.job.variant,
+                              ContractInputs{elf, build_dir, req.job.kernel.port});
+  if (!check.ok()) return check.error();
+  if (!check->drifts.empty()) {
+    log_line(req.log, fmt::format("image contract: {} drift(s):", check->drifts.size()));
+    for (const auto& d : check->drifts) log_line(req.log, "  drift: " + d);
+    return Error{drift_message(check->drifts)};
+  }
+  const auto& s = check->summary;
+  log_line(req.log, fmt::format("image contract kept: {} symbol rule(s), {} configuration "
+                                "rule(s) ({}), {} rule group(s) not for this variant",
+                                s.symbols, s.config, fmt::join(s.files, ", "), s.skipped));
+  return std::optional<ContractSummary>(s);
+}
+
 CmakeBuilder::CmakeBuilder(ProcessRunner& runner, std::filesystem::path cache_dir)
     : runner_(runner), cache_dir_(std::move(cache_dir)) {}
 
@@ -283,6 +315,9 @@ Result<BuildOutput> CmakeBuilder::build(const BuildRequest& req) {
           }
           log_line(req.log, fmt::format("build cache hit: {} (built {}, elf sha256 {})", out.key,
                                         hit.built_at, hit.elf_sha256));
+          auto kept = check_image_contract(runner_, req, hit.elf, bdir);
+          if (!kept.ok()) return kept.error();
+          hit.contract = *kept;
           return hit;
         }
         log_line(req.log,
@@ -310,7 +345,8 @@ Result<BuildOutput> CmakeBuilder::build(const BuildRequest& req) {
       bdir.string(),
       "-G",
       "Ninja",
-      "-DCMAKE_TOOLCHAIN_FILE=" + (req.firmware_dir / "cmake" / "arm-none-eabi.cmake").string()};
+      "-DCMAKE_TOOLCHAIN_FILE=" + (req.firmware_dir / "cmake" / "arm-none-eabi.cmake").string(),
+      "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"};
   for (const auto& [k, v] : out.defines) configure.argv.push_back("-D" + k + "=" + v);
   configure.log = req.log;
   configure.timeout = remaining();
@@ -360,6 +396,10 @@ Result<BuildOutput> CmakeBuilder::build(const BuildRequest& req) {
   if (!bs.ok()) return bs.error();
   out.bin_sha256 = *bs;
   out.built_at = utc_now();
+  // The record is written only for an image that keeps its contract.
+  auto kept = check_image_contract(runner_, req, out.elf, bdir);
+  if (!kept.ok()) return kept.error();
+  out.contract = *kept;
   if (out.cacheable) {
     if (auto s = write_file_atomic(
             record,

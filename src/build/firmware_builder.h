@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "build/contract.h"
 #include "build/toolchain.h"
 #include "kernels/source.h"
 #include "matrix/model.h"
@@ -45,6 +46,9 @@ struct BuildOutput {
   std::map<std::string, std::string> defines;  // RB_* passed to CMake
   double seconds = 0;                          // configure + build time (0 when cached)
   std::string built_at;                        // UTC time of the build that produced the artifacts
+  // What the image contract checked on this image (after the build, and again
+  // on a cache hit); absent for a kernel without a contract.
+  std::optional<ContractSummary> contract;
 };
 
 nlohmann::json to_json(const BuildOutput& b);
@@ -80,9 +84,18 @@ class FirmwareBuilder {
   virtual Result<BuildOutput> build(const BuildRequest& req) = 0;
 };
 
+// The image contract of req.job.kernel checked on a built image in
+// `build_dir`: every drift is a line of req.log; an image with drifts is an
+// error (the job's BUILD_ERROR) naming them all. Nothing to check: nullopt.
+Result<std::optional<ContractSummary>> check_image_contract(ProcessRunner& runner,
+                                                            const BuildRequest& req,
+                                                            const std::filesystem::path& elf,
+                                                            const std::filesystem::path& build_dir);
+
 // The cmake backend: `cmake -S firmware -B <cache>/<key>/build -G Ninja
 // -DCMAKE_TOOLCHAIN_FILE=firmware/cmake/arm-none-eabi.cmake -DRB_...`, then
-// `cmake --build`. Outputs: rtosbench-fw.elf/.map/.bin, size.json.
+// `cmake --build` (compile_commands.json exported for the contract's
+// header rules), then the image contract. Outputs: rtosbench-fw.elf/.map/.bin, size.json.
 class CmakeBuilder final : public FirmwareBuilder {
  public:
   CmakeBuilder(ProcessRunner& runner, std::filesystem::path cache_dir);

@@ -10,6 +10,8 @@
 #include <set>
 #include <sstream>
 
+#include "model/axes.h"
+
 namespace rb::model {
 
 std::string BoardInfo::not_measured_reason(const std::string& series) const {
@@ -177,6 +179,67 @@ void read_expect(const json& e, std::map<std::string, std::optional<std::string>
   }
 }
 
+// `when:` of a contract rule: every key a variant axis, each value one or a
+// list (as text, the way a job's variant holds it).
+void read_when(const json& w, const std::string& at, const YamlDoc& doc, model::When& out,
+               std::vector<Diagnostic>& diagnostics) {
+  for (auto& [axis, values] : w.items()) {
+    if (!model::find_axis(axis)) {
+      std::vector<std::string> names;
+      for (const auto& a : model::axes()) names.emplace_back(a.key);
+      diagnostics.push_back(doc.at(at + "/" + axis, fmt::format("'{}' is not a variant axis ({})",
+                                                                axis, fmt::join(names, ", "))));
+      continue;
+    }
+    auto& list = out[axis];
+    if (values.is_array())
+      for (const auto& x : values) list.push_back(str(x));
+    else
+      list.push_back(str(values));
+  }
+}
+
+void read_contract(const json& c, const YamlDoc& doc, model::Contract& out,
+                   std::vector<Diagnostic>& diagnostics) {
+  const json symbols = c.value("symbols", json::array());
+  for (size_t i = 0; i < symbols.size(); ++i) {
+    const json& g = symbols[i];
+    const std::string at = fmt::format("/contract/symbols/{}", i);
+    model::ContractSymbols r;
+    read_when(g.value("when", json::object()), at + "/when", doc, r.when, diagnostics);
+    r.present = g.value("present", std::vector<std::string>{});
+    r.absent = g.value("absent", std::vector<std::string>{});
+    if (r.present.empty() && r.absent.empty())
+      diagnostics.push_back(doc.at(at, "a symbol rule names no 'present' or 'absent' symbol"));
+    for (const auto& name : r.present)
+      if (std::find(r.absent.begin(), r.absent.end(), name) != r.absent.end())
+        diagnostics.push_back(
+            doc.at(at, fmt::format("'{}' is both present and absent in one rule", name)));
+    out.symbols.push_back(std::move(r));
+  }
+  const json config = c.value("config", json::array());
+  for (size_t i = 0; i < config.size(); ++i) {
+    const json& f = config[i];
+    const std::string at = fmt::format("/contract/config/{}", i);
+    model::ContractConfig r;
+    read_when(f.value("when", json::object()), at + "/when", doc, r.when, diagnostics);
+    r.file = f.value("file", "");
+    r.format = f.value("format", "");
+    r.unit = f.value("unit", "");
+    const json require = f.value("require", json::object());
+    for (auto& [key, value] : require.items()) {
+      if (r.format == "kconfig" && key.rfind("CONFIG_", 0) != 0)
+        diagnostics.push_back(
+            doc.at(at + "/require/" + key,
+                   fmt::format("'{}': a kconfig option starts with CONFIG_", key)));
+      r.require[key] = str(value);
+    }
+    if (r.format != "header" && !r.unit.empty())
+      diagnostics.push_back(doc.at(at + "/unit", "'unit' is for a header only"));
+    out.config.push_back(std::move(r));
+  }
+}
+
 }  // namespace
 
 bool parse_kernel_yaml(std::string_view text, const std::string& file, model::KernelSpec& k,
@@ -215,6 +278,7 @@ bool parse_kernel_yaml(std::string_view text, const std::string& file, model::Ke
   for (auto& [kind, names] : sections_.items())
     k.footprint.sections[kind] = names.get<std::vector<std::string>>();
   const size_t before = diagnostics.size();
+  if (v.contains("contract")) read_contract(v["contract"], doc, k.contract, diagnostics);
   if (!k.git.empty() && k.tag.empty() && k.commit.empty())
     diagnostics.push_back(doc.at("/git", "'git' needs a 'tag' or a 'commit' to pin"));
   if (!k.git.empty() && !k.supply.empty())

@@ -38,6 +38,36 @@ struct FootprintRules {
   std::map<std::string, std::vector<std::string>> sections;  // text, data, bss
 };
 
+// The image contract (kernel.yaml `contract:`): what the built artefacts must
+// hold, checked after every build (src/build/contract.h). A rule holds for a
+// job when its `when` holds: every axis it names has one of the listed values
+// in the job's variant (an empty `when` always holds).
+using When = std::map<std::string, std::vector<std::string>>;
+
+struct ContractSymbols {
+  When when;
+  std::vector<std::string> present;  // must be defined in the ELF
+  std::vector<std::string> absent;   // must not be
+};
+
+struct ContractConfig {
+  When when;
+  std::string file;    // kconfig: relative to the firmware build directory; header: an include name
+  std::string format;  // "kconfig" (CONFIG_X=v, `# CONFIG_X is not set`) or "header"
+  // header: the compile_commands.json entry whose flags evaluate it (fnmatch
+  // pattern of its source file); empty: the port's own sources.
+  std::string unit;
+  // kconfig: option -> value ("n": not set or absent); header: macro -> its
+  // expansion, "defined" or "undefined".
+  std::map<std::string, std::string> require;
+};
+
+struct Contract {
+  std::vector<ContractSymbols> symbols;
+  std::vector<ContractConfig> config;
+  bool empty() const { return symbols.empty() && config.empty(); }
+};
+
 struct KernelSpec {
   std::string name;     // job id prefix and CONFIG kernel name, e.g. "freertos"
   std::string port;     // firmware/ports/<port>/; defaults to name
@@ -59,6 +89,7 @@ struct KernelSpec {
   std::map<std::string, std::string> na;       // harness test -> why NA by design
   std::map<std::string, std::string> defects;  // CHECK -> the kernel defect it finds
   FootprintRules footprint;
+  Contract contract;  // kernel.yaml `contract:`; empty: nothing checked after the build
   // The series on which the kernel's switchable API checks cost (RB_CHECKS
   // on against off; tests/ports/checks-test.sh): api_overhead unless its
   // checks sit elsewhere (LiteOS-M: in the task switch).

@@ -449,12 +449,18 @@ void fields(V& v, KernelFootprint& x) {
 }
 
 template <typename V>
+void fields(V& v, ContractRecord& x) {
+  v.req("symbols", x.symbols, "config", x.config);
+  v.opt("skipped", x.skipped, "files", x.files);
+}
+
+template <typename V>
 void fields(V& v, BuildRecord& x) {
   v.opt("cached", x.cached, "cacheable", x.cacheable, "key", x.key, "nonce", x.nonce, "elf", x.elf,
         "map", x.map, "bin", x.bin, "log", x.log, "elf_sha256", x.elf_sha256, "map_sha256",
         x.map_sha256);
   v.if_set("bin_sha256", x.bin_sha256, "footprint", x.footprint, "footprint_kernel",
-           x.footprint_kernel);
+           x.footprint_kernel, "contract", x.contract);
   v.opt("defines", x.defines, "seconds", x.seconds, "built_at", x.built_at);
 }
 
@@ -739,6 +745,7 @@ RB_TO_JSON(Toolchain)
 RB_TO_JSON(Sections)
 RB_TO_JSON(FlashRam)
 RB_TO_JSON(KernelFootprint)
+RB_TO_JSON(ContractRecord)
 RB_TO_JSON(BuildRecord)
 RB_TO_JSON(BuildAttemptRecord)
 RB_TO_JSON(VerdictRecord)

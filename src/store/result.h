@@ -114,6 +114,14 @@ struct KernelFootprint {
   std::string bare_log;
 };
 
+// build.contract: what the image contract (kernel.yaml `contract:`) checked
+// on the image: symbol and configuration rules compared, rule groups not for
+// the variant, the configuration files read. Absent: the kernel has none.
+struct ContractRecord {
+  int64_t symbols = 0, config = 0, skipped = 0;
+  std::vector<std::string> files;
+};
+
 struct BuildRecord {
   bool cached = false, cacheable = true;
   std::string key, nonce;
@@ -122,6 +130,7 @@ struct BuildRecord {
   std::string bin_sha256;  // the flashed image; empty in results older than the field
   std::optional<Sections> footprint;
   std::optional<KernelFootprint> footprint_kernel;  // absent for a bare-port job
+  std::optional<ContractRecord> contract;
   std::map<std::string, std::string> defines;
   double seconds = 0;
   std::string built_at;
@@ -374,6 +383,7 @@ void to_json(nlohmann::json& j, const Toolchain& x);
 void to_json(nlohmann::json& j, const Sections& x);
 void to_json(nlohmann::json& j, const FlashRam& x);
 void to_json(nlohmann::json& j, const KernelFootprint& x);
+void to_json(nlohmann::json& j, const ContractRecord& x);
 void to_json(nlohmann::json& j, const BuildRecord& x);
 void to_json(nlohmann::json& j, const BuildAttemptRecord& x);
 void to_json(nlohmann::json& j, const VerdictRecord& x);
