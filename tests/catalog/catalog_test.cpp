@@ -74,6 +74,50 @@ TEST(Catalog, KernelFactsComeFromKernelYaml) {
   EXPECT_EQ(c.kernel("nosuchkernel"), nullptr);
 }
 
+TEST(Catalog, UnequalWorkComesFromKernelYaml) {
+  const Catalog c = tree();
+  const auto* l = c.kernel("liteos_m");
+  ASSERT_NE(l, nullptr);
+  ASSERT_FALSE(l->unequal.empty());
+  EXPECT_NE(l->unequal[0].what.find("CPACR"), std::string::npos);
+  EXPECT_NE(std::find(l->unequal[0].series.begin(), l->unequal[0].series.end(), "yield"),
+            l->unequal[0].series.end());
+  EXPECT_FALSE(l->unequal[0].note.empty());
+  EXPECT_TRUE(c.kernel("freertos")->unequal.empty());
+
+  std::vector<Diagnostic> d;
+  model::KernelSpec k;
+  EXPECT_TRUE(parse_kernel_yaml("unequal:\n  - {what: w, series: [yield], note: n}\n", "k.yaml",
+                                k, d));
+  ASSERT_EQ(k.unequal.size(), 1u);
+  EXPECT_EQ(k.unequal[0].series, std::vector<std::string>{"yield"});
+  // Each item needs its three keys.
+  model::KernelSpec k2;
+  EXPECT_FALSE(parse_kernel_yaml("unequal:\n  - {what: w, series: [yield]}\n", "k.yaml", k2, d));
+}
+
+TEST(Catalog, UnequalWorkNamesSeriesTheHarnessWrites) {
+  // A copy of the tree whose LiteOS-M port names a series no test writes.
+  auto tmp = make_owned_temp_dir("rtosbench-catalog-unequal");
+  ASSERT_TRUE(tmp.ok());
+  const fs::path fw = *tmp / "firmware";
+  fs::copy(kFirmware / "harness", fw / "harness", fs::copy_options::recursive);
+  fs::create_directories(fw / "boards");
+  for (const char* port : {"bare", "liteos_m"})
+    fs::copy(kFirmware / "ports" / port, fw / "ports" / port, fs::copy_options::recursive);
+  {
+    std::ofstream y(fw / "ports" / "liteos_m" / "kernel.yaml", std::ios::app);
+    y << "  - {what: typo, series: [no_such_series], note: n}\n";
+  }
+  std::vector<Diagnostic> d;
+  auto c = load(fw, d);
+  ASSERT_FALSE(c.ok());
+  bool found = false;
+  for (const auto& x : d) found |= x.format().find("no_such_series") != std::string::npos;
+  EXPECT_TRUE(found);
+  fs::remove_all(*tmp);
+}
+
 TEST(Catalog, BoardFactsComeFromBoardCmake) {
   const Catalog c = tree();
   const auto* q = c.board("qemu-netduinoplus2");
