@@ -157,8 +157,8 @@ static uint32_t rb_emit(const char* name, uint32_t* samples, uint32_t n, uint32_
   return median;
 }
 
-static uint32_t rb_emit_base(const char* name, uint32_t* samples, uint32_t n, uint32_t hz,
-                             int base, const uint32_t* calls) {
+static uint32_t rb_emit_base(const char* name, uint32_t* samples, uint32_t n, uint32_t hz, int base,
+                             const uint32_t* calls) {
   if (base == RB_BASE_LOOP1) {
     return rb_emit(name, samples, n, hz, "ruler_loop", rb_base_ticks, calls);
   }

@@ -210,8 +210,8 @@ bool parse_kernel_yaml(std::string_view text, const std::string& file, model::Ke
   for (auto& [c, why] : defects_.items()) k.defects[c] = why.get<std::string>();
   const json unequal_ = v.value("unequal", json::array());
   for (const json& u : unequal_)
-    k.unequal.push_back({u.value("what", ""), u.value("series", std::vector<std::string>{}),
-                         u.value("note", "")});
+    k.unequal.push_back(
+        {u.value("what", ""), u.value("series", std::vector<std::string>{}), u.value("note", "")});
   const json fp = v.value("footprint", json::object());
   for (const auto& f : fp.value("files", json::array()))
     k.footprint.files.push_back({f.value("match", ""), f.value("owner", "none")});

@@ -295,8 +295,7 @@ std::string unequal_mark(const RunView& run, const JobView& j, const std::string
   for (size_t i = 0; i < notes.size(); ++i) {
     if (notes[i].kernel != j.snap.kernel) continue;
     for (const auto& u : j.result->job.unequal)
-      if (u.what == notes[i].item.what && u.affects(series))
-        marks.push_back(std::to_string(i + 1));
+      if (u.what == notes[i].item.what && u.affects(series)) marks.push_back(std::to_string(i + 1));
   }
   return marks.empty() ? "" : fmt::format(" ‡{}", fmt::join(marks, ","));
 }
@@ -312,11 +311,10 @@ void unequal_list(Document& d, const RunView& run) {
   std::vector<std::string> items;
   for (size_t i = 0; i < notes.size(); ++i) {
     const auto& u = notes[i].item;
-    std::string series =
-        u.series.empty() ? "no series (footprint, task layout)"
-        : std::find(u.series.begin(), u.series.end(), "*") != u.series.end()
-            ? "every series"
-            : fmt::format("`{}`", fmt::join(u.series, "`, `"));
+    std::string series = u.series.empty() ? "no series (footprint, task layout)"
+                         : std::find(u.series.begin(), u.series.end(), "*") != u.series.end()
+                             ? "every series"
+                             : fmt::format("`{}`", fmt::join(u.series, "`, `"));
     items.push_back(
         fmt::format("‡{} `{}`: {} ({}). {}", i + 1, notes[i].kernel, u.what, series, u.note));
   }
@@ -327,9 +325,8 @@ void unequal_list(Document& d, const RunView& run) {
 // figure (" [99.8 % served]"); "" for a series without calls=.
 std::string served(const SeriesValues& s) {
   if (!s.calls || !s.refused || *s.calls == 0) return "";
-  return fmt::format(" [{:.1f} % served]",
-                     100.0 * static_cast<double>(*s.calls - *s.refused) /
-                         static_cast<double>(*s.calls));
+  return fmt::format(" [{:.1f} % served]", 100.0 * static_cast<double>(*s.calls - *s.refused) /
+                                               static_cast<double>(*s.calls));
 }
 
 bool checks_not_off(const JobView& j) {
@@ -493,7 +490,8 @@ void headline(Document& d, const RunView& cur) {
     }
     t.rows.push_back(std::move(row));
   }
-  table(d, std::move(t));  unequal_list(d, cur);
+  table(d, std::move(t));
+  unequal_list(d, cur);
 }
 
 // The measured reference-scheduler job (bare) on the same board, opt and

@@ -639,8 +639,8 @@ struct LogChecker::State {
     st.refused = get("refused");
     if (st.calls.has_value() != st.refused.has_value()) {
       add("calls", Outcome::kProtocolError, line,
-          fmt::format("RESULT {} has {} without {}", label, st.calls ? "calls=" : "refused=",
-                      st.calls ? "refused=" : "calls="));
+          fmt::format("RESULT {} has {} without {}", label,
+                      st.calls ? "calls=" : "refused=", st.calls ? "refused=" : "calls="));
     } else if (st.calls && *st.refused > *st.calls) {
       add("calls", Outcome::kProtocolError, line,
           fmt::format("RESULT {} has refused={} of calls={}", label, *st.refused, *st.calls));

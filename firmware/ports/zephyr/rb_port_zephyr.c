@@ -35,9 +35,8 @@
 #include <zephyr/sys/sys_heap.h>
 
 /* sys_heap's private chunk accessors (lib/os/heap.h, app/CMakeLists.txt). */
-#include "heap.h"
-
 #include "cm4_regs.h"
+#include "heap.h"
 #include "rb_board_hw.h"
 #include "rb_port.h"
 
@@ -316,7 +315,9 @@ static const char rb_port_lookup[] = RB_PORT_LOOKUP;
  * kernel.yaml). K_NO_WAIT: no waiting. Free bytes: the free chunks' bytes,
  * headers included (what sys_heap_runtime_stats_get would count), by a walk
  * over the chunks with sys_heap's own accessors (lib/os/heap.h, as
- * heap-validate.c walks them) under the k_heap's lock, outside any window:
+ * heap-validate.c's get_alloc_info walks them: the free chunks the free
+ * lists hold, a big heap's one-unit solo headers left out, as the runtime
+ * statistics count them) under the k_heap's lock, outside any window:
  * CONFIG_SYS_HEAP_RUNTIME_STATS is off, so the timed calls keep no counts
  * (app/prj.conf). Largest: Zephyr has no call for it; the port probes the
  * largest request k_heap_alloc serves, by bisection with k_heap_alloc /
@@ -346,7 +347,7 @@ static uint32_t rb_zep_heap_free_bytes(void) {
   struct z_heap* h = rb_zep_heap.heap.heap;
   uint32_t free_bytes = 0;
   for (chunkid_t c = right_chunk(h, 0); c < h->end_chunk; c = right_chunk(h, c)) {
-    if (!chunk_used(h, c)) {
+    if (!chunk_used(h, c) && !solo_free_header(h, c)) {
       free_bytes += (uint32_t)chunksz_to_bytes(h, chunk_size(h, c));
     }
   }
