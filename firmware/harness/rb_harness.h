@@ -12,8 +12,11 @@
 #include "rb_tests.h"
 
 /* ---- Task layout: the same for every kernel ------------------------------
- * Every test runs on these six tasks (plus the kernel's idle task); all have
- * RB_STACK_WORDS-word stacks. ctl runs the tests and prints; the others are
+ * Every test runs on these six tasks; all have RB_STACK_WORDS-word stacks.
+ * The kernel adds its own tasks, which differ: an idle task everywhere, and a
+ * timer service task or work queue where its configuration keeps one
+ * (docs/kernels.md, "Unequal work": none blocks a measured path, they cost
+ * RAM). ctl runs the tests and prints; the others are
  * workers that run a role function when ctl starts them. */
 enum rb_task_id { RB_T_CTL, RB_T_HI, RB_T_MED, RB_T_LO, RB_T_BG_A, RB_T_BG_B, RB_TASKS };
 #define RB_PRIO_CTL 4
@@ -221,6 +224,11 @@ uint32_t rb_emit_series(const char* name, uint32_t* samples, uint32_t n, uint32_
  * tick_irq_empty). */
 uint32_t rb_emit_series_over(const char* name, uint32_t* samples, uint32_t n, uint32_t hz,
                              const char* base_name, uint32_t base_ticks);
+/* The same with calls= (every call the series' pattern made, warm-up
+ * included) and refused= (those the kernel refused, whose times are not
+ * kept) on the RESULT: the heap test's allocations. */
+uint32_t rb_emit_series_calls(const char* name, uint32_t* samples, uint32_t n, uint32_t hz,
+                              int base, uint32_t calls, uint32_t refused);
 void rb_sort_u32(uint32_t* v, uint32_t n);
 /* floor(a * b / c), exact (96-bit intermediate); c > 0. */
 uint64_t rb_muldiv(uint64_t a, uint32_t b, uint64_t c);

@@ -88,7 +88,7 @@ static uint32_t rb_rank(uint32_t p, uint32_t d, uint32_t n) {
 }
 
 static uint32_t rb_emit(const char* name, uint32_t* samples, uint32_t n, uint32_t hz,
-                        const char* base_name, uint32_t base_ticks) {
+                        const char* base_name, uint32_t base_ticks, const uint32_t* calls) {
   if (n == 0u) {
     rb_emit_na(name, "no samples were taken");
     return 0;
@@ -149,24 +149,39 @@ static uint32_t rb_emit(const char* name, uint32_t* samples, uint32_t n, uint32_
     rb_rec_kv_u32("base_ticks", base_ticks);
     rb_rec_kv("base", base_name);
   }
+  if (calls != NULL) {
+    rb_rec_kv_u32("calls", calls[0]);
+    rb_rec_kv_u32("refused", calls[1]);
+  }
   rb_rec_end();
   return median;
 }
 
-uint32_t rb_emit_series(const char* name, uint32_t* samples, uint32_t n, uint32_t hz, int base) {
+static uint32_t rb_emit_base(const char* name, uint32_t* samples, uint32_t n, uint32_t hz, int base,
+                             const uint32_t* calls) {
   if (base == RB_BASE_LOOP1) {
-    return rb_emit(name, samples, n, hz, "ruler_loop", rb_base_ticks);
+    return rb_emit(name, samples, n, hz, "ruler_loop", rb_base_ticks, calls);
   }
   if (base == RB_BASE_LOOP2) {
-    return rb_emit(name, samples, n, hz, "ruler_loop2", rb_base2_ticks);
+    return rb_emit(name, samples, n, hz, "ruler_loop2", rb_base2_ticks, calls);
   }
   if (base == RB_BASE_ROUND) {
-    return rb_emit(name, samples, n, hz, "ruler_round", rb_base_round_ticks);
+    return rb_emit(name, samples, n, hz, "ruler_round", rb_base_round_ticks, calls);
   }
-  return rb_emit(name, samples, n, hz, NULL, 0);
+  return rb_emit(name, samples, n, hz, NULL, 0, calls);
+}
+
+uint32_t rb_emit_series(const char* name, uint32_t* samples, uint32_t n, uint32_t hz, int base) {
+  return rb_emit_base(name, samples, n, hz, base, NULL);
+}
+
+uint32_t rb_emit_series_calls(const char* name, uint32_t* samples, uint32_t n, uint32_t hz,
+                              int base, uint32_t calls, uint32_t refused) {
+  const uint32_t c[2] = {calls, refused};
+  return rb_emit_base(name, samples, n, hz, base, c);
 }
 
 uint32_t rb_emit_series_over(const char* name, uint32_t* samples, uint32_t n, uint32_t hz,
                              const char* base_name, uint32_t base_ticks) {
-  return rb_emit(name, samples, n, hz, base_name, base_ticks);
+  return rb_emit(name, samples, n, hz, base_name, base_ticks, NULL);
 }

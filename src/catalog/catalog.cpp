@@ -271,6 +271,10 @@ bool parse_kernel_yaml(std::string_view text, const std::string& file, model::Ke
   for (auto& [t, why] : na_.items()) k.na[t] = why.get<std::string>();
   const json defects_ = v.value("defects", json::object());
   for (auto& [c, why] : defects_.items()) k.defects[c] = why.get<std::string>();
+  const json unequal_ = v.value("unequal", json::array());
+  for (const json& u : unequal_)
+    k.unequal.push_back(
+        {u.value("what", ""), u.value("series", std::vector<std::string>{}), u.value("note", "")});
   const json fp = v.value("footprint", json::object());
   for (const auto& f : fp.value("files", json::array()))
     k.footprint.files.push_back({f.value("match", ""), f.value("owner", "none")});
@@ -358,6 +362,19 @@ Result<Catalog> load(const std::filesystem::path& firmware_in,
   if (fs::exists(c.firmware / "harness" / "rb_tests.h", ec))
     read_tests(c.firmware / "harness" / "rb_tests.h", "firmware/harness/rb_tests.h", c.tests,
                diagnostics);
+  // A declared unequal work names series the harness writes (or "*").
+  std::set<std::string> known;
+  for (const auto& t : c.tests)
+    for (const auto& s : t.series) known.insert(s.name);
+  for (const auto& k : c.kernels)
+    for (const auto& u : k.unequal)
+      for (const auto& s : u.series)
+        if (s != "*" && !known.empty() && !known.count(s))
+          diagnostics.push_back(
+              Diagnostic{"firmware/ports/" + k.port + "/kernel.yaml", 0, 0,
+                         fmt::format("unequal '{}' names series '{}', which no harness test "
+                                     "writes (firmware/harness/rb_tests.h)",
+                                     u.what, s)});
   if (diagnostics.size() != before)
     return make_error(ErrorKind::kUsage,
                       fmt::format("the firmware tree {} has {} problem(s)", c.firmware.string(),

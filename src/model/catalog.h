@@ -66,6 +66,14 @@ struct Contract {
   std::vector<ContractSymbols> symbols;
   std::vector<ContractConfig> config;
   bool empty() const { return symbols.empty() && config.empty(); }
+// Work one kernel does in the measured path that the others do not, or
+// leaves out where they keep it, and that the port could not equalise
+// (kernel.yaml `unequal:`): the run records it with the job, the report marks
+// the figures of `series` with it and prints `note`.
+struct UnequalWork {
+  std::string what;                 // short: "CPACR test on every switch"
+  std::vector<std::string> series;  // the series whose figures hold it; "*": every series
+  std::string note;                 // why it cannot be equalised, what it costs
 };
 
 struct KernelSpec {
@@ -90,6 +98,7 @@ struct KernelSpec {
   std::map<std::string, std::string> defects;  // CHECK -> the kernel defect it finds
   FootprintRules footprint;
   Contract contract;  // kernel.yaml `contract:`; empty: nothing checked after the build
+  std::vector<UnequalWork> unequal;  // declared unequal work, in kernel.yaml order
   // The series on which the kernel's switchable API checks cost (RB_CHECKS
   // on against off; tests/ports/checks-test.sh): api_overhead unless its
   // checks sit elsewhere (LiteOS-M: in the task switch).

@@ -265,6 +265,70 @@ void overview(Document& d, const std::vector<RunView>& runs) {
 
 // A job whose kernel ran with API checks not off (CONFIG checks= partial or
 // on; docs/kernels.md, "API checks") is marked in the headline tables.
+// The declared unequal work of the run's measured jobs (job.unequal, as the
+// run recorded each kernel's kernel.yaml), numbered by first appearance of
+// (kernel, what): `‡<n>` marks a figure that holds item n.
+struct UnequalNote {
+  std::string kernel;
+  store::UnequalRecord item;
+};
+std::vector<UnequalNote> unequal_notes(const RunView& run) {
+  std::vector<UnequalNote> out;
+  for (const JobView* j : measured_jobs(run)) {
+    if (!j->result) continue;
+    for (const auto& u : j->result->job.unequal) {
+      auto same = [&](const UnequalNote& n) {
+        return n.kernel == j->snap.kernel && n.item.what == u.what;
+      };
+      if (std::none_of(out.begin(), out.end(), same)) out.push_back({j->snap.kernel, u});
+    }
+  }
+  return out;
+}
+
+// " ‡1,3" after a figure of `series` in job `j`, "" when it holds no declared
+// unequal work.
+std::string unequal_mark(const RunView& run, const JobView& j, const std::string& series) {
+  if (!j.result || j.result->job.unequal.empty()) return "";
+  const auto notes = unequal_notes(run);
+  std::vector<std::string> marks;
+  for (size_t i = 0; i < notes.size(); ++i) {
+    if (notes[i].kernel != j.snap.kernel) continue;
+    for (const auto& u : j.result->job.unequal)
+      if (u.what == notes[i].item.what && u.affects(series)) marks.push_back(std::to_string(i + 1));
+  }
+  return marks.empty() ? "" : fmt::format(" ‡{}", fmt::join(marks, ","));
+}
+
+// The numbered notes, when the run declares any.
+void unequal_list(Document& d, const RunView& run) {
+  const auto notes = unequal_notes(run);
+  if (notes.empty()) return;
+  paragraph(d,
+            "`‡n`: the figure holds work its kernel does that the others do not, or leaves out "
+            "work they do, which its port could not equalise (the port's kernel.yaml `unequal:`, "
+            "as the run recorded it; docs/kernels.md, \"Unequal work\"):");
+  std::vector<std::string> items;
+  for (size_t i = 0; i < notes.size(); ++i) {
+    const auto& u = notes[i].item;
+    std::string series = u.series.empty() ? "no series (footprint, task layout)"
+                         : std::find(u.series.begin(), u.series.end(), "*") != u.series.end()
+                             ? "every series"
+                             : fmt::format("`{}`", fmt::join(u.series, "`, `"));
+    items.push_back(
+        fmt::format("‡{} `{}`: {} ({}). {}", i + 1, notes[i].kernel, u.what, series, u.note));
+  }
+  list(d, std::move(items));
+}
+
+// The share of a heap allocation series' calls the kernel served, beside its
+// figure (" [99.8 % served]"); "" for a series without calls=.
+std::string served(const SeriesValues& s) {
+  if (!s.calls || !s.refused || *s.calls == 0) return "";
+  return fmt::format(" [{:.1f} % served]", 100.0 * static_cast<double>(*s.calls - *s.refused) /
+                                               static_cast<double>(*s.calls));
+}
+
 bool checks_not_off(const JobView& j) {
   auto it = j.snap.conditions.find("checks");
   return it != j.snap.conditions.end() && (it->second == "partial" || it->second == "on");
@@ -321,7 +385,7 @@ void headline(Document& d, const RunView& cur) {
       return r.empty() ? "-" : "n/a";
     }
     if (!s->unjudged.empty()) return s->unjudged.rfind("unstable", 0) == 0 ? "u/s" : "n/m";
-    return f(*s);
+    return f(*s) + unequal_mark(cur, *j, h.name);
   };
 
   // One table: a row per job, a cell per headline series, then the unit.
@@ -387,7 +451,10 @@ void headline(Document& d, const RunView& cur) {
   bool seed = false;
   for (const JobView* j : jobs)
     for (const auto& h : kSeed) seed |= j->snap.find(h.phase, h.name) != nullptr;
-  if (!seed) return;
+  if (!seed) {
+    unequal_list(d, cur);
+    return;
+  }
   heading(d, 3,
           fmt::format("Seed measurements: median [{}], net (raw in parentheses)",
                       same ? unit : "ticks"));
@@ -397,7 +464,8 @@ void headline(Document& d, const RunView& cur) {
             "`n/a`: the kernel has no way to express the test (reason under Verify); `-`: not "
             "run; `(unstable)`: the bench itself moves the series, `(not a measurement)`: the "
             "bench cannot measure it (reasons under Every series): shown, never ranked or "
-            "judged.");
+            "judged; `[x % served]`: the share of the pattern's allocations the kernel served "
+            "(a refused call's time is not among the samples).");
   Table t;
   t.head = {"kernel", "job"};
   t.align = "ll";
@@ -414,13 +482,16 @@ void headline(Document& d, const RunView& cur) {
         auto m = value(sv, "median");
         if (!m) return "-";
         auto n = net(sv, "median");
-        return (n ? fmt::format("{} ({})", ticks(*n), ticks(*m)) : ticks(*m)) + unjudged_mark(sv);
+        return (n ? fmt::format("{} ({})", ticks(*n), ticks(*m)) : ticks(*m)) + served(sv) +
+               unjudged_mark(sv);
       };
-      row.push_back(s && !s->unjudged.empty() ? f(*s) : cell(j, h, f));
+      row.push_back(s && !s->unjudged.empty() ? f(*s) + unequal_mark(cur, *j, h.name)
+                                              : cell(j, h, f));
     }
     t.rows.push_back(std::move(row));
   }
   table(d, std::move(t));
+  unequal_list(d, cur);
 }
 
 // The measured reference-scheduler job (bare) on the same board, opt and
@@ -543,14 +614,17 @@ void every_series(Document& d, const RunView& cur) {
         return v ? format_value(*find_metric(m), *v) : std::string("-");
       };
       auto nm = net(s, "median");
-      std::string key = s.key();
+      std::string key = s.key() + unequal_mark(cur, *j, s.name);
       if (!s.unjudged.empty()) {
         key += unjudged_mark(s);
         reasons.insert(
             fmt::format("`{}` on board `{}`: {}", s.name, or_dash(j->snap.board), s.unjudged));
       }
+      std::string n = f("n");
+      if (s.calls && s.refused)
+        n += fmt::format(" ({} of {} calls served)", *s.calls - *s.refused, *s.calls);
       t.rows.push_back(
-          {j->snap.id, key, s.test, f("n"), f("min"), f("median"), nm ? ticks(*nm) : "-", f("p90"),
+          {j->snap.id, key, s.test, n, f("min"), f("median"), nm ? ticks(*nm) : "-", f("p90"),
            f("p99"), f("p999"), f("max"), f("avg"), f("stddev"), f("jitter"),
            s.base.empty() || !value(s, "base") ? f("base") : f("base") + " (" + s.base + ")",
            unit_label(verify::series_unit(s.name, j->snap.unit)),
@@ -558,6 +632,8 @@ void every_series(Document& d, const RunView& cur) {
     }
   }
   table(d, std::move(t));
+  if (!unequal_notes(cur).empty())
+    paragraph(d, "`‡n` after a series: the kernel's declared unequal work, listed under Headline.");
   if (!reasons.empty()) {
     paragraph(
         d,

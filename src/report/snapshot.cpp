@@ -200,6 +200,8 @@ RunSnapshot snapshot_of(const Run& run, const catalog::Catalog* today) {
       v.test = !test.empty() ? test : test_of_series(v.name);
       v.values = metric_values(s);
       v.base = s.base;
+      v.calls = s.calls;
+      v.refused = s.refused;
       job.series.push_back(std::move(v));
     }
     if (r.loads) {

@@ -62,6 +62,9 @@ struct SeriesValues {
   // "unstable on this bench: ..."); "" when it is one. Shown with this note,
   // never ranked, never held against a tolerance.
   std::string unjudged;
+  // The heap test's allocations (result.json series calls, refused): every
+  // call and those refused; absent for other series.
+  std::optional<uint64_t> calls, refused;
   // "name", or "phase/name" inside a phase.
   std::string key() const { return phase.empty() ? name : phase + "/" + name; }
 };

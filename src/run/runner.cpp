@@ -176,10 +176,12 @@ store::Toolchain toolchain_json(const build::Toolchain& t) {
 store::JobSpec job_json(const matrix::Job& j, int repeats) {
   // `repeats`: the loads this job runs (each a cold start of its image).
   const auto& k = j.kernel;
-  return store::JobSpec{j.id,    j.build_id, k.name,    k.version,
-                        k.git,   k.tag,      k.commit,  k.note,
-                        k.port,  j.board,    j.variant, model::opt_id(j.axis("opt")),
-                        repeats, j.tests,    j.samples, j.warmup};
+  store::JobSpec spec{
+      j.id,     j.build_id, k.name,    k.version, k.git,     k.tag,
+      k.commit, k.note,     k.port,    j.board,   j.variant, model::opt_id(j.axis("opt")),
+      repeats,  j.tests,    j.samples, j.warmup,  {}};
+  for (const auto& u : k.unequal) spec.unequal.push_back({u.what, u.series, u.note});
+  return spec;
 }
 
 JobStatus status_of(verify::Outcome o) {

@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cmath>
 #include <ctime>
 #include <fstream>
@@ -374,12 +375,19 @@ class Reader {
 };
 
 template <typename V>
+void fields(V& v, UnequalRecord& x) {
+  v.req("what", x.what);
+  v.opt("series", x.series, "note", x.note);
+}
+
+template <typename V>
 void fields(V& v, JobSpec& x) {
   v.opt("id", x.id, "build_id", x.build_id, "kernel", x.kernel, "kernel_version", x.kernel_version,
         "kernel_git", x.kernel_git, "kernel_tag", x.kernel_tag, "kernel_pinned_commit",
         x.kernel_pinned_commit, "kernel_note", x.kernel_note, "port", x.port, "board", x.board,
         "variant", x.variant, "opt_id", x.opt_id, "repeats", x.repeats, "tests", x.tests, "samples",
         x.samples, "warmup", x.warmup);
+  v.if_set("unequal", x.unequal);
   if constexpr (std::is_same_v<V, Reader>) {
     // Schema 1 before the axis table: opt, tick_hz and fpu_context alone.
     std::string opt;
@@ -510,6 +518,7 @@ void fields(V& v, SeriesRecord& x) {
         x.p99_ticks, "p99_ns", x.p99_ns, "p999_ticks", x.p999_ticks, "p999_ns", x.p999_ns,
         "max_ticks", x.max_ticks, "max_ns", x.max_ns, "base_ticks", x.base_ticks);
   v.if_set("median_minus_base_ticks", x.median_minus_base_ticks, "base", x.base);
+  v.if_set("calls", x.calls, "refused", x.refused);
 }
 
 template <typename V>
@@ -736,6 +745,7 @@ Status write_json(const std::filesystem::path& file, const json& j) {
   void to_json(json& j, const T& x) { \
     j = write(x);                     \
   }
+RB_TO_JSON(UnequalRecord)
 RB_TO_JSON(JobSpec)
 RB_TO_JSON(LowerBoundRecord)
 RB_TO_JSON(BoardRecord)
@@ -840,6 +850,11 @@ std::optional<double> defined(double v) {
 }
 }  // namespace
 
+bool UnequalRecord::affects(const std::string& series_name) const {
+  return std::any_of(series.begin(), series.end(),
+                     [&](const std::string& s) { return s == "*" || s == series_name; });
+}
+
 std::string BoardRecord::unjudged_reason(const std::string& series) const {
   if (auto it = not_measured.find(series); it != not_measured.end()) return it->second;
   auto it = unstable.find(series);
@@ -875,6 +890,8 @@ SeriesRecord series_record(const verify::SeriesStats& s) {
     r.median_minus_base_ticks = s.median > *s.base_ticks ? s.median - *s.base_ticks : 0;
     r.base = s.base;
   }
+  r.calls = s.calls;
+  r.refused = s.refused;
   return r;
 }
 

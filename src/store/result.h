@@ -32,6 +32,16 @@ inline constexpr int kSchemaVersion = 1;
 
 // ---- the job: what the matrix asked for --------------------------------------
 
+// One item of the kernel's declared unequal work (kernel.yaml `unequal:`), as
+// the port declared it when the run was made: reports read it from the
+// record, never from today's tree.
+struct UnequalRecord {
+  std::string what;
+  std::vector<std::string> series;  // "*": every series; empty: none
+  std::string note;
+  bool affects(const std::string& series_name) const;
+};
+
 struct JobSpec {
   std::string id, build_id;
   std::string kernel, kernel_version, kernel_git, kernel_tag, kernel_pinned_commit, kernel_note;
@@ -44,6 +54,9 @@ struct JobSpec {
   int64_t repeats = 1;
   std::vector<std::string> tests;
   int64_t samples = 0, warmup = 0;
+  // The kernel's declared unequal work; empty for a kernel that declares none
+  // and in results older than the field (docs/results.md, "job").
+  std::vector<UnequalRecord> unequal;
   // The axis' value, or "" when the job has none recorded.
   std::string axis(const std::string& key) const {
     auto it = variant.find(key);
@@ -204,6 +217,10 @@ struct SeriesRecord {
   std::optional<uint64_t> base_ticks;                      // the ruler baseline, when reported
   std::optional<uint64_t> median_minus_base_ticks;         // only with base_ticks
   std::string base;  // the ruler series base_ticks is the median of (only with base_ticks)
+  // The heap test's allocation series: every call its pattern made (warm-up
+  // included) and those the kernel refused, whose times are not among the
+  // samples; absent for other series and in older results.
+  std::optional<uint64_t> calls, refused;
 
   std::string key() const { return phase.empty() ? name : phase + "/" + name; }
   // Every number of the series by its result.json key (n, median_ticks,
@@ -374,6 +391,7 @@ struct RunSummary {
 
 // ---- serializers -------------------------------------------------------------------
 
+void to_json(nlohmann::json& j, const UnequalRecord& x);
 void to_json(nlohmann::json& j, const JobSpec& x);
 void to_json(nlohmann::json& j, const LowerBoundRecord& x);
 void to_json(nlohmann::json& j, const BoardRecord& x);

@@ -591,6 +591,7 @@ struct LogChecker::State {
         continue;
       }
       const bool is_known = f.key == "n" || f.key == "hz" || f.key == "base_ticks" ||
+                            f.key == "calls" || f.key == "refused" ||
                             std::any_of(kDerivedFields.begin(), kDerivedFields.end(),
                                         [&](const KnownField& k) { return f.key == k.key; });
       if (!is_known) {
@@ -630,6 +631,23 @@ struct LogChecker::State {
       add("malformed", Outcome::kProtocolError, line,
           fmt::format("RESULT {} names base={} but has no base_ticks", label,
                       printable(*base_name)));
+    }
+
+    // calls= and refused= (the heap test's allocations): together, refused
+    // within calls, and no more samples than calls served.
+    st.calls = get("calls");
+    st.refused = get("refused");
+    if (st.calls.has_value() != st.refused.has_value()) {
+      add("calls", Outcome::kProtocolError, line,
+          fmt::format("RESULT {} has {} without {}", label,
+                      st.calls ? "calls=" : "refused=", st.calls ? "refused=" : "calls="));
+    } else if (st.calls && *st.refused > *st.calls) {
+      add("calls", Outcome::kProtocolError, line,
+          fmt::format("RESULT {} has refused={} of calls={}", label, *st.refused, *st.calls));
+    } else if (st.calls && get("n") && *get("n") > *st.calls - *st.refused) {
+      add("calls", Outcome::kProtocolError, line,
+          fmt::format("RESULT {} has n={} timed samples of {} served calls (calls={}, refused={})",
+                      label, *get("n"), *st.calls - *st.refused, *st.calls, *st.refused));
     }
 
     OpenSeries* s = find_open(rr->name);

@@ -122,6 +122,10 @@ nlohmann::json to_json(const Report& r) {
       o["net_ticks"] = nullptr;
       o["net_ns"] = nullptr;
     }
+    if (s.calls && s.refused) {  // the heap test's allocations only
+      o["calls"] = *s.calls;
+      o["refused"] = *s.refused;
+    }
     json reported = json::object();
     for (const auto& [k, v] : s.reported) reported[u(k)] = u(v);
     o["reported"] = reported;

@@ -214,6 +214,12 @@ std::string to_text(const Report& r) {
       if (s.base_ticks)
         line(fmt::format("  {:<{}} {:>8}  baseline {} {} ({} median)", "", w, "", *s.base_ticks,
                          r.unit, s.base));
+      if (s.calls && s.refused)
+        line(fmt::format(
+            "  {:<{}} {:>8}  calls {}, refused {} (served {})", "", w, "", *s.calls, *s.refused,
+            *s.calls
+                ? fmt::format("{:.1f} %", 100.0 * double(*s.calls - *s.refused) / double(*s.calls))
+                : std::string("-")));
       if (!s.not_checked.empty()) {
         std::string k;
         for (const std::string& x : s.not_checked) k += (k.empty() ? "" : ", ") + x;

@@ -78,6 +78,10 @@ struct SeriesStats {
   // base_ticks.
   std::string base;
   bool has_raw = false;  // false: RESULT without RAW (or RAW broken)
+  // The heap test's allocations (RESULT calls=, refused=): every call the
+  // series' pattern made, warm-up included, and those the kernel refused
+  // (their times not kept). Both or neither.
+  std::optional<uint64_t> calls, refused;
 
   // Extensions.
   std::string test;          // the TEST the series belongs to (empty in V1)

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "matrix/load.h"
@@ -72,6 +73,51 @@ TEST(Catalog, KernelFactsComeFromKernelYaml) {
   EXPECT_EQ(c.kernel("liteos_m")->checks_series, "wake_latency");
   EXPECT_EQ(c.kernel("freertos")->checks_series, "api_overhead");
   EXPECT_EQ(c.kernel("nosuchkernel"), nullptr);
+}
+
+TEST(Catalog, UnequalWorkComesFromKernelYaml) {
+  const Catalog c = tree();
+  const auto* l = c.kernel("liteos_m");
+  ASSERT_NE(l, nullptr);
+  ASSERT_FALSE(l->unequal.empty());
+  EXPECT_NE(l->unequal[0].what.find("CPACR"), std::string::npos);
+  EXPECT_NE(std::find(l->unequal[0].series.begin(), l->unequal[0].series.end(), "yield"),
+            l->unequal[0].series.end());
+  EXPECT_FALSE(l->unequal[0].note.empty());
+  EXPECT_TRUE(c.kernel("freertos")->unequal.empty());
+
+  std::vector<Diagnostic> d;
+  model::KernelSpec k;
+  EXPECT_TRUE(
+      parse_kernel_yaml("unequal:\n  - {what: w, series: [yield], note: n}\n", "k.yaml", k, d));
+  ASSERT_EQ(k.unequal.size(), 1u);
+  EXPECT_EQ(k.unequal[0].series, std::vector<std::string>{"yield"});
+  // Each item needs its three keys.
+  model::KernelSpec k2;
+  EXPECT_FALSE(parse_kernel_yaml("unequal:\n  - {what: w, series: [yield]}\n", "k.yaml", k2, d));
+}
+
+TEST(Catalog, UnequalWorkNamesSeriesTheHarnessWrites) {
+  // A copy of the tree whose LiteOS-M port names a series no test writes.
+  auto tmp = make_owned_temp_dir("rtosbench-catalog-unequal");
+  ASSERT_TRUE(tmp.ok());
+  const fs::path fw = *tmp / "firmware";
+  fs::create_directories(fw / "boards");
+  fs::create_directories(fw / "ports");
+  fs::copy(kFirmware / "harness", fw / "harness", fs::copy_options::recursive);
+  for (const char* port : {"bare", "liteos_m"})
+    fs::copy(kFirmware / "ports" / port, fw / "ports" / port, fs::copy_options::recursive);
+  {
+    std::ofstream y(fw / "ports" / "liteos_m" / "kernel.yaml", std::ios::app);
+    y << "  - {what: typo, series: [no_such_series], note: n}\n";
+  }
+  std::vector<Diagnostic> d;
+  auto c = load(fw, d);
+  ASSERT_FALSE(c.ok());
+  bool found = false;
+  for (const auto& x : d) found |= x.format().find("no_such_series") != std::string::npos;
+  EXPECT_TRUE(found);
+  fs::remove_all(*tmp);
 }
 
 TEST(Catalog, BoardFactsComeFromBoardCmake) {
@@ -200,8 +246,9 @@ TEST(Catalog, TableBaselinesMatchTheEmitCalls) {
   const Catalog c = tree();
   const auto bases = c.series_baselines();
   std::regex emit(
-      R"re(rb_emit_series\("([a-z0-9_]+)",[^;]*,\s*(RB_NO_BASE|RB_BASE_LOOP1|RB_BASE_LOOP2|RB_BASE_ROUND|RB_WITH_BASE)\))re");
+      R"re(rb_emit_series(?:_calls)?\("([a-z0-9_]+)",[^;]*?,\s*(RB_NO_BASE|RB_BASE_LOOP1|RB_BASE_LOOP2|RB_BASE_ROUND|RB_WITH_BASE)\s*[,)])re");
   int seen = 0;
+  std::set<std::string> names;
   for (const auto& f : fs::directory_iterator(kFirmware / "harness" / "tests")) {
     std::ifstream in(f.path());
     std::stringstream text;
@@ -215,10 +262,13 @@ TEST(Catalog, TableBaselinesMatchTheEmitCalls) {
                                                                                    : "";
       ASSERT_TRUE(bases.count(name)) << name << " (" << f.path() << ") is not in rb_tests.h";
       EXPECT_EQ(bases.at(name), want) << name << " in " << f.path().filename();
+      names.insert(name);
       ++seen;
     }
   }
   EXPECT_GE(seen, 15);
+  // The heap test's allocations go through rb_emit_series_calls (calls=, refused=).
+  EXPECT_TRUE(names.count("heap_alloc_mixed"));
 }
 
 // A broken kernel.yaml is a diagnostic with its file, line and column.

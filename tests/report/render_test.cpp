@@ -457,6 +457,48 @@ TEST(ReportHeadline, MarksKernelsWhoseApiChecksWereNotOff) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(ReportHeadline, MarksDeclaredUnequalWorkAndTheShareOfCallsServed) {
+  auto dir = testrun::temp_dir("unequal");
+  auto spec = testrun::standard_run("20260109T000000Z-fixture", "2026-01-09T00:00:00Z");
+  auto run = load_run(testrun::write_run(dir, spec));
+  ASSERT_TRUE(run.ok());
+  std::vector<rb::report::Run> runs;
+  runs.push_back(std::move(*run));
+  std::string md = to_markdown(build_report(view_runs(runs, ReportOptions{})));
+  EXPECT_EQ(md.find("‡"), std::string::npos) << md;  // nothing declared: nothing marked
+
+  // The record, not today's tree, says what is unequal: one job's result
+  // declares two items, one of them on wake_latency alone.
+  store::JobResult* threadx = nullptr;
+  for (auto& r : runs.back().results)
+    if (r.job.kernel == "threadx") threadx = &r;
+  ASSERT_NE(threadx, nullptr);
+  threadx->job.unequal.push_back({"a test on every switch", {"wake_latency"}, "first note"});
+  threadx->job.unequal.push_back({"nothing timed", {}, "second note"});
+  store::SeriesRecord* wake = nullptr;
+  for (auto& s : threadx->series)
+    if (s.name == "wake_latency") wake = &s;
+  ASSERT_NE(wake, nullptr);
+  wake->calls = wake->n + 1;
+  wake->refused = 1;
+  md = to_markdown(build_report(view_runs(runs, ReportOptions{})));
+  // Marked in the headline's cell and in Every series, nowhere for freertos.
+  EXPECT_NE(md.find(") ‡1 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| wake_latency ‡1 |"), std::string::npos) << md;
+  EXPECT_EQ(md.find("‡2 |"), std::string::npos) << md;  // no series holds item 2
+  EXPECT_NE(md.find("‡1 `threadx`: a test on every switch (`wake_latency`). first note"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("‡2 `threadx`: nothing timed (no series (footprint, task layout)). second "
+                    "note"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find(fmt::format("{} ({} of {} calls served)", wake->n, wake->n, wake->n + 1)),
+            std::string::npos)
+      << md;
+  std::filesystem::remove_all(dir);
+}
+
 TEST(ReportReproducibility, ShowsLoadsVerdictAndMedianSpreadOnlyForRepeatedJobs) {
   auto dir = testrun::temp_dir("repro");
   auto spec = testrun::standard_run("20260105T000000Z-fixture", "2026-01-05T00:00:00Z");

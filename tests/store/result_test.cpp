@@ -256,6 +256,51 @@ TEST(JobResultJson, TheBoardsLowerBoundsAreRecorded) {
       << bad.error().message;
 }
 
+TEST(JobResultJson, TheKernelsUnequalWorkIsRecorded) {
+  JobResult r = sample();
+  r.job.unequal.push_back({"CPACR test on every switch", {"yield", "round_trip"}, "why"});
+  r.job.unequal.push_back({"own flags", {"*"}, "Zephyr's"});
+  SeriesRecord s;
+  s.name = "heap_alloc_mixed";
+  s.n = 40;
+  s.calls = 45;
+  s.refused = 2;
+  r.series.push_back(s);
+  nlohmann::json j = to_json(r);
+  ASSERT_EQ(j["job"]["unequal"].size(), 2u);
+  EXPECT_EQ(j["job"]["unequal"][0]["what"], "CPACR test on every switch");
+  EXPECT_EQ(j["job"]["unequal"][0]["series"][1], "round_trip");
+  EXPECT_EQ(j["series"][0]["calls"], 45);
+  EXPECT_EQ(j["series"][0]["refused"], 2);
+  auto back = job_result_from_json(j);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ASSERT_EQ(back->job.unequal.size(), 2u);
+  EXPECT_EQ(back->job.unequal[0].note, "why");
+  EXPECT_TRUE(back->job.unequal[0].affects("yield"));
+  EXPECT_FALSE(back->job.unequal[0].affects("heap_alloc"));
+  EXPECT_TRUE(back->job.unequal[1].affects("heap_alloc"));
+  EXPECT_EQ(back->series[0].calls, 45u);
+  EXPECT_EQ(back->series[0].refused, 2u);
+  EXPECT_EQ(to_json(*back), j);
+
+  // A result written before the fields: nothing declared, no counts, and
+  // none written back.
+  j["job"].erase("unequal");
+  j["series"][0].erase("calls");
+  j["series"][0].erase("refused");
+  auto old = job_result_from_json(j);
+  ASSERT_TRUE(old.ok()) << old.error().message;
+  EXPECT_TRUE(old->job.unequal.empty());
+  EXPECT_FALSE(old->series[0].calls.has_value());
+  EXPECT_FALSE(to_json(*old)["job"].contains("unequal"));
+
+  j["job"]["unequal"] = {{{"series", {"yield"}}}};  // no `what`
+  auto bad = job_result_from_json(j);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("job.unequal[0].what"), std::string::npos)
+      << bad.error().message;
+}
+
 TEST(JobResultJson, RejectsWhatItCannotRead) {
   nlohmann::json j = to_json(sample());
   j["status"] = "GREAT";

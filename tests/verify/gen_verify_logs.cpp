@@ -302,6 +302,25 @@ int main(int argc, char** argv) {
     b = edit(b, "RESULT,api_overhead,", ",base_ticks=" + bt, ",base_ticks=" + m);
     return edit(b, "RESULT,api_overhead,", ",base=ruler_loop2", ",base=mutex_lock_unlock").str();
   }());
+  // The heap test's allocation counts (RESULT calls=, refused=; issue 29):
+  // 40 timed samples of 45 calls, 2 refused, is valid (a golden report shows
+  // them); refused above calls, more samples than served calls, or calls
+  // without refused are protocol errors (check `calls`).
+  auto heap = [&](const std::string& counts) {
+    LogBuilder b = base;
+    const size_t at = b.find("TEST,time_slice");
+    LogBuilder add;
+    add.rec("TEST,heap");
+    add.series("heap_alloc_mixed", rb::testlog::samples(20, 40, 60, 8), rb::testlog::kHz);
+    add.entries.back().text += counts;
+    b.entries.insert(b.entries.begin() + static_cast<std::ptrdiff_t>(at), add.entries.begin(),
+                     add.entries.end());
+    return b;
+  };
+  write("heap_calls.log", heap(",calls=45,refused=2").str());
+  write("heap_calls_refused_above.log", heap(",calls=45,refused=46").str());
+  write("heap_calls_too_few.log", heap(",calls=41,refused=2").str());
+  write("heap_calls_half.log", heap(",calls=45").str());
   write("malformed_phase.log", edit(base, "PHASE,busy,", ",task=", ",tsk=").str());
   {
     // round_trip against its own ruler series, ruler_round, and its pairing

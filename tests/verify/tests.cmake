@@ -16,7 +16,8 @@ set(RB_VERIFY_GOLDEN
     "generated/valid_v2.log=valid_v2"
     "generated/valid_v2_instructions.log=valid_v2_instructions"
     "generated/result_mismatch.log=result_mismatch"
-    "generated/baseline_named.log=baseline_named")
+    "generated/baseline_named.log=baseline_named"
+    "generated/heap_calls.log=heap_calls")
 
 # `cmake --build BUILD --target regen_verify_data` rewrites the generated
 # logs and the golden reports after an intended change.

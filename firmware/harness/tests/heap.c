@@ -15,7 +15,10 @@
  * allocates 8..256 bytes into it. Blocks so live for a random number of steps
  * (geometric lifetimes) and up to RB_HEAP_SLOTS x 256 = 8 KiB are live at
  * once, half the arena: a sane allocator never fails. A failed allocation is
- * data, counted per round (heap_alloc_ok_permille below), its time not kept. The phase runs rounds
+ * data, counted per round (heap_alloc_ok_permille below), its time not kept;
+ * the RESULTs of heap_alloc and heap_alloc_mixed carry calls= (every
+ * allocation the pattern made, warm-up included) and refused= (those that
+ * returned no block), so a figure is read beside its success rate. The phase runs rounds
  * of RB_HEAP_ROUND_STEPS steps until both series have warm-up + samples calls (at most
  * RB_HEAP_MAX_ROUNDS rounds): heap_alloc_mixed, heap_free_mixed (time per call); and per round,
  * from the port's heap_stats after the round (sample 0: before the first round), bytes and
@@ -119,13 +122,14 @@ static void rb_heap_seed(const struct rb_test* t, uint32_t* leak_pass) {
   const uint32_t w = t->warmup;
   struct rb_stamp fs = {0, 0, RBP_OK};
   struct rb_stamp_ptr as = {0, 0, 0};
-  uint32_t kept = 0;
+  uint32_t kept = 0, refused = 0;
   const uint32_t before = rb_heap_free_now();
   for (uint32_t i = 0; i < w + n; i++) {
     const uint32_t size = 8u << (i % 3u);
     uint32_t da = rb_window1_alloc(size, rbp_port.heap_alloc, &as);
     if (as.ptr == 0) {
       rb_heap_checked++; /* an allocation the empty arena refuses: unsound */
+      refused++;
       continue;
     }
     struct rb_heap_block* b = &rb_heap_live[0];
@@ -144,7 +148,7 @@ static void rb_heap_seed(const struct rb_test* t, uint32_t* leak_pass) {
   rb_check(fs.rc, "heap: heap_free");
   const uint32_t after = rb_heap_free_now();
   *leak_pass += (after == before) ? 1u : 0u;
-  rb_emit_series("heap_alloc", rb_buf_a, kept, RB_COUNTER_HZ, RB_BASE_LOOP1);
+  rb_emit_series_calls("heap_alloc", rb_buf_a, kept, RB_COUNTER_HZ, RB_BASE_LOOP1, w + n, refused);
   rb_emit_series("heap_free", rb_buf_b, kept, RB_COUNTER_HZ, RB_BASE_LOOP1);
 }
 
@@ -165,7 +169,7 @@ static void rb_heap_mixed(const struct rb_test* t, uint32_t* leak_pass) {
   struct rb_stamp fs = {0, 0, RBP_OK};
   struct rb_stamp_ptr as = {0, 0, 0};
   uint8_t placed[RB_HEAP_SLOTS];
-  uint32_t allocs = 0, frees = 0, serial = 0;
+  uint32_t allocs = 0, frees = 0, serial = 0, calls = 0, refused = 0;
   int largest_known = 1;
   rb_heap_rng = RB_HEAP_SEED;
   const uint32_t before = rb_heap_free_now();
@@ -205,6 +209,8 @@ static void rb_heap_mixed(const struct rb_test* t, uint32_t* leak_pass) {
       allocs++;
     }
     rounds++;
+    calls += tried;
+    refused += failed;
     rb_heap_round_ok[rounds] =
         tried == 0u ? 1000u : (uint32_t)rb_muldiv(tried - failed, 1000u, tried);
     rb_heap_round_stats(rounds, &largest_known);
@@ -226,7 +232,8 @@ static void rb_heap_mixed(const struct rb_test* t, uint32_t* leak_pass) {
 
   const uint32_t na = allocs > w ? (allocs - w < n ? allocs - w : n) : 0u;
   const uint32_t nf = frees > w ? (frees - w < n ? frees - w : n) : 0u;
-  rb_emit_series("heap_alloc_mixed", rb_buf_a, na, RB_COUNTER_HZ, RB_BASE_LOOP1);
+  rb_emit_series_calls("heap_alloc_mixed", rb_buf_a, na, RB_COUNTER_HZ, RB_BASE_LOOP1, calls,
+                       refused);
   rb_emit_series("heap_free_mixed", rb_buf_b, nf, RB_COUNTER_HZ, RB_BASE_LOOP1);
 
   const uint32_t m = rounds + 1u;

@@ -37,8 +37,11 @@
 
 /* ---- application overrides (what an mbed_app.json would say) ----------- */
 /* Changed: no RTX timer thread (OS_TIMER_THREAD_STACK_SIZE 0; rtx_lib.c
- * then creates none): nothing uses osTimer, and the task layout is the
- * harness' six tasks plus the kernel's idle on every kernel. */
+ * then creates none): nothing uses osTimer. Mbed's tasks are so the
+ * harness' six and RTX's idle, as on ChibiOS, RT-Thread and NuttX, while
+ * FreeRTOS, ThreadX, uC/OS-III, TencentOS and LiteOS-M keep a (blocked)
+ * timer task and Zephyr its system work queue: declared in kernel.yaml
+ * (`unequal:`, docs/kernels.md "Unequal work"). */
 #define MBED_CONF_APP_TIMER_THREAD_STACK_SIZE 0
 
 /* ---- platform (platform/mbed_lib.json) --------------------------------- */

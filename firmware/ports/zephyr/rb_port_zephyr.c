@@ -32,8 +32,11 @@
  * SysTick driver holds the tick off until the next timeout. */
 #include <zephyr/irq.h>
 #include <zephyr/kernel.h>
+#include <zephyr/sys/sys_heap.h>
 
+/* sys_heap's private chunk accessors (lib/os/heap.h, app/CMakeLists.txt). */
 #include "cm4_regs.h"
+#include "heap.h"
 #include "rb_board_hw.h"
 #include "rb_port.h"
 
@@ -308,9 +311,15 @@ static const char rb_port_lookup[] = RB_PORT_LOOKUP;
  * size class, merged on free) behind the k_heap's spinlock; the buffer also
  * holds the heap's own header and bucket array. k_heap_alloc aligns only to
  * sizeof(void*) (4: a small heap's chunk header is 4 bytes), so the port
- * asks for 8 through k_heap_aligned_alloc. K_NO_WAIT: no waiting. Free bytes:
- * sys_heap_runtime_stats_get (CONFIG_SYS_HEAP_RUNTIME_STATS, chunks with
- * their headers). Largest: Zephyr has no call for it; the port probes the
+ * asks for 8 through k_heap_aligned_alloc (declared unequal work,
+ * kernel.yaml). K_NO_WAIT: no waiting. Free bytes: the free chunks' bytes,
+ * headers included (what sys_heap_runtime_stats_get would count), by a walk
+ * over the chunks with sys_heap's own accessors (lib/os/heap.h, as
+ * heap-validate.c's get_alloc_info walks them: the free chunks the free
+ * lists hold, a big heap's one-unit solo headers left out, as the runtime
+ * statistics count them) under the k_heap's lock, outside any window:
+ * CONFIG_SYS_HEAP_RUNTIME_STATS is off, so the timed calls keep no counts
+ * (app/prj.conf). Largest: Zephyr has no call for it; the port probes the
  * largest request k_heap_alloc serves, by bisection with k_heap_alloc /
  * k_heap_free (free merges the chunk back), outside any window. */
 K_HEAP_DEFINE(rb_zep_heap, RB_HEAP_BYTES);
@@ -333,13 +342,22 @@ static void rb_zep_heap_release(void* block) {
   k_heap_free(&rb_zep_heap, block);
 }
 
-static int rb_zep_heap_stats(struct rbp_heap_stats* s) {
-  struct sys_memory_stats st;
-  if (sys_heap_runtime_stats_get(&rb_zep_heap.heap, &st) != 0) {
-    return RBP_ERR;
+static uint32_t rb_zep_heap_free_bytes(void) {
+  k_spinlock_key_t key = k_spin_lock(&rb_zep_heap.lock);
+  struct z_heap* h = rb_zep_heap.heap.heap;
+  uint32_t free_bytes = 0;
+  for (chunkid_t c = right_chunk(h, 0); c < h->end_chunk; c = right_chunk(h, c)) {
+    if (!chunk_used(h, c) && !solo_free_header(h, c)) {
+      free_bytes += (uint32_t)chunksz_to_bytes(h, chunk_size(h, c));
+    }
   }
+  k_spin_unlock(&rb_zep_heap.lock, key);
+  return free_bytes;
+}
+
+static int rb_zep_heap_stats(struct rbp_heap_stats* s) {
   s->arena_bytes = RB_HEAP_BYTES;
-  s->free_bytes = (uint32_t)st.free_bytes;
+  s->free_bytes = rb_zep_heap_free_bytes();
   s->largest_free =
       rbp_largest_request(s->free_bytes, rb_zep_heap_probe_alloc, rb_zep_heap_release);
   return RBP_OK;
