@@ -66,6 +66,8 @@ struct Contract {
   std::vector<ContractSymbols> symbols;
   std::vector<ContractConfig> config;
   bool empty() const { return symbols.empty() && config.empty(); }
+};
+
 // Work one kernel does in the measured path that the others do not, or
 // leaves out where they keep it, and that the port could not equalise
 // (kernel.yaml `unequal:`): the run records it with the job, the report marks
