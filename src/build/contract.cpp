@@ -13,18 +13,11 @@
 #include <sstream>
 
 #include "util/atomic_write.h"
+#include "util/posix_file.h"
 
 namespace rb::build {
 
 namespace {
-
-std::optional<std::string> slurp(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::string trim(std::string s) {
   const auto first = s.find_first_not_of(" \t\r\n");
@@ -107,7 +100,8 @@ std::map<std::string, std::string> parse_kconfig(const std::string& text) {
     line = trim(line);
     if (line.rfind("# CONFIG_", 0) == 0 && line.size() > 13 &&
         line.compare(line.size() - 11, 11, " is not set") == 0) {
-      out[line.substr(2, line.size() - 13)] = "n";
+      // (insert_or_assign: GCC 12 warns -Wrestrict, falsely, on operator= of "n")
+      out.insert_or_assign(line.substr(2, line.size() - 13), std::string(1, 'n'));
       continue;
     }
     if (line.rfind("CONFIG_", 0) != 0) continue;
@@ -283,7 +277,7 @@ void add_file(ContractSummary& s, const std::string& file) {
 int check_header(ProcessRunner& runner, const model::ContractConfig& rule, size_t index,
                  const ContractInputs& in, ContractCheck& out) {
   const auto commands_file = in.build_dir / "compile_commands.json";
-  auto text = slurp(commands_file);
+  auto text = read_whole_file(commands_file);
   if (!text) {
     out.drifts.push_back(
         fmt::format("{}: no compile_commands.json in the build directory to "
@@ -383,7 +377,7 @@ Result<ContractCheck> check_contract(ProcessRunner& runner, const model::Contrac
       out.summary.config += check_header(runner, rule, i, in, out);
       continue;
     }
-    auto text = slurp(in.build_dir / rule.file);
+    auto text = read_whole_file(in.build_dir / rule.file);
     if (!text) {
       out.drifts.push_back(
           fmt::format("{}: the build wrote no such file (the contract reads it)", rule.file));

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "model/axes.h"
+#include "util/posix_file.h"
 
 namespace rb::model {
 
@@ -32,14 +33,6 @@ namespace rb::catalog {
 using nlohmann::json;
 
 namespace {
-
-std::optional<std::string> slurp(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::string str(const json& v) {
   if (v.is_string()) return v.get<std::string>();
@@ -327,7 +320,7 @@ Result<Catalog> load(const std::filesystem::path& firmware_in,
     model::KernelSpec k;
     k.name = k.port = name;
     k.version = "n/a";
-    if (auto text = slurp(e.path() / "kernel.yaml"))
+    if (auto text = read_whole_file(e.path() / "kernel.yaml"))
       parse_kernel_yaml(*text, "firmware/ports/" + name + "/kernel.yaml", k, diagnostics);
     c.kernels.push_back(std::move(k));
   }

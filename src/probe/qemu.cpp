@@ -41,10 +41,7 @@ void append_log(const std::filesystem::path& log, const std::string& text) {
 }
 
 std::string read_file(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return read_whole_file(p).value_or("");
 }
 
 class QemuSession final : public TargetSession {

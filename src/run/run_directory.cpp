@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "util/atomic_write.h"
+#include "util/posix_file.h"
 #include "util/url.h"
 
 namespace rb::run {
@@ -15,11 +16,9 @@ namespace rb::run {
 namespace {
 
 Result<std::string> slurp(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return make_error(ErrorKind::kCannotRead, fmt::format("cannot read {}", p.string()));
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  auto text = read_whole_file(p);
+  if (!text) return make_error(ErrorKind::kCannotRead, fmt::format("cannot read {}", p.string()));
+  return *text;
 }
 
 int highest_numbered(const std::filesystem::path& dir, const std::string& prefix) {

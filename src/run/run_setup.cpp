@@ -22,10 +22,7 @@ namespace {
 using nlohmann::json;
 
 std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return read_whole_file(p).value_or("");
 }
 
 bool readable(const std::filesystem::path& p) {

@@ -47,6 +47,10 @@ class InputFile {
 Result<std::filesystem::path> regular_file_inside(const std::filesystem::path& root,
                                                   const std::filesystem::path& rel);
 
+// The whole file at `path`, bytes as they are; nullopt when it cannot be
+// opened or read (the callers say what was missing).
+std::optional<std::string> read_whole_file(const std::filesystem::path& path);
+
 // Appends `text` to the file at `path` (created, mode 0644, when missing),
 // never through a symbolic link (O_NOFOLLOW): a run's logs stay inside its
 // directory. Error kCannotWrite names the path and the reason.

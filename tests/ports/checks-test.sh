@@ -26,12 +26,7 @@ extra=()
 if [[ $port != bare ]]; then # bare: no kernel source (ENV_VAR is "-")
   version=$(kernel_fact "$port" .version)
   [[ -n $version && $version != n/a ]] || fail "firmware/ports/$port/kernel.yaml pins no version"
-  src=${!env_var:-}
-  if [[ -z $src ]]; then
-    echo "SKIPPED: source for $port not found: set $env_var to a checkout of the kernel"
-    exit 77
-  fi
-  [[ -d $src ]] || fail "$env_var='$src' is not a directory"
+  port_source "$port" "$env_var"
   extra+=("-DRB_KERNEL_SOURCE=$src" "-DRB_KERNEL_VERSION=$version")
   port_extra_sources "$port"
 fi

@@ -50,6 +50,18 @@ board_pins() {
 # directory read from RTOSBENCH_KERNEL_<PORT>_<EXTRA> (`rtosbench kernels env`
 # sets it from the kernel cache). An unset variable ends the test as SKIPPED
 # (exit 77) with its reason.
+# port_source PORT ENV_VAR: sets `src` to the kernel checkout that ENV_VAR
+# names (rtosbench kernels env), or skips the test (77) saying how to get it.
+port_source() {
+  src=${!2:-}
+  if [[ -z $src ]]; then
+    echo "SKIPPED: source for $1 not found: set $2 to a checkout of the kernel" \
+      "(docs/kernels.md lists each kernel's upstream URL and tag)"
+    exit 77
+  fi
+  [[ -d $src ]] || fail "$2='$src' is not a directory"
+}
+
 port_extra_sources() {
   local port=$1 x var dir
   for x in $(kernel_fact "$port" '.extra_sources[].name'); do

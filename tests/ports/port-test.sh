@@ -43,13 +43,7 @@ version=$(kernel_fact "$port" .version)
 [[ -n $version && $version != n/a ]] || fail "firmware/ports/$port/kernel.yaml pins no version"
 defect=$(kernel_fact "$port" '.defects | keys | join(" ")')
 
-src=${!env_var:-}
-if [[ -z $src ]]; then
-  echo "SKIPPED: source for $port not found: set $env_var to a checkout of the kernel" \
-    "(docs/kernels.md lists each kernel's upstream URL and tag)"
-  exit 77
-fi
-[[ -d $src ]] || fail "$env_var='$src' is not a directory"
+port_source "$port" "$env_var"
 
 # The pin's extra sources (uC/OS-III's uC-CPU and uC-LIB, Zephyr's modules).
 extra=()

@@ -39,13 +39,7 @@ checkouts=()
 ref_args=() other_args=()
 if [[ $env_var != - ]]; then
   version=$(kernel_fact "$port" .version)
-  src=${!env_var:-}
-  if [[ -z $src ]]; then
-    echo "SKIPPED: source for $port not found: set $env_var to a checkout of the kernel" \
-      "(docs/kernels.md lists each kernel's upstream URL and tag)"
-    exit 77
-  fi
-  [[ -d $src ]] || fail "$env_var='$src' is not a directory"
+  port_source "$port" "$env_var"
   extra=()
   port_extra_sources "$port"
   ln -s "$src" "$repro/links/kernel"
