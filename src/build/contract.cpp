@@ -3,8 +3,10 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 #include <fnmatch.h>
+#include <wordexp.h>
 
 #include <algorithm>
+#include <boost/algorithm/string/trim.hpp>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
@@ -18,13 +20,6 @@
 namespace rb::build {
 
 namespace {
-
-std::string trim(std::string s) {
-  const auto first = s.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) return "";
-  const auto last = s.find_last_not_of(" \t\r\n");
-  return s.substr(first, last - first + 1);
-}
 
 // "(when checks=off)" for a rule with a condition, "" without.
 std::string when_text(const model::When& when) {
@@ -97,7 +92,7 @@ std::map<std::string, std::string> parse_kconfig(const std::string& text) {
   std::istringstream in(text);
   std::string line;
   while (std::getline(in, line)) {
-    line = trim(line);
+    boost::algorithm::trim(line);
     if (line.rfind("# CONFIG_", 0) == 0 && line.size() > 13 &&
         line.compare(line.size() - 11, 11, " is not set") == 0) {
       // (insert_or_assign: GCC 12 warns -Wrestrict, falsely, on operator= of "n")
@@ -184,7 +179,7 @@ std::map<std::string, std::string> parse_header_probe(const std::string& preproc
     const auto close = line.find('"', kProbeMark.size());
     if (close == std::string::npos) continue;
     const std::string name = line.substr(kProbeMark.size(), close - kProbeMark.size());
-    const std::string value = trim(line.substr(close + 1));
+    const std::string value = boost::algorithm::trim_copy(line.substr(close + 1));
     if (value == kUndefined) continue;
     out[name] = value;
   }
@@ -208,42 +203,14 @@ std::string included_header(const std::string& preprocessed, const std::string& 
   return "";
 }
 
+// compile_commands.json's `command` is a shell command line: the C library's
+// own shell-word splitter reads it, with command substitution refused.
 std::vector<std::string> split_command(const std::string& command) {
   std::vector<std::string> out;
-  std::string word;
-  bool in_word = false;
-  char quote = 0;
-  for (size_t i = 0; i < command.size(); ++i) {
-    const char c = command[i];
-    if (quote == '\'') {
-      if (c == '\'')
-        quote = 0;
-      else
-        word += c;
-    } else if (quote == '"') {
-      if (c == '"')
-        quote = 0;
-      else if (c == '\\' && i + 1 < command.size() &&
-               std::string_view("\"\\$`").find(command[i + 1]) != std::string_view::npos)
-        word += command[++i];
-      else
-        word += c;
-    } else if (c == '\'' || c == '"') {
-      quote = c;
-      in_word = true;
-    } else if (c == '\\' && i + 1 < command.size()) {
-      word += command[++i];
-      in_word = true;
-    } else if (std::isspace(static_cast<unsigned char>(c))) {
-      if (in_word) out.push_back(word);
-      word.clear();
-      in_word = false;
-    } else {
-      word += c;
-      in_word = true;
-    }
-  }
-  if (in_word) out.push_back(word);
+  wordexp_t w{};
+  if (::wordexp(command.c_str(), &w, WRDE_NOCMD | WRDE_UNDEF) == 0)
+    out.assign(w.we_wordv, w.we_wordv + w.we_wordc);
+  ::wordfree(&w);
   return out;
 }
 
@@ -389,9 +356,20 @@ Result<ContractCheck> check_contract(ProcessRunner& runner, const model::Contrac
   return out;
 }
 
+namespace {
+constexpr std::string_view kDriftText = " drift(s) from the image contract (kernel.yaml): ";
+}
+
 std::string drift_message(const std::vector<std::string>& drifts) {
-  return fmt::format("{} drift(s) from the image contract (kernel.yaml): {}", drifts.size(),
-                     fmt::join(drifts, "; "));
+  return fmt::format("{}{}{}", drifts.size(), kDriftText, fmt::join(drifts, "; "));
+}
+
+Error contract_error(const std::vector<std::string>& drifts) {
+  return make_error(ErrorKind::kUnavailable, drift_message(drifts));
+}
+
+bool is_contract_error(const Error& e) {
+  return e.kind == ErrorKind::kUnavailable && e.message.find(kDriftText) != std::string::npos;
 }
 
 }  // namespace rb::build

@@ -87,4 +87,9 @@ Result<ContractCheck> check_contract(ProcessRunner& runner, const model::Contrac
 // "3 drift(s) from the image contract (kernel.yaml): a; b; c".
 std::string drift_message(const std::vector<std::string>& drifts);
 
+// The build error of an image that breaks its contract (kind kUnavailable,
+// the drift message), and whether an error is one.
+Error contract_error(const std::vector<std::string>& drifts);
+bool is_contract_error(const Error& e);
+
 }  // namespace rb::build

@@ -70,6 +70,10 @@ bool variant_not_built(const Error& e) {
   return e.kind == ErrorKind::kUnavailable && e.message.rfind(kNotBuiltError, 0) == 0;
 }
 
+bool rebuild_cannot_help(const Error& e) {
+  return variant_not_built(e) || is_contract_error(e);
+}
+
 std::string error_excerpt(const std::string& output) {
   std::istringstream in(output);
   std::string line;
@@ -259,7 +263,7 @@ Result<std::optional<ContractSummary>> check_image_contract(
   if (!check->drifts.empty()) {
     log_line(req.log, fmt::format("image contract: {} drift(s):", check->drifts.size()));
     for (const auto& d : check->drifts) log_line(req.log, "  drift: " + d);
-    return Error{drift_message(check->drifts)};
+    return contract_error(check->drifts);
   }
   const auto& s = check->summary;
   log_line(req.log, fmt::format("image contract kept: {} symbol rule(s), {} configuration "
@@ -271,66 +275,51 @@ Result<std::optional<ContractSummary>> check_image_contract(
 CmakeBuilder::CmakeBuilder(ProcessRunner& runner, std::filesystem::path cache_dir)
     : runner_(runner), cache_dir_(std::move(cache_dir)) {}
 
-Result<BuildOutput> CmakeBuilder::build(const BuildRequest& req) {
-  auto manifest = input_manifest(req);
-  if (!manifest.ok()) return manifest.error();
-  BuildOutput out;
-  out.key = sha256_hex(*manifest);
-  out.nonce = out.key.substr(0, 8);
-  out.cacheable = !req.kernel.identity().empty();
-  out.defines = job_defines(req);
-  out.defines["RB_NONCE"] = out.nonce;
-  out.dir = cache_dir_ / out.key;
-  std::filesystem::path bdir = out.dir / "build";
-  out.elf = bdir / "rtosbench-fw.elf";
-  out.map = bdir / "rtosbench-fw.map";
-  out.bin = bdir / "rtosbench-fw.bin";
-  out.size_json = bdir / "size.json";
+namespace {
 
-  std::error_code ec;
-  std::filesystem::create_directories(out.dir, ec);
-  if (ec)
-    return Error{
-        fmt::format("cannot create build cache entry {}: {}", out.dir.string(), ec.message())};
-  EntryLock lock(out.dir / "lock");
-
-  const std::filesystem::path record = out.dir / "build.json";
-  if (out.cacheable && std::filesystem::exists(record)) {
-    std::ifstream in(record);
-    try {
-      auto prior = build_output_from_json(nlohmann::json::parse(in));
-      if (prior.ok() && std::filesystem::exists(out.elf) && std::filesystem::exists(out.map)) {
-        auto elf_sha = sha256_file(out.elf);
-        if (elf_sha.ok() && *elf_sha == prior->elf_sha256) {
-          BuildOutput hit = *prior;
-          hit.cached = true;
-          hit.dir = out.dir;
-          hit.elf = out.elf;
-          hit.map = out.map;
-          hit.bin = out.bin;
-          hit.size_json = out.size_json;
-          if (hit.bin_sha256.empty()) {
-            auto bs = sha256_file(out.bin);
-            if (bs.ok()) hit.bin_sha256 = *bs;
-          }
-          log_line(req.log, fmt::format("build cache hit: {} (built {}, elf sha256 {})", out.key,
-                                        hit.built_at, hit.elf_sha256));
-          auto kept = check_image_contract(runner_, req, hit.elf, bdir);
-          if (!kept.ok()) return kept.error();
-          hit.contract = *kept;
-          return hit;
-        }
-        log_line(req.log,
-                 "build cache entry " + out.key + " does not match its record; rebuilding");
-      }
-    } catch (const std::exception&) {
-      log_line(req.log, "build cache record " + record.string() + " unreadable; rebuilding");
+// The cache entry's image when its record matches what is on disk (its
+// contract checked again), nullopt when it must be built.
+std::optional<Result<BuildOutput>> cached_image(ProcessRunner& runner, const BuildRequest& req,
+                                                const BuildOutput& out,
+                                                const std::filesystem::path& record) {
+  if (!out.cacheable || !std::filesystem::exists(record)) return std::nullopt;
+  std::ifstream in(record);
+  try {
+    auto prior = build_output_from_json(nlohmann::json::parse(in));
+    if (!prior.ok() || !std::filesystem::exists(out.elf) || !std::filesystem::exists(out.map))
+      return std::nullopt;
+    auto elf_sha = sha256_file(out.elf);
+    if (!elf_sha.ok() || *elf_sha != prior->elf_sha256) {
+      log_line(req.log, "build cache entry " + out.key + " does not match its record; rebuilding");
+      return std::nullopt;
     }
+    BuildOutput hit = *prior;
+    hit.cached = true;
+    hit.dir = out.dir;
+    hit.elf = out.elf;
+    hit.map = out.map;
+    hit.bin = out.bin;
+    hit.size_json = out.size_json;
+    if (hit.bin_sha256.empty()) {
+      if (auto bs = sha256_file(out.bin); bs.ok()) hit.bin_sha256 = *bs;
+    }
+    log_line(req.log, fmt::format("build cache hit: {} (built {}, elf sha256 {})", out.key,
+                                  hit.built_at, hit.elf_sha256));
+    auto kept = check_image_contract(runner, req, hit.elf, out.dir / "build");
+    if (!kept.ok()) return Result<BuildOutput>(kept.error());
+    hit.contract = *kept;
+    return Result<BuildOutput>(hit);
+  } catch (const std::exception&) {
+    log_line(req.log, "build cache record " + record.string() + " unreadable; rebuilding");
+    return std::nullopt;
   }
-  std::filesystem::remove(record, ec);
-  if (auto s = write_file_atomic(out.dir / "inputs.txt", *manifest); !s.ok()) return s.error();
+}
 
-  auto start = std::chrono::steady_clock::now();
+// cmake configure, then ninja, within the request's timeout.
+Status configure_and_compile(ProcessRunner& runner, const BuildRequest& req,
+                             const BuildOutput& out) {
+  const std::filesystem::path bdir = out.dir / "build";
+  const auto start = std::chrono::steady_clock::now();
   auto remaining = [&]() {
     auto used = std::chrono::duration_cast<std::chrono::milliseconds>(
         std::chrono::steady_clock::now() - start);
@@ -351,7 +340,7 @@ Result<BuildOutput> CmakeBuilder::build(const BuildRequest& req) {
   configure.log = req.log;
   configure.timeout = remaining();
   log_line(req.log, fmt::format("build key {}\n$ {}", out.key, fmt::join(configure.argv, " ")));
-  auto c = runner_.run(configure);
+  auto c = runner.run(configure);
   if (!c.ok()) {
     const std::string excerpt = error_excerpt(c.output);
     if (auto at = excerpt.find(kNotBuilt); at != std::string::npos) {
@@ -373,12 +362,15 @@ Result<BuildOutput> CmakeBuilder::build(const BuildRequest& req) {
   compile.log = req.log;
   compile.timeout = remaining();
   log_line(req.log, fmt::format("$ {}", fmt::join(compile.argv, " ")));
-  auto b = runner_.run(compile);
-  if (!b.ok()) {
+  auto b = runner.run(compile);
+  if (!b.ok())
     return Error{
         fmt::format("firmware build failed ({}): {}", b.describe(), error_excerpt(b.output))};
-  }
-  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return {};
+}
+
+// The built files' footprint and hashes.
+Status record_outputs(BuildOutput& out) {
   for (const auto& p : {out.elf, out.map, out.bin, out.size_json}) {
     if (!std::filesystem::exists(p))
       return Error{fmt::format("the firmware build wrote no {}", p.string())};
@@ -386,16 +378,51 @@ Result<BuildOutput> CmakeBuilder::build(const BuildRequest& req) {
   auto fp = read_size_json(out.size_json);
   if (!fp.ok()) return fp.error();
   out.footprint = *fp;
-  auto es = sha256_file(out.elf);
-  if (!es.ok()) return es.error();
-  auto ms = sha256_file(out.map);
-  if (!ms.ok()) return ms.error();
-  out.elf_sha256 = *es;
-  out.map_sha256 = *ms;
-  auto bs = sha256_file(out.bin);
-  if (!bs.ok()) return bs.error();
-  out.bin_sha256 = *bs;
+  for (auto [file, sha] :
+       {std::pair{&out.elf, &out.elf_sha256}, std::pair{&out.map, &out.map_sha256},
+        std::pair{&out.bin, &out.bin_sha256}}) {
+    auto h = sha256_file(*file);
+    if (!h.ok()) return h.error();
+    *sha = *h;
+  }
   out.built_at = utc_now();
+  return {};
+}
+
+}  // namespace
+
+Result<BuildOutput> CmakeBuilder::build(const BuildRequest& req) {
+  auto manifest = input_manifest(req);
+  if (!manifest.ok()) return manifest.error();
+  BuildOutput out;
+  out.key = sha256_hex(*manifest);
+  out.nonce = out.key.substr(0, 8);
+  out.cacheable = !req.kernel.identity().empty();
+  out.defines = job_defines(req);
+  out.defines["RB_NONCE"] = out.nonce;
+  out.dir = cache_dir_ / out.key;
+  const std::filesystem::path bdir = out.dir / "build";
+  out.elf = bdir / "rtosbench-fw.elf";
+  out.map = bdir / "rtosbench-fw.map";
+  out.bin = bdir / "rtosbench-fw.bin";
+  out.size_json = bdir / "size.json";
+
+  std::error_code ec;
+  std::filesystem::create_directories(out.dir, ec);
+  if (ec)
+    return Error{
+        fmt::format("cannot create build cache entry {}: {}", out.dir.string(), ec.message())};
+  EntryLock lock(out.dir / "lock");
+
+  const std::filesystem::path record = out.dir / "build.json";
+  if (auto hit = cached_image(runner_, req, out, record)) return *hit;
+  std::filesystem::remove(record, ec);
+  if (auto s = write_file_atomic(out.dir / "inputs.txt", *manifest); !s.ok()) return s.error();
+
+  const auto start = std::chrono::steady_clock::now();
+  if (auto s = configure_and_compile(runner_, req, out); !s.ok()) return s.error();
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (auto s = record_outputs(out); !s.ok()) return s.error();
   // The record is written only for an image that keeps its contract.
   auto kept = check_image_contract(runner_, req, out.elf, bdir);
   if (!kept.ok()) return kept.error();

@@ -71,6 +71,11 @@ std::string error_excerpt(const std::string& output);
 // BUILD_ERROR, and never retried.
 bool variant_not_built(const Error& e);
 
+// Whether building again gives the same failure: a variant the port does not
+// build, or an image that breaks its contract (the same inputs make the same
+// image). Such a build is not retried.
+bool rebuild_cannot_help(const Error& e);
+
 // Build cache directory: $RTOSBENCH_BUILD_CACHE, else
 // $XDG_CACHE_HOME/rtosbench/builds, else ~/.cache/rtosbench/builds.
 std::filesystem::path default_build_cache_dir();

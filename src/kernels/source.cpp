@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <boost/algorithm/string/trim.hpp>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -14,12 +15,9 @@
 
 namespace rb::kernels {
 
-namespace {
+using boost::algorithm::trim_right_copy;
 
-std::string trim(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
-  return s;
-}
+namespace {
 
 std::string sanitize(const std::string& s) {
   std::string out;
@@ -200,7 +198,7 @@ Result<std::optional<Checkout>> find_checkout(const std::filesystem::path& sourc
         return make_error(ErrorKind::kUnavailable,
                           fmt::format("{} is not a `gitdir: PATH` file", dot_git.string()));
       }
-      std::filesystem::path git_dir = trim(line.substr(8));
+      std::filesystem::path git_dir = trim_right_copy(line.substr(8));
       if (git_dir.is_relative()) git_dir = top / git_dir;
       return std::optional<Checkout>{Checkout{git_dir.lexically_normal(), top, dir}};
     }
@@ -218,7 +216,7 @@ std::vector<std::filesystem::path> Checkout::config_files() const {
   if (std::ifstream in(git_dir / "commondir"); in) {
     std::string line;
     std::getline(in, line);
-    std::filesystem::path common = trim(line);
+    std::filesystem::path common = trim_right_copy(line);
     if (!common.empty())
       dirs.push_back((common.is_relative() ? git_dir / common : common).lexically_normal());
   }
@@ -382,14 +380,14 @@ std::string SourceResolver::find_pin_commit(const RepoPin& pin, const ResolvedRe
   const std::vector<std::string> rev_parse = {"rev-parse", "--verify", "--quiet",
                                               "--end-of-options", pin.tag + "^{commit}"};
   auto tagc = git_in(r.path, rev_parse, log);
-  std::string pin_commit = tagc.ok() ? trim(tagc.output) : "";
+  std::string pin_commit = tagc.ok() ? trim_right_copy(tagc.output) : "";
   if (pin_commit.empty() && !pin.url.empty() && r.origin == "cache" && options_.fetch) {
     // A shallow clone of another tag: fetch just this one.
     auto f =
         git_in(r.path, {"fetch", "--quiet", "--depth", "1", "--", "origin", "tag", pin.tag}, log);
     if (f.ok()) {
       tagc = git_in(r.path, rev_parse, log);
-      pin_commit = tagc.ok() ? trim(tagc.output) : "";
+      pin_commit = tagc.ok() ? trim_right_copy(tagc.output) : "";
     }
   }
   return pin_commit;
@@ -424,7 +422,7 @@ Status SourceResolver::move_cache_to_pin(const RepoPin& pin, const std::string& 
                     dir, r.commit.substr(0, 12), pin.commit));
   }
   auto now = git_in(dir, {"rev-parse", "--verify", "HEAD"}, log);
-  r.commit = now.ok() ? trim(now.output) : r.commit;
+  r.commit = now.ok() ? trim_right_copy(now.output) : r.commit;
   return {};
 }
 
@@ -536,7 +534,7 @@ Result<ResolvedRepo> SourceResolver::resolve_repo(const RepoPin& pin,
     r.note = "not a git checkout; accepted by --allow-other-commit";
     return r;
   }
-  r.commit = trim(head.output);
+  r.commit = trim_right_copy(head.output);
   const std::string pin_commit = find_pin_commit(pin, r, log);
   if (!options_.check_only) {
     if (auto s = move_cache_to_pin(pin, pin_commit, r, log); !s.ok()) return s.error();

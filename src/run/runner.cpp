@@ -695,7 +695,7 @@ class Session {
                      : build::variant_not_built(out.error()) ? JobStatus::kPortMissing
                                                              : JobStatus::kBuildError;
           g.reason = out.error().message;
-          if (g.status == JobStatus::kPortMissing) break;  // no retry builds it
+          if (build::rebuild_cannot_help(out.error())) break;  // no retry builds it
         }
       }
       progress_.idle(slot);

@@ -7,7 +7,8 @@
 #  - FreeRTOS with its asserts compiled in and the trace facility on (the
 #    copy's FreeRTOSConfig.h edited) fails BUILD_ERROR, and its reason and
 #    build.log list every drift: the assert symbols linked, the header's
-#    macros as the compiler evaluates them;
+#    macros as the compiler evaluates them; with a build retry allowed, it is
+#    built once (a drift is final);
 #  - Zephyr with two debug options switched on in its prj.conf fails
 #    BUILD_ERROR listing both .config options and the monitor's symbol;
 #    NuttX with stack coloration on fails listing that .config option (each
@@ -63,6 +64,9 @@ expect_contains "reason: the trace facility" \
 log=$(cat "$d"/builds/*/attempt-*/build.log 2>/dev/null || cat "$d/jobs/freertos-O2-tick1000-fpu0/build.log")
 expect_eq "build.log: one line per drift" 4 "$(grep -c '  drift: ' <<<"$log")"
 expect_contains "console: the job's reason" "vPortValidateInterruptPriority" "$OUT$ERR"
+# The matrix allows a build retry; the same inputs make the same image, so a
+# drift is not built twice.
+expect_eq "drifted freertos: one build attempt (a drift is final)" 1 "$(jq '.build_attempts | length' "$r")"
 
 # 3. A .config option changed: Zephyr and NuttX (each when its source is here)
 #    with debug options on.
