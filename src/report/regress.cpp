@@ -251,6 +251,32 @@ int exit_code(const RegressReport& report) {
   return report.failures() ? kRegressFail : kRegressPass;
 }
 
+// What a JUnit test case holds inside: nothing for a pass.
+std::string junit_body(const RegressCase& c, const std::string& values) {
+  switch (c.outcome) {
+    case CaseOutcome::kPass:
+      return "";
+    case CaseOutcome::kImproved:
+      return fmt::format("      <system-out>{}\n{}</system-out>\n", xml_escape(c.message),
+                         xml_escape(values));
+    case CaseOutcome::kSkipped:
+    case CaseOutcome::kNotJudged: {
+      std::string out = fmt::format("      <skipped message=\"{}\"/>\n", xml_escape(c.message));
+      // A case not judged shows its figures; a skipped one has none to show.
+      if (c.outcome == CaseOutcome::kNotJudged && !values.empty())
+        out += fmt::format("      <system-out>{}</system-out>\n", xml_escape(values));
+      return out;
+    }
+    case CaseOutcome::kRegression:
+    case CaseOutcome::kInvalid:
+    case CaseOutcome::kMixed:
+      break;
+  }
+  return fmt::format("      <failure type=\"{}\" message=\"{}\">{}</failure>\n",
+                     to_string(c.outcome), xml_escape(c.message),
+                     xml_escape(values.empty() ? c.message : values));
+}
+
 std::string to_junit(const RegressReport& r) {
   // Jobs in first-seen order.
   std::vector<std::string> order;
@@ -296,38 +322,8 @@ std::string to_junit(const RegressReport& r) {
         }
         values += fmt::format("tolerance={}\n", c->tolerance.describe());
       }
-      switch (c->outcome) {
-        case CaseOutcome::kPass:
-          out += head + "/>\n";
-          break;
-        case CaseOutcome::kImproved:
-          out += head + ">\n";
-          out += fmt::format("      <system-out>{}\n{}</system-out>\n", xml_escape(c->message),
-                             xml_escape(values));
-          out += "    </testcase>\n";
-          break;
-        case CaseOutcome::kSkipped:
-          out += head + ">\n";
-          out += fmt::format("      <skipped message=\"{}\"/>\n", xml_escape(c->message));
-          out += "    </testcase>\n";
-          break;
-        case CaseOutcome::kNotJudged:
-          out += head + ">\n";
-          out += fmt::format("      <skipped message=\"{}\"/>\n", xml_escape(c->message));
-          if (!values.empty())
-            out += fmt::format("      <system-out>{}</system-out>\n", xml_escape(values));
-          out += "    </testcase>\n";
-          break;
-        case CaseOutcome::kRegression:
-        case CaseOutcome::kInvalid:
-        case CaseOutcome::kMixed:
-          out += head + ">\n";
-          out += fmt::format("      <failure type=\"{}\" message=\"{}\">{}</failure>\n",
-                             to_string(c->outcome), xml_escape(c->message),
-                             xml_escape(values.empty() ? c->message : values));
-          out += "    </testcase>\n";
-          break;
-      }
+      const std::string body = junit_body(*c, values);
+      out += body.empty() ? head + "/>\n" : head + ">\n" + body + "    </testcase>\n";
     }
     out += "  </testsuite>\n";
   }
