@@ -389,6 +389,57 @@ Copied copy_member(archive* a, int fd, uint64_t size, std::vector<char>& buf) {
   return c;
 }
 
+// The bundle file: there, a regular file, readable.
+Status readable_file(const fs::path& bundle) {
+  const std::string where = bundle.string();
+  std::error_code ec;
+  if (!fs::exists(bundle, ec))
+    return make_error(ErrorKind::kCannotRead, fmt::format("{}: no such file", where));
+  if (!fs::is_regular_file(bundle, ec))
+    return make_error(ErrorKind::kCannotRead, fmt::format("{}: not a regular file", where));
+  if (!std::ifstream(bundle, std::ios::binary))
+    return make_error(ErrorKind::kCannotRead, fmt::format("{}: cannot be opened", where));
+  return {};
+}
+
+// The current member, MANIFEST, read and parsed into `out`; what is wrong
+// with it otherwise.
+std::string read_manifest(archive* a, std::vector<char>& buf, uint64_t size,
+                          std::vector<ManifestEntry>& out) {
+  if (size > kMaxManifestBytes)
+    return fmt::format("MANIFEST: {} bytes, more than {}", size, kMaxManifestBytes);
+  std::string text;
+  if (auto p = read_small(a, buf, kMaxManifestBytes, text); !p.empty()) return "MANIFEST: " + p;
+  if (text.size() != size) return "MANIFEST: its size is not the one its header says";
+  auto m = parse_manifest(text);
+  if (!m.ok()) return m.error().message;
+  out = *m;
+  return {};
+}
+
+// The current member written to a new file `dest`: its SHA-256, else an
+// error (kBadInput, `bad` prefixing it; kCannotWrite naming `temp`).
+template <class Bad>
+Result<std::string> write_member(archive* a, const fs::path& dest, const std::string& rel,
+                                 uint64_t size, std::vector<char>& buf, const Bad& bad,
+                                 const std::string& where, const fs::path& temp) {
+  std::error_code ec;
+  fs::create_directories(dest.parent_path(), ec);
+  if (ec) return bad(fmt::format("member {}: {}", rel, ec.message()));
+  const int fd = ::open(dest.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) return bad(fmt::format("member {}: {}", rel, std::strerror(errno)));
+  const Copied c = copy_member(a, fd, size, buf);
+  ::close(fd);
+  if (!c.read_error.empty()) return bad(fmt::format("member {}: {}", rel, c.read_error));
+  if (c.write_failed)
+    return make_error(
+        ErrorKind::kCannotWrite,
+        fmt::format("{}: cannot write the extracted member {} into {}", where, rel, temp.string()));
+  if (c.got != size)
+    return bad(fmt::format("member {}: its size is not the one its header says", rel));
+  return c.sha256;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Extracted>> extract(const fs::path& bundle) {
@@ -396,15 +447,7 @@ Result<std::unique_ptr<Extracted>> extract(const fs::path& bundle) {
   auto bad = [&](const std::string& what) {
     return make_error(ErrorKind::kBadInput, fmt::format("{}: {}", where, what));
   };
-  {
-    std::error_code ec;
-    if (!fs::exists(bundle, ec))
-      return make_error(ErrorKind::kCannotRead, fmt::format("{}: no such file", where));
-    if (!fs::is_regular_file(bundle, ec))
-      return make_error(ErrorKind::kCannotRead, fmt::format("{}: not a regular file", where));
-    if (!std::ifstream(bundle, std::ios::binary))
-      return make_error(ErrorKind::kCannotRead, fmt::format("{}: cannot be opened", where));
-  }
+  if (auto s = readable_file(bundle); !s.ok()) return s.error();
   remove_orphaned_temp_dirs(kTempPrefix);
   auto temp = make_owned_temp_dir(kTempPrefix);
   if (!temp.ok()) return temp.error();
@@ -452,15 +495,7 @@ Result<std::unique_ptr<Extracted>> extract(const fs::path& bundle) {
     if (!have_manifest) {
       if (rel != kManifest)
         return bad(fmt::format("member {}: the first file is not {}/MANIFEST", name, top));
-      if (size > kMaxManifestBytes)
-        return bad(fmt::format("MANIFEST: {} bytes, more than {}", size, kMaxManifestBytes));
-      std::string text;
-      if (auto p = read_small(ar.a, buf, kMaxManifestBytes, text); !p.empty())
-        return bad("MANIFEST: " + p);
-      if (text.size() != size) return bad("MANIFEST: its size is not the one its header says");
-      auto m = parse_manifest(text);
-      if (!m.ok()) return bad(m.error().message);
-      x->manifest_ = *m;
+      if (auto p = read_manifest(ar.a, buf, size, x->manifest_); !p.empty()) return bad(p);
       for (const auto& entry : x->manifest_) expected[entry.path] = entry.sha256;
       have_manifest = true;
       continue;
@@ -480,28 +515,16 @@ Result<std::unique_ptr<Extracted>> extract(const fs::path& bundle) {
       return bad(fmt::format("member {}: the members pass {} bytes together", rel, kMaxTotalBytes));
 
     const fs::path dest = x->root() / rel;
-    std::error_code ec;
-    fs::create_directories(dest.parent_path(), ec);
-    if (ec) return bad(fmt::format("member {}: {}", rel, ec.message()));
-    const int fd = ::open(dest.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0) return bad(fmt::format("member {}: {}", rel, std::strerror(errno)));
-    const Copied c = copy_member(ar.a, fd, size, buf);
-    ::close(fd);
-    if (!c.read_error.empty()) return bad(fmt::format("member {}: {}", rel, c.read_error));
-    if (c.write_failed)
-      return make_error(ErrorKind::kCannotWrite,
-                        fmt::format("{}: cannot write the extracted member {} into {}", where, rel,
-                                    x->temp_.string()));
-    if (c.got != size)
-      return bad(fmt::format("member {}: its size is not the one its header says", rel));
+    auto digest = write_member(ar.a, dest, rel, size, buf, bad, where, x->temp_);
+    if (!digest.ok()) return digest.error();
     x->bytes_ += size;
-    const std::string& digest = c.sha256;
-    if (digest != it->second) {
+    if (*digest != it->second) {
+      std::error_code ec;
       fs::remove(dest, ec);
       x->problems_.push_back(
           {Refusal::kTampered, rel,
            fmt::format("member {} was tampered with: its SHA-256 is {}, MANIFEST says {}", rel,
-                       digest, it->second)});
+                       *digest, it->second)});
     }
   }
   if (!have_manifest) return bad("no MANIFEST: an empty archive");

@@ -63,18 +63,16 @@ nlohmann::json regress_json(const report::RegressReport& r, int status) {
           {"new_jobs", r.new_jobs},           {"exit_code", status}};
 }
 
-}  // namespace
+struct Args {
+  std::string baseline;
+  std::string run;
+  std::string junit, md, json;
+  std::string tolerances;
+  std::string export_baseline;
+  bool allow_mixed = false;
+};
 
-std::function<int()> add_regress(CLI::App& app) {
-  struct Args {
-    std::string baseline;
-    std::string run;
-    std::string junit, md, json;
-    std::string tolerances;
-    std::string export_baseline;
-    bool allow_mixed = false;
-  };
-  auto args = std::make_shared<Args>();
+void add_options(CLI::App& app, const std::shared_ptr<Args>& args) {
   app.add_option("RUN", args->run, "the run directory (or bundle) to check")->required();
   app.add_option("--baseline", args->baseline,
                  "the reference: a run directory, a bundle or a baseline file")
@@ -95,7 +93,50 @@ std::function<int()> add_regress(CLI::App& app) {
       ->type_name("FILE");
   app.add_flag("--allow-mixed", args->allow_mixed,
                "check jobs whose pinned conditions differ from the baseline's (refused otherwise)");
+}
 
+// --tolerances FILE, else RUN's matrix snapshot, else the built-in ones.
+Result<report::Tolerances> tolerances_for(const Args& args, const report::RunSnapshot& run) {
+  const std::filesystem::path matrix = std::filesystem::path(run.source) / "matrix.yaml";
+  if (!args.tolerances.empty()) return report::load_tolerances_file(args.tolerances);
+  if (!run.is_baseline && std::filesystem::exists(matrix))
+    return report::tolerances_from_matrix(matrix);
+  return report::Tolerances::defaults();
+}
+
+// The summary, then --junit, --md and --json; the exit code.
+int write_reports(const Args& args, const report::RegressReport& r) {
+  // An output sent to stdout keeps stdout to itself; the summary goes to stderr.
+  const bool any_stdout = args.json == "-" || args.junit == "-" || args.md == "-";
+  std::FILE* text_out = any_stdout ? stderr : stdout;
+  std::string text = report::to_text(r);
+  print_safe(text_out, "{}", text);
+  std::fflush(text_out);
+  int status = report::exit_code(r);
+  auto write = [&](const std::string& file, const std::string& doc) {
+    if (file.empty()) return true;
+    if (file == "-") {
+      std::fwrite(doc.data(), 1, doc.size(), stdout);
+      return true;
+    }
+    if (auto s = write_file_atomic(file, doc); !s.ok()) {
+      print_safe(stderr, "rtosbench regress: {}\n", s.error().message);
+      return false;
+    }
+    return true;
+  };
+  bool ok = write(args.junit, report::to_junit(r)) && write(args.md, report::to_markdown(r));
+  if (ok && !args.json.empty())
+    ok = write(args.json, store::dump_json(regress_json(r, status)) + "\n");
+  if (!ok) return kExitCantCreate;
+  return status;
+}
+
+}  // namespace
+
+std::function<int()> add_regress(CLI::App& app) {
+  auto args = std::make_shared<Args>();
+  add_options(app, args);
   return [args]() -> int {
     if (args->export_baseline.empty() == args->baseline.empty()) {
       print_safe(stderr,
@@ -124,13 +165,7 @@ std::function<int()> add_regress(CLI::App& app) {
       print_safe(stderr, "rtosbench regress: baseline: {}\n", baseline.error().message);
       return exit_code_for(baseline.error().kind);
     }
-    Result<report::Tolerances> tol = report::Tolerances::defaults();
-    std::filesystem::path matrix = std::filesystem::path(run->source) / "matrix.yaml";
-    if (!args->tolerances.empty()) {
-      tol = report::load_tolerances_file(args->tolerances);
-    } else if (!run->is_baseline && std::filesystem::exists(matrix)) {
-      tol = report::tolerances_from_matrix(matrix);
-    }
+    Result<report::Tolerances> tol = tolerances_for(*args, *run);
     if (!tol.ok()) {
       print_safe(stderr, "rtosbench regress: tolerances: {}\n", tol.error().message);
       return kExitUsage;
@@ -141,30 +176,7 @@ std::function<int()> add_regress(CLI::App& app) {
     options.allow_mixed = args->allow_mixed;
     report::RegressReport r = report::regress(*baseline, *run, *tol, options);
 
-    // An output sent to stdout keeps stdout to itself; the summary goes to stderr.
-    const bool any_stdout = args->json == "-" || args->junit == "-" || args->md == "-";
-    std::FILE* text_out = any_stdout ? stderr : stdout;
-    std::string text = report::to_text(r);
-    print_safe(text_out, "{}", text);
-    std::fflush(text_out);
-    int status = report::exit_code(r);
-    auto write = [&](const std::string& file, const std::string& doc) {
-      if (file.empty()) return true;
-      if (file == "-") {
-        std::fwrite(doc.data(), 1, doc.size(), stdout);
-        return true;
-      }
-      if (auto s = write_file_atomic(file, doc); !s.ok()) {
-        print_safe(stderr, "rtosbench regress: {}\n", s.error().message);
-        return false;
-      }
-      return true;
-    };
-    bool ok = write(args->junit, report::to_junit(r)) && write(args->md, report::to_markdown(r));
-    if (ok && !args->json.empty())
-      ok = write(args->json, store::dump_json(regress_json(r, status)) + "\n");
-    if (!ok) return kExitCantCreate;
-    return status;
+    return write_reports(*args, r);
   };
 }
 

@@ -29,7 +29,15 @@ const char* to_string(Verdict v) {
 bool MetricDiff::worse() const {
   if (verdict != Verdict::kBeyond) return false;
   if (!a || !b) return true;  // a statistic that vanished or appeared
-  return def->worse == Worse::kAnyChange || delta > 0;
+  switch (def->worse) {
+    case Worse::kHigher:
+      return delta > 0;
+    case Worse::kLower:
+      return delta < 0;
+    case Worse::kEither:
+      break;
+  }
+  return true;
 }
 
 std::string format_delta(const MetricDef& m, double delta) {

@@ -57,71 +57,28 @@ std::string value_with_unit(const MetricDef& def, double v, const std::string& u
   return s + " " + unit;
 }
 
-void add_job_cases(const JobSnapshot& base, const JobSnapshot* cur, bool unfinished,
-                   const Tolerances& tolerances, const RegressOptions& options,
-                   RegressReport& out) {
-  auto add = [&](std::string name, CaseOutcome o, std::string message) {
+// The cases of one job of the baseline.
+struct JobCases {
+  const JobSnapshot& base;
+  const JobSnapshot* cur;
+  RegressReport& out;
+
+  std::string unit() const { return cur && !cur->unit.empty() ? cur->unit : base.unit; }
+  void add(std::string name, CaseOutcome o, std::string message) {
     RegressCase c;
     c.job_id = base.id;
     c.name = std::move(name);
     c.outcome = o;
     c.message = std::move(message);
-    c.unit = cur && !cur->unit.empty() ? cur->unit : base.unit;
+    c.unit = unit();
     out.cases.push_back(std::move(c));
-  };
-  if (!cur) {
-    add("status", CaseOutcome::kInvalid,
-        unfinished ? "job did not finish in the run (no result.json)"
-                   : "job is missing from the run");
-    return;
   }
-  const bool base_ok = base.status == "OK";
-  if (cur->status != "OK") {
-    if (cur->status == base.status && cur->status == "PORT_MISSING") {
-      add("status", CaseOutcome::kPass, fmt::format("PORT_MISSING in both: {}", cur->reason));
-    } else {
-      add("status", CaseOutcome::kInvalid,
-          fmt::format("job ended {}{}{}", cur->status, cur->reason.empty() ? "" : ": ",
-                      cur->reason));
-    }
-    return;
-  }
-  if (!base_ok) {
-    add("status", CaseOutcome::kSkipped,
-        fmt::format("job is OK, but the baseline's ended {}: no figures to compare", base.status));
-    return;
-  }
-  auto mismatches = condition_mismatches(base, *cur);
-  if (!mismatches.empty()) {
-    std::vector<std::string> parts;
-    for (const auto& m : mismatches)
-      parts.push_back(fmt::format("{}: baseline '{}' vs run '{}'", printable(m.key), printable(m.a),
-                                  printable(m.b)));
-    if (!options.allow_mixed) {
-      add("conditions", CaseOutcome::kMixed,
-          fmt::format("pinned conditions differ, figures not compared: {}",
-                      fmt::join(parts, "; ")));
-      out.refused = true;
-      return;
-    }
-    add("conditions", CaseOutcome::kPass,
-        fmt::format("mixed conditions allowed: {}", fmt::join(parts, "; ")));
-  } else {
-    add("status", CaseOutcome::kPass, "OK");
-  }
-
-  DiffOptions d;
-  d.allow_mixed = true;  // decided above
-  RunSnapshot base_run, cur_run;
-  base_run.jobs.push_back(base);
-  cur_run.jobs.push_back(*cur);
-  DiffReport diff = diff_runs(base_run, cur_run, tolerances, d);
   // A case of one statistic of a series: its figures in both runs.
-  auto case_of = [&](const auto& s, const auto& m, std::string name) {
+  RegressCase case_of(const SeriesDiff& s, const MetricDiff& m, std::string name) const {
     RegressCase c;
     c.job_id = base.id;
     c.name = std::move(name);
-    c.unit = verify::series_unit(s.name, !cur->unit.empty() ? cur->unit : base.unit);
+    c.unit = verify::series_unit(s.name, unit());
     c.def = m.def;
     c.baseline = m.a;
     c.current = m.b;
@@ -129,62 +86,129 @@ void add_job_cases(const JobSnapshot& base, const JobSnapshot* cur, bool unfinis
     c.pct = m.pct;
     c.tolerance = m.tolerance;
     return c;
-  };
-  for (const auto& s : diff.jobs.front().series) {
-    if (!s.in_a) continue;  // a new series has no baseline
-    if (!s.unjudged.empty()) {
-      // Captured and verified, but no figure of this bench to hold against a
-      // tolerance: never judged, shown with its median and why.
-      RegressCase c;
-      c.job_id = base.id;
-      c.name = s.key();
-      c.unit = verify::series_unit(s.name, !cur->unit.empty() ? cur->unit : base.unit);
-      for (const auto& m : s.metrics) {
-        if (std::string(m.def->name) == "median") c = case_of(s, m, s.key());
-      }
-      c.outcome = CaseOutcome::kNotJudged;
-      c.message = fmt::format("not judged: {}", s.unjudged);
-      out.cases.push_back(std::move(c));
-      continue;
-    }
-    if (!s.in_b) {
-      std::string why = "series missing from the run";
-      for (const auto& [n, r] : cur->not_applicable) {
-        if (n == s.name || n == s.test) why += fmt::format(" (n/a: {})", r);
-      }
-      add(s.key(), CaseOutcome::kRegression, why);
-      continue;
-    }
-    for (const auto& m : s.metrics) {
-      if (m.tolerance.off || !m.a) continue;
-      RegressCase c = case_of(s, m, fmt::format("{}.{}", s.key(), m.def->name));
-      if (!m.b) {
-        c.outcome = CaseOutcome::kRegression;
-        c.message = fmt::format("{} {}: missing from the run (baseline {})", s.key(), m.def->name,
-                                value_with_unit(*m.def, *m.a, c.unit));
-      } else {
-        std::string change = fmt::format("{} {}: {} -> {} ({}, {})", s.key(), m.def->name,
-                                         value_with_unit(*m.def, *m.a, c.unit),
-                                         value_with_unit(*m.def, *m.b, c.unit),
-                                         format_delta(*m.def, m.delta), format_pct(m.pct));
-        if (m.worse()) {
-          c.outcome = CaseOutcome::kRegression;
-          c.message = fmt::format("{} beyond tolerance ({})", change, m.tolerance.describe());
-        } else if (m.verdict == Verdict::kBeyond) {
-          c.outcome = CaseOutcome::kImproved;
-          c.message = fmt::format("{} better beyond tolerance ({}): update the baseline", change,
-                                  m.tolerance.describe());
-        } else {
-          c.outcome = CaseOutcome::kPass;
-          c.message = m.verdict == Verdict::kIdentical
-                          ? fmt::format("{} {}: {} identical", s.key(), m.def->name,
-                                        value_with_unit(*m.def, *m.b, c.unit))
-                          : fmt::format("{} within tolerance ({})", change, m.tolerance.describe());
-        }
-      }
-      out.cases.push_back(std::move(c));
-    }
   }
+};
+
+// The status and conditions cases; true when the figures are to be compared.
+bool status_cases(JobCases& jc, bool unfinished, const RegressOptions& options) {
+  const JobSnapshot& base = jc.base;
+  const JobSnapshot* cur = jc.cur;
+  if (!cur) {
+    jc.add("status", CaseOutcome::kInvalid,
+           unfinished ? "job did not finish in the run (no result.json)"
+                      : "job is missing from the run");
+    return false;
+  }
+  if (cur->status != "OK") {
+    if (cur->status == base.status && cur->status == "PORT_MISSING") {
+      jc.add("status", CaseOutcome::kPass, fmt::format("PORT_MISSING in both: {}", cur->reason));
+    } else {
+      jc.add("status", CaseOutcome::kInvalid,
+             fmt::format("job ended {}{}{}", cur->status, cur->reason.empty() ? "" : ": ",
+                         cur->reason));
+    }
+    return false;
+  }
+  if (base.status != "OK") {
+    jc.add(
+        "status", CaseOutcome::kSkipped,
+        fmt::format("job is OK, but the baseline's ended {}: no figures to compare", base.status));
+    return false;
+  }
+  auto mismatches = condition_mismatches(base, *cur);
+  if (mismatches.empty()) {
+    jc.add("status", CaseOutcome::kPass, "OK");
+    return true;
+  }
+  std::vector<std::string> parts;
+  for (const auto& m : mismatches)
+    parts.push_back(fmt::format("{}: baseline '{}' vs run '{}'", printable(m.key), printable(m.a),
+                                printable(m.b)));
+  if (!options.allow_mixed) {
+    jc.add(
+        "conditions", CaseOutcome::kMixed,
+        fmt::format("pinned conditions differ, figures not compared: {}", fmt::join(parts, "; ")));
+    jc.out.refused = true;
+    return false;
+  }
+  jc.add("conditions", CaseOutcome::kPass,
+         fmt::format("mixed conditions allowed: {}", fmt::join(parts, "; ")));
+  return true;
+}
+
+// The outcome and message of a statistic both runs have a figure for.
+void judge_metric(RegressCase& c, const SeriesDiff& s, const MetricDiff& m) {
+  const MetricDef& def = *m.def;
+  if (!m.b) {
+    c.outcome = CaseOutcome::kRegression;
+    c.message = fmt::format("{} {}: missing from the run (baseline {})", s.key(), def.name,
+                            value_with_unit(def, *m.a, c.unit));
+    return;
+  }
+  std::string change = fmt::format(
+      "{} {}: {} -> {} ({}, {})", s.key(), def.name, value_with_unit(def, *m.a, c.unit),
+      value_with_unit(def, *m.b, c.unit), format_delta(def, m.delta), format_pct(m.pct));
+  if (m.worse()) {
+    c.outcome = CaseOutcome::kRegression;
+    c.message = fmt::format("{} beyond tolerance ({})", change, m.tolerance.describe());
+  } else if (m.verdict == Verdict::kBeyond) {
+    c.outcome = CaseOutcome::kImproved;
+    c.message = fmt::format("{} better beyond tolerance ({}): update the baseline", change,
+                            m.tolerance.describe());
+  } else {
+    c.outcome = CaseOutcome::kPass;
+    c.message = m.verdict == Verdict::kIdentical
+                    ? fmt::format("{} {}: {} identical", s.key(), def.name,
+                                  value_with_unit(def, *m.b, c.unit))
+                    : fmt::format("{} within tolerance ({})", change, m.tolerance.describe());
+  }
+}
+
+void series_cases(JobCases& jc, const SeriesDiff& s) {
+  if (!s.in_a) return;  // a new series has no baseline
+  if (!s.unjudged.empty()) {
+    // Captured and verified, but no figure of this bench to hold against a
+    // tolerance: never judged, shown with its median and why.
+    RegressCase c;
+    c.job_id = jc.base.id;
+    c.name = s.key();
+    c.unit = verify::series_unit(s.name, jc.unit());
+    for (const auto& m : s.metrics) {
+      if (std::string(m.def->name) == "median") c = jc.case_of(s, m, s.key());
+    }
+    c.outcome = CaseOutcome::kNotJudged;
+    c.message = fmt::format("not judged: {}", s.unjudged);
+    jc.out.cases.push_back(std::move(c));
+    return;
+  }
+  if (!s.in_b) {
+    std::string why = "series missing from the run";
+    for (const auto& [n, r] : jc.cur->not_applicable) {
+      if (n == s.name || n == s.test) why += fmt::format(" (n/a: {})", r);
+    }
+    jc.add(s.key(), CaseOutcome::kRegression, why);
+    return;
+  }
+  for (const auto& m : s.metrics) {
+    if (m.tolerance.off || !m.a) continue;
+    RegressCase c = jc.case_of(s, m, fmt::format("{}.{}", s.key(), m.def->name));
+    judge_metric(c, s, m);
+    jc.out.cases.push_back(std::move(c));
+  }
+}
+
+void add_job_cases(const JobSnapshot& base, const JobSnapshot* cur, bool unfinished,
+                   const Tolerances& tolerances, const RegressOptions& options,
+                   RegressReport& out) {
+  JobCases jc{base, cur, out};
+  if (!status_cases(jc, unfinished, options)) return;
+  DiffOptions d;
+  d.allow_mixed = true;  // decided above
+  RunSnapshot base_run, cur_run;
+  base_run.jobs.push_back(base);
+  cur_run.jobs.push_back(*cur);
+  DiffReport diff = diff_runs(base_run, cur_run, tolerances, d);
+  for (const auto& s : diff.jobs.front().series) series_cases(jc, s);
 }
 
 std::string md_escape(const std::string& s) {
@@ -225,6 +249,32 @@ int exit_code(const RegressReport& report) {
   if (report.empty_baseline) return kRegressEmptyBaseline;
   if (report.refused) return kRegressRefusedMixed;
   return report.failures() ? kRegressFail : kRegressPass;
+}
+
+// What a JUnit test case holds inside: nothing for a pass.
+std::string junit_body(const RegressCase& c, const std::string& values) {
+  switch (c.outcome) {
+    case CaseOutcome::kPass:
+      return "";
+    case CaseOutcome::kImproved:
+      return fmt::format("      <system-out>{}\n{}</system-out>\n", xml_escape(c.message),
+                         xml_escape(values));
+    case CaseOutcome::kSkipped:
+    case CaseOutcome::kNotJudged: {
+      std::string out = fmt::format("      <skipped message=\"{}\"/>\n", xml_escape(c.message));
+      // A case not judged shows its figures; a skipped one has none to show.
+      if (c.outcome == CaseOutcome::kNotJudged && !values.empty())
+        out += fmt::format("      <system-out>{}</system-out>\n", xml_escape(values));
+      return out;
+    }
+    case CaseOutcome::kRegression:
+    case CaseOutcome::kInvalid:
+    case CaseOutcome::kMixed:
+      break;
+  }
+  return fmt::format("      <failure type=\"{}\" message=\"{}\">{}</failure>\n",
+                     to_string(c.outcome), xml_escape(c.message),
+                     xml_escape(values.empty() ? c.message : values));
 }
 
 std::string to_junit(const RegressReport& r) {
@@ -272,38 +322,8 @@ std::string to_junit(const RegressReport& r) {
         }
         values += fmt::format("tolerance={}\n", c->tolerance.describe());
       }
-      switch (c->outcome) {
-        case CaseOutcome::kPass:
-          out += head + "/>\n";
-          break;
-        case CaseOutcome::kImproved:
-          out += head + ">\n";
-          out += fmt::format("      <system-out>{}\n{}</system-out>\n", xml_escape(c->message),
-                             xml_escape(values));
-          out += "    </testcase>\n";
-          break;
-        case CaseOutcome::kSkipped:
-          out += head + ">\n";
-          out += fmt::format("      <skipped message=\"{}\"/>\n", xml_escape(c->message));
-          out += "    </testcase>\n";
-          break;
-        case CaseOutcome::kNotJudged:
-          out += head + ">\n";
-          out += fmt::format("      <skipped message=\"{}\"/>\n", xml_escape(c->message));
-          if (!values.empty())
-            out += fmt::format("      <system-out>{}</system-out>\n", xml_escape(values));
-          out += "    </testcase>\n";
-          break;
-        case CaseOutcome::kRegression:
-        case CaseOutcome::kInvalid:
-        case CaseOutcome::kMixed:
-          out += head + ">\n";
-          out += fmt::format("      <failure type=\"{}\" message=\"{}\">{}</failure>\n",
-                             to_string(c->outcome), xml_escape(c->message),
-                             xml_escape(values.empty() ? c->message : values));
-          out += "    </testcase>\n";
-          break;
-      }
+      const std::string body = junit_body(*c, values);
+      out += body.empty() ? head + "/>\n" : head + ">\n" + body + "    </testcase>\n";
     }
     out += "  </testsuite>\n";
   }

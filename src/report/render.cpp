@@ -336,28 +336,69 @@ bool checks_not_off(const JobView& j) {
 
 // A table of the headline series: the leading columns (left-aligned), one
 // right-aligned column per headline series, then the unit.
-Table headline_table(std::vector<std::string> lead) {
+// A table of figures: the leading columns left-aligned, the others right-aligned.
+Table figures_table(std::vector<std::string> lead, const std::vector<std::string>& figures) {
   Table t;
   t.align.assign(lead.size(), 'l');
+  t.align.append(figures.size(), 'r');
   t.head = std::move(lead);
-  for (const auto& h : kHeadline) {
-    t.head.push_back(h.title);
-    t.align += 'r';
-  }
+  t.head.insert(t.head.end(), figures.begin(), figures.end());
+  return t;
+}
+
+template <class Series>
+std::vector<std::string> titles(const Series& series) {
+  std::vector<std::string> out;
+  for (const auto& h : series) out.push_back(h.title);
+  return out;
+}
+
+// "median [instructions]", "median [ticks]" when the units differ.
+std::string median_label(const std::set<std::string>& units) {
+  return units.size() == 1 ? "median [" + *units.begin() + "]" : "median [ticks]";
+}
+
+Table headline_table(std::vector<std::string> lead) {
+  Table t = figures_table(std::move(lead), titles(kHeadline));
   t.head.push_back("unit");
   t.align += 'l';
   return t;
 }
 
-void headline(Document& d, const RunView& cur) {
-  auto jobs = measured_jobs(cur);
-  heading(d, 2, "Headline");
-  if (jobs.empty()) {
-    paragraph(d, "No job of this run ended OK: there are no figures to show.");
-    return;
+// The kernel column: the kernel, marked `†` when its API checks were not off.
+std::string kernel_label(const JobView& j) {
+  return j.snap.kernel + (checks_not_off(j) ? " †" : "");
+}
+
+// A headline cell: f's figure of series h in job j, or why there is none.
+template <class F>
+std::string headline_cell(const RunView& cur, const JobView& j, const store::HeadlineSeries& h,
+                          F&& f) {
+  const SeriesValues* s = j.snap.find(h.phase, h.name);
+  if (!s) {
+    std::string r = na_reason(j.snap, h.name, test_of_series(h.name));
+    return r.empty() ? "-" : "n/a";
   }
-  std::string unit;
-  bool same = all_same_unit(jobs, unit);
+  if (!s->unjudged.empty()) return s->unjudged.rfind("unstable", 0) == 0 ? "u/s" : "n/m";
+  return f(*s) + unequal_mark(cur, j, h.name);
+}
+
+// One table: a row per job, a cell per headline series, then the unit.
+template <class F, class U>
+void headline_rows(Document& d, const RunView& cur, const std::vector<const JobView*>& jobs, F&& f,
+                   U&& unit_of) {
+  Table t = headline_table({"kernel", "job"});
+  for (const JobView* j : jobs) {
+    std::vector<std::string> row{kernel_label(*j), j->snap.id};
+    for (const auto& h : kHeadline) row.push_back(headline_cell(cur, *j, h, f));
+    row.push_back(unit_of(j->snap.unit));
+    t.rows.push_back(std::move(row));
+  }
+  table(d, std::move(t));
+}
+
+void headline_intro(Document& d, const RunView& cur, const std::vector<const JobView*>& jobs,
+                    bool same) {
   paragraph(d,
             fmt::format("Per job, the median of each headline test net of its ruler baseline (its "
                         "measurement window run with empty operations: `ruler_loop` for one "
@@ -376,67 +417,11 @@ void headline(Document& d, const RunView& cur) {
               "`partial`: some cannot be compiled out; `on`: asked for), so its figures include "
               "their cost (docs/kernels.md, \"API checks\").");
   }
+}
 
-  auto head = [&] { return headline_table({"kernel", "job"}); };
-  auto cell = [&](const JobView* j, const store::HeadlineSeries& h, auto&& f) -> std::string {
-    const SeriesValues* s = j->snap.find(h.phase, h.name);
-    if (!s) {
-      std::string r = na_reason(j->snap, h.name, test_of_series(h.name));
-      return r.empty() ? "-" : "n/a";
-    }
-    if (!s->unjudged.empty()) return s->unjudged.rfind("unstable", 0) == 0 ? "u/s" : "n/m";
-    return f(*s) + unequal_mark(cur, *j, h.name);
-  };
-
-  // One table: a row per job, a cell per headline series, then the unit.
-  auto rows = [&](auto&& f, auto&& unit_of) {
-    Table t = head();
-    for (const JobView* j : jobs) {
-      std::vector<std::string> row{j->snap.kernel + (checks_not_off(*j) ? " †" : ""), j->snap.id};
-      for (const auto& h : kHeadline) row.push_back(cell(j, h, f));
-      row.push_back(unit_of(j->snap.unit));
-      t.rows.push_back(std::move(row));
-    }
-    table(d, std::move(t));
-  };
-
-  heading(d, 3, fmt::format("Median [{}], net (raw in parentheses)", same ? unit : "ticks"));
-  rows(
-      [&](const SeriesValues& s) -> std::string {
-        auto m = value(s, "median");
-        if (!m) return "-";
-        auto n = net(s, "median");
-        if (!n) return ticks(*m) + "*";
-        return fmt::format("{} ({})", ticks(*n), ticks(*m));
-      },
-      unit_label);
-
-  heading(d, 3, fmt::format("Median [{}], net", time_unit(same ? unit : "")));
-  paragraph(d, "The net medians above converted at each series' counter frequency (`hz`).");
-  rows(
-      [&](const SeriesValues& s) -> std::string {
-        auto m = value(s, "median");
-        if (!m) return "-";
-        auto n = net(s, "median");
-        return n ? micros(*n, s.hz) : micros(*m, s.hz) + "*";
-      },
-      time_unit);
-
-  heading(d, 3, fmt::format("Tail: raw p99 [{}] and p99/median", same ? unit : "ticks"));
-  paragraph(
-      d,
-      "Raw p99 (before the baseline) and the jitter ratio p99/median in parentheses: the tail "
-      "a hard real-time system lives with.");
-  rows(
-      [&](const SeriesValues& s) -> std::string {
-        auto p = value(s, "p99");
-        auto r = value(s, "jitter");
-        if (!p) return "-";
-        return r ? fmt::format("{} ({:.2f})", ticks(*p), *r) : ticks(*p);
-      },
-      unit_label);
-
-  // The seed measurements (docs/method.md): one more table when a job ran any.
+// The seed measurements (docs/method.md): one more table when a job ran any.
+void seed_table(Document& d, const RunView& cur, const std::vector<const JobView*>& jobs,
+                const std::string& unit) {
   static const store::HeadlineSeries kSeed[] = {
       {"yield", "", "yield"},
       {"notify_wake", "", "notify wake"},
@@ -451,13 +436,8 @@ void headline(Document& d, const RunView& cur) {
   bool seed = false;
   for (const JobView* j : jobs)
     for (const auto& h : kSeed) seed |= j->snap.find(h.phase, h.name) != nullptr;
-  if (!seed) {
-    unequal_list(d, cur);
-    return;
-  }
-  heading(d, 3,
-          fmt::format("Seed measurements: median [{}], net (raw in parentheses)",
-                      same ? unit : "ticks"));
+  if (!seed) return;
+  heading(d, 3, fmt::format("Seed measurements: median [{}], net (raw in parentheses)", unit));
   paragraph(d,
             "The tests that reproduce the seeds' further findings (docs/method.md): median net "
             "of the ruler baseline where the series has one (raw in parentheses), else raw; "
@@ -466,48 +446,102 @@ void headline(Document& d, const RunView& cur) {
             "bench cannot measure it (reasons under Every series): shown, never ranked or "
             "judged; `[x % served]`: the share of the pattern's allocations the kernel served "
             "(a refused call's time is not among the samples).");
-  Table t;
-  t.head = {"kernel", "job"};
-  t.align = "ll";
-  for (const auto& h : kSeed) {
-    t.head.push_back(h.title);
-    t.align += 'r';
-  }
+  Table t = figures_table({"kernel", "job"}, titles(kSeed));
+  auto f = [&](const SeriesValues& sv) -> std::string {
+    auto m = value(sv, "median");
+    if (!m) return "-";
+    auto n = net(sv, "median");
+    return (n ? fmt::format("{} ({})", ticks(*n), ticks(*m)) : ticks(*m)) + served(sv) +
+           unjudged_mark(sv);
+  };
   for (const JobView* j : jobs) {
-    std::vector<std::string> row{j->snap.kernel + (checks_not_off(*j) ? " †" : ""), j->snap.id};
+    std::vector<std::string> row{kernel_label(*j), j->snap.id};
     for (const auto& h : kSeed) {
       // A series the bench moves or cannot measure: its value, marked.
       const SeriesValues* s = j->snap.find(h.phase, h.name);
-      auto f = [&](const SeriesValues& sv) -> std::string {
-        auto m = value(sv, "median");
-        if (!m) return "-";
-        auto n = net(sv, "median");
-        return (n ? fmt::format("{} ({})", ticks(*n), ticks(*m)) : ticks(*m)) + served(sv) +
-               unjudged_mark(sv);
-      };
       row.push_back(s && !s->unjudged.empty() ? f(*s) + unequal_mark(cur, *j, h.name)
-                                              : cell(j, h, f));
+                                              : headline_cell(cur, *j, h, f));
     }
     t.rows.push_back(std::move(row));
   }
   table(d, std::move(t));
+}
+
+void headline(Document& d, const RunView& cur) {
+  auto jobs = measured_jobs(cur);
+  heading(d, 2, "Headline");
+  if (jobs.empty()) {
+    paragraph(d, "No job of this run ended OK: there are no figures to show.");
+    return;
+  }
+  std::string unit;
+  bool same = all_same_unit(jobs, unit);
+  headline_intro(d, cur, jobs, same);
+
+  heading(d, 3, fmt::format("Median [{}], net (raw in parentheses)", same ? unit : "ticks"));
+  headline_rows(
+      d, cur, jobs,
+      [&](const SeriesValues& s) -> std::string {
+        auto m = value(s, "median");
+        if (!m) return "-";
+        auto n = net(s, "median");
+        if (!n) return ticks(*m) + "*";
+        return fmt::format("{} ({})", ticks(*n), ticks(*m));
+      },
+      unit_label);
+
+  heading(d, 3, fmt::format("Median [{}], net", time_unit(same ? unit : "")));
+  paragraph(d, "The net medians above converted at each series' counter frequency (`hz`).");
+  headline_rows(
+      d, cur, jobs,
+      [&](const SeriesValues& s) -> std::string {
+        auto m = value(s, "median");
+        if (!m) return "-";
+        auto n = net(s, "median");
+        return n ? micros(*n, s.hz) : micros(*m, s.hz) + "*";
+      },
+      time_unit);
+
+  heading(d, 3, fmt::format("Tail: raw p99 [{}] and p99/median", same ? unit : "ticks"));
+  paragraph(
+      d,
+      "Raw p99 (before the baseline) and the jitter ratio p99/median in parentheses: the tail "
+      "a hard real-time system lives with.");
+  headline_rows(
+      d, cur, jobs,
+      [&](const SeriesValues& s) -> std::string {
+        auto p = value(s, "p99");
+        auto r = value(s, "jitter");
+        if (!p) return "-";
+        return r ? fmt::format("{} ({:.2f})", ticks(*p), *r) : ticks(*p);
+      },
+      unit_label);
+
+  seed_table(d, cur, jobs, same ? unit : "ticks");
   unequal_list(d, cur);
 }
 
-// The measured reference-scheduler job (bare) on the same board, opt and
-// tick as `j`, same fpu preferred; null when the run has none.
-const JobView* measured_reference_for(const RunView& run, const JobView& j) {
+// The reference-scheduler job (bare) on the same board, opt and tick as
+// `j` for which `usable` holds, same fpu preferred; null when the run has none.
+template <class Usable>
+const JobView* reference_for(const RunView& run, const JobView& j, Usable usable) {
   const JobView* found = nullptr;
   for (const auto& b : run.jobs) {
     const store::JobSpec& bj = b.result->job;
     const store::JobSpec& jj = j.result->job;
-    if (!run.is_reference(bj) || b.snap.status != "OK" || b.snap.series.empty()) continue;
+    if (!run.is_reference(bj) || !usable(b)) continue;
     if (bj.board != jj.board || bj.axis("opt") != jj.axis("opt") ||
         bj.axis("tick_hz") != jj.axis("tick_hz"))
       continue;
     if (!found || bj.axis("fpu_context") == jj.axis("fpu_context")) found = &b;
   }
   return found;
+}
+
+// The measured reference job for `j`.
+const JobView* measured_reference_for(const RunView& run, const JobView& j) {
+  return reference_for(
+      run, j, [](const JobView& b) { return b.snap.status == "OK" && !b.snap.series.empty(); });
 }
 
 // Each kernel's headline figures minus the reference scheduler's, signed:
@@ -544,8 +578,7 @@ void against_reference(Document& d, const RunView& cur) {
     return value(s, "median");
   };
   for (const auto& [j, r] : rows) {
-    std::vector<std::string> row{j->snap.kernel + (checks_not_off(*j) ? " †" : ""), j->snap.id,
-                                 r->snap.id};
+    std::vector<std::string> row{kernel_label(*j), j->snap.id, r->snap.id};
     for (const auto& h : kHeadline) {
       const SeriesValues* a = j->snap.find(h.phase, h.name);
       const SeriesValues* b = r->snap.find(h.phase, h.name);
@@ -791,22 +824,6 @@ Footprint footprint_of(const store::JobResult& r) {
   return f;
 }
 
-// The reference (bare) job on the same board, opt and tick as `j` (same fpu
-// preferred).
-const JobView* bare_for(const RunView& run, const JobView& j) {
-  const JobView* found = nullptr;
-  for (const auto& b : run.jobs) {
-    const store::JobSpec& bj = b.result->job;
-    const store::JobSpec& jj = j.result->job;
-    if (!run.is_reference(bj) || !footprint_of(*b.result).flash) continue;
-    if (bj.board != jj.board || bj.axis("opt") != jj.axis("opt") ||
-        bj.axis("tick_hz") != jj.axis("tick_hz"))
-      continue;
-    if (!found || bj.axis("fpu_context") == jj.axis("fpu_context")) found = &b;
-  }
-  return found;
-}
-
 // Flash and RAM of the kernel alone: what the run stored
 // (build.footprint_kernel.delta, against the reference port's image built
 // with the job's own options), else, for result files without it (older
@@ -826,7 +843,8 @@ KernelAlone kernel_alone(const RunView& run, const JobView& j) {
     k.ram = build->footprint_kernel->delta.ram;
     return k;
   }
-  if (const JobView* b = bare_for(run, j)) {
+  if (const JobView* b = reference_for(
+          run, j, [](const JobView& v) { return footprint_of(*v.result).flash.has_value(); })) {
     Footprint f = footprint_of(*j.result), bf = footprint_of(*b->result);
     if (f.flash && bf.flash) k.flash = *f.flash - *bf.flash;
     if (f.ram && bf.ram) k.ram = *f.ram - *bf.ram;
@@ -1028,6 +1046,42 @@ void verify_section(Document& d, const RunView& cur) {
   }
 }
 
+// Per headline series, its median over the runs, a line per job.
+void trend_plots(Document& d, const std::vector<RunView>& runs,
+                 const std::vector<std::string>& job_ids) {
+  std::vector<std::string> labels;
+  for (const auto& r : runs) {
+    // "2026-11-29T22:52:05Z" -> "11-29 22:52": short enough for an axis.
+    const std::string& t = r.snap.started_at;
+    labels.push_back(t.size() >= 16 ? t.substr(5, 5) + " " + t.substr(11, 5) : r.snap.id);
+  }
+  for (const auto& h : kHeadline) {
+    Plot p;
+    p.title = fmt::format("{}: median over runs", series_key(h.phase, h.name));
+    p.x_label = "run (start time)";
+    std::set<std::string> units;
+    p.x_categories = labels;
+    for (const auto& id : job_ids) {
+      PlotLine line;
+      line.label = id;
+      line.markers = true;
+      for (size_t i = 0; i < runs.size(); ++i) {
+        const JobSnapshot* j = runs[i].snap.find(id);
+        const SeriesValues* s = j && j->status == "OK" ? j->find(h.phase, h.name) : nullptr;
+        if (!s || !s->unjudged.empty()) continue;  // shown in the table, marked; never plotted
+        if (auto m = value(*s, "median")) {
+          line.points.emplace_back(static_cast<double>(i), *m);
+          units.insert(unit_label(j->unit));
+        }
+      }
+      if (!line.points.empty()) p.lines.push_back(std::move(line));
+    }
+    if (p.lines.empty()) continue;
+    p.y_label = median_label(units);
+    plot(d, p);
+  }
+}
+
 void trends(Document& d, const std::vector<RunView>& runs) {
   if (runs.size() < 2) return;
   heading(d, 2, "Across runs");
@@ -1035,12 +1089,6 @@ void trends(Document& d, const std::vector<RunView>& runs) {
             "Raw median per job and series over the runs given, oldest first. A job whose "
             "pinned conditions changed from the previous run is marked with the keys that "
             "changed.");
-  std::vector<std::string> labels;
-  for (const auto& r : runs) {
-    // "2026-11-29T22:52:05Z" -> "11-29 22:52": short enough for an axis.
-    const std::string& t = r.snap.started_at;
-    labels.push_back(t.size() >= 16 ? t.substr(5, 5) + " " + t.substr(11, 5) : r.snap.id);
-  }
   // Jobs and series in first-seen order over all runs.
   std::vector<std::string> job_ids;
   for (const auto& r : runs) {
@@ -1048,13 +1096,9 @@ void trends(Document& d, const std::vector<RunView>& runs) {
       if (std::find(job_ids.begin(), job_ids.end(), j.id) == job_ids.end()) job_ids.push_back(j.id);
     }
   }
-  Table t;
-  t.head = {"job", "series"};
-  t.align = "ll";
-  for (const auto& r : runs) {
-    t.head.push_back(r.snap.id);
-    t.align += 'r';
-  }
+  std::vector<std::string> ids;
+  for (const auto& r : runs) ids.push_back(r.snap.id);
+  Table t = figures_table({"job", "series"}, ids);
   t.head.push_back("conditions changed");
   t.align += 'w';
   for (const auto& id : job_ids) {
@@ -1090,33 +1134,7 @@ void trends(Document& d, const std::vector<RunView>& runs) {
     }
   }
   table(d, std::move(t));
-
-  for (const auto& h : kHeadline) {
-    Plot p;
-    p.title = fmt::format("{}: median over runs", series_key(h.phase, h.name));
-    p.x_label = "run (start time)";
-    std::string unit;
-    std::set<std::string> units;
-    p.x_categories = labels;
-    for (const auto& id : job_ids) {
-      PlotLine line;
-      line.label = id;
-      line.markers = true;
-      for (size_t i = 0; i < runs.size(); ++i) {
-        const JobSnapshot* j = runs[i].snap.find(id);
-        const SeriesValues* s = j && j->status == "OK" ? j->find(h.phase, h.name) : nullptr;
-        if (!s || !s->unjudged.empty()) continue;  // shown in the table, marked; never plotted
-        if (auto m = value(*s, "median")) {
-          line.points.emplace_back(static_cast<double>(i), *m);
-          units.insert(unit_label(j->unit));
-        }
-      }
-      if (!line.points.empty()) p.lines.push_back(std::move(line));
-    }
-    if (p.lines.empty()) continue;
-    p.y_label = units.size() == 1 ? "median [" + *units.begin() + "]" : "median [ticks]";
-    plot(d, p);
-  }
+  trend_plots(d, runs, job_ids);
 }
 
 // The build axes a run can vary (matrix `variants:`, a sweep): CONFIG key and
@@ -1199,13 +1217,7 @@ void variants(Document& d, const RunView& cur) {
     std::vector<store::HeadlineSeries> plotted = kHeadline;
     if (axis.extra.name) plotted.push_back(axis.extra);
     for (const auto& h : plotted) {
-      Table t;
-      t.head = {"kernel", "series"};
-      t.align = "ll";
-      for (const auto& v : values) {
-        t.head.push_back(v);
-        t.align += 'r';
-      }
+      Table t = figures_table({"kernel", "series"}, values);
       Plot p;
       p.title = fmt::format("{}: median against {}", series_key(h.phase, h.name), axis.title);
       p.x_label = axis.title;
@@ -1238,7 +1250,7 @@ void variants(Document& d, const RunView& cur) {
       }
       if (t.rows.empty()) continue;
       table(d, std::move(t));
-      p.y_label = units.size() == 1 ? "median [" + *units.begin() + "]" : "median [ticks]";
+      p.y_label = median_label(units);
       if (!p.lines.empty()) plot(d, p);
     }
   }

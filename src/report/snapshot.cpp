@@ -16,20 +16,17 @@ namespace rb::report {
 using nlohmann::json;
 
 const std::vector<MetricDef>& metric_defs() {
-  static const std::vector<MetricDef> kMetrics{
-      {"n", "n", true, Worse::kAnyChange},
-      {"min", "min_ticks", true, Worse::kHigher},
-      {"median", "median_ticks", true, Worse::kHigher},
-      {"avg", "avg_ticks", true, Worse::kHigher},
-      {"p90", "p90_ticks", true, Worse::kHigher},
-      {"p99", "p99_ticks", true, Worse::kHigher},
-      {"p999", "p999_ticks", true, Worse::kHigher},
-      {"max", "max_ticks", true, Worse::kHigher},
-      {"stddev", "stddev_ticks", false, Worse::kHigher},
-      {"jitter", "jitter", false, Worse::kHigher},
-      // The ruler baseline moves only when the measurement path changed.
-      {"base", "base_ticks", true, Worse::kAnyChange},
-  };
+  // model::statistics(), with how the reports print each: stddev and the
+  // jitter ratio with decimals, the others as whole ticks. Its names are
+  // string literals, so data() is a C string.
+  static const std::vector<MetricDef> kMetrics = [] {
+    std::vector<MetricDef> out;
+    for (const auto& st : model::statistics()) {
+      const bool fraction = st.name == "stddev" || st.name == "jitter";
+      out.push_back({st.name.data(), st.key.data(), !fraction, st.worse});
+    }
+    return out;
+  }();
   return kMetrics;
 }
 
@@ -174,19 +171,19 @@ RunSnapshot snapshot_of(const Run& run, const catalog::Catalog* today) {
   snap.started_at = run.summary.started_at;
   snap.unfinished = run.unfinished;
   for (const store::JobResult& r : run.results) {
+    // The record's field, else (older results) its CONFIG echo.
+    auto field = [&](const std::string& v, const char* key) {
+      auto it = r.conditions.find(key);
+      return !v.empty() || it == r.conditions.end() ? v : it->second;
+    };
     JobSnapshot job;
     job.id = r.job_id;
-    job.kernel = !r.job.kernel.empty()
-                     ? r.job.kernel
-                     : (r.conditions.count("kernel") ? r.conditions.at("kernel") : "");
+    job.kernel = field(r.job.kernel, "kernel");
     job.status = store::to_string(r.status);
     job.reason = r.reason;
-    job.unit =
-        !r.unit.empty() ? r.unit : (r.conditions.count("unit") ? r.conditions.at("unit") : "");
+    job.unit = field(r.unit, "unit");
     job.conditions = r.conditions;
-    job.board = !r.job.board.empty()
-                    ? r.job.board
-                    : (r.conditions.count("board") ? r.conditions.at("board") : "");
+    job.board = field(r.job.board, "board");
     for (const auto& na : r.not_applicable) job.not_applicable.emplace_back(na.name, na.reason);
     const store::BoardRecord board = board_record_of(r, today, &job.board_facts);
     for (const auto& s : r.series) {
@@ -285,6 +282,58 @@ std::string out_of_order(const std::map<std::string, double>& values) {
   return "";
 }
 
+// One series of a baseline's job, its statistics checked.
+Result<SeriesValues> baseline_series(const json& s, const std::string& where,
+                                     const std::string& job_id) {
+  SeriesValues v;
+  v.phase = s.value("phase", "");
+  v.name = s.at("name").get<std::string>();
+  v.test = s.value("test", test_of_series(v.name));
+  v.hz = s.value("hz", uint64_t{0});
+  v.base = s.value("base", "");
+  v.unjudged = s.value("unjudged", "");
+  if (v.unjudged.empty() && s.contains("not_measured"))  // baselines before "unjudged"
+    v.unjudged = "not a measurement on this bench: " + s.value("not_measured", "");
+  const json values = s.value("values", json::object());
+  for (const auto& [k, x] : values.items()) {
+    if (!find_metric(k)) {
+      return make_error(ErrorKind::kBadInput,
+                        fmt::format("{}: job {} series {}: unknown statistic '{}'", where,
+                                    printable(job_id), printable(v.key()), printable(k)));
+    }
+    if (x.is_null()) continue;  // a statistic the run did not have
+    if (!x.is_number() || !std::isfinite(x.get<double>())) {
+      return make_error(ErrorKind::kBadInput,
+                        fmt::format("{}: job {} series {}: statistic '{}' is not a number", where,
+                                    job_id, v.key(), k));
+    }
+    v.values[k] = x.get<double>();
+  }
+  for (const auto& l : s.value("loads", json::array())) {
+    std::map<std::string, double> m;
+    for (const auto& [k, x] : l.items()) {
+      if (x.is_null()) continue;
+      if (!find_metric(k) || !x.is_number() || !std::isfinite(x.get<double>())) {
+        return make_error(ErrorKind::kBadInput,
+                          fmt::format("{}: job {} series {}: load statistic '{}' is not a "
+                                      "known statistic with a number",
+                                      where, job_id, v.key(), k));
+      }
+      m[k] = x.get<double>();
+    }
+    if (auto why = out_of_order(m); !why.empty()) {
+      return make_error(ErrorKind::kBadInput,
+                        fmt::format("{}: job {} series {} load: {}", where, job_id, v.key(), why));
+    }
+    v.loads.push_back(std::move(m));
+  }
+  if (auto why = out_of_order(v.values); !why.empty()) {
+    return make_error(ErrorKind::kBadInput,
+                      fmt::format("{}: job {} series {}: {}", where, job_id, v.key(), why));
+  }
+  return v;
+}
+
 }  // namespace
 
 Result<RunSnapshot> load_baseline(const std::filesystem::path& file) {
@@ -317,56 +366,10 @@ Result<RunSnapshot> load_baseline(const std::filesystem::path& file) {
       job.board = e.value("board", "");
       job.conditions = e.value("conditions", std::map<std::string, std::string>{});
       for (const auto& s : e.value("series", json::array())) {
-        SeriesValues v;
-        v.phase = s.value("phase", "");
-        v.name = s.at("name").get<std::string>();
-        v.test = s.value("test", test_of_series(v.name));
-        v.hz = s.value("hz", uint64_t{0});
-        v.base = s.value("base", "");
-        v.unjudged = s.value("unjudged", "");
-        if (v.unjudged.empty() && s.contains("not_measured"))  // baselines before "unjudged"
-          v.unjudged = "not a measurement on this bench: " + s.value("not_measured", "");
-        const json values = s.value("values", json::object());
-        for (const auto& [k, x] : values.items()) {
-          if (!find_metric(k)) {
-            return make_error(
-                ErrorKind::kBadInput,
-                fmt::format("{}: job {} series {}: unknown statistic '{}'", file.string(),
-                            printable(job.id), printable(v.key()), printable(k)));
-          }
-          if (x.is_null()) continue;  // a statistic the run did not have
-          if (!x.is_number() || !std::isfinite(x.get<double>())) {
-            return make_error(ErrorKind::kBadInput,
-                              fmt::format("{}: job {} series {}: statistic '{}' is not a number",
-                                          file.string(), job.id, v.key(), k));
-          }
-          v.values[k] = x.get<double>();
-        }
-        for (const auto& l : s.value("loads", json::array())) {
-          std::map<std::string, double> m;
-          for (const auto& [k, x] : l.items()) {
-            if (x.is_null()) continue;
-            if (!find_metric(k) || !x.is_number() || !std::isfinite(x.get<double>())) {
-              return make_error(ErrorKind::kBadInput,
-                                fmt::format("{}: job {} series {}: load statistic '{}' is not a "
-                                            "known statistic with a number",
-                                            file.string(), job.id, v.key(), k));
-            }
-            m[k] = x.get<double>();
-          }
-          if (auto why = out_of_order(m); !why.empty()) {
-            return make_error(
-                ErrorKind::kBadInput,
-                fmt::format("{}: job {} series {} load: {}", file.string(), job.id, v.key(), why));
-          }
-          v.loads.push_back(std::move(m));
-        }
-        if (auto why = out_of_order(v.values); !why.empty()) {
-          return make_error(ErrorKind::kBadInput, fmt::format("{}: job {} series {}: {}",
-                                                              file.string(), job.id, v.key(), why));
-        }
-        job.loads = std::max(job.loads, v.loads.size());
-        job.series.push_back(std::move(v));
+        auto v = baseline_series(s, file.string(), job.id);
+        if (!v.ok()) return v.error();
+        job.loads = std::max(job.loads, v->loads.size());
+        job.series.push_back(std::move(*v));
       }
       for (const auto& na : e.value("not_applicable", json::array())) {
         job.not_applicable.emplace_back(na.value("name", ""), na.value("reason", ""));

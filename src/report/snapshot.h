@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "model/axes.h"
 #include "store/result.h"
 #include "util/result.h"
 
@@ -26,9 +27,10 @@ namespace rb::report {
 inline constexpr const char* kBaselineSchema = "rtosbench.baseline";
 inline constexpr int kBaselineSchemaVersion = 1;
 
-// Which way a statistic gets worse. Latencies get worse when they grow; a
-// sample count or the ruler baseline is wrong when it changes at all.
-enum class Worse { kHigher, kAnyChange };
+// Which way a statistic gets worse (model::statistics()). Latencies get
+// worse when they grow; a sample count or the ruler baseline is wrong when it
+// changes at all (kEither).
+using model::Worse;
 
 struct MetricDef {
   const char* name;      // short name: "median"

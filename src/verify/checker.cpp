@@ -567,27 +567,25 @@ struct LogChecker::State {
     r.series.push_back(std::move(st));
   }
 
-  void result(const ParsedLine& p, uint64_t line) {
-    auto rr = protocol::decode_result(p);
-    if (!rr) {
-      add("malformed", Outcome::kProtocolError, line, rr.error().message);
-      return;
-    }
-    SeriesStats st;
-    st.test = test;
-    st.phase = phase;
-    st.name = std::string(rr->name);
-    st.result_line = line;
-    st.has_result = true;
-    const std::string label = series_label(test, phase, st.name);
-
+  // The fields of one RESULT line, the numbers this reader knows parsed.
+  struct ResultFields {
     std::map<std::string_view, uint64_t> known;
-    bool fields_ok = true;
     std::optional<std::string> base_name;
-    for (const protocol::Field& f : rr->fields) {
+    bool ok = true;
+    std::optional<uint64_t> get(std::string_view k) const {
+      auto it = known.find(k);
+      if (it == known.end()) return std::nullopt;
+      return it->second;
+    }
+  };
+
+  ResultFields read_fields(const protocol::ResultRecord& rr, SeriesStats& st,
+                           const std::string& label, uint64_t line) {
+    ResultFields fields;
+    for (const protocol::Field& f : rr.fields) {
       st.reported.emplace_back(std::string(f.key), std::string(f.value));
       if (f.key == "base") {  // a series name, not a number
-        base_name = std::string(f.value);
+        fields.base_name = std::string(f.value);
         continue;
       }
       const bool is_known = f.key == "n" || f.key == "hz" || f.key == "base_ticks" ||
@@ -603,34 +601,36 @@ struct LogChecker::State {
         add("malformed", Outcome::kProtocolError, line,
             fmt::format("RESULT {}: {}={} is not an unsigned integer", label, f.key,
                         printable(f.value)));
-        fields_ok = false;
+        fields.ok = false;
         continue;
       }
-      known[f.key] = *v;
+      fields.known[f.key] = *v;
     }
-    auto get = [&](std::string_view k) -> std::optional<uint64_t> {
-      auto it = known.find(k);
-      if (it == known.end()) return std::nullopt;
-      return it->second;
-    };
+    return fields;
+  }
+
+  // n=, hz=, base= and base_ticks=, calls= and refused=: present and coherent.
+  void check_fields(ResultFields& fields, SeriesStats& st, const std::string& label,
+                    uint64_t line) {
+    auto get = [&](std::string_view k) { return fields.get(k); };
     if (!get("n") || !get("hz")) {
-      if (fields_ok) {
+      if (fields.ok) {
         add("malformed", Outcome::kProtocolError, line,
             fmt::format("RESULT {} needs n= and hz=", label));
       }
-      fields_ok = false;
+      fields.ok = false;
     } else if (*get("hz") == 0) {
       add("malformed", Outcome::kProtocolError, line, fmt::format("RESULT {} has hz=0", label));
-      fields_ok = false;
+      fields.ok = false;
     }
     st.hz = get("hz").value_or(0);
     st.base_ticks = get("base_ticks");
     if (st.base_ticks) {
-      st.base = printable(base_name.value_or("ruler_loop"), 40);
-    } else if (base_name) {
+      st.base = printable(fields.base_name.value_or("ruler_loop"), 40);
+    } else if (fields.base_name) {
       add("malformed", Outcome::kProtocolError, line,
           fmt::format("RESULT {} names base={} but has no base_ticks", label,
-                      printable(*base_name)));
+                      printable(*fields.base_name)));
     }
 
     // calls= and refused= (the heap test's allocations): together, refused
@@ -649,60 +649,87 @@ struct LogChecker::State {
           fmt::format("RESULT {} has n={} timed samples of {} served calls (calls={}, refused={})",
                       label, *get("n"), *st.calls - *st.refused, *st.calls, *st.refused));
     }
+  }
+
+  // The series re-derived from its RAW samples and held against the RESULT.
+  void from_raw(SeriesStats& st, OpenSeries& s, const ResultFields& fields,
+                const std::string& label, uint64_t line) {
+    st.raw_line = s.first_line;
+    derive(st, s);
+    if (fields.ok) {
+      std::string diffs;
+      auto note = [&](std::string_view key, uint64_t reported, uint64_t derived) {
+        if (reported == derived) return;
+        if (!diffs.empty()) diffs += ", ";
+        diffs += fmt::format("{}={} (RAW gives {})", key, reported, derived);
+      };
+      note("n", *fields.get("n"), st.n);
+      for (const KnownField& k : kDerivedFields) {
+        if (auto v = fields.get(k.key)) note(k.key, *v, derived_value(st, k));
+      }
+      if (!diffs.empty()) {
+        add("result_matches_raw", Outcome::kProtocolError, line,
+            fmt::format("RESULT {} disagrees with its {} RAW samples: {}", label, st.n, diffs));
+      }
+    }
+    delay_figures(st, s, line);
+    if (st.n > 0 && st.max == 0) {
+      add("zero_counter", Outcome::kInvalid, st.raw_line,
+          fmt::format("all {} samples of {} are 0: the counter was not running", st.n, label));
+    }
+  }
+
+  // Only the firmware's own figures: show them, but they prove nothing.
+  void firmware_only(SeriesStats& st, const OpenSeries* s, const ResultFields& fields,
+                     const std::string& label, uint64_t line) {
+    st.n = fields.get("n").value_or(0);
+    for (const KnownField& k : kDerivedFields) {
+      if (k.ns) continue;
+      if (auto v = fields.get(k.key)) set_stat_ticks(st, k.stat, *v);
+    }
+    st.avg_ns = fields.get("avg_ns").value_or(0);
+    st.mean = static_cast<double>(st.avg_ticks);
+    st.jitter = st.median != 0 ? static_cast<double>(st.p99) / static_cast<double>(st.median) : 0.0;
+    if (s == nullptr) {
+      add("unverified", Outcome::kUnverified, line,
+          fmt::format("RESULT {} has no RAW samples: its figures are the firmware's own and "
+                      "cannot be re-derived",
+                      label));
+    } else {
+      st.raw_line = s->first_line;
+    }
+    auto max_ticks = fields.get("max_ticks");
+    if (st.n > 0 && max_ticks && *max_ticks == 0) {
+      add("zero_counter", Outcome::kInvalid, line,
+          fmt::format("RESULT {} says max_ticks=0 over {} samples: the counter was not running",
+                      label, st.n));
+    }
+  }
+
+  void result(const ParsedLine& p, uint64_t line) {
+    auto rr = protocol::decode_result(p);
+    if (!rr) {
+      add("malformed", Outcome::kProtocolError, line, rr.error().message);
+      return;
+    }
+    SeriesStats st;
+    st.test = test;
+    st.phase = phase;
+    st.name = std::string(rr->name);
+    st.result_line = line;
+    st.has_result = true;
+    const std::string label = series_label(test, phase, st.name);
+    ResultFields fields = read_fields(*rr, st, label, line);
+    check_fields(fields, st, label, line);
 
     OpenSeries* s = find_open(rr->name);
-    const bool raw_usable = s != nullptr && !s->broken;
-    PhaseEntry entry{st.name, get("n"), 0, false, line};
-    if (raw_usable) {
-      st.raw_line = s->first_line;
+    PhaseEntry entry{st.name, fields.get("n"), 0, false, line};
+    if (s != nullptr && !s->broken) {
       entry.raw_count = s->samples.count();
       entry.has_raw = true;
-      derive(st, *s);
-      if (fields_ok) {
-        std::string diffs;
-        auto note = [&](std::string_view key, uint64_t reported, uint64_t derived) {
-          if (reported == derived) return;
-          if (!diffs.empty()) diffs += ", ";
-          diffs += fmt::format("{}={} (RAW gives {})", key, reported, derived);
-        };
-        note("n", *get("n"), st.n);
-        for (const KnownField& k : kDerivedFields) {
-          if (auto v = get(k.key)) note(k.key, *v, derived_value(st, k));
-        }
-        if (!diffs.empty()) {
-          add("result_matches_raw", Outcome::kProtocolError, line,
-              fmt::format("RESULT {} disagrees with its {} RAW samples: {}", label, st.n, diffs));
-        }
-      }
-      delay_figures(st, *s, line);
-      if (st.n > 0 && st.max == 0) {
-        add("zero_counter", Outcome::kInvalid, st.raw_line,
-            fmt::format("all {} samples of {} are 0: the counter was not running", st.n, label));
-      }
+      from_raw(st, *s, fields, label, line);
     } else {
-      // Only the firmware's own figures: show them, but they prove nothing.
-      st.n = get("n").value_or(0);
-      for (const KnownField& k : kDerivedFields) {
-        if (k.ns) continue;
-        if (auto v = get(k.key)) set_stat_ticks(st, k.stat, *v);
-      }
-      st.avg_ns = get("avg_ns").value_or(0);
-      st.mean = static_cast<double>(st.avg_ticks);
-      st.jitter =
-          st.median != 0 ? static_cast<double>(st.p99) / static_cast<double>(st.median) : 0.0;
-      if (s == nullptr) {
-        add("unverified", Outcome::kUnverified, line,
-            fmt::format("RESULT {} has no RAW samples: its figures are the firmware's own and "
-                        "cannot be re-derived",
-                        label));
-      } else {
-        st.raw_line = s->first_line;
-      }
-      if (st.n > 0 && get("max_ticks") && *get("max_ticks") == 0) {
-        add("zero_counter", Outcome::kInvalid, line,
-            fmt::format("RESULT {} says max_ticks=0 over {} samples: the counter was not running",
-                        label, st.n));
-      }
+      firmware_only(st, s, fields, label, line);
     }
     if (s != nullptr) {
       give_buffer(std::move(s->samples));
@@ -1020,6 +1047,34 @@ struct LogChecker::State {
       return;
     }
     if (!integrity(p, number)) return;
+    record(p, number);
+  }
+
+  void test_line(const ParsedLine& p, uint64_t number) {
+    close_phase();
+    auto t = protocol::decode_test(p);
+    if (!t) {
+      add("malformed", Outcome::kProtocolError, number, t.error().message);
+      test = "?";
+    } else {
+      test = std::string(*t);
+      if (r.tests.size() < kMaxListed) r.tests.push_back(test);
+    }
+    phase.clear();
+  }
+
+  void dwt_read_pair_line(const ParsedLine& p, uint64_t number) {
+    auto d = protocol::decode_dwt_read_pair(p);
+    if (!d) {
+      add("malformed", Outcome::kProtocolError, number, d.error().message);
+    } else {
+      r.dwt_read_pair = *d;
+      dwt_line = number;
+    }
+  }
+
+  // A record of the log, its integrity checked: to its reader.
+  void record(const ParsedLine& p, uint64_t number) {
     switch (p.kind) {
       case RecordKind::kRaw:
         raw(p, number);
@@ -1033,29 +1088,12 @@ struct LogChecker::State {
       case RecordKind::kPhase:
         phase_line(p, number);
         break;
-      case RecordKind::kTest: {
-        close_phase();
-        auto t = protocol::decode_test(p);
-        if (!t) {
-          add("malformed", Outcome::kProtocolError, number, t.error().message);
-          test = "?";
-        } else {
-          test = std::string(*t);
-          if (r.tests.size() < kMaxListed) r.tests.push_back(test);
-        }
-        phase.clear();
+      case RecordKind::kTest:
+        test_line(p, number);
         break;
-      }
-      case RecordKind::kDwtReadPair: {
-        auto d = protocol::decode_dwt_read_pair(p);
-        if (!d) {
-          add("malformed", Outcome::kProtocolError, number, d.error().message);
-        } else {
-          r.dwt_read_pair = *d;
-          dwt_line = number;
-        }
+      case RecordKind::kDwtReadPair:
+        dwt_read_pair_line(p, number);
         break;
-      }
       case RecordKind::kCheck:
         check_line(p, number);
         break;

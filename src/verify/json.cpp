@@ -18,15 +18,19 @@ std::string u(std::string_view s) {
   return valid_utf8(s);
 }
 
-json string_map(const std::map<std::string, std::string>& m) {
+// A map, or a list of key/value pairs (a later key wins, as in a map).
+template <class Pairs>
+json string_map(const Pairs& m) {
   json o = json::object();
   for (const auto& [k, v] : m) o[u(k)] = u(v);
   return o;
 }
 
-json string_list(const std::vector<std::string>& v) {
+// One array, one element per item.
+template <class Items, class Fn>
+json array_of(const Items& items, Fn fn) {
   json a = json::array();
-  for (const std::string& s : v) a.push_back(u(s));
+  for (const auto& item : items) a.push_back(fn(item));
   return a;
 }
 
@@ -67,6 +71,83 @@ void net_blocks(const SeriesStats& s, json& ticks_out, json& ns_out) {
       {"max", ns(s.max)}};
 }
 
+json series_json(const SeriesStats& s) {
+  json o;
+  o["test"] = u(s.test);
+  o["phase"] = u(s.phase);
+  o["name"] = u(s.name);
+  o["raw_line"] = s.raw_line;
+  o["result_line"] = s.result_line;
+  o["has_raw"] = s.has_raw;
+  o["has_result"] = s.has_result;
+  o["n"] = s.n;
+  o["hz"] = s.hz;
+  if (s.has_raw) {
+    o["ticks"] = ticks_block(s);
+    o["ns"] = s.hz ? ns_block(s) : json(nullptr);
+    o["jitter"] = std::isfinite(s.jitter) ? json(round_to(s.jitter, 3)) : json(nullptr);
+  } else {
+    o["ticks"] = nullptr;
+    o["ns"] = nullptr;
+    o["jitter"] = nullptr;
+  }
+  o["base_ticks"] = s.base_ticks ? json(*s.base_ticks) : json(nullptr);
+  o["base"] = s.base_ticks ? json(u(s.base)) : json(nullptr);
+  if (s.has_raw && s.base_ticks && s.hz) {
+    json t, n;
+    net_blocks(s, t, n);
+    o["net_ticks"] = t;
+    o["net_ns"] = n;
+  } else {
+    o["net_ticks"] = nullptr;
+    o["net_ns"] = nullptr;
+  }
+  if (s.calls && s.refused) {  // the heap test's allocations only
+    o["calls"] = *s.calls;
+    o["refused"] = *s.refused;
+  }
+  o["reported"] = string_map(s.reported);
+  o["not_checked"] = array_of(s.not_checked, u);
+  return o;
+}
+
+json phase_json(const PhaseCounters& p) {
+  json o{{"test", u(p.test)},
+         {"name", u(p.name)},
+         {"irq", p.irq},
+         {"task", p.task},
+         {"bad", p.bad},
+         {"status", u(p.status)},
+         {"expected", p.expected ? json(*p.expected) : json(nullptr)},
+         {"line", p.line}};
+  if (p.window) {
+    json delay = json::array();
+    for (const DelayFigures& d : p.delay) {
+      delay.push_back(json{{"series", u(d.series)},
+                           {"limit", d.limit},
+                           {"n", d.n},
+                           {"delayed", d.delayed},
+                           {"worst", d.worst},
+                           {"beyond", d.beyond}});
+    }
+    o["window"] = *p.window;
+    o["delay"] = std::move(delay);
+  }
+  return o;
+}
+
+json check_json(const CheckOutcome& c) {
+  return json{{"test", u(c.test)}, {"name", u(c.name)},     {"rounds", c.rounds}, {"pass", c.pass},
+              {"fail", c.fail},    {"status", u(c.status)}, {"line", c.line}};
+}
+
+json verdict_json(const Verdict& v) {
+  return json{{"check", v.check},
+              {"severity", v.severity == Outcome::kValid ? "note" : to_string(v.severity)},
+              {"line", v.line},
+              {"message", u(v.message)}};
+}
+
 }  // namespace
 
 nlohmann::json to_json(const Report& r) {
@@ -88,91 +169,10 @@ nlohmann::json to_json(const Report& r) {
   j["config"] = string_map(r.config);
   j["end"] = string_map(r.end_fields);
   j["dwt_read_pair"] = r.dwt_read_pair ? json(*r.dwt_read_pair) : json(nullptr);
-  j["tests"] = string_list(r.tests);
-
-  json series = json::array();
-  for (const SeriesStats& s : r.series) {
-    json o;
-    o["test"] = u(s.test);
-    o["phase"] = u(s.phase);
-    o["name"] = u(s.name);
-    o["raw_line"] = s.raw_line;
-    o["result_line"] = s.result_line;
-    o["has_raw"] = s.has_raw;
-    o["has_result"] = s.has_result;
-    o["n"] = s.n;
-    o["hz"] = s.hz;
-    if (s.has_raw) {
-      o["ticks"] = ticks_block(s);
-      o["ns"] = s.hz ? ns_block(s) : json(nullptr);
-      o["jitter"] = std::isfinite(s.jitter) ? json(round_to(s.jitter, 3)) : json(nullptr);
-    } else {
-      o["ticks"] = nullptr;
-      o["ns"] = nullptr;
-      o["jitter"] = nullptr;
-    }
-    o["base_ticks"] = s.base_ticks ? json(*s.base_ticks) : json(nullptr);
-    o["base"] = s.base_ticks ? json(u(s.base)) : json(nullptr);
-    if (s.has_raw && s.base_ticks && s.hz) {
-      json t, n;
-      net_blocks(s, t, n);
-      o["net_ticks"] = t;
-      o["net_ns"] = n;
-    } else {
-      o["net_ticks"] = nullptr;
-      o["net_ns"] = nullptr;
-    }
-    if (s.calls && s.refused) {  // the heap test's allocations only
-      o["calls"] = *s.calls;
-      o["refused"] = *s.refused;
-    }
-    json reported = json::object();
-    for (const auto& [k, v] : s.reported) reported[u(k)] = u(v);
-    o["reported"] = reported;
-    o["not_checked"] = string_list(s.not_checked);
-    series.push_back(std::move(o));
-  }
-  j["series"] = std::move(series);
-
-  json phases = json::array();
-  for (const PhaseCounters& p : r.phases) {
-    json o{{"test", u(p.test)},
-           {"name", u(p.name)},
-           {"irq", p.irq},
-           {"task", p.task},
-           {"bad", p.bad},
-           {"status", u(p.status)},
-           {"expected", p.expected ? json(*p.expected) : json(nullptr)},
-           {"line", p.line}};
-    if (p.window) {
-      json delay = json::array();
-      for (const DelayFigures& d : p.delay) {
-        delay.push_back(json{{"series", u(d.series)},
-                             {"limit", d.limit},
-                             {"n", d.n},
-                             {"delayed", d.delayed},
-                             {"worst", d.worst},
-                             {"beyond", d.beyond}});
-      }
-      o["window"] = *p.window;
-      o["delay"] = std::move(delay);
-    }
-    phases.push_back(std::move(o));
-  }
-  j["phases"] = std::move(phases);
-
-  json checks = json::array();
-  for (const CheckOutcome& c : r.checks) {
-    checks.push_back(json{{"test", u(c.test)},
-                          {"name", u(c.name)},
-                          {"rounds", c.rounds},
-                          {"pass", c.pass},
-                          {"fail", c.fail},
-                          {"status", u(c.status)},
-                          {"line", c.line}});
-  }
-  j["checks"] = std::move(checks);
-
+  j["tests"] = array_of(r.tests, u);
+  j["series"] = array_of(r.series, series_json);
+  j["phases"] = array_of(r.phases, phase_json);
+  j["checks"] = array_of(r.checks, check_json);
   json na = json::array();
   for (size_t i = 0; i < r.not_applicable.size(); ++i) {
     na.push_back(json{{"name", u(r.not_applicable[i].first)},
@@ -180,16 +180,7 @@ nlohmann::json to_json(const Report& r) {
                       {"line", i < r.not_applicable_lines.size() ? r.not_applicable_lines[i] : 0}});
   }
   j["not_applicable"] = std::move(na);
-
-  json verdicts = json::array();
-  for (const Verdict& v : r.verdicts) {
-    verdicts.push_back(
-        json{{"check", v.check},
-             {"severity", v.severity == Outcome::kValid ? "note" : to_string(v.severity)},
-             {"line", v.line},
-             {"message", u(v.message)}});
-  }
-  j["verdicts"] = std::move(verdicts);
+  j["verdicts"] = array_of(r.verdicts, verdict_json);
   j["suppressed"] = r.suppressed;
   return j;
 }
