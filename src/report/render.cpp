@@ -7,11 +7,13 @@
 #include <charconv>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 #include <string_view>
 #include <tuple>
 
 #include "matrix/load.h"
+#include "model/axes.h"
 #include "report/diff.h"
 #include "report/markdown.h"
 #include "report/svg.h"
@@ -1137,24 +1139,15 @@ void trends(Document& d, const std::vector<RunView>& runs) {
   trend_plots(d, runs, job_ids);
 }
 
-// The build axes a run can vary (matrix `variants:`, a sweep): CONFIG key and
-// how the report names it.
-struct VariantAxis {
-  const char* key;
-  const char* title;
-  // A series the axis is about besides the headline ones: tickless idle
-  // moves the wake from sleep (seed 000 section 5.3), not the headline.
-  store::HeadlineSeries extra{nullptr, "", ""};
-};
-const VariantAxis kAxes[] = {{"opt", "optimisation"},
-                             {"fpu", "FP context"},
-                             {"tick", "tick rate [Hz]"},
-                             {"ramfunc", "code in RAM"},
-                             {"tickless", "tickless idle", {"sleep_wake", "wfi", "wake from WFI"}},
-                             {"checks", "API checks"}};
+// A series an axis is about besides the headline ones: tickless idle moves the
+// wake from sleep (seed 000 section 5.3), not the headline.
+std::optional<store::HeadlineSeries> axis_series(const model::Axis& axis) {
+  if (axis.key == "tickless") return store::HeadlineSeries{"sleep_wake", "wfi", "wake from WFI"};
+  return std::nullopt;
+}
 
-std::string condition(const JobSnapshot& j, const char* key) {
-  auto it = j.conditions.find(key);
+std::string condition(const JobSnapshot& j, std::string_view key) {
+  auto it = j.conditions.find(std::string(key));
   return it == j.conditions.end() ? std::string() : it->second;
 }
 
@@ -1176,10 +1169,10 @@ bool axis_less(const std::string& a, const std::string& b) {
 void variants(Document& d, const RunView& cur) {
   auto jobs = measured_jobs(cur);
   bool any = false;
-  for (const auto& axis : kAxes) {
+  for (const auto& axis : model::axes()) {
     std::vector<std::string> values;
     for (const JobView* j : jobs) {
-      std::string v = condition(j->snap, axis.key);
+      std::string v = condition(j->snap, axis.config);
       if (!v.empty() && std::find(values.begin(), values.end(), v) == values.end())
         values.push_back(v);
     }
@@ -1189,16 +1182,16 @@ void variants(Document& d, const RunView& cur) {
     std::vector<std::string> group_order;
     std::map<std::string, std::map<std::string, const JobView*>> groups;
     for (const JobView* j : jobs) {
-      std::string v = condition(j->snap, axis.key);
+      std::string v = condition(j->snap, axis.config);
       if (v.empty()) continue;
       std::string label = j->snap.kernel;
       std::vector<std::string> others;
-      for (const auto& o : kAxes) {
+      for (const auto& o : model::axes()) {
         if (&o == &axis) continue;
-        std::string ov = condition(j->snap, o.key);
+        std::string ov = condition(j->snap, o.config);
         bool varies = false;
-        for (const JobView* k : jobs) varies |= condition(k->snap, o.key) != ov;
-        if (varies) others.push_back(fmt::format("{}={}", o.key, ov));
+        for (const JobView* k : jobs) varies |= condition(k->snap, o.config) != ov;
+        if (varies) others.push_back(fmt::format("{}={}", o.config, ov));
       }
       if (!others.empty()) label += fmt::format(" ({})", fmt::join(others, ", "));
       if (!groups.count(label)) group_order.push_back(label);
@@ -1213,9 +1206,9 @@ void variants(Document& d, const RunView& cur) {
                 "findings from these: what one setting does to every kernel.");
       any = true;
     }
-    heading(d, 3, fmt::format("{} (CONFIG {})", axis.title, axis.key));
+    heading(d, 3, fmt::format("{} (CONFIG {})", axis.title, axis.config));
     std::vector<store::HeadlineSeries> plotted = kHeadline;
-    if (axis.extra.name) plotted.push_back(axis.extra);
+    if (auto extra = axis_series(axis)) plotted.push_back(*extra);
     for (const auto& h : plotted) {
       Table t = figures_table({"kernel", "series"}, values);
       Plot p;
