@@ -107,3 +107,13 @@ set_tests_properties(ports_window_disasm PROPERTIES DEPENDS "${RB_PORTS_ALL_TEST
 add_test(NAME ports_posix_compile
   COMMAND ${RB_PORTS_TESTS}/posix-compile.sh ${PROJECT_SOURCE_DIR} ${RB_PORTS_WORK}/posix-compile)
 set_tests_properties(ports_posix_compile PROPERTIES SKIP_RETURN_CODE 77 LABELS ports TIMEOUT 120)
+
+# The ARMv7-M twin without FPU (issue 31): a real `rtosbench run` of
+# configs/qemu-netduino2.yaml for bare and FreeRTOS (GCC/ARM_CM3 from the
+# board's core) on QEMU netduino2 with the GD32F103C8's 20 KB of SRAM, every
+# test at the board's 256 samples (twin-run.sh).
+add_test(NAME ports_bare_freertos_netduino2
+  COMMAND ${RB_PORTS_TESTS}/twin-run.sh ${RTOSBENCH_BIN} ${PROJECT_SOURCE_DIR}
+          ${RB_PORTS_WORK}/twin-netduino2 qemu-netduino2.yaml qemu-netduino2 ARM_CM3 256 20)
+set_tests_properties(ports_bare_freertos_netduino2 PROPERTIES SKIP_RETURN_CODE 77
+  LABELS "ports;qemu" TIMEOUT 900)

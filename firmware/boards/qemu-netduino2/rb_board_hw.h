@@ -56,7 +56,7 @@ static inline uint32_t rb_zli_now(void) {
 /* No STOP mode: QEMU (7.2) treats WFI with SLEEPDEEP like a plain WFI and
  * its STM32F205 model has no RTC or PWR block (hw/arm/stm32f205_soc.c). */
 #define RB_BOARD_HAS_STOP 0
-#define RB_BOARD_NO_STOP                                                                        \
+#define RB_BOARD_NO_STOP                                                                    \
   "board qemu-netduino2 has no STOP mode (QEMU models no PWR or RTC; SLEEPDEEP is a plain " \
   "WFI)"
 
