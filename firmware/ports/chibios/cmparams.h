@@ -5,10 +5,9 @@
  * definitions. This port owns neither the startup code nor the device
  * header: the boards (firmware/boards/) own the vectors, clocks and
  * peripherals, so this file gives the kernel only what it uses of the
- * core: the Cortex-M4 model and its FPU (or the Cortex-M3 without), the board's implemented priority bits
- * and, through boards/common/rb_cmsis_device.h, the CMSIS core header
- * (core_cm4.h, ChibiOS' copy in os/common/ext/ARM/CMSIS/Core/Include) with the
- * core exception numbers. */
+ * core: the Cortex-M4 model and its FPU (or the Cortex-M3 without), the board's implemented
+ * priority bits and, through boards/common/rb_cmsis_device.h, the CMSIS core header (core_cm4.h,
+ * ChibiOS' copy in os/common/ext/ARM/CMSIS/Core/Include) with the core exception numbers. */
 #ifndef CMPARAMS_H
 #define CMPARAMS_H
 
