@@ -65,6 +65,13 @@ void rb_config_emit(void) {
   rb_rec_begin("CONFIG");
   rb_rec_kv_u32("warmup", RB_CFG_WARMUP);
   rb_rec_kv_u32("samples", RB_CFG_SAMPLES);
+#if RB_CFG_BUF_SAMPLES < RB_CFG_SAMPLES
+  /* A board whose RAM caps every test's samples (RB_BOARD_SAMPLES_CAP) lists
+   * an override for every test, more than one record holds: a new CONFIG
+   * record after every RB_CFG_OVERRIDES_PER_RECORD tests. */
+#define RB_CFG_OVERRIDES_PER_RECORD 6u
+  uint32_t listed = 0;
+#endif
   for (uint32_t i = 0; i < rb_test_count; i++) {
     const struct rb_test* t = &rb_tests[i];
     if (!t->enabled) {
@@ -82,6 +89,12 @@ void rb_config_emit(void) {
       rb_rec_text("=");
       rb_rec_u32(t->warmup);
     }
+#if RB_CFG_BUF_SAMPLES < RB_CFG_SAMPLES
+    if (++listed % RB_CFG_OVERRIDES_PER_RECORD == 0u) {
+      rb_rec_end();
+      rb_rec_begin("CONFIG");
+    }
+#endif
   }
   rb_rec_kv_u32("stack_words", RB_STACK_WORDS);
   rb_rec_kv_u32("irq_prio", RB_PRIO_LEVEL(NVIC_IPR(RB_TEST_IRQN)));

@@ -10,8 +10,8 @@
 #include "cm4_regs.h"
 #include "rb_harness.h"
 
-uint32_t rb_buf_a[RB_CFG_SAMPLES];
-uint32_t rb_buf_b[RB_CFG_SAMPLES];
+uint32_t rb_buf_a[RB_CFG_BUF_SAMPLES];
+uint32_t rb_buf_b[RB_CFG_BUF_SAMPLES];
 
 /* A port whose kernel allocates every task stack itself sets
  * RB_PORT_KERNEL_STACKS=1 (LiteOS-M 1.1, which also names rbp_stack_unseen):

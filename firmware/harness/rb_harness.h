@@ -43,9 +43,10 @@ enum rb_sem_id {
 enum rb_queue_id { RB_Q_MSG, RB_QUEUES };
 enum rb_mutex_id { RB_M_API, RB_M_PI, RB_MUTEXES };
 
-/* ---- Sample buffers: two series of RB_CFG_SAMPLES live at once ---------- */
-extern uint32_t rb_buf_a[RB_CFG_SAMPLES];
-extern uint32_t rb_buf_b[RB_CFG_SAMPLES];
+/* ---- Sample buffers: two series live at once, each at most
+ * RB_CFG_BUF_SAMPLES (RB_CFG_SAMPLES, or the board's cap) --------------- */
+extern uint32_t rb_buf_a[RB_CFG_BUF_SAMPLES];
+extern uint32_t rb_buf_b[RB_CFG_BUF_SAMPLES];
 
 /* ---- Tests ---------------------------------------------------------------- */
 struct rb_test {

@@ -62,8 +62,9 @@
 #define RBP_MAX_QUEUES 2
 #define RBP_MAX_MUTEXES 2
 
-/* Every task stack, harness tasks and the kernel's idle task alike. */
-#define RB_STACK_WORDS 512
+/* Every task stack, harness tasks and the kernel's idle task alike: 512
+ * words, or less where the board's RAM is small (RB_BOARD_STACK_WORDS). */
+#define RB_STACK_WORDS RB_CFG_STACK_WORDS
 
 /* Capability flags (struct rbp_ops.caps). */
 #define RBP_HAS_TASKS (1u << 0)        /* init, task_create, start, delay, critical_*, sem_* */
@@ -80,7 +81,7 @@
 /* The arena every port gives its kernel's general-purpose allocator (a static
  * array handed to the kernel where it takes one, else its heap-size setting),
  * so the heap test's figures compare. */
-#define RB_HEAP_BYTES 16384u
+#define RB_HEAP_BYTES RB_CFG_HEAP_BYTES /* 16384, or the board's RB_BOARD_HEAP_BYTES */
 
 /* heap_stats: the allocator's own figures, in bytes. */
 #define RBP_HEAP_UNKNOWN 0xFFFFFFFFu

@@ -176,7 +176,7 @@ static void rb_heap_mixed(const struct rb_test* t, uint32_t* leak_pass) {
   rb_heap_round_stats(0u, &largest_known);
   uint32_t rounds = 0;
   const uint32_t max_rounds =
-      RB_CFG_SAMPLES - 1u < RB_HEAP_MAX_ROUNDS ? RB_CFG_SAMPLES - 1u : RB_HEAP_MAX_ROUNDS;
+      RB_CFG_BUF_SAMPLES - 1u < RB_HEAP_MAX_ROUNDS ? RB_CFG_BUF_SAMPLES - 1u : RB_HEAP_MAX_ROUNDS;
   while (rounds < max_rounds && (allocs < w + n || frees < w + n)) {
     uint32_t failed = 0, tried = 0;
     for (uint32_t step = 0; step < RB_HEAP_ROUND_STEPS; step++) {

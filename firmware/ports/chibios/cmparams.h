@@ -5,17 +5,23 @@
  * definitions. This port owns neither the startup code nor the device
  * header: the boards (firmware/boards/) own the vectors, clocks and
  * peripherals, so this file gives the kernel only what it uses of the
- * core: the Cortex-M4 model, its FPU, the board's implemented priority bits
- * and, through boards/common/rb_cmsis_device.h, the CMSIS core header
- * (core_cm4.h, ChibiOS' copy in os/common/ext/ARM/CMSIS/Core/Include) with the
- * core exception numbers. */
+ * core: the Cortex-M4 model and its FPU (or the Cortex-M3 without), the board's implemented
+ * priority bits and, through boards/common/rb_cmsis_device.h, the CMSIS core header (core_cm4.h,
+ * ChibiOS' copy in os/common/ext/ARM/CMSIS/Core/Include) with the core exception numbers. */
 #ifndef CMPARAMS_H
 #define CMPARAMS_H
 
 #include "rb_build_config.h" /* RB_NVIC_PRIO_BITS (defines only: safe in assembly) */
 
+/* The core the board's -mcpu= names (RB_CPU, port.cmake): a Cortex-M3 has no
+ * FPU. CONFIG port_variant= stays os/common/ports/ARMv7-M. */
+#if defined(RB_CH_CORTEX_M3)
+#define CORTEX_MODEL 3
+#define CORTEX_HAS_FPU 0
+#else
 #define CORTEX_MODEL 4
 #define CORTEX_HAS_FPU 1
+#endif
 #define CORTEX_PRIORITY_BITS RB_NVIC_PRIO_BITS
 #define CORTEX_NUM_VECTORS 82 /* STM32F405/407: 82 device interrupts */
 

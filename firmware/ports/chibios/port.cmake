@@ -21,6 +21,16 @@
 # License: ChibiOS/RT is GPL 3 (os/license/chcustomer.h as shipped:
 # CH_LICENSE_GPL, every feature licensed); the firmware image links it.
 
+# The cores ChibiOS' ARMv7-M port serves here (firmware/CMakeLists.txt reports
+# any other board's jobs PORT_MISSING): one port for both, told the core by
+# cmparams.h's CORTEX_MODEL and CORTEX_HAS_FPU; on a Cortex-M3 the recipe
+# defines RB_CH_CORTEX_M3 for it (model 3, no FPU: CORTEX_USE_FPU stays FALSE,
+# as in every soft-float Cortex-M4 build).
+set(RB_PORT_CPUS cortex-m3 cortex-m4)
+if(RB_CPU STREQUAL "cortex-m3")
+  list(APPEND RB_PORT_DEFINITIONS RB_CH_CORTEX_M3=1)
+endif()
+
 rb_require_kernel_source(
   FILES os/rt/include/ch.h os/rt/src/chschd.c os/oslib/src/chmboxes.c os/license/chversion.h
         os/common/ports/ARMv7-M/chcore.c os/common/ports/ARMv7-M/compilers/GCC/chcoreasm.S

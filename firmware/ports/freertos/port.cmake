@@ -1,17 +1,21 @@
 # Build recipe of the FreeRTOS port: FreeRTOS-Kernel (the version the matrix pins) from the checkout
 # RB_KERNEL_SOURCE (never copied into this repository), its GCC/ARM_CM4F CPU
-# port and heap_4, compiled with the harness' flags (firmware/CMakeLists.txt
-# adds the sources to the rb_kernel object library).
+# port (GCC/ARM_CM3 on a Cortex-M3 board) and heap_4, compiled with the
+# harness' flags (firmware/CMakeLists.txt adds the sources to the rb_kernel
+# object library).
 #
 #   -DRB_KERNEL_SOURCE=<FreeRTOS-Kernel checkout at the matrix's tag>
 #   -DRB_TIME_SLICING=ON|OFF   configUSE_TIME_SLICING (default ON)
 #   -DRB_FREERTOS_CPU_PORT=ARM_CM4F|ARM_CM3
-#       the GCC CPU port. Default ARM_CM4F, the Cortex-M4F port, in FP and
-#       soft-float builds alike (seed 000: "the official Cortex-M4F port").
-#       ARM_CM3 (soft-float builds only) is FreeRTOS' choice for a Cortex-M4
-#       without FP use: its switch has no EXC_RETURN FP test, like the other
-#       kernels' ports in soft-float builds. CONFIG port= stays freertos; the
-#       choice is recorded in docs/kernels.md and must be stated with results.
+#       the GCC CPU port. Its default follows the board's core (RB_CPU, from
+#       its -mcpu=): on a Cortex-M4 ARM_CM4F, the Cortex-M4F port, in FP and
+#       soft-float builds alike (seed 000: "the official Cortex-M4F port");
+#       on a Cortex-M3 ARM_CM3, FreeRTOS' port for that core. ARM_CM3 on a
+#       Cortex-M4 (soft-float builds only) is FreeRTOS' choice for a
+#       Cortex-M4 without FP use: its switch has no EXC_RETURN FP test, like
+#       the other kernels' ports in soft-float builds. CONFIG port= stays
+#       freertos, port_variant= names the CPU port; the choice is recorded in
+#       docs/kernels.md and must be stated with results.
 #
 # RB_KERNEL_VERSION / RB_KERNEL_COMMIT, when given, must match the checkout
 # (task.h's tskKERNEL_VERSION_NUMBER, git HEAD); when left at n/a they are
@@ -26,10 +30,22 @@ if(RB_TIME_SLICING)
 else()
   list(APPEND RB_PORT_DEFINITIONS RB_TIME_SLICING=0)
 endif()
-set(RB_FREERTOS_CPU_PORT "ARM_CM4F" CACHE STRING "FreeRTOS GCC CPU port: ARM_CM4F or ARM_CM3")
+# The cores this recipe has a FreeRTOS CPU port for (firmware/CMakeLists.txt
+# reports any other board's jobs PORT_MISSING).
+set(RB_PORT_CPUS cortex-m3 cortex-m4)
+if(RB_CPU STREQUAL "cortex-m3")
+  set(_rb_frt_cpu_default ARM_CM3)
+else()
+  set(_rb_frt_cpu_default ARM_CM4F)
+endif()
+set(RB_FREERTOS_CPU_PORT "${_rb_frt_cpu_default}" CACHE STRING
+  "FreeRTOS GCC CPU port: ARM_CM4F or ARM_CM3 (default: the board's core's)")
 set_property(CACHE RB_FREERTOS_CPU_PORT PROPERTY STRINGS ARM_CM4F ARM_CM3)
 if(NOT RB_FREERTOS_CPU_PORT MATCHES "^(ARM_CM4F|ARM_CM3)$")
   message(FATAL_ERROR "RB_FREERTOS_CPU_PORT='${RB_FREERTOS_CPU_PORT}': allowed values are ARM_CM4F and ARM_CM3")
+endif()
+if(RB_FREERTOS_CPU_PORT STREQUAL "ARM_CM4F" AND NOT RB_CPU STREQUAL "cortex-m4")
+  message(FATAL_ERROR "RB_FREERTOS_CPU_PORT=ARM_CM4F needs a Cortex-M4F; board ${RB_BOARD} has a ${RB_CPU}")
 endif()
 if(RB_FREERTOS_CPU_PORT STREQUAL "ARM_CM3" AND RB_FPU_CONTEXT)
   message(FATAL_ERROR "RB_FREERTOS_CPU_PORT=ARM_CM3 cannot save FP context: use ARM_CM4F with RB_FPU_CONTEXT=1")

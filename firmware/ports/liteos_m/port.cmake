@@ -17,6 +17,19 @@
 # needs RB_KERNEL_VERSION. RB_KERNEL_COMMIT, when given, must match git HEAD;
 # left at n/a it is read from it.
 
+# The cores: the Cortex-M4 port; a Cortex-M3 board is listed only so that its
+# jobs are PORT_MISSING with the reason below (read before any source check):
+# LiteOS-M 1.1.0 ships its Cortex-M3 arch port for Keil alone
+# (kernel/arch/arm/cortex-m3/keil: armasm syntax, PRESERVE8/EXPORT/EQU), and
+# its Cortex-M4 GCC port is not one for the M3 (los_dispatch.S tests CPACR
+# and runs vpush/vpop, FP instructions the Cortex-M3 does not have).
+set(RB_PORT_CPUS cortex-m3 cortex-m4)
+if(RB_CPU STREQUAL "cortex-m3")
+  rb_variant_not_built("board ${RB_BOARD} has a cortex-m3: LiteOS-M 1.1.0 has no GCC port for it "
+    "(kernel/arch/arm/cortex-m3 holds keil/ only, armasm sources GNU as cannot assemble: "
+    "ports/liteos_m/port.cmake)")
+endif()
+
 rb_require_kernel_source(
   FILES kernel/src/los_task.c kernel/src/los_init.c kernel/include/los_config.h
         kernel/arch/arm/cortex-m4/gcc/los_dispatch.S kernel/arch/arm/cortex-m4/gcc/los_interrupt.c

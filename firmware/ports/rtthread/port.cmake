@@ -1,8 +1,9 @@
 # Build recipe of the rtthread port: RT-Thread 5 (the full kernel, with the
 # FinSH/MSH shell on the harness' console UART) from the checkout
 # RB_KERNEL_SOURCE, never copied here: src/ (the single-core scheduler),
-# libcpu/arm/cortex-m4 (cpuport.c, context_gcc.S) and components/finsh
-# (shell.c, msh.c, msh_parse.c, cmd.c).
+# libcpu/arm/cortex-m4 (cpuport.c, context_gcc.S; libcpu/arm/cortex-m3 on a
+# Cortex-M3 board, from RB_CPU) and components/finsh (shell.c, msh.c,
+# msh_parse.c, cmd.c).
 #
 #   -DRB_KERNEL_SOURCE=<rt-thread checkout at the matrix's pin>
 #
@@ -10,9 +11,26 @@
 # (rtdef.h's RT_VERSION_MAJOR.RT_VERSION_MINOR.RT_VERSION_PATCH, git HEAD);
 # left at n/a they are read from it.
 
+# The cores RT-Thread's libcpu has a port for here (firmware/CMakeLists.txt
+# reports any other board's jobs PORT_MISSING); the directory follows RB_CPU,
+# and rtconfig.h names the core as a BSP's does (ARCH_ARM_CORTEX_M3 with
+# RB_RT_CORTEX_M3, ARCH_ARM_CORTEX_M4 otherwise).
+# On qemu-netduino2 (20 KB of SRAM, 224-word stacks, a 2 KB heap arena) the
+# image does not link: RAM overflows by 1400 bytes. The system heap's arena
+# is RB_HEAP_BYTES plus the 4 KB the shell takes at boot (rb_port_rtthread.c,
+# RB_RT_SHELL_HEAP: tshell's state and thread), 6144 bytes, the largest
+# object; the configuration is not cut to make it fit (docs/firmware.md,
+# "Small RAM").
+set(RB_PORT_CPUS cortex-m3 cortex-m4)
+if(RB_CPU STREQUAL "cortex-m3")
+  set(_rb_rt_cpu libcpu/arm/cortex-m3)
+  list(APPEND RB_PORT_DEFINITIONS RB_RT_CORTEX_M3=1)
+else()
+  set(_rb_rt_cpu libcpu/arm/cortex-m4)
+endif()
 rb_require_kernel_source(
-  FILES src/scheduler_up.c src/ipc.c include/rtdef.h libcpu/arm/cortex-m4/context_gcc.S
-        libcpu/arm/cortex-m4/cpuport.c components/finsh/shell.c components/finsh/msh.c
+  FILES src/scheduler_up.c src/ipc.c include/rtdef.h ${_rb_rt_cpu}/context_gcc.S
+        ${_rb_rt_cpu}/cpuport.c components/finsh/shell.c components/finsh/msh.c
   HINT "an rt-thread checkout at the version configs/qemu.yaml pins (its kernel entry; rtosbench run --fetch-kernels fetches it)")
 set(_rb_rt "${RB_KERNEL_SOURCE}")
 
@@ -47,11 +65,11 @@ foreach(f shell.c msh.c msh_parse.c cmd.c)
   list(APPEND RB_KERNEL_SOURCES "${_rb_rt}/components/finsh/${f}")
 endforeach()
 list(APPEND RB_KERNEL_SOURCES
-  "${_rb_rt}/libcpu/arm/cortex-m4/cpuport.c" "${_rb_rt}/libcpu/arm/cortex-m4/context_gcc.S")
+  "${_rb_rt}/${_rb_rt_cpu}/cpuport.c" "${_rb_rt}/${_rb_rt_cpu}/context_gcc.S")
 list(APPEND RB_KERNEL_INCLUDE_DIRS "${_rb_rt}/include" "${_rb_rt}/components/finsh")
 # RT-Thread's own build passes -Wa,-mimplicit-it=thumb for every assembly
 # file (its BSPs' rtconfig.py); the port does the same for context_gcc.S.
-set_source_files_properties("${_rb_rt}/libcpu/arm/cortex-m4/context_gcc.S" PROPERTIES
+set_source_files_properties("${_rb_rt}/${_rb_rt_cpu}/context_gcc.S" PROPERTIES
   COMPILE_OPTIONS "-Wa,-mimplicit-it=thumb")
 # context_gcc.S defines HardFault_Handler (RT-Thread's fault dump); renamed, it
 # stays unused and the board's fault reporter keeps the vector, as in the
@@ -85,7 +103,7 @@ list(APPEND RB_PORT_SOURCES "${CMAKE_CURRENT_LIST_DIR}/rb_port_rtthread.c")
 list(APPEND RB_PORT_INCLUDE_DIRS "${CMAKE_CURRENT_LIST_DIR}")
 
 # CONFIG port_variant=: the kernel CPU port compiled above.
-set(RB_PORT_VARIANT "libcpu/arm/cortex-m4")
+set(RB_PORT_VARIANT "${_rb_rt_cpu}")
 
 # RB_RAMFUNC=1 runs every kernel source compiled above from RAM (scheduler,
 # switch and the calls the tests time alike).

@@ -107,6 +107,10 @@
 /* ---- CPU (as the BSP) --------------------------------------------------------- */
 #define ARCH_ARM
 #define ARCH_ARM_CORTEX_M
+#if defined(RB_RT_CORTEX_M3)
+#define ARCH_ARM_CORTEX_M3
+#else
 #define ARCH_ARM_CORTEX_M4
+#endif
 
 #endif

@@ -1,7 +1,8 @@
 # Build recipe of the rtthread_nano port: RT-Thread Nano 3.1.5
 # (github.com/RT-Thread/rtthread-nano, tag v3.1.5) from the checkout
 # RB_KERNEL_SOURCE, never copied here: rt-thread/src/*.c and
-# rt-thread/libcpu/arm/cortex-m4 (cpuport.c, context_gcc.S).
+# rt-thread/libcpu/arm/cortex-m4 (cpuport.c, context_gcc.S), on a Cortex-M3
+# board (RB_CPU) rt-thread/libcpu/arm/cortex-m3 (the same two files).
 #
 #   -DRB_KERNEL_SOURCE=<rtthread-nano checkout at the matrix's tag>   (the directory
 #       holding rt-thread/; the rt-thread/ directory itself is accepted too)
@@ -14,9 +15,17 @@ if(NOT "${RB_KERNEL_SOURCE}" STREQUAL "" AND EXISTS "${RB_KERNEL_SOURCE}/src/sch
    AND EXISTS "${RB_KERNEL_SOURCE}/include/rtdef.h")
   get_filename_component(RB_KERNEL_SOURCE "${RB_KERNEL_SOURCE}/.." ABSOLUTE)
 endif()
+# The cores RT-Thread's libcpu has a port for here (firmware/CMakeLists.txt
+# reports any other board's jobs PORT_MISSING); the directory follows RB_CPU.
+set(RB_PORT_CPUS cortex-m3 cortex-m4)
+if(RB_CPU STREQUAL "cortex-m3")
+  set(_rb_rt_cpu libcpu/arm/cortex-m3)
+else()
+  set(_rb_rt_cpu libcpu/arm/cortex-m4)
+endif()
 rb_require_kernel_source(
-  FILES rt-thread/src/scheduler.c rt-thread/include/rtdef.h rt-thread/libcpu/arm/cortex-m4/context_gcc.S
-        rt-thread/libcpu/arm/cortex-m4/cpuport.c
+  FILES rt-thread/src/scheduler.c rt-thread/include/rtdef.h rt-thread/${_rb_rt_cpu}/context_gcc.S
+        rt-thread/${_rb_rt_cpu}/cpuport.c
   HINT "an rtthread-nano checkout at the version configs/qemu.yaml pins (its kernel entry; rtosbench run --fetch-kernels fetches it)")
 set(_rb_rt "${RB_KERNEL_SOURCE}/rt-thread")
 
@@ -37,12 +46,12 @@ rb_check_kernel_commit("${RB_KERNEL_SOURCE}")
 # ---- Sources ----------------------------------------------------------------
 file(GLOB _rb_rt_src "${_rb_rt}/src/*.c")
 list(APPEND RB_KERNEL_SOURCES ${_rb_rt_src}
-  "${_rb_rt}/libcpu/arm/cortex-m4/cpuport.c" "${_rb_rt}/libcpu/arm/cortex-m4/context_gcc.S")
+  "${_rb_rt}/${_rb_rt_cpu}/cpuport.c" "${_rb_rt}/${_rb_rt_cpu}/context_gcc.S")
 list(APPEND RB_KERNEL_INCLUDE_DIRS "${_rb_rt}/include")
 # context_gcc.S writes conditional FP instructions without IT blocks and
 # relies on the assembler adding them: RT-Thread's own build passes
 # -Wa,-mimplicit-it=thumb for every assembly file (its BSPs' rtconfig.py).
-set_source_files_properties("${_rb_rt}/libcpu/arm/cortex-m4/context_gcc.S" PROPERTIES
+set_source_files_properties("${_rb_rt}/${_rb_rt_cpu}/context_gcc.S" PROPERTIES
   COMPILE_OPTIONS "-Wa,-mimplicit-it=thumb")
 # context_gcc.S defines HardFault_Handler (RT-Thread's fault dump, which
 # needs the console this configuration leaves out); renamed, it stays unused
@@ -59,7 +68,7 @@ list(APPEND RB_PORT_SOURCES "${CMAKE_CURRENT_LIST_DIR}/rb_port_rtthread_nano.c")
 list(APPEND RB_PORT_INCLUDE_DIRS "${CMAKE_CURRENT_LIST_DIR}")
 
 # CONFIG port_variant=: the kernel CPU port compiled above.
-set(RB_PORT_VARIANT "libcpu/arm/cortex-m4")
+set(RB_PORT_VARIANT "${_rb_rt_cpu}")
 
 # RB_RAMFUNC=1 runs every kernel source compiled above from RAM (scheduler,
 # switch and the calls the tests time alike).

@@ -2,9 +2,11 @@
 # TencentOS-tiny, branch master at 1a4f91ab, kernel version 2.5.2) from the
 # checkout RB_KERNEL_SOURCE, never copied here: kernel/core/*.c,
 # kernel/pm/*.c (compiled out by the configuration), the arm-v7m common
-# files and arch/arm/arm-v7m/cortex-m4/gcc (port_c.c, port_s.S). TencentOS'
-# port includes the CMSIS-Core header core_cm4.h from the vendor BSP; this
-# port provides the few CMSIS functions it uses (cmsis/core_cm4.h).
+# files and arch/arm/arm-v7m/cortex-m4/gcc (port_c.c, port_s.S), on a
+# Cortex-M3 board (RB_CPU) arch/arm/arm-v7m/cortex-m3/gcc. TencentOS' port
+# includes the CMSIS-Core header core_cm4.h (core_cm3.h) from the vendor BSP;
+# this port provides the few CMSIS functions it uses (cmsis/core_cm4.h, and
+# cmsis/core_cm3.h, the same ARMv7-M subset).
 #
 #   -DRB_KERNEL_SOURCE=<TencentOS-tiny checkout>
 #
@@ -12,10 +14,24 @@
 # (tos_version.h's TOS_VERSION, git HEAD); left at n/a they are read from it.
 # Seed 000 names 2.6.0, a version never published; 2.5.2 is the newest.
 
+# The cores TencentOS' arm-v7m arch has a GCC port for here
+# (firmware/CMakeLists.txt reports any other board's jobs PORT_MISSING); the
+# port directory follows RB_CPU.
+# On qemu-netduino2 (20 KB of SRAM, 224-word stacks, a 2 KB heap arena) the
+# image does not link: RAM overflows by 88 bytes (.bss 19488 bytes and the
+# 1 KB main stack). The largest kernel object is the TLSF control block
+# k_mmheap_ctl (3204 bytes), sized by tos_mmheap.h's fixed
+# K_MMHEAP_FL_INDEX_MAX 30 whatever the arena; the configuration is not cut
+# to make it fit (docs/firmware.md, "Small RAM").
+set(RB_PORT_CPUS cortex-m3 cortex-m4)
+if(RB_CPU STREQUAL "cortex-m3")
+  set(_rb_tos_cpu arch/arm/arm-v7m/cortex-m3/gcc)
+else()
+  set(_rb_tos_cpu arch/arm/arm-v7m/cortex-m4/gcc)
+endif()
 rb_require_kernel_source(
   FILES kernel/core/tos_sys.c kernel/core/include/tos_k.h kernel/core/include/tos_version.h
-        arch/arm/arm-v7m/common/tos_cpu.c arch/arm/arm-v7m/cortex-m4/gcc/port_s.S
-        arch/arm/arm-v7m/cortex-m4/gcc/port_c.c
+        arch/arm/arm-v7m/common/tos_cpu.c ${_rb_tos_cpu}/port_s.S ${_rb_tos_cpu}/port_c.c
   HINT "a TencentOS-tiny checkout at the version configs/qemu.yaml pins (its kernel entry; rtosbench run --fetch-kernels fetches it)")
 set(_rb_tos "${RB_KERNEL_SOURCE}")
 
@@ -36,11 +52,11 @@ file(GLOB _rb_tos_pm "${_rb_tos}/kernel/pm/*.c")
 list(APPEND RB_KERNEL_SOURCES ${_rb_tos_core} ${_rb_tos_pm}
   "${_rb_tos}/arch/arm/arm-v7m/common/tos_cpu.c"
   "${_rb_tos}/arch/arm/arm-v7m/common/tos_fault.c"
-  "${_rb_tos}/arch/arm/arm-v7m/cortex-m4/gcc/port_c.c"
-  "${_rb_tos}/arch/arm/arm-v7m/cortex-m4/gcc/port_s.S")
+  "${_rb_tos}/${_rb_tos_cpu}/port_c.c"
+  "${_rb_tos}/${_rb_tos_cpu}/port_s.S")
 list(APPEND RB_KERNEL_INCLUDE_DIRS
   "${_rb_tos}/kernel/core/include" "${_rb_tos}/kernel/pm/include" "${_rb_tos}/kernel/hal/include"
-  "${_rb_tos}/arch/arm/arm-v7m/common/include" "${_rb_tos}/arch/arm/arm-v7m/cortex-m4/gcc")
+  "${_rb_tos}/arch/arm/arm-v7m/common/include" "${_rb_tos}/${_rb_tos_cpu}")
 # Time slicing among equal priorities (CONFIG slicing=, RBP_HAS_TIME_SLICE):
 # on with a one-tick quantum in every kernel port, the same condition for all;
 # -DRB_TIME_SLICING=OFF builds the no-slicing variant.
@@ -54,7 +70,7 @@ list(APPEND RB_PORT_SOURCES "${CMAKE_CURRENT_LIST_DIR}/rb_port_tencentos.c")
 list(APPEND RB_PORT_INCLUDE_DIRS "${CMAKE_CURRENT_LIST_DIR}" "${CMAKE_CURRENT_LIST_DIR}/cmsis")
 
 # CONFIG port_variant=: the kernel CPU port compiled above.
-set(RB_PORT_VARIANT "arch/arm/arm-v7m/cortex-m4/gcc")
+set(RB_PORT_VARIANT "${_rb_tos_cpu}")
 
 # RB_RAMFUNC=1 runs every kernel source compiled above from RAM (scheduler,
 # switch and the calls the tests time alike).

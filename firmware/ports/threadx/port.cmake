@@ -1,16 +1,26 @@
 # Build recipe of the ThreadX port: ThreadX 6.2.0 (eclipse-threadx/threadx,
 # tag v6.2.0_rel) from the checkout RB_KERNEL_SOURCE, never copied here: every
 # common/src/*.c (unused services are dropped by --gc-sections) and the
-# ports/cortex_m4/gnu assembly files that port's own CMakeLists.txt lists.
+# ports/cortex_m4/gnu assembly files that port's own CMakeLists.txt lists
+# (ports/cortex_m3/gnu, the same seven files, on a Cortex-M3 board: RB_CPU).
 #
 #   -DRB_KERNEL_SOURCE=<threadx checkout at the matrix's tag>
 #
 # RB_KERNEL_VERSION / RB_KERNEL_COMMIT, when given, must match the checkout
 # (tx_api.h's THREADX_*_VERSION, git HEAD); left at n/a they are read from it.
 
+# The cores ThreadX has a GNU port for here (firmware/CMakeLists.txt reports
+# any other board's jobs PORT_MISSING); the port directory follows RB_CPU.
+set(RB_PORT_CPUS cortex-m3 cortex-m4)
+if(RB_CPU STREQUAL "cortex-m3")
+  set(_rb_tx_cpu ports/cortex_m3/gnu)
+else()
+  set(_rb_tx_cpu ports/cortex_m4/gnu)
+endif()
+
 rb_require_kernel_source(
-  FILES common/inc/tx_api.h common/src/tx_thread_create.c ports/cortex_m4/gnu/inc/tx_port.h
-        ports/cortex_m4/gnu/src/tx_thread_schedule.S
+  FILES common/inc/tx_api.h common/src/tx_thread_create.c ${_rb_tx_cpu}/inc/tx_port.h
+        ${_rb_tx_cpu}/src/tx_thread_schedule.S
   HINT "a ThreadX checkout at the version configs/qemu.yaml pins (its kernel entry; rtosbench run --fetch-kernels fetches it)")
 
 set(_rb_tx "${RB_KERNEL_SOURCE}")
@@ -34,9 +44,9 @@ file(GLOB _rb_tx_common "${_rb_tx}/common/src/*.c")
 list(APPEND RB_KERNEL_SOURCES ${_rb_tx_common})
 foreach(f tx_thread_context_restore tx_thread_context_save tx_thread_interrupt_control
           tx_thread_schedule tx_thread_stack_build tx_thread_system_return tx_timer_interrupt)
-  list(APPEND RB_KERNEL_SOURCES "${_rb_tx}/ports/cortex_m4/gnu/src/${f}.S")
+  list(APPEND RB_KERNEL_SOURCES "${_rb_tx}/${_rb_tx_cpu}/src/${f}.S")
 endforeach()
-list(APPEND RB_KERNEL_INCLUDE_DIRS "${_rb_tx}/common/inc" "${_rb_tx}/ports/cortex_m4/gnu/inc")
+list(APPEND RB_KERNEL_INCLUDE_DIRS "${_rb_tx}/common/inc" "${_rb_tx}/${_rb_tx_cpu}/inc")
 list(APPEND RB_PORT_SOURCES "${CMAKE_CURRENT_LIST_DIR}/rb_port_threadx.c")
 list(APPEND RB_PORT_INCLUDE_DIRS "${CMAKE_CURRENT_LIST_DIR}")
 list(APPEND RB_PORT_DEFINITIONS TX_INCLUDE_USER_DEFINE_FILE)
@@ -52,7 +62,7 @@ else()
 endif()
 
 # CONFIG port_variant=: the kernel CPU port compiled above.
-set(RB_PORT_VARIANT "ports/cortex_m4/gnu")
+set(RB_PORT_VARIANT "${_rb_tx_cpu}")
 
 # RB_RAMFUNC=1 runs every kernel source compiled above from RAM (scheduler,
 # switch and the calls the tests time alike).

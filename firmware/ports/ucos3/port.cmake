@@ -29,6 +29,12 @@ if(NOT "${RB_KERNEL_SOURCE}" STREQUAL "" AND EXISTS "${RB_KERNEL_SOURCE}/uC-OS3/
 else()
   get_filename_component(_rb_os_bundle "${RB_KERNEL_SOURCE}/.." ABSOLUTE)
 endif()
+# The cores uC/OS-III's ARMv7-M port serves (firmware/CMakeLists.txt reports
+# any other board's jobs PORT_MISSING): one port for the Cortex-M3 and M4
+# alike; its FP save of s16-s31 is compiled only with a hard-float ABI
+# (__VFP_FP__ without __SOFTFP__ in os_cpu_a.S and os_cpu.h), so a Cortex-M3
+# build and a soft-float Cortex-M4 build run the same switch.
+set(RB_PORT_CPUS cortex-m3 cortex-m4)
 rb_require_kernel_source(
   FILES Source/os.h Source/os_core.c Ports/ARM-Cortex-M/ARMv7-M/os_cpu_c.c
         Ports/ARM-Cortex-M/ARMv7-M/GNU/os_cpu_a.S
