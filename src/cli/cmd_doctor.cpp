@@ -2,9 +2,9 @@
 #include <fmt/core.h>
 
 #include "cli/commands.h"
+#include "doctor/doctor.h"
 #include "kernels/source.h"
 #include "matrix/load.h"
-#include "run/doctor.h"
 #include "util/process.h"
 
 namespace rb::cli {
@@ -23,7 +23,7 @@ struct DoctorArgs {
 };
 
 int doctor_command(const DoctorArgs& a) {
-  run::DoctorInputs in;
+  doctor::DoctorInputs in;
   in.sys_root = a.sys_root;
   in.proc_root = a.proc_root;
   in.probe_targets = a.probe;
@@ -62,13 +62,13 @@ int doctor_command(const DoctorArgs& a) {
   in.kernel_options.cache_dir =
       a.kernel_cache.empty() ? kernels::default_cache_dir() : std::filesystem::path(a.kernel_cache);
   auto processes = make_posix_runner();
-  auto findings = run::run_doctor(in, *processes);
+  auto findings = doctor::run_doctor(in, *processes);
   if (a.json) {
-    fmt::print("{}\n", run::to_json(findings).dump(2));
+    fmt::print("{}\n", doctor::to_json(findings).dump(2));
   } else {
-    print_safe(stdout, "{}", run::format_findings(findings));
+    print_safe(stdout, "{}", doctor::format_findings(findings));
   }
-  return run::has_errors(findings) ? 1 : kExitOk;
+  return doctor::has_errors(findings) ? 1 : kExitOk;
 }
 
 }  // namespace

@@ -1,17 +1,17 @@
 // `rtosbench smoke --bench FILE [--board ID]`: first light for a new bench
 // (docs/lab.md): a ruler-only image through the whole pipeline on each
 // board, and what its capture says about the bench. The work is
-// src/run/smoke.*. Exit codes: 0 every board OK, 1 a board not OK, 64 usage,
+// src/doctor/smoke.*. Exit codes: 0 every board OK, 1 a board not OK, 64 usage,
 // 69 a tool missing.
 #include <fmt/core.h>
 
 #include "cli/commands.h"
-#include "run/smoke.h"
+#include "doctor/smoke.h"
 
 namespace rb::cli {
 
 std::function<int()> add_smoke(CLI::App& app) {
-  auto req = std::make_shared<run::SmokeRequest>();
+  auto req = std::make_shared<doctor::SmokeRequest>();
   req->firmware = "firmware";
   req->out = "runs/smoke";
   app.add_option("--bench", req->bench, "bench YAML (what is plugged in)")->required();
@@ -24,10 +24,10 @@ std::function<int()> add_smoke(CLI::App& app) {
   return [req]() -> int {
     auto processes = make_posix_runner();
     run::SteadyClock clock;
-    auto results = run::run_smoke(*req, *processes, clock,
-                                  [](std::string_view s) { fmt::print(stderr, "{}", s); });
+    auto results = doctor::run_smoke(*req, *processes, clock,
+                                     [](std::string_view s) { fmt::print(stderr, "{}", s); });
     if (!results.ok()) fail(results.error());
-    print_safe(stdout, "{}", run::format_smoke(*results));
+    print_safe(stdout, "{}", doctor::format_smoke(*results));
     for (const auto& r : *results) {
       if (r.status != store::JobStatus::kOk) return 1;
     }

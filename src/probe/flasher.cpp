@@ -38,6 +38,76 @@ std::unique_ptr<Flasher> make_flasher(std::string_view name, ProcessRunner& runn
   return nullptr;
 }
 
+std::vector<const matrix::BoardInstance*> boards_using(const matrix::Bench& bench,
+                                                       const std::string& name) {
+  std::vector<const matrix::BoardInstance*> out;
+  for (const auto& b : bench.boards) {
+    if (b.flasher == name) out.push_back(&b);
+  }
+  return out;
+}
+
+Status check_flash_tools_for_run(const matrix::Bench& bench, ProcessRunner& processes) {
+  for (const auto& reg : kFlashers) {
+    bool used = false;
+    for (const auto* b : boards_using(bench, reg.name)) used = used || !b->emulated;
+    if (!used) continue;
+    for (const auto& x :
+         reg.make(processes)->check(reg.tool, boards_using(bench, reg.name), true)) {
+      if (x.level == Finding::Level::kError) {
+        return make_error(ErrorKind::kUnavailable, fmt::format("refusing to start: {}: {}; fix: {}",
+                                                               x.topic, x.detail, x.fix));
+      }
+    }
+  }
+  return {};
+}
+
+const char* to_string(Finding::Level l) {
+  switch (l) {
+    case Finding::Level::kOk:
+      return "ok";
+    case Finding::Level::kInfo:
+      return "info";
+    case Finding::Level::kWarning:
+      return "warning";
+    case Finding::Level::kError:
+      return "error";
+  }
+  return "?";
+}
+
+std::vector<Finding> Flasher::check(const std::string& tool,
+                                    const std::vector<const matrix::BoardInstance*>&,
+                                    bool required) {
+  auto t = check_tool();
+  if (t.present)
+    return {Finding{Finding::Level::kOk, tool, fmt::format("{} ({})", t.version, t.path), ""}};
+  const auto cut = t.problem.find("; ");
+  return {Finding{required ? Finding::Level::kError : Finding::Level::kInfo, tool,
+                  t.problem.substr(0, cut) + (required ? " (the bench uses it)" : ""),
+                  t.problem.substr(cut == std::string::npos ? 0 : cut + 2)}};
+}
+
+ProcessResult run_tool(ProcessRunner& runner, std::vector<std::string> argv,
+                       std::chrono::seconds timeout) {
+  ProcessSpec spec;
+  spec.argv = std::move(argv);
+  spec.timeout = timeout;
+  return runner.run(spec);
+}
+
+std::string where(const std::string& tool) {
+  auto p = find_in_path(tool);
+  return p.empty() ? "" : " (" + p.string() + ")";
+}
+
+std::string first_line(const std::string& s) {
+  std::string l = s.substr(0, s.find('\n'));
+  while (!l.empty() && (l.back() == '\r' || l.back() == ' ')) l.pop_back();
+  return l;
+}
+
 Status power_cycle(ProcessRunner& runner, const matrix::BoardInstance& board,
                    const std::filesystem::path& log, std::chrono::milliseconds timeout) {
   if (board.power_cycle.empty()) {

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,6 +53,22 @@ class TargetSession {
   virtual std::vector<std::string> commands() const = 0;
 };
 
+// What `doctor` found about one thing, and how to fix it when it is wrong.
+struct Finding {
+  enum class Level { kOk, kInfo, kWarning, kError };
+  Level level = Level::kOk;
+  std::string topic;   // "arm-none-eabi-gcc", "serial of disco-1", "kernel freertos", ...
+  std::string detail;  // what was found
+  std::string fix;     // how to fix it (empty when nothing to fix)
+};
+const char* to_string(Finding::Level l);
+
+// A tool run for `doctor`, as it was run.
+struct ToolRun {
+  std::string command;  // quoted_command of its argv
+  ProcessResult result;
+};
+
 struct ToolCheck {
   bool present = false;
   std::string path;
@@ -74,8 +91,25 @@ class Flasher {
   virtual Result<std::unique_ptr<TargetSession>> reload(const FlashContext& ctx) {
     return program(ctx);
   }
-  // Is the tool installed, which version (for `doctor`).
+  // Is the tool installed, which version.
   virtual ToolCheck check_tool() = 0;
+
+  // doctor's questions. Is the tool installed at a version that works, and
+  // can it serve `boards` (the bench's boards that name this flasher)?
+  // `required`: the bench uses it, so a problem is an error (else info).
+  // The default: check_tool() as one finding on `tool`.
+  virtual std::vector<Finding> check(const std::string& tool,
+                                     const std::vector<const matrix::BoardInstance*>& boards,
+                                     bool required);
+  // What a board instance served by this flasher needs besides the tool
+  // (OpenOCD: its scripts); none by default.
+  virtual std::vector<Finding> check_board(const matrix::BoardInstance&) { return {}; }
+  // doctor --probe: DBGMCU_IDCODE (0xE0042000) read through the probe;
+  // nullopt when this backend has no such read.
+  virtual std::optional<ToolRun> read_idcode(const matrix::BoardInstance&) { return std::nullopt; }
+  // True when the tool matches probe.serial exactly (OpenOCD's `adapter
+  // serial`), so a lowercase hex form does not find the probe.
+  virtual bool serial_matched_exactly() const { return false; }
 };
 
 // The registry: every backend by name (flasher.cpp, one line each). A bench
@@ -87,6 +121,14 @@ struct FlasherRegistration {
   std::unique_ptr<Flasher> (*make)(ProcessRunner& runner);
 };
 const std::vector<FlasherRegistration>& registered_flashers();
+// The boards of `bench` that name flasher `name`.
+std::vector<const matrix::BoardInstance*> boards_using(const matrix::Bench& bench,
+                                                       const std::string& name);
+
+// For `run`: each flash tool the bench's non-emulated boards use is
+// installed at a working version (Flasher::check). The error
+// (kUnavailable) names the tool and the fix.
+Status check_flash_tools_for_run(const matrix::Bench& bench, ProcessRunner& processes);
 // nullptr when no backend has that name.
 std::unique_ptr<Flasher> make_flasher(std::string_view name, ProcessRunner& runner);
 
@@ -122,6 +164,26 @@ class ProbeSession : public TargetSession {
 // `--version` output; `missing` (what to install) when it is not there.
 ToolCheck check_probe_tool(ProcessRunner& runner, const char* tool, const std::string& missing,
                            std::chrono::seconds timeout);
+
+// Shared by the backends' checks: `argv` run once (no log); a tool that
+// cannot start comes back not started.
+ProcessResult run_tool(ProcessRunner& runner, std::vector<std::string> argv,
+                       std::chrono::seconds timeout);
+// " (/usr/bin/tool)" when `tool` is in PATH, else "".
+std::string where(const std::string& tool);
+// The first line of `s`, trailing blanks cut.
+std::string first_line(const std::string& s);
+
+// OpenOCD's version from `openocd --version` ("Open On-Chip Debugger
+// 0.12.0", "... 0.12.0+dev-00123-g..."); nullopt when there is none.
+struct ToolVersion {
+  int major = 0, minor = 0, patch = 0;
+  std::string text;  // "0.12.0"
+};
+std::optional<ToolVersion> parse_openocd_version(const std::string& output);
+// OpenOCD 0.12 or later (`adapter serial`, the ST-LINK driver rtosbench's
+// release sequence was checked against).
+bool openocd_version_ok(const ToolVersion& v);
 
 // Shared by the probe backends: `argv` as one line, arguments holding a
 // space in double quotes (what flash.log and result.json show).

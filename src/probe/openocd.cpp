@@ -7,11 +7,28 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <regex>
 
 #include "probe/flasher.h"
 #include "util/posix_file.h"
 
 namespace rb::probe {
+
+std::optional<ToolVersion> parse_openocd_version(const std::string& output) {
+  static const std::regex re(R"(Open On-Chip Debugger\s+v?(\d+)\.(\d+)\.(\d+))");
+  std::smatch m;
+  if (!std::regex_search(output, m, re)) return std::nullopt;
+  ToolVersion v;
+  v.major = std::stoi(m[1]);
+  v.minor = std::stoi(m[2]);
+  v.patch = std::stoi(m[3]);
+  v.text = fmt::format("{}.{}.{}", v.major, v.minor, v.patch);
+  return v;
+}
+
+bool openocd_version_ok(const ToolVersion& v) {
+  return v.major > 0 || v.minor >= 12;
+}
 
 std::string tcl_word(const std::string& s) {
   std::string out;
@@ -26,6 +43,57 @@ std::string tcl_word(const std::string& s) {
 }
 
 namespace {
+
+constexpr const char* kInstall =
+    "install OpenOCD 0.12 or later: the Debian package openocd (Debian 12 ships 0.12.0)";
+
+// OpenOCD's -f scripts of a board: found as OpenOCD finds them (the path as
+// given, relative to the working directory, then its search directories:
+// $OPENOCD_SCRIPTS and <prefix>/share/openocd/scripts next to the binary;
+// 0.12 src/helper/configuration.c find_file, src/helper/options.c).
+Finding scripts_finding(const matrix::BoardInstance& b) {
+  const std::string topic = "openocd scripts of " + b.id;
+  std::vector<std::filesystem::path> dirs;
+  if (const char* env = std::getenv("OPENOCD_SCRIPTS"); env && *env) dirs.emplace_back(env);
+  const auto exe = find_in_path("openocd");
+  if (!exe.empty()) {
+    std::error_code ec;
+    auto real = std::filesystem::canonical(exe, ec);
+    dirs.push_back((ec ? exe : real).parent_path().parent_path() / "share" / "openocd" / "scripts");
+  }
+  std::string found, missing;
+  for (const std::string& script : {b.probe.interface, b.probe.target}) {
+    std::error_code ec;
+    std::filesystem::path at;
+    if (std::filesystem::exists(script, ec)) {
+      at = std::filesystem::absolute(script);
+    } else {
+      for (const auto& d : dirs) {
+        if (std::filesystem::exists(d / script, ec)) {
+          at = d / script;
+          break;
+        }
+      }
+    }
+    if (at.empty()) {
+      missing += (missing.empty() ? "" : ", ") + script;
+    } else {
+      found += fmt::format("{}{} ({})", found.empty() ? "" : ", ", script, at.string());
+    }
+  }
+  if (!missing.empty()) {
+    std::string searched;
+    for (const auto& d : dirs) searched += (searched.empty() ? "" : ", ") + d.string();
+    return Finding{
+        Finding::Level::kError, topic,
+        fmt::format("{} not found here or in OpenOCD's script directories ({})", missing,
+                    searched.empty() ? "openocd not installed" : searched),
+        "correct probe.interface / probe.target (ls " +
+            (dirs.empty() ? std::string("/usr/share/openocd/scripts") : dirs.back().string()) +
+            "/interface /target)"};
+  }
+  return Finding{Finding::Level::kOk, topic, found, ""};
+}
 
 // program and reload connect to a core that may be running anything (the
 // previous job's image): only they assert NRST while connecting, when the
@@ -111,6 +179,44 @@ class OpenocdFlasher final : public Flasher {
   ToolCheck check_tool() override {
     return check_probe_tool(runner_, "openocd", kMissing, std::chrono::seconds(10));
   }
+
+  // OpenOCD 0.12 or later.
+  std::vector<Finding> check(const std::string&, const std::vector<const matrix::BoardInstance*>&,
+                             bool required) override {
+    const auto bad = required ? Finding::Level::kError : Finding::Level::kInfo;
+    const std::string used = required ? " (the bench uses it)" : "";
+    auto r = run_tool(runner_, {"openocd", "--version"}, std::chrono::seconds(10));
+    if (!r.started) {
+      return {{bad, "openocd", "not installed: no `openocd` command in PATH" + used, kInstall}};
+    }
+    auto v = parse_openocd_version(r.output);
+    if (!v) {
+      return {
+          {bad, "openocd",
+           fmt::format("`openocd --version` printed no version ({}){}", first_line(r.output), used),
+           kInstall}};
+    }
+    if (!openocd_version_ok(*v)) {
+      return {{bad, "openocd",
+               fmt::format("version {} is older than 0.12 (`adapter serial` and the release "
+                           "sequence need 0.12){}",
+                           v->text, used),
+               kInstall}};
+    }
+    return {{Finding::Level::kOk, "openocd", first_line(r.output) + where("openocd"), ""}};
+  }
+
+  std::vector<Finding> check_board(const matrix::BoardInstance& b) override {
+    return {scripts_finding(b)};
+  }
+
+  std::optional<ToolRun> read_idcode(const matrix::BoardInstance& b) override {
+    auto argv = openocd_connect_argv(b, {"init", "mdw 0xE0042000", "shutdown"});
+    return ToolRun{quoted_command(argv), run_tool(runner_, argv, std::chrono::seconds(30))};
+  }
+
+  // `adapter serial` compares exactly.
+  bool serial_matched_exactly() const override { return true; }
 
   Result<std::unique_ptr<TargetSession>> program(const FlashContext& ctx) override {
     auto log = flash_log(ctx, "openocd", kMissing);

@@ -13,7 +13,10 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
+#include <cctype>
 #include <fstream>
+#include <set>
+#include <sstream>
 
 #include "probe/flasher.h"
 #include "util/posix_file.h"
@@ -115,6 +118,46 @@ class PyocdFlasher final : public Flasher {
     return check_probe_tool(runner_, "pyocd", missing_message(), std::chrono::seconds(20));
   }
 
+  // pyOCD itself, then each target the bench's pyOCD boards name: pyOCD has
+  // no built-in STM32F407 target, only the one its CMSIS pack brings.
+  std::vector<Finding> check(const std::string&,
+                             const std::vector<const matrix::BoardInstance*>& boards,
+                             bool required) override {
+    using L = Finding::Level;
+    auto r = run_tool(runner_, {"pyocd", "--version"}, std::chrono::seconds(20));
+    if (!r.started) {
+      std::string detail = "not installed: no `pyocd` command in PATH";
+      if (!find_in_path("pyocd-flashtool").empty()) {
+        detail +=
+            " (pyocd-flashtool from Debian's python3-pyocd 0.13 is too old: no `pyocd` command, "
+            "no STM32F407 target)";
+      }
+      return {{required ? L::kError : L::kInfo, "pyocd",
+               detail + (required ? " (the bench uses it)" : ""), kInstallHint}};
+    }
+    if (!r.ok()) {
+      return {{required ? L::kError : L::kWarning, "pyocd",
+               fmt::format("`pyocd --version` failed ({}): {}", r.describe(), r.tail(2)),
+               kInstallHint}};
+    }
+    std::vector<Finding> f{{L::kOk, "pyocd", first_line(r.output) + where("pyocd"), ""}};
+    std::set<std::pair<std::string, std::string>> seen;
+    for (const auto* b : boards) {
+      if (b->probe.target.empty() || !seen.insert({b->probe.target, b->probe.pack}).second)
+        continue;
+      f.push_back(target_finding(*b));
+    }
+    return f;
+  }
+
+  std::optional<ToolRun> read_idcode(const matrix::BoardInstance& b) override {
+    std::vector<std::string> argv{"pyocd", "cmd", "-t", b.probe.target};
+    if (!b.probe.serial.empty()) argv.insert(argv.end(), {"-u", b.probe.serial});
+    if (!b.probe.pack.empty()) argv.insert(argv.end(), {"--pack", outside_path(b.probe.pack)});
+    argv.insert(argv.end(), {"-c", "read32 0xE0042000"});
+    return ToolRun{quoted_command(argv), run_tool(runner_, argv, std::chrono::seconds(30))};
+  }
+
   Result<std::unique_ptr<TargetSession>> program(const FlashContext& ctx) override {
     auto log_path = flash_log(ctx, "pyocd", missing_message());
     if (!log_path) return log_path.error();
@@ -167,6 +210,47 @@ class PyocdFlasher final : public Flasher {
   }
 
  private:
+  // Does pyOCD know the board's target (from its pack)?
+  Finding target_finding(const matrix::BoardInstance& b) {
+    using L = Finding::Level;
+    const std::string topic = "pyocd target " + b.probe.target;
+    // pyOCD's list_cmd.py: a table with no borders, the target name first.
+    std::vector<std::string> argv{"pyocd", "list", "--targets", "-H", "-n", b.probe.target};
+    if (!b.probe.pack.empty()) {
+      argv.push_back("--pack");
+      argv.push_back(b.probe.pack);
+    }
+    auto l = run_tool(runner_, argv, std::chrono::seconds(60));
+    if (!l.ok()) {
+      return {L::kError, topic,
+              fmt::format("`{}` failed ({}): {}", quoted_command(argv), l.describe(), l.tail(2)),
+              kInstallHint};
+    }
+    auto lower = [](std::string s) {
+      for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      return s;
+    };
+    std::string source;
+    std::istringstream lines(l.output);
+    for (std::string line; std::getline(lines, line);) {
+      std::istringstream words(line);
+      std::string name, word, last;
+      words >> name;
+      while (words >> word) last = word;
+      if (lower(name) == lower(b.probe.target)) source = last;
+    }
+    if (source.empty()) {
+      return {L::kError, topic,
+              fmt::format("pyOCD knows no target '{}': its CMSIS pack is not installed (every job "
+                          "would end FLASH_ERROR)",
+                          b.probe.target),
+              b.probe.pack.empty() ? fmt::format("pyocd pack install {}", b.probe.target)
+                                   : fmt::format("check probe.pack ({}): it does not define {}",
+                                                 b.probe.pack, b.probe.target)};
+    }
+    return {L::kOk, topic, "known to pyOCD (source: " + source + ")", ""};
+  }
+
   ProcessRunner& runner_;
 };
 

@@ -173,28 +173,7 @@ class QemuFlasher final : public Flasher {
     std::filesystem::path serial_sock = tmpdir / "serial.sock";
 
     ProcessSpec spec;
-    spec.argv = {"qemu-system-arm",
-                 "-M",
-                 ctx.board.qemu.machine,
-                 "-nographic",
-                 "-icount",
-                 "shift=0,align=off,sleep=off",
-                 "-S"};
-    if (pty) {
-      spec.argv.insert(spec.argv.end(), {"-serial", "pty"});
-    } else {
-      // Before the monitor: QEMU creates chardevs in this order and blocks
-      // on this one until the capture is connected.
-      spec.argv.insert(spec.argv.end(), {"-chardev",
-                                         fmt::format("socket,id=rbserial,path={},server=on,wait=on",
-                                                     serial_sock.string()),
-                                         "-serial", "chardev:rbserial"});
-    }
-    spec.argv.insert(spec.argv.end(),
-                     {"-monitor", fmt::format("unix:{},server=on,wait=off", sock.string()),
-                      "-kernel", ctx.elf.string()});
-    spec.argv.insert(spec.argv.end(), ctx.board.qemu.extra_args.begin(),
-                     ctx.board.qemu.extra_args.end());
+    spec.argv = qemu_argv(ctx, pty, serial_sock, sock);
     spec.log = qemu_log;
     std::string cmdline = fmt::format("{}", fmt::join(spec.argv, " "));
     append_log(flash_log, "$ " + cmdline);
@@ -247,13 +226,53 @@ class QemuFlasher final : public Flasher {
     if (auto s = session->monitor().connect(sock, std::chrono::seconds(5)); !s.ok())
       return s.error();
 
-    // Verify: the first words of flash must be the image's first words.
+    auto words = verify_flash(*session, ctx);
+    if (!words.ok()) return words.error();
+    append_log(flash_log,
+               fmt::format("verified: the first {} words of flash match {}; serial {} {}", *words,
+                           ctx.bin.filename().string(), pty ? "pty" : "socket (connected)",
+                           port.string()));
+    return std::unique_ptr<TargetSession>(std::move(session));
+  }
+
+ private:
+  // QEMU held before its first instruction (-S), counting instructions,
+  // its serial on a pty or on a socket the capture connects to.
+  static std::vector<std::string> qemu_argv(const FlashContext& ctx, bool pty,
+                                            const std::filesystem::path& serial_sock,
+                                            const std::filesystem::path& sock) {
+    std::vector<std::string> argv{"qemu-system-arm",
+                                  "-M",
+                                  ctx.board.qemu.machine,
+                                  "-nographic",
+                                  "-icount",
+                                  "shift=0,align=off,sleep=off",
+                                  "-S"};
+    if (pty) {
+      argv.insert(argv.end(), {"-serial", "pty"});
+    } else {
+      // Before the monitor: QEMU creates chardevs in this order and blocks
+      // on this one until the capture is connected.
+      argv.insert(argv.end(), {"-chardev",
+                               fmt::format("socket,id=rbserial,path={},server=on,wait=on",
+                                           serial_sock.string()),
+                               "-serial", "chardev:rbserial"});
+    }
+    argv.insert(argv.end(), {"-monitor", fmt::format("unix:{},server=on,wait=off", sock.string()),
+                             "-kernel", ctx.elf.string()});
+    argv.insert(argv.end(), ctx.board.qemu.extra_args.begin(), ctx.board.qemu.extra_args.end());
+    return argv;
+  }
+
+  // Verify: the first words of flash must be the image's first words. The
+  // number of words compared.
+  static Result<size_t> verify_flash(QemuSession& session, const FlashContext& ctx) {
     std::string bin = read_file(ctx.bin);
     size_t words = std::min<size_t>(16, bin.size() / 4);
     if (words == 0)
       return Error{fmt::format("cannot verify: image {} is empty or missing", ctx.bin.string())};
-    auto xp = session->monitor().command(fmt::format("xp /{}wx 0x08000000", words),
-                                         std::chrono::seconds(5));
+    auto xp = session.monitor().command(fmt::format("xp /{}wx 0x08000000", words),
+                                        std::chrono::seconds(5));
     if (!xp.ok()) return Error{fmt::format("verify: {}", xp.error().message)};
     std::vector<uint32_t> got = parse_xp_words(*xp);
     for (size_t i = 0; i < words; ++i) {
@@ -266,14 +285,9 @@ class QemuFlasher final : public Flasher {
                         i < got.size() ? fmt::format("0x{:08x}", got[i]) : "unreadable", want)};
       }
     }
-    append_log(flash_log,
-               fmt::format("verified: the first {} words of flash match {}; serial {} {}", words,
-                           ctx.bin.filename().string(), pty ? "pty" : "socket (connected)",
-                           port.string()));
-    return std::unique_ptr<TargetSession>(std::move(session));
+    return words;
   }
 
- private:
   ProcessRunner& runner_;
 };
 

@@ -86,6 +86,49 @@ ReproducibilityPolicy reproducibility_policy(const matrix::Matrix& m,
   return p;
 }
 
+namespace {
+
+// min, max, range, rel_pct, allowed and within of a statistic every load has.
+void spread_of(store::StatisticSpread& st, const matrix::SpreadTolerance& tol) {
+  double lo = **std::min_element(st.values.begin(), st.values.end());
+  double hi = **std::max_element(st.values.begin(), st.values.end());
+  double range = hi - lo;
+  st.min = lo;
+  st.max = hi;
+  st.range = range;
+  st.rel_pct = range == 0 ? std::optional<double>(0.0)
+               : lo != 0  ? std::optional<double>(range / std::fabs(lo) * 100.0)
+                          : std::nullopt;
+  double allowed = std::max(tol.abs, tol.pct / 100.0 * std::fabs(lo));
+  if (!tol.off) st.allowed = allowed;
+  // Ticks are integers; the tolerance arithmetic must not turn an exact
+  // bound into a failure.
+  st.within = tol.off || range <= allowed * (1 + 1e-12) + 1e-12;
+}
+
+std::string summary_of(const SpreadVerdict& v, size_t loads,
+                       const std::vector<std::string>& problems) {
+  std::string s;
+  if (v.identical) {
+    s = fmt::format("{} loads identical", loads);
+  } else if (v.reproducible) {
+    s = fmt::format("{} loads within the reproducibility tolerance", loads);
+  } else {
+    std::vector<std::string> shown(problems.begin(),
+                                   problems.begin() + std::min<size_t>(3, problems.size()));
+    s = fmt::format(
+        "{} loads differ beyond the reproducibility tolerance: {}{}", loads, fmt::join(shown, "; "),
+        problems.size() > shown.size() ? fmt::format(" (+{} more)", problems.size() - shown.size())
+                                       : "");
+  }
+  if (!v.unjudged.empty()) {
+    s += fmt::format("; not judged, differing: {}", fmt::join(v.unjudged, "; "));
+  }
+  return s;
+}
+
+}  // namespace
+
 SpreadVerdict judge_loads(const std::vector<std::vector<store::SeriesRecord>>& load_series,
                           const ReproducibilityPolicy& policy) {
   using store::SeriesRecord;
@@ -124,11 +167,7 @@ SpreadVerdict judge_loads(const std::vector<std::vector<store::SeriesRecord>>& l
     if (!missing.empty()) {
       v.identical = false;
       v.reproducible = false;
-      store::BeyondTolerance b;
-      b.series = key;
-      b.statistic = "present";
-      b.missing_in_loads = missing;
-      v.beyond.push_back(b);
+      v.beyond.push_back(store::BeyondTolerance{key, "present", {}, {}, {}, {}, {}, {}, missing});
       problems.push_back(fmt::format("{} missing in load(s) {}", key, fmt::join(missing, ", ")));
       entry.missing_in_loads = missing;
       v.spread.push_back(entry);
@@ -159,73 +198,31 @@ SpreadVerdict judge_loads(const std::vector<std::vector<store::SeriesRecord>>& l
         v.identical = false;
         if (!tol.off) {
           v.reproducible = false;
-          store::BeyondTolerance b;
-          b.series = key;
-          b.statistic = stat;
-          b.values = values;
-          v.beyond.push_back(b);
+          v.beyond.push_back(store::BeyondTolerance{key, stat, {}, {}, {}, {}, {}, values, {}});
           problems.push_back(fmt::format("{} {}: present in only some loads", key, stat));
         }
         continue;
       }
-      double lo = **std::min_element(values.begin(), values.end());
-      double hi = **std::max_element(values.begin(), values.end());
-      double range = hi - lo;
-      std::optional<double> rel =
-          range == 0
-              ? std::optional<double>(0.0)
-              : (lo != 0 ? std::optional<double>(range / std::fabs(lo) * 100.0) : std::nullopt);
-      double allowed = std::max(tol.abs, tol.pct / 100.0 * std::fabs(lo));
-      // Ticks are integers; the tolerance arithmetic must not turn an exact
-      // bound into a failure.
-      bool within = tol.off || range <= allowed * (1 + 1e-12) + 1e-12;
-      st.min = lo;
-      st.max = hi;
-      st.range = range;
-      st.rel_pct = rel;
-      if (!tol.off) st.allowed = allowed;
-      st.within = within;
+      spread_of(st, tol);
       entry.statistics[stat] = st;
       if (!exempt.empty()) {
-        exempt_differs = exempt_differs || range != 0;
+        exempt_differs = exempt_differs || *st.range != 0;
         continue;
       }
-      if (range != 0) v.identical = false;
-      if (!within) {
+      if (*st.range != 0) v.identical = false;
+      if (!st.within) {
         v.reproducible = false;
-        store::BeyondTolerance b;
-        b.series = key;
-        b.statistic = stat;
-        b.min = lo;
-        b.max = hi;
-        b.range = range;
-        b.rel_pct = rel;
-        b.allowed = allowed;
-        v.beyond.push_back(b);
-        problems.push_back(
-            fmt::format("{} {} {}..{} ({}) > {}", key, stat, number_text(lo), number_text(hi),
-                        rel ? fmt::format("{:.3g}%", *rel) : "from 0", tolerance_text(tol)));
+        v.beyond.push_back(store::BeyondTolerance{
+            key, stat, st.min, st.max, st.range, st.rel_pct, st.allowed, {}, {}});
+        problems.push_back(fmt::format(
+            "{} {} {}..{} ({}) > {}", key, stat, number_text(*st.min), number_text(*st.max),
+            st.rel_pct ? fmt::format("{:.3g}%", *st.rel_pct) : "from 0", tolerance_text(tol)));
       }
     }
     v.spread.push_back(entry);
     if (exempt_differs) v.unjudged.push_back(fmt::format("{} ({})", key, exempt));
   }
-  if (v.identical) {
-    v.summary = fmt::format("{} loads identical", load_series.size());
-  } else if (v.reproducible) {
-    v.summary = fmt::format("{} loads within the reproducibility tolerance", load_series.size());
-  } else {
-    std::vector<std::string> shown(problems.begin(),
-                                   problems.begin() + std::min<size_t>(3, problems.size()));
-    v.summary = fmt::format("{} loads differ beyond the reproducibility tolerance: {}{}",
-                            load_series.size(), fmt::join(shown, "; "),
-                            problems.size() > shown.size()
-                                ? fmt::format(" (+{} more)", problems.size() - shown.size())
-                                : "");
-  }
-  if (!v.unjudged.empty()) {
-    v.summary += fmt::format("; not judged, differing: {}", fmt::join(v.unjudged, "; "));
-  }
+  v.summary = summary_of(v, load_series.size(), problems);
   return v;
 }
 

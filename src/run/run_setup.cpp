@@ -10,7 +10,7 @@
 #include "build/toolchain.h"
 #include "kernels/source.h"
 #include "matrix/expand.h"
-#include "run/doctor.h"
+#include "probe/flasher.h"
 #include "util/posix_file.h"
 #include "util/temp_dir.h"
 #include "util/url.h"
@@ -189,7 +189,7 @@ Result<PreparedRun> prepare_run(const RunRequest& req, RunInputs in, ProcessRunn
     return make_error(ErrorKind::kUnavailable, "refusing to start: " + s.error().message);
   }
   // The flash tools the bench's boards need (doctor's check): refused, naming the fix.
-  if (auto s = check_flash_tools_for_run(in.bench, processes); !s.ok()) return s.error();
+  if (auto s = probe::check_flash_tools_for_run(in.bench, processes); !s.ok()) return s.error();
 
   RunConfig cfg;
   cfg.matrix = in.matrix;

@@ -15,10 +15,9 @@
 
 #include "build/footprint.h"
 #include "matrix/expand.h"
-#include "probe/flasher.h"
-#include "run/lava_attempt.h"
+#include "run/bench.h"
+#include "run/plan.h"
 #include "run/reproducibility.h"
-#include "serial/capture.h"
 #include "util/atomic_write.h"
 #include "util/posix_file.h"
 #include "util/sha256.h"
@@ -138,11 +137,9 @@ std::string format_table(const std::vector<store::JobResult>& results) {
 
 namespace {
 
-// An image shared by the jobs of one build id (repeats).
+// A build node's outcome, set by the build worker.
 struct BuildGroup {
-  std::string build_id;
-  std::vector<size_t> jobs;
-  // Outcome, set by the build worker.
+  const BuildNode* node = nullptr;
   bool done = false;
   bool ok = false;
   JobStatus status = JobStatus::kOk;
@@ -231,43 +228,6 @@ bool retryable_capture(JobStatus s) {
   return s == JobStatus::kTimeout || s == JobStatus::kPortError || s == JobStatus::kProtocolError;
 }
 
-// The real capture: the stream the backend connected (QEMU's socket), else
-// the tty once it appears (after a power cycle it comes back).
-Result<std::unique_ptr<serial::Capture>> open_capture(probe::TargetSession& target,
-                                                      const matrix::BoardInstance& board,
-                                                      const std::filesystem::path& raw) {
-  Result<std::unique_ptr<serial::SerialCapture>> c = make_error(ErrorKind::kInternal, "");
-  if (int fd = target.take_serial_stream(); fd >= 0) {
-    c = serial::SerialCapture::adopt_stream(fd, target.serial_port().string(), raw);
-  } else {
-    auto wait = std::chrono::milliseconds(static_cast<long>(board.port_wait_s * 1000));
-    if (!serial::wait_for_port(target.serial_port(), wait)) {
-      return make_error(ErrorKind::kUnavailable,
-                        fmt::format("serial port {} did not appear within {:.0f} s",
-                                    target.serial_port().string(), board.port_wait_s));
-    }
-    c = serial::SerialCapture::open(target.serial_port(), board.baud, raw);
-  }
-  if (!c.ok()) return c.error();
-  return std::unique_ptr<serial::Capture>(std::move(*c));
-}
-
-// What one attempt (flash, capture, verify) works with and fills.
-struct AttemptContext {
-  const matrix::Job& job;
-  const matrix::BoardInstance& board;
-  probe::Flasher& flasher;
-  bool& programmed;  // the board holds this image: reload, do not program
-  const std::map<std::string, std::string>& expect;
-  std::string of_load;        // " (load 2/3)" or ""
-  std::filesystem::path dir;  // attempt-N
-  std::filesystem::path job_dir;
-  store::AttemptRecord record;                   // filled by the steps
-  std::unique_ptr<probe::TargetSession> target;  // set by the flash step
-  std::optional<verify::Report> report;          // set by the verify step
-  int64_t adopt_lava_job = 0;  // a LAVA job of a killed earlier session, followed again
-};
-
 class Session {
  public:
   Session(ProcessRunner& processes, Progress& progress, const Clock& clock,
@@ -278,50 +238,26 @@ class Session {
         cfg_(config),
         dir_(dir),
         resolver_(processes, config.kernel_options),
-        builder_(parts.builder(config.build_cache)) {
-    if (cfg_.bench.lava) {
-      auto api = parts_.lava(*cfg_.bench.lava);
-      if (api.ok())
-        lava_api_ = std::move(*api);
-      else
-        lava_api_error_ = api.error().message;
-    }
-  }
+        builder_(parts.builder(config.build_cache)),
+        bench_(make_bench(config.bench, parts, clock)) {}
 
   RunOutcome run() {
     auto start = clock_.now();
-    jobs_ = matrix::expand_jobs(cfg_.matrix);
-    results_.resize(jobs_.size());
-    std::set<std::string> finished = dir_.finished_jobs();
-    for (size_t i = 0; i < jobs_.size(); ++i) {
-      if (finished.count(jobs_[i].id)) {
-        auto r = store::read_job_result(dir_.result_file(jobs_[i].id));
-        // A job whose files were not all kept is done again.
-        if (r.ok() && r->status != JobStatus::kStoreError) results_[i] = *r;
-      }
-    }
+    plan_ = make_plan(cfg_.matrix, dir_);
+    for (const auto& n : plan_.jobs) results_.push_back(n.finished);
     write_summary("running");
 
-    // Jobs without a port are final at once; the rest are grouped per image.
-    std::map<std::string, size_t> group_of;
-    for (size_t i = 0; i < jobs_.size(); ++i) {
-      if (results_[i]) continue;
-      const auto& j = jobs_[i];
-      if (!j.port_exists) {
-        store::JobResult r = base_result(j);
-        r.status = JobStatus::kPortMissing;
-        r.reason = j.port_missing_reason;
-        finish(i, std::move(r), 0, false);
-        continue;
-      }
-      auto [it, inserted] = group_of.emplace(j.build_id, groups_.size());
-      if (inserted) {
-        BuildGroup g;
-        g.build_id = j.build_id;
-        groups_.push_back(std::move(g));
-      }
-      groups_[it->second].jobs.push_back(i);
+    // Jobs without a port are final at once.
+    for (size_t i = 0; i < plan_.jobs.size(); ++i) {
+      const auto& j = plan_.jobs[i].job;
+      if (results_[i] || j.port_exists) continue;
+      store::JobResult r = base_result(j);
+      r.status = JobStatus::kPortMissing;
+      r.reason = j.port_missing_reason;
+      finish(i, std::move(r), 0, false);
     }
+    groups_.resize(plan_.builds.size());
+    for (size_t b = 0; b < groups_.size(); ++b) groups_[b].node = &plan_.builds[b];
     builds_left_ = groups_.size();
 
     std::vector<std::thread> threads;
@@ -333,8 +269,8 @@ class Session {
       if (std::find(cfg_.matrix.boards.begin(), cfg_.matrix.boards.end(), b.board) ==
           cfg_.matrix.boards.end())
         continue;
-      // A LAVA entry runs as many jobs at once as it allows, one worker each.
-      const int lanes = b.lava ? b.lava->jobs : 1;
+      // An entry runs as many jobs at once as its bench allows, one worker each.
+      const int lanes = bench_->lanes(b);
       for (int k = 1; k <= lanes; ++k) {
         std::string slot = lanes > 1 ? fmt::format("{}#{}", b.id, k) : b.id;
         threads.emplace_back([this, b, slot] { board_worker(b, slot); });
@@ -356,7 +292,7 @@ class Session {
     for (auto& r : results_) {
       if (r) out.results.push_back(*r);
     }
-    out.jobs_total = static_cast<int>(jobs_.size());
+    out.jobs_total = static_cast<int>(plan_.jobs.size());
     out.wall_seconds = std::chrono::duration<double>(clock_.now() - start).count();
     out.target_run_seconds = target_run_seconds_;
     out.exit_code = exit_code_for(out.results, out.jobs_total, out.interrupted);
@@ -494,10 +430,10 @@ class Session {
     s.toolchain = toolchain_json(cfg_.toolchain);
     {
       std::lock_guard l(mu_);
-      for (size_t i = 0; i < jobs_.size(); ++i) {
+      for (size_t i = 0; i < plan_.jobs.size(); ++i) {
         store::RunJobEntry e;
-        e.id = jobs_[i].id;
-        e.kernel = jobs_[i].kernel.name;
+        e.id = plan_.jobs[i].job.id;
+        e.kernel = plan_.jobs[i].job.kernel.name;
         if (results_[i]) {
           const auto& r = *results_[i];
           e.status = store::to_string(r.status);
@@ -552,7 +488,7 @@ class Session {
   // the kernel-alone footprint against it. A failure is recorded as
   // {"error": why} and noted; it never fails the job, whose image is fine.
   json kernel_alone(const BuildGroup& g, const matrix::Job& lead) {
-    const auto ref = dir_.bare_reference_dir(g.build_id);
+    const auto ref = dir_.bare_reference_dir(g.node->build_id);
     const auto log = ref / "build.log";
     const std::string log_rel = std::filesystem::relative(log, dir_.root()).string();
     std::error_code ec;
@@ -570,16 +506,7 @@ class Session {
     } else if (auto kernel = resolver_.resolve(bare.kernel, ref / "source.log"); !kernel.ok()) {
       fk = json{{"error", what + " has no source: " + kernel.error().message}};
     } else {
-      build::BuildRequest req;
-      req.job = bare;
-      req.firmware_dir = cfg_.matrix.firmware;
-      req.kernel = *kernel;
-      req.toolchain = cfg_.toolchain;
-      req.log = log;
-      req.timeout =
-          std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.build_s * 1000));
-      req.parallel = cfg_.build_parallel;
-      auto out = builder_->build(req);
+      auto out = builder_->build(build_request(bare, *kernel, log));
       if (!out.ok()) {
         fk = json{{"error", what + " did not build: " + out.error().message}};
       } else {
@@ -602,15 +529,29 @@ class Session {
     if (fk.contains("error")) {
       line = fmt::format("kernel-alone footprint not computed ({}): {}", log_rel,
                          fk["error"].get<std::string>());
-      progress_.note(fmt::format("{}: {}", g.build_id, line));
+      progress_.note(fmt::format("{}: {}", g.node->build_id, line));
     } else {
       line = fmt::format("kernel alone: flash {} B, RAM {} B (image minus the {} image {}, {})",
                          fk["delta"]["flash"].get<int64_t>(), fk["delta"]["ram"].get<int64_t>(),
                          bare.kernel.port, fk["bare_key"].get<std::string>().substr(0, 16),
                          fk["bare_cached"].get<bool>() ? "from the build cache" : "built");
     }
-    for (size_t ji : g.jobs) job_log(jobs_[ji].id, line);
+    for (size_t ji : g.node->jobs) job_log(plan_.jobs[ji].job.id, line);
     return fk;
+  }
+
+  // What the builder is asked for one image of `job`.
+  build::BuildRequest build_request(const matrix::Job& job, const kernels::ResolvedKernel& kernel,
+                                    const std::filesystem::path& log) const {
+    build::BuildRequest req;
+    req.job = job;
+    req.firmware_dir = cfg_.matrix.firmware;
+    req.kernel = kernel;
+    req.toolchain = cfg_.toolchain;
+    req.log = log;
+    req.timeout = std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.build_s * 1000));
+    req.parallel = cfg_.build_parallel;
+    return req;
   }
 
   void build_worker(int worker) {
@@ -624,92 +565,19 @@ class Session {
         gi = next_group_++;
       }
       BuildGroup& g = groups_[gi];
-      const matrix::Job& lead = jobs_[g.jobs.front()];
-      progress_.stage(slot, g.build_id, "source");
-      auto kernel =
-          resolver_.resolve(lead.kernel, dir_.root() / "builds" / g.build_id / "source.log");
-      if (!kernel.ok()) {
-        g.status = JobStatus::kSourceMissing;
-        g.reason = kernel.error().message;
-      } else {
-        g.kernel = *kernel;
-        for (int attempt = 0; attempt <= cfg_.matrix.retries.build && !interrupt_requested();
-             ++attempt) {
-          progress_.stage(slot, g.build_id,
-                          attempt ? fmt::format("build (retry {})", attempt) : "build");
-          int n = dir_.next_build_attempt(g.build_id);
-          std::filesystem::path log = dir_.build_attempt_dir(g.build_id, n) / "build.log";
-          build::BuildRequest req;
-          req.job = lead;
-          req.firmware_dir = cfg_.matrix.firmware;
-          req.kernel = g.kernel;
-          req.toolchain = cfg_.toolchain;
-          req.log = log;
-          req.timeout =
-              std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.build_s * 1000));
-          req.parallel = cfg_.build_parallel;
-          auto t0 = clock_.now();
-          std::error_code ec;
-          std::filesystem::create_directories(log.parent_path(), ec);
-          auto out = builder_->build(req);
-          double secs = std::chrono::duration<double>(clock_.now() - t0).count();
-          std::string rel = std::filesystem::relative(log, dir_.root()).string();
-          if (out.ok()) {
-            g.attempts.push_back(
-                store::BuildAttemptRecord{n, true, out->cached ? "cache hit" : "", secs, rel});
-            for (size_t ji : g.jobs) {
-              job_log(jobs_[ji].id, fmt::format("image {} ({}, key {}, elf sha256 {})",
-                                                out->cached ? "from the build cache" : "built", rel,
-                                                out->key.substr(0, 16), out->elf_sha256));
-            }
-            g.output = *out;
-            g.ok = true;
-            // The jobs flash these copies: a copy not made fails the jobs as STORE_ERROR.
-            for (size_t ji : g.jobs) {
-              auto jd = dir_.job_dir(jobs_[ji].id);
-              for (const auto& [from, to] :
-                   {std::pair{out->elf, jd / "firmware" / "rtosbench-fw.elf"},
-                    std::pair{out->map, jd / "firmware" / "rtosbench-fw.map"},
-                    std::pair{out->bin, jd / "firmware" / "rtosbench-fw.bin"},
-                    std::pair{out->size_json, jd / "firmware" / "size.json"},
-                    std::pair{log, jd / "build.log"}}) {
-                if (auto c = copy_into(from, to); !c.ok() && g.ok) {
-                  g.ok = false;
-                  g.status = JobStatus::kStoreError;
-                  g.reason = c.error().message;
-                }
-              }
-            }
-            if (!g.ok) break;
-            if (!lead.kernel.reference && !interrupt_requested()) {
-              progress_.stage(slot, g.build_id, "reference image");
-              g.footprint_kernel = kernel_alone(g, lead);
-            }
-            break;
-          }
-          g.attempts.push_back(store::BuildAttemptRecord{n, false, out.error().message, secs, rel});
-          for (size_t ji : g.jobs)
-            job_log(jobs_[ji].id,
-                    fmt::format("build attempt {} failed: {}", n, out.error().message));
-          g.status = interrupt_requested()                   ? JobStatus::kInterrupted
-                     : build::variant_not_built(out.error()) ? JobStatus::kPortMissing
-                                                             : JobStatus::kBuildError;
-          g.reason = out.error().message;
-          if (build::rebuild_cannot_help(out.error())) break;  // no retry builds it
-        }
-      }
+      build_group(g, slot);
       progress_.idle(slot);
       {
         std::lock_guard lock(mu_);
         g.done = true;
         --builds_left_;
         if (g.ok) {
-          for (size_t ji : g.jobs) ready_.insert(ji);
+          for (size_t ji : g.node->jobs) ready_.insert(ji);
         }
       }
       if (!g.ok && g.status != JobStatus::kInterrupted && !interrupt_requested()) {
-        for (size_t ji : g.jobs) {
-          store::JobResult r = base_result(jobs_[ji]);
+        for (size_t ji : g.node->jobs) {
+          store::JobResult r = base_result(plan_.jobs[ji].job);
           fill_build(r, g);
           r.status = g.status;
           r.reason = g.reason;
@@ -726,6 +594,79 @@ class Session {
     cv_.notify_all();
   }
 
+  // The group's image: its kernel source resolved, built (retried per
+  // `retries:`), copied into each job's directory, and its kernel-alone
+  // footprint against the reference image. g.ok, or g.status and g.reason.
+  void build_group(BuildGroup& g, const std::string& slot) {
+    const matrix::Job& lead = plan_.jobs[g.node->jobs.front()].job;
+    progress_.stage(slot, g.node->build_id, "source");
+    auto kernel =
+        resolver_.resolve(lead.kernel, dir_.root() / "builds" / g.node->build_id / "source.log");
+    if (!kernel.ok()) {
+      g.status = JobStatus::kSourceMissing;
+      g.reason = kernel.error().message;
+      return;
+    }
+    g.kernel = *kernel;
+    for (int attempt = 0; attempt <= cfg_.matrix.retries.build && !interrupt_requested();
+         ++attempt) {
+      progress_.stage(slot, g.node->build_id,
+                      attempt ? fmt::format("build (retry {})", attempt) : "build");
+      int n = dir_.next_build_attempt(g.node->build_id);
+      std::filesystem::path log = dir_.build_attempt_dir(g.node->build_id, n) / "build.log";
+      auto t0 = clock_.now();
+      std::error_code ec;
+      std::filesystem::create_directories(log.parent_path(), ec);
+      auto out = builder_->build(build_request(lead, g.kernel, log));
+      double secs = std::chrono::duration<double>(clock_.now() - t0).count();
+      std::string rel = std::filesystem::relative(log, dir_.root()).string();
+      if (out.ok()) {
+        g.attempts.push_back(
+            store::BuildAttemptRecord{n, true, out->cached ? "cache hit" : "", secs, rel});
+        for (size_t ji : g.node->jobs) {
+          job_log(plan_.jobs[ji].job.id, fmt::format("image {} ({}, key {}, elf sha256 {})",
+                                                     out->cached ? "from the build cache" : "built",
+                                                     rel, out->key.substr(0, 16), out->elf_sha256));
+        }
+        keep_image(g, *out, log);
+        if (g.ok && g.node->reference && !interrupt_requested()) {
+          progress_.stage(slot, g.node->build_id, "reference image");
+          g.footprint_kernel = kernel_alone(g, lead);
+        }
+        return;
+      }
+      g.attempts.push_back(store::BuildAttemptRecord{n, false, out.error().message, secs, rel});
+      for (size_t ji : g.node->jobs)
+        job_log(plan_.jobs[ji].job.id,
+                fmt::format("build attempt {} failed: {}", n, out.error().message));
+      g.status = interrupt_requested()                   ? JobStatus::kInterrupted
+                 : build::variant_not_built(out.error()) ? JobStatus::kPortMissing
+                                                         : JobStatus::kBuildError;
+      g.reason = out.error().message;
+      if (build::rebuild_cannot_help(out.error())) return;  // no retry builds it
+    }
+  }
+
+  // The jobs flash these copies: a copy not made fails the jobs as STORE_ERROR.
+  void keep_image(BuildGroup& g, const build::BuildOutput& out, const std::filesystem::path& log) {
+    g.output = out;
+    g.ok = true;
+    for (size_t ji : g.node->jobs) {
+      auto jd = dir_.job_dir(plan_.jobs[ji].job.id);
+      for (const auto& [from, to] : {std::pair{out.elf, jd / "firmware" / "rtosbench-fw.elf"},
+                                     std::pair{out.map, jd / "firmware" / "rtosbench-fw.map"},
+                                     std::pair{out.bin, jd / "firmware" / "rtosbench-fw.bin"},
+                                     std::pair{out.size_json, jd / "firmware" / "size.json"},
+                                     std::pair{log, jd / "build.log"}}) {
+        if (auto c = copy_into(from, to); !c.ok() && g.ok) {
+          g.ok = false;
+          g.status = JobStatus::kStoreError;
+          g.reason = c.error().message;
+        }
+      }
+    }
+  }
+
   // The progress slot of the calling board worker ("" outside one).
   static std::string& current_slot() {
     static thread_local std::string slot;
@@ -737,7 +678,7 @@ class Session {
 
   void board_worker(const matrix::BoardInstance& board, const std::string& slot) {
     current_slot() = slot;
-    auto flasher = parts_.flasher(board);
+    auto lane = bench_->lane(board);
     while (true) {
       size_t ji;
       {
@@ -745,7 +686,7 @@ class Session {
         std::unique_lock lock(mu_);
         auto mine = [&] {
           return std::find_if(ready_.begin(), ready_.end(),
-                              [&](size_t j) { return jobs_[j].board == board.board; });
+                              [&](size_t j) { return plan_.jobs[j].job.board == board.board; });
         };
         cv_.wait_for(lock, std::chrono::milliseconds(100), [&] {
           return mine() != ready_.end() || builds_left_ == 0 || interrupt_requested();
@@ -759,47 +700,40 @@ class Session {
         ji = *it;
         ready_.erase(it);
       }
-      run_job(ji, board, *flasher);
+      run_job(ji, board, *lane);
       progress_.idle(slot);
     }
   }
 
-  void run_job(size_t ji, const matrix::BoardInstance& board, probe::Flasher& flasher) {
-    const matrix::Job& job = jobs_[ji];
-    const BuildGroup* group = nullptr;
-    for (const auto& g : groups_) {
-      if (g.build_id == job.build_id) group = &g;
-    }
+  void run_job(size_t ji, const matrix::BoardInstance& board, BenchLane& lane) {
+    const JobNode& node = plan_.jobs[ji];
+    const matrix::Job& job = node.job;
+    const BuildGroup* group = &groups_[node.build];
     auto job_start = clock_.now();
     store::JobResult r = base_result(job);
     fill_build(r, *group);
     r.expect = job_expect(cfg_.matrix, job, group->output->nonce,
                           group->kernel.has_source ? group->kernel.main.commit : "n/a");
     add_bench_pins(r.expect, board);
-    const int planned = std::max(1, cfg_.matrix.repeats);
-    const bool repeated = planned > 1;
+    const int planned = plan_.loads_per_job;
     std::vector<LoadOutcome> loads;
     double target_seconds = 0;
-    bool programmed = false;  // the board holds this image: later loads only reset it
-    for (int k = 1; k <= planned; ++k) {
-      const auto base = repeated ? dir_.load_dir(job.id, k) : dir_.job_dir(job.id);
-      if (repeated) {
-        // A load that reached its final status in an earlier session is kept.
-        if (auto kept = read_load(base / "load.json")) {
-          job_log(job.id, fmt::format("load {} of {}: kept from an earlier session ({})", k,
-                                      planned, store::to_string(kept->status)));
-          loads.push_back(std::move(*kept));
-          if (loads.back().status != JobStatus::kOk) break;
-          continue;
-        }
+    lane.new_job();  // the board holds no image of this job yet: the first load programs it
+    for (const LoadNode& l : node.loads) {
+      const int k = l.number;
+      if (l.kept) {
+        job_log(job.id, fmt::format("load {} of {}: kept from an earlier session ({})", k, planned,
+                                    store::to_string(l.kept->status)));
+        loads.push_back(*l.kept);
+        if (loads.back().status != JobStatus::kOk) break;
+        continue;
       }
-      auto load =
-          run_load(job, board, flasher, base, repeated ? k : 0, planned, r.expect, programmed);
+      auto load = run_load(job, board, lane, l.dir, k, planned, r.expect);
       if (!load) return;  // interrupted: no result; --resume redoes the unfinished loads
       target_seconds += load->target_run_seconds;
-      if (repeated) {
+      if (k) {
         load->finished_at = store::utc_timestamp();
-        if (auto w = store::write_load(base / "load.json", *load); !w.ok()) {
+        if (auto w = store::write_load(l.dir / "load.json", *load); !w.ok()) {
           load->status =
               JobStatus::kStoreError;  // resume would redo it, so the job reports it lost
           load->reason = w.error().message;
@@ -820,12 +754,6 @@ class Session {
     finish(ji, std::move(r), std::chrono::duration<double>(clock_.now() - job_start).count(), true);
   }
 
-  static std::optional<LoadOutcome> read_load(const std::filesystem::path& file) {
-    auto l = store::read_load(file);
-    if (l.ok()) return std::move(*l);
-    return std::nullopt;
-  }
-
   // The attempts of an interrupted earlier session, kept in the record.
   static std::vector<store::AttemptRecord> earlier_attempts(const std::filesystem::path& base) {
     std::vector<store::AttemptRecord> out;
@@ -842,10 +770,9 @@ class Session {
   // `retries:`), its attempt directories under `base`. `load` is 0 when the
   // job is not repeated. Empty when the run was interrupted.
   std::optional<LoadOutcome> run_load(const matrix::Job& job, const matrix::BoardInstance& board,
-                                      probe::Flasher& flasher, const std::filesystem::path& base,
-                                      int load, int planned,
-                                      const std::map<std::string, std::string>& expect,
-                                      bool& programmed) {
+                                      BenchLane& lane, const std::filesystem::path& base, int load,
+                                      int planned,
+                                      const std::map<std::string, std::string>& expect) {
     LoadOutcome out;
     out.load = std::max(load, 1);
     out.attempts = earlier_attempts(base);
@@ -854,27 +781,19 @@ class Session {
     int flash_tries = 0, capture_tries = 0;
     std::optional<verify::Report> final_report;
     while (true) {
-      int n = RunDirectory::next_attempt_in(base);
-      // A LAVA job an earlier session submitted and never saw finish is
-      // followed again in its own attempt directory, not submitted twice.
-      int64_t orphan = 0;
-      if (board.lava && n > 1) {
-        orphan = orphaned_lava_job(base / fmt::format("attempt-{}", n - 1));
-        if (orphan) --n;
-      }
-      AttemptContext c{job,
-                       board,
-                       flasher,
-                       programmed,
-                       expect,
-                       of_load,
-                       base / fmt::format("attempt-{}", n),
-                       dir_.job_dir(job.id),
-                       {},
-                       nullptr,
-                       std::nullopt};
-      c.adopt_lava_job = orphan;
-      store::AttemptRecord& a = c.record;
+      const int n = lane.next_attempt(base);
+      store::AttemptRecord a;
+      BenchAttempt c{
+          cfg_.matrix,
+          job,
+          board,
+          expect,
+          base / fmt::format("attempt-{}", n),
+          dir_.job_dir(job.id),
+          [&](const std::string& st) { progress_.stage(slot_of(board), job.id, st + of_load); },
+          [&](const std::string& line) { job_log(job.id, line); },
+          a};
+      std::optional<verify::Report> report;
       a.number = n;
       a.load = load;
       a.board = board.id;
@@ -884,10 +803,10 @@ class Session {
       std::error_code ec;
       std::filesystem::create_directories(c.dir, ec);
       if (ec) {
-        fail(c, JobStatus::kStoreError,
-             fmt::format("cannot create {}: {}", c.dir.string(), ec.message()));
-      } else {
-        attempt(c);
+        fail_attempt(a, JobStatus::kStoreError,
+                     fmt::format("cannot create {}: {}", c.dir.string(), ec.message()));
+      } else if (lane.capture(c)) {
+        report = verify_step(c);
       }
       job_log(
           job.id,
@@ -923,7 +842,7 @@ class Session {
       out.reason = a.reason;
       out.target_run_seconds = a.target_run_seconds;
       out.raw_sha256 = a.raw_sha256;
-      if (a.status != JobStatus::kStoreError) final_report = std::move(c.report);
+      if (a.status != JobStatus::kStoreError) final_report = std::move(report);
       break;
     }
     if (final_report) {
@@ -941,165 +860,11 @@ class Session {
     return out;
   }
 
-  // The attempt's final status, unless the run was interrupted meanwhile.
-  static void fail(AttemptContext& c, JobStatus s, std::string reason) {
-    c.record.status = interrupt_requested() ? JobStatus::kInterrupted : s;
-    c.record.reason = interrupt_requested() ? "interrupted" : std::move(reason);
-  }
-
-  // One flash + capture + verify cycle; fills c.record (and c.report when verified).
-  void attempt(AttemptContext& c) {
-    if (c.board.lava) {
-      if (lava_step(c)) verify_step(c);
-      return;
-    }
-    if (!flash_step(c)) return;
-    auto cr = capture_step(c);
-    if (!cr) return;
-    verify_step(c);
-  }
-
-  // The attempt as one LAVA job (run/lava_attempt.h): true when its log
-  // reached END and capture.raw holds the serial lines to verify.
-  bool lava_step(AttemptContext& c) {
-    c.record.raw_file = std::filesystem::relative(c.dir / "capture.raw", c.job_dir).string();
-    if (!lava_api_) {
-      fail(c, JobStatus::kPortError, "LAVA: " + lava_api_error_);
-      return false;
-    }
-    LavaAttempt in{
-        cfg_.matrix,
-        *cfg_.bench.lava,
-        c.board,
-        c.job.id,
-        c.expect.count("nonce") ? c.expect.at("nonce") : "",
-        c.job_dir / "firmware" / "rtosbench-fw.elf",
-        c.dir,
-        c.adopt_lava_job,
-        [&](const std::string& s) { progress_.stage(slot_of(c.board), c.job.id, s + c.of_load); },
-        [&](const std::string& line) { job_log(c.job.id, line); },
-        &lava_counts_};
-    bool captured = run_lava_attempt(*lava_api_, in, c.record);
-    if (!captured && interrupt_requested()) fail(c, JobStatus::kInterrupted, "interrupted");
-    return captured;
-  }
-
-  // Programs the image (or, once the board holds it, holds the target
-  // again: QEMU starts a new process for both). False on FLASH_ERROR.
-  bool flash_step(AttemptContext& c) {
-    progress_.stage(slot_of(c.board), c.job.id, "flash" + c.of_load);
-    probe::FlashContext ctx;
-    ctx.board = c.board;
-    ctx.elf = c.job_dir / "firmware" / "rtosbench-fw.elf";
-    ctx.bin = c.job_dir / "firmware" / "rtosbench-fw.bin";
-    ctx.dir = c.dir;
-    ctx.timeout = std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.flash_s * 1000));
-    auto tf = clock_.now();
-    auto session = c.programmed ? c.flasher.reload(ctx) : c.flasher.program(ctx);
-    c.record.flash_seconds = std::chrono::duration<double>(clock_.now() - tf).count();
-    if (!session.ok()) {
-      (void)append_to_file(c.dir / "flash.log", "FLASH_ERROR: " + session.error().message + "\n");
-      fail(c, JobStatus::kFlashError, session.error().message);
-      return false;
-    }
-    c.programmed = true;
-    c.target = std::move(*session);
-    c.record.serial_port = c.target->serial_port().string();
-    return true;
-  }
-
-  // Opens the capture, releases the target, captures until a stop
-  // condition and stops the target. The result when the capture reached
-  // END; otherwise the attempt's status is set.
-  std::optional<serial::CaptureResult> capture_step(AttemptContext& c) {
-    probe::TargetSession& target = *c.target;
-    store::AttemptRecord& a = c.record;
-    const auto raw = c.dir / "capture.raw";
-    a.raw_file = std::filesystem::relative(raw, c.job_dir).string();
-    std::unique_ptr<serial::Capture> capture;
-    auto open_port = [&]() -> bool {
-      auto opened = parts_.capture(target, c.board, raw);
-      if (!opened.ok()) {
-        fail(c,
-             opened.error().kind == ErrorKind::kStore ? JobStatus::kStoreError
-                                                      : JobStatus::kPortError,
-             opened.error().message);
-        return false;
-      }
-      capture = std::move(*opened);
-      return true;
-    };
-    auto stop_target = [&] {
-      target.stop();
-      a.flash_commands = target.commands();
-    };
-    // The port is open before the target leaves reset, so no line is lost;
-    // only a power cycle takes the port away and needs it opened after.
-    if (target.port_survives_release() && !open_port()) return stop_target(), std::nullopt;
-    auto t_release = clock_.now();
-    if (auto s = target.release(); !s.ok()) {
-      fail(c, JobStatus::kFlashError, s.error().message);
-      return stop_target(), std::nullopt;
-    }
-    if (!target.port_survives_release() && !open_port()) return stop_target(), std::nullopt;
-    double release_s = std::chrono::duration<double>(clock_.now() - t_release).count();
-    progress_.stage(slot_of(c.board), c.job.id, "capture" + c.of_load);
-    serial::CaptureOptions opts;
-    opts.overall =
-        std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.capture_s * 1000));
-    opts.inactivity =
-        std::chrono::milliseconds(static_cast<long>(cfg_.matrix.timeouts.inactivity_s * 1000));
-    opts.liveness = [&target] { return target.liveness(); };
-    if (auto nonce = c.expect.find("nonce"); nonce != c.expect.end())
-      opts.start_line = "START " + nonce->second + "\n";
-    serial::CaptureResult cr = capture->run(opts);
-    capture.reset();
-    std::string dead;
-    if (cr.reason == serial::StopReason::kPortError) {
-      // The port can hang up a moment before the process behind it (QEMU)
-      // is gone: give it a second to say why.
-      for (int i = 0; i < 20 && dead.empty(); ++i) {
-        dead = target.liveness();
-        if (dead.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      }
-    }
-    stop_target();
-    a.capture_stop = serial::to_string(cr.reason);
-    a.capture_bytes = cr.bytes;
-    a.capture_lines = cr.lines;
-    a.start_sends = cr.starts_sent;
-    if (cr.reason == serial::StopReason::kEnd && cr.seconds_to_begin >= 0) {
-      a.transfer_bytes = cr.bytes_after_begin;
-      a.transfer_seconds = cr.seconds_to_end - cr.seconds_to_begin;
-    }
-    if (auto h = sha256_file(raw); h.ok()) a.raw_sha256 = *h;
-    switch (cr.reason) {
-      case serial::StopReason::kEnd:
-        break;
-      case serial::StopReason::kOverallTimeout:
-      case serial::StopReason::kInactivityTimeout:
-        fail(c, JobStatus::kTimeout, cr.message);
-        return std::nullopt;
-      case serial::StopReason::kPortError:
-        fail(c, JobStatus::kPortError,
-             dead.empty() || cr.message.find(dead) != std::string::npos ? cr.message
-                                                                        : cr.message + "; " + dead);
-        return std::nullopt;
-      case serial::StopReason::kWriteError:
-        fail(c, JobStatus::kStoreError, cr.message);
-        return std::nullopt;
-      case serial::StopReason::kInterrupted:
-        fail(c, JobStatus::kInterrupted, "interrupted");
-        return std::nullopt;
-    }
-    a.target_run_seconds = release_s + cr.seconds_to_end;
-    return cr;
-  }
-
   // Verifies the capture against the job's pins; the attempt's status is
-  // the verdict's (STORE_ERROR when verify.json cannot be written).
-  void verify_step(AttemptContext& c) {
-    progress_.stage(slot_of(c.board), c.job.id, "verify" + c.of_load);
+  // the verdict's (STORE_ERROR when verify.json cannot be written). The
+  // report when verified.
+  std::optional<verify::Report> verify_step(BenchAttempt& c) {
+    c.stage("verify");
     store::AttemptRecord& a = c.record;
     verify::Options vo;
     vo.expect = c.expect;
@@ -1107,18 +872,22 @@ class Session {
     vo.baselines = cfg_.matrix.catalog.series_baselines();
     if (const auto* b = cfg_.matrix.catalog.board(c.job.board)) vo.lower_bounds = b->lower_bounds;
     auto rep = parts_.verify(c.dir / "capture.raw", vo);
-    if (!rep.ok()) return fail(c, JobStatus::kProtocolError, rep.error().message);
+    if (!rep.ok()) {
+      fail_attempt(a, JobStatus::kProtocolError, rep.error().message);
+      return std::nullopt;
+    }
     if (auto w = write_file_atomic(c.dir / "verify.json",
                                    store::dump_json(verify::to_json(*rep)) + "\n");
         !w.ok()) {
-      return fail(c, JobStatus::kStoreError, w.error().message);
+      fail_attempt(a, JobStatus::kStoreError, w.error().message);
+      return std::nullopt;
     }
     a.verify_outcome = verify::to_string(rep->outcome);
     a.verdicts = store::verdicts_of(*rep);
     a.status = status_of(rep->outcome);
     if (a.status != JobStatus::kOk)
       a.reason = fmt::format("{}: {}", a.verify_outcome, verdict_summary(*rep));
-    c.report = std::move(*rep);
+    return std::move(*rep);
   }
 
   Progress& progress_;
@@ -1128,11 +897,9 @@ class Session {
   RunDirectory& dir_;
   kernels::SourceResolver resolver_;
   std::unique_ptr<build::FirmwareBuilder> builder_;
-  std::unique_ptr<lava::Api> lava_api_;  // the bench's LAVA server, when it has one
-  std::string lava_api_error_;           // why there is none although the bench names one
-  LavaCounts lava_counts_;
+  std::unique_ptr<Bench> bench_;
 
-  std::vector<matrix::Job> jobs_;
+  Plan plan_;
   std::vector<std::optional<store::JobResult>> results_;
   std::vector<BuildGroup> groups_;
   size_t next_group_ = 0;
@@ -1147,35 +914,21 @@ class Session {
 
 }  // namespace
 
-RunnerParts real_parts(ProcessRunner& processes) {
-  RunnerParts p;
-  p.flasher = [&processes](const matrix::BoardInstance& b) {
-    return probe::make_flasher(b.flasher, processes);
-  };
-  p.capture = open_capture;
-  p.verify = [](const std::filesystem::path& raw, const verify::Options& o) {
-    return verify::verify_file(raw, o);
-  };
-  p.builder =
-      [&processes](const std::filesystem::path& cache) -> std::unique_ptr<build::FirmwareBuilder> {
-    return std::make_unique<build::CmakeBuilder>(processes, cache);
-  };
-  p.lava = [](const matrix::LavaServer& server) -> Result<std::unique_ptr<lava::Api>> {
-    auto token = lava::read_token(server);
-    if (!token.ok()) return token.error();
-    return lava::make_http_api(server, std::move(*token));
-  };
-  return p;
-}
-
 Runner::Runner(ProcessRunner& processes, Progress& progress, const Clock& clock, RunnerParts parts)
     : processes_(processes), progress_(progress), clock_(clock), parts_(std::move(parts)) {
-  RunnerParts real = real_parts(processes_);
-  if (!parts_.flasher) parts_.flasher = real.flasher;
-  if (!parts_.capture) parts_.capture = real.capture;
-  if (!parts_.verify) parts_.verify = real.verify;
-  if (!parts_.builder) parts_.builder = real.builder;
-  if (!parts_.lava) parts_.lava = real.lava;
+  fill_real_bench_parts(parts_, processes_);
+  if (!parts_.verify) {
+    parts_.verify = [](const std::filesystem::path& raw, const verify::Options& o) {
+      return verify::verify_file(raw, o);
+    };
+  }
+  if (!parts_.builder) {
+    parts_.builder =
+        [&processes](
+            const std::filesystem::path& cache) -> std::unique_ptr<build::FirmwareBuilder> {
+      return std::make_unique<build::CmakeBuilder>(processes, cache);
+    };
+  }
 }
 
 RunOutcome Runner::run(const RunConfig& config, RunDirectory& dir) {

@@ -14,12 +14,10 @@
 
 #include "build/firmware_builder.h"
 #include "kernels/source.h"
-#include "lava/lava.h"
 #include "matrix/model.h"
-#include "probe/flasher.h"
+#include "run/bench.h"
 #include "run/progress.h"
 #include "run/run_directory.h"
-#include "serial/capture.h"
 #include "store/result.h"
 #include "util/process.h"
 #include "verify/verify.h"
@@ -85,35 +83,18 @@ int exit_code_for(const std::vector<store::JobResult>& results, int jobs_total, 
 std::string format_table(const std::vector<store::JobResult>& results);
 
 // The outside world of a run, injected so that unit tests drive every
-// status transition with fakes. An empty member is the real thing
-// (real_parts()); the real ones are tested end to end.
-struct RunnerParts {
-  // The flash backend of one board instance (one per board worker).
-  std::function<std::unique_ptr<probe::Flasher>(const matrix::BoardInstance&)> flasher;
-  // The capture of one attempt, opened on the held target's port or stream,
-  // its bytes into `raw`. An error of kind kStore makes the attempt
-  // STORE_ERROR, any other PORT_ERROR.
-  std::function<Result<std::unique_ptr<serial::Capture>>(probe::TargetSession& target,
-                                                         const matrix::BoardInstance& board,
-                                                         const std::filesystem::path& raw)>
-      capture;
-  // The check of a finished capture.
+// status transition with fakes: the bench's parts (run/bench.h), the check
+// of a capture and the builder. An empty member is the real thing; the real
+// ones are tested end to end.
+struct RunnerParts : BenchParts {
+  // The check of a finished capture (real: verify::verify_file).
   std::function<Result<verify::Report>(const std::filesystem::path& raw,
                                        const verify::Options& options)>
       verify;
-  // The firmware builder over a build cache.
+  // The firmware builder over a build cache (real: build::CmakeBuilder).
   std::function<std::unique_ptr<build::FirmwareBuilder>(const std::filesystem::path& cache)>
       builder;
-  // The REST API of a LAVA bench's server (the bench's `lava:`): its token
-  // read, a client made. An error fails every attempt on its boards as
-  // PORT_ERROR.
-  std::function<Result<std::unique_ptr<lava::Api>>(const matrix::LavaServer& server)> lava;
 };
-
-// The real parts: probe::make_flasher, serial::SerialCapture (QEMU's stream,
-// else the tty once it appears), verify::verify_file, build::CmakeBuilder,
-// lava::make_http_api with lava::read_token.
-RunnerParts real_parts(ProcessRunner& processes);
 
 class Runner {
  public:

@@ -1,6 +1,6 @@
 // doctor against a described machine: a fake /sys and /dev under a temporary
 // root, and a scripted process runner for the tools.
-#include "run/doctor.h"
+#include "doctor/doctor.h"
 
 #include <fcntl.h>
 #include <grp.h>
@@ -17,7 +17,7 @@
 #include "../util/fake_process_runner.h"
 #include "matrix/load.h"
 
-namespace rb::run {
+namespace rb::doctor {
 namespace {
 
 // A child process that holds `path` open until killed; its pid once the
@@ -648,4 +648,4 @@ TEST_F(Doctor, ProbeReadsTheIdcode) {
 }
 
 }  // namespace
-}  // namespace rb::run
+}  // namespace rb::doctor

@@ -14,20 +14,20 @@
 
 #include "kernels/source.h"
 #include "matrix/model.h"
+#include "probe/flasher.h"
 #include "util/process.h"
 #include "util/result.h"
 
-namespace rb::run {
+namespace rb::doctor {
 
-struct Finding {
-  enum class Level { kOk, kInfo, kWarning, kError };
-  Level level = Level::kOk;
-  std::string topic;   // "arm-none-eabi-gcc", "serial of disco-1", "kernel freertos", ...
-  std::string detail;  // what was found
-  std::string fix;     // how to fix it (empty when nothing to fix)
-};
-
-const char* to_string(Finding::Level l);
+// Findings, the flash tools' version checks and run's check of them live
+// with the flashers (probe/flasher.h): each flasher answers for its tool.
+using probe::check_flash_tools_for_run;
+using probe::Finding;
+using probe::openocd_version_ok;
+using probe::parse_openocd_version;
+using probe::to_string;
+using probe::ToolVersion;
 
 struct DoctorInputs {
   std::optional<matrix::Matrix> matrix;
@@ -83,17 +83,6 @@ enum class SerialMatch {
 };
 SerialMatch match_probe_serial(const std::string& wanted, const UsbProbe& probe);
 
-// OpenOCD's version from `openocd --version` ("Open On-Chip Debugger
-// 0.12.0", "... 0.12.0+dev-00123-g..."); nullopt when there is none.
-struct ToolVersion {
-  int major = 0, minor = 0, patch = 0;
-  std::string text;  // "0.12.0"
-};
-std::optional<ToolVersion> parse_openocd_version(const std::string& output);
-// OpenOCD 0.12 or later (`adapter serial`, the ST-LINK driver rtosbench's
-// release sequence was checked against).
-bool openocd_version_ok(const ToolVersion& v);
-
 // The udev rule that lets a user open the USB device VID:PID ("0483:374b"),
 // in the form of OpenOCD's contrib/60-openocd.rules.
 std::string udev_rule(const std::string& vid_pid);
@@ -115,9 +104,4 @@ std::optional<uint32_t> parse_idcode(const std::string& output);
 // "0x413 rev Z (0x1001)": DEV_ID = bits 11:0, REV_ID = bits 31:16 (RM0090).
 std::string describe_idcode(uint32_t idcode);
 
-// For `run`: each flash tool the bench's non-emulated boards use is
-// installed at a working version (and pyOCD has each target). The error
-// (kUnavailable) names the tool and the fix.
-Status check_flash_tools_for_run(const matrix::Bench& bench, ProcessRunner& processes);
-
-}  // namespace rb::run
+}  // namespace rb::doctor

@@ -16,7 +16,10 @@
 #include "util/process.h"
 #include "util/result.h"
 
-namespace rb::run {
+namespace rb::doctor {
+
+using run::Clock;
+using run::Progress;
 
 struct SmokeRequest {
   std::string bench;     // the bench file
@@ -57,4 +60,4 @@ Result<std::vector<SmokeResult>> run_smoke(const SmokeRequest& req, ProcessRunne
 
 std::string format_smoke(const std::vector<SmokeResult>& results);
 
-}  // namespace rb::run
+}  // namespace rb::doctor

@@ -1,10 +1,10 @@
 // The hints `rtosbench smoke` gives for what a board's capture said (the
 // whole command runs end to end in tests/run/e2e/smoke.sh).
-#include "run/smoke.h"
+#include "doctor/smoke.h"
 
 #include <gtest/gtest.h>
 
-namespace rb::run {
+namespace rb::doctor {
 namespace {
 
 bool any_contains(const std::vector<std::string>& v, const std::string& needle) {
@@ -70,4 +70,4 @@ TEST(SmokeIdcode, NamesTheChipAndItsRevision) {
 }
 
 }  // namespace
-}  // namespace rb::run
+}  // namespace rb::doctor

@@ -1,4 +1,4 @@
-#include "run/smoke.h"
+#include "doctor/smoke.h"
 
 #include <fmt/core.h>
 
@@ -9,7 +9,9 @@
 #include "run/runner.h"
 #include "util/atomic_write.h"
 
-namespace rb::run {
+namespace rb::doctor {
+
+using namespace rb::run;
 
 namespace {
 
@@ -226,4 +228,4 @@ std::string format_smoke(const std::vector<SmokeResult>& results) {
   return s;
 }
 
-}  // namespace rb::run
+}  // namespace rb::doctor

@@ -1,4 +1,4 @@
-#include "run/doctor.h"
+#include "doctor/doctor.h"
 
 #include <fcntl.h>
 #include <fmt/core.h>
@@ -20,21 +20,7 @@
 #include "matrix/expand.h"
 #include "probe/flasher.h"
 
-namespace rb::run {
-
-const char* to_string(Finding::Level l) {
-  switch (l) {
-    case Finding::Level::kOk:
-      return "ok";
-    case Finding::Level::kInfo:
-      return "info";
-    case Finding::Level::kWarning:
-      return "warning";
-    case Finding::Level::kError:
-      return "error";
-  }
-  return "?";
-}
+namespace rb::doctor {
 
 namespace {
 
@@ -47,12 +33,6 @@ std::string read_first_line(const std::filesystem::path& p) {
   while (!line.empty() && (line.back() == '\n' || line.back() == ' ' || line.back() == '\r'))
     line.pop_back();
   return line;
-}
-
-std::string first_line(const std::string& s) {
-  std::string l = s.substr(0, s.find('\n'));
-  while (!l.empty() && (l.back() == '\r' || l.back() == ' ')) l.pop_back();
-  return l;
 }
 
 std::string lower(std::string s) {
@@ -79,173 +59,29 @@ std::string probe_kind(const std::string& vid, const std::string& pid) {
   return "";
 }
 
-// `tool ARGS` through the runner; a tool that cannot start is reported as
-// missing (the real runner fails to exec it; a test's fake says so).
-ProcessResult run_tool(ProcessRunner& processes, std::vector<std::string> argv,
-                       std::chrono::seconds timeout) {
-  ProcessSpec spec;
-  spec.argv = std::move(argv);
-  spec.timeout = timeout;
-  return processes.run(spec);
-}
-
-std::string where(const std::string& tool) {
-  auto p = find_in_path(tool);
-  return p.empty() ? "" : " (" + p.string() + ")";
-}
-
 void check_tool(std::vector<Finding>& f, ProcessRunner& processes, const std::string& tool,
                 std::vector<std::string> version_args, const std::string& package, bool required,
                 const std::string& why) {
   std::vector<std::string> argv{tool};
   argv.insert(argv.end(), version_args.begin(), version_args.end());
-  auto r = run_tool(processes, argv, std::chrono::seconds(20));
+  auto r = probe::run_tool(processes, argv, std::chrono::seconds(20));
   if (!r.started) {
     f.push_back(Finding{required ? L::kError : L::kInfo, tool,
                         "not found in PATH" + (why.empty() ? "" : " (" + why + ")"),
                         "install the Debian package " + package});
     return;
   }
-  f.push_back(Finding{L::kOk, tool, first_line(r.output) + where(tool), ""});
+  f.push_back(Finding{L::kOk, tool, probe::first_line(r.output) + probe::where(tool), ""});
 }
 
-// --- flash tools -----------------------------------------------------------
-
-constexpr const char* kOpenocdInstall =
-    "install OpenOCD 0.12 or later: the Debian package openocd (Debian 12 ships 0.12.0)";
-constexpr const char* kPyocdInstall = "install a current pyOCD with `pipx install pyocd`";
-
-Finding openocd_finding(ProcessRunner& processes, bool required) {
-  const L bad = required ? L::kError : L::kInfo;
-  const std::string used = required ? " (the bench uses it)" : "";
-  auto r = run_tool(processes, {"openocd", "--version"}, std::chrono::seconds(10));
-  if (!r.started) {
-    return Finding{bad, "openocd", "not installed: no `openocd` command in PATH" + used,
-                   kOpenocdInstall};
-  }
-  auto v = parse_openocd_version(r.output);
-  if (!v) {
-    return Finding{
-        bad, "openocd",
-        fmt::format("`openocd --version` printed no version ({}){}", first_line(r.output), used),
-        kOpenocdInstall};
-  }
-  if (!openocd_version_ok(*v)) {
-    return Finding{bad, "openocd",
-                   fmt::format("version {} is older than 0.12 (`adapter serial` and the release "
-                               "sequence need 0.12){}",
-                               v->text, used),
-                   kOpenocdInstall};
-  }
-  return Finding{L::kOk, "openocd", first_line(r.output) + where("openocd"), ""};
-}
-
-// pyOCD itself, then each target the bench's pyOCD boards name: pyOCD has no
-// built-in STM32F407 target, only the one its CMSIS pack brings.
-std::vector<Finding> pyocd_findings(ProcessRunner& processes,
-                                    const std::vector<const matrix::BoardInstance*>& boards,
-                                    bool required) {
-  std::vector<Finding> f;
-  auto r = run_tool(processes, {"pyocd", "--version"}, std::chrono::seconds(20));
-  if (!r.started) {
-    std::string detail = "not installed: no `pyocd` command in PATH";
-    if (!find_in_path("pyocd-flashtool").empty()) {
-      detail +=
-          " (pyocd-flashtool from Debian's python3-pyocd 0.13 is too old: no `pyocd` command, no "
-          "STM32F407 target)";
-    }
-    f.push_back(Finding{required ? L::kError : L::kInfo, "pyocd",
-                        detail + (required ? " (the bench uses it)" : ""), kPyocdInstall});
-    return f;
-  }
-  if (!r.ok()) {
-    f.push_back(Finding{required ? L::kError : L::kWarning, "pyocd",
-                        fmt::format("`pyocd --version` failed ({}): {}", r.describe(), r.tail(2)),
-                        kPyocdInstall});
-    return f;
-  }
-  f.push_back(Finding{L::kOk, "pyocd", first_line(r.output) + where("pyocd"), ""});
-  std::set<std::pair<std::string, std::string>> seen;
-  for (const auto* b : boards) {
-    if (b->probe.target.empty() || !seen.insert({b->probe.target, b->probe.pack}).second) continue;
-    const std::string topic = "pyocd target " + b->probe.target;
-    // pyOCD's list_cmd.py: a table with no borders, the target name first.
-    std::vector<std::string> argv{"pyocd", "list", "--targets", "-H", "-n", b->probe.target};
-    if (!b->probe.pack.empty()) {
-      argv.push_back("--pack");
-      argv.push_back(b->probe.pack);
-    }
-    auto l = run_tool(processes, argv, std::chrono::seconds(60));
-    if (!l.ok()) {
-      f.push_back(Finding{
-          L::kError, topic,
-          fmt::format("`{}` failed ({}): {}", probe::quoted_command(argv), l.describe(), l.tail(2)),
-          kPyocdInstall});
-      continue;
-    }
-    std::string source;
-    std::istringstream lines(l.output);
-    for (std::string line; std::getline(lines, line);) {
-      std::istringstream words(line);
-      std::string name, word, last;
-      words >> name;
-      while (words >> word) last = word;
-      if (lower(name) == lower(b->probe.target)) source = last;
-    }
-    if (source.empty()) {
-      f.push_back(Finding{
-          L::kError, topic,
-          fmt::format("pyOCD knows no target '{}': its CMSIS pack is not installed (every job "
-                      "would end FLASH_ERROR)",
-                      b->probe.target),
-          b->probe.pack.empty() ? fmt::format("pyocd pack install {}", b->probe.target)
-                                : fmt::format("check probe.pack ({}): it does not define {}",
-                                              b->probe.pack, b->probe.target)});
-    } else {
-      f.push_back(Finding{L::kOk, topic, "known to pyOCD (source: " + source + ")", ""});
-    }
-  }
-  return f;
-}
-
-std::vector<const matrix::BoardInstance*> boards_using(const matrix::Bench* bench,
-                                                       const std::string& flasher) {
-  std::vector<const matrix::BoardInstance*> out;
-  if (!bench) return out;
-  for (const auto& b : bench->boards) {
-    if (b.flasher == flasher) out.push_back(&b);
-  }
-  return out;
-}
-
-// Every flash tool: required when the bench uses it.
+// Every flash tool, asked through its flasher: required when the bench uses it.
 void check_flash_tools(std::vector<Finding>& f, ProcessRunner& processes,
                        const matrix::Bench* bench) {
   for (const auto& reg : probe::registered_flashers()) {
-    auto users = boards_using(bench, reg.name);
-    bool required = !users.empty();
-    if (reg.name == "openocd") {
-      f.push_back(openocd_finding(processes, required));
-      continue;
-    }
-    if (reg.name == "pyocd") {
-      auto p = pyocd_findings(processes, users, required);
-      f.insert(f.end(), p.begin(), p.end());
-      continue;
-    }
-    auto flasher = reg.make(processes);
-    auto t = flasher->check_tool();
-    const std::string& topic = reg.tool;
-    if (t.present) {
-      f.push_back(Finding{L::kOk, topic, fmt::format("{} ({})", t.version, t.path), ""});
-    } else {
-      std::string fix = t.problem.substr(
-          t.problem.find("; ") == std::string::npos ? 0 : t.problem.find("; ") + 2);
-      f.push_back(Finding{
-          required ? L::kError : L::kInfo, topic,
-          t.problem.substr(0, t.problem.find("; ")) + (required ? " (the bench uses it)" : ""),
-          fix});
-    }
+    auto users =
+        bench ? probe::boards_using(*bench, reg.name) : std::vector<const matrix::BoardInstance*>{};
+    auto found = reg.make(processes)->check(reg.tool, users, !users.empty());
+    f.insert(f.end(), found.begin(), found.end());
   }
 }
 
@@ -325,22 +161,6 @@ SerialMatch match_probe_serial(const std::string& wanted, const UsbProbe& probe)
   if (wanted == forms.hex) return SerialMatch::kHex;
   if (upper == forms.hex) return SerialMatch::kHexCase;
   return SerialMatch::kNone;
-}
-
-std::optional<ToolVersion> parse_openocd_version(const std::string& output) {
-  static const std::regex re(R"(Open On-Chip Debugger\s+v?(\d+)\.(\d+)\.(\d+))");
-  std::smatch m;
-  if (!std::regex_search(output, m, re)) return std::nullopt;
-  ToolVersion v;
-  v.major = std::stoi(m[1]);
-  v.minor = std::stoi(m[2]);
-  v.patch = std::stoi(m[3]);
-  v.text = fmt::format("{}.{}.{}", v.major, v.minor, v.patch);
-  return v;
-}
-
-bool openocd_version_ok(const ToolVersion& v) {
-  return v.major > 0 || v.minor >= 12;
 }
 
 std::string udev_rule(const std::string& vid_pid) {
@@ -478,8 +298,10 @@ std::string mode_text(const struct stat& st) {
 }
 
 // The probe a board instance names, among those attached; nullptr when none.
+// `exact`: the flasher matches probe.serial exactly.
 const UsbProbe* probe_finding(std::vector<Finding>& f, const matrix::BoardInstance& b,
-                              const std::vector<UsbProbe>& probes, const matrix::Bench& bench) {
+                              const std::vector<UsbProbe>& probes, const matrix::Bench& bench,
+                              bool exact) {
   const std::string topic = "probe of " + b.id;
   if (b.probe.serial.empty()) {
     f.push_back(Finding{
@@ -507,7 +329,7 @@ const UsbProbe* probe_finding(std::vector<Finding>& f, const matrix::BoardInstan
         return &p;
       case SerialMatch::kHexCase:
         f.push_back(Finding{
-            b.flasher == "openocd" ? L::kError : L::kWarning, topic,
+            exact ? L::kError : L::kWarning, topic,
             fmt::format("{} {} attached as {}; the bench writes it in lowercase, which OpenOCD's "
                         "`adapter serial` does not match (it compares exactly)",
                         p.kind, p.vid_pid, forms.hex),
@@ -689,22 +511,12 @@ Finding vcp_wiring_warning(const matrix::BoardInstance& b) {
 }
 
 // --probe: the target answers through its flash tool: DBGMCU_IDCODE read.
-Finding idcode_finding(const matrix::BoardInstance& b, ProcessRunner& processes) {
+Finding idcode_finding(const matrix::BoardInstance& b, probe::Flasher* flasher) {
   const std::string topic = "target of " + b.id;
-  std::vector<std::string> argv;
-  if (b.flasher == "openocd") {
-    argv = probe::openocd_connect_argv(b, {"init", "mdw 0xE0042000", "shutdown"});
-  } else if (b.flasher == "pyocd") {
-    argv = {"pyocd", "cmd", "-t", b.probe.target};
-    if (!b.probe.serial.empty()) argv.insert(argv.end(), {"-u", b.probe.serial});
-    if (!b.probe.pack.empty())
-      argv.insert(argv.end(), {"--pack", probe::outside_path(b.probe.pack)});
-    argv.insert(argv.end(), {"-c", "read32 0xE0042000"});
-  } else {
-    return Finding{L::kInfo, topic, "no IDCODE read for flasher " + b.flasher, ""};
-  }
-  auto r = run_tool(processes, argv, std::chrono::seconds(30));
-  const std::string cmd = probe::quoted_command(argv);
+  auto read = flasher ? flasher->read_idcode(b) : std::nullopt;
+  if (!read) return Finding{L::kInfo, topic, "no IDCODE read for flasher " + b.flasher, ""};
+  const ProcessResult& r = read->result;
+  const std::string& cmd = read->command;
   if (!r.started) {
     return Finding{L::kError, topic, fmt::format("`{}` could not start: {}", cmd, r.error),
                    "install " + b.flasher};
@@ -755,7 +567,7 @@ Finding hub_finding(const matrix::BoardInstance& b, ProcessRunner& processes) {
                    "name the board's hub and port: uhubctl -l LOCATION -p PORT -a cycle"};
   }
   const std::vector<std::string> argv{"uhubctl", "-l", location, "-p", port};
-  auto r = run_tool(processes, argv, std::chrono::seconds(10));
+  auto r = probe::run_tool(processes, argv, std::chrono::seconds(10));
   const std::string cmd = probe::quoted_command(argv);
   std::istringstream in(r.output);
   std::string line, hub;
@@ -781,54 +593,6 @@ Finding hub_finding(const matrix::BoardInstance& b, ProcessRunner& processes) {
                  ""};
 }
 
-// OpenOCD's -f scripts of a board: found as OpenOCD finds them (the path as
-// given, relative to the working directory, then its search directories:
-// $OPENOCD_SCRIPTS and <prefix>/share/openocd/scripts next to the binary;
-// 0.12 src/helper/configuration.c find_file, src/helper/options.c).
-Finding openocd_scripts_finding(const matrix::BoardInstance& b) {
-  const std::string topic = "openocd scripts of " + b.id;
-  std::vector<std::filesystem::path> dirs;
-  if (const char* env = std::getenv("OPENOCD_SCRIPTS"); env && *env) dirs.emplace_back(env);
-  const auto exe = find_in_path("openocd");
-  if (!exe.empty()) {
-    std::error_code ec;
-    auto real = std::filesystem::canonical(exe, ec);
-    dirs.push_back((ec ? exe : real).parent_path().parent_path() / "share" / "openocd" / "scripts");
-  }
-  std::string found, missing;
-  for (const std::string& script : {b.probe.interface, b.probe.target}) {
-    std::error_code ec;
-    std::filesystem::path at;
-    if (std::filesystem::exists(script, ec)) {
-      at = std::filesystem::absolute(script);
-    } else {
-      for (const auto& d : dirs) {
-        if (std::filesystem::exists(d / script, ec)) {
-          at = d / script;
-          break;
-        }
-      }
-    }
-    if (at.empty()) {
-      missing += (missing.empty() ? "" : ", ") + script;
-    } else {
-      found += fmt::format("{}{} ({})", found.empty() ? "" : ", ", script, at.string());
-    }
-  }
-  if (!missing.empty()) {
-    std::string searched;
-    for (const auto& d : dirs) searched += (searched.empty() ? "" : ", ") + d.string();
-    return Finding{
-        L::kError, topic,
-        fmt::format("{} not found here or in OpenOCD's script directories ({})", missing,
-                    searched.empty() ? "openocd not installed" : searched),
-        "correct probe.interface / probe.target (ls " +
-            (dirs.empty() ? std::string("/usr/share/openocd/scripts") : dirs.back().string()) +
-            "/interface /target)"};
-  }
-  return Finding{L::kOk, topic, found, ""};
-}
-
 // Probes attached, and each board instance's probe, port, wiring and power cycle.
 void check_bench_hardware(std::vector<Finding>& f, const matrix::Bench* bench,
                           const DoctorInputs& in, ProcessRunner& processes) {
@@ -845,9 +609,14 @@ void check_bench_hardware(std::vector<Finding>& f, const matrix::Bench* bench,
   if (!bench) return;
   for (const auto& b : bench->boards) {
     if (b.emulated) continue;
-    const UsbProbe* p = probe_finding(f, b, probes, *bench);
+    auto flasher = probe::make_flasher(b.flasher, processes);
+    const UsbProbe* p =
+        probe_finding(f, b, probes, *bench, flasher && flasher->serial_matched_exactly());
     if (p) f.push_back(usb_permission_finding(b, *p, in.sys_root, in.proc_root));
-    if (b.flasher == "openocd") f.push_back(openocd_scripts_finding(b));
+    if (flasher) {
+      auto more = flasher->check_board(b);
+      f.insert(f.end(), more.begin(), more.end());
+    }
     f.push_back(serial_finding(b, in.sys_root, in.proc_root));
     if (lower(b.board).find("disco") != std::string::npos && is_stlink_vcp(b, in.sys_root))
       f.push_back(vcp_wiring_warning(b));
@@ -863,7 +632,7 @@ void check_bench_hardware(std::vector<Finding>& f, const matrix::Bench* bench,
         f.push_back(Finding{L::kOk, "power cycle of " + b.id, b.power_cycle, ""});
       }
     }
-    if (in.probe_targets) f.push_back(idcode_finding(b, processes));
+    if (in.probe_targets) f.push_back(idcode_finding(b, flasher.get()));
   }
   std::error_code ec;
   auto byid = in.sys_root / "dev" / "serial" / "by-id";
@@ -992,26 +761,4 @@ std::string format_findings(const std::vector<Finding>& findings) {
   return out;
 }
 
-Status check_flash_tools_for_run(const matrix::Bench& bench, ProcessRunner& processes) {
-  std::set<std::string> flashers;
-  for (const auto& b : bench.boards) {
-    if (!b.emulated) flashers.insert(b.flasher);
-  }
-  std::vector<Finding> f;
-  for (const auto& name : flashers) {
-    if (name == "openocd") f.push_back(openocd_finding(processes, true));
-    if (name == "pyocd") {
-      auto p = pyocd_findings(processes, boards_using(&bench, name), true);
-      f.insert(f.end(), p.begin(), p.end());
-    }
-  }
-  for (const auto& x : f) {
-    if (x.level == L::kError) {
-      return make_error(ErrorKind::kUnavailable, fmt::format("refusing to start: {}: {}; fix: {}",
-                                                             x.topic, x.detail, x.fix));
-    }
-  }
-  return {};
-}
-
-}  // namespace rb::run
+}  // namespace rb::doctor

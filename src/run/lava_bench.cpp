@@ -1,12 +1,18 @@
-#include "run/lava_attempt.h"
-
+// The LAVA bench (docs/lava.md): each attempt of a load is one LAVA job.
+// The image published, the job submitted (its id on disk, lava.json, before
+// the wait), its state followed until it finishes (cancelled when the run
+// is interrupted), its log fetched (lava-log.yaml) and the board's serial
+// lines written to capture.raw, the outcome mapped onto the attempt's
+// status. The runner then verifies capture.raw as for a local bench.
 #include <fmt/core.h>
 
+#include <atomic>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <thread>
 
+#include "run/bench.h"
 #include "util/atomic_write.h"
 #include "util/process.h"
 #include "util/sha256.h"
@@ -17,11 +23,29 @@ namespace rb::run {
 using nlohmann::json;
 using store::JobStatus;
 
-std::string LavaCounts::text() const {
-  return fmt::format("lava: {} queued, {} running, {} done", queued.load(), running.load(),
-                     done.load());
-}
+namespace {
 
+// The jobs of a run on LAVA by state, for the progress line.
+struct LavaCounts {
+  std::atomic<int> queued{0}, running{0}, done{0};
+  std::string text() const {  // "lava: 2 queued, 1 running, 5 done"
+    return fmt::format("lava: {} queued, {} running, {} done", queued.load(), running.load(),
+                       done.load());
+  }
+};
+
+// One attempt as a LAVA job: the runner's attempt, the server, the job an
+// earlier session left to follow instead of submitting one (--resume of an
+// attempt whose process ended while LAVA still had it; 0: submit), the counts.
+struct LavaAttempt {
+  const BenchAttempt& a;
+  const matrix::LavaServer& server;
+  int64_t adopt = 0;
+  LavaCounts* counts = nullptr;
+};
+
+// The LAVA job id a killed earlier session left in `attempt_dir`
+// (lava.json without attempt.json); 0 when none.
 int64_t orphaned_lava_job(const std::filesystem::path& attempt_dir) {
   std::error_code ec;
   if (std::filesystem::exists(attempt_dir / "attempt.json", ec)) return 0;
@@ -35,9 +59,7 @@ int64_t orphaned_lava_job(const std::filesystem::path& attempt_dir) {
   }
 }
 
-namespace {
-
-// The attempt's status, unless the run was interrupted meanwhile.
+// The attempt's status (an interrupt is the caller's to say).
 void fail(store::AttemptRecord& a, JobStatus s, std::string reason) {
   a.status = s;
   a.reason = std::move(reason);
@@ -54,11 +76,11 @@ std::atomic<int>* bucket(LavaCounts* c, const std::string& state) {
 // Publishes the image and submits its job, or (a resumed run) follows the
 // job an earlier session submitted. 0 with `a` failed when that did not work.
 int64_t submit_job(lava::Api& api, const LavaAttempt& in, store::AttemptRecord& a) {
-  const auto& t = in.matrix.timeouts;
+  const auto& t = in.a.matrix.timeouts;
   int64_t id = in.adopt;
   if (id == 0) {
-    in.stage("publish");
-    auto url = lava::publish(in.server, in.elf);
+    in.a.stage("publish");
+    auto url = lava::publish(in.server, in.a.job_dir / "firmware" / "rtosbench-fw.elf");
     if (!url.ok()) {
       fail(a,
            url.error().kind == ErrorKind::kStore ? JobStatus::kStoreError : JobStatus::kFlashError,
@@ -66,18 +88,18 @@ int64_t submit_job(lava::Api& api, const LavaAttempt& in, store::AttemptRecord& 
       return 0;
     }
     lava::JobRequest req;
-    req.name = fmt::format("rtosbench {} on {}", in.job_id, in.board.id);
+    req.name = fmt::format("rtosbench {} on {}", in.a.job.id, in.a.board.id);
     req.image_url = *url;
-    req.nonce = in.nonce;
-    req.board = in.board;
+    req.nonce = in.a.expect.count("nonce") ? in.a.expect.at("nonce") : "";
+    req.board = in.a.board;
     req.deploy_s = t.flash_s;
     req.capture_s = t.capture_s;
     std::string def = lava::job_definition(req);
-    if (auto w = write_file_atomic(in.dir / "lava-job.yaml", def); !w.ok()) {
+    if (auto w = write_file_atomic(in.a.dir / "lava-job.yaml", def); !w.ok()) {
       fail(a, JobStatus::kStoreError, w.error().message);
       return 0;
     }
-    in.stage("submit");
+    in.a.stage("submit");
     auto sub = api.submit(def);
     if (!sub.ok()) {
       fail(a, JobStatus::kPortError, "LAVA: the job was not submitted: " + sub.error().message);
@@ -87,15 +109,15 @@ int64_t submit_job(lava::Api& api, const LavaAttempt& in, store::AttemptRecord& 
     // On disk before the wait: a resumed run follows this job instead of
     // submitting another.
     json doc{{"job_id", id}, {"url", api.job_url(id)}, {"image", *url}};
-    if (auto w = write_file_atomic(in.dir / "lava.json", doc.dump(2) + "\n"); !w.ok()) {
+    if (auto w = write_file_atomic(in.a.dir / "lava.json", doc.dump(2) + "\n"); !w.ok()) {
       (void)api.cancel(id);
       fail(a, JobStatus::kStoreError, w.error().message);
       return 0;
     }
-    in.log(fmt::format("LAVA job {} submitted ({}), image {}", id, api.job_url(id), *url));
+    in.a.log(fmt::format("LAVA job {} submitted ({}), image {}", id, api.job_url(id), *url));
   } else {
-    in.log(fmt::format("LAVA job {} followed again ({}): submitted by an earlier session", id,
-                       api.job_url(id)));
+    in.a.log(fmt::format("LAVA job {} followed again ({}): submitted by an earlier session", id,
+                         api.job_url(id)));
   }
   return id;
 }
@@ -107,7 +129,7 @@ std::optional<lava::JobState> follow_job(lava::Api& api, const LavaAttempt& in,
   // Follow the job. The queue may hold it long (queue_timeout); once it
   // runs, LAVA's own timeouts end it, ours only guards against a server
   // that stops answering.
-  const auto& t = in.matrix.timeouts;
+  const auto& t = in.a.matrix.timeouts;
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
   auto running_since = clock::time_point{};
@@ -127,8 +149,8 @@ std::optional<lava::JobState> follow_job(lava::Api& api, const LavaAttempt& in,
   while (true) {
     if (interrupt_requested() && !cancelled) {
       auto c = api.cancel(id);
-      in.log(fmt::format("LAVA job {}: interrupted, {}", id,
-                         c.ok() ? "cancelled" : "cancel failed: " + c.error().message));
+      in.a.log(fmt::format("LAVA job {}: interrupted, {}", id,
+                           c.ok() ? "cancelled" : "cancel failed: " + c.error().message));
       count("Finished");
       a.lava_state = last_state;
       fail(a, JobStatus::kInterrupted, "interrupted");
@@ -148,8 +170,8 @@ std::optional<lava::JobState> follow_job(lava::Api& api, const LavaAttempt& in,
       st = *s;
       count(st.state);
       if (st.state != last_state) {
-        in.log(fmt::format("LAVA job {}: {}{}", id, st.state,
-                           st.device.empty() ? "" : " on " + st.device));
+        in.a.log(fmt::format("LAVA job {}: {}{}", id, st.state,
+                             st.device.empty() ? "" : " on " + st.device));
         last_state = st.state;
       }
       if (st.finished()) break;
@@ -158,7 +180,7 @@ std::optional<lava::JobState> follow_job(lava::Api& api, const LavaAttempt& in,
       // Said again only when it changed (plain output prints every stage).
       std::string text = fmt::format("LAVA job {} {} ({})", id, st.queued() ? "queued" : "running",
                                      in.counts ? in.counts->text() : "");
-      if (text != last_stage) in.stage(last_stage = text);
+      if (text != last_stage) in.a.stage(last_stage = text);
     }
     auto now = clock::now();
     const bool queued = running_since == clock::time_point{};
@@ -169,7 +191,7 @@ std::optional<lava::JobState> follow_job(lava::Api& api, const LavaAttempt& in,
       fail(a, queued ? JobStatus::kPortError : JobStatus::kTimeout,
            queued ? fmt::format("LAVA job {} still waiting for a {} device after {:.0f} s "
                                 "(lava.queue_timeout); cancelled",
-                                id, in.board.lava->device_type, waited)
+                                id, in.a.board.lava->device_type, waited)
                   : fmt::format("LAVA job {} still running after {:.0f} s; cancelled", id, waited));
       return std::nullopt;
     }
@@ -185,7 +207,7 @@ std::optional<lava::JobState> follow_job(lava::Api& api, const LavaAttempt& in,
 bool collect_log(lava::Api& api, const LavaAttempt& in, store::AttemptRecord& a, int64_t id,
                  const lava::JobState& st) {
   // The log: kept byte for byte, then the serial lines into capture.raw.
-  in.stage(fmt::format("LAVA job {} log", id));
+  in.a.stage(fmt::format("LAVA job {} log", id));
   Result<std::string> text = make_error(ErrorKind::kInternal, "");
   for (int i = 0; i < 5; ++i) {
     text = api.log(id);
@@ -197,7 +219,7 @@ bool collect_log(lava::Api& api, const LavaAttempt& in, store::AttemptRecord& a,
          fmt::format("LAVA job {}: the log could not be fetched: {}", id, text.error().message));
     return false;
   }
-  if (auto w = write_file_atomic(in.dir / "lava-log.yaml", *text); !w.ok()) {
+  if (auto w = write_file_atomic(in.a.dir / "lava-log.yaml", *text); !w.ok()) {
     fail(a, JobStatus::kStoreError, w.error().message);
     return false;
   }
@@ -206,7 +228,7 @@ bool collect_log(lava::Api& api, const LavaAttempt& in, store::AttemptRecord& a,
     fail(a, JobStatus::kPortError, fmt::format("LAVA job {}: {}", id, parsed.error().message));
     return false;
   }
-  const auto raw = in.dir / "capture.raw";
+  const auto raw = in.a.dir / "capture.raw";
   const std::string bytes = lava::raw_capture(*parsed);
   if (auto w = write_file_atomic(raw, bytes); !w.ok()) {
     fail(a, JobStatus::kStoreError, w.error().message);
@@ -231,8 +253,8 @@ bool collect_log(lava::Api& api, const LavaAttempt& in, store::AttemptRecord& a,
   switch (c.outcome) {
     case lava::Outcome::kCaptured:
       a.capture_stop = "end";
-      in.log(fmt::format("LAVA job {} {}: {} serial lines to END", id, st.health,
-                         parsed->serial.size()));
+      in.a.log(fmt::format("LAVA job {} {}: {} serial lines to END", id, st.health,
+                           parsed->serial.size()));
       return true;
     case lava::Outcome::kTimeout:
       a.capture_stop = "overall_timeout";
@@ -246,12 +268,14 @@ bool collect_log(lava::Api& api, const LavaAttempt& in, store::AttemptRecord& a,
       fail(a, JobStatus::kPortError, c.reason);
       break;
   }
-  in.log(fmt::format("LAVA job {}: {}", id, a.reason));
+  in.a.log(fmt::format("LAVA job {}: {}", id, a.reason));
   return false;
 }
 
-}  // namespace
-
+// Runs the attempt through `api`, filling `a`'s capture and lava fields.
+// True when the capture reached END (the caller verifies it); otherwise
+// a.status and a.reason are set (FLASH_ERROR, PORT_ERROR, TIMEOUT,
+// STORE_ERROR, INTERRUPTED).
 bool run_lava_attempt(lava::Api& api, const LavaAttempt& in, store::AttemptRecord& a) {
   const int64_t id = submit_job(api, in, a);
   if (id == 0) return false;
@@ -269,6 +293,79 @@ bool run_lava_attempt(lava::Api& api, const LavaAttempt& in, store::AttemptRecor
   a.lava_failure_comment = st->failure_comment;
 
   return collect_log(api, in, a, id, *st);
+}
+
+// A LAVA device type of the bench: as many lanes as its `jobs:` allow.
+class LavaLane final : public BenchLane {
+ public:
+  LavaLane(lava::Api* api, const std::string& api_error, const matrix::LavaServer& server,
+           LavaCounts& counts)
+      : api_(api), api_error_(api_error), server_(server), counts_(counts) {}
+
+  // A LAVA job an earlier session submitted and never saw finish is
+  // followed again in its own attempt directory, not submitted twice.
+  int next_attempt(const std::filesystem::path& base) override {
+    int n = BenchLane::next_attempt(base);
+    adopt_ = n > 1 ? orphaned_lava_job(base / fmt::format("attempt-{}", n - 1)) : 0;
+    return adopt_ ? n - 1 : n;
+  }
+
+  bool capture(BenchAttempt& a) override {
+    a.record.raw_file = std::filesystem::relative(a.dir / "capture.raw", a.job_dir).string();
+    const int64_t adopt = std::exchange(adopt_, 0);
+    if (!api_) {
+      fail_attempt(a.record, JobStatus::kPortError, "LAVA: " + api_error_);
+      return false;
+    }
+    LavaAttempt in{a, server_, adopt, &counts_};
+    bool captured = run_lava_attempt(*api_, in, a.record);
+    if (!captured && interrupt_requested())
+      fail_attempt(a.record, JobStatus::kInterrupted, "interrupted");
+    return captured;
+  }
+
+ private:
+  lava::Api* api_;
+  const std::string& api_error_;
+  const matrix::LavaServer& server_;
+  LavaCounts& counts_;
+  int64_t adopt_ = 0;
+};
+
+// The bench's LAVA device types through the server; its other boards (none
+// with `lava:`) through `local`.
+class LavaBench final : public Bench {
+ public:
+  LavaBench(const matrix::LavaServer& server, Result<std::unique_ptr<lava::Api>> api,
+            std::unique_ptr<Bench> local)
+      : server_(server), local_(std::move(local)) {
+    if (api.ok())
+      api_ = std::move(*api);
+    else
+      api_error_ = api.error().message;
+  }
+  int lanes(const matrix::BoardInstance& b) const override {
+    return b.lava ? b.lava->jobs : local_->lanes(b);
+  }
+  std::unique_ptr<BenchLane> lane(const matrix::BoardInstance& b) override {
+    if (!b.lava) return local_->lane(b);
+    return std::make_unique<LavaLane>(api_.get(), api_error_, server_, counts_);
+  }
+
+ private:
+  const matrix::LavaServer& server_;
+  std::unique_ptr<Bench> local_;
+  std::unique_ptr<lava::Api> api_;  // nullptr: api_error_ says why
+  std::string api_error_;
+  LavaCounts counts_;
+};
+
+}  // namespace
+
+std::unique_ptr<Bench> make_lava_bench(const matrix::LavaServer& server,
+                                       Result<std::unique_ptr<lava::Api>> api,
+                                       std::unique_ptr<Bench> local) {
+  return std::make_unique<LavaBench>(server, std::move(api), std::move(local));
 }
 
 }  // namespace rb::run
