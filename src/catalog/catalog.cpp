@@ -63,6 +63,11 @@ void read_board(const std::filesystem::path& file, const std::string& shown, mod
     for (const auto& f : kFamilies) {
       if (key.rfind(f, 0) == 0) family = f;
     }
+    if (key == "CPU_FLAGS") {  // a build setting; the host reads the core it names
+      static const std::regex kMcpu(R"((^| )-mcpu=([a-z0-9.+-]+)( |$))");
+      if (std::smatch cm; std::regex_search(value, cm, kMcpu)) b.cpu = cm[2];
+      continue;
+    }
     if (!kPlain.count(key) && family.empty()) continue;  // a build setting, not the host's
     if (!std::regex_match(value, kValue)) {
       diagnostics.push_back(Diagnostic{shown, n, 1,

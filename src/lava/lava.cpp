@@ -303,7 +303,8 @@ std::string job_definition(const JobRequest& r) {
     for (const auto& t : lb.tags) y += "- " + yaml_quote(t) + "\n";
   }
   if (qemu) {
-    y += "context:\n  arch: arm\n  cpu: cortex-m4\n";
+    // LAVA's qemu template always passes -cpu for arch arm: the board's core.
+    y += "context:\n  arch: arm\n  cpu: " + yaml_quote(r.board.qemu.cpu) + "\n";
     y += "  machine: " + yaml_quote(r.board.qemu.machine) + "\n";
     // As the local qemu flasher: instruction counting, then the bench's own.
     y += "  extra_options:\n  - '-icount'\n  - 'shift=0,align=off,sleep=off'\n";

@@ -599,6 +599,7 @@ void read_board(Check& c, const json& b, const std::string& at, const catalog::C
                         what, inst.board, inst.flasher, fmt::join(info->flashers, ", ")));
   inst.emulated = info && info->emulator == inst.flasher;
   if (info && !info->qemu_machine.empty()) inst.qemu.machine = info->qemu_machine;
+  if (info && !info->cpu.empty()) inst.qemu.cpu = info->cpu;
   if (b.contains("probe")) read_probe(c, b["probe"], at + "/probe", inst);
   if (inst.probe.target.empty() && info && info->targets.count(inst.flasher))
     inst.probe.target = info->targets.at(inst.flasher);

@@ -115,6 +115,7 @@ enum class QemuSerial { kSocket, kPty };
 
 struct QemuSpec {
   std::string machine = "netduinoplus2";
+  std::string cpu = "cortex-m4";  // the board's core (LAVA's qemu template passes it as -cpu)
   QemuSerial serial = QemuSerial::kSocket;
   std::vector<std::string> extra_args;
 };

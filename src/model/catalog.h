@@ -116,6 +116,7 @@ struct BoardInfo {
   std::vector<std::string> flashers;  // RB_BOARD_FLASHERS
   std::string emulator;      // RB_BOARD_EMULATOR: the flasher that emulates it; empty: hardware
   std::string qemu_machine;  // RB_BOARD_QEMU_MACHINE
+  std::string cpu;           // the core RB_BOARD_CPU_FLAGS' -mcpu= names, e.g. "cortex-m3"
   std::map<std::string, std::string> targets;  // RB_BOARD_TARGET_<flasher>
   unsigned uart_baud = 0;  // RB_BOARD_UART_BAUD: the console's rate in the image; 0: unknown
   std::string console;     // RB_BOARD_CONSOLE: where the console is wired (hints)

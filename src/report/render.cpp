@@ -254,7 +254,7 @@ void overview(Document& d, const std::vector<RunView>& runs) {
               "Emulated bench: figures with unit `instructions` are instruction counts under "
               "QEMU (`-icount shift=0`: one instruction per virtual nanosecond, exception "
               "entry and exit cost nothing). They rank code paths; they are not the timing of "
-              "a real Cortex-M4 core and must not be set against hardware figures.",
+              "a real core and must not be set against hardware figures.",
               Block::Kind::kNote);
   }
   if (hardware) {

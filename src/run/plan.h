@@ -20,8 +20,8 @@
 namespace rb::run {
 
 struct LoadNode {
-  int number = 0;             // 0: the job is not repeated (its one load is the job)
-  std::filesystem::path dir;  // where its attempts go: load-<K>/, or the job's directory
+  int number = 0;                   // 0: the job is not repeated (its one load is the job)
+  std::filesystem::path dir;        // where its attempts go: load-<K>/, or the job's directory
   std::optional<LoadOutcome> kept;  // final in an earlier session (load.json): not run again
 };
 

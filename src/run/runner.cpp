@@ -129,8 +129,7 @@ std::string format_table(const std::vector<store::JobResult>& results) {
     out += fmt::format(
         "net medians in {}{}: the median minus its ruler baseline, as the report's headline "
         "shows and ranks them; *: no ruler baseline, the raw median\n",
-        unit,
-        unit == "instructions" ? " (QEMU -icount: instruction counts, not Cortex-M4 cycles)" : "");
+        unit, unit == "instructions" ? " (QEMU -icount: instruction counts, not core cycles)" : "");
   }
   return out;
 }

@@ -127,7 +127,12 @@ TEST(Catalog, BoardFactsComeFromBoardCmake) {
   EXPECT_EQ(q->flashers, std::vector<std::string>{"qemu"});
   EXPECT_EQ(q->emulator, "qemu");
   EXPECT_EQ(q->qemu_machine, "netduinoplus2");
+  EXPECT_EQ(q->cpu, "cortex-m4");  // RB_BOARD_CPU_FLAGS' -mcpu=
   EXPECT_EQ(q->expect.at("unit"), "instructions");
+  const auto* m3 = c.board("qemu-netduino2");
+  ASSERT_NE(m3, nullptr);
+  EXPECT_EQ(m3->qemu_machine, "netduino2");
+  EXPECT_EQ(m3->cpu, "cortex-m3");
   const auto* d = c.board("stm32f407-disco");
   ASSERT_NE(d, nullptr);
   EXPECT_EQ(d->flashers, (std::vector<std::string>{"openocd", "pyocd"}));

@@ -36,6 +36,11 @@ TEST(JobDefinition, QemuDeploysTheImageAnswersTheBannerAndMonitorsBeginToEnd) {
   EXPECT_EQ(y["priority"].as<std::string>(), "high");
   EXPECT_EQ(y["tags"][0].as<std::string>(), "fast");
   EXPECT_EQ(y["context"]["machine"].as<std::string>(), "netduinoplus2");
+  EXPECT_EQ(y["context"]["cpu"].as<std::string>(), "cortex-m4");
+  // LAVA's qemu template passes -cpu for arch arm: the board's own core.
+  r.board.qemu.machine = "netduino2";
+  r.board.qemu.cpu = "cortex-m3";
+  EXPECT_EQ(YAML::Load(job_definition(r))["context"]["cpu"].as<std::string>(), "cortex-m3");
   auto extra = y["context"]["extra_options"];
   ASSERT_EQ(extra.size(), 4u);
   EXPECT_EQ(extra[0].as<std::string>(), "-icount");
