@@ -131,8 +131,8 @@ TEST(ClosingTable, HeadlineNumbersOnlyForOkJobsWithUnits) {
   EXPECT_EQ(lines[2].find("69"), std::string::npos);
   EXPECT_NE(lines[2].find("no firmware port 'zephyr' yet"), std::string::npos);
   EXPECT_EQ(lines[3],
-            "net medians in instructions (QEMU -icount: instruction counts, not Cortex-M4 "
-            "cycles): the median minus its ruler baseline, as the report's headline shows and "
+            "net medians in instructions (QEMU -icount: instruction counts, not core cycles): "
+            "the median minus its ruler baseline, as the report's headline shows and "
             "ranks them; *: no ruler baseline, the raw median");
   // A result without its series (older records): the raw median, marked.
   ok.series.clear();
