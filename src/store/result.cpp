@@ -165,11 +165,11 @@ std::string VerifyDocument::test_of(const std::string& phase, const std::string&
 // ---- the serializers ---------------------------------------------------------------
 //
 // nlohmann's type macros: the simple types' in result.h, the others' here by
-// RB_JSON, which is NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT with a
-// hook each way: shape() adjusts what was written (members left out when
-// empty, nested objects, the schema header), fill() what was read (nested
-// objects, older forms). A read never meets a wrong type here: the readers
-// check the document against docs/schema/result.schema.json first.
+// RB_JSON, which is NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT (a null
+// member read as the default too) with a hook each way: shape() adjusts what was written (members
+// left out when empty, nested objects, the schema header), fill() what was read (nested objects,
+// older forms). A read never meets a wrong type here: the readers check the document against
+// docs/schema/result.schema.json first.
 
 template <typename T>
 void shape(json&, const T&) {}
@@ -181,12 +181,19 @@ void fill(const json&, T&) {}
     NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(NLOHMANN_JSON_TO, __VA_ARGS__)) \
     shape(nlohmann_json_j, nlohmann_json_t);                                 \
   }
-#define RB_JSON(T, ...)                                                                     \
-  RB_JSON_TO(T, __VA_ARGS__)                                                                \
-  void from_json(const json& nlohmann_json_j, T& nlohmann_json_t) {                         \
-    const T nlohmann_json_default_obj{};                                                    \
-    NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(NLOHMANN_JSON_FROM_WITH_DEFAULT, __VA_ARGS__)) \
-    fill(nlohmann_json_j, nlohmann_json_t);                                                 \
+// A member that is there and not null, read into `x` (null is the default,
+// as run_directory writes a closed session's exit_code).
+template <typename T>
+void get(const json& o, const char* key, T& x) {
+  if (auto it = o.find(key); it != o.end() && !it->is_null()) it->get_to(x);
+}
+#define RB_JSON_FROM(v1) get(nlohmann_json_j, #v1, nlohmann_json_t.v1);
+#define RB_JSON(T, ...)                                                  \
+  RB_JSON_TO(T, __VA_ARGS__)                                             \
+  void from_json(const json& nlohmann_json_j, T& nlohmann_json_t) {      \
+    nlohmann_json_t = T{};                                               \
+    NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(RB_JSON_FROM, __VA_ARGS__)) \
+    fill(nlohmann_json_j, nlohmann_json_t);                              \
   }
 
 namespace {
@@ -203,12 +210,6 @@ void omit(json& j, std::initializer_list<const char*> keys, bool null_only = fal
 }
 void omit_null(json& j, std::initializer_list<const char*> keys) {
   omit(j, keys, true);
-}
-
-// `o[key]` into `x` when there.
-template <typename T>
-void get(const json& o, const char* key, T& x) {
-  if (auto it = o.find(key); it != o.end()) it->get_to(x);
 }
 
 void header(json& j, const char* schema) {
@@ -460,6 +461,7 @@ RB_JSON(RunSummary, run_id, state, started_at, updated_at, finished_at, rtosbenc
         bench, toolchain, options, jobs, counts, sessions, exit_code)
 
 #undef RB_JSON
+#undef RB_JSON_FROM
 #undef RB_JSON_TO
 
 json to_json(const JobResult& r) {
@@ -483,7 +485,7 @@ const json& result_schema(const char* definition) {
   return s;
 }
 
-// The one way in: a newer schema_version is refused, the document is
+// The one way in: another file's schema or a newer schema_version is refused, the document is
 // checked against its schema (the first violation names the member by its
 // path), then converted.
 template <typename T>
@@ -493,6 +495,15 @@ Result<T> from(const json& j, const char* definition = nullptr) {
     return make_error(ErrorKind::kBadInput,
                       fmt::format("schema_version: {} is newer than this rtosbench ({})",
                                   j["schema_version"].get<int64_t>(), kSchemaVersion));
+  }
+  const char* name = !definition                        ? kJobResultSchema
+                     : std::string(definition) == "run" ? kRunSummarySchema
+                                                        : nullptr;
+  if (name && j.is_object() && j.contains("schema") && j["schema"].is_string() &&
+      j["schema"] != name) {
+    return make_error(
+        ErrorKind::kBadInput,
+        fmt::format("schema: is '{}', not {}", printable(j["schema"].get<std::string>()), name));
   }
   if (auto bad = schema_violation(j, result_schema(definition)); !bad.empty())
     return make_error(ErrorKind::kBadInput, bad);

@@ -357,6 +357,8 @@ TEST(ResultSchema, TheFilesOfARealRunConform) {
   size_t results = 0, runs = 0;
   for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
     const std::string name = e.path().filename().string();
+    // hostile/ holds report.e2e.history_hostile's deliberately broken copies.
+    if (e.path().string().find("/hostile/") != std::string::npos) continue;
     if (name != "result.json" && name != "run.json") continue;
     std::ifstream in(e.path());
     const nlohmann::json j = nlohmann::json::parse(in);
