@@ -7,13 +7,24 @@
 #include <ctime>
 #include <fstream>
 #include <limits>
+#include <mutex>
 #include <stdexcept>
-#include <type_traits>
 
 #include "util/atomic_write.h"
 #include "util/posix_file.h"
 #include "util/sha256.h"
 #include "util/yaml_doc.h"
+
+// std::optional as null when empty (nlohmann 3.11.2 has no serializer of its own).
+namespace nlohmann {
+template <typename T>
+struct adl_serializer<std::optional<T>> {
+  static void to_json(json& j, const std::optional<T>& x) { j = x ? json(*x) : json(); }
+  static void from_json(const json& j, std::optional<T>& x) {
+    x = j.is_null() ? std::nullopt : std::optional<T>(j.get<T>());
+  }
+};
+}  // namespace nlohmann
 
 namespace rb::store {
 
@@ -151,582 +162,363 @@ std::string VerifyDocument::test_of(const std::string& phase, const std::string&
   return it == tests.end() ? "" : it->second;
 }
 
-// ---- one field list per type -----------------------------------------------------
+// ---- the serializers ---------------------------------------------------------------
 //
-// fields(v, x) lists the fields of a type once, in the order they are checked.
-// Writer fills a json object from the list and Reader checks a json object
-// against it:
-//   v.req(key, x, ...)    must be there; always written
-//   v.opt(key, x, ...)    may be missing or null (x keeps its default); always
-//                         written, an empty optional as null
-//   v.if_set(key, x, ...) written only when set (engaged, non-empty); read as opt
-//   v.object(key, f)      a nested object whose fields f lists
-//   v.when(c)             writing writes the block only when c; reading reads it always
+// nlohmann's type macros: the simple types' in result.h, the others' here by
+// RB_JSON, which is NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT (a null
+// member read as the default too) with a hook each way: shape() adjusts what was written (members
+// left out when empty, nested objects, the schema header), fill() what was read (nested objects,
+// older forms). A read never meets a wrong type here: the readers check the document against
+// docs/schema/result.schema.json first.
+
+template <typename T>
+void shape(json&, const T&) {}
+template <typename T>
+void fill(const json&, T&) {}
+
+#define RB_JSON_TO(T, ...)                                                   \
+  void to_json(json& nlohmann_json_j, const T& nlohmann_json_t) {            \
+    NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(NLOHMANN_JSON_TO, __VA_ARGS__)) \
+    shape(nlohmann_json_j, nlohmann_json_t);                                 \
+  }
+// A member that is there and not null, read into `x` (null is the default,
+// as run_directory writes a closed session's exit_code).
+template <typename T>
+void get(const json& o, const char* key, T& x) {
+  if (auto it = o.find(key); it != o.end() && !it->is_null()) it->get_to(x);
+}
+#define RB_JSON_FROM(v1) get(nlohmann_json_j, #v1, nlohmann_json_t.v1);
+#define RB_JSON(T, ...)                                                  \
+  RB_JSON_TO(T, __VA_ARGS__)                                             \
+  void from_json(const json& nlohmann_json_j, T& nlohmann_json_t) {      \
+    nlohmann_json_t = T{};                                               \
+    NLOHMANN_JSON_EXPAND(NLOHMANN_JSON_PASTE(RB_JSON_FROM, __VA_ARGS__)) \
+    fill(nlohmann_json_j, nlohmann_json_t);                              \
+  }
 
 namespace {
 
-// A field of the wrong type: what.path is the field's path in the document.
-struct BadField : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-[[noreturn]] void bad(const std::string& path, const std::string& what) {
-  throw BadField(fmt::format("{}: {}", path.empty() ? "(document)" : path, what));
+// Members written only when set: not empty (a string, array, object) or,
+// with `null_only`, not null (an empty optional).
+void omit(json& j, std::initializer_list<const char*> keys, bool null_only = false) {
+  for (const char* k : keys) {
+    auto it = j.find(k);
+    if (it == j.end()) continue;
+    const bool empty = it->is_string() ? it->get_ref<const std::string&>().empty() : it->empty();
+    if (it->is_null() || (!null_only && empty)) j.erase(it);
+  }
 }
-
-std::string member(const std::string& path, const char* key) {
-  return path.empty() ? key : path + "." + key;
-}
-std::string element(const std::string& path, size_t i) {
-  return fmt::format("{}[{}]", path, i);
+void omit_null(json& j, std::initializer_list<const char*> keys) {
+  omit(j, keys, true);
 }
 
-template <typename T>
-constexpr bool kOptional = false;
-template <typename T>
-constexpr bool kOptional<std::optional<T>> = true;
-
-// One overload per type read; a type with a field list goes through Reader.
-void read(const json& v, const std::string& path, std::string& out) {
-  if (!v.is_string()) bad(path, "expected a string");
-  out = v.get<std::string>();
-}
-void read(const json& v, const std::string& path, bool& out) {
-  if (!v.is_boolean()) bad(path, "expected true or false");
-  out = v.get<bool>();
-}
-void read(const json& v, const std::string& path, uint64_t& out) {
-  if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<int64_t>() >= 0)) {
-    bad(path, "expected a non-negative integer");
-  }
-  out = v.get<uint64_t>();
-}
-void read(const json& v, const std::string& path, int64_t& out) {
-  if (v.is_number_unsigned()) {
-    if (v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
-      bad(path, "out of range");
-  } else if (!v.is_number_integer()) {
-    bad(path, "expected an integer");
-  }
-  out = v.get<int64_t>();
-}
-void read(const json& v, const std::string& path, double& out) {
-  if (!v.is_number()) bad(path, "expected a number");
-  out = v.get<double>();
-  if (!std::isfinite(out)) bad(path, "not a finite number");
-}
-void read(const json& v, const std::string& path, JobStatus& out) {
-  std::string s;
-  read(v, path, s);
-  auto st = status_from_string(s);
-  if (!st) bad(path, fmt::format("status '{}' unknown", printable(s)));
-  out = *st;
-}
-void read(const json& v, const std::string& path, json& out) {
-  if (!v.is_object()) bad(path, "expected an object");
-  out = v;
-}
-void read(const json& v, const std::string& path, SpreadTolerance& out);
-void read(const json& v, const std::string& path, VerifyDocument& out);
-template <typename T>
-void read(const json& v, const std::string& path, std::vector<T>& out);
-template <typename T>
-void read(const json& v, const std::string& path, std::optional<T>& out);
-template <typename T>
-void read(const json& v, const std::string& path, std::optional<std::optional<T>>& out);
-template <typename T>
-void read(const json& v, const std::string& path, std::map<std::string, T>& out);
-template <typename T>
-void read(const json& v, const std::string& path, T& out);  // by fields()
-
-// The json of one field's value.
-json value(JobStatus s) {
-  return to_string(s);
-}
-json value(const VerifyDocument& d) {
-  return d.document;
-}
-json value(const SpreadTolerance& t) {
-  return t.off ? json("off") : json{{"abs", t.abs}, {"pct", t.pct}};
-}
-template <typename T>
-json value(const T& x) {
-  return json(x);
-}
-template <typename T>
-json value(const std::optional<T>& x);
-template <typename T>
-json value(const std::vector<T>& v) {
-  json a = json::array();
-  for (const auto& x : v) a.push_back(value(x));
-  return a;
-}
-template <typename T>
-json value(const std::map<std::string, T>& m) {
-  json o = json::object();
-  for (const auto& [k, x] : m) o[k] = value(x);
-  return o;
-}
-template <typename T>
-json value(const std::optional<T>& x) {
-  return x ? value(*x) : json();
+void header(json& j, const char* schema) {
+  j["schema"] = schema;
+  j["schema_version"] = kSchemaVersion;
 }
 
-// Whether an if_set field is written: engaged, or not empty.
-template <typename T>
-bool set(const T& x) {
-  if constexpr (kOptional<T>)
-    return x.has_value();
-  else
-    return !x.empty();
+}  // namespace
+
+void to_json(json& j, JobStatus s) {
+  j = to_string(s);
+}
+void from_json(const json& j, JobStatus& s) {
+  auto st = status_from_string(j.get<std::string>());
+  if (!st) throw std::invalid_argument("status '" + printable(j.get<std::string>()) + "' unknown");
+  s = *st;
 }
 
-class Writer {
- public:
-  explicit Writer(json& j) : j_(j) {}
-  static bool when(bool c) { return c; }
-  template <typename T, typename... Rest>
-  void opt(const char* key, T& x, Rest&... rest) {
-    j_[key] = value(x);
-    if constexpr (sizeof...(rest) > 0) opt(rest...);
-  }
-  template <typename... A>
-  void req(A&... a) {
-    opt(a...);
-  }
-  template <typename T, typename... Rest>
-  void if_set(const char* key, T& x, Rest&... rest) {
-    if (set(x)) j_[key] = value(x);
-    if constexpr (sizeof...(rest) > 0) if_set(rest...);
-  }
-  template <typename F>
-  void object(const char* key, F f) {
-    json o = json::object();
-    Writer w(o);
-    f(w);
-    j_[key] = std::move(o);
-  }
-  // An optional number that is "off" when empty.
-  void off_or(const char* key, std::optional<double>& x) { j_[key] = x ? json(*x) : json("off"); }
-  void schema(const char* name) {
-    j_["schema"] = name;
-    j_["schema_version"] = kSchemaVersion;
-  }
-
- private:
-  json& j_;
-};
-
-class Reader {
- public:
-  Reader(const json& j, std::string path) : j_(j), path_(std::move(path)) {
-    if (!j.is_object()) bad(path_, "expected an object");
-  }
-  static bool when(bool) { return true; }
-  template <typename T, typename... Rest>
-  void req(const char* key, T& out, Rest&... rest) const {
-    auto it = j_.find(key);
-    if (it == j_.end()) bad(member(path_, key), "missing");
-    read(*it, member(path_, key), out);
-    if constexpr (sizeof...(rest) > 0) req(rest...);
-  }
-  // null is the default, or nullopt.
-  template <typename T, typename... Rest>
-  void opt(const char* key, T& out, Rest&... rest) const {
-    auto it = j_.find(key);
-    if (it != j_.end() && (kOptional<T> || !it->is_null())) read(*it, member(path_, key), out);
-    if constexpr (sizeof...(rest) > 0) opt(rest...);
-  }
-  template <typename... A>
-  void if_set(A&... a) const {
-    opt(a...);
-  }
-  template <typename F>
-  void object(const char* key, F f) const {
-    if (const json* o = find(key); o && !o->is_null()) {
-      Reader r(*o, member(path_, key));
-      f(r);
-    }
-  }
-  void off_or(const char* key, std::optional<double>& x) const {
-    if (const json* a = find(key); a && !(a->is_string() && a->get<std::string>() == "off")) {
-      read(*a, member(path_, key), x);
-    }
-  }
-  void schema(const char* name) const {
-    std::string s;
-    req("schema", s);
-    if (s != name) bad(member(path_, "schema"), fmt::format("is '{}', not {}", printable(s), name));
-    int64_t version = 0;
-    req("schema_version", version);
-    if (version > kSchemaVersion) {
-      bad(member(path_, "schema_version"),
-          fmt::format("{} is newer than this rtosbench ({})", version, kSchemaVersion));
-    }
-  }
-  const json* find(const char* key) const {
-    auto it = j_.find(key);
-    return it == j_.end() ? nullptr : &*it;
-  }
-
- private:
-  const json& j_;
-  std::string path_;
-};
-
-template <typename V>
-void fields(V& v, UnequalRecord& x) {
-  v.req("what", x.what);
-  v.opt("series", x.series, "note", x.note);
+void to_json(json& j, const VerifyDocument& d) {
+  j = d.document;
 }
-
-template <typename V>
-void fields(V& v, JobSpec& x) {
-  v.opt("id", x.id, "build_id", x.build_id, "kernel", x.kernel, "kernel_version", x.kernel_version,
-        "kernel_git", x.kernel_git, "kernel_tag", x.kernel_tag, "kernel_pinned_commit",
-        x.kernel_pinned_commit, "kernel_note", x.kernel_note, "port", x.port, "board", x.board,
-        "variant", x.variant, "opt_id", x.opt_id, "repeats", x.repeats, "tests", x.tests, "samples",
-        x.samples, "warmup", x.warmup);
-  v.if_set("unequal", x.unequal);
-  if constexpr (std::is_same_v<V, Reader>) {
-    // Schema 1 before the axis table: opt, tick_hz and fpu_context alone.
-    std::string opt;
-    int64_t tick = -1, fpu = -1;
-    v.opt("opt", opt, "tick_hz", tick, "fpu_context", fpu);
-    if (!opt.empty()) x.variant.emplace("opt", opt);
-    if (tick >= 0) x.variant.emplace("tick_hz", std::to_string(tick));
-    if (fpu >= 0) x.variant.emplace("fpu_context", std::to_string(fpu));
+void from_json(const json& j, VerifyDocument& d) {
+  d.document = j;
+  d.tests.clear();
+  if (!j.is_object() || !j.contains("series") || !j["series"].is_array()) return;
+  for (const auto& s : j["series"]) {
+    if (!s.value("test", "").empty())
+      d.tests[{s.value("phase", ""), s.value("name", "")}] = s["test"];
   }
 }
 
-template <typename V>
-void fields(V& v, LowerBoundRecord& x) {
-  v.req("cycles", x.cycles, "why", x.why);
+void to_json(json& j, const SpreadTolerance& t) {
+  j = t.off ? json("off") : json{{"abs", t.abs}, {"pct", t.pct}};
+}
+void from_json(const json& j, SpreadTolerance& t) {
+  t.off = j.is_string();
+  if (!t.off) t = {j.value("abs", 0.0), j.value("pct", 0.0), false};
 }
 
-template <typename V>
-void fields(V& v, BoardRecord& x) {
-  v.opt("name", x.name, "not_measured", x.not_measured, "unstable", x.unstable);
-  v.if_set("lower_bounds", x.lower_bounds);
+// Schema 1 before the axis table: opt, tick_hz and fpu_context alone.
+void shape(json& j, const JobSpec&) {
+  omit(j, {"unequal"});
 }
-
-template <typename V>
-void fields(V& v, SourceCheckout& x) {
-  v.opt("name", x.name, "path", x.path, "origin", x.origin, "tag", x.tag, "pinned_commit",
-        x.pinned_commit, "commit", x.commit, "at_tag", x.at_tag, "dirty", x.dirty, "note", x.note);
+void fill(const json& j, JobSpec& x) {
+  if (j.contains("opt")) x.variant.emplace("opt", j["opt"].get<std::string>());
+  for (const char* k : {"tick_hz", "fpu_context"})
+    if (j.contains(k)) x.variant.emplace(k, std::to_string(j[k].get<int64_t>()));
 }
+RB_JSON(JobSpec, id, build_id, kernel, kernel_version, kernel_git, kernel_tag, kernel_pinned_commit,
+        kernel_note, port, board, variant, opt_id, repeats, tests, samples, warmup, unequal)
 
-// The main checkout's fields beside has_source, or has_source alone.
-template <typename V>
-void fields(V& v, KernelSource& x) {
-  v.opt("has_source", x.has_source);
+void shape(json& j, const BoardRecord&) {
+  omit(j, {"lower_bounds"});
+}
+RB_JSON(BoardRecord, name, not_measured, unstable, lower_bounds)
+
+// The main checkout's members beside has_source, or has_source alone.
+void to_json(json& j, const KernelSource& x) {
+  j = x.has_source ? json(x.main) : json::object();
+  j["has_source"] = x.has_source;
+  if (x.has_source) j["extras"] = x.extras;
+}
+void from_json(const json& j, KernelSource& x) {
+  x = {};
+  x.has_source = j.value("has_source", false);
   if (!x.has_source) return;
-  fields(v, x.main);
-  v.opt("extras", x.extras);
+  j.get_to(x.main);
+  get(j, "extras", x.extras);
 }
 
-template <typename V>
-void fields(V& v, Toolchain& x) {
-  v.opt("arm_none_eabi_gcc", x.arm_none_eabi_gcc, "arm_none_eabi_gcc_banner",
-        x.arm_none_eabi_gcc_banner, "cmake", x.cmake, "ninja", x.ninja);
-  v.if_set("arm_none_eabi_gcc_path", x.arm_none_eabi_gcc_path, "arm_none_eabi_gcc_sha256",
-           x.arm_none_eabi_gcc_sha256, "cc1_path", x.cc1_path, "cc1_sha256", x.cc1_sha256);
+void shape(json& j, const Toolchain&) {
+  omit(j, {"arm_none_eabi_gcc_path", "arm_none_eabi_gcc_sha256", "cc1_path", "cc1_sha256"});
 }
-
-template <typename V>
-void fields(V& v, Sections& x) {
-  v.opt("text", x.text, "data", x.data, "bss", x.bss, "flash", x.flash, "ram", x.ram);
-}
-
-template <typename V>
-void fields(V& v, FlashRam& x) {
-  v.req("flash", x.flash, "ram", x.ram);
-}
+RB_JSON(Toolchain, arm_none_eabi_gcc, arm_none_eabi_gcc_banner, cmake, ninja,
+        arm_none_eabi_gcc_path, arm_none_eabi_gcc_sha256, cc1_path, cc1_sha256)
 
 // With an error, the figures are left out.
-template <typename V>
-void fields(V& v, KernelFootprint& x) {
-  v.if_set("error", x.error, "bare_key", x.bare_key, "bare_cached", x.bare_cached, "reference",
-           x.reference);
-  v.opt("bare_log", x.bare_log);
-  if (!x.error.empty()) return;
-  v.opt("port", x.port, "board", x.board, "image", x.image, "bare", x.bare);
-  v.req("delta", x.delta);
-  v.opt("libs", x.libs, "startup", x.startup, "kernel", x.kernel, "kernel_support",
-        x.kernel_support, "port_glue", x.port_glue, "bare_port", x.bare_port);
+void shape(json& j, const KernelFootprint& x) {
+  omit(j, {"error", "bare_key", "reference"});
+  omit_null(j, {"bare_cached"});
+  if (x.error.empty()) return;
+  for (const char* k : {"port", "board", "image", "bare", "delta", "libs", "startup", "kernel",
+                        "kernel_support", "port_glue", "bare_port"})
+    j.erase(k);
 }
+RB_JSON(KernelFootprint, error, port, board, reference, image, bare, delta, libs, startup, kernel,
+        kernel_support, port_glue, bare_port, bare_key, bare_cached, bare_log)
 
-template <typename V>
-void fields(V& v, ContractRecord& x) {
-  v.req("symbols", x.symbols, "config", x.config);
-  v.opt("skipped", x.skipped, "files", x.files);
+void shape(json& j, const BuildRecord&) {
+  omit(j, {"bin_sha256"});
+  omit_null(j, {"footprint", "footprint_kernel", "contract"});
 }
+RB_JSON(BuildRecord, cached, cacheable, key, nonce, elf, map, bin, log, elf_sha256, map_sha256,
+        bin_sha256, footprint, footprint_kernel, contract, defines, seconds, built_at)
 
-template <typename V>
-void fields(V& v, BuildRecord& x) {
-  v.opt("cached", x.cached, "cacheable", x.cacheable, "key", x.key, "nonce", x.nonce, "elf", x.elf,
-        "map", x.map, "bin", x.bin, "log", x.log, "elf_sha256", x.elf_sha256, "map_sha256",
-        x.map_sha256);
-  v.if_set("bin_sha256", x.bin_sha256, "footprint", x.footprint, "footprint_kernel",
-           x.footprint_kernel, "contract", x.contract);
-  v.opt("defines", x.defines, "seconds", x.seconds, "built_at", x.built_at);
-}
-
-template <typename V>
-void fields(V& v, BuildAttemptRecord& x) {
-  v.req("number", x.number, "ok", x.ok);
-  v.opt("reason", x.reason, "seconds", x.seconds, "log", x.log);
-}
-
-template <typename V>
-void fields(V& v, VerdictRecord& x) {
-  v.opt("check", x.check, "severity", x.severity, "line", x.line, "message", x.message);
-}
-
-template <typename V>
-void fields(V& v, AttemptRecord& x) {
-  v.req("number", x.number);
-  if (v.when(x.load > 0)) v.opt("load", x.load);
-  v.req("status", x.status);
-  v.opt("reason", x.reason, "board", x.board, "started_at", x.started_at, "seconds", x.seconds,
-        "flash_seconds", x.flash_seconds, "flash_commands", x.flash_commands, "serial_port",
-        x.serial_port);
-  v.object("capture", [&](auto& c) {
-    c.opt("stop", x.capture_stop, "bytes", x.capture_bytes, "lines", x.capture_lines,
-          "target_run_seconds", x.target_run_seconds, "transfer_bytes", x.transfer_bytes,
-          "transfer_seconds", x.transfer_seconds, "start_sends", x.start_sends, "raw_file",
-          x.raw_file, "raw_sha256", x.raw_sha256);
-  });
-  v.object("verify", [&](auto& c) { c.opt("outcome", x.verify_outcome, "verdicts", x.verdicts); });
-  if (v.when(x.lava_job_id > 0)) {
-    v.object("lava", [&](auto& c) {
-      c.opt("job_id", x.lava_job_id, "url", x.lava_url, "device", x.lava_device, "state",
-            x.lava_state, "health", x.lava_health, "failure_comment", x.lava_failure_comment);
-    });
+// capture, verify and lava are nested objects of the file; lava only on a
+// LAVA bench, load only in a repeated job.
+void shape(json& j, const AttemptRecord& x) {
+  if (x.load == 0) j.erase("load");
+  j["capture"] = {{"stop", x.capture_stop},
+                  {"bytes", x.capture_bytes},
+                  {"lines", x.capture_lines},
+                  {"target_run_seconds", x.target_run_seconds},
+                  {"transfer_bytes", x.transfer_bytes},
+                  {"transfer_seconds", x.transfer_seconds},
+                  {"start_sends", x.start_sends},
+                  {"raw_file", x.raw_file},
+                  {"raw_sha256", x.raw_sha256}};
+  j["verify"] = {{"outcome", x.verify_outcome}, {"verdicts", x.verdicts}};
+  if (x.lava_job_id > 0) {
+    j["lava"] = {{"job_id", x.lava_job_id}, {"url", x.lava_url},
+                 {"device", x.lava_device}, {"state", x.lava_state},
+                 {"health", x.lava_health}, {"failure_comment", x.lava_failure_comment}};
   }
 }
-
-template <typename V>
-void fields(V& v, SeriesRecord& x) {
-  v.opt("phase", x.phase);
-  v.req("name", x.name, "n", x.n);
-  v.if_set("test", x.test, "unit", x.unit);
-  v.opt("hz", x.hz, "has_raw", x.has_raw, "sum_ticks", x.sum_ticks, "mean_ticks", x.mean_ticks,
-        "stddev_ticks", x.stddev_ticks, "jitter", x.jitter, "avg_ticks", x.avg_ticks, "avg_ns",
-        x.avg_ns, "min_ticks", x.min_ticks, "min_ns", x.min_ns, "median_ticks", x.median_ticks,
-        "median_ns", x.median_ns, "p90_ticks", x.p90_ticks, "p90_ns", x.p90_ns, "p99_ticks",
-        x.p99_ticks, "p99_ns", x.p99_ns, "p999_ticks", x.p999_ticks, "p999_ns", x.p999_ns,
-        "max_ticks", x.max_ticks, "max_ns", x.max_ns, "base_ticks", x.base_ticks);
-  v.if_set("median_minus_base_ticks", x.median_minus_base_ticks, "base", x.base);
-  v.if_set("calls", x.calls, "refused", x.refused);
+void fill(const json& j, AttemptRecord& x) {
+  const json none = json::object();
+  const json& c = j.contains("capture") ? j["capture"] : none;
+  get(c, "stop", x.capture_stop);
+  get(c, "bytes", x.capture_bytes);
+  get(c, "lines", x.capture_lines);
+  get(c, "target_run_seconds", x.target_run_seconds);
+  get(c, "transfer_bytes", x.transfer_bytes);
+  get(c, "transfer_seconds", x.transfer_seconds);
+  get(c, "start_sends", x.start_sends);
+  get(c, "raw_file", x.raw_file);
+  get(c, "raw_sha256", x.raw_sha256);
+  const json& v = j.contains("verify") ? j["verify"] : none;
+  get(v, "outcome", x.verify_outcome);
+  get(v, "verdicts", x.verdicts);
+  const json& l = j.contains("lava") ? j["lava"] : none;
+  get(l, "job_id", x.lava_job_id);
+  get(l, "url", x.lava_url);
+  get(l, "device", x.lava_device);
+  get(l, "state", x.lava_state);
+  get(l, "health", x.lava_health);
+  get(l, "failure_comment", x.lava_failure_comment);
 }
+RB_JSON(AttemptRecord, number, load, status, reason, board, started_at, seconds, flash_seconds,
+        flash_commands, serial_port)
 
-template <typename V>
-void fields(V& v, NotApplicable& x) {
-  v.req("name", x.name);
-  v.opt("reason", x.reason);
+void shape(json& j, const SeriesRecord&) {
+  omit(j, {"test", "unit", "base"});
+  omit_null(j, {"median_minus_base_ticks", "calls", "refused"});
 }
+RB_JSON(SeriesRecord, phase, name, test, unit, n, hz, has_raw, min_ticks, median_ticks, p90_ticks,
+        p99_ticks, p999_ticks, max_ticks, min_ns, median_ns, p90_ns, p99_ns, p999_ns, max_ns,
+        avg_ticks, avg_ns, sum_ticks, mean_ticks, stddev_ticks, jitter, base_ticks,
+        median_minus_base_ticks, base, calls, refused)
 
-template <typename V>
-void fields(V& v, Headline& x) {
-  v.req("name", x.name);
-  v.opt("phase", x.phase);
-  v.req("median_ticks", x.median_ticks);
-  v.opt("median_ns", x.median_ns, "unit", x.unit);
+void shape(json& j, const LoadRecord& x) {
+  if (x.verify.document.is_null()) j.erase("verify");
 }
+RB_JSON(LoadRecord, load, status, reason, attempts, conditions, unit, series, not_applicable,
+        headline, target_run_seconds, raw_sha256, finished_at, verify)
 
-template <typename V>
-void fields(V& v, LoadRecord& x) {
-  v.req("load", x.load, "status", x.status);
-  v.opt("reason", x.reason);
-  v.req("attempts", x.attempts);
-  v.opt("conditions", x.conditions, "unit", x.unit, "series", x.series, "not_applicable",
-        x.not_applicable, "headline", x.headline, "target_run_seconds", x.target_run_seconds,
-        "raw_sha256", x.raw_sha256, "finished_at", x.finished_at);
-  if (v.when(!x.verify.document.is_null())) v.opt("verify", x.verify);
-}
-
-// min, max, range, rel_pct and allowed come together, with min.
-template <typename V>
-void fields(V& v, StatisticSpread& x) {
-  v.opt("values", x.values);
-  if (v.when(x.min.has_value())) {
-    v.opt("min", x.min, "max", x.max, "range", x.range, "rel_pct", x.rel_pct);
-    v.off_or("allowed", x.allowed);
+// min, max, range, rel_pct and allowed come together, with min; allowed is
+// "off" when empty.
+void shape(json& j, const StatisticSpread& x) {
+  if (!x.min) {
+    for (const char* k : {"min", "max", "range", "rel_pct", "allowed"}) j.erase(k);
+  } else if (!x.allowed) {
+    j["allowed"] = "off";
   }
-  v.opt("within", x.within);
+}
+RB_JSON_TO(StatisticSpread, values, min, max, range, rel_pct, allowed, within)
+void from_json(const json& j, StatisticSpread& x) {
+  x = {};
+  get(j, "values", x.values);
+  get(j, "min", x.min);
+  get(j, "max", x.max);
+  get(j, "range", x.range);
+  get(j, "rel_pct", x.rel_pct);
+  if (j.contains("allowed") && !j["allowed"].is_string()) get(j, "allowed", x.allowed);
+  get(j, "within", x.within);
 }
 
-template <typename V>
-void fields(V& v, SeriesSpread& x) {
-  v.opt("phase", x.phase, "name", x.name, "statistics", x.statistics);
-  v.if_set("missing_in_loads", x.missing_in_loads);
+void shape(json& j, const SeriesSpread&) {
+  omit(j, {"missing_in_loads"});
 }
+RB_JSON(SeriesSpread, phase, name, statistics, missing_in_loads)
 
 // Either missing_in_loads, or the figures with min, or the values.
-template <typename V>
-void fields(V& v, BeyondTolerance& x) {
-  v.opt("series", x.series, "statistic", x.statistic);
+void shape(json& j, const BeyondTolerance& x) {
   const bool missing = !x.missing_in_loads.empty();
-  if (v.when(!missing && x.min)) {
-    v.opt("min", x.min, "max", x.max, "range", x.range, "rel_pct", x.rel_pct, "allowed", x.allowed);
+  if (missing || !x.min)
+    for (const char* k : {"min", "max", "range", "rel_pct", "allowed"}) j.erase(k);
+  if (missing || x.min) j.erase("values");
+  if (!missing) j.erase("missing_in_loads");
+}
+RB_JSON(BeyondTolerance, series, statistic, min, max, range, rel_pct, allowed, values,
+        missing_in_loads)
+
+void shape(json& j, const Reproducibility& x) {
+  if (!x.raw_captures_identical) {
+    j.erase("beyond");
+    j.erase("raw_captures_identical");
   }
-  if (v.when(!missing && !x.min)) v.opt("values", x.values);
-  v.if_set("missing_in_loads", x.missing_in_loads);
+  j["tolerance"] = {{"origin", x.tolerance_origin}, {"statistics", x.tolerance}};
 }
+void fill(const json& j, Reproducibility& x) {
+  if (!j.contains("tolerance")) return;
+  get(j["tolerance"], "origin", x.tolerance_origin);
+  get(j["tolerance"], "statistics", x.tolerance);
+}
+RB_JSON(Reproducibility, loads, verdict, reproducible, summary, beyond, raw_captures_identical)
 
-template <typename V>
-void fields(V& v, Reproducibility& x) {
-  v.opt("loads", x.loads, "verdict", x.verdict, "reproducible", x.reproducible, "summary",
-        x.summary);
-  if (v.when(x.raw_captures_identical.has_value())) {
-    v.opt("beyond", x.beyond, "raw_captures_identical", x.raw_captures_identical);
-  }
-  v.object("tolerance",
-           [&](auto& t) { t.opt("origin", x.tolerance_origin, "statistics", x.tolerance); });
+// Only repeated jobs carry loads, spread and reproducibility; loads[] leave
+// out verify: it is kept in load-<K>/load.json and each attempt's verify.json.
+void shape(json& j, const JobResult&) {
+  header(j, kJobResultSchema);
+  omit_null(j, {"board", "loads", "spread", "reproducibility"});
+  if (j.contains("loads"))
+    for (auto& l : j["loads"]) l.erase("verify");
 }
+void fill(const json& j, JobResult& x) {
+  if (!j.contains("build_id")) x.build_id = x.job_id;  // results older than build_id
+}
+RB_JSON(JobResult, run_id, job_id, build_id, status, reason, job, board, kernel_source, toolchain,
+        build, build_attempts, expect, attempts, conditions, unit, series, not_applicable, verify,
+        headline, finished_at, loads, spread, reproducibility)
 
-template <typename V>
-void fields(V& v, JobResult& x) {
-  v.schema(kJobResultSchema);
-  v.req("run_id", x.run_id, "job_id", x.job_id);
-  if constexpr (std::is_same_v<V, Reader>) x.build_id = x.job_id;  // results older than build_id
-  v.opt("build_id", x.build_id);
-  v.req("status", x.status);
-  v.opt("reason", x.reason, "job", x.job);
-  v.if_set("board", x.board);
-  v.opt("kernel_source", x.kernel_source, "toolchain", x.toolchain, "build", x.build,
-        "build_attempts", x.build_attempts, "expect", x.expect);
-  v.req("attempts", x.attempts);
-  v.opt("conditions", x.conditions, "unit", x.unit, "series", x.series, "not_applicable",
-        x.not_applicable, "verify", x.verify, "headline", x.headline, "finished_at", x.finished_at);
-  // Only repeated jobs carry these: a single-load result stays as it was.
-  v.if_set("loads", x.loads, "spread", x.spread, "reproducibility", x.reproducibility);
-}
-
-template <typename V>
-void fields(V& v, RunInput& x) {
-  v.opt("name", x.name, "snapshot", x.snapshot, "source", x.source, "sha256", x.sha256);
-}
-
-// A job not finished yet has only id, kernel and status.
-template <typename V>
-void fields(V& v, RunJobEntry& x) {
-  v.req("id", x.id);
-  v.opt("kernel", x.kernel, "status", x.status);
-  if (!v.when(!x.result.empty())) return;
-  v.opt("reason", x.reason, "result", x.result);
-  v.if_set("attempts", x.attempts, "headline", x.headline, "loads", x.loads, "reproducible",
-           x.reproducible);
-}
-
-template <typename V>
-void fields(V& v, RunSession& x) {
-  v.opt("finished_at", x.finished_at, "state", x.state, "wall_seconds", x.wall_seconds,
-        "target_run_seconds", x.target_run_seconds, "exit_code", x.exit_code);
-  v.if_set("note", x.note);
-}
-
-template <typename V>
-void fields(V& v, RunSummary& x) {
-  v.schema(kRunSummarySchema);
-  v.opt("run_id", x.run_id, "state", x.state, "started_at", x.started_at, "updated_at",
-        x.updated_at);
-  v.if_set("finished_at", x.finished_at);
-  v.opt("rtosbench_version", x.rtosbench_version);
-  v.if_set("matrix", x.matrix, "bench", x.bench, "toolchain", x.toolchain);
-  v.opt("options", x.options, "jobs", x.jobs, "counts", x.counts, "sessions", x.sessions);
-  v.if_set("exit_code", x.exit_code);
-}
-
-template <typename T>
-json write(const T& x) {
-  json j = json::object();
-  Writer w(j);
-  fields(w, const_cast<T&>(x));
-  return j;
-}
-
-template <typename T>
-void read(const json& v, const std::string& path, T& out) {
-  Reader r(v, path);
-  fields(r, out);
-}
-template <typename T>
-void read(const json& v, const std::string& path, std::vector<T>& out) {
-  if (!v.is_array()) bad(path, "expected an array");
-  out.clear();
-  out.reserve(v.size());
-  for (size_t i = 0; i < v.size(); ++i) {
-    T x{};
-    read(v[i], element(path, i), x);
-    out.push_back(std::move(x));
-  }
-}
-// null is nullopt.
-template <typename T>
-void read(const json& v, const std::string& path, std::optional<T>& out) {
-  if (v.is_null()) {
-    out.reset();
+// A job not finished yet has only id, kernel and status; reproducible is
+// there (maybe null) for a finished repeated job.
+void shape(json& j, const RunJobEntry& x) {
+  if (x.result.empty()) {
+    for (const char* k : {"reason", "result", "attempts", "headline", "loads"}) j.erase(k);
     return;
   }
-  T x{};
-  read(v, path, x);
-  out = std::move(x);
+  omit_null(j, {"attempts", "headline", "loads"});
+  if (x.reproducible) j["reproducible"] = *x.reproducible;
 }
-// Present (maybe null), or absent.
-template <typename T>
-void read(const json& v, const std::string& path, std::optional<std::optional<T>>& out) {
-  std::optional<T> x;
-  read(v, path, x);
-  out = x;
+void fill(const json& j, RunJobEntry& x) {
+  if (j.contains("reproducible")) x.reproducible = j["reproducible"].get<std::optional<bool>>();
 }
-template <typename T>
-void read(const json& v, const std::string& path, std::map<std::string, T>& out) {
-  if (!v.is_object()) bad(path, "expected an object");
-  out.clear();
-  for (const auto& [k, x] : v.items()) read(x, member(path, k.c_str()), out[k]);
+RB_JSON(RunJobEntry, id, kernel, status, reason, result, attempts, headline, loads)
+
+void shape(json& j, const RunSession&) {
+  omit(j, {"note"});
 }
-void read(const json& v, const std::string& path, SpreadTolerance& out) {
-  if (v.is_string() && v.get<std::string>() == "off") {
-    out.off = true;
-    return;
-  }
-  Reader(v, path).opt("abs", out.abs, "pct", out.pct);
+RB_JSON(RunSession, finished_at, state, wall_seconds, target_run_seconds, exit_code, note)
+
+void shape(json& j, const RunSummary&) {
+  header(j, kRunSummarySchema);
+  omit(j, {"finished_at"});
+  omit_null(j, {"matrix", "bench", "toolchain", "exit_code"});
 }
-void read(const json& v, const std::string& path, VerifyDocument& x) {
-  x.document = v;
-  x.tests.clear();
-  if (v.is_null()) return;
-  const json* series = Reader(v, path).find("series");
-  if (!series || series->is_null()) return;
-  const std::string sp = member(path, "series");
-  if (!series->is_array()) bad(sp, "expected an array");
-  for (size_t i = 0; i < series->size(); ++i) {
-    std::string phase, name, test;
-    Reader((*series)[i], element(sp, i)).opt("phase", phase, "name", name, "test", test);
-    if (!test.empty()) x.tests[{phase, name}] = test;
-  }
+RB_JSON(RunSummary, run_id, state, started_at, updated_at, finished_at, rtosbench_version, matrix,
+        bench, toolchain, options, jobs, counts, sessions, exit_code)
+
+#undef RB_JSON
+#undef RB_JSON_FROM
+#undef RB_JSON_TO
+
+json to_json(const JobResult& r) {
+  return json(r);
 }
 
+namespace {
+
+// The schema of one result file: the root of result.schema.json (a job
+// result) or one of its definitions.
+const json& result_schema(const char* definition) {
+  static std::mutex mu;
+  static std::map<std::string, json> cache;
+  if (!definition) return schema("result");
+  std::lock_guard lock(mu);
+  json& s = cache[definition];
+  if (s.is_null()) {
+    s = {{"definitions", schema("result")["definitions"]},
+         {"$ref", std::string("#/definitions/") + definition}};
+  }
+  return s;
+}
+
+// The one way in: another file's schema or a newer schema_version is refused, the document is
+// checked against its schema (the first violation names the member by its
+// path), then converted.
 template <typename T>
-Result<T> from(const json& j) {
+Result<T> from(const json& j, const char* definition = nullptr) {
+  if (j.is_object() && j.contains("schema_version") && j["schema_version"].is_number_integer() &&
+      j["schema_version"].get<int64_t>() > kSchemaVersion) {
+    return make_error(ErrorKind::kBadInput,
+                      fmt::format("schema_version: {} is newer than this rtosbench ({})",
+                                  j["schema_version"].get<int64_t>(), kSchemaVersion));
+  }
+  const char* name = !definition                        ? kJobResultSchema
+                     : std::string(definition) == "run" ? kRunSummarySchema
+                                                        : nullptr;
+  if (name && j.is_object() && j.contains("schema") && j["schema"].is_string() &&
+      j["schema"] != name) {
+    return make_error(
+        ErrorKind::kBadInput,
+        fmt::format("schema: is '{}', not {}", printable(j["schema"].get<std::string>()), name));
+  }
+  if (auto bad = schema_violation(j, result_schema(definition)); !bad.empty())
+    return make_error(ErrorKind::kBadInput, bad);
   try {
-    T x{};
-    read(j, "", x);
-    return x;
-  } catch (const BadField& e) {
-    return make_error(ErrorKind::kBadInput, e.what());
-  } catch (const std::exception& e) {  // nlohmann's own, should a check above miss one
+    return j.get<T>();
+  } catch (const std::exception& e) {  // a check the schema cannot make (an unknown status)
     return make_error(ErrorKind::kBadInput, e.what());
   }
 }
 
 template <typename T>
-Result<T> from_file(const std::filesystem::path& file) {
+Result<T> from_file(const std::filesystem::path& file, const char* definition = nullptr) {
   auto j = read_json_file(file);
   if (!j.ok()) return j.error();
-  auto x = from<T>(*j);
+  auto x = from<T>(*j, definition);
   if (!x.ok())
     return make_error(ErrorKind::kBadInput,
                       fmt::format("{}: {}", file.string(), x.error().message));
@@ -741,71 +533,26 @@ Status write_json(const std::filesystem::path& file, const json& j) {
 
 }  // namespace
 
-#define RB_TO_JSON(T)                 \
-  void to_json(json& j, const T& x) { \
-    j = write(x);                     \
-  }
-RB_TO_JSON(UnequalRecord)
-RB_TO_JSON(JobSpec)
-RB_TO_JSON(LowerBoundRecord)
-RB_TO_JSON(BoardRecord)
-RB_TO_JSON(SourceCheckout)
-RB_TO_JSON(KernelSource)
-RB_TO_JSON(Toolchain)
-RB_TO_JSON(Sections)
-RB_TO_JSON(FlashRam)
-RB_TO_JSON(KernelFootprint)
-RB_TO_JSON(ContractRecord)
-RB_TO_JSON(BuildRecord)
-RB_TO_JSON(BuildAttemptRecord)
-RB_TO_JSON(VerdictRecord)
-RB_TO_JSON(AttemptRecord)
-RB_TO_JSON(SeriesRecord)
-RB_TO_JSON(NotApplicable)
-RB_TO_JSON(Headline)
-RB_TO_JSON(LoadRecord)
-RB_TO_JSON(StatisticSpread)
-RB_TO_JSON(SeriesSpread)
-RB_TO_JSON(BeyondTolerance)
-RB_TO_JSON(Reproducibility)
-RB_TO_JSON(RunInput)
-RB_TO_JSON(RunJobEntry)
-RB_TO_JSON(RunSession)
-RB_TO_JSON(RunSummary)
-#undef RB_TO_JSON
-
-void to_json(json& j, const JobResult& r) {
-  j = write(r);
-  // loads[] leave out verify: it is kept in load-<K>/load.json and each attempt's verify.json.
-  if (r.loads) {
-    for (auto& l : j["loads"]) l.erase("verify");
-  }
-}
-
-json to_json(const JobResult& r) {
-  return json(r);
-}
-
 Result<JobResult> job_result_from_json(const json& j) {
   return from<JobResult>(j);
 }
 Result<AttemptRecord> attempt_from_json(const json& j) {
-  return from<AttemptRecord>(j);
+  return from<AttemptRecord>(j, "attempt");
 }
 Result<LoadRecord> load_from_json(const json& j) {
-  return from<LoadRecord>(j);
+  return from<LoadRecord>(j, "load");
 }
 Result<SeriesRecord> series_from_json(const json& j) {
-  return from<SeriesRecord>(j);
+  return from<SeriesRecord>(j, "series");
 }
 Result<KernelFootprint> kernel_footprint_from_json(const json& j) {
-  return from<KernelFootprint>(j);
+  return from<KernelFootprint>(j, "footprint_kernel");
 }
 Result<BuildRecord> build_from_json(const json& j) {
-  return from<BuildRecord>(j);
+  return from<BuildRecord>(j, "build");
 }
 Result<RunSummary> run_summary_from_json(const json& j) {
-  return from<RunSummary>(j);
+  return from<RunSummary>(j, "run");
 }
 
 Result<json> read_json_file(const std::filesystem::path& file) {
@@ -826,16 +573,16 @@ Result<JobResult> read_job_result(const std::filesystem::path& file) {
   return from_file<JobResult>(file);
 }
 Result<RunSummary> read_run_summary(const std::filesystem::path& file) {
-  return from_file<RunSummary>(file);
+  return from_file<RunSummary>(file, "run");
 }
 Result<LoadRecord> read_load(const std::filesystem::path& file) {
-  return from_file<LoadRecord>(file);
+  return from_file<LoadRecord>(file, "load");
 }
 Status write_load(const std::filesystem::path& file, const LoadRecord& l) {
   return write_json(file, json(l));
 }
 Result<AttemptRecord> read_attempt(const std::filesystem::path& file) {
-  return from_file<AttemptRecord>(file);
+  return from_file<AttemptRecord>(file, "attempt");
 }
 Status write_attempt(const std::filesystem::path& file, const AttemptRecord& a) {
   return write_json(file, json(a));
@@ -898,7 +645,7 @@ SeriesRecord series_record(const verify::SeriesStats& s) {
 // The numbers of its result.json form, hz aside.
 std::vector<std::pair<std::string, double>> SeriesRecord::numbers() const {
   std::vector<std::pair<std::string, double>> out;
-  const json j = write(*this);
+  const json j = *this;
   for (const auto& [k, v] : j.items()) {
     if (v.is_number() && k != "hz") out.emplace_back(k, v.get<double>());
   }

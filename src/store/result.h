@@ -5,13 +5,12 @@
 // files through these types; the SQLite history imports them, it does not
 // replace them.
 //
-// Every type's fields are listed once (fields() in result.cpp) and both
-// serializers follow that list: to_json (nlohmann's ADL form, so `json(x)`
-// works) and the readers below, which check every field's type and report the
-// first bad one by its path ("series[2].n: expected a non-negative integer")
-// as an ErrorKind::kBadInput error. A missing field takes its default (fields
-// are only ever added within a schema version); a field of the wrong type, a
-// negative count or a non-finite number is an error.
+// The serializers are nlohmann's type macros (the simple types' below, the
+// others' in result.cpp), so `json(x)` works. The readers check a document
+// against its JSON Schema (docs/schema/result.schema.json) first and report
+// the first bad member by its path ("series[2].n: must be an integer in [0,
+// -], got -5") as an ErrorKind::kBadInput error. A missing member takes its
+// default (members are only ever added within a schema version).
 #include <cstdint>
 #include <filesystem>
 #include <map>
@@ -391,37 +390,40 @@ struct RunSummary {
 
 // ---- serializers -------------------------------------------------------------------
 
-void to_json(nlohmann::json& j, const UnequalRecord& x);
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(UnequalRecord, what, series, note)
 void to_json(nlohmann::json& j, const JobSpec& x);
-void to_json(nlohmann::json& j, const LowerBoundRecord& x);
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LowerBoundRecord, cycles, why)
 void to_json(nlohmann::json& j, const BoardRecord& x);
-void to_json(nlohmann::json& j, const SourceCheckout& x);
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SourceCheckout, name, path, origin, tag,
+                                                pinned_commit, commit, at_tag, dirty, note)
 void to_json(nlohmann::json& j, const KernelSource& x);
 void to_json(nlohmann::json& j, const Toolchain& x);
-void to_json(nlohmann::json& j, const Sections& x);
-void to_json(nlohmann::json& j, const FlashRam& x);
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Sections, text, data, bss, flash, ram)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FlashRam, flash, ram)
 void to_json(nlohmann::json& j, const KernelFootprint& x);
-void to_json(nlohmann::json& j, const ContractRecord& x);
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ContractRecord, symbols, config, skipped, files)
 void to_json(nlohmann::json& j, const BuildRecord& x);
-void to_json(nlohmann::json& j, const BuildAttemptRecord& x);
-void to_json(nlohmann::json& j, const VerdictRecord& x);
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BuildAttemptRecord, number, ok, reason, seconds,
+                                                log)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(VerdictRecord, check, severity, line, message)
 void to_json(nlohmann::json& j, const AttemptRecord& x);
 void to_json(nlohmann::json& j, const SeriesRecord& x);
-void to_json(nlohmann::json& j, const NotApplicable& x);
-void to_json(nlohmann::json& j, const Headline& x);
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NotApplicable, name, reason)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Headline, name, phase, median_ticks, median_ns,
+                                                unit)
 void to_json(nlohmann::json& j, const LoadRecord& x);  // with `verify` when it has one
 void to_json(nlohmann::json& j, const StatisticSpread& x);
 void to_json(nlohmann::json& j, const SeriesSpread& x);
 void to_json(nlohmann::json& j, const BeyondTolerance& x);
 void to_json(nlohmann::json& j, const Reproducibility& x);
 void to_json(nlohmann::json& j, const JobResult& x);
-void to_json(nlohmann::json& j, const RunInput& x);
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(RunInput, name, snapshot, source, sha256)
 void to_json(nlohmann::json& j, const RunJobEntry& x);
 void to_json(nlohmann::json& j, const RunSession& x);
 void to_json(nlohmann::json& j, const RunSummary& x);
 nlohmann::json to_json(const JobResult& r);
 
-// The readers: Error (kBadInput) names the offending field by its path.
+// The readers: Error (kBadInput) names the offending member by its path.
 Result<JobResult> job_result_from_json(const nlohmann::json& j);
 Result<AttemptRecord> attempt_from_json(const nlohmann::json& j);
 Result<LoadRecord> load_from_json(const nlohmann::json& j);

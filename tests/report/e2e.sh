@@ -136,12 +136,12 @@ history_hostile)
   cp -r "$A" "$T/negative"
   sed -i '0,/"n": [0-9]*/s//"n": -5/' "$T/negative/jobs/$job/result.json"
   expect_status 65 "$bin" history --db "$db" import "$T/negative"
-  contains "$out" "series[0].n: expected a non-negative integer"
+  contains "$out" "series[0].n: must be an integer in [0, -], got -5"
   # A tampered copy: a median of 1e30.
   cp -r "$A" "$T/huge"
   sed -i '0,/"median_ticks": [0-9]*/s//"median_ticks": 1e30/' "$T/huge/jobs/$job/result.json"
   expect_status 65 "$bin" history --db "$db" import "$T/huge"
-  contains "$out" "median_ticks: expected a non-negative integer"
+  contains "$out" "median_ticks: must be an integer, got 1e+30"
   # A consistent-looking but different copy of the recorded run: refused
   # without --replace, the recorded figures kept.
   cp -r "$A" "$T/other"

@@ -21,3 +21,9 @@ endif()
 set_tests_properties(store.history_postgres PROPERTIES LABELS "store;postgres" TIMEOUT 300 SKIP_RETURN_CODE 77)
 set_tests_properties(store.e2e.postgres_history PROPERTIES LABELS "e2e;store;postgres" TIMEOUT 300
                      SKIP_RETURN_CODE 77)
+# store.e2e.result_schema: every result.json and run.json of report.e2e.runs'
+# real emulated runs conforms to docs/schema/result.schema.json and reads.
+add_test(NAME store.e2e.result_schema
+         COMMAND $<TARGET_FILE:rtosbench_unit_tests> --gtest_filter=ResultSchema.TheFilesOfARealRunConform)
+set_tests_properties(store.e2e.result_schema PROPERTIES FIXTURES_REQUIRED report_runs
+                     ENVIRONMENT RB_RESULT_RUNS=${RTOSBENCH_REPORT_E2E_WORK} LABELS "e2e;store" TIMEOUT 120)
