@@ -9,4 +9,8 @@
 set -euo pipefail
 f=$1/firmware/boards/$2/board.cmake
 [[ -r $f ]] || { echo "board-unstable.sh: no board file $f" >&2; exit 1; }
-sed -nE 's/^set\(RB_BOARD_UNSTABLE_([a-z0-9_]+) .*/\1/p' "$f"
+# and the files of firmware/boards/ it includes (common/qemu-stm32.cmake)
+files=("$f")
+while read -r inc; do files+=("$(dirname "$f")/$inc"); done < \
+  <(sed -nE 's|^include\("\$\{RB_BOARD_DIR\}/([A-Za-z0-9_./-]+\.cmake)"\).*|\1|p' "$f")
+sed -nE 's/^set\(RB_BOARD_UNSTABLE_([a-z0-9_]+) .*/\1/p' "${files[@]}"

@@ -41,10 +41,19 @@ std::string str(const json& v) {
   return v.dump();
 }
 
-// One board.cmake: its one-line `set(RB_BOARD_<KEY> <value>)` settings.
-void read_board(const std::filesystem::path& file, const std::string& shown, model::BoardInfo& b,
-                std::vector<Diagnostic>& diagnostics) {
+// One board.cmake: its one-line `set(RB_BOARD_<KEY> <value>)` settings, and
+// those of the files it includes from the boards directory
+// (`include("${RB_BOARD_DIR}/../common/x.cmake")`, settings boards share), in
+// the order CMake reads them.
+void read_board_file(const std::filesystem::path& file, const std::string& shown,
+                     model::BoardInfo& b, std::vector<Diagnostic>& diagnostics, int depth) {
   std::ifstream in(file);
+  if (!in) {
+    diagnostics.push_back(Diagnostic{shown, 0, 0, "cannot read this board file"});
+    return;
+  }
+  static const std::regex kInclude(
+      R"re(^include\("\$\{RB_BOARD_DIR\}/([A-Za-z0-9_./-]+\.cmake)"\)\s*(#.*)?$)re");
   static const std::regex kSet(R"(^set\(RB_BOARD_([A-Za-z0-9_]+) (.*)\)\s*(#.*)?$)");
   static const std::regex kValue(R"(^[A-Za-z0-9_./ :-]+$)");
   static const std::set<std::string> kPlain{"FLASHERS", "EMULATOR", "QEMU_MACHINE", "UART_BAUD",
@@ -54,6 +63,20 @@ void read_board(const std::filesystem::path& file, const std::string& shown, mod
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
     std::smatch m;
+    if (std::regex_match(line, m, kInclude)) {
+      // Within firmware/boards/ only, and not deeper than a shared file.
+      const auto boards = std::filesystem::weakly_canonical(file.parent_path().parent_path());
+      const auto target = std::filesystem::weakly_canonical(file.parent_path() / m[1].str());
+      const auto rel = target.lexically_relative(boards);
+      if (depth > 0 || rel.empty() || *rel.begin() == "..") {
+        diagnostics.push_back(Diagnostic{
+            shown, n, 1,
+            "a board may include only a file of firmware/boards/ that includes none itself"});
+        continue;
+      }
+      read_board_file(target, "firmware/boards/" + rel.string(), b, diagnostics, depth + 1);
+      continue;
+    }
     if (!std::regex_match(line, m, kSet)) continue;
     const std::string key = m[1];
     std::string value = m[2];
@@ -119,6 +142,11 @@ void read_board(const std::filesystem::path& file, const std::string& shown, mod
       b.revisions[static_cast<unsigned>(std::strtoul(sub.c_str(), nullptr, 0))] = value;
     }
   }
+}
+
+void read_board(const std::filesystem::path& file, const std::string& shown, model::BoardInfo& b,
+                std::vector<Diagnostic>& diagnostics) {
+  read_board_file(file, shown, b, diagnostics, 0);
   if (b.flashers.empty()) {
     diagnostics.push_back(Diagnostic{
         shown, 0, 0, "names no flasher (set(RB_BOARD_FLASHERS ...)): no bench can use it"});

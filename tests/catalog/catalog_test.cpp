@@ -97,6 +97,35 @@ TEST(Catalog, UnequalWorkComesFromKernelYaml) {
   EXPECT_FALSE(parse_kernel_yaml("unequal:\n  - {what: w, series: [yield]}\n", "k.yaml", k2, d));
 }
 
+TEST(Catalog, ABoardIncludesOnlyAFileOfTheBoardsDirectory) {
+  auto tmp = make_owned_temp_dir("rtosbench-catalog-include");
+  ASSERT_TRUE(tmp.ok());
+  const fs::path fw = *tmp / "firmware";
+  fs::create_directories(fw / "ports");
+  fs::copy(kFirmware / "harness", fw / "harness", fs::copy_options::recursive);
+  fs::copy(kFirmware / "ports" / "bare", fw / "ports" / "bare", fs::copy_options::recursive);
+  fs::create_directories(fw / "boards" / "b1");
+  fs::create_directories(fw / "boards" / "common");
+  std::ofstream(*tmp / "outside.cmake") << "set(RB_BOARD_FLASHERS qemu)\n";
+  std::ofstream(fw / "boards" / "common" / "nested.cmake")
+      << "include(\"${RB_BOARD_DIR}/../common/x.cmake\")\n";
+  std::ofstream(fw / "boards" / "b1" / "board.cmake")
+      << "include(\"${RB_BOARD_DIR}/../../../outside.cmake\")\n"
+      << "include(\"${RB_BOARD_DIR}/../common/nested.cmake\")\n";
+  std::vector<Diagnostic> d;
+  auto c = load(fw, d);
+  ASSERT_FALSE(c.ok());
+  int refused = 0;
+  bool no_flasher = false;
+  for (const auto& x : d) {
+    refused += x.format().find("may include only a file of firmware/boards/") != std::string::npos;
+    no_flasher |= x.format().find("names no flasher") != std::string::npos;
+  }
+  EXPECT_EQ(refused, 2);    // the file outside, and the shared file's own include
+  EXPECT_TRUE(no_flasher);  // the outside file's setting was not read
+  fs::remove_all(*tmp);
+}
+
 TEST(Catalog, UnequalWorkNamesSeriesTheHarnessWrites) {
   // A copy of the tree whose LiteOS-M port names a series no test writes.
   auto tmp = make_owned_temp_dir("rtosbench-catalog-unequal");
@@ -133,6 +162,14 @@ TEST(Catalog, BoardFactsComeFromBoardCmake) {
   ASSERT_NE(m3, nullptr);
   EXPECT_EQ(m3->qemu_machine, "netduino2");
   EXPECT_EQ(m3->cpu, "cortex-m3");
+  // The QEMU boards' shared declarations come through their include of
+  // boards/common/qemu-stm32.cmake, the board's own settings after them.
+  EXPECT_EQ(m3->flashers, std::vector<std::string>{"qemu"});
+  EXPECT_EQ(m3->not_measured, q->not_measured);
+  EXPECT_EQ(m3->unstable, q->unstable);
+  EXPECT_TRUE(q->not_measured.count("irq_entry"));
+  EXPECT_EQ(m3->expect.at("core"), "120000000");
+  EXPECT_EQ(q->expect.count("core"), 0u);
   const auto* d = c.board("stm32f407-disco");
   ASSERT_NE(d, nullptr);
   EXPECT_EQ(d->flashers, (std::vector<std::string>{"openocd", "pyocd"}));

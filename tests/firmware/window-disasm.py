@@ -70,6 +70,9 @@ def counter_address(root, board):
     hdr = os.path.join(root, "firmware", "boards", board, "rb_board_hw.h")
     try:
         text = open(hdr, encoding="utf-8").read()
+        # and the shared headers it includes (boards/common/qemu_stm32_hw.h)
+        for inc in re.findall(r'^#include "([^"]+)"', text, re.M):
+            text += open(os.path.join(os.path.dirname(hdr), inc), encoding="utf-8").read()
     except OSError as e:
         fail_usage(f"cannot read {hdr}: {e}")
     m = re.search(r"rb_counter_now\(void\)\s*\{\s*return\s*\*\(volatile uint32_t\s*\*\)\s*"

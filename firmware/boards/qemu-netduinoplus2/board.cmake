@@ -1,40 +1,12 @@
 # QEMU netduinoplus2 (STM32F405 model): the emulated bench.
-# The host reads the one-line set(RB_BOARD_...) settings of this file at run
-# time (src/catalog, docs/firmware.md "Boards"): the flashers a bench may name
+# The host reads the one-line set(RB_BOARD_...) settings of this file and of
+# the file it includes (../common/qemu-stm32.cmake, what the QEMU boards share)
+# at run time (src/catalog, docs/firmware.md "Boards"): the flashers a bench may name
 # for this board, the one that emulates it (its serial port is made per job),
 # the QEMU machine, the CONFIG every capture on it must report, and the series
 # it cannot measure. Values use [A-Za-z0-9_./ :-] only.
-set(RB_BOARD_FLASHERS qemu)
-set(RB_BOARD_EMULATOR qemu)
+include("${RB_BOARD_DIR}/../common/qemu-stm32.cmake")
 set(RB_BOARD_QEMU_MACHINE netduinoplus2)
-# The ruler and its unit on this bench (CONFIG counter=, unit=): every capture
-# is verified against them (RB_BOARD_EXPECT_<key>).
-set(RB_BOARD_EXPECT_counter tim2)
-set(RB_BOARD_EXPECT_unit instructions)
-set(RB_BOARD_EXPECT_irq_prio 14)
-set(RB_BOARD_EXPECT_tick_prio 15)
-set(RB_BOARD_EXPECT_pendsv_prio 15)
-# Series this bench captures and verifies but cannot measure (one line each,
-# the reason in [A-Za-z0-9_./ -]): reports show them as "not a measurement on
-# this bench", never rank them; diff and regress never hold them against a
-# tolerance (docs/firmware.md, "Boards").
-set(RB_BOARD_NOT_MEASURED_irq_entry QEMU charges nothing for exception entry: the figure counts the instructions from the vector to the first ruler read in the handler - the dispatcher of a kernel that routes the vector through one - not the entry latency)
-set(RB_BOARD_NOT_MEASURED_time_slice QEMU ends every slice on the tick so every kernel reads one tick)
-set(RB_BOARD_NOT_MEASURED_sleep_wake_entry QEMU charges nothing for exception entry or wake-up: the figure counts the instructions from the vector to the first ruler read in the handler - not the wake-up latency)
-set(RB_BOARD_NOT_MEASURED_zli_entry_idle QEMU charges nothing for exception entry: the figure counts the instructions from the vector to the first ruler read in the handler and the instructions a window with interrupts masked delays it by - not the entry latency)
-set(RB_BOARD_NOT_MEASURED_zli_entry_critical QEMU charges nothing for exception entry: the figure counts the instructions from the vector to the first ruler read in the handler and the instructions a window with interrupts masked delays it by - not the entry latency)
-set(RB_BOARD_NOT_MEASURED_tick_sleep QEMU 7.2 SysTick and TIM2 disagree by a factor of 2 across a tickless WFI sleep - the four tickless ports read 999803 to 999962 ppm - so the figure is the emulator and not the kernel drift)
-# No architectural lower bounds (RB_BOARD_LOWER_BOUND_*, see the F407's
-# board.cmake): under -icount the unit is instructions, not core cycles, and
-# QEMU charges nothing for exception entry, tail-chaining or exit, so the
-# Cortex-M4's cycle figures bound nothing here.
-# Series the emulator itself can move between two runs of one image (one line
-# each, the reason in the same characters): repeated loads are not judged on
-# them, as on the series above (docs/run.md, "Repeated loads"), and the tests
-# that compare two runs leave them out (tests/board-unstable.sh). A series
-# may be on both lists.
-set(RB_BOARD_UNSTABLE_sleep_wake QEMU 7.2 may warp virtual time while the core is halted in WFI - QEMU issue 2703)
-set(RB_BOARD_UNSTABLE_sleep_wake_entry QEMU 7.2 may warp virtual time while the core is halted in WFI - QEMU issue 2703)
 # The CPU (STM32F4: Cortex-M4F, 4 implemented NVIC priority bits). The harness
 # and the ports see the priority facts as RB_NVIC_PRIO_BITS, RB_TICK_PRIO (15,
 # SysTick and PendSV) and RB_IRQ_PRIO (14, the test timer); firmware/CMakeLists.txt
@@ -51,45 +23,8 @@ set(RB_BOARD_INCLUDE_DIRS "${RB_BOARD_DIR}")
 set(RB_BOARD_LINKER_SCRIPT "${RB_BOARD_DIR}/../common/stm32f4.ld")
 # Two buffers of RB_SAMPLES words must fit next to 7 stacks of 2 KB in 128 KB.
 set(RB_BOARD_MAX_SAMPLES 13000)
-# QEMU's USART1 ignores the rate; the host's serial stream has none.
-set(RB_BOARD_UART_BAUD 115200)
-set(RB_BOARD_CONSOLE USART1 QEMU serial 0)
-# What kernels that own the vector table or the console driver need (their
-# ports read these, never the board's name): the test timer's, the empty
-# interrupt's and the zero-latency timer's handlers and NVIC numbers, the
-# console USART, Zephyr's board and NuttX's board configuration.
-set(RB_BOARD_ISR_TEST TIM3_IRQHandler)
-set(RB_BOARD_ISR_EMPTY TIM4_IRQHandler)
-set(RB_BOARD_IRQN_EMPTY 30)
-set(RB_BOARD_ISR_ZLI TIM5_IRQHandler)
-set(RB_BOARD_IRQN_ZLI 50)
-set(RB_BOARD_CONSOLE_USART USART1_BASE)
-set(RB_BOARD_CONSOLE_IRQN 37)
-set(RB_BOARD_CONSOLE_ISR USART1_IRQHandler)
 # Out of tree: firmware/ports/zephyr/app/boards/arm/rb_netduinoplus2.
 set(RB_BOARD_ZEPHYR_BOARD rb_netduinoplus2)
 # NuttX's stm32f4discovery configuration with the port's clock set-up
 # (rbp_sys_nuttx.c): QEMU starts the core on its 168 MHz model clock.
 set(RB_BOARD_NUTTX_CUSTOM_CLOCKS ON)
-# A 1 kHz tick is a million emulated instructions, and a loop that reads a
-# timer costs about 200 ns of host time per read: tick-paced tests take fewer
-# samples here, scaled to the tick rate so they span about 0.2 s (time_slice)
-# and 0.1 s (tick_overhead) of virtual time. CONFIG reports them as
-# samples.<test> and warmup.<test>.
-function(rb_qemu_tick_cap var per_1khz least)
-  math(EXPR n "${per_1khz} * ${RB_TICK_HZ} / 1000")
-  if(n LESS least)
-    set(n ${least})
-  endif()
-  set(${var} ${n} PARENT_SCOPE)
-endfunction()
-rb_qemu_tick_cap(RB_BOARD_SAMPLES_CAP_time_slice 200 20)
-rb_qemu_tick_cap(RB_BOARD_WARMUP_CAP_time_slice 10 2)
-rb_qemu_tick_cap(RB_BOARD_SAMPLES_CAP_tick_overhead 100 10)
-rb_qemu_tick_cap(RB_BOARD_WARMUP_CAP_tick_overhead 5 1)
-rb_qemu_tick_cap(RB_BOARD_SAMPLES_CAP_tick_drift 200 20)
-rb_qemu_tick_cap(RB_BOARD_WARMUP_CAP_tick_drift 5 1)
-rb_qemu_tick_cap(RB_BOARD_SAMPLES_CAP_idle_occupancy 100 10)
-rb_qemu_tick_cap(RB_BOARD_WARMUP_CAP_idle_occupancy 5 1)
-rb_qemu_tick_cap(RB_BOARD_SAMPLES_CAP_mixed_load 100 10)
-rb_qemu_tick_cap(RB_BOARD_WARMUP_CAP_mixed_load 5 1)
