@@ -3,7 +3,8 @@
 #
 #   scripts/run-qemu.sh ELF OUTFILE [TIMEOUT_SECONDS]
 #
-# Starts qemu-system-arm (netduinoplus2, -icount shift=0,align=off,sleep=off:
+# Starts qemu-system-arm (machine $RB_QEMU_MACHINE, default netduinoplus2:
+# the board's RB_BOARD_QEMU_MACHINE; -icount shift=0,align=off,sleep=off:
 # deterministic, one instruction per virtual nanosecond) with USART1 on a
 # pipe chardev: its output copied to OUTFILE (QEMU's writes block rather
 # than drop), its input given the start line `START` (the firmware waits for
@@ -42,7 +43,7 @@ mkfifo "$fifo_dir/serial.in" "$fifo_dir/serial.out"
 # before the firmware enables its receiver), and again about every second
 # until BEGIN (rtosbench repeats it every 500 ms).
 exec 3<>"$fifo_dir/serial.in"
-"$qemu" -M netduinoplus2 -nographic -monitor none \
+"$qemu" -M "${RB_QEMU_MACHINE:-netduinoplus2}" -nographic -monitor none \
   -icount shift=0,align=off,sleep=off \
   -chardev "pipe,id=console,path=$fifo_dir/serial" -serial chardev:console \
   -kernel "$elf" </dev/null >"$out.qemu.log" 2>&1 &
