@@ -349,6 +349,24 @@ TEST(ResultSchema, TheWrittenFormConformsAndABrokenOneDoesNot) {
   EXPECT_FALSE(job_result_from_json(j).ok());
 }
 
+// A number beyond int64_t is refused by its path, not wrapped negative into a
+// signed member (valijson compares integers as int64_t, so the schema's
+// maximum cannot catch it); 2^63 - 1 still reads.
+TEST(ResultSchema, ANumberBeyondInt64IsRefusedByItsPath) {
+  nlohmann::json j = to_json(sample());
+  j["attempts"][0]["number"] = uint64_t{9223372036854775808u};
+  auto r = job_result_from_json(j);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message,
+            "attempts[0].number: 9223372036854775808 is out of range (at most "
+            "9223372036854775807)");
+  j["attempts"][0]["number"] = int64_t{9223372036854775807};
+  EXPECT_TRUE(job_result_from_json(j).ok());
+  j = to_json(sample());
+  j["series"][0]["n"] = std::numeric_limits<uint64_t>::max();
+  EXPECT_FALSE(job_result_from_json(j).ok());
+}
+
 // The files of a real emulated run (report.e2e.runs' run directories, named
 // by RB_RESULT_RUNS as store.e2e.result_schema sets it) conform.
 TEST(ResultSchema, TheFilesOfARealRunConform) {
