@@ -485,24 +485,6 @@ const json& result_schema(const char* definition) {
   return s;
 }
 
-// The first number of 2^63 or more, by its path: valijson compares integers
-// as int64_t (one above wraps negative and passes a maximum), and no count
-// this tool writes comes near it, so none is read into a signed member.
-std::string beyond_int64(const json& j, const std::string& path) {
-  if (j.is_number_unsigned() &&
-      j.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
-    return fmt::format("{}: {} is out of range (at most {})", path.empty() ? "/" : path,
-                       j.get<uint64_t>(), std::numeric_limits<int64_t>::max());
-  if (j.is_object()) {
-    for (const auto& [k, v] : j.items())
-      if (auto bad = beyond_int64(v, path.empty() ? k : path + "." + k); !bad.empty()) return bad;
-  } else if (j.is_array()) {
-    for (size_t i = 0; i < j.size(); ++i)
-      if (auto bad = beyond_int64(j[i], fmt::format("{}[{}]", path, i)); !bad.empty()) return bad;
-  }
-  return "";
-}
-
 // The one way in: another file's schema or a newer schema_version is refused, the document is
 // checked against its schema (the first violation names the member by its
 // path), then converted.
@@ -525,7 +507,6 @@ Result<T> from(const json& j, const char* definition = nullptr) {
   }
   if (auto bad = schema_violation(j, result_schema(definition)); !bad.empty())
     return make_error(ErrorKind::kBadInput, bad);
-  if (auto bad = beyond_int64(j, ""); !bad.empty()) return make_error(ErrorKind::kBadInput, bad);
   try {
     return j.get<T>();
   } catch (const std::exception& e) {  // a check the schema cannot make (an unknown status)

@@ -8,8 +8,10 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <regex>
 #include <set>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
@@ -411,7 +413,31 @@ const valijson::Schema& parsed(const json& root) {
   return *s;
 }
 
+// The first number of 2^63 or more: valijson compares integers as int64_t,
+// so one above wraps negative and passes a schema's maximum; no figure or
+// setting this tool reads comes near it, so none reaches a signed member.
+std::optional<Violation> beyond_int64(const json& j, const std::string& pointer,
+                                      const std::string& path) {
+  constexpr auto kMax = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+  if (j.is_number_unsigned() && j.get<uint64_t>() > kMax)
+    return Violation{pointer, path,
+                     fmt::format("{} is out of range (at most {})", j.get<uint64_t>(), kMax)};
+  if (j.is_object()) {
+    for (const auto& [k, v] : j.items())
+      if (auto bad =
+              beyond_int64(v, pointer + "/" + pointer_token(k), path.empty() ? k : path + "." + k))
+        return bad;
+  } else if (j.is_array()) {
+    for (size_t i = 0; i < j.size(); ++i)
+      if (auto bad =
+              beyond_int64(j[i], fmt::format("{}/{}", pointer, i), fmt::format("{}[{}]", path, i)))
+        return bad;
+  }
+  return std::nullopt;
+}
+
 std::vector<Violation> violations(const json& value, const json& root) {
+  if (auto bad = beyond_int64(value, "", "")) return {*bad};
   const valijson::Schema& s = parsed(root);
   valijson::Validator validator;
   valijson::ValidationResults results;
