@@ -11,18 +11,21 @@
 # are run too when their source is at hand (RTOSBENCH_KERNEL_<NAME>), each
 # checked like FreeRTOS and its CONFIG port_variant= against the CPU port the
 # board's core calls for; a kernel of MISSING, when its source is at hand,
-# must be PORT_MISSING with a reason. A kernel whose source is absent is
-# named as skipped, the others still checked.
+# must be PORT_MISSING with a reason. A kernel of DEFECTIVE
+# (NAME=PORT_VARIANT:VERDICT,VERDICT...) is checked like a ported one but must
+# be INVALID with exactly those verdicts, each named by a word of its
+# problem (a kernel defect the harness finds, docs/kernels.md). A kernel
+# whose source is absent is named as skipped, the others still checked.
 #
 #   twin-run.sh RTOSBENCH_BIN REPO_ROOT WORK_DIR MATRIX BOARD CPU_PORT CAP RAM_KB \
-#               [PORTED [MISSING]]
+#               [PORTED [MISSING [DEFECTIVE]]]
 #
 # FreeRTOS' source comes from RTOSBENCH_KERNEL_FREERTOS (`eval "$(rtosbench
 # kernels env)"`); without it the test is SKIPPED (exit 77). Every source the
 # environment names is passed (`rtosbench kernels args`: extra sources too).
 set -euo pipefail
 bin=$1 root=$2 work=$3 matrix=$4 board=$5 cpu_port=$6 cap=$7 ram_kb=$8
-ported=${9:-} missing=${10:-}
+ported=${9:-} missing=${10:-} defective=${11:-}
 fail() {
   echo "FAIL: $*" >&2
   exit 1
@@ -51,6 +54,18 @@ for kv in $ported; do
     echo "$k: skipped (RTOSBENCH_KERNEL_${k^^} is not set)"
   fi
 done
+declare -A verdicts=()
+for kv in $defective; do
+  k=${kv%%=*} v=${kv#*=}
+  if has_source "$k"; then
+    run_ok+=("$k")
+    variant[$k]=${v%%:*}
+    verdicts[$k]=${v#*:}
+    only+=(--only "$k-*")
+  else
+    echo "$k: skipped (RTOSBENCH_KERNEL_${k^^} is not set)"
+  fi
+done
 for k in $missing; do
   if has_source "$k"; then
     run_missing+=("$k")
@@ -72,9 +87,24 @@ d=$(ls -d "$work"/runs/*/ | head -1)
 for k in "${run_ok[@]}"; do
   r=$d/jobs/$k-O2-tick1000-fpu0/result.json
   [[ -f $r ]] || fail "$k: no result.json"
-  [[ $(jq -r .status "$r") == OK ]] || fail "$k: $(jq -r '.status + ": " + (.reason // "")' "$r")"
+  status=$(jq -r .status "$r") reason=$(jq -r '.reason // ""' "$r")
   cap_log=$(ls "$d"/jobs/$k-O2-tick1000-fpu0/attempt-*/capture.raw | tail -1)
-  "$bin" verify "$cap_log" >"$work/$k.verify" 2>&1 || fail "$k: verify: $(tail -3 "$work/$k.verify")"
+  if [[ -n ${verdicts[$k]:-} ]]; then
+    [[ $status == INVALID ]] || fail "$k: $status ($reason), not INVALID by its known defects"
+    IFS=, read -ra want <<<"${verdicts[$k]}"
+    # One "line N: ..." per problem: exactly the known ones, each by its word.
+    got=$(grep -o 'line [0-9]*:' <<<"$reason" | wc -l)
+    ((got == ${#want[@]})) || fail "$k: $got problems, not ${#want[@]}: $reason"
+    for w in "${want[@]}"; do
+      [[ $reason == *"$w"* ]] || fail "$k: no '$w' among its problems: $reason"
+    done
+    vrc=0
+    "$bin" verify "$cap_log" >"$work/$k.verify" 2>&1 || vrc=$?
+    ((vrc == 1)) || fail "$k: verify exited $vrc, not 1 (invalid)"
+  else
+    [[ $status == OK ]] || fail "$k: $status: $reason"
+    "$bin" verify "$cap_log" >"$work/$k.verify" 2>&1 || fail "$k: verify: $(tail -3 "$work/$k.verify")"
+  fi
   config=$(grep '^config:' "$work/$k.verify")
   [[ $config == *" board=$board "* ]] || fail "$k: the capture is not from $board"
   [[ $config == *" samples=$(sed -n 's/^samples: //p' "$work/matrix.yaml") "* ]] ||
@@ -88,7 +118,7 @@ for k in "${run_ok[@]}"; do
     [[ $config == *" port_variant=${variant[$k]} "* ]] ||
       fail "$k: CONFIG port_variant is not ${variant[$k]}"
   fi
-  echo "$k: OK on $board (${variant[$k]:-no kernel}), RAM $ram of $((ram_kb * 1024)) bytes," \
+  echo "$k: $status on $board (${variant[$k]:-no kernel}), RAM $ram of $((ram_kb * 1024)) bytes," \
     "flash $(jq .build.footprint.flash "$r")"
 done
 for k in "${run_missing[@]}"; do

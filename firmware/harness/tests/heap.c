@@ -39,7 +39,8 @@
 
 #define RB_HEAP_SLOTS 32u
 #define RB_HEAP_ROUND_STEPS 256u
-#define RB_HEAP_MAX_ROUNDS 128u
+/* 128, or the board's RB_BOARD_HEAP_ROUNDS (a small RAM: three words per round). */
+#define RB_HEAP_MAX_ROUNDS RB_CFG_HEAP_ROUNDS
 #define RB_HEAP_SEED 0x2545F491u
 #define RB_HEAP_HZ 1000000000u
 

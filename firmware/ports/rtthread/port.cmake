@@ -16,11 +16,10 @@
 # and rtconfig.h names the core as a BSP's does (ARCH_ARM_CORTEX_M3 with
 # RB_RT_CORTEX_M3, ARCH_ARM_CORTEX_M4 otherwise).
 # On qemu-netduino2 (20 KB of SRAM, 224-word stacks, a 2 KB heap arena) the
-# image does not link: RAM overflows by 1400 bytes. The system heap's arena
-# is RB_HEAP_BYTES plus the 4 KB the shell takes at boot (rb_port_rtthread.c,
-# RB_RT_SHELL_HEAP: tshell's state and thread), 6144 bytes, the largest
-# object; the configuration is not cut to make it fit (docs/firmware.md,
-# "Small RAM").
+# system heap's arena is RB_HEAP_BYTES plus what the shell takes at boot
+# (rb_port_rtthread.c, RB_RT_SHELL_HEAP: tshell's state and its thread's
+# stack plus 2048 bytes), the largest object; the configuration is the
+# Cortex-M4 build's (docs/firmware.md, "Small RAM").
 set(RB_PORT_CPUS cortex-m3 cortex-m4)
 if(RB_CPU STREQUAL "cortex-m3")
   set(_rb_rt_cpu libcpu/arm/cortex-m3)

@@ -145,8 +145,10 @@ static void rb_rt_assert_failed(const char* ex, const char* func, rt_size_t line
 
 /* The system heap's arena (RBP_HAS_HEAP): RB_HEAP_BYTES for the heap test plus
  * what the shell takes from it at boot (with RT_USING_HEAP, finsh_system_init
- * allocates its state and creates its thread, 512-word stack, on the heap). */
-#define RB_RT_SHELL_HEAP 4096u
+ * allocates its state, about 520 bytes with 5 history lines of 80, and creates
+ * its thread with a FINSH_THREAD_STACK_SIZE stack on the heap): the stack plus
+ * 2048 bytes, 4096 with 512-word stacks as before, less on a small RAM. */
+#define RB_RT_SHELL_HEAP (FINSH_THREAD_STACK_SIZE + 2048u)
 static uint64_t rb_rt_arena[(RB_HEAP_BYTES + RB_RT_SHELL_HEAP) / sizeof(uint64_t)];
 
 static int rb_rt_init(void) {

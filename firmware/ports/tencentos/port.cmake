@@ -18,11 +18,12 @@
 # (firmware/CMakeLists.txt reports any other board's jobs PORT_MISSING); the
 # port directory follows RB_CPU.
 # On qemu-netduino2 (20 KB of SRAM, 224-word stacks, a 2 KB heap arena) the
-# image does not link: RAM overflows by 88 bytes (.bss 19488 bytes and the
-# 1 KB main stack). The largest kernel object is the TLSF control block
-# k_mmheap_ctl (3204 bytes), sized by tos_mmheap.h's fixed
-# K_MMHEAP_FL_INDEX_MAX 30 whatever the arena; the configuration is not cut
-# to make it fit (docs/firmware.md, "Small RAM").
+# largest kernel object is the TLSF control block k_mmheap_ctl (3204 bytes),
+# sized by tos_mmheap.h's fixed K_MMHEAP_FL_INDEX_MAX 30 whatever the arena;
+# the configuration is the Cortex-M4 build's (docs/firmware.md, "Small RAM").
+# The cortex-m3 GCC port's port_sched_start sets PendSV's priority with a
+# word store to 0xE000ED22, which also writes SysTick's priority byte:
+# CONFIG tick_prio=0 there (docs/kernels.md, "Known defect").
 set(RB_PORT_CPUS cortex-m3 cortex-m4)
 if(RB_CPU STREQUAL "cortex-m3")
   set(_rb_tos_cpu arch/arm/arm-v7m/cortex-m3/gcc)
