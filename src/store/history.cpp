@@ -1,16 +1,13 @@
 #include "store/history.h"
 
 #include <fmt/core.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cstdlib>
-#include <fstream>
-#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <tuple>
 
 #include "matrix/load.h"
 #include "model/axes.h"
@@ -81,74 +78,7 @@ std::string redact_history_location(const std::string& location) {
   return redact_url(location);
 }
 
-namespace history {
-
-int64_t SqlRow::integer(size_t i) const {
-  const auto& c = cells_.at(i);
-  if (!c) return 0;
-  int64_t v = 0;
-  auto [end, ec] = std::from_chars(c->data(), c->data() + c->size(), v);
-  if (ec == std::errc() && end == c->data() + c->size()) return v;
-  return static_cast<int64_t>(real(i));  // "26136.0"
-}
-
-double SqlRow::real(size_t i) const {
-  const auto& c = cells_.at(i);
-  if (!c) return 0;
-  double v = 0;
-  std::from_chars(c->data(), c->data() + c->size(), v);
-  return v;
-}
-
-namespace {
-
-// The backends, by what their locations start with: one line per backend.
-// The only list of them; a location no prefix matches is an SQLite file.
-const std::vector<BackendRegistration> kBackends{
-    {"sqlite", {"sqlite:"}, open_sqlite},
-    {"postgresql", {"postgresql://", "postgres://"}, open_postgres},
-};
-
-}  // namespace
-
-const std::vector<BackendRegistration>& registered_backends() {
-  return kBackends;
-}
-
-Result<const BackendRegistration*> backend_for(const std::string& location) {
-  if (location.empty()) return make_error(ErrorKind::kUsage, "no history database given");
-  for (const auto& b : kBackends) {
-    for (const auto& prefix : b.prefixes) {
-      if (location.rfind(prefix, 0) == 0) return &b;
-    }
-  }
-  // SCHEME://... of no backend: an error, not a relative path.
-  size_t scheme = location.find("://");
-  if (scheme != std::string::npos && scheme > 0 &&
-      location.find_first_not_of(
-          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.") == scheme) {
-    std::string known;
-    for (const auto& b : kBackends) {
-      for (const auto& prefix : b.prefixes) known += (known.empty() ? "" : ", ") + prefix;
-    }
-    return make_error(
-        ErrorKind::kUsage,
-        fmt::format("history database {}: no backend serves '{}' (known: a file path, {})",
-                    redact_history_location(location), location.substr(0, scheme + 3), known));
-  }
-  return &kBackends.front();
-}
-
-Result<std::unique_ptr<Connection>> open_history(const std::string& location, OpenMode mode) {
-  auto b = backend_for(location);
-  if (!b.ok()) return b.error();
-  return (*b)->open(location, mode);
-}
-
-}  // namespace history
-
 using history::Connection;
-using history::SqlRows;
 using history::SqlValue;
 namespace {
 
@@ -250,41 +180,40 @@ Result<ImportedRun> read_run(const std::filesystem::path& run_dir) {
 
 // ---- writing ---------------------------------------------------------------------
 
-nlohmann::json cell(const history::SqlRow& row, size_t i) {
-  return row.is_null(i) ? json(nullptr) : json(row.text(i));
+// The rows of `run_id` in `table`, each an object of its `columns` as text.
+Result<json> objects_of(Connection& db, const std::string& run_id, const char* table,
+                        const std::vector<const char*>& columns, const char* order = "") {
+  auto rows = db.query(
+      fmt::format("SELECT {} FROM {} WHERE run_id = $1{}", fmt::join(columns, ", "), table, order),
+      {run_id});
+  if (!rows.ok()) return rows.error();
+  json out = json::array();
+  for (const auto& row : *rows) {
+    json o = json::object();
+    for (size_t i = 0; i < columns.size(); ++i)
+      o[columns[i]] = row.is_null(i) ? json(nullptr) : json(row.text(i));
+    out.push_back(std::move(o));
+  }
+  return out;
 }
 
 // Keeps what the database holds of `run_id` in superseded_runs (as one JSON
 // document: the run row, its jobs, its figures), then deletes it.
 Status supersede(Connection& db, const std::string& run_id) {
-  auto run = db.query(
-      "SELECT run_id, path, matrix, bench, state, started_at, finished_at, rtosbench_version,"
-      " imported_at, content_sha256 FROM runs WHERE run_id = $1",
-      {run_id});
+  auto run = objects_of(db, run_id, "runs",
+                        {"run_id", "path", "matrix", "bench", "state", "started_at", "finished_at",
+                         "rtosbench_version", "imported_at", "content_sha256"});
   if (!run.ok()) return run.error();
   if (run->empty()) return {};
-  const auto& r = run->front();
-  json content = json::object();
-  content["run"] = {{"run_id", cell(r, 0)},      {"path", cell(r, 1)},
-                    {"matrix", cell(r, 2)},      {"bench", cell(r, 3)},
-                    {"state", cell(r, 4)},       {"started_at", cell(r, 5)},
-                    {"finished_at", cell(r, 6)}, {"rtosbench_version", cell(r, 7)},
-                    {"imported_at", cell(r, 8)}};
-  auto jobs = db.query(
-      "SELECT job_id, kernel, status, reason, unit, conditions, finished_at FROM jobs"
-      " WHERE run_id = $1 ORDER BY job_id",
-      {run_id});
+  json content = {{"run", run->front()}};
+  const json sha = content["run"]["content_sha256"];
+  content["run"].erase("content_sha256");
+  auto jobs =
+      objects_of(db, run_id, "jobs",
+                 {"job_id", "kernel", "status", "reason", "unit", "conditions", "finished_at"},
+                 " ORDER BY job_id");
   if (!jobs.ok()) return jobs.error();
-  content["jobs"] = json::array();
-  for (const auto& j : *jobs) {
-    content["jobs"].push_back({{"job_id", cell(j, 0)},
-                               {"kernel", cell(j, 1)},
-                               {"status", cell(j, 2)},
-                               {"reason", cell(j, 3)},
-                               {"unit", cell(j, 4)},
-                               {"conditions", cell(j, 5)},
-                               {"finished_at", cell(j, 6)}});
-  }
+  content["jobs"] = std::move(*jobs);
   auto metrics = db.query(
       "SELECT job_id, load, phase, series, metric, value, hz FROM series_metrics"
       " WHERE run_id = $1 ORDER BY job_id, load, phase, series, metric",
@@ -299,8 +228,8 @@ Status supersede(Connection& db, const std::string& run_id) {
   auto keep = db.query(
       "INSERT INTO superseded_runs(run_id, superseded_at, path, content_sha256, content)"
       " VALUES($1, $2, $3, $4, $5)",
-      {run_id, utc_timestamp(), r.text(1), r.is_null(9) ? SqlValue{} : SqlValue{r.text(9)},
-       dump_json(content, -1)});
+      {run_id, utc_timestamp(), content["run"]["path"].get<std::string>(),
+       sha.is_null() ? SqlValue{} : SqlValue{sha.get<std::string>()}, dump_json(content, -1)});
   if (!keep.ok()) return keep.error();
   auto del = db.query("DELETE FROM runs WHERE run_id = $1", {run_id});
   if (!del.ok()) return del.error();
@@ -556,7 +485,7 @@ Result<std::vector<SupersededRun>> list_superseded(const std::string& location) 
   if (!*has) return out;  // schema 1: nothing was superseded
   auto rows = db.query(fmt::format("SELECT run_id, superseded_at, path, content_sha256, content"
                                    " FROM superseded_runs ORDER BY superseded_at, {}",
-                                   db.insertion_order()),
+                                   db.dialect().insertion_order),
                        {});
   if (!rows.ok()) return rows.error();
   for (const auto& row : *rows) {

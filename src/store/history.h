@@ -4,27 +4,12 @@
 // stay the record; the database is an index of their figures and can be
 // rebuilt by importing them again.
 //
-// Where it lives: a location, either an SQLite file (a path, or
-// sqlite:FILE; the default, no server) or a PostgreSQL database
-// (postgresql://... or postgres://..., shared by several hosts). The backend
-// is chosen by the location's scheme (history_backend.h); both hold the same
-// schema and answer the same queries.
-//
-// Schema version 2 (SQLite: PRAGMA user_version; PostgreSQL: the highest
-// version in schema_migrations; both: meta.schema_version; an older schema
-// is brought up to 2 by the next import):
-//   runs(run_id PK, path, matrix, bench, state, started_at, finished_at,
-//        rtosbench_version, imported_at, content_sha256 (version 2))
-//   jobs(run_id, job_id, kernel, kernel_version, board, opt, tick_hz,
-//        fpu_context, status, reason, unit, compiler, harness, flash_bytes,
-//        ram_bytes, conditions JSON, finished_at; PK (run_id, job_id))
-//   series_metrics(run_id, job_id, load, phase, series, test, metric, value,
-//        hz; PK (run_id, job_id, load, phase, series, metric))
-//   superseded_runs(run_id, superseded_at, path, content_sha256, content JSON)
-//        (version 2): what an import with `replace` took the place of
-// `metric` is the result.json key (median_ticks, median_ns, n, jitter, ...);
-// `load` is 0 for the job's figures and 1..N for each entry of a `loads`
-// array (repeated loads of one image).
+// Where it lives: an SQLite file (a path, or sqlite:FILE; the default, no
+// server) or a PostgreSQL database (postgresql://... or postgres://...,
+// shared by several hosts), chosen by the location's scheme. Both hold the
+// one schema of history_sql.cpp (docs/reports.md, "History": its tables;
+// `metric` is the result.json key, `load` 0 for the job's figures and 1..N
+// per repeated load) and answer the same queries (history_backend.h).
 #include <filesystem>
 #include <optional>
 #include <string>

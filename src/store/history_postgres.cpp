@@ -1,18 +1,11 @@
 // The PostgreSQL history: one database that several hosts record into at
 // once (docs/reports.md, "History"). Through libpqxx (Debian's libpqxx-dev).
-//
-// Schema: the SQLite history's tables and columns (BIGINT for its INTEGER,
-// DOUBLE PRECISION for its REAL, text in byte order (COLLATE "C") as
-// SQLite compares it, an identity column `seq` in superseded_runs for
-// SQLite's rowid), plus schema_migrations(version,
-// applied_at, description): one row per migration applied, the highest
-// version equal to kHistorySchemaVersion, and meta.schema_version as in
-// SQLite. Migrations run in one transaction under a transaction-level
-// advisory lock, so two hosts starting at once do not both apply them.
-// Each record_run is one transaction that first takes an advisory lock keyed
-// on the run id: records of the same run take turns (the second sees the
-// first's row: unchanged or refused, as with SQLite), records of different
-// runs go on at once.
+// The schema version is the highest of schema_migrations(version, applied_at,
+// description), one row per migration applied. The schema's transaction
+// takes a transaction-level advisory lock, so two hosts starting at once do
+// not both migrate; each record takes one keyed on the run id: records of the
+// same run take turns (the second sees the first's row: unchanged or
+// refused, as with SQLite), records of different runs go on at once.
 #include <fmt/core.h>
 
 #include "store/history.h"
@@ -37,79 +30,18 @@ namespace {
 constexpr const char* kLockSchema = "SELECT pg_advisory_xact_lock(1920233331, 0)";
 constexpr const char* kLockRun = "SELECT pg_advisory_xact_lock(1920233332, hashtext($1))";
 
-struct Migration {
-  int version;
-  const char* description;
-  const char* sql;
+const Dialect kPostgres{
+    .text = "TEXT COLLATE \"C\"",
+    .integer = "BIGINT",
+    .real = "DOUBLE PRECISION",
+    .insertion_order = "seq",
+    .insertion_column = "seq BIGINT GENERATED ALWAYS AS IDENTITY,\n  ",
+    .tables = "SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema()",
+    .table_name = "tablename",
+    .foreign =
+        "a PostgreSQL database but not an rtosbench history (it has other tables and no "
+        "schema_migrations)",
 };
-
-// Applied in order, each once; the last one's version is kHistorySchemaVersion.
-const Migration kMigrations[] = {
-    {1, "runs, jobs, series_metrics, meta", R"sql(
-CREATE TABLE meta (
-  key TEXT COLLATE "C" PRIMARY KEY,
-  value TEXT COLLATE "C" NOT NULL
-);
-CREATE TABLE runs (
-  run_id TEXT COLLATE "C" PRIMARY KEY,
-  path TEXT COLLATE "C" NOT NULL,
-  matrix TEXT COLLATE "C",
-  bench TEXT COLLATE "C",
-  state TEXT COLLATE "C",
-  started_at TEXT COLLATE "C",
-  finished_at TEXT COLLATE "C",
-  rtosbench_version TEXT COLLATE "C",
-  imported_at TEXT COLLATE "C" NOT NULL
-);
-CREATE TABLE jobs (
-  run_id TEXT COLLATE "C" NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
-  job_id TEXT COLLATE "C" NOT NULL,
-  kernel TEXT COLLATE "C",
-  kernel_version TEXT COLLATE "C",
-  board TEXT COLLATE "C",
-  opt TEXT COLLATE "C",
-  tick_hz BIGINT,
-  fpu_context BIGINT,
-  status TEXT COLLATE "C" NOT NULL,
-  reason TEXT COLLATE "C",
-  unit TEXT COLLATE "C",
-  compiler TEXT COLLATE "C",
-  harness TEXT COLLATE "C",
-  flash_bytes BIGINT,
-  ram_bytes BIGINT,
-  conditions TEXT COLLATE "C",
-  finished_at TEXT COLLATE "C",
-  PRIMARY KEY (run_id, job_id)
-);
-CREATE TABLE series_metrics (
-  run_id TEXT COLLATE "C" NOT NULL,
-  job_id TEXT COLLATE "C" NOT NULL,
-  load BIGINT NOT NULL,
-  phase TEXT COLLATE "C" NOT NULL,
-  series TEXT COLLATE "C" NOT NULL,
-  test TEXT COLLATE "C" NOT NULL,
-  metric TEXT COLLATE "C" NOT NULL,
-  value DOUBLE PRECISION NOT NULL,
-  hz BIGINT,
-  PRIMARY KEY (run_id, job_id, load, phase, series, metric),
-  FOREIGN KEY (run_id, job_id) REFERENCES jobs(run_id, job_id) ON DELETE CASCADE
-);
-CREATE INDEX series_metrics_by_metric ON series_metrics(metric, test);
-)sql"},
-    {2, "runs.content_sha256, superseded_runs", R"sql(
-ALTER TABLE runs ADD COLUMN content_sha256 TEXT COLLATE "C";
-CREATE TABLE superseded_runs (
-  seq BIGINT GENERATED ALWAYS AS IDENTITY,
-  run_id TEXT COLLATE "C" NOT NULL,
-  superseded_at TEXT COLLATE "C" NOT NULL,
-  path TEXT COLLATE "C",
-  content_sha256 TEXT COLLATE "C",
-  content TEXT COLLATE "C" NOT NULL
-);
-)sql"},
-};
-static_assert(std::size(kMigrations) == kHistorySchemaVersion,
-              "one PostgreSQL migration per history schema version");
 
 // A message as libpq wrote it, on one line, the password (if any) cut out.
 std::string clean(std::string message, const std::string& password) {
@@ -137,50 +69,10 @@ std::string text_of(const SqlValue& v) {
 class PostgresConnection final : public Connection {
  public:
   PostgresConnection(std::unique_ptr<pqxx::connection> conn, std::string name, std::string password)
-      : conn_(std::move(conn)), name_(std::move(name)), password_(std::move(password)) {}
+      : Connection(kPostgres, std::move(name)),
+        conn_(std::move(conn)),
+        password_(std::move(password)) {}
   ~PostgresConnection() override { rollback(); }
-
-  const std::string& name() const override { return name_; }
-
-  Status begin_record(const std::string& run_id) override {
-    if (auto s = migrate(); !s.ok()) return s;
-    if (auto s = begin<pqxx::work>(); !s.ok()) return s;
-    if (auto r = query(kLockRun, {run_id}); !r.ok()) {
-      rollback();
-      return r.error();
-    }
-    return {};
-  }
-
-  Status begin_read() override {
-    if (auto s = begin<pqxx::transaction<pqxx::repeatable_read, pqxx::read_only>>(); !s.ok())
-      return s;
-    auto v = version();
-    if (!v.ok()) {
-      rollback();
-      return v.error();
-    }
-    if (*v == 0) {
-      auto tables = other_tables();
-      rollback();
-      if (!tables.ok()) return tables.error();
-      if (*tables > 0) {
-        return make_error(ErrorKind::kBadInput,
-                          fmt::format("{} is a PostgreSQL database but not an rtosbench history "
-                                      "(it has other tables and no schema_migrations)",
-                                      name_));
-      }
-      return make_error(ErrorKind::kCannotRead,
-                        fmt::format("no history in {} yet (record a run with `rtosbench history "
-                                    "import RUN_DIR`)",
-                                    name_));
-    }
-    if (*v > kHistorySchemaVersion) {
-      rollback();
-      return newer(*v);
-    }
-    return {};
-  }
 
   Status commit() override {
     if (!tx_) return make_error(ErrorKind::kInternal, "history: commit without a transaction");
@@ -209,7 +101,6 @@ class PostgresConnection final : public Connection {
       std::vector<std::string> texts;
       texts.reserve(params.size());
       std::vector<const char*> values;
-      values.reserve(params.size());
       for (const auto& p : params) {
         texts.push_back(text_of(p));
         values.push_back(std::holds_alternative<std::monostate>(p) ? nullptr
@@ -223,16 +114,12 @@ class PostgresConnection final : public Connection {
       }
       pqxx::result r = tx_->exec_prepared(it->second, pqxx::prepare::make_dynamic_params(values));
       SqlRows rows;
-      rows.reserve(r.size());
       for (const auto& row : r) {
         std::vector<std::optional<std::string>> cells;
-        cells.reserve(row.size());
         for (const auto& f : row) {
-          if (f.is_null()) {
-            cells.emplace_back(std::nullopt);
-          } else {
-            cells.emplace_back(std::string(f.c_str(), f.size()));
-          }
+          cells.emplace_back(f.is_null()
+                                 ? std::nullopt
+                                 : std::optional<std::string>(std::in_place, f.c_str(), f.size()));
         }
         rows.emplace_back(std::move(cells));
       }
@@ -242,113 +129,71 @@ class PostgresConnection final : public Connection {
     }
   }
 
-  Result<bool> has_superseded() override {
-    auto r = query("SELECT to_regclass('superseded_runs') IS NOT NULL", {});
-    if (!r.ok()) return r.error();
-    return !r->empty() && (*r)[0].text(0) == "t";
-  }
-
-  const char* insertion_order() const override { return "seq"; }
-
- private:
-  template <typename Transaction>
-  Status begin() {
+ protected:
+  // The schema's transaction and a record's first take their advisory lock.
+  Status begin(Transaction t, const std::string& run_id) override {
     rollback();
     try {
-      tx_ = std::make_unique<Transaction>(*conn_);
+      if (t == Transaction::kRead) {
+        tx_ = std::make_unique<pqxx::transaction<pqxx::repeatable_read, pqxx::read_only>>(*conn_);
+        return {};
+      }
+      tx_ = std::make_unique<pqxx::work>(*conn_);
+    } catch (const std::exception& e) {
+      return fail(e);
+    }
+    auto r = t == Transaction::kSchema ? query(kLockSchema, {}) : query(kLockRun, {run_id});
+    if (!r.ok()) {
+      rollback();
+      return r.error();
+    }
+    return {};
+  }
+
+  Status exec_script(const std::string& sql) override {
+    try {
+      tx_->exec(sql);  // several statements: the simple protocol
       return {};
     } catch (const std::exception& e) {
       return fail(e);
     }
   }
 
-  Error fail(const std::exception& e) const {
-    ErrorKind kind = dynamic_cast<const pqxx::broken_connection*>(&e) ? ErrorKind::kUnavailable
-                                                                      : ErrorKind::kInternal;
-    return make_error(kind,
-                      fmt::format("history database {}: {}", name_, clean(e.what(), password_)));
-  }
-
-  Error newer(int64_t v) const {
-    return make_error(
-        ErrorKind::kBadInput,
-        fmt::format("history database {} has schema version {}, newer than this rtosbench ({})",
-                    name_, v, kHistorySchemaVersion));
-  }
-
   // The highest migration applied; 0 for a database without schema_migrations.
-  Result<int64_t> version() {
-    auto t = query("SELECT to_regclass('schema_migrations') IS NOT NULL", {});
+  Result<int64_t> version() override {
+    auto t = count_tables("schema_migrations");
     if (!t.ok()) return t.error();
-    if (t->empty() || (*t)[0].text(0) != "t") return int64_t{0};
+    if (*t == 0) return int64_t{0};
     auto v = query("SELECT coalesce(max(version), 0) FROM schema_migrations", {});
     if (!v.ok()) return v.error();
     return v->empty() ? 0 : (*v)[0].integer(0);
   }
 
-  // Tables in the schema the history would use.
-  Result<int64_t> other_tables() {
+  Status set_version(const Migration& m) override {
+    if (auto s =
+            exec_script("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY,"
+                        " applied_at TEXT NOT NULL, description TEXT NOT NULL)");
+        !s.ok())
+      return s;
     auto r =
-        query("SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema()", {});
+        query("INSERT INTO schema_migrations(version, applied_at, description) VALUES($1, $2, $3)",
+              {int64_t{m.version}, store::utc_timestamp(), std::string(m.description)});
     if (!r.ok()) return r.error();
-    return r->empty() ? 0 : (*r)[0].integer(0);
+    return {};
   }
 
-  // Creates the schema or applies the migrations it lacks, in one
-  // transaction, under the schema's advisory lock: a second host starting at
-  // once waits, then finds the work done.
-  Status migrate() {
-    if (auto s = begin<pqxx::work>(); !s.ok()) return s;
-    auto done = [&](Status s) {
-      if (!s.ok()) rollback();
-      return s;
-    };
-    if (auto r = query(kLockSchema, {}); !r.ok()) return done(r.error());
-    auto v = version();
-    if (!v.ok()) return done(v.error());
-    if (*v > kHistorySchemaVersion) return done(newer(*v));
-    if (*v == kHistorySchemaVersion) return commit();
-    if (*v == 0) {
-      auto tables = other_tables();
-      if (!tables.ok()) return done(tables.error());
-      if (*tables > 0) {
-        return done(make_error(ErrorKind::kBadInput,
-                               fmt::format("{} is a PostgreSQL database but not an rtosbench "
-                                           "history (it has other tables and no "
-                                           "schema_migrations)",
-                                           name_)));
-      }
-      if (auto r = query("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at "
-                         "TEXT NOT NULL, description TEXT NOT NULL)",
-                         {});
-          !r.ok()) {
-        return done(r.error());
-      }
-    }
-    for (const auto& m : kMigrations) {
-      if (m.version <= *v) continue;
-      try {
-        tx_->exec(m.sql);  // several statements: the simple protocol
-      } catch (const std::exception& e) {
-        return done(fail(e));
-      }
-      auto r = query(
-          "INSERT INTO schema_migrations(version, applied_at, description) VALUES($1, $2, $3)",
-          {int64_t{m.version}, store::utc_timestamp(), std::string(m.description)});
-      if (!r.ok()) return done(r.error());
-    }
-    auto r = query(
-        "INSERT INTO meta(key, value) VALUES('schema_version', $1)"
-        " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-        {std::to_string(kHistorySchemaVersion)});
-    if (!r.ok()) return done(r.error());
-    return commit();
+ private:
+  Error fail(const std::exception& e) const {
+    ErrorKind kind = dynamic_cast<const pqxx::broken_connection*>(&e) ? ErrorKind::kUnavailable
+                                                                      : ErrorKind::kInternal;
+    return make_error(kind,
+                      fmt::format("history database {}: {}", name(), clean(e.what(), password_)));
   }
 
   std::unique_ptr<pqxx::connection> conn_;
   std::unique_ptr<pqxx::dbtransaction> tx_;
   std::map<std::string, std::string> statements_;  // SQL -> prepared statement name
-  std::string name_, password_;
+  std::string password_;
 };
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <limits>
 #include <mutex>
 #include <stdexcept>
+#include <tuple>
 
 #include "util/atomic_write.h"
 #include "util/posix_file.h"
@@ -40,27 +41,22 @@ Status check_series_figures(const SeriesRecord& s, const std::string& where) {
   };
   if (s.n == 0) return {};
   if (s.hz == 0) return bad(fmt::format("n = {} but hz = 0", s.n));
-  const std::pair<const char*, uint64_t> order[] = {
-      {"min", s.min_ticks}, {"median", s.median_ticks}, {"p90", s.p90_ticks},
-      {"p99", s.p99_ticks}, {"p999", s.p999_ticks},     {"max", s.max_ticks}};
-  for (size_t i = 1; i < std::size(order); ++i) {
-    if (order[i].second < order[i - 1].second) {
-      return bad(fmt::format("{}_ticks {} < {}_ticks {}", order[i].first, order[i].second,
-                             order[i - 1].first, order[i - 1].second));
-    }
+  const std::tuple<const char*, uint64_t, uint64_t> figures[] = {
+      {"min", s.min_ticks, s.min_ns},    {"median", s.median_ticks, s.median_ns},
+      {"p90", s.p90_ticks, s.p90_ns},    {"p99", s.p99_ticks, s.p99_ns},
+      {"p999", s.p999_ticks, s.p999_ns}, {"max", s.max_ticks, s.max_ns}};
+  for (size_t i = 1; i < std::size(figures); ++i) {
+    const auto& [name, ticks, ns] = figures[i];
+    const auto& [lower, lower_ticks, lower_ns] = figures[i - 1];
+    if (ticks < lower_ticks)
+      return bad(fmt::format("{}_ticks {} < {}_ticks {}", name, ticks, lower, lower_ticks));
   }
   if (s.avg_ticks < s.min_ticks || s.avg_ticks > s.max_ticks) {
     return bad(fmt::format("avg_ticks {} outside min..max", s.avg_ticks));
   }
-  const std::tuple<const char*, uint64_t, uint64_t> ns[] = {
-      {"min", s.min_ticks, s.min_ns},    {"median", s.median_ticks, s.median_ns},
-      {"p90", s.p90_ticks, s.p90_ns},    {"p99", s.p99_ticks, s.p99_ns},
-      {"p999", s.p999_ticks, s.p999_ns}, {"max", s.max_ticks, s.max_ns}};
-  for (const auto& [name, ticks, value] : ns) {
-    if (ticks_to_ns(ticks, s.hz) != value) {
-      return bad(
-          fmt::format("{}_ns {} is not {}_ticks {} at {} Hz", name, value, name, ticks, s.hz));
-    }
+  for (const auto& [name, ticks, ns] : figures) {
+    if (ticks_to_ns(ticks, s.hz) != ns)
+      return bad(fmt::format("{}_ns {} is not {}_ticks {} at {} Hz", name, ns, name, ticks, s.hz));
   }
   return {};
 }
