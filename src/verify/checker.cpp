@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 
 #include "protocol/line.h"
 #include "protocol/records.h"
@@ -461,13 +462,8 @@ struct LogChecker::State {
   void derive(SeriesStats& st, OpenSeries& series) {
     stats::Summary sum = series.samples.summarize();
     st.has_raw = true;
-    st.n = sum.n;
-    st.min = sum.min;
-    st.median = sum.median;
-    st.p90 = sum.p90;
-    st.p99 = sum.p99;
-    st.p999 = sum.p999;
-    st.max = sum.max;
+    std::tie(st.n, st.min, st.median, st.p90, st.p99, st.p999, st.max) =
+        std::tie(sum.n, sum.min, sum.median, sum.p90, sum.p99, sum.p999, sum.max);
     if (sum.sum > UINT64_MAX) {
       add("malformed", Outcome::kProtocolError, st.raw_line,
           fmt::format("the samples of {} sum beyond 64 bits",
@@ -476,9 +472,7 @@ struct LogChecker::State {
     st.sum = sum.sum > UINT64_MAX ? UINT64_MAX : static_cast<uint64_t>(sum.sum);
     st.avg_ticks = sum.avg_ticks;
     st.avg_ns = stats::mean_ns(sum.sum, sum.n, st.hz);
-    st.mean = sum.mean;
-    st.stddev = sum.stddev;
-    st.jitter = sum.jitter;
+    std::tie(st.mean, st.stddev, st.jitter) = std::tie(sum.mean, sum.stddev, sum.jitter);
   }
 
   void push_series(SeriesStats&& st) {
@@ -1054,6 +1048,50 @@ struct LogChecker::State {
     }
   }
 
+  // base_ticks is the median of the series base= names (a ruler series, or
+  // the one the harness test table gives; ruler_loop without base=). One the
+  // log does not have (the ruler test was not selected) leaves it unchecked,
+  // as before base=.
+  void check_baselines() {
+    for (const SeriesStats& st : r.series) {
+      const std::string label = series_label(st.test, st.phase, st.name);
+      // The right baseline by name: the one the harness test table gives
+      // the series (a window of two calls against ruler_loop2, none for a
+      // span of time).
+      if (auto want = opt.baselines.find(st.name); want != opt.baselines.end()) {
+        const std::string have = st.base_ticks ? st.base : std::string();
+        if (have != want->second) {
+          add("baseline", Outcome::kProtocolError, st.result_line,
+              want->second.empty()
+                  ? fmt::format("RESULT {} names base={}, but the series has no baseline", label,
+                                have)
+              : have.empty() ? fmt::format("RESULT {} names no baseline, but its baseline is {}",
+                                           label, want->second)
+                             : fmt::format("RESULT {} names base={}, but its baseline is {}", label,
+                                           have, want->second));
+          continue;
+        }
+      }
+      if (!st.base_ticks) continue;
+      auto m = sums.find(st.base);
+      // A ruler series, or another series of the log: the one the harness
+      // test table names where verify has the table (a calibration of the
+      // same test: tick_overhead's tick_irq_empty; a wrong name is reported
+      // above), any without it.
+      const bool other_series = opt.baselines.count(st.name) != 0 || m != sums.end();
+      if (st.base.rfind("ruler_", 0) != 0 && !other_series) {
+        add("baseline", Outcome::kProtocolError, st.result_line,
+            fmt::format("RESULT {} names base={}, which is neither a ruler series nor a series "
+                        "of the log",
+                        label, st.base));
+      } else if (m != sums.end() && *st.base_ticks != m->second.median) {
+        add("baseline", Outcome::kProtocolError, st.result_line,
+            fmt::format("RESULT {} has base_ticks={} but the median of {} is {}", label,
+                        *st.base_ticks, st.base, m->second.median));
+      }
+    }
+  }
+
   Report finish() {
     if (stage == Stage::kInLog) {
       close_phase();
@@ -1084,47 +1122,7 @@ struct LogChecker::State {
             fmt::format("CONFIG {}={}, but --expect {}={}", key, printable(it->second), key, want));
       }
     }
-    // base_ticks is the median of the series base= names (a ruler series, or
-    // the one the harness test table gives; ruler_loop without base=). One the log does not have
-    // (the ruler test was not selected) leaves it unchecked, as before base=.
-    for (const SeriesStats& st : r.series) {
-      // The right baseline by name: the one the harness test table gives
-      // the series (a window of two calls against ruler_loop2, none for a
-      // span of time).
-      if (auto want = opt.baselines.find(st.name); want != opt.baselines.end()) {
-        const std::string have = st.base_ticks ? st.base : std::string();
-        if (have != want->second) {
-          add("baseline", Outcome::kProtocolError, st.result_line,
-              want->second.empty()
-                  ? fmt::format("RESULT {} names base={}, but the series has no baseline",
-                                series_label(st.test, st.phase, st.name), have)
-              : have.empty()
-                  ? fmt::format("RESULT {} names no baseline, but its baseline is {}",
-                                series_label(st.test, st.phase, st.name), want->second)
-                  : fmt::format("RESULT {} names base={}, but its baseline is {}",
-                                series_label(st.test, st.phase, st.name), have, want->second));
-          continue;
-        }
-      }
-      if (!st.base_ticks) continue;
-      auto m = sums.find(st.base);
-      // A ruler series, or another series of the log: the one the harness
-      // test table names where verify has the table (a calibration of the
-      // same test: tick_overhead's tick_irq_empty; a wrong name is reported
-      // above), any without it.
-      const bool other_series = opt.baselines.count(st.name) != 0 || m != sums.end();
-      if (st.base.rfind("ruler_", 0) != 0 && !other_series) {
-        add("baseline", Outcome::kProtocolError, st.result_line,
-            fmt::format("RESULT {} names base={}, which is neither a ruler series nor a series "
-                        "of the log",
-                        series_label(st.test, st.phase, st.name), st.base));
-      } else if (m != sums.end() && *st.base_ticks != m->second.median) {
-        add("baseline", Outcome::kProtocolError, st.result_line,
-            fmt::format("RESULT {} has base_ticks={} but the median of {} is {}",
-                        series_label(st.test, st.phase, st.name), *st.base_ticks, st.base,
-                        m->second.median));
-      }
-    }
+    check_baselines();
     auto pair = sums.find("ruler_read_pair");
     if (pair != sums.end() && r.dwt_read_pair && *r.dwt_read_pair != pair->second.median) {
       add("baseline", Outcome::kProtocolError, dwt_line,
