@@ -2,87 +2,25 @@
 
 #include <charconv>
 #include <cstring>
+#include <iterator>
 
 #include "util/crc32c.h"
 #include "util/decimal.h"
 
 namespace rb::protocol {
 
-const char* to_string(RecordKind kind) {
-  switch (kind) {
-    case RecordKind::kBegin:
-      return "BEGIN";
-    case RecordKind::kConfig:
-      return "CONFIG";
-    case RecordKind::kDwtReadPair:
-      return "DWT_READ_PAIR";
-    case RecordKind::kTest:
-      return "TEST";
-    case RecordKind::kPhase:
-      return "PHASE";
-    case RecordKind::kRaw:
-      return "RAW";
-    case RecordKind::kResult:
-      return "RESULT";
-    case RecordKind::kCheck:
-      return "CHECK";
-    case RecordKind::kNa:
-      return "NA";
-    case RecordKind::kEnd:
-      return "END";
-    case RecordKind::kOther:
-      break;
-  }
-  return "other";
-}
-
 namespace {
+
+// Record names in RecordKind's order ("other" for kOther).
+constexpr std::string_view kKindNames[] = {"other", "BEGIN", "CONFIG", "DWT_READ_PAIR",
+                                           "TEST",  "PHASE", "RAW",    "RESULT",
+                                           "CHECK", "NA",    "END"};
 
 // True when `record` is exactly `kind` or starts with `kind` followed by ','.
 bool is_kind(std::string_view record, std::string_view kind) {
   return record.size() >= kind.size() &&
          std::memcmp(record.data(), kind.data(), kind.size()) == 0 &&
          (record.size() == kind.size() || record[kind.size()] == ',');
-}
-
-RecordKind classify(std::string_view r) {
-  if (r.empty()) return RecordKind::kOther;
-  switch (r[0]) {
-    case 'R':
-      if (is_kind(r, "RAW")) return RecordKind::kRaw;
-      if (is_kind(r, "RESULT")) return RecordKind::kResult;
-      break;
-    case 'B':
-      if (is_kind(r, "BEGIN")) return RecordKind::kBegin;
-      break;
-    case 'C':
-      if (is_kind(r, "CONFIG")) return RecordKind::kConfig;
-      if (is_kind(r, "CHECK")) return RecordKind::kCheck;
-      break;
-    case 'D':
-      if (is_kind(r, "DWT_READ_PAIR")) return RecordKind::kDwtReadPair;
-      break;
-    case 'T':
-      if (is_kind(r, "TEST")) return RecordKind::kTest;
-      break;
-    case 'P':
-      if (is_kind(r, "PHASE")) return RecordKind::kPhase;
-      break;
-    case 'N':
-      if (is_kind(r, "NA")) return RecordKind::kNa;
-      break;
-    case 'E':
-      if (is_kind(r, "END")) return RecordKind::kEnd;
-      break;
-    default:
-      break;
-  }
-  return RecordKind::kOther;
-}
-
-size_t kind_length(RecordKind k) {
-  static constexpr size_t kLength[] = {0, 5, 6, 13, 4, 5, 3, 6, 5, 2, 3};  // in enum order
-  return kLength[static_cast<size_t>(k)];
 }
 
 // The whole of [p, e) as an unsigned decimal number: digits only, no sign,
@@ -93,6 +31,20 @@ bool whole_u64(const char* p, const char* e, uint64_t& v) {
 }
 
 }  // namespace
+
+RecordKind record_kind(std::string_view r) {
+  if (r.empty()) return RecordKind::kOther;
+  // RAW first: it is nearly every line of a log.
+  if (is_kind(r, "RAW")) return RecordKind::kRaw;
+  for (size_t k = 1; k < std::size(kKindNames); ++k) {
+    if (r[0] == kKindNames[k][0] && is_kind(r, kKindNames[k])) return static_cast<RecordKind>(k);
+  }
+  return RecordKind::kOther;
+}
+
+const char* to_string(RecordKind kind) {
+  return kKindNames[static_cast<size_t>(kind)].data();
+}
 
 // "<record>|<seq>|<crc>": the CRC is the last 8 bytes after a '|', the seq
 // the digits between that bar and the one before it.
@@ -192,9 +144,9 @@ const ParsedLine& LineParser::parse(std::string_view line) {
   out_.raw_values = {};
   out_.error = nullptr;
   parse_suffix(line, out_);
-  out_.kind = classify(out_.record);
+  out_.kind = record_kind(out_.record);
   if (out_.kind == RecordKind::kOther) return out_;
-  const size_t klen = kind_length(out_.kind);
+  const size_t klen = kKindNames[static_cast<size_t>(out_.kind)].size();
   if (out_.record.size() == klen) {
     // The bare kind: a record with no fields. Only the decoders can say
     // whether that is enough; an empty field list is passed on.

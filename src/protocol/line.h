@@ -28,6 +28,9 @@ enum class RecordKind : uint8_t {
 
 // "BEGIN", "CONFIG", ..., and "other".
 const char* to_string(RecordKind kind);
+// The kind a record (a line without its integrity suffix) names: its kind
+// alone or followed by ','.
+RecordKind record_kind(std::string_view record);
 
 enum class Suffix : uint8_t {
   kAbsent,     // no '|' in the line: a V1 line, or a V2 line that lost its suffix

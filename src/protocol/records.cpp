@@ -11,21 +11,7 @@ namespace rb::protocol {
 namespace {
 
 std::string quoted(std::string_view s) {
-  constexpr size_t kMax = 60;
-  std::string out = "'";
-  const std::string v = valid_utf8(s.substr(0, kMax));
-  for (size_t i = 0; i < v.size();) {
-    const size_t len = terminal_control_at(v, i);  // C0, DEL, C1, bidi overrides
-    if (len) {
-      out += '?';
-      i += len;
-    } else {
-      out += v[i++];
-    }
-  }
-  if (s.size() > kMax) out += "...";
-  out += "'";
-  return out;
+  return "'" + printable(s, 60) + "'";
 }
 
 Error fail(RecordKind kind, const std::string& what) {
@@ -100,6 +86,18 @@ Status other_fields(const ParsedLine& line, std::initializer_list<std::string_vi
 
 }  // namespace
 
+std::string printable(std::string_view s, size_t max) {
+  const std::string v = valid_utf8(s.substr(0, max));
+  std::string out;
+  for (size_t i = 0; i < v.size();) {
+    const size_t len = terminal_control_at(v, i);
+    out += len ? "?" : v.substr(i, 1);
+    i += len ? len : 1;
+  }
+  if (s.size() > max) out += "...";
+  return out;
+}
+
 Result<BeginRecord> decode_begin(const ParsedLine& line) {
   auto p = name_field(line, "protocol version");
   if (!p) return p.error();
@@ -145,15 +143,11 @@ Result<PhaseRecord> decode_phase(const ParsedLine& line) {
   auto n = keyed_record_name(line, "phase name");
   if (!n) return n.error();
   r.name = *n;
-  auto irq = number_field(line, "irq");
-  if (!irq) return irq.error();
-  auto task = number_field(line, "task");
-  if (!task) return task.error();
-  auto bad = number_field(line, "bad");
-  if (!bad) return bad.error();
-  r.irq = *irq;
-  r.task = *task;
-  r.bad = *bad;
+  for (auto [key, out] : {std::pair{"irq", &r.irq}, {"task", &r.task}, {"bad", &r.bad}}) {
+    auto v = number_field(line, key);
+    if (!v) return v.error();
+    *out = *v;
+  }
   auto status = text_field(line, "status");
   if (!status) return status.error();
   r.status = *status;
@@ -181,17 +175,13 @@ Result<CheckRecord> decode_check(const ParsedLine& line) {
   auto n = keyed_record_name(line, "check name");
   if (!n) return n.error();
   r.name = *n;
-  auto rounds = number_field(line, "rounds");
-  if (!rounds) return rounds.error();
-  auto pass = number_field(line, "pass");
-  if (!pass) return pass.error();
-  auto failed = number_field(line, "fail");
-  if (!failed) return failed.error();
+  for (auto [key, out] : {std::pair{"rounds", &r.rounds}, {"pass", &r.pass}, {"fail", &r.fail}}) {
+    auto v = number_field(line, key);
+    if (!v) return v.error();
+    *out = *v;
+  }
   auto status = text_field(line, "status");
   if (!status) return status.error();
-  r.rounds = *rounds;
-  r.pass = *pass;
-  r.fail = *failed;
   r.status = *status;
   return r;
 }

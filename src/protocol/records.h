@@ -5,6 +5,7 @@
 // line and is valid as long as it is.
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -46,6 +47,12 @@ struct EndRecord {
   std::string_view protocol;
   std::vector<Field> fields;
 };
+
+// Printable, bounded copy of log text for messages (the log may hold
+// anything): every character a terminal would act on (C0, DEL, C1 such as
+// CSI, the bidirectional overrides; util/utf8.h) is a '?', invalid UTF-8 a
+// U+FFFD, and more than `max` bytes end in "...".
+std::string printable(std::string_view s, size_t max = 80);
 
 // Each decoder fails with a message naming the record and the missing or
 // malformed field; it does not know line numbers (the caller adds them).

@@ -19,27 +19,16 @@
 #include <optional>
 #include <thread>
 
+#include "protocol/line.h"
 #include "util/posix_file.h"
 #include "util/process.h"
 
 namespace rb::serial {
 
 const char* to_string(StopReason r) {
-  switch (r) {
-    case StopReason::kEnd:
-      return "end";
-    case StopReason::kOverallTimeout:
-      return "overall_timeout";
-    case StopReason::kInactivityTimeout:
-      return "inactivity_timeout";
-    case StopReason::kPortError:
-      return "port_error";
-    case StopReason::kInterrupted:
-      return "interrupted";
-    case StopReason::kWriteError:
-      return "write_error";
-  }
-  return "?";
+  constexpr const char* kNames[] = {"end",        "overall_timeout", "inactivity_timeout",
+                                    "port_error", "interrupted",     "write_error"};
+  return kNames[static_cast<size_t>(r)];
 }
 
 struct SerialCapture::State {
@@ -53,30 +42,19 @@ struct SerialCapture::State {
   ~State() {
     if (raw_fd >= 0) ::close(raw_fd);
   }
-  template <typename Buffer, typename Handler>
-  void async_read_some(const Buffer& b, Handler&& h) {
-    if (is_stream) {
-      stream.async_read_some(b, std::forward<Handler>(h));
-    } else {
-      port.async_read_some(b, std::forward<Handler>(h));
-    }
+  // `f` applied to the stream or the port, whichever this capture reads.
+  template <typename F>
+  auto with_io(F&& f) {
+    return is_stream ? f(stream) : f(port);
   }
   boost::system::error_code send(const std::string& text) {
     boost::system::error_code ec;
-    if (is_stream) {
-      boost::asio::write(stream, boost::asio::buffer(text), ec);
-    } else {
-      boost::asio::write(port, boost::asio::buffer(text), ec);
-    }
+    with_io([&](auto& io) { boost::asio::write(io, boost::asio::buffer(text), ec); });
     return ec;
   }
   void cancel() {
     boost::system::error_code ignored;
-    if (is_stream) {
-      stream.cancel(ignored);
-    } else {
-      port.cancel(ignored);
-    }
+    with_io([&](auto& io) { io.cancel(ignored); });
   }
 };
 
@@ -116,20 +94,15 @@ Result<std::unique_ptr<SerialCapture>> SerialCapture::open(const std::filesystem
   // This process alone from now on: a terminal program opened later is
   // refused (EBUSY) instead of stealing bytes (tty_ioctl(4): TIOCEXCL).
   ::ioctl(s->port.native_handle(), TIOCEXCL);
-  s->port.set_option(boost::asio::serial_port_base::baud_rate(baud), ec);
-  if (!ec) s->port.set_option(boost::asio::serial_port_base::character_size(8), ec);
-  if (!ec)
-    s->port.set_option(
-        boost::asio::serial_port_base::parity(boost::asio::serial_port_base::parity::none), ec);
-  if (!ec)
-    s->port.set_option(
-        boost::asio::serial_port_base::stop_bits(boost::asio::serial_port_base::stop_bits::one),
-        ec);
-  if (!ec) {
-    s->port.set_option(boost::asio::serial_port_base::flow_control(
-                           boost::asio::serial_port_base::flow_control::none),
-                       ec);
-  }
+  using base = boost::asio::serial_port_base;
+  auto set = [&](const auto& option) {
+    if (!ec) s->port.set_option(option, ec);
+  };
+  set(base::baud_rate(baud));
+  set(base::character_size(8));
+  set(base::parity(base::parity::none));
+  set(base::stop_bits(base::stop_bits::one));
+  set(base::flow_control(base::flow_control::none));
   if (ec) {
     return make_error(ErrorKind::kUnavailable,
                       fmt::format("cannot configure serial port {} ({} 8N1): {}", port.string(),
@@ -193,21 +166,6 @@ Result<std::unique_ptr<SerialCapture>> SerialCapture::adopt_stream(
   return SerialCapture::with_raw_file(std::move(s), raw_file);
 }
 
-namespace {
-
-bool is_record_start(const std::string& line) {
-  static const char* kKinds[] = {"BEGIN", "CONFIG", "DWT_READ_PAIR", "TEST", "PHASE",
-                                 "RAW",   "RESULT", "CHECK",         "NA",   "END"};
-  for (const char* k : kKinds) {
-    size_t n = std::strlen(k);
-    if (line.compare(0, n, k) == 0 && (line.size() == n || line[n] == ',' || line[n] == '|'))
-      return true;
-  }
-  return false;
-}
-
-}  // namespace
-
 // One capture's event loop: the reader (raw bytes to the file, then lines),
 // the start handshake and the 50 ms timer (timeouts, interrupts, liveness).
 struct SerialCapture::Loop {
@@ -239,8 +197,10 @@ struct SerialCapture::Loop {
     s.io.stop();
   }
   void read_more() {
-    s.async_read_some(boost::asio::buffer(buf),
-                      [this](const boost::system::error_code& ec, size_t n) { on_read(ec, n); });
+    s.with_io([this](auto& io) {
+      io.async_read_some(boost::asio::buffer(buf),
+                         [this](const boost::system::error_code& ec, size_t n) { on_read(ec, n); });
+    });
   }
   void tick_later() {
     tick.expires_after(std::chrono::milliseconds(50));
@@ -265,7 +225,9 @@ struct SerialCapture::Loop {
 void SerialCapture::Loop::on_line(const std::string& l) {
   ++result.lines;
   result.last_line = l.size() > 200 ? l.substr(0, 200) + "..." : l;
-  const bool record = is_record_start(l);
+  // A record's kind, then ',', its suffix's '|' or nothing.
+  const auto kind = protocol::record_kind(std::string_view(l).substr(0, l.find('|')));
+  const bool record = kind != protocol::RecordKind::kOther;
   if (record) ++result.protocol_lines_seen;
   if (record && !started) {
     started = true;
@@ -290,7 +252,7 @@ void SerialCapture::Loop::on_line(const std::string& l) {
       }
     }
   }
-  if (l.compare(0, 4, "END,") == 0 || l == "END" || l.compare(0, 4, "END|") == 0) {
+  if (kind == protocol::RecordKind::kEnd) {
     result.seconds_to_end = std::chrono::duration<double>(clock::now() - start).count();
     finish(StopReason::kEnd, "END received");
   }

@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 
 #include "protocol/line.h"
 #include "protocol/records.h"
@@ -34,24 +35,7 @@ constexpr size_t kMaxSeries = 100000;
 constexpr size_t kMaxConfigKeys = 10000;
 constexpr size_t kMaxListed = 10000;  // phases, checks, NA entries, tests
 
-// Printable, bounded copy of log text for messages (the log may hold anything).
-// Every character a terminal would act on (C0, DEL, C1 such as CSI, the
-// bidirectional overrides; util/utf8.h) is a '?', invalid UTF-8 a U+FFFD.
-std::string printable(std::string_view s, size_t max = 80) {
-  const std::string v = valid_utf8(s.substr(0, max));
-  std::string out;
-  for (size_t i = 0; i < v.size();) {
-    const size_t len = terminal_control_at(v, i);
-    if (len) {
-      out += '?';
-      i += len;
-    } else {
-      out += v[i++];
-    }
-  }
-  if (s.size() > max) out += "...";
-  return out;
-}
+using protocol::printable;
 
 // "test/phase/name", leaving out empty parts: how series are named in messages.
 std::string series_label(std::string_view test, std::string_view phase, std::string_view name) {
@@ -64,97 +48,42 @@ std::string series_label(std::string_view test, std::string_view phase, std::str
 // "0x..." or bare hex digits, as registers are written in CONFIG.
 std::optional<uint64_t> parse_hex(std::string_view s) {
   if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2);
-  if (s.empty() || s.size() > 16) return std::nullopt;
   uint64_t v = 0;
-  for (char c : s) {
-    uint64_t d;
-    if (c >= '0' && c <= '9') {
-      d = static_cast<uint64_t>(c - '0');
-    } else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') {
-      d = static_cast<uint64_t>((c | 0x20) - 'a' + 10);
-    } else {
-      return std::nullopt;
-    }
-    v = (v << 4) | d;
-  }
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v, 16);
+  if (s.empty() || s.size() > 16 || ec != std::errc() || end != s.data() + s.size())
+    return std::nullopt;
   return v;
 }
 
-// RESULT keys the host re-derives from RAW, and how.
-enum class Stat { kMin, kMedian, kAvg, kP90, kP99, kP999, kMax };
+// RESULT keys the host re-derives from RAW, and how: the statistic in ticks,
+// and whether the key is its value in ns.
 struct KnownField {
   const char* key;
-  Stat stat;
+  uint64_t SeriesStats::*stat;
   bool ns;
 };
 constexpr std::array<KnownField, 14> kDerivedFields = {{
-    {"min_ticks", Stat::kMin, false},
-    {"median_ticks", Stat::kMedian, false},
-    {"avg_ticks", Stat::kAvg, false},
-    {"p90_ticks", Stat::kP90, false},
-    {"p99_ticks", Stat::kP99, false},
-    {"p999_ticks", Stat::kP999, false},
-    {"max_ticks", Stat::kMax, false},
-    {"min_ns", Stat::kMin, true},
-    {"median_ns", Stat::kMedian, true},
-    {"avg_ns", Stat::kAvg, true},
-    {"p90_ns", Stat::kP90, true},
-    {"p99_ns", Stat::kP99, true},
-    {"p999_ns", Stat::kP999, true},
-    {"max_ns", Stat::kMax, true},
+    {"min_ticks", &SeriesStats::min, false},
+    {"median_ticks", &SeriesStats::median, false},
+    {"avg_ticks", &SeriesStats::avg_ticks, false},
+    {"p90_ticks", &SeriesStats::p90, false},
+    {"p99_ticks", &SeriesStats::p99, false},
+    {"p999_ticks", &SeriesStats::p999, false},
+    {"max_ticks", &SeriesStats::max, false},
+    {"min_ns", &SeriesStats::min, true},
+    {"median_ns", &SeriesStats::median, true},
+    {"avg_ns", &SeriesStats::avg_ticks, true},
+    {"p90_ns", &SeriesStats::p90, true},
+    {"p99_ns", &SeriesStats::p99, true},
+    {"p999_ns", &SeriesStats::p999, true},
+    {"max_ns", &SeriesStats::max, true},
 }};
-
-uint64_t stat_ticks(const SeriesStats& s, Stat st) {
-  switch (st) {
-    case Stat::kMin:
-      return s.min;
-    case Stat::kMedian:
-      return s.median;
-    case Stat::kAvg:
-      return s.avg_ticks;
-    case Stat::kP90:
-      return s.p90;
-    case Stat::kP99:
-      return s.p99;
-    case Stat::kP999:
-      return s.p999;
-    case Stat::kMax:
-      return s.max;
-  }
-  return 0;
-}
-
-void set_stat_ticks(SeriesStats& s, Stat st, uint64_t v) {
-  switch (st) {
-    case Stat::kMin:
-      s.min = v;
-      break;
-    case Stat::kMedian:
-      s.median = v;
-      break;
-    case Stat::kAvg:
-      s.avg_ticks = v;
-      break;
-    case Stat::kP90:
-      s.p90 = v;
-      break;
-    case Stat::kP99:
-      s.p99 = v;
-      break;
-    case Stat::kP999:
-      s.p999 = v;
-      break;
-    case Stat::kMax:
-      s.max = v;
-      break;
-  }
-}
 
 // What the host derives for a RESULT key from the series' statistics.
 uint64_t derived_value(const SeriesStats& s, const KnownField& f) {
-  if (!f.ns) return stat_ticks(s, f.stat);
-  if (f.stat == Stat::kAvg) return s.avg_ns;
-  return stats::ticks_to_ns(stat_ticks(s, f.stat), s.hz);
+  if (!f.ns) return s.*f.stat;
+  if (f.stat == &SeriesStats::avg_ticks) return s.avg_ns;
+  return stats::ticks_to_ns(s.*f.stat, s.hz);
 }
 
 struct OpenSeries {
@@ -204,15 +133,11 @@ struct LogChecker::State {
   uint64_t first_overlong = 0, first_control = 0;
   uint64_t dwt_line = 0;
   uint64_t end_line_no = 0;
-  std::optional<uint64_t> ruler_read_pair_median;
-  // The median of every series re-derived from RAW, by name (the last one of
-  // a name): a RESULT's base= names one of them.
-  std::map<std::string, uint64_t> medians;
-  // The count, sum and hz of every series re-derived from RAW, by name (the
-  // last one of a name): CHECK tick_drift's figures come from tick_period's
-  // (tick_sleep's in a tickless build).
+  // The figures of every series re-derived from RAW, by name (the last one
+  // of a name): a RESULT's base= names one of them, CHECK tick_drift's
+  // figures come from tick_period's (tick_sleep's in a tickless build).
   struct SeriesSum {
-    uint64_t n = 0, sum = 0, hz = 0;
+    uint64_t n = 0, sum = 0, hz = 0, median = 0;
   };
   std::map<std::string, SeriesSum> sums;
   bool series_capped = false;
@@ -264,25 +189,23 @@ struct LogChecker::State {
     d.delayed = s.above;
     d.worst = st.max;
     d.beyond = st.max > *pc.window ? st.max - *pc.window : 0;
-    std::string diffs;
-    auto note = [&](const char* key, uint64_t derived) {
+    std::vector<std::string> diffs;
+    for (auto [key, derived] : {std::pair{"limit", d.limit},
+                                {"delayed", d.delayed},
+                                {"worst", d.worst},
+                                {"beyond", d.beyond}}) {
       const std::string k = fmt::format("{}_{}", prefix, key);
       auto it = phase_delay_fields.find(k);
       if (it == phase_delay_fields.end()) {
-        diffs += fmt::format("{}{} missing", diffs.empty() ? "" : ", ", k);
+        diffs.push_back(k + " missing");
       } else if (it->second != derived) {
-        diffs += fmt::format("{}{}={} (RAW gives {})", diffs.empty() ? "" : ", ", k, it->second,
-                             derived);
+        diffs.push_back(fmt::format("{}={} (RAW gives {})", k, it->second, derived));
       }
-    };
-    note("limit", d.limit);
-    note("delayed", d.delayed);
-    note("worst", d.worst);
-    note("beyond", d.beyond);
+    }
     if (!diffs.empty()) {
       add("critical_delay", Outcome::kProtocolError, pc.line,
           fmt::format("PHASE {} disagrees with the RAW samples of {}: {}", printable(pc.name),
-                      label, diffs));
+                      label, fmt::join(diffs, ", ")));
     }
     pc.delay.push_back(std::move(d));
   }
@@ -296,6 +219,13 @@ struct LogChecker::State {
     }
     ++count;
     r.verdicts.push_back(Verdict{check, severity, line, std::move(message)});
+  }
+
+  // False, with the verdict malformed, when a record's decoder refused it.
+  template <class T>
+  bool decoded(const Result<T>& x, uint64_t line) {
+    if (!x) add("malformed", Outcome::kProtocolError, line, x.error().message);
+    return x.ok();
   }
 
   // Accumulators are recycled so a long log allocates their memory once.
@@ -369,7 +299,7 @@ struct LogChecker::State {
     stage = Stage::kInLog;
     auto b = protocol::decode_begin(p);
     std::string proto = b ? std::string(b->protocol) : std::string();
-    if (!b) add("malformed", Outcome::kProtocolError, line, b.error().message);
+    decoded(b, line);
     r.protocol = proto;
     if (proto == "RTOS_BENCH_V2") {
       v2 = true;
@@ -401,10 +331,7 @@ struct LogChecker::State {
 
   void config(const ParsedLine& p, uint64_t line) {
     auto c = protocol::decode_config(p);
-    if (!c) {
-      add("malformed", Outcome::kProtocolError, line, c.error().message);
-      return;
-    }
+    if (!decoded(c, line)) return;
     for (const protocol::Field& f : *c) {
       std::string key(f.key), value(f.value);
       auto it = r.config.find(key);
@@ -535,13 +462,8 @@ struct LogChecker::State {
   void derive(SeriesStats& st, OpenSeries& series) {
     stats::Summary sum = series.samples.summarize();
     st.has_raw = true;
-    st.n = sum.n;
-    st.min = sum.min;
-    st.median = sum.median;
-    st.p90 = sum.p90;
-    st.p99 = sum.p99;
-    st.p999 = sum.p999;
-    st.max = sum.max;
+    std::tie(st.n, st.min, st.median, st.p90, st.p99, st.p999, st.max) =
+        std::tie(sum.n, sum.min, sum.median, sum.p90, sum.p99, sum.p999, sum.max);
     if (sum.sum > UINT64_MAX) {
       add("malformed", Outcome::kProtocolError, st.raw_line,
           fmt::format("the samples of {} sum beyond 64 bits",
@@ -550,9 +472,7 @@ struct LogChecker::State {
     st.sum = sum.sum > UINT64_MAX ? UINT64_MAX : static_cast<uint64_t>(sum.sum);
     st.avg_ticks = sum.avg_ticks;
     st.avg_ns = stats::mean_ns(sum.sum, sum.n, st.hz);
-    st.mean = sum.mean;
-    st.stddev = sum.stddev;
-    st.jitter = sum.jitter;
+    std::tie(st.mean, st.stddev, st.jitter) = std::tie(sum.mean, sum.stddev, sum.jitter);
   }
 
   void push_series(SeriesStats&& st) {
@@ -657,11 +577,10 @@ struct LogChecker::State {
     st.raw_line = s.first_line;
     derive(st, s);
     if (fields.ok) {
-      std::string diffs;
+      std::vector<std::string> diffs;
       auto note = [&](std::string_view key, uint64_t reported, uint64_t derived) {
-        if (reported == derived) return;
-        if (!diffs.empty()) diffs += ", ";
-        diffs += fmt::format("{}={} (RAW gives {})", key, reported, derived);
+        if (reported != derived)
+          diffs.push_back(fmt::format("{}={} (RAW gives {})", key, reported, derived));
       };
       note("n", *fields.get("n"), st.n);
       for (const KnownField& k : kDerivedFields) {
@@ -669,7 +588,8 @@ struct LogChecker::State {
       }
       if (!diffs.empty()) {
         add("result_matches_raw", Outcome::kProtocolError, line,
-            fmt::format("RESULT {} disagrees with its {} RAW samples: {}", label, st.n, diffs));
+            fmt::format("RESULT {} disagrees with its {} RAW samples: {}", label, st.n,
+                        fmt::join(diffs, ", ")));
       }
     }
     delay_figures(st, s, line);
@@ -685,7 +605,7 @@ struct LogChecker::State {
     st.n = fields.get("n").value_or(0);
     for (const KnownField& k : kDerivedFields) {
       if (k.ns) continue;
-      if (auto v = fields.get(k.key)) set_stat_ticks(st, k.stat, *v);
+      if (auto v = fields.get(k.key)) st.*k.stat = *v;
     }
     st.avg_ns = fields.get("avg_ns").value_or(0);
     st.mean = static_cast<double>(st.avg_ticks);
@@ -708,10 +628,7 @@ struct LogChecker::State {
 
   void result(const ParsedLine& p, uint64_t line) {
     auto rr = protocol::decode_result(p);
-    if (!rr) {
-      add("malformed", Outcome::kProtocolError, line, rr.error().message);
-      return;
-    }
+    if (!decoded(rr, line)) return;
     SeriesStats st;
     st.test = test;
     st.phase = phase;
@@ -737,9 +654,7 @@ struct LogChecker::State {
       open.erase(open.begin() + static_cast<std::ptrdiff_t>(idx));
       last_open = 0;
     }
-    if (st.has_raw) medians[st.name] = st.median;
-    if (st.has_raw) sums[st.name] = SeriesSum{st.n, st.sum, st.hz};
-    if (st.has_raw && st.name == "ruler_read_pair") ruler_read_pair_median = st.median;
+    if (st.has_raw) sums[st.name] = SeriesSum{st.n, st.sum, st.hz, st.median};
     phase_entries.push_back(std::move(entry));
     push_series(std::move(st));
   }
@@ -790,10 +705,8 @@ struct LogChecker::State {
       if (pc.bad != 0) problems.push_back(fmt::format("bad={}", pc.bad));
       if (pc.status != "OK") problems.push_back(fmt::format("status={}", printable(pc.status)));
       if (!problems.empty()) {
-        std::string joined;
-        for (const std::string& x : problems) joined += (joined.empty() ? "" : "; ") + x;
         add("phase_counters", Outcome::kInvalid, pc.line,
-            fmt::format("PHASE {}: {}", printable(pc.name), joined));
+            fmt::format("PHASE {}: {}", printable(pc.name), fmt::join(problems, "; ")));
       }
     }
 
@@ -824,8 +737,7 @@ struct LogChecker::State {
   void phase_line(const ParsedLine& p, uint64_t line) {
     close_phase();
     auto ph = protocol::decode_phase(p);
-    if (!ph) {
-      add("malformed", Outcome::kProtocolError, line, ph.error().message);
+    if (!decoded(ph, line)) {
       phase = "?";  // the following series belong to an unknown phase
       return;
     }
@@ -836,18 +748,17 @@ struct LogChecker::State {
     for (const protocol::Field& f : ph->unknown) {
       if (f.key != "window" && !f.key.starts_with("entry_") && !f.key.starts_with("task_"))
         continue;  // a key this reader does not know
-      uint64_t v = 0;
-      auto [end, ec] = std::from_chars(f.value.data(), f.value.data() + f.value.size(), v);
-      if (ec != std::errc() || end != f.value.data() + f.value.size()) {
+      const std::optional<uint64_t> v = parse_u64(f.value);
+      if (!v) {
         add("malformed", Outcome::kProtocolError, line,
             fmt::format("PHASE {}: {}={} is not a decimal number", printable(phase),
                         printable(f.key), printable(f.value)));
         continue;
       }
       if (f.key == "window") {
-        pc.window = v;
+        pc.window = *v;
       } else {
-        phase_delay_fields[std::string(f.key)] = v;
+        phase_delay_fields[std::string(f.key)] = *v;
       }
     }
     pc.test = test;
@@ -864,10 +775,7 @@ struct LogChecker::State {
 
   void check_line(const ParsedLine& p, uint64_t line) {
     auto c = protocol::decode_check(p);
-    if (!c) {
-      add("malformed", Outcome::kProtocolError, line, c.error().message);
-      return;
-    }
+    if (!decoded(c, line)) return;
     if (c->fail > 0 || c->status != "OK") {
       add("check_failed", Outcome::kInvalid, line,
           fmt::format("CHECK {} failed: {} of {} rounds failed, status={}", printable(c->name),
@@ -903,6 +811,10 @@ struct LogChecker::State {
     auto s = sums.find(series);
     if (s == sums.end()) return;
     const SeriesSum& t = s->second;
+    auto number = [&](std::string_view key) {
+      auto f = field(key);
+      return f ? parse_u64(*f) : std::nullopt;
+    };
     std::vector<std::string> problems;
     auto tick = r.config.find("tick");
     std::optional<uint64_t> hz_tick;
@@ -910,11 +822,8 @@ struct LogChecker::State {
     // The kernel ticks the run spans: one per period, or ticks= (checked).
     std::optional<uint64_t> ticks = t.n;
     if (tickless) {
-      ticks = parse_u64(*field("ticks"));
-      auto step = field("step");
-      auto uneven = field("uneven");
-      const std::optional<uint64_t> st = step ? parse_u64(*step) : std::nullopt;
-      const std::optional<uint64_t> un = uneven ? parse_u64(*uneven) : std::nullopt;
+      ticks = number("ticks");
+      const std::optional<uint64_t> st = number("step"), un = number("uneven");
       if (!ticks || !st || !un) {
         problems.push_back("ticks=, step= and uneven= must be unsigned numbers");
         ticks.reset();
@@ -951,19 +860,15 @@ struct LogChecker::State {
       }
     }
     if (!problems.empty()) {
-      std::string joined;
-      for (const std::string& x : problems) joined += (joined.empty() ? "" : "; ") + x;
       add("tick_drift", Outcome::kProtocolError, line,
-          fmt::format("CHECK tick_drift disagrees with {}'s RAW samples: {}", series, joined));
+          fmt::format("CHECK tick_drift disagrees with {}'s RAW samples: {}", series,
+                      fmt::join(problems, "; ")));
     }
   }
 
   void na_line(const ParsedLine& p, uint64_t line) {
     auto n = protocol::decode_na(p);
-    if (!n) {
-      add("malformed", Outcome::kProtocolError, line, n.error().message);
-      return;
-    }
+    if (!decoded(n, line)) return;
     if (r.not_applicable.size() < kMaxListed) {
       r.not_applicable.emplace_back(std::string(n->name), std::string(n->reason));
       r.not_applicable_lines.push_back(line);
@@ -977,10 +882,7 @@ struct LogChecker::State {
     stage = Stage::kAfterEnd;
     end_seen = true;
     auto e = protocol::decode_end(p);
-    if (!e) {
-      add("malformed", Outcome::kProtocolError, line, e.error().message);
-      return;
-    }
+    if (!decoded(e, line)) return;
     if (e->protocol != r.protocol) {
       add("end_mismatch", Outcome::kProtocolError, line,
           fmt::format("END says {} but BEGIN said {}", printable(e->protocol),
@@ -1053,8 +955,7 @@ struct LogChecker::State {
   void test_line(const ParsedLine& p, uint64_t number) {
     close_phase();
     auto t = protocol::decode_test(p);
-    if (!t) {
-      add("malformed", Outcome::kProtocolError, number, t.error().message);
+    if (!decoded(t, number)) {
       test = "?";
     } else {
       test = std::string(*t);
@@ -1065,52 +966,34 @@ struct LogChecker::State {
 
   void dwt_read_pair_line(const ParsedLine& p, uint64_t number) {
     auto d = protocol::decode_dwt_read_pair(p);
-    if (!d) {
-      add("malformed", Outcome::kProtocolError, number, d.error().message);
-    } else {
+    if (decoded(d, number)) {
       r.dwt_read_pair = *d;
       dwt_line = number;
     }
   }
 
-  // A record of the log, its integrity checked: to its reader.
+  void unknown_record(const ParsedLine& p, uint64_t number) {
+    add("unknown_record", Outcome::kValid, number,
+        fmt::format("unknown record '{}' (valid checksum), kept as an other line",
+                    printable(p.record, 40)));
+  }
+
+  // A record of the log, its integrity checked: to its reader, by RecordKind
+  // (BEGIN is read before its integrity is known).
   void record(const ParsedLine& p, uint64_t number) {
-    switch (p.kind) {
-      case RecordKind::kRaw:
-        raw(p, number);
-        break;
-      case RecordKind::kResult:
-        result(p, number);
-        break;
-      case RecordKind::kConfig:
-        config(p, number);
-        break;
-      case RecordKind::kPhase:
-        phase_line(p, number);
-        break;
-      case RecordKind::kTest:
-        test_line(p, number);
-        break;
-      case RecordKind::kDwtReadPair:
-        dwt_read_pair_line(p, number);
-        break;
-      case RecordKind::kCheck:
-        check_line(p, number);
-        break;
-      case RecordKind::kNa:
-        na_line(p, number);
-        break;
-      case RecordKind::kEnd:
-        end_line(p, number);
-        break;
-      case RecordKind::kOther:
-        add("unknown_record", Outcome::kValid, number,
-            fmt::format("unknown record '{}' (valid checksum), kept as an other line",
-                        printable(p.record, 40)));
-        break;
-      case RecordKind::kBegin:
-        break;
-    }
+    using Reader = void (State::*)(const ParsedLine&, uint64_t);
+    static constexpr Reader kReaders[] = {&State::unknown_record,
+                                          nullptr,
+                                          &State::config,
+                                          &State::dwt_read_pair_line,
+                                          &State::test_line,
+                                          &State::phase_line,
+                                          &State::raw,
+                                          &State::result,
+                                          &State::check_line,
+                                          &State::na_line,
+                                          &State::end_line};
+    if (Reader read = kReaders[static_cast<size_t>(p.kind)]) (this->*read)(p, number);
   }
 
   // END stack_min_free_words against the margin (docs/verify.md).
@@ -1123,14 +1006,13 @@ struct LogChecker::State {
           "stacks, so their margin is not checked");
       return;
     }
-    uint64_t free_words = 0;
-    const std::string& v = it->second;
-    auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), free_words);
-    if (ec != std::errc() || end != v.data() + v.size()) {
+    const std::optional<uint64_t> parsed = parse_u64(it->second);
+    if (!parsed) {
       add("malformed", Outcome::kProtocolError, end_line_no,
-          fmt::format("END stack_min_free_words={} is not a number", printable(v, 40)));
+          fmt::format("END stack_min_free_words={} is not a number", printable(it->second, 40)));
       return;
     }
+    const uint64_t free_words = *parsed;
     if (opt.stack_margin_words > 0 && free_words < opt.stack_margin_words) {
       add("stack_margin", Outcome::kInvalid, end_line_no,
           fmt::format("a task stack kept only {} free words (END stack_min_free_words), fewer "
@@ -1143,12 +1025,8 @@ struct LogChecker::State {
   // bound of it: below it, no core could have run it, so the ruler is broken.
   void check_lower_bounds() {
     if (opt.lower_bounds.empty()) return;
-    uint64_t core = 0;
-    if (auto c = r.config.find("core"); c != r.config.end()) {
-      const std::string& v = c->second;
-      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), core);
-      if (ec != std::errc() || end != v.data() + v.size()) core = 0;
-    }
+    auto c = r.config.find("core");
+    const uint64_t core = c != r.config.end() ? parse_u64(c->second).value_or(0) : 0;
     for (const SeriesStats& st : r.series) {
       auto b = opt.lower_bounds.find(st.name);
       if (b == opt.lower_bounds.end() || !st.has_raw || st.n == 0) continue;
@@ -1167,6 +1045,50 @@ struct LogChecker::State {
                       series_label(st.test, st.phase, st.name), st.min,
                       converted.empty() ? r.unit : "ticks", b->second.cycles, converted, st.name,
                       b->second.why));
+    }
+  }
+
+  // base_ticks is the median of the series base= names (a ruler series, or
+  // the one the harness test table gives; ruler_loop without base=). One the
+  // log does not have (the ruler test was not selected) leaves it unchecked,
+  // as before base=.
+  void check_baselines() {
+    for (const SeriesStats& st : r.series) {
+      const std::string label = series_label(st.test, st.phase, st.name);
+      // The right baseline by name: the one the harness test table gives
+      // the series (a window of two calls against ruler_loop2, none for a
+      // span of time).
+      if (auto want = opt.baselines.find(st.name); want != opt.baselines.end()) {
+        const std::string have = st.base_ticks ? st.base : std::string();
+        if (have != want->second) {
+          add("baseline", Outcome::kProtocolError, st.result_line,
+              want->second.empty()
+                  ? fmt::format("RESULT {} names base={}, but the series has no baseline", label,
+                                have)
+              : have.empty() ? fmt::format("RESULT {} names no baseline, but its baseline is {}",
+                                           label, want->second)
+                             : fmt::format("RESULT {} names base={}, but its baseline is {}", label,
+                                           have, want->second));
+          continue;
+        }
+      }
+      if (!st.base_ticks) continue;
+      auto m = sums.find(st.base);
+      // A ruler series, or another series of the log: the one the harness
+      // test table names where verify has the table (a calibration of the
+      // same test: tick_overhead's tick_irq_empty; a wrong name is reported
+      // above), any without it.
+      const bool other_series = opt.baselines.count(st.name) != 0 || m != sums.end();
+      if (st.base.rfind("ruler_", 0) != 0 && !other_series) {
+        add("baseline", Outcome::kProtocolError, st.result_line,
+            fmt::format("RESULT {} names base={}, which is neither a ruler series nor a series "
+                        "of the log",
+                        label, st.base));
+      } else if (m != sums.end() && *st.base_ticks != m->second.median) {
+        add("baseline", Outcome::kProtocolError, st.result_line,
+            fmt::format("RESULT {} has base_ticks={} but the median of {} is {}", label,
+                        *st.base_ticks, st.base, m->second.median));
+      }
     }
   }
 
@@ -1200,51 +1122,12 @@ struct LogChecker::State {
             fmt::format("CONFIG {}={}, but --expect {}={}", key, printable(it->second), key, want));
       }
     }
-    // base_ticks is the median of the series base= names (a ruler series, or
-    // the one the harness test table gives; ruler_loop without base=). One the log does not have
-    // (the ruler test was not selected) leaves it unchecked, as before base=.
-    for (const SeriesStats& st : r.series) {
-      // The right baseline by name: the one the harness test table gives
-      // the series (a window of two calls against ruler_loop2, none for a
-      // span of time).
-      if (auto want = opt.baselines.find(st.name); want != opt.baselines.end()) {
-        const std::string have = st.base_ticks ? st.base : std::string();
-        if (have != want->second) {
-          add("baseline", Outcome::kProtocolError, st.result_line,
-              want->second.empty()
-                  ? fmt::format("RESULT {} names base={}, but the series has no baseline",
-                                series_label(st.test, st.phase, st.name), have)
-              : have.empty()
-                  ? fmt::format("RESULT {} names no baseline, but its baseline is {}",
-                                series_label(st.test, st.phase, st.name), want->second)
-                  : fmt::format("RESULT {} names base={}, but its baseline is {}",
-                                series_label(st.test, st.phase, st.name), have, want->second));
-          continue;
-        }
-      }
-      if (!st.base_ticks) continue;
-      auto m = medians.find(st.base);
-      // A ruler series, or another series of the log: the one the harness
-      // test table names where verify has the table (a calibration of the
-      // same test: tick_overhead's tick_irq_empty; a wrong name is reported
-      // above), any without it.
-      const bool other_series = opt.baselines.count(st.name) != 0 || m != medians.end();
-      if (st.base.rfind("ruler_", 0) != 0 && !other_series) {
-        add("baseline", Outcome::kProtocolError, st.result_line,
-            fmt::format("RESULT {} names base={}, which is neither a ruler series nor a series "
-                        "of the log",
-                        series_label(st.test, st.phase, st.name), st.base));
-      } else if (m != medians.end() && *st.base_ticks != m->second) {
-        add("baseline", Outcome::kProtocolError, st.result_line,
-            fmt::format("RESULT {} has base_ticks={} but the median of {} is {}",
-                        series_label(st.test, st.phase, st.name), *st.base_ticks, st.base,
-                        m->second));
-      }
-    }
-    if (ruler_read_pair_median && r.dwt_read_pair && *r.dwt_read_pair != *ruler_read_pair_median) {
+    check_baselines();
+    auto pair = sums.find("ruler_read_pair");
+    if (pair != sums.end() && r.dwt_read_pair && *r.dwt_read_pair != pair->second.median) {
       add("baseline", Outcome::kProtocolError, dwt_line,
           fmt::format("DWT_READ_PAIR,{} but the median of ruler_read_pair is {}", *r.dwt_read_pair,
-                      *ruler_read_pair_median));
+                      pair->second.median));
     }
     check_stack_margin();
     auto unit = r.config.find("unit");

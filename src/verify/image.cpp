@@ -66,27 +66,13 @@ Result<ImageCheck> match_image_file(const std::map<std::string, std::string>& co
 }
 
 int exit_code(ImageMatch m) {
-  switch (m) {
-    case ImageMatch::kFromImage:
-      return 0;
-    case ImageMatch::kNotFromImage:
-      return 5;
-    case ImageMatch::kCannotTell:
-      break;
-  }
-  return 6;
+  constexpr int kCodes[] = {0, 5, 6};
+  return kCodes[static_cast<size_t>(m)];
 }
 
 const char* to_string(ImageMatch m) {
-  switch (m) {
-    case ImageMatch::kFromImage:
-      return "from_image";
-    case ImageMatch::kNotFromImage:
-      return "not_from_image";
-    case ImageMatch::kCannotTell:
-      break;
-  }
-  return "cannot_tell";
+  constexpr const char* kNames[] = {"from_image", "not_from_image", "cannot_tell"};
+  return kNames[static_cast<size_t>(m)];
 }
 
 nlohmann::json to_json(const ImageCheck& c) {

@@ -40,20 +40,27 @@ double round_to(double v, int decimals) {
   return std::round(v * scale) / scale;
 }
 
+// min, median, avg (the floored mean), p90, p99, p999 and max, each through f.
+template <class F>
+json stat_block(const SeriesStats& s, F f) {
+  return json{{"min", f(s.min)}, {"median", f(s.median)}, {"avg", f(s.avg_ticks)},
+              {"p90", f(s.p90)}, {"p99", f(s.p99)},       {"p999", f(s.p999)},
+              {"max", f(s.max)}};
+}
+
 json ticks_block(const SeriesStats& s) {
-  return json{{"min", s.min},   {"median", s.median}, {"avg", s.avg_ticks},
-              {"mean", s.mean}, {"p90", s.p90},       {"p99", s.p99},
-              {"p999", s.p999}, {"max", s.max},       {"stddev", round_to(s.stddev, 2)},
-              {"sum", s.sum}};
+  json o = stat_block(s, [](uint64_t v) { return v; });
+  o["mean"] = s.mean;
+  o["stddev"] = round_to(s.stddev, 2);
+  o["sum"] = s.sum;
+  return o;
 }
 
 json ns_block(const SeriesStats& s) {
-  auto ns = [&](uint64_t t) { return stats::ticks_to_ns(t, s.hz); };
-  const double scale = s.hz ? 1e9 / static_cast<double>(s.hz) : 0.0;
-  return json{{"min", ns(s.min)}, {"median", ns(s.median)},
-              {"avg", s.avg_ns},  {"p90", ns(s.p90)},
-              {"p99", ns(s.p99)}, {"p999", ns(s.p999)},
-              {"max", ns(s.max)}, {"stddev", round_to(s.stddev * scale, 2)}};
+  json o = stat_block(s, [&](uint64_t t) { return stats::ticks_to_ns(t, s.hz); });
+  o["avg"] = s.avg_ns;
+  o["stddev"] = round_to(s.stddev * (s.hz ? 1e9 / static_cast<double>(s.hz) : 0.0), 2);
+  return o;
 }
 
 void net_blocks(const SeriesStats& s, json& ticks_out, json& ns_out) {
@@ -61,14 +68,9 @@ void net_blocks(const SeriesStats& s, json& ticks_out, json& ns_out) {
   auto net = [&](uint64_t v) { return stats::minus_baseline(v, b); };
   const unsigned __int128 base_sum = static_cast<unsigned __int128>(b) * s.n;
   const unsigned __int128 net_sum = s.sum > base_sum ? s.sum - base_sum : 0;
-  ticks_out = json{{"min", net(s.min)}, {"median", net(s.median)}, {"avg", net(s.avg_ticks)},
-                   {"p90", net(s.p90)}, {"p99", net(s.p99)},       {"p999", net(s.p999)},
-                   {"max", net(s.max)}};
-  auto ns = [&](uint64_t t) { return stats::ticks_to_ns(net(t), s.hz); };
-  ns_out = json{
-      {"min", ns(s.min)}, {"median", ns(s.median)}, {"avg", stats::mean_ns(net_sum, s.n, s.hz)},
-      {"p90", ns(s.p90)}, {"p99", ns(s.p99)},       {"p999", ns(s.p999)},
-      {"max", ns(s.max)}};
+  ticks_out = stat_block(s, net);
+  ns_out = stat_block(s, [&](uint64_t t) { return stats::ticks_to_ns(net(t), s.hz); });
+  ns_out["avg"] = stats::mean_ns(net_sum, s.n, s.hz);
 }
 
 json series_json(const SeriesStats& s) {

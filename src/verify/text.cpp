@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "stats/summary.h"
+#include "util/decimal.h"
 #include "verify/verify.h"
 
 namespace rb::verify {
@@ -45,24 +46,14 @@ std::string series_label(const SeriesStats& s) {
   return l + s.name;
 }
 
-std::optional<uint64_t> reported(const SeriesStats& s, std::string_view key) {
+// A RESULT field as the firmware wrote it, when it is a number of at most 19 digits.
+Cell rep(const SeriesStats& s, std::string_view key) {
   for (const auto& [k, v] : s.reported) {
     if (k != key) continue;
-    uint64_t x = 0;
-    if (v.empty() || v.size() > 19) return std::nullopt;
-    for (char c : v) {
-      if (c < '0' || c > '9') return std::nullopt;
-      x = x * 10 + static_cast<uint64_t>(c - '0');
-    }
-    return x;
+    auto x = v.size() > 19 ? std::nullopt : parse_u64(v);
+    return x ? num(*x) : std::nullopt;
   }
   return std::nullopt;
-}
-
-Cell rep(const SeriesStats& s, std::string_view key) {
-  auto v = reported(s, key);
-  if (!v) return std::nullopt;
-  return num(*v);
 }
 
 // The firmware's own figures, keys <statistic>_<suffix>.

@@ -11,20 +11,6 @@
 namespace rb::verify {
 namespace {
 
-int rank(Outcome o) {
-  switch (o) {
-    case Outcome::kValid:
-      return 0;
-    case Outcome::kUnverified:
-      return 1;
-    case Outcome::kInvalid:
-      return 2;
-    case Outcome::kProtocolError:
-      return 3;
-  }
-  return 3;
-}
-
 Report run(ByteSource& source, const Options& options, Status* read_status) {
   LogChecker checker(options);
   LineReader::Options reader_options;
@@ -49,36 +35,21 @@ std::string series_unit(const std::string& series, const std::string& counter_un
   return counter_unit;
 }
 
+// Indexed by Outcome: its exit code (docs/verify.md), its name, its precedence.
+constexpr int kExitCodes[] = {0, 1, 2, 3};
+constexpr const char* kNames[] = {"valid", "invalid", "protocol_error", "unverified"};
+constexpr int kRanks[] = {0, 2, 3, 1};
+
 int exit_code(Outcome o) {
-  switch (o) {
-    case Outcome::kValid:
-      return 0;
-    case Outcome::kInvalid:
-      return 1;
-    case Outcome::kProtocolError:
-      return 2;
-    case Outcome::kUnverified:
-      return 3;
-  }
-  return 2;
+  return kExitCodes[static_cast<size_t>(o)];
 }
 
 const char* to_string(Outcome o) {
-  switch (o) {
-    case Outcome::kValid:
-      return "valid";
-    case Outcome::kInvalid:
-      return "invalid";
-    case Outcome::kProtocolError:
-      return "protocol_error";
-    case Outcome::kUnverified:
-      return "unverified";
-  }
-  return "protocol_error";
+  return kNames[static_cast<size_t>(o)];
 }
 
 Outcome worst(Outcome a, Outcome b) {
-  return rank(a) >= rank(b) ? a : b;
+  return kRanks[static_cast<size_t>(a)] >= kRanks[static_cast<size_t>(b)] ? a : b;
 }
 
 Report verify_stream(std::istream& in, const Options& options) {
