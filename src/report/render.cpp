@@ -25,13 +25,15 @@
 
 namespace rb::report {
 
+namespace {
+
+// "instructions", "cycles" or "ticks" for a CONFIG unit.
 std::string unit_label(const std::string& unit) {
   if (unit == "instructions" || unit == "cycles" || unit == "bytes" || unit == "per-mille")
     return unit;
   return "ticks";
 }
 
-namespace {
 // RunView::reference: the record's, else the catalog's.
 std::string reference_of(const Run& run, const catalog::Catalog* today) {
   for (const store::JobResult& r : run.results) {
@@ -700,14 +702,14 @@ void critical_phase(Document& d, const RunView& cur) {
               return v.name == series && !v.unjudged.empty();
             }))
           name += " (not judged on this bench)";
-        t.rows.push_back(
-            {j->snap.kernel, j->snap.id, name, fmt::format("{}", n), fmt::format("{}", delayed),
-             n ? fmt::format("{:.2f}%",
-                             100.0 * static_cast<double>(delayed) / static_cast<double>(n))
-               : "-",
-             fmt::format("{}", e.value("worst", uint64_t{0})),
-             fmt::format("{}", e.value("beyond", uint64_t{0})), fmt::format("{}", window),
-             fmt::format("{}", e.value("limit", uint64_t{0})), "event-timer ticks"});
+        t.rows.push_back({j->snap.kernel, j->snap.id, name, std::to_string(n),
+                          std::to_string(delayed),
+                          n ? fmt::format("{:.2f}%", 100.0 * static_cast<double>(delayed) /
+                                                         static_cast<double>(n))
+                            : "-",
+                          std::to_string(e.value("worst", uint64_t{0})),
+                          std::to_string(e.value("beyond", uint64_t{0})), std::to_string(window),
+                          std::to_string(e.value("limit", uint64_t{0})), "event-timer ticks"});
       }
     }
   }

@@ -294,6 +294,10 @@ Result<SeriesValues> baseline_series(const json& s, const std::string& where,
   v.hz = s.value("hz", uint64_t{0});
   v.base = s.value("base", "");
   v.unjudged = s.value("unjudged", "");
+  auto bad = [&](const std::string& what) {
+    return make_error(ErrorKind::kBadInput,
+                      fmt::format("{}: job {} series {}{}", where, job_id, v.key(), what));
+  };
   if (v.unjudged.empty() && s.contains("not_measured"))  // baselines before "unjudged"
     v.unjudged = "not a measurement on this bench: " + s.value("not_measured", "");
   const json values = s.value("values", json::object());
@@ -304,35 +308,22 @@ Result<SeriesValues> baseline_series(const json& s, const std::string& where,
                                     printable(job_id), printable(v.key()), printable(k)));
     }
     if (x.is_null()) continue;  // a statistic the run did not have
-    if (!x.is_number() || !std::isfinite(x.get<double>())) {
-      return make_error(ErrorKind::kBadInput,
-                        fmt::format("{}: job {} series {}: statistic '{}' is not a number", where,
-                                    job_id, v.key(), k));
-    }
+    if (!x.is_number() || !std::isfinite(x.get<double>()))
+      return bad(fmt::format(": statistic '{}' is not a number", k));
     v.values[k] = x.get<double>();
   }
   for (const auto& l : s.value("loads", json::array())) {
     std::map<std::string, double> m;
     for (const auto& [k, x] : l.items()) {
       if (x.is_null()) continue;
-      if (!find_metric(k) || !x.is_number() || !std::isfinite(x.get<double>())) {
-        return make_error(ErrorKind::kBadInput,
-                          fmt::format("{}: job {} series {}: load statistic '{}' is not a "
-                                      "known statistic with a number",
-                                      where, job_id, v.key(), k));
-      }
+      if (!find_metric(k) || !x.is_number() || !std::isfinite(x.get<double>()))
+        return bad(fmt::format(": load statistic '{}' is not a known statistic with a number", k));
       m[k] = x.get<double>();
     }
-    if (auto why = out_of_order(m); !why.empty()) {
-      return make_error(ErrorKind::kBadInput,
-                        fmt::format("{}: job {} series {} load: {}", where, job_id, v.key(), why));
-    }
+    if (auto why = out_of_order(m); !why.empty()) return bad(" load: " + why);
     v.loads.push_back(std::move(m));
   }
-  if (auto why = out_of_order(v.values); !why.empty()) {
-    return make_error(ErrorKind::kBadInput,
-                      fmt::format("{}: job {} series {}: {}", where, job_id, v.key(), why));
-  }
+  if (auto why = out_of_order(v.values); !why.empty()) return bad(": " + why);
   return v;
 }
 
