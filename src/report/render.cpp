@@ -613,10 +613,9 @@ void every_series(Document& d, const RunView& cur) {
             "A series marked `(not a measurement)` is captured and verified, but this bench "
             "cannot measure it; one marked `(unstable)` the bench itself moves, within a run or "
             "between runs (reasons below); neither is ever ranked or judged.");
-  Table t;
-  t.head = {"job",   "series", "test", "n",      "min",        "median", "net",  "p90",   "p99",
-            "p99.9", "max",    "avg",  "stddev", "p99/median", "base",   "unit", "source"};
-  t.align = "lllrrrrrrrrrrrrll";
+  Table t{.head = {"job", "series", "test", "n", "min", "median", "net", "p90", "p99", "p99.9",
+                   "max", "avg", "stddev", "p99/median", "base", "unit", "source"},
+          .align = "lllrrrrrrrrrrrrll"};
   std::set<std::string> reasons;
   for (const JobView* j : jobs) {
     for (const auto& s : j->snap.series) {
@@ -683,10 +682,9 @@ void every_series(Document& d, const RunView& cur) {
 // Phase critical of irq_latency, from verify's re-derivation (docs/protocol.md).
 void critical_phase(Document& d, const RunView& cur) {
   auto jobs = measured_jobs(cur);
-  Table t;
-  t.head = {"kernel", "job",           "series", "n",        "delayed", "share",
-            "worst",  "beyond window", "window", "busy max", "unit"};
-  t.align = "lllrrrrrrrl";
+  Table t{.head = {"kernel", "job", "series", "n", "delayed", "share", "worst", "beyond window",
+                   "window", "busy max", "unit"},
+          .align = "lllrrrrrrrl"};
   for (const JobView* j : jobs) {
     const nlohmann::json& doc = j->result->verify.document;
     if (!doc.is_object() || !doc.contains("phases") || !doc["phases"].is_array()) continue;
@@ -807,10 +805,9 @@ void footprint(Document& d, const RunView& cur) {
             "(`build.footprint_kernel`), else the image minus the run's reference job on the "
             "same board, optimisation and tick (`-` when neither exists; `(reference)`: the "
             "reference scheduler's own row).");
-  Table t;
-  t.head = {"kernel",           "job", "text", "data", "bss", "flash", "RAM", "kernel alone: flash",
-            "kernel alone: RAM"};
-  t.align = "llrrrrrrr";
+  Table t{.head = {"kernel", "job", "text", "data", "bss", "flash", "RAM", "kernel alone: flash",
+                   "kernel alone: RAM"},
+          .align = "llrrrrrrr"};
   for (const auto& j : cur.jobs) {
     const store::Sections* f = footprint_of(*j.result);
     if (!f) continue;
@@ -908,28 +905,19 @@ void conditions(Document& d, const RunView& cur) {
   for (const JobView* j : jobs) {
     for (const auto& [k, v] : j->snap.conditions) keys.insert(k);
   }
-  Table common;
-  common.head = {"key", "value"};
-  common.align = "ll";
-  Table differ;
-  differ.head = {"key"};
-  differ.align = "l";
-  for (const JobView* j : jobs) {
-    differ.head.push_back(j->snap.id);
-    differ.align += 'l';
-  }
+  Table common{.head = {"key", "value"}, .align = "ll"};
+  Table differ{.head = {"key"}, .align = std::string(jobs.size() + 1, 'l')};
+  for (const JobView* j : jobs) differ.head.push_back(j->snap.id);
   for (const auto& k : keys) {
-    std::set<std::string> values;
-    for (const JobView* j : jobs)
-      values.insert(j->snap.conditions.count(k) ? j->snap.conditions.at(k) : "(absent)");
-    if (values.size() == 1) {
-      common.rows.push_back({k, *values.begin()});
-    } else {
-      std::vector<std::string> row{k};
-      for (const JobView* j : jobs)
-        row.push_back(j->snap.conditions.count(k) ? j->snap.conditions.at(k) : "(absent)");
-      differ.rows.push_back(std::move(row));
+    std::vector<std::string> row{k};
+    for (const JobView* j : jobs) {
+      auto it = j->snap.conditions.find(k);
+      row.push_back(it == j->snap.conditions.end() ? "(absent)" : it->second);
     }
+    if (std::set<std::string>(row.begin() + 1, row.end()).size() == 1)
+      common.rows.push_back({k, row[1]});
+    else
+      differ.rows.push_back(std::move(row));
   }
   table(d, std::move(common));
   if (!differ.rows.empty()) table(d, std::move(differ));
@@ -954,9 +942,7 @@ void verify_section(Document& d, const RunView& cur) {
   }
   listed(d, "Not applicable (the firmware says the figure cannot be measured honestly there):",
          std::move(na));
-  Table t;
-  t.head = {"job", "attempt", "check", "severity", "line", "message"};
-  t.align = "lrllrw";
+  Table t{.head = {"job", "attempt", "check", "severity", "line", "message"}, .align = "lrllrw"};
   for (const auto& j : cur.jobs) {
     for (const auto& a : j.result->attempts) {
       for (const auto& v : a.verdicts) {
