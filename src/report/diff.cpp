@@ -15,15 +15,8 @@ namespace rb::report {
 using nlohmann::json;
 
 const char* to_string(Verdict v) {
-  switch (v) {
-    case Verdict::kIdentical:
-      return "identical";
-    case Verdict::kWithin:
-      return "within tolerance";
-    case Verdict::kBeyond:
-      return "beyond tolerance";
-  }
-  return "?";
+  constexpr const char* kNames[] = {"identical", "within tolerance", "beyond tolerance"};
+  return kNames[static_cast<int>(v)];
 }
 
 bool MetricDiff::worse() const {
@@ -54,7 +47,7 @@ std::string format_pct(const std::optional<double>& pct) {
 
 std::vector<ConditionMismatch> condition_mismatches(const JobSnapshot& a, const JobSnapshot& b) {
   std::vector<ConditionMismatch> out;
-  for (const auto& key : pinned_keys()) {
+  for (const auto& key : store::pinned_condition_keys()) {
     auto ia = a.conditions.find(key);
     auto ib = b.conditions.find(key);
     if (ia == a.conditions.end() || ib == b.conditions.end()) continue;
@@ -70,18 +63,14 @@ MetricDiff compare_metric(const MetricDef& def, const SeriesValues* sa, const Se
   MetricDiff d;
   d.def = &def;
   d.tolerance = tol;
-  if (sa) {
-    if (auto it = sa->values.find(def.name); it != sa->values.end()) d.a = it->second;
-    for (const auto& l : sa->loads) {
-      if (auto it = l.find(def.name); it != l.end()) d.a_loads.push_back(it->second);
-    }
-  }
-  if (sb) {
-    if (auto it = sb->values.find(def.name); it != sb->values.end()) d.b = it->second;
-    for (const auto& l : sb->loads) {
-      if (auto it = l.find(def.name); it != l.end()) d.b_loads.push_back(it->second);
-    }
-  }
+  auto read = [&](const SeriesValues* s, std::optional<double>& v, std::vector<double>& loads) {
+    if (!s) return;
+    if (auto it = s->values.find(def.name); it != s->values.end()) v = it->second;
+    for (const auto& l : s->loads)
+      if (auto it = l.find(def.name); it != l.end()) loads.push_back(it->second);
+  };
+  read(sa, d.a, d.a_loads);
+  read(sb, d.b, d.b_loads);
   if (!d.a && !d.b) return d;
   if (!d.a || !d.b) {
     d.verdict = Verdict::kBeyond;
@@ -146,17 +135,14 @@ JobDiff compare_job(const JobSnapshot& a, const JobSnapshot& b, const Tolerances
   if (a.status != b.status) j.verdict = Verdict::kBeyond;
   // Series in B's order, then those only in A.
   // A series that is not a measurement on this bench never decides the verdict.
-  for (const auto& sb : b.series) {
-    SeriesDiff s = compare_series(a.find(sb.phase, sb.name), &sb, tolerances);
+  auto add = [&](const SeriesValues* sa, const SeriesValues* sb) {
+    SeriesDiff s = compare_series(sa, sb, tolerances);
     if (s.unjudged.empty()) j.verdict = std::max(j.verdict, s.verdict);
     j.series.push_back(std::move(s));
-  }
-  for (const auto& sa : a.series) {
-    if (b.find(sa.phase, sa.name)) continue;
-    SeriesDiff s = compare_series(&sa, nullptr, tolerances);
-    if (s.unjudged.empty()) j.verdict = std::max(j.verdict, s.verdict);
-    j.series.push_back(std::move(s));
-  }
+  };
+  for (const auto& sb : b.series) add(a.find(sb.phase, sb.name), &sb);
+  for (const auto& sa : a.series)
+    if (!b.find(sa.phase, sa.name)) add(&sa, nullptr);
   return j;
 }
 
@@ -200,15 +186,8 @@ DiffReport diff_runs(const RunSnapshot& a, const RunSnapshot& b, const Tolerance
 int exit_code(const DiffReport& report) {
   if (report.empty()) return kDiffNothingCompared;
   if (report.refused) return kDiffRefusedMixed;
-  switch (report.verdict) {
-    case Verdict::kIdentical:
-      return kDiffIdentical;
-    case Verdict::kWithin:
-      return kDiffWithin;
-    case Verdict::kBeyond:
-      return kDiffBeyond;
-  }
-  return kDiffBeyond;
+  constexpr int kCodes[] = {kDiffIdentical, kDiffWithin, kDiffBeyond};
+  return kCodes[static_cast<int>(report.verdict)];
 }
 
 namespace {
@@ -313,20 +292,19 @@ std::string to_text(const DiffReport& r, bool all_rows) {
       ++refused;
       out += fmt::format(
           "{}: REFUSED, pinned conditions differ (use --allow-mixed to compare anyway)\n", j.id);
-      for (const auto& m : j.mismatches)
-        out += fmt::format("  {}: A '{}' vs B '{}'\n", printable(m.key), printable(m.a),
-                           printable(m.b));
-      continue;
+    } else {
+      ++counts[static_cast<int>(j.verdict)];
+      std::string loads;
+      if (j.loads_a || j.loads_b) loads = fmt::format(", loads {} vs {}", j.loads_a, j.loads_b);
+      out += fmt::format("{}: {} -> {}, {}{}{}\n", j.id, j.status_a, j.status_b,
+                         to_string(j.verdict), j.unit.empty() ? "" : ", ticks in " + j.unit, loads);
     }
-    ++counts[static_cast<int>(j.verdict)];
-    std::string loads;
-    if (j.loads_a || j.loads_b) loads = fmt::format(", loads {} vs {}", j.loads_a, j.loads_b);
-    out += fmt::format("{}: {} -> {}, {}{}{}\n", j.id, j.status_a, j.status_b, to_string(j.verdict),
-                       j.unit.empty() ? "" : ", ticks in " + j.unit, loads);
     for (const auto& m : j.mismatches) {
-      out += fmt::format("  mixed (allowed): {}: A '{}' vs B '{}'\n", printable(m.key),
-                         printable(m.a), printable(m.b));
+      out += fmt::format("  {}{}: A '{}' vs B '{}'\n",
+                         j.refused ? "" : "mixed (allowed): ", printable(m.key), printable(m.a),
+                         printable(m.b));
     }
+    if (j.refused) continue;
     const auto rows = job_rows(j, all_rows, metric_counts);
     if (rows.empty()) continue;
     put_table(out, rows);

@@ -92,7 +92,7 @@ struct DiffReport {
 DiffReport diff_runs(const RunSnapshot& a, const RunSnapshot& b, const Tolerances& tolerances,
                      const DiffOptions& options);
 
-// The pinned conditions (pinned_keys()) both jobs state and that differ.
+// The pinned conditions (store::pinned_condition_keys()) both jobs state and that differ.
 std::vector<ConditionMismatch> condition_mismatches(const JobSnapshot& a, const JobSnapshot& b);
 
 // 4 when no job was in both runs, 3 when a job was refused for mixed

@@ -25,7 +25,6 @@ Result<RawCapture> read_raw_capture(const std::filesystem::path& file, uint64_t 
   LineReader reader(source);
   protocol::LineParser parser;
   RawCapture out;
-  out.file = file;
   std::map<std::pair<std::string, std::string>, size_t> index;
   std::string phase;
   uint64_t kept = 0;
@@ -35,24 +34,16 @@ Result<RawCapture> read_raw_capture(const std::filesystem::path& file, uint64_t 
     const protocol::ParsedLine& p = parser.parse(line.text);
     if (p.kind == protocol::RecordKind::kOther) continue;
     if (p.suffix == protocol::Suffix::kBadCrc || p.suffix == protocol::Suffix::kMalformed ||
-        p.error) {
-      ++out.skipped_lines;
+        p.error)
       continue;
-    }
     switch (p.kind) {
       case protocol::RecordKind::kBegin:
       case protocol::RecordKind::kTest:
         phase.clear();
         break;
-      case protocol::RecordKind::kPhase: {
-        auto ph = protocol::decode_phase(p);
-        if (ph.ok()) {
-          phase = std::string(ph->name);
-        } else {
-          ++out.skipped_lines;
-        }
+      case protocol::RecordKind::kPhase:
+        if (auto ph = protocol::decode_phase(p); ph.ok()) phase = std::string(ph->name);
         break;
-      }
       case protocol::RecordKind::kRaw: {
         auto key = std::make_pair(phase, std::string(p.raw_name));
         auto it = index.find(key);

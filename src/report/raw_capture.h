@@ -16,13 +16,10 @@ struct RawSeries {
   std::string phase;  // "" outside a phase
   std::string name;
   std::vector<uint64_t> values;  // in capture order (index 0 first)
-  std::string key() const { return phase.empty() ? name : phase + "/" + name; }
 };
 
 struct RawCapture {
-  std::filesystem::path file;
   std::vector<RawSeries> series;  // in capture order
-  uint64_t skipped_lines = 0;     // protocol lines with a bad checksum or a broken record
   const RawSeries* find(const std::string& phase, const std::string& name) const;
 };
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 #include "report/markdown.h"
@@ -15,23 +16,9 @@
 namespace rb::report {
 
 const char* to_string(CaseOutcome o) {
-  switch (o) {
-    case CaseOutcome::kPass:
-      return "pass";
-    case CaseOutcome::kImproved:
-      return "improved";
-    case CaseOutcome::kRegression:
-      return "regression";
-    case CaseOutcome::kInvalid:
-      return "invalid";
-    case CaseOutcome::kMixed:
-      return "mixed";
-    case CaseOutcome::kSkipped:
-      return "skipped";
-    case CaseOutcome::kNotJudged:
-      return "not judged";
-  }
-  return "?";
+  constexpr const char* kNames[] = {"pass",  "improved", "regression", "invalid",
+                                    "mixed", "skipped",  "not judged"};
+  return kNames[static_cast<int>(o)];
 }
 
 bool is_failure(CaseOutcome o) {
@@ -64,28 +51,29 @@ struct JobCases {
   RegressReport& out;
 
   std::string unit() const { return cur && !cur->unit.empty() ? cur->unit : base.unit; }
-  void add(std::string name, CaseOutcome o, std::string message) {
+  // A case of the job, of series `s`, or of one statistic `m` of it (its
+  // figures in both runs).
+  RegressCase make(std::string name, const SeriesDiff* s = nullptr,
+                   const MetricDiff* m = nullptr) const {
     RegressCase c;
     c.job_id = base.id;
     c.name = std::move(name);
+    c.unit = s ? verify::series_unit(s->name, unit()) : unit();
+    if (m) {
+      c.def = m->def;
+      c.baseline = m->a;
+      c.current = m->b;
+      c.delta = m->delta;
+      c.pct = m->pct;
+      c.tolerance = m->tolerance;
+    }
+    return c;
+  }
+  void add(std::string name, CaseOutcome o, std::string message) {
+    RegressCase c = make(std::move(name));
     c.outcome = o;
     c.message = std::move(message);
-    c.unit = unit();
     out.cases.push_back(std::move(c));
-  }
-  // A case of one statistic of a series: its figures in both runs.
-  RegressCase case_of(const SeriesDiff& s, const MetricDiff& m, std::string name) const {
-    RegressCase c;
-    c.job_id = base.id;
-    c.name = std::move(name);
-    c.unit = verify::series_unit(s.name, unit());
-    c.def = m.def;
-    c.baseline = m.a;
-    c.current = m.b;
-    c.delta = m.delta;
-    c.pct = m.pct;
-    c.tolerance = m.tolerance;
-    return c;
   }
 };
 
@@ -169,13 +157,10 @@ void series_cases(JobCases& jc, const SeriesDiff& s) {
   if (!s.unjudged.empty()) {
     // Captured and verified, but no figure of this bench to hold against a
     // tolerance: never judged, shown with its median and why.
-    RegressCase c;
-    c.job_id = jc.base.id;
-    c.name = s.key();
-    c.unit = verify::series_unit(s.name, jc.unit());
-    for (const auto& m : s.metrics) {
-      if (std::string(m.def->name) == "median") c = jc.case_of(s, m, s.key());
-    }
+    const MetricDiff* median = nullptr;
+    for (const auto& m : s.metrics)
+      if (std::string(m.def->name) == "median") median = &m;
+    RegressCase c = jc.make(s.key(), &s, median);
     c.outcome = CaseOutcome::kNotJudged;
     c.message = fmt::format("not judged: {}", s.unjudged);
     jc.out.cases.push_back(std::move(c));
@@ -191,7 +176,7 @@ void series_cases(JobCases& jc, const SeriesDiff& s) {
   }
   for (const auto& m : s.metrics) {
     if (m.tolerance.off || !m.a) continue;
-    RegressCase c = jc.case_of(s, m, fmt::format("{}.{}", s.key(), m.def->name));
+    RegressCase c = jc.make(fmt::format("{}.{}", s.key(), m.def->name), &s, &m);
     judge_metric(c, s, m);
     jc.out.cases.push_back(std::move(c));
   }
@@ -412,12 +397,8 @@ std::string to_text(const RegressReport& r) {
                   r.baseline_source, r.run_id, r.run_source, r.tolerance_origin);
   for (const auto& c : r.cases) {
     if (c.outcome == CaseOutcome::kPass) continue;
-    std::string tag = c.outcome == CaseOutcome::kImproved     ? "IMPROVED"
-                      : c.outcome == CaseOutcome::kSkipped    ? "SKIPPED"
-                      : c.outcome == CaseOutcome::kNotJudged  ? "NOT JUDGED"
-                      : c.outcome == CaseOutcome::kRegression ? "REGRESSION"
-                      : c.outcome == CaseOutcome::kMixed      ? "MIXED"
-                                                              : "INVALID";
+    std::string tag = to_string(c.outcome);
+    std::transform(tag.begin(), tag.end(), tag.begin(), ::toupper);
     if (c.outcome == CaseOutcome::kNotJudged)
       out += fmt::format("{:<10}  {} {}: {}\n", tag, c.job_id, c.name, c.message);
     else

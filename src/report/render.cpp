@@ -8,6 +8,7 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <regex>
 #include <set>
 #include <string_view>
 #include <tuple>
@@ -24,13 +25,15 @@
 
 namespace rb::report {
 
+namespace {
+
+// "instructions", "cycles" or "ticks" for a CONFIG unit.
 std::string unit_label(const std::string& unit) {
   if (unit == "instructions" || unit == "cycles" || unit == "bytes" || unit == "per-mille")
     return unit;
   return "ticks";
 }
 
-namespace {
 // RunView::reference: the record's, else the catalog's.
 std::string reference_of(const Run& run, const catalog::Catalog* today) {
   for (const store::JobResult& r : run.results) {
@@ -100,37 +103,25 @@ std::string or_dash(const std::string& s) {
 }
 
 void heading(Document& d, int level, std::string text) {
-  Block b;
-  b.kind = Block::Kind::kHeading;
-  b.level = level;
-  b.text = std::move(text);
-  d.blocks.push_back(std::move(b));
+  d.blocks.push_back({.kind = Block::Kind::kHeading, .level = level, .text = std::move(text)});
 }
 void paragraph(Document& d, std::string text, Block::Kind kind = Block::Kind::kParagraph) {
-  Block b;
-  b.kind = kind;
-  b.text = std::move(text);
-  d.blocks.push_back(std::move(b));
+  d.blocks.push_back({.kind = kind, .text = std::move(text)});
 }
 void list(Document& d, std::vector<std::string> items) {
+  if (!items.empty()) d.blocks.push_back({.kind = Block::Kind::kList, .items = std::move(items)});
+}
+// A paragraph introducing a list; both left out when the list is empty.
+void listed(Document& d, std::string intro, std::vector<std::string> items) {
   if (items.empty()) return;
-  Block b;
-  b.kind = Block::Kind::kList;
-  b.items = std::move(items);
-  d.blocks.push_back(std::move(b));
+  paragraph(d, std::move(intro));
+  list(d, std::move(items));
 }
 void table(Document& d, Table t) {
-  Block b;
-  b.kind = Block::Kind::kTable;
-  b.table = std::move(t);
-  d.blocks.push_back(std::move(b));
+  d.blocks.push_back({.kind = Block::Kind::kTable, .table = std::move(t)});
 }
 void plot(Document& d, const Plot& p) {
-  Block b;
-  b.kind = Block::Kind::kPlot;
-  b.text = p.title;
-  b.svg = render_svg(p);
-  d.blocks.push_back(std::move(b));
+  d.blocks.push_back({.kind = Block::Kind::kPlot, .text = p.title, .svg = render_svg(p)});
 }
 
 std::optional<double> value(const SeriesValues& s, const char* metric) {
@@ -163,11 +154,15 @@ std::string na_reason(const JobSnapshot& j, const std::string& name, const std::
   return "";
 }
 
-bool all_same_unit(const std::vector<const JobView*>& jobs, std::string& unit) {
+std::set<std::string> units_of(const std::vector<const JobView*>& jobs) {
   std::set<std::string> units;
   for (const JobView* j : jobs) units.insert(unit_label(j->snap.unit));
-  unit = units.size() == 1 ? *units.begin() : "ticks";
-  return units.size() <= 1;
+  return units;
+}
+
+// The one unit of `units`, "ticks" when they differ or there are none.
+std::string one_unit(const std::set<std::string>& units) {
+  return units.size() == 1 ? *units.begin() : "ticks";
 }
 
 std::string time_unit(const std::string& unit) {
@@ -209,7 +204,11 @@ std::vector<std::pair<std::string, std::string>> series_order(
 // ranked, never judged. "" for a series that is a measurement.
 std::string unjudged_mark(const SeriesValues& s) {
   if (s.unjudged.empty()) return "";
-  return s.unjudged.rfind("unstable", 0) == 0 ? " (unstable)" : " (not a measurement)";
+  return s.unjudged.starts_with("unstable") ? " (unstable)" : " (not a measurement)";
+}
+// The same in a headline cell: `u/s` or `n/m`.
+std::string unjudged_cell(const std::string& why) {
+  return why.starts_with("unstable") ? "u/s" : "n/m";
 }
 
 std::string series_key(const std::string& phase, const std::string& name) {
@@ -355,11 +354,6 @@ std::vector<std::string> titles(const Series& series) {
   return out;
 }
 
-// "median [instructions]", "median [ticks]" when the units differ.
-std::string median_label(const std::set<std::string>& units) {
-  return units.size() == 1 ? "median [" + *units.begin() + "]" : "median [ticks]";
-}
-
 Table headline_table(std::vector<std::string> lead) {
   Table t = figures_table(std::move(lead), titles(kHeadline));
   t.head.push_back("unit");
@@ -381,7 +375,7 @@ std::string headline_cell(const RunView& cur, const JobView& j, const store::Hea
     std::string r = na_reason(j.snap, h.name, test_of_series(h.name));
     return r.empty() ? "-" : "n/a";
   }
-  if (!s->unjudged.empty()) return s->unjudged.rfind("unstable", 0) == 0 ? "u/s" : "n/m";
+  if (!s->unjudged.empty()) return unjudged_cell(s->unjudged);
   return f(*s) + unequal_mark(cur, j, h.name);
 }
 
@@ -476,11 +470,11 @@ void headline(Document& d, const RunView& cur) {
     paragraph(d, "No job of this run ended OK: there are no figures to show.");
     return;
   }
-  std::string unit;
-  bool same = all_same_unit(jobs, unit);
-  headline_intro(d, cur, jobs, same);
+  const auto units = units_of(jobs);
+  const std::string unit = one_unit(units);
+  headline_intro(d, cur, jobs, units.size() <= 1);
 
-  heading(d, 3, fmt::format("Median [{}], net (raw in parentheses)", same ? unit : "ticks"));
+  heading(d, 3, fmt::format("Median [{}], net (raw in parentheses)", unit));
   headline_rows(
       d, cur, jobs,
       [&](const SeriesValues& s) -> std::string {
@@ -492,7 +486,7 @@ void headline(Document& d, const RunView& cur) {
       },
       unit_label);
 
-  heading(d, 3, fmt::format("Median [{}], net", time_unit(same ? unit : "")));
+  heading(d, 3, fmt::format("Median [{}], net", time_unit(unit)));
   paragraph(d, "The net medians above converted at each series' counter frequency (`hz`).");
   headline_rows(
       d, cur, jobs,
@@ -504,7 +498,7 @@ void headline(Document& d, const RunView& cur) {
       },
       time_unit);
 
-  heading(d, 3, fmt::format("Tail: raw p99 [{}] and p99/median", same ? unit : "ticks"));
+  heading(d, 3, fmt::format("Tail: raw p99 [{}] and p99/median", unit));
   paragraph(
       d,
       "Raw p99 (before the baseline) and the jitter ratio p99/median in parentheses: the tail "
@@ -519,7 +513,7 @@ void headline(Document& d, const RunView& cur) {
       },
       unit_label);
 
-  seed_table(d, cur, jobs, same ? unit : "ticks");
+  seed_table(d, cur, jobs, unit);
   unequal_list(d, cur);
 }
 
@@ -574,11 +568,6 @@ void against_reference(Document& d, const RunView& cur) {
              "on this bench (as in the Headline); `-`: either job lacks the series.",
              cur.reference));
   Table t = headline_table({"kernel", "job", "reference job"});
-  auto figure = [](const SeriesValues& s, bool& raw) -> std::optional<double> {
-    if (auto n = net(s, "median")) return n;
-    raw = true;
-    return value(s, "median");
-  };
   for (const auto& [j, r] : rows) {
     std::vector<std::string> row{kernel_label(*j), j->snap.id, r->snap.id};
     for (const auto& h : kHeadline) {
@@ -589,26 +578,14 @@ void against_reference(Document& d, const RunView& cur) {
         continue;
       }
       if (!a->unjudged.empty() || !b->unjudged.empty()) {
-        const std::string& why = a->unjudged.empty() ? b->unjudged : a->unjudged;
-        row.push_back(why.rfind("unstable", 0) == 0 ? "u/s" : "n/m");
+        row.push_back(unjudged_cell(a->unjudged.empty() ? b->unjudged : a->unjudged));
         continue;
       }
-      bool raw_a = false, raw_b = false;
-      auto va = figure(*a, raw_a), vb = figure(*b, raw_b);
-      if (!va || !vb) {
-        row.push_back("-");
-        continue;
-      }
-      // Raw on one side only would mix a baseline into the difference.
-      if (raw_a != raw_b) {
-        va = value(*a, "median");
-        vb = value(*b, "median");
-        if (!va || !vb) {
-          row.push_back("-");
-          continue;
-        }
-      }
-      row.push_back(fmt::format("{:+.0f}{}", *va - *vb, raw_a || raw_b ? "*" : ""));
+      // Raw on one side only would mix a baseline into the difference: both raw then.
+      auto na = net(*a, "median"), nb = net(*b, "median");
+      const bool raw = !na || !nb;
+      auto va = raw ? value(*a, "median") : na, vb = raw ? value(*b, "median") : nb;
+      row.push_back(va && vb ? fmt::format("{:+.0f}{}", *va - *vb, raw ? "*" : "") : "-");
     }
     row.push_back(unit_label(j->snap.unit));
     t.rows.push_back(std::move(row));
@@ -636,10 +613,9 @@ void every_series(Document& d, const RunView& cur) {
             "A series marked `(not a measurement)` is captured and verified, but this bench "
             "cannot measure it; one marked `(unstable)` the bench itself moves, within a run or "
             "between runs (reasons below); neither is ever ranked or judged.");
-  Table t;
-  t.head = {"job",   "series", "test", "n",      "min",        "median", "net",  "p90",   "p99",
-            "p99.9", "max",    "avg",  "stddev", "p99/median", "base",   "unit", "source"};
-  t.align = "lllrrrrrrrrrrrrll";
+  Table t{.head = {"job", "series", "test", "n", "min", "median", "net", "p90", "p99", "p99.9",
+                   "max", "avg", "stddev", "p99/median", "base", "unit", "source"},
+          .align = "lllrrrrrrrrrrrrll"};
   std::set<std::string> reasons;
   for (const JobView* j : jobs) {
     for (const auto& s : j->snap.series) {
@@ -669,12 +645,9 @@ void every_series(Document& d, const RunView& cur) {
   table(d, std::move(t));
   if (!unequal_notes(cur).empty())
     paragraph(d, "`‡n` after a series: the kernel's declared unequal work, listed under Headline.");
-  if (!reasons.empty()) {
-    paragraph(
-        d,
-        "Not ranked or judged on this bench (the board's declarations as the run recorded them):");
-    list(d, {reasons.begin(), reasons.end()});
-  }
+  listed(d,
+         "Not ranked or judged on this bench (the board's declarations as the run recorded them):",
+         {reasons.begin(), reasons.end()});
   // The architectural lower bounds verify held every sample against, as the
   // run recorded them (board.lower_bounds): below one, a job is INVALID.
   std::set<std::string> bounds;
@@ -684,41 +657,34 @@ void every_series(Document& d, const RunView& cur) {
       bounds.insert(fmt::format("`{}` on board `{}`: at least {} core cycles: {}", series,
                                 or_dash(j->snap.board), b.cycles, b.why));
   }
-  if (!bounds.empty()) {
-    paragraph(d,
-              "Architectural lower bounds every sample was verified against (the board's, as "
-              "the run recorded them; a sample below one is INVALID, a broken ruler):");
-    list(d, {bounds.begin(), bounds.end()});
-  }
+  listed(d,
+         "Architectural lower bounds every sample was verified against (the board's, as the run "
+         "recorded them; a sample below one is INVALID, a broken ruler):",
+         {bounds.begin(), bounds.end()});
   // Results older than the board record (docs/results.md, "board").
-  std::vector<std::string> today, unknown;
-  for (const JobView* j : jobs) {
-    if (j->snap.board_facts == JobSnapshot::BoardFacts::kToday)
-      today.push_back(fmt::format("`{}`", j->snap.id));
-    if (j->snap.board_facts == JobSnapshot::BoardFacts::kUnknown)
-      unknown.push_back(fmt::format("`{}`", j->snap.id));
-  }
-  if (!today.empty()) {
-    paragraph(d, fmt::format("These results are older than the board record: their board's "
-                             "declarations are today's firmware tree's, which may differ from "
-                             "what was true at run time: {}.",
-                             fmt::join(today, ", ")));
-  }
-  if (!unknown.empty()) {
-    paragraph(d, fmt::format("These results are older than the board record and today's firmware "
-                             "tree does not know their board: what it could not measure is "
-                             "unknown, no series of theirs is marked: {}.",
-                             fmt::join(unknown, ", ")));
+  using Facts = JobSnapshot::BoardFacts;
+  for (const auto& [facts, text] :
+       {std::pair{Facts::kToday,
+                  "These results are older than the board record: their board's declarations "
+                  "are today's firmware tree's, which may differ from what was true at run "
+                  "time: {}."},
+        std::pair{Facts::kUnknown,
+                  "These results are older than the board record and today's firmware tree "
+                  "does not know their board: what it could not measure is unknown, no series "
+                  "of theirs is marked: {}."}}) {
+    std::vector<std::string> ids;
+    for (const JobView* j : jobs)
+      if (j->snap.board_facts == facts) ids.push_back(fmt::format("`{}`", j->snap.id));
+    if (!ids.empty()) paragraph(d, fmt::format(fmt::runtime(text), fmt::join(ids, ", ")));
   }
 }
 
 // Phase critical of irq_latency, from verify's re-derivation (docs/protocol.md).
 void critical_phase(Document& d, const RunView& cur) {
   auto jobs = measured_jobs(cur);
-  Table t;
-  t.head = {"kernel", "job",           "series", "n",        "delayed", "share",
-            "worst",  "beyond window", "window", "busy max", "unit"};
-  t.align = "lllrrrrrrrl";
+  Table t{.head = {"kernel", "job", "series", "n", "delayed", "share", "worst", "beyond window",
+                   "window", "busy max", "unit"},
+          .align = "lllrrrrrrrl"};
   for (const JobView* j : jobs) {
     const nlohmann::json& doc = j->result->verify.document;
     if (!doc.is_object() || !doc.contains("phases") || !doc["phases"].is_array()) continue;
@@ -734,14 +700,14 @@ void critical_phase(Document& d, const RunView& cur) {
               return v.name == series && !v.unjudged.empty();
             }))
           name += " (not judged on this bench)";
-        t.rows.push_back(
-            {j->snap.kernel, j->snap.id, name, fmt::format("{}", n), fmt::format("{}", delayed),
-             n ? fmt::format("{:.2f}%",
-                             100.0 * static_cast<double>(delayed) / static_cast<double>(n))
-               : "-",
-             fmt::format("{}", e.value("worst", uint64_t{0})),
-             fmt::format("{}", e.value("beyond", uint64_t{0})), fmt::format("{}", window),
-             fmt::format("{}", e.value("limit", uint64_t{0})), "event-timer ticks"});
+        t.rows.push_back({j->snap.kernel, j->snap.id, name, std::to_string(n),
+                          std::to_string(delayed),
+                          n ? fmt::format("{:.2f}%", 100.0 * static_cast<double>(delayed) /
+                                                         static_cast<double>(n))
+                            : "-",
+                          std::to_string(e.value("worst", uint64_t{0})),
+                          std::to_string(e.value("beyond", uint64_t{0})), std::to_string(window),
+                          std::to_string(e.value("limit", uint64_t{0})), "event-timer ticks"});
       }
     }
   }
@@ -772,16 +738,12 @@ void distributions(Document& d, const RunView& cur) {
   for (const JobView* j : jobs) {
     if (!j->raw) missing.push_back(fmt::format("`{}`: {}", j->snap.id, j->raw_problem));
   }
-  if (!missing.empty()) {
-    paragraph(d, "Drawn from statistics (no raw capture):");
-    list(d, missing);
-  }
-  std::string unit;
-  bool same = all_same_unit(jobs, unit);
+  listed(d, "Drawn from statistics (no raw capture):", std::move(missing));
+  const std::string unit = one_unit(units_of(jobs));
   for (const auto& [phase, name] : series_order(jobs)) {
     Plot p;
     p.title = fmt::format("{}: cumulative distribution", series_key(phase, name));
-    p.x_label = same ? unit : "ticks";
+    p.x_label = unit;
     p.y_label = "samples at or below";
     p.y_percent = true;
     for (const JobView* j : jobs) {
@@ -810,20 +772,9 @@ void distributions(Document& d, const RunView& cur) {
   }
 }
 
-struct Footprint {
-  std::optional<int64_t> text, data, bss, flash, ram;
-};
-
-Footprint footprint_of(const store::JobResult& r) {
-  Footprint f;
-  if (!r.build || !r.build->footprint) return f;
-  const store::Sections& fp = *r.build->footprint;
-  f.text = fp.text;
-  f.data = fp.data;
-  f.bss = fp.bss;
-  f.flash = fp.flash;
-  f.ram = fp.ram;
-  return f;
+// The linked image's sections, null when the job has no built image.
+const store::Sections* footprint_of(const store::JobResult& r) {
+  return r.build && r.build->footprint ? &*r.build->footprint : nullptr;
 }
 
 // Flash and RAM of the kernel alone: what the run stored
@@ -832,30 +783,16 @@ Footprint footprint_of(const store::JobResult& r) {
 // runs, or a reference build that failed), the image minus the run's
 // reference job on the same board, opt and tick. Empty for the reference
 // port and when neither exists.
-struct KernelAlone {
-  std::optional<int64_t> flash, ram;
-};
-
-KernelAlone kernel_alone(const RunView& run, const JobView& j) {
-  KernelAlone k;
-  if (run.is_reference(j.result->job)) return k;
+std::optional<store::FlashRam> kernel_alone(const RunView& run, const JobView& j) {
+  if (run.is_reference(j.result->job)) return std::nullopt;
   const auto& build = j.result->build;
-  if (build && build->footprint_kernel && build->footprint_kernel->error.empty()) {
-    k.flash = build->footprint_kernel->delta.flash;
-    k.ram = build->footprint_kernel->delta.ram;
-    return k;
-  }
-  if (const JobView* b = reference_for(
-          run, j, [](const JobView& v) { return footprint_of(*v.result).flash.has_value(); })) {
-    Footprint f = footprint_of(*j.result), bf = footprint_of(*b->result);
-    if (f.flash && bf.flash) k.flash = *f.flash - *bf.flash;
-    if (f.ram && bf.ram) k.ram = *f.ram - *bf.ram;
-  }
-  return k;
-}
-
-std::string bytes(const std::optional<int64_t>& v) {
-  return v ? fmt::format("{}", *v) : "-";
+  if (build && build->footprint_kernel && build->footprint_kernel->error.empty())
+    return build->footprint_kernel->delta;
+  const JobView* b =
+      reference_for(run, j, [](const JobView& v) { return footprint_of(*v.result) != nullptr; });
+  const store::Sections *f = footprint_of(*j.result), *bf = b ? footprint_of(*b->result) : nullptr;
+  if (!f || !bf) return std::nullopt;
+  return store::FlashRam{f->flash - bf->flash, f->ram - bf->ram};
 }
 
 void footprint(Document& d, const RunView& cur) {
@@ -868,23 +805,18 @@ void footprint(Document& d, const RunView& cur) {
             "(`build.footprint_kernel`), else the image minus the run's reference job on the "
             "same board, optimisation and tick (`-` when neither exists; `(reference)`: the "
             "reference scheduler's own row).");
-  Table t;
-  t.head = {"kernel",           "job", "text", "data", "bss", "flash", "RAM", "kernel alone: flash",
-            "kernel alone: RAM"};
-  t.align = "llrrrrrrr";
+  Table t{.head = {"kernel", "job", "text", "data", "bss", "flash", "RAM", "kernel alone: flash",
+                   "kernel alone: RAM"},
+          .align = "llrrrrrrr"};
   for (const auto& j : cur.jobs) {
-    Footprint f = footprint_of(*j.result);
-    if (!f.flash && !f.text) continue;
-    std::string kf = "-", kr = "-";
-    if (cur.is_reference(j.result->job)) {
-      kf = kr = "(reference)";
-    } else {
-      KernelAlone k = kernel_alone(cur, j);
-      kf = bytes(k.flash);
-      kr = bytes(k.ram);
-    }
-    t.rows.push_back({j.snap.kernel, j.snap.id, bytes(f.text), bytes(f.data), bytes(f.bss),
-                      bytes(f.flash), bytes(f.ram), kf, kr});
+    const store::Sections* f = footprint_of(*j.result);
+    if (!f) continue;
+    const auto k = kernel_alone(cur, j);
+    const bool ref = cur.is_reference(j.result->job);
+    auto alone = [&](int64_t v) { return ref ? "(reference)" : k ? std::to_string(v) : "-"; };
+    t.rows.push_back({j.snap.kernel, j.snap.id, std::to_string(f->text), std::to_string(f->data),
+                      std::to_string(f->bss), std::to_string(f->flash), std::to_string(f->ram),
+                      alone(k ? k->flash : 0), alone(k ? k->ram : 0)});
   }
   if (t.rows.empty()) {
     paragraph(d, "No job of this run has a built image.");
@@ -911,9 +843,7 @@ void reproducibility(Document& d, const RunView& cur) {
   t.head = {"job", "loads", "verdict", "tolerance"};
   for (const auto& h : kHeadline) t.head.push_back(std::string("median spread: ") + h.title);
   t.head.push_back("beyond tolerance");
-  t.align = "lrll";
-  for (size_t i = 0; i < std::size(kHeadline) + 1; ++i)
-    t.align += i < std::size(kHeadline) ? 'r' : 'l';
+  t.align = "lrll" + std::string(kHeadline.size(), 'r') + "l";
   for (const JobView* j : jobs) {
     const store::Reproducibility& r = *j->result->reproducibility;
     std::vector<std::string> row{j->snap.id, fmt::format("{}", r.loads), r.summary,
@@ -975,28 +905,19 @@ void conditions(Document& d, const RunView& cur) {
   for (const JobView* j : jobs) {
     for (const auto& [k, v] : j->snap.conditions) keys.insert(k);
   }
-  Table common;
-  common.head = {"key", "value"};
-  common.align = "ll";
-  Table differ;
-  differ.head = {"key"};
-  differ.align = "l";
-  for (const JobView* j : jobs) {
-    differ.head.push_back(j->snap.id);
-    differ.align += 'l';
-  }
+  Table common{.head = {"key", "value"}, .align = "ll"};
+  Table differ{.head = {"key"}, .align = std::string(jobs.size() + 1, 'l')};
+  for (const JobView* j : jobs) differ.head.push_back(j->snap.id);
   for (const auto& k : keys) {
-    std::set<std::string> values;
-    for (const JobView* j : jobs)
-      values.insert(j->snap.conditions.count(k) ? j->snap.conditions.at(k) : "(absent)");
-    if (values.size() == 1) {
-      common.rows.push_back({k, *values.begin()});
-    } else {
-      std::vector<std::string> row{k};
-      for (const JobView* j : jobs)
-        row.push_back(j->snap.conditions.count(k) ? j->snap.conditions.at(k) : "(absent)");
-      differ.rows.push_back(std::move(row));
+    std::vector<std::string> row{k};
+    for (const JobView* j : jobs) {
+      auto it = j->snap.conditions.find(k);
+      row.push_back(it == j->snap.conditions.end() ? "(absent)" : it->second);
     }
+    if (std::set<std::string>(row.begin() + 1, row.end()).size() == 1)
+      common.rows.push_back({k, row[1]});
+    else
+      differ.rows.push_back(std::move(row));
   }
   table(d, std::move(common));
   if (!differ.rows.empty()) table(d, std::move(differ));
@@ -1013,23 +934,15 @@ void verify_section(Document& d, const RunView& cur) {
   }
   for (const auto& id : cur.snap.unfinished)
     failed.push_back(fmt::format("`{}`: unfinished (no result.json)", id));
-  if (!failed.empty()) {
-    paragraph(d, "Jobs that did not end OK (no figures are shown for them):");
-    list(d, failed);
-  }
+  listed(d, "Jobs that did not end OK (no figures are shown for them):", std::move(failed));
   std::vector<std::string> na;
   for (const auto& j : cur.jobs) {
     for (const auto& [n, r] : j.snap.not_applicable)
       na.push_back(fmt::format("`{}` {}: {}", j.snap.id, n, r));
   }
-  if (!na.empty()) {
-    paragraph(d,
-              "Not applicable (the firmware says the figure cannot be measured honestly there):");
-    list(d, na);
-  }
-  Table t;
-  t.head = {"job", "attempt", "check", "severity", "line", "message"};
-  t.align = "lrllrw";
+  listed(d, "Not applicable (the firmware says the figure cannot be measured honestly there):",
+         std::move(na));
+  Table t{.head = {"job", "attempt", "check", "severity", "line", "message"}, .align = "lrllrw"};
   for (const auto& j : cur.jobs) {
     for (const auto& a : j.result->attempts) {
       for (const auto& v : a.verdicts) {
@@ -1079,7 +992,7 @@ void trend_plots(Document& d, const std::vector<RunView>& runs,
       if (!line.points.empty()) p.lines.push_back(std::move(line));
     }
     if (p.lines.empty()) continue;
-    p.y_label = median_label(units);
+    p.y_label = "median [" + one_unit(units) + "]";
     plot(d, p);
   }
 }
@@ -1243,7 +1156,7 @@ void variants(Document& d, const RunView& cur) {
       }
       if (t.rows.empty()) continue;
       table(d, std::move(t));
-      p.y_label = median_label(units);
+      p.y_label = "median [" + one_unit(units) + "]";
       if (!p.lines.empty()) plot(d, p);
     }
   }
@@ -1466,18 +1379,14 @@ namespace {
 
 // -12, 3.5: a number a spreadsheet reads as one.
 bool plain_number(const std::string& s) {
-  size_t i = s.size() > 1 && s[0] == '-' ? 1 : 0;
-  bool digits = false, dot = false;
-  for (; i < s.size(); ++i) {
-    if (s[i] >= '0' && s[i] <= '9') {
-      digits = true;
-    } else if (s[i] == '.' && !dot && digits) {
-      dot = true;
-    } else {
-      return false;
-    }
-  }
-  return digits && s.back() != '.';
+  static const std::regex kNumber("-?[0-9]+(\\.[0-9]+)?");
+  return std::regex_match(s, kNumber);
+}
+
+std::string csv_row(const std::vector<std::string>& fields) {
+  std::vector<std::string> quoted;
+  for (const auto& f : fields) quoted.push_back(csv_field(f));
+  return fmt::format("{}\n", fmt::join(quoted, ","));
 }
 
 }  // namespace
@@ -1496,19 +1405,6 @@ std::string csv_field(const std::string& s) {
   }
   return out + "\"";
 }
-
-namespace {
-
-std::string csv_row(const std::vector<std::string>& fields) {
-  std::string out;
-  for (size_t i = 0; i < fields.size(); ++i) {
-    if (i) out += ',';
-    out += csv_field(fields[i]);
-  }
-  return out + "\n";
-}
-
-}  // namespace
 
 Status write_csv(const std::vector<RunView>& runs, const std::filesystem::path& dir) {
   std::error_code ec;
@@ -1553,24 +1449,20 @@ Status write_csv(const std::vector<RunView>& runs, const std::filesystem::path& 
       }
       if (j.raw) {
         for (const auto& s : j.raw->series) {
-          std::string prefix = csv_field(r.snap.id) + "," + csv_field(j.snap.id) + "," +
-                               csv_field(j.snap.unit) + "," + csv_field(s.phase) + "," +
-                               csv_field(s.name) + ",";
+          std::string prefix = csv_row({r.snap.id, j.snap.id, j.snap.unit, s.phase, s.name, ""});
+          prefix.pop_back();  // its line end
           for (size_t i = 0; i < s.values.size(); ++i)
             samples += fmt::format("{}{},{}\n", prefix, i, s.values[i]);
         }
       }
-      Footprint fp = footprint_of(*j.result);
-      if (fp.flash || fp.text) {
-        auto opt = [](const std::optional<int64_t>& v) {
-          return v ? fmt::format("{}", *v) : std::string();
-        };
-        KernelAlone k = kernel_alone(r, j);
-        std::string kf = opt(k.flash), kr = opt(k.ram);
+      if (const store::Sections* fp = footprint_of(*j.result)) {
+        const auto k = kernel_alone(r, j);
         const store::JobSpec& job = j.result->job;
-        foot += csv_row({r.snap.id, j.snap.id, j.snap.kernel, job.board, job.axis("opt"),
-                         job.axis("tick_hz"), opt(fp.text), opt(fp.data), opt(fp.bss),
-                         opt(fp.flash), opt(fp.ram), kf, kr});
+        foot +=
+            csv_row({r.snap.id, j.snap.id, j.snap.kernel, job.board, job.axis("opt"),
+                     job.axis("tick_hz"), std::to_string(fp->text), std::to_string(fp->data),
+                     std::to_string(fp->bss), std::to_string(fp->flash), std::to_string(fp->ram),
+                     k ? std::to_string(k->flash) : "", k ? std::to_string(k->ram) : ""});
       }
     }
   }

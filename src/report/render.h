@@ -97,7 +97,4 @@ Status write_csv(const std::vector<RunView>& runs, const std::filesystem::path& 
 // CR, and is not a number such as -12) is quoted with a leading `'`.
 std::string csv_field(const std::string& s);
 
-// "instructions", "cycles" or "ticks" for a CONFIG unit.
-std::string unit_label(const std::string& unit);
-
 }  // namespace rb::report

@@ -37,22 +37,6 @@ const MetricDef* find_metric(const std::string& name) {
   return nullptr;
 }
 
-const std::vector<std::string>& pinned_keys() {
-  return store::pinned_condition_keys();
-}
-
-std::string test_of_series(const std::string& name) {
-  return store::test_of_series(name);
-}
-
-std::map<std::string, double> metric_values(const store::SeriesRecord& series) {
-  std::map<std::string, double> out;
-  for (const auto& m : metric_defs()) {
-    if (auto v = series.number(m.json_key)) out[m.name] = *v;
-  }
-  return out;
-}
-
 std::string format_value(const MetricDef& m, double v) {
   if (std::isnan(v)) return "-";
   if (m.integer) return fmt::format("{:.0f}", v);
@@ -134,28 +118,44 @@ Result<Run> load_run(const std::filesystem::path& dir) {
   return run;
 }
 
+namespace {
+
+// The statistics of one series by metric name (undefined ones left out).
+std::map<std::string, double> metric_values(const store::SeriesRecord& series) {
+  std::map<std::string, double> out;
+  for (const auto& m : metric_defs()) {
+    if (auto v = series.number(m.json_key)) out[m.name] = *v;
+  }
+  return out;
+}
+
+// The board's declarations a result was made under: its record, or for a
+// result older than the record, the firmware tree's today (`today`, else
+// matrix::default_catalog()); `facts` says which.
 store::BoardRecord board_record_of(const store::JobResult& r, const catalog::Catalog* today,
-                                   JobSnapshot::BoardFacts* facts) {
-  if (facts) *facts = JobSnapshot::BoardFacts::kRecord;
+                                   JobSnapshot::BoardFacts& facts) {
+  facts = JobSnapshot::BoardFacts::kRecord;
   if (r.board) return *r.board;
   // A result written before runs recorded their board's declarations: the
   // nearest there is, the firmware tree's today (docs/results.md, "board").
   store::BoardRecord b;
   b.name = !r.job.board.empty() ? r.job.board
                                 : (r.conditions.count("board") ? r.conditions.at("board") : "");
-  if (facts) *facts = JobSnapshot::BoardFacts::kUnknown;
+  facts = JobSnapshot::BoardFacts::kUnknown;
   try {
     const catalog::Catalog& c = today ? *today : matrix::default_catalog();
     if (const auto* info = c.board(b.name)) {
       b.not_measured = info->not_measured;
       b.unstable = info->unstable;
-      if (facts) *facts = JobSnapshot::BoardFacts::kToday;
+      facts = JobSnapshot::BoardFacts::kToday;
     }
   } catch (const std::exception&) {
   }
   return b;
 }
 
+// "not a measurement on this bench: <why>", "unstable on this bench: <why>"
+// or "" for a series the board measures.
 std::string unjudged_note(const store::BoardRecord& board, const std::string& series) {
   if (auto it = board.not_measured.find(series); it != board.not_measured.end())
     return "not a measurement on this bench: " + it->second;
@@ -163,6 +163,8 @@ std::string unjudged_note(const store::BoardRecord& board, const std::string& se
     return "unstable on this bench: " + it->second;
   return "";
 }
+
+}  // namespace
 
 RunSnapshot snapshot_of(const Run& run, const catalog::Catalog* today) {
   RunSnapshot snap;
@@ -185,7 +187,7 @@ RunSnapshot snapshot_of(const Run& run, const catalog::Catalog* today) {
     job.conditions = r.conditions;
     job.board = field(r.job.board, "board");
     for (const auto& na : r.not_applicable) job.not_applicable.emplace_back(na.name, na.reason);
-    const store::BoardRecord board = board_record_of(r, today, &job.board_facts);
+    const store::BoardRecord board = board_record_of(r, today, job.board_facts);
     for (const auto& s : r.series) {
       SeriesValues v;
       v.phase = s.phase;
@@ -222,7 +224,7 @@ json baseline_json(const RunSnapshot& snapshot, const std::string& exported_at) 
   json jobs = json::array();
   for (const auto& j : snapshot.jobs) {
     json conditions = json::object();
-    for (const auto& k : pinned_keys()) {
+    for (const auto& k : store::pinned_condition_keys()) {
       if (auto it = j.conditions.find(k); it != j.conditions.end()) conditions[k] = it->second;
     }
     if (auto it = j.conditions.find("kernel"); it != j.conditions.end())
@@ -292,6 +294,10 @@ Result<SeriesValues> baseline_series(const json& s, const std::string& where,
   v.hz = s.value("hz", uint64_t{0});
   v.base = s.value("base", "");
   v.unjudged = s.value("unjudged", "");
+  auto bad = [&](const std::string& what) {
+    return make_error(ErrorKind::kBadInput,
+                      fmt::format("{}: job {} series {}{}", where, job_id, v.key(), what));
+  };
   if (v.unjudged.empty() && s.contains("not_measured"))  // baselines before "unjudged"
     v.unjudged = "not a measurement on this bench: " + s.value("not_measured", "");
   const json values = s.value("values", json::object());
@@ -302,35 +308,22 @@ Result<SeriesValues> baseline_series(const json& s, const std::string& where,
                                     printable(job_id), printable(v.key()), printable(k)));
     }
     if (x.is_null()) continue;  // a statistic the run did not have
-    if (!x.is_number() || !std::isfinite(x.get<double>())) {
-      return make_error(ErrorKind::kBadInput,
-                        fmt::format("{}: job {} series {}: statistic '{}' is not a number", where,
-                                    job_id, v.key(), k));
-    }
+    if (!x.is_number() || !std::isfinite(x.get<double>()))
+      return bad(fmt::format(": statistic '{}' is not a number", k));
     v.values[k] = x.get<double>();
   }
   for (const auto& l : s.value("loads", json::array())) {
     std::map<std::string, double> m;
     for (const auto& [k, x] : l.items()) {
       if (x.is_null()) continue;
-      if (!find_metric(k) || !x.is_number() || !std::isfinite(x.get<double>())) {
-        return make_error(ErrorKind::kBadInput,
-                          fmt::format("{}: job {} series {}: load statistic '{}' is not a "
-                                      "known statistic with a number",
-                                      where, job_id, v.key(), k));
-      }
+      if (!find_metric(k) || !x.is_number() || !std::isfinite(x.get<double>()))
+        return bad(fmt::format(": load statistic '{}' is not a known statistic with a number", k));
       m[k] = x.get<double>();
     }
-    if (auto why = out_of_order(m); !why.empty()) {
-      return make_error(ErrorKind::kBadInput,
-                        fmt::format("{}: job {} series {} load: {}", where, job_id, v.key(), why));
-    }
+    if (auto why = out_of_order(m); !why.empty()) return bad(" load: " + why);
     v.loads.push_back(std::move(m));
   }
-  if (auto why = out_of_order(v.values); !why.empty()) {
-    return make_error(ErrorKind::kBadInput,
-                      fmt::format("{}: job {} series {}: {}", where, job_id, v.key(), why));
-  }
+  if (auto why = out_of_order(v.values); !why.empty()) return bad(": " + why);
   return v;
 }
 

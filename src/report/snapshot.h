@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "model/axes.h"
+#include "store/history.h"
 #include "store/result.h"
 #include "util/result.h"
 
@@ -44,9 +45,6 @@ struct MetricDef {
 const std::vector<MetricDef>& metric_defs();
 // nullptr when `name` is not one of metric_defs().
 const MetricDef* find_metric(const std::string& name);
-
-// The CONFIG keys that must be equal before two figures are compared.
-const std::vector<std::string>& pinned_keys();
 
 // One series (phase, name) and its statistics, in ticks of its counter.
 struct SeriesValues {
@@ -112,8 +110,6 @@ struct Run {
   std::string id() const {
     return summary.run_id.empty() ? root.filename().string() : summary.run_id;
   }
-  std::filesystem::path job_dir(const std::string& job_id) const { return root / "jobs" / job_id; }
-  std::filesystem::path matrix_snapshot() const { return root / "matrix.yaml"; }
 };
 
 // Reads a run directory. Error (naming the path) when run.json is missing or
@@ -125,15 +121,6 @@ Result<Run> load_run(const std::filesystem::path& dir);
 // to (nullptr: matrix::default_catalog()); a result with the record never
 // reads it.
 RunSnapshot snapshot_of(const Run& run, const catalog::Catalog* today = nullptr);
-
-// The board's declarations a result was made under: its record, or for a
-// result older than the record, the firmware tree's today (`today`, else
-// matrix::default_catalog()); `facts` says which (JobSnapshot::BoardFacts).
-store::BoardRecord board_record_of(const store::JobResult& r, const catalog::Catalog* today,
-                                   JobSnapshot::BoardFacts* facts = nullptr);
-// "not a measurement on this bench: <why>", "unstable on this bench: <why>"
-// or "" for a series the board measures.
-std::string unjudged_note(const store::BoardRecord& board, const std::string& series);
 
 // Reads a baseline file (kBaselineSchema). Error names the file and the
 // offending field.
@@ -147,12 +134,8 @@ Result<RunSnapshot> load_run_or_baseline(const std::filesystem::path& path);
 nlohmann::json baseline_json(const RunSnapshot& snapshot, const std::string& exported_at);
 
 // The test a series belongs to when verify did not say (docs/protocol.md
-// section 8): irq_entry/event_to_task -> irq_latency, mutex_lock_unlock ->
-// mutex, ruler_* -> ruler, else the series name.
-std::string test_of_series(const std::string& name);
-
-// The statistics of one series by metric name (undefined ones left out).
-std::map<std::string, double> metric_values(const store::SeriesRecord& series);
+// section 8).
+using store::test_of_series;
 
 // "149", "1.077", "-": a metric value as the reports print it.
 std::string format_value(const MetricDef& m, double v);

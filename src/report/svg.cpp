@@ -6,36 +6,22 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string_view>
 
 namespace rb::report {
 
 std::string xml_escape(const std::string& s) {
   std::string out;
   out.reserve(s.size());
+  constexpr std::string_view kSpecial = "&<>\"'";
+  constexpr const char* kEntity[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&#39;"};
   for (char ch : s) {
-    switch (ch) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t') {
-          out += '?';
-        } else {
-          out += ch;
-        }
-    }
+    if (size_t i = kSpecial.find(ch); i != std::string_view::npos)
+      out += kEntity[i];
+    else if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t')
+      out += '?';
+    else
+      out += ch;
   }
   return out;
 }

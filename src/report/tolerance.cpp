@@ -148,6 +148,13 @@ void parse_metrics(const YAML::Node& node, const std::string& where, Problems& p
   }
 }
 
+// The fields `part` gives over those of `base`.
+void merge(Tolerances::Partial& base, const Tolerances::Partial& part) {
+  if (part.abs) base.abs = part.abs;
+  if (part.pct) base.pct = part.pct;
+  if (part.off) base.off = part.off;
+}
+
 }  // namespace
 
 Status Tolerances::merge_yaml(const YAML::Node& node, const std::string& file) {
@@ -163,12 +170,7 @@ Status Tolerances::merge_yaml(const YAML::Node& node, const std::string& file) {
       if (key == "default") {
         std::map<std::string, Partial> d;
         parse_metrics(it->second, "tolerances.default", p, d);
-        for (auto& [m, part] : d) {
-          Partial& base = defaults[m];
-          if (part.abs) base.abs = part.abs;
-          if (part.pct) base.pct = part.pct;
-          if (part.off) base.off = part.off;
-        }
+        for (auto& [m, part] : d) merge(defaults[m], part);
       } else if (key == "tests") {
         if (!it->second.IsMap()) {
           p.add(it->second, "tolerances.tests must map test or series names to statistics");
@@ -178,12 +180,7 @@ Status Tolerances::merge_yaml(const YAML::Node& node, const std::string& file) {
           std::string name = t->first.Scalar();
           std::map<std::string, Partial> d;
           parse_metrics(t->second, fmt::format("tolerances.tests.{}", name), p, d);
-          for (auto& [m, part] : d) {
-            Partial& base = overrides[name][m];
-            if (part.abs) base.abs = part.abs;
-            if (part.pct) base.pct = part.pct;
-            if (part.off) base.off = part.off;
-          }
+          for (auto& [m, part] : d) merge(overrides[name][m], part);
         }
       } else {
         p.add(it->first,
