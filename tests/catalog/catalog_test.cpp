@@ -178,6 +178,20 @@ TEST(Catalog, BoardFactsComeFromBoardCmake) {
   EXPECT_EQ(d->dev_id, 0x413u);
   EXPECT_EQ(d->revisions.at(0x1007), "1");
   EXPECT_EQ(d->expect.at("core"), "168000000");
+  // Seed 001's GD32F103C8: a Cortex-M3 at 72 MHz driven as an STM32F1, its
+  // clocks and wait states pinned apart from the F407's.
+  const auto* g = c.board("gd32f103c8");
+  ASSERT_NE(g, nullptr);
+  EXPECT_EQ(g->cpu, "cortex-m3");
+  EXPECT_EQ(g->flashers, (std::vector<std::string>{"openocd", "pyocd"}));
+  EXPECT_EQ(g->targets.at("openocd"), "target/stm32f1x.cfg");
+  EXPECT_EQ(g->dev_id, 0x410u);
+  EXPECT_EQ(g->expect.at("core"), "72000000");
+  EXPECT_EQ(g->expect.at("irq_hz_measured"), "72000000");
+  EXPECT_EQ(g->expect.at("flash_ws"), "2");
+  EXPECT_EQ(g->expect.at("counter"), "dwt");
+  EXPECT_EQ(g->lower_bounds.at("irq_entry").cycles, 12u);
+  EXPECT_TRUE(g->not_measured.empty());
   EXPECT_EQ(c.board("nosuchboard"), nullptr);
 }
 

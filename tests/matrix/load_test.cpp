@@ -123,8 +123,8 @@ tests: [ruler, jitter]
 )",
                         "m.yaml");
   ASSERT_FALSE(m.ok());
-  EXPECT_TRUE(
-      has_error(m.errors, 2, 8, "allowed: qemu-netduino2, qemu-netduinoplus2, stm32f407-disco"));
+  EXPECT_TRUE(has_error(
+      m.errors, 2, 8, "allowed: gd32f103c8, qemu-netduino2, qemu-netduinoplus2, stm32f407-disco"));
   EXPECT_TRUE(has_error(m.errors, 3, 1, "unknown key 'colour'"));
   EXPECT_TRUE(has_error(m.errors, 6, 5, "kernel 'a' is listed twice"));
   EXPECT_TRUE(has_error(m.errors, 8, 19, "'variants.tick_hz[1]': must be an integer, got 'fast'"));
@@ -139,7 +139,7 @@ tests: [ruler, jitter]
                      [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; }));
   EXPECT_EQ(m.errors[0].format(),
             "m.yaml:2:8: error: 'stm32f4' is not a board of the firmware tree (allowed: "
-            "qemu-netduino2, qemu-netduinoplus2, stm32f407-disco)");
+            "gd32f103c8, qemu-netduino2, qemu-netduinoplus2, stm32f407-disco)");
 }
 
 TEST(MatrixLoad, MissingRequiredKeysPointAtTheMapping) {

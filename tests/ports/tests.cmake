@@ -129,3 +129,18 @@ add_test(NAME ports_kernels_netduino2
           "liteos_m" "tencentos=arch/arm/arm-v7m/cortex-m3/gcc:tick_prio=0,mutex_pi")
 set_tests_properties(ports_kernels_netduino2 PROPERTIES SKIP_RETURN_CODE 77
   LABELS "ports;qemu" TIMEOUT 1200)
+
+# The GD32F103C8 (seed 001's bench; no board is reachable here): bare and
+# FreeRTOS (GCC/ARM_CM3) link for gd32f103c8 within its 64 KB of flash and
+# 20 KB of SRAM, and the CONFIG pins the board declares that a build fixes
+# (core clock, ruler, crystal, interrupt levels, the 256-sample cap) are what
+# the image was compiled with (board-fit.sh). The twin's runs above prove the
+# same RAM split under QEMU.
+add_test(NAME ports_bare_gd32_build
+  COMMAND ${RB_PORTS_TESTS}/board-fit.sh gd32f103c8 bare - ${RTOSBENCH_BIN} ${PROJECT_SOURCE_DIR}
+          ${RB_PORTS_WORK}/gd32 ${CMAKE_GENERATOR})
+set_tests_properties(ports_bare_gd32_build PROPERTIES LABELS ports TIMEOUT 300)
+add_test(NAME ports_freertos_gd32_build
+  COMMAND ${RB_PORTS_TESTS}/board-fit.sh gd32f103c8 freertos RTOSBENCH_KERNEL_FREERTOS ${RTOSBENCH_BIN}
+          ${PROJECT_SOURCE_DIR} ${RB_PORTS_WORK}/gd32 ${CMAKE_GENERATOR})
+set_tests_properties(ports_freertos_gd32_build PROPERTIES SKIP_RETURN_CODE 77 LABELS ports TIMEOUT 600)

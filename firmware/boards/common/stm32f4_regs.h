@@ -4,6 +4,7 @@
 #define RB_STM32F4_REGS_H
 
 #include "cm4_regs.h"
+#include "stm32_timer_usart.h" /* TIM_*, USART_*: the layout the F1, F4 and GD32F10x share */
 
 /* Timers: the advanced-control TIM1 (16-bit, on APB2) and the
  * general-purpose TIM2 (32-bit), TIM3 and TIM4 (on APB1); one register
@@ -14,23 +15,6 @@
 #define TIM4_BASE 0x40000800u
 #define TIM5_BASE 0x40000C00u
 #define TIM8_BASE 0x40010400u
-#define TIM_CR1(b) RB_REG32((b) + 0x00u)
-#define TIM_DIER(b) RB_REG32((b) + 0x0Cu)
-#define TIM_SR(b) RB_REG32((b) + 0x10u)
-#define TIM_EGR(b) RB_REG32((b) + 0x14u)
-#define TIM_CCMR1(b) RB_REG32((b) + 0x18u)
-#define TIM_CCER(b) RB_REG32((b) + 0x20u)
-#define TIM_CNT(b) RB_REG32((b) + 0x24u)
-#define TIM_PSC(b) RB_REG32((b) + 0x28u)
-#define TIM_ARR(b) RB_REG32((b) + 0x2Cu)
-#define TIM_CCR1(b) RB_REG32((b) + 0x34u)
-#define TIM_BDTR(b) RB_REG32((b) + 0x44u) /* TIM1/TIM8 only */
-#define TIM_CR1_CEN (1u << 0)
-#define TIM_DIER_UIE (1u << 0)
-#define TIM_DIER_CC1IE (1u << 1)
-#define TIM_SR_UIF (1u << 0)
-#define TIM_SR_CC1IF (1u << 1)
-#define TIM_EGR_UG (1u << 0)
 #define TIM1_UP_TIM10_IRQN 25u
 #define TIM1_CC_IRQN 27u
 #define TIM2_IRQN 28u
@@ -40,20 +24,9 @@
 #define TIM8_CC_IRQN 46u
 #define TIM5_IRQN 50u
 
-/* USART (status and data registers, F4 layout) */
+/* USART bases (registers: stm32_timer_usart.h) */
 #define USART1_BASE 0x40011000u
 #define USART2_BASE 0x40004400u
-#define USART_SR(b) RB_REG32((b) + 0x00u)
-#define USART_DR(b) RB_REG32((b) + 0x04u)
-#define USART_BRR(b) RB_REG32((b) + 0x08u)
-#define USART_CR1(b) RB_REG32((b) + 0x0Cu)
-#define USART_SR_TXE (1u << 7)
-#define USART_SR_TC (1u << 6)
-#define USART_SR_RXNE (1u << 5)
-#define USART_SR_ORE (1u << 3)
-#define USART_CR1_UE (1u << 13)
-#define USART_CR1_TE (1u << 3)
-#define USART_CR1_RE (1u << 2)
 
 /* RCC */
 #define RCC_BASE 0x40023800u
