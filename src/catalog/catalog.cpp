@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <boost/algorithm/string/case_conv.hpp>
 #include <cstdlib>
 #include <fstream>
 #include <regex>
@@ -34,13 +35,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string str(const json& v) {
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
-  if (v.is_null()) return "";
-  return v.dump();
-}
-
 // One board.cmake: its one-line `set(RB_BOARD_<KEY> <value>)` settings, and
 // those of the files it includes from the boards directory
 // (`include("${RB_BOARD_DIR}/../common/x.cmake")`, settings boards share), in
@@ -56,8 +50,19 @@ void read_board_file(const std::filesystem::path& file, const std::string& shown
       R"re(^include\("\$\{RB_BOARD_DIR\}/([A-Za-z0-9_./-]+\.cmake)"\)\s*(#.*)?$)re");
   static const std::regex kSet(R"(^set\(RB_BOARD_([A-Za-z0-9_]+) (.*)\)\s*(#.*)?$)");
   static const std::regex kValue(R"(^[A-Za-z0-9_./ :-]+$)");
-  static const std::set<std::string> kPlain{"FLASHERS", "EMULATOR", "QEMU_MACHINE", "UART_BAUD",
-                                            "CONSOLE",  "DEV_ID",   "DEVICE",       "VCP_NOTE"};
+  // The settings the host reads; any other is a build setting.
+  static const std::map<std::string, std::string model::BoardInfo::*> kText{
+      {"EMULATOR", &model::BoardInfo::emulator},
+      {"QEMU_MACHINE", &model::BoardInfo::qemu_machine},
+      {"CONSOLE", &model::BoardInfo::console},
+      {"DEVICE", &model::BoardInfo::device},
+      {"VCP_NOTE", &model::BoardInfo::vcp_note}};
+  static const std::set<std::string> kOther{"FLASHERS", "UART_BAUD", "DEV_ID"};
+  static const std::map<std::string, std::map<std::string, std::string> model::BoardInfo::*> kMaps{
+      {"TARGET_", &model::BoardInfo::targets},
+      {"NOT_MEASURED_", &model::BoardInfo::not_measured},
+      {"UNSTABLE_", &model::BoardInfo::unstable},
+      {"EXPECT_", &model::BoardInfo::expect}};
   static const std::vector<std::string> kFamilies{"TARGET_", "NOT_MEASURED_", "UNSTABLE_",
                                                   "EXPECT_", "REVISION_",     "LOWER_BOUND_"};
   std::string line;
@@ -91,7 +96,8 @@ void read_board_file(const std::filesystem::path& file, const std::string& shown
       if (std::smatch cm; std::regex_search(value, cm, kMcpu)) b.cpu = cm[2];
       continue;
     }
-    if (!kPlain.count(key) && family.empty()) continue;  // a build setting, not the host's
+    if (!kText.count(key) && !kOther.count(key) && family.empty())
+      continue;  // a build setting, not the host's
     if (!std::regex_match(value, kValue)) {
       diagnostics.push_back(Diagnostic{shown, n, 1,
                                        fmt::format("RB_BOARD_{}: the value has a character outside "
@@ -103,26 +109,14 @@ void read_board_file(const std::filesystem::path& file, const std::string& shown
     if (key == "FLASHERS") {
       std::istringstream words(value);
       for (std::string w; words >> w;) b.flashers.push_back(w);
-    } else if (key == "EMULATOR") {
-      b.emulator = value;
-    } else if (key == "QEMU_MACHINE") {
-      b.qemu_machine = value;
+    } else if (kText.count(key)) {
+      b.*kText.at(key) = value;
     } else if (key == "UART_BAUD") {
       b.uart_baud = static_cast<unsigned>(std::strtoul(value.c_str(), nullptr, 10));
-    } else if (key == "CONSOLE") {
-      b.console = value;
     } else if (key == "DEV_ID") {
       b.dev_id = static_cast<unsigned>(std::strtoul(value.c_str(), nullptr, 0));
-    } else if (key == "DEVICE") {
-      b.device = value;
-    } else if (key == "VCP_NOTE") {
-      b.vcp_note = value;
-    } else if (family == "TARGET_") {
-      b.targets[sub] = value;
-    } else if (family == "NOT_MEASURED_") {
-      b.not_measured[sub] = value;
-    } else if (family == "UNSTABLE_") {
-      b.unstable[sub] = value;
+    } else if (kMaps.count(family)) {
+      (b.*kMaps.at(family))[sub] = value;
     } else if (family == "LOWER_BOUND_") {
       // `<cycles> <why>`: a positive count of core cycles, then what sets it.
       static const std::regex kBound(R"(^([0-9]{1,9}) +(.+)$)");
@@ -136,8 +130,6 @@ void read_board_file(const std::filesystem::path& file, const std::string& shown
         continue;
       }
       b.lower_bounds[sub] = model::LowerBound{std::stoull(bm[1]), bm[2]};
-    } else if (family == "EXPECT_") {
-      b.expect[sub] = value;
     } else if (family == "REVISION_") {
       b.revisions[static_cast<unsigned>(std::strtoul(sub.c_str(), nullptr, 0))] = value;
     }
@@ -176,8 +168,7 @@ bool read_tests(const std::filesystem::path& file, const std::string& shown,
     model::HarnessTest t;
     t.name = m[1];
     t.pacing = m[2];
-    std::transform(t.pacing.begin(), t.pacing.end(), t.pacing.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    boost::algorithm::to_lower(t.pacing);
     std::istringstream words(m[3].str());
     for (std::string w; words >> w;) {
       model::SeriesInfo s;
@@ -196,15 +187,6 @@ bool read_tests(const std::filesystem::path& file, const std::string& shown,
   return !out.empty();
 }
 
-void read_expect(const json& e, std::map<std::string, std::optional<std::string>>& out) {
-  for (auto& [k, v] : e.items()) {
-    if (v.is_null())
-      out[k] = std::nullopt;
-    else
-      out[k] = str(v);
-  }
-}
-
 // `when:` of a contract rule: every key a variant axis, each value one or a
 // list (as text, the way a job's variant holds it).
 void read_when(const json& w, const std::string& at, const YamlDoc& doc, model::When& out,
@@ -219,9 +201,9 @@ void read_when(const json& w, const std::string& at, const YamlDoc& doc, model::
     }
     auto& list = out[axis];
     if (values.is_array())
-      for (const auto& x : values) list.push_back(str(x));
+      for (const auto& x : values) list.push_back(scalar_text(x));
     else
-      list.push_back(str(values));
+      list.push_back(scalar_text(values));
   }
 }
 
@@ -258,7 +240,7 @@ void read_contract(const json& c, const YamlDoc& doc, model::Contract& out,
         diagnostics.push_back(
             doc.at(at + "/require/" + key,
                    fmt::format("'{}': a kconfig option starts with CONFIG_", key)));
-      r.require[key] = str(value);
+      r.require[key] = scalar_text(value);
     }
     if (r.format != "header" && !r.unit.empty())
       diagnostics.push_back(doc.at(at + "/unit", "'unit' is for a header only"));
@@ -278,8 +260,7 @@ bool parse_kernel_yaml(std::string_view text, const std::string& file, model::Ke
   k.git = v.value("git", "");
   k.tag = v.value("tag", "");
   k.commit = v.value("commit", "");
-  std::transform(k.commit.begin(), k.commit.end(), k.commit.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  boost::algorithm::to_lower(k.commit);
   k.supply = v.value("supply", "");
   k.note = v.value("note", "");
   k.reference = v.value("reference", false);
@@ -288,11 +269,10 @@ bool parse_kernel_yaml(std::string_view text, const std::string& file, model::Ke
   for (const auto& x : v.value("extra_sources", json::array())) {
     model::ExtraSource e{
         x.value("name", ""), x.value("git", ""), x.value("tag", ""), x.value("commit", ""), {}};
-    std::transform(e.commit.begin(), e.commit.end(), e.commit.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    boost::algorithm::to_lower(e.commit);
     k.extra_sources.push_back(std::move(e));
   }
-  if (v.contains("expect")) read_expect(v["expect"], k.expect);
+  if (v.contains("expect")) read_pins(v["expect"], k.expect);
   const json na_ = v.value("na", json::object());
   for (auto& [t, why] : na_.items()) k.na[t] = why.get<std::string>();
   const json defects_ = v.value("defects", json::object());
@@ -327,6 +307,11 @@ bool parse_kernel_yaml(std::string_view text, const std::string& file, model::Ke
                                    "an extra source needs a 'tag' or a 'commit'"));
   }
   return diagnostics.size() == before;
+}
+
+void read_pins(const json& e, std::map<std::string, std::optional<std::string>>& out) {
+  for (auto& [k, v] : e.items())
+    out[k] = v.is_null() ? std::nullopt : std::optional(scalar_text(v));
 }
 
 std::filesystem::path default_firmware_dir() {

@@ -5,6 +5,7 @@
 // to edit.
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,5 +56,9 @@ std::filesystem::path default_firmware_dir();
 // Parses one kernel.yaml (`port` names it in diagnostics).
 bool parse_kernel_yaml(std::string_view text, const std::string& file, model::KernelSpec& out,
                        std::vector<Diagnostic>& diagnostics);
+
+// `expect:` pins (kernel.yaml, a matrix's kernel entry): key -> value as
+// text; a null removes the pin.
+void read_pins(const nlohmann::json& e, std::map<std::string, std::optional<std::string>>& out);
 
 }  // namespace rb::catalog

@@ -5,6 +5,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <boost/algorithm/string/case_conv.hpp>
+#include <boost/algorithm/string/replace.hpp>
+#include <boost/algorithm/string/split.hpp>
 #include <boost/algorithm/string/trim.hpp>
 #include <fstream>
 #include <set>
@@ -32,8 +35,7 @@ std::string sanitize(const std::string& s) {
 // section and name lower-case). A lab repository or a shared cache is not
 // trusted to set any of them.
 bool untrusted_git_key(const std::string& key) {
-  std::string k;
-  for (char c : key) k += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string k = boost::algorithm::to_lower_copy(key);
   const std::string section = k.substr(0, k.find('.'));
   const std::string name = k.substr(k.rfind('.') + 1);
   static const std::set<std::string> sections = {"alias",     "filter",   "include",
@@ -104,10 +106,8 @@ std::vector<RepoPin> repo_pins(const matrix::KernelSpec& kernel) {
 }
 
 std::string env_variable(const std::string& key) {
-  std::string v = "RTOSBENCH_KERNEL_";
-  for (char c : key)
-    v += c == '.' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return v;
+  return "RTOSBENCH_KERNEL_" +
+         boost::algorithm::replace_all_copy(boost::algorithm::to_upper_copy(key), ".", "_");
 }
 
 std::string RepoPin::describe() const {
@@ -229,32 +229,18 @@ std::vector<std::filesystem::path> Checkout::config_files() const {
   return out;
 }
 
-namespace {
-
-std::vector<std::string> git_argv(const std::vector<std::string>& args) {
+ProcessResult SourceResolver::git(const std::vector<std::string>& args,
+                                  const std::filesystem::path& log) {
+  ProcessSpec spec;
   // Whatever the repository's config says: no fsmonitor or hook program, no
   // ext:: transport, no bare repository found by looking around. There is no
   // safe.directory: every command that works in a checkout names its git
   // directory (Checkout::git_args), whose config has been checked.
-  std::vector<std::string> argv = {"git",
-                                   "-c",
-                                   "core.fsmonitor=false",
-                                   "-c",
-                                   "core.hooksPath=/dev/null",
-                                   "-c",
-                                   "protocol.ext.allow=never",
-                                   "-c",
-                                   "safe.bareRepository=explicit"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return argv;
-}
-
-}  // namespace
-
-ProcessResult SourceResolver::git(const std::vector<std::string>& args,
-                                  const std::filesystem::path& log) {
-  ProcessSpec spec;
-  spec.argv = git_argv(args);
+  spec.argv = {"git"};
+  for (const char* c : {"core.fsmonitor=false", "core.hooksPath=/dev/null",
+                        "protocol.ext.allow=never", "safe.bareRepository=explicit"})
+    spec.argv.insert(spec.argv.end(), {"-c", c});
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
   spec.log = log;
   spec.timeout = std::chrono::minutes(10);
   spec.env["GIT_TERMINAL_PROMPT"] = "0";
@@ -285,11 +271,9 @@ Status SourceResolver::check_git_config(const Checkout& checkout, const std::str
                         fmt::format("source of '{}': cannot read its git config {} ({}): {}", key,
                                     file.string(), list.describe(), list.tail(2)));
     }
-    const std::string& out = list.output;
-    for (size_t at = 0; at < out.size();) {
-      size_t end = out.find('\0', at);
-      if (end == std::string::npos) end = out.size();
-      const std::string entry = out.substr(at, end - at);
+    std::vector<std::string> entries;
+    boost::split(entries, list.output, [](char c) { return c == '\0'; });
+    for (const auto& entry : entries) {
       const std::string name = entry.substr(0, entry.find('\n'));
       if (untrusted_git_key(name)) {
         return make_error(
@@ -300,7 +284,6 @@ Status SourceResolver::check_git_config(const Checkout& checkout, const std::str
                         "use a fresh clone",
                         key, checkout.dir.string(), file.string(), name, file.string(), name));
       }
-      at = end + 1;
     }
   }
   return {};
@@ -343,33 +326,25 @@ Status SourceResolver::fetch_into_cache(const RepoPin& pin, const std::filesyste
         ErrorKind::kCannotWrite,
         fmt::format("cannot remove the unfinished fetch {}: {}", tmp.string(), ec.message()));
   }
-  auto discard = [&] {
-    std::error_code ignored;  // best effort: the error being returned says what went wrong
-    std::filesystem::remove_all(tmp, ignored);
-  };
-  if (pin.by_commit()) {
-    if (auto f = fetch_commit(pin.url, pin.commit, tmp, log); !f.ok()) {
-      discard();
-      return f.error();
-    }
-  } else {
+  Status got = pin.by_commit() ? fetch_commit(pin.url, pin.commit, tmp, log) : Status{};
+  if (!pin.by_commit()) {
     auto clone =
         git({"clone", "--quiet", "--depth", "1", "--branch", pin.tag, "--", pin.url, tmp.string()},
             log);
-    if (!clone.ok()) {
-      discard();
-      return make_error(ErrorKind::kUnavailable,
-                        fmt::format("git clone --depth 1 --branch {} {} failed ({}): {}", pin.tag,
-                                    redact_url(pin.url), clone.describe(), clone.tail(3)));
-    }
+    if (!clone.ok())
+      got = make_error(ErrorKind::kUnavailable,
+                       fmt::format("git clone --depth 1 --branch {} {} failed ({}): {}", pin.tag,
+                                   redact_url(pin.url), clone.describe(), clone.tail(3)));
   }
-  std::filesystem::rename(tmp, dest, ec);
-  if (ec) {
-    discard();
-    return make_error(ErrorKind::kCannotWrite,
-                      fmt::format("cannot move clone to {}: {}", dest.string(), ec.message()));
+  if (got.ok()) std::filesystem::rename(tmp, dest, ec);
+  if (got.ok() && ec)
+    got = make_error(ErrorKind::kCannotWrite,
+                     fmt::format("cannot move clone to {}: {}", dest.string(), ec.message()));
+  if (!got.ok()) {
+    std::error_code ignored;  // best effort: the error being returned says what went wrong
+    std::filesystem::remove_all(tmp, ignored);
   }
-  return {};
+  return got;
 }
 
 std::string SourceResolver::find_pin_commit(const RepoPin& pin, const ResolvedRepo& r,

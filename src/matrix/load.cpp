@@ -4,14 +4,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <boost/algorithm/string/case_conv.hpp>
 #include <cctype>
 #include <cstdlib>
-#include <fstream>
 #include <regex>
 #include <set>
-#include <sstream>
 
 #include "matrix/expand.h"
+#include "util/posix_file.h"
 #include "util/url.h"
 
 namespace rb::matrix {
@@ -71,26 +71,14 @@ const json& matrix_schema() {
 
 namespace {
 
-std::string text(const json& v) {
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
-  if (v.is_null()) return "";
-  if (v.is_number_float()) return fmt::format("{}", v.get<double>());
-  return v.dump();
-}
-
 std::optional<std::string> read_text(const std::filesystem::path& file,
                                      std::vector<Diagnostic>& errors) {
-  std::ifstream in(file, std::ios::binary);
   std::error_code ec;
-  if (!in || std::filesystem::is_directory(file, ec)) {
+  auto t = std::filesystem::is_directory(file, ec) ? std::nullopt : read_whole_file(file);
+  if (!t)
     errors.push_back(
         Diagnostic{file.string(), 0, 0, "cannot read the file (missing or not a regular file)"});
-    return std::nullopt;
-  }
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return t;
 }
 
 // One file being checked: its document, where its relative paths start, and
@@ -145,15 +133,6 @@ bool shaped(Check& c, const std::string& text, const std::filesystem::path& show
   return c.doc.value.is_object();
 }
 
-void pins_of(const json& e, std::map<std::string, std::optional<std::string>>& out) {
-  for (auto& [k, v] : e.items()) {
-    if (v.is_null())
-      out[k] = std::nullopt;
-    else
-      out[k] = text(v);
-  }
-}
-
 // A matrix entry of `kernels:`: the port's facts, overridden by the entry.
 KernelSpec read_kernel(Check& c, const json& e, const std::string& at,
                        const catalog::Catalog& cat) {
@@ -175,13 +154,12 @@ KernelSpec read_kernel(Check& c, const json& e, const std::string& at,
       k.tag = e.value("tag", "");
       k.commit = e.value("commit", "");
     }
-    std::transform(k.commit.begin(), k.commit.end(), k.commit.begin(),
-                   [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    boost::algorithm::to_lower(k.commit);
     k.version = e.value("version", k.version);
     k.note = e.value("note", k.note);
     k.supply = e.value("supply", k.supply);
     if (e.contains("source")) k.source = c.path(e["source"].get<std::string>());
-    if (e.contains("expect")) pins_of(e["expect"], k.expect);
+    if (e.contains("expect")) catalog::read_pins(e["expect"], k.expect);
     if (e.contains("extra_sources")) {
       k.extra_sources.clear();
       for (const auto& x : e["extra_sources"]) {
@@ -212,7 +190,7 @@ KernelSpec read_kernel(Check& c, const json& e, const std::string& at,
 
 std::vector<std::string> strings(const json& v) {
   std::vector<std::string> out;
-  for (const auto& e : v.is_array() ? v : json::array({v})) out.push_back(text(e));
+  for (const auto& e : v.is_array() ? v : json::array({v})) out.push_back(scalar_text(e));
   return out;
 }
 
@@ -260,7 +238,7 @@ void check_qemu_args(Check& c, const std::string& at, const std::vector<std::str
       std::string prop = dot != std::string::npos && eq != std::string::npos && dot < eq
                              ? v.substr(dot + 1, eq - dot - 1)
                              : std::string();
-      for (auto& ch : prop) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      boost::algorithm::to_lower(prop);
       if (prop.empty()) {
         c.error(fmt::format("{}/{}", at, i),
                 fmt::format("-global '{}' is not <driver>.<property>=<value>", printable(v)));
@@ -279,7 +257,7 @@ void check_qemu_args(Check& c, const std::string& at, const std::vector<std::str
 SpreadTolerance tolerance_of(const json& v) {
   SpreadTolerance t;
   auto percent = [](const json& x) {
-    std::string s = text(x);
+    std::string s = scalar_text(x);
     if (!s.empty() && s.back() == '%') s.pop_back();
     return std::strtod(s.c_str(), nullptr);
   };
@@ -383,7 +361,7 @@ void read_matrix_body(Check& c, Matrix& m, const std::filesystem::path& firmware
   const json reproducibility_ = v.value("reproducibility", json::object());
   for (auto& [k, t] : reproducibility_.items()) m.reproducibility[k] = tolerance_of(t);
   const json expect_ = v.value("expect", json::object());
-  for (auto& [k, e] : expect_.items()) m.expect[k] = text(e);
+  for (auto& [k, e] : expect_.items()) m.expect[k] = scalar_text(e);
   const json t = v.value("timeouts", json::object());
   m.timeouts.build_s = t.value("build", m.timeouts.build_s);
   m.timeouts.flash_s = t.value("flash", m.timeouts.flash_s);

@@ -145,14 +145,8 @@ bool LineReader::next(Line& line) {
     if (!fill()) {
       if (!status_) return false;
       if (options_.follow) return false;
-      eof_ = true;
       pending_cr_ = false;
-      if (end_ > pos_ || dropped_ > 0) {
-        emit(line, end_, false);
-        pos_ = scan_ = end_;
-        return true;
-      }
-      return false;
+      return finish(line);
     }
   }
 }

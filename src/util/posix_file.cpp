@@ -22,22 +22,12 @@ std::optional<std::string> read_whole_file(const std::filesystem::path& path) {
 
 Result<InputFile> InputFile::open(const std::filesystem::path& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    int err = errno;
-    return make_error(ErrorKind::kCannotRead,
-                      "cannot read " + path.string() + ": " + std::strerror(err));
-  }
   struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    int err = errno;
-    ::close(fd);
-    return make_error(ErrorKind::kCannotRead,
-                      "cannot read " + path.string() + ": " + std::strerror(err));
-  }
-  if (S_ISDIR(st.st_mode)) {
-    ::close(fd);
-    return make_error(ErrorKind::kCannotRead,
-                      "cannot read " + path.string() + ": it is a directory, not a file");
+  if (fd < 0 || ::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+    const std::string why =
+        fd >= 0 && S_ISDIR(st.st_mode) ? "it is a directory, not a file" : std::strerror(errno);
+    if (fd >= 0) ::close(fd);
+    return make_error(ErrorKind::kCannotRead, "cannot read " + path.string() + ": " + why);
   }
 #ifdef POSIX_FADV_SEQUENTIAL
   if (S_ISREG(st.st_mode)) (void)::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
@@ -72,12 +62,6 @@ Result<size_t> InputFile::read(char* buf, size_t n) {
     return make_error(ErrorKind::kCannotRead,
                       "cannot read " + path_.string() + ": " + std::strerror(err));
   }
-}
-
-std::optional<uint64_t> InputFile::regular_size() const {
-  struct stat st {};
-  if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
-  return static_cast<uint64_t>(st.st_size);
 }
 
 Result<std::filesystem::path> regular_file_inside(const std::filesystem::path& root,

@@ -28,9 +28,6 @@ class InputFile {
   // Retries on EINTR. Error names the path and the reason.
   Result<size_t> read(char* buf, size_t n);
 
-  // The size of a regular file now; nullopt for a pipe, a tty or a device.
-  std::optional<uint64_t> regular_size() const;
-
   const std::filesystem::path& path() const { return path_; }
 
  private:

@@ -9,8 +9,13 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <boost/algorithm/string/classification.hpp>
+#include <boost/algorithm/string/join.hpp>
+#include <boost/algorithm/string/split.hpp>
+#include <boost/algorithm/string/trim.hpp>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <thread>
 
 extern char** environ;
@@ -245,82 +250,65 @@ class PosixRunner final : public ProcessRunner {
       r.error = fmt::format("cannot open log {}: {}", spec.log.string(), std::strerror(errno));
       return r;
     }
-    int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0) {
-      r.error = fmt::format("pipe: {}", std::strerror(errno));
-      if (log_fd >= 0) ::close(log_fd);
-      return r;
-    }
-    auto pid = spawn_with_fd(spec, fds[1]);
-    ::close(fds[1]);
+    int fds[2] = {-1, -1};
+    auto pid = pipe2(fds, O_CLOEXEC) != 0
+                   ? Result<pid_t>(make_error(ErrorKind::kInternal,
+                                              fmt::format("pipe: {}", std::strerror(errno))))
+                   : spawn_with_fd(spec, fds[1]);
+    if (fds[1] >= 0) ::close(fds[1]);
     if (!pid.ok()) {
       r.error = pid.error().message;
-      ::close(fds[0]);
-      if (log_fd >= 0) ::close(log_fd);
+      for (int fd : {fds[0], log_fd})
+        if (fd >= 0) ::close(fd);
       return r;
     }
     r.started = true;
-    auto start = std::chrono::steady_clock::now();
-    bool killed = false, hard_killed = false;
-    std::chrono::steady_clock::time_point killed_at;
+    const auto start = std::chrono::steady_clock::now();
+    std::optional<std::chrono::steady_clock::time_point> killed_at;
+    bool hard_killed = false;
+    int status = 0;
     char buf[8192];
-    while (true) {
-      pollfd p{fds[0], POLLIN, 0};
-      int pr = poll(&p, 1, 50);
-      if (pr > 0) {
-        ssize_t n = ::read(fds[0], buf, sizeof buf);
-        if (n > 0) {
-          r.output.append(buf, static_cast<size_t>(n));
-          keep_tail(r.output);
-          if (log_fd >= 0 && ::write(log_fd, buf, static_cast<size_t>(n)) < 0) {
+    // Output first; once it is closed the process may still run (a tool
+    // that closed its stdout): the timeout and interruption still apply.
+    for (int out = fds[0];;) {
+      if (out >= 0) {
+        pollfd p{out, POLLIN, 0};
+        if (poll(&p, 1, 50) > 0) {
+          ssize_t n = ::read(out, buf, sizeof buf);
+          if (n > 0) {
+            r.output.append(buf, static_cast<size_t>(n));
+            keep_tail(r.output);
+            if (log_fd >= 0 && ::write(log_fd, buf, static_cast<size_t>(n)) < 0) {
+            }
+            continue;
           }
-          continue;
+          if (n == 0 || (errno != EINTR && errno != EAGAIN)) {  // EOF
+            ::close(out);
+            out = -1;
+          }
         }
-        if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) break;  // EOF
+      } else {
+        pid_t w = waitpid(*pid, &status, WNOHANG);
+        if (w == *pid || (w < 0 && errno != EINTR)) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
       }
-      if (killed) {
+      const auto now = std::chrono::steady_clock::now();
+      const bool overdue = spec.timeout.count() > 0 && now - start >= spec.timeout;
+      if (killed_at) {
         // A grandchild may ignore SIGTERM and hold the pipe open.
-        if (!hard_killed &&
-            std::chrono::steady_clock::now() - killed_at > std::chrono::seconds(2)) {
+        if (!hard_killed && now - *killed_at > std::chrono::seconds(2)) {
           kill_group(*pid, SIGKILL);
           hard_killed = true;
         }
-        continue;
-      }
-      if (spec.timeout.count() > 0 && std::chrono::steady_clock::now() - start >= spec.timeout) {
-        r.timed_out = true;
-      } else if (interrupt_requested()) {
-        r.interrupted = true;
-      } else {
-        continue;
-      }
-      kill_group(*pid, SIGTERM);
-      killed = true;
-      killed_at = std::chrono::steady_clock::now();
-    }
-    ::close(fds[0]);
-    if (log_fd >= 0) ::close(log_fd);
-    // The output is closed; the process may still run (a tool that closed
-    // its stdout): the timeout and interruption still apply.
-    int status = 0;
-    while (true) {
-      pid_t w = waitpid(*pid, &status, WNOHANG);
-      if (w == *pid || (w < 0 && errno != EINTR)) break;
-      bool overdue =
-          spec.timeout.count() > 0 && std::chrono::steady_clock::now() - start >= spec.timeout;
-      if (!killed && (overdue || interrupt_requested())) {
+      } else if (overdue || interrupt_requested()) {
         r.timed_out = overdue;
         r.interrupted = !overdue;
-        status = terminate_and_reap(*pid, std::chrono::seconds(2));
-        break;
+        kill_group(*pid, SIGTERM);
+        killed_at = now;
       }
-      if (killed && !hard_killed &&
-          std::chrono::steady_clock::now() - killed_at > std::chrono::seconds(2)) {
-        kill_group(*pid, SIGKILL);
-        hard_killed = true;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
+    if (log_fd >= 0) ::close(log_fd);
+    if (killed_at) kill_group(*pid, SIGKILL);  // stragglers of the group (a compiler under ninja)
     untrack_group(*pid);
     fill_exit(r, status);
     return r;
@@ -347,23 +335,13 @@ std::string ProcessResult::describe() const {
 }
 
 std::string ProcessResult::tail(size_t max_lines) const {
-  std::vector<std::string> lines;
-  size_t pos = output.size();
-  while (pos > 0 && lines.size() < max_lines) {
-    size_t nl = output.rfind('\n', pos - 1);
-    size_t begin = nl == std::string::npos ? 0 : nl + 1;
-    std::string l = output.substr(begin, pos - begin);
-    while (!l.empty() && (l.back() == '\r' || l.back() == ' ')) l.pop_back();
-    if (!l.empty()) lines.insert(lines.begin(), l);
-    if (nl == std::string::npos) break;
-    pos = nl;
+  std::vector<std::string> all, lines;
+  boost::split(all, output, boost::is_any_of("\n"));
+  for (auto it = all.rbegin(); it != all.rend() && lines.size() < max_lines; ++it) {
+    std::string l = boost::trim_right_copy_if(*it, boost::is_any_of("\r "));
+    if (!l.empty()) lines.insert(lines.begin(), std::move(l));
   }
-  std::string out;
-  for (const auto& l : lines) {
-    if (!out.empty()) out += '\n';
-    out += l;
-  }
-  return out;
+  return boost::join(lines, "\n");
 }
 
 std::unique_ptr<ProcessRunner> make_posix_runner() {
@@ -371,21 +349,15 @@ std::unique_ptr<ProcessRunner> make_posix_runner() {
 }
 
 std::filesystem::path find_in_path(const std::string& name) {
-  if (name.find('/') != std::string::npos) {
+  if (name.find('/') != std::string::npos)
     return access(name.c_str(), X_OK) == 0 ? std::filesystem::path(name) : std::filesystem::path();
-  }
   const char* path = std::getenv("PATH");
-  std::string p = path ? path : "/usr/bin:/bin";
-  size_t start = 0;
-  while (start <= p.size()) {
-    size_t end = p.find(':', start);
-    if (end == std::string::npos) end = p.size();
-    std::string dir = p.substr(start, end - start);
-    if (dir.empty()) dir = ".";
-    std::filesystem::path candidate = std::filesystem::path(dir) / name;
+  std::vector<std::string> dirs;
+  boost::split(dirs, std::string(path ? path : "/usr/bin:/bin"), boost::is_any_of(":"));
+  for (const auto& dir : dirs) {
+    std::filesystem::path candidate = std::filesystem::path(dir.empty() ? "." : dir) / name;
     if (access(candidate.c_str(), X_OK) == 0 && !std::filesystem::is_directory(candidate))
       return candidate;
-    start = end + 1;
   }
   return {};
 }

@@ -261,6 +261,14 @@ bool parse_yaml_doc(std::string_view text, const std::string& file, YamlDoc& out
   return errors.size() == before;
 }
 
+std::string scalar_text(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+  if (v.is_null()) return "";
+  if (v.is_number_float()) return fmt::format("{}", v.get<double>());
+  return v.dump();
+}
+
 const json& schema(std::string_view name) {
   static std::mutex mu;
   static std::map<std::string, json, std::less<>> cache;
@@ -416,28 +424,43 @@ const valijson::Schema& parsed(const json& root) {
 // The first number of 2^63 or more: valijson compares integers as int64_t,
 // so one above wraps negative and passes a schema's maximum; no figure or
 // setting this tool reads comes near it, so none reaches a signed member.
-std::optional<Violation> beyond_int64(const json& j, const std::string& pointer,
-                                      const std::string& path) {
-  constexpr auto kMax = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
-  if (j.is_number_unsigned() && j.get<uint64_t>() > kMax)
-    return Violation{pointer, path,
-                     fmt::format("{} is out of range (at most {})", j.get<uint64_t>(), kMax)};
-  if (j.is_object()) {
-    for (const auto& [k, v] : j.items())
-      if (auto bad =
-              beyond_int64(v, pointer + "/" + pointer_token(k), path.empty() ? k : path + "." + k))
-        return bad;
-  } else if (j.is_array()) {
-    for (size_t i = 0; i < j.size(); ++i)
-      if (auto bad =
-              beyond_int64(j[i], fmt::format("{}/{}", pointer, i), fmt::format("{}[{}]", path, i)))
-        return bad;
+constexpr auto kMaxInt64 = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+bool beyond_int64(const json& j, std::vector<std::string>& tokens) {
+  if (j.is_number_unsigned() && j.get<uint64_t>() > kMaxInt64) return true;
+  if (!j.is_structured()) return false;
+  for (auto& [k, v] : j.items()) {
+    tokens.push_back(k);  // an array item's key is its index
+    if (beyond_int64(v, tokens)) return true;
+    tokens.pop_back();
   }
-  return std::nullopt;
+  return false;
+}
+
+// The pointer and path of `tokens` in `value` into `v`; the value there,
+// nullptr when there is none.
+const json* locate(const json& value, const std::vector<std::string>& tokens, Violation& v) {
+  const json* d = &value;
+  for (const auto& t : tokens) {
+    v.pointer += "/" + pointer_token(t);
+    bool index = d && d->is_array();
+    v.path += index ? "[" + t + "]" : (v.path.empty() ? "" : ".") + t;
+    if (d && d->is_array())
+      d = std::stoul(t) < d->size() ? &(*d)[std::stoul(t)] : nullptr;
+    else if (d && d->is_object() && d->contains(t))
+      d = &(*d)[t];
+    else
+      d = nullptr;
+  }
+  return d;
 }
 
 std::vector<Violation> violations(const json& value, const json& root) {
-  if (auto bad = beyond_int64(value, "", "")) return {*bad};
+  if (std::vector<std::string> at; beyond_int64(value, at)) {
+    Violation v;
+    const json* d = locate(value, at, v);
+    v.message = fmt::format("{} is out of range (at most {})", d->get<uint64_t>(), kMaxInt64);
+    return {v};
+  }
   const valijson::Schema& s = parsed(root);
   valijson::Validator validator;
   valijson::ValidationResults results;
@@ -473,18 +496,7 @@ std::vector<Violation> violations(const json& value, const json& root) {
           c.size() >= 2 && c.front() == '[' && c.back() == ']' ? c.substr(1, c.size() - 2) : c);
     }
     Violation v;
-    const json* d = &value;
-    for (const auto& t : tokens) {
-      v.pointer += "/" + pointer_token(t);
-      bool index = d && d->is_array();
-      v.path += index ? "[" + t + "]" : (v.path.empty() ? "" : ".") + t;
-      if (d && d->is_array())
-        d = std::stoul(t) < d->size() ? &(*d)[std::stoul(t)] : nullptr;
-      else if (d && d->is_object() && d->contains(t))
-        d = &(*d)[t];
-      else
-        d = nullptr;
-    }
+    const json* d = locate(value, tokens, v);
     v.message = explain(e.description, schema_at(root, value, tokens), d);
     static const std::regex kUnknownKey("^unknown key '(.*)'( \\(allowed.*)?$");
     std::smatch m;

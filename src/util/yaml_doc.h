@@ -68,6 +68,10 @@ bool check_schema(YamlDoc& doc, const nlohmann::json& schema, std::vector<Diagno
 // conforms, else the first violation as "<path>: <message>".
 std::string schema_violation(const nlohmann::json& value, const nlohmann::json& schema);
 
+// A scalar of a parsed file as text: a string as it is, a boolean as
+// true/false, null as "", a number as written.
+std::string scalar_text(const nlohmann::json& v);
+
 // The embedded schema `name`; throws std::out_of_range for an unknown one.
 const nlohmann::json& schema(std::string_view name);
 
