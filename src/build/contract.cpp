@@ -243,15 +243,12 @@ void add_file(ContractSummary& s, const std::string& file) {
 // preprocessed with that entry's flags, its macros compared.
 int check_header(ProcessRunner& runner, const model::ContractConfig& rule, size_t index,
                  const ContractInputs& in, ContractCheck& out) {
-  const auto commands_file = in.build_dir / "compile_commands.json";
-  auto text = read_whole_file(commands_file);
-  if (!text) {
-    out.drifts.push_back(
-        fmt::format("{}: no compile_commands.json in the build directory to "
-                    "evaluate it with",
-                    rule.file));
+  auto drift = [&](const std::string& what) {
+    out.drifts.push_back(rule.file + ": " + what);
     return 0;
-  }
+  };
+  auto text = read_whole_file(in.build_dir / "compile_commands.json");
+  if (!text) return drift("no compile_commands.json in the build directory to evaluate it with");
   const std::string unit = rule.unit.empty() ? "*/ports/" + in.port + "/*" : rule.unit;
   nlohmann::json entry;
   try {
@@ -263,42 +260,29 @@ int check_header(ProcessRunner& runner, const model::ContractConfig& rule, size_
       }
     }
   } catch (const std::exception& e) {
-    out.drifts.push_back(
-        fmt::format("{}: compile_commands.json does not parse: {}", rule.file, e.what()));
-    return 0;
+    return drift(fmt::format("compile_commands.json does not parse: {}", e.what()));
   }
-  if (entry.is_null()) {
-    out.drifts.push_back(
-        fmt::format("{}: no compiled source matches '{}' to evaluate it with", rule.file, unit));
-    return 0;
-  }
+  if (entry.is_null())
+    return drift(fmt::format("no compiled source matches '{}' to evaluate it with", unit));
   std::vector<std::string> compile;
   if (entry.contains("arguments") && entry["arguments"].is_array())
     compile = entry["arguments"].get<std::vector<std::string>>();
   else if (entry.contains("command") && entry["command"].is_string())
     compile = split_command(entry["command"].get<std::string>());
-  if (compile.empty()) {
-    out.drifts.push_back(
-        fmt::format("{}: its compile_commands.json entry has no command", rule.file));
-    return 0;
-  }
+  if (compile.empty()) return drift("its compile_commands.json entry has no command");
   const auto probe = in.build_dir / "contract" / fmt::format("header-{}.c", index);
   std::error_code ec;
   std::filesystem::create_directories(probe.parent_path(), ec);
-  if (auto s = write_file_atomic(probe, header_probe_source(rule)); !s.ok()) {
-    out.drifts.push_back(fmt::format("{}: {}", rule.file, s.error().message));
-    return 0;
-  }
+  if (auto s = write_file_atomic(probe, header_probe_source(rule)); !s.ok())
+    return drift(s.error().message);
   ProcessSpec spec;
   spec.argv = probe_argv(compile, entry.value("file", ""), probe);
   spec.cwd = entry.value("directory", in.build_dir.string());
   spec.timeout = std::chrono::seconds(60);
   auto r = runner.run(spec);
-  if (!r.ok()) {
-    out.drifts.push_back(fmt::format("{}: the compiler does not evaluate it ({}): {}", rule.file,
-                                     r.describe(), r.tail(3)));
-    return 0;
-  }
+  if (!r.ok())
+    return drift(
+        fmt::format("the compiler does not evaluate it ({}): {}", r.describe(), r.tail(3)));
   const std::string path = included_header(r.output, rule.file);
   add_file(out.summary, path.empty() ? rule.file : path);
   return compare_header(rule, parse_header_probe(r.output), out.drifts);

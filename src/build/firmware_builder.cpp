@@ -1,6 +1,7 @@
 #include "build/firmware_builder.h"
 
 #include <fcntl.h>
+#include <fmt/chrono.h>
 #include <fmt/core.h>
 #include <fmt/format.h>
 #include <sys/file.h>
@@ -20,12 +21,7 @@ namespace rb::build {
 namespace {
 
 std::string utc_now() {
-  std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
+  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::time(nullptr)));
 }
 
 void log_line(const std::filesystem::path& log, const std::string& line) {
@@ -58,12 +54,10 @@ class EntryLock {
   int fd_ = -1;
 };
 
-}  // namespace
-
-namespace {
 // firmware/CMakeLists.txt's rb_variant_not_built, and the error it becomes.
 constexpr std::string_view kNotBuilt = "rtosbench: variant not built: ";
 constexpr std::string_view kNotBuiltError = "the port does not build this variant: ";
+
 }  // namespace
 
 bool variant_not_built(const Error& e) {
@@ -121,24 +115,14 @@ std::string error_excerpt(const std::string& output) {
   return out.empty() ? "(no output)" : out;
 }
 
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Footprint, text, data, bss, flash, ram)
+
 nlohmann::json to_json(const BuildOutput& b) {
   nlohmann::json j{
-      {"cached", b.cached},
-      {"cacheable", b.cacheable},
-      {"key", b.key},
-      {"nonce", b.nonce},
-      {"elf_sha256", b.elf_sha256},
-      {"map_sha256", b.map_sha256},
-      {"bin_sha256", b.bin_sha256},
-      {"footprint",
-       {{"text", b.footprint.text},
-        {"data", b.footprint.data},
-        {"bss", b.footprint.bss},
-        {"flash", b.footprint.flash},
-        {"ram", b.footprint.ram}}},
-      {"defines", b.defines},
-      {"seconds", b.seconds},
-      {"built_at", b.built_at},
+      {"cached", b.cached},         {"cacheable", b.cacheable},   {"key", b.key},
+      {"nonce", b.nonce},           {"elf_sha256", b.elf_sha256}, {"map_sha256", b.map_sha256},
+      {"bin_sha256", b.bin_sha256}, {"footprint", b.footprint},   {"defines", b.defines},
+      {"seconds", b.seconds},       {"built_at", b.built_at},
   };
   if (b.contract)
     j["contract"] = {{"symbols", b.contract->symbols},
@@ -146,35 +130,6 @@ nlohmann::json to_json(const BuildOutput& b) {
                      {"skipped", b.contract->skipped},
                      {"files", b.contract->files}};
   return j;
-}
-
-Result<BuildOutput> build_output_from_json(const nlohmann::json& j) {
-  try {
-    BuildOutput b;
-    b.cached = j.at("cached").get<bool>();
-    b.cacheable = j.value("cacheable", true);
-    b.key = j.at("key").get<std::string>();
-    b.nonce = j.at("nonce").get<std::string>();
-    b.elf_sha256 = j.at("elf_sha256").get<std::string>();
-    b.map_sha256 = j.at("map_sha256").get<std::string>();
-    b.bin_sha256 = j.value("bin_sha256", "");  // records older than the field: recomputed
-    const auto& f = j.at("footprint");
-    b.footprint = Footprint{f.at("text").get<uint64_t>(), f.at("data").get<uint64_t>(),
-                            f.at("bss").get<uint64_t>(), f.at("flash").get<uint64_t>(),
-                            f.at("ram").get<uint64_t>()};
-    b.defines = j.at("defines").get<std::map<std::string, std::string>>();
-    b.seconds = j.value("seconds", 0.0);
-    b.built_at = j.value("built_at", "");
-    if (j.contains("contract")) {
-      const auto& c = j.at("contract");
-      b.contract =
-          ContractSummary{c.at("symbols").get<int>(), c.at("config").get<int>(),
-                          c.value("skipped", 0), c.value("files", std::vector<std::string>{})};
-    }
-    return b;
-  } catch (const std::exception& e) {
-    return Error{fmt::format("build record: {}", e.what())};
-  }
 }
 
 std::map<std::string, std::string> job_defines(const BuildRequest& req) {
@@ -220,10 +175,8 @@ Result<std::string> input_manifest(const BuildRequest& req) {
   std::vector<std::filesystem::path> files;
   std::error_code ec;
   auto it = std::filesystem::recursive_directory_iterator(req.firmware_dir, ec);
-  if (ec)
-    return Error{fmt::format("cannot list firmware sources in {}: {}", req.firmware_dir.string(),
-                             ec.message())};
-  for (auto end = std::filesystem::recursive_directory_iterator(); it != end; it.increment(ec)) {
+  for (auto end = std::filesystem::recursive_directory_iterator(); ec || it != end;
+       it.increment(ec)) {
     if (ec)
       return Error{fmt::format("cannot list firmware sources in {}: {}", req.firmware_dir.string(),
                                ec.message())};
@@ -252,6 +205,40 @@ std::filesystem::path default_build_cache_dir() {
   return std::filesystem::temp_directory_path() / "rtosbench-builds";
 }
 
+CmakeBuilder::CmakeBuilder(ProcessRunner& runner, std::filesystem::path cache_dir)
+    : runner_(runner), cache_dir_(std::move(cache_dir)) {}
+
+namespace {
+
+Result<BuildOutput> build_output_from_json(const nlohmann::json& j) {
+  try {
+    BuildOutput b;
+    b.cached = j.at("cached").get<bool>();
+    b.cacheable = j.value("cacheable", true);
+    b.key = j.at("key").get<std::string>();
+    b.nonce = j.at("nonce").get<std::string>();
+    b.elf_sha256 = j.at("elf_sha256").get<std::string>();
+    b.map_sha256 = j.at("map_sha256").get<std::string>();
+    b.bin_sha256 = j.value("bin_sha256", "");  // records older than the field: recomputed
+    b.footprint = j.at("footprint").get<Footprint>();
+    b.defines = j.at("defines").get<std::map<std::string, std::string>>();
+    b.seconds = j.value("seconds", 0.0);
+    b.built_at = j.value("built_at", "");
+    if (j.contains("contract")) {
+      const auto& c = j.at("contract");
+      b.contract =
+          ContractSummary{c.at("symbols").get<int>(), c.at("config").get<int>(),
+                          c.value("skipped", 0), c.value("files", std::vector<std::string>{})};
+    }
+    return b;
+  } catch (const std::exception& e) {
+    return Error{fmt::format("build record: {}", e.what())};
+  }
+}
+
+// The image contract of req.job.kernel checked on a built image in
+// `build_dir`: every drift is a line of req.log; an image with drifts is an
+// error (the job's BUILD_ERROR) naming them all. Nothing to check: nullopt.
 Result<std::optional<ContractSummary>> check_image_contract(
     ProcessRunner& runner, const BuildRequest& req, const std::filesystem::path& elf,
     const std::filesystem::path& build_dir) {
@@ -271,11 +258,6 @@ Result<std::optional<ContractSummary>> check_image_contract(
                                 s.symbols, s.config, fmt::join(s.files, ", "), s.skipped));
   return std::optional<ContractSummary>(s);
 }
-
-CmakeBuilder::CmakeBuilder(ProcessRunner& runner, std::filesystem::path cache_dir)
-    : runner_(runner), cache_dir_(std::move(cache_dir)) {}
-
-namespace {
 
 // The cache entry's image when its record matches what is on disk (its
 // contract checked again), nullopt when it must be built.

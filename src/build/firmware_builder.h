@@ -52,7 +52,6 @@ struct BuildOutput {
 };
 
 nlohmann::json to_json(const BuildOutput& b);
-Result<BuildOutput> build_output_from_json(const nlohmann::json& j);
 
 // The RB_* cache variables of a job (without RB_NONCE, which comes from the key).
 std::map<std::string, std::string> job_defines(const BuildRequest& req);
@@ -88,14 +87,6 @@ class FirmwareBuilder {
   // to req.log.
   virtual Result<BuildOutput> build(const BuildRequest& req) = 0;
 };
-
-// The image contract of req.job.kernel checked on a built image in
-// `build_dir`: every drift is a line of req.log; an image with drifts is an
-// error (the job's BUILD_ERROR) naming them all. Nothing to check: nullopt.
-Result<std::optional<ContractSummary>> check_image_contract(ProcessRunner& runner,
-                                                            const BuildRequest& req,
-                                                            const std::filesystem::path& elf,
-                                                            const std::filesystem::path& build_dir);
 
 // The cmake backend: `cmake -S firmware -B <cache>/<key>/build -G Ninja
 // -DCMAKE_TOOLCHAIN_FILE=firmware/cmake/arm-none-eabi.cmake -DRB_...`, then

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <fstream>
 #include <initializer_list>
 #include <optional>
@@ -32,21 +33,10 @@ bool is_hex_field(std::string_view s) {
 }
 
 std::optional<uint64_t> parse_hex(std::string_view s) {
-  if (!is_hex_field(s) || s.size() > 18) return std::nullopt;
   uint64_t n = 0;
-  for (char c : s.substr(2)) {
-    int d;
-    if (c >= '0' && c <= '9') {
-      d = c - '0';
-    } else if (c >= 'a' && c <= 'f') {
-      d = c - 'a' + 10;
-    } else if (c >= 'A' && c <= 'F') {
-      d = c - 'A' + 10;
-    } else {
-      return std::nullopt;
-    }
-    n = n * 16 + static_cast<uint64_t>(d);
-  }
+  if (!is_hex_field(s) || s.size() > 18) return std::nullopt;
+  auto [end, ec] = std::from_chars(s.data() + 2, s.data() + s.size(), n, 16);
+  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
   return n;
 }
 
@@ -81,6 +71,28 @@ std::string slurp(const std::filesystem::path& p, std::string& error) {
 nlohmann::json part_json(const SectionBytes& b) {
   return nlohmann::json{
       {"text", b.text}, {"data", b.data}, {"bss", b.bss}, {"flash", b.flash()}, {"ram", b.ram()}};
+}
+
+// A build option's value; empty when it is not set.
+std::string option(const std::map<std::string, std::string>& m, const char* k) {
+  auto it = m.find(k);
+  return it == m.end() ? std::string() : it->second;
+}
+
+// The `NAME:TYPE=value` entries of a CMakeCache.txt, the first of a name
+// winning (as `sed | head -n 1` did). Error names the file when it cannot be read.
+Result<std::map<std::string, std::string>> read_cache_entries(const std::filesystem::path& cache) {
+  std::string error;
+  std::istringstream in(slurp(cache, error));
+  if (!error.empty()) return Error{error};
+  std::map<std::string, std::string> out;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    size_t colon = line.find(':'), eq = line.find('=');
+    if (colon == std::string::npos || eq == std::string::npos || colon > eq) continue;
+    out.emplace(line.substr(0, colon), line.substr(eq + 1));
+  }
+  return out;
 }
 
 bool matches(const std::string& pattern, std::string_view name) {
@@ -265,14 +277,13 @@ Result<KernelFootprint> kernel_footprint(const ImageFigures& kernel, const Image
   f.kernel_support = kernel.map.kernel_support;
   f.port_glue = kernel.map.port_glue;
   f.bare_port = bare.map.port_glue;
-  f.libs_flash =
-      static_cast<int64_t>(kernel.map.libs.flash()) - static_cast<int64_t>(bare.map.libs.flash());
-  f.libs_ram =
-      static_cast<int64_t>(kernel.map.libs.ram()) - static_cast<int64_t>(bare.map.libs.ram());
-  f.startup_flash = static_cast<int64_t>(kernel.map.startup.flash()) -
-                    static_cast<int64_t>(bare.map.startup.flash());
-  f.startup_ram =
-      static_cast<int64_t>(kernel.map.startup.ram()) - static_cast<int64_t>(bare.map.startup.ram());
+  auto minus = [](uint64_t a, uint64_t b) {
+    return static_cast<int64_t>(a) - static_cast<int64_t>(b);
+  };
+  f.libs_flash = minus(kernel.map.libs.flash(), bare.map.libs.flash());
+  f.libs_ram = minus(kernel.map.libs.ram(), bare.map.libs.ram());
+  f.startup_flash = minus(kernel.map.startup.flash(), bare.map.startup.flash());
+  f.startup_ram = minus(kernel.map.startup.ram(), bare.map.startup.ram());
   return f;
 }
 
@@ -299,16 +310,12 @@ Status check_like_for_like(const std::map<std::string, std::string>& kernel_opti
                            const std::string& kernel_label,
                            const std::map<std::string, std::string>& bare_options,
                            const std::string& bare_label, std::string_view reference_port) {
-  auto value = [](const std::map<std::string, std::string>& m, const char* k) {
-    auto it = m.find(k);
-    return it == m.end() ? std::string() : it->second;
-  };
-  if (std::string p = value(bare_options, "RB_PORT"); p != reference_port) {
+  if (std::string p = option(bare_options, "RB_PORT"); p != reference_port) {
     return Error{
         fmt::format("{} is not a {}-port build (RB_PORT={})", bare_label, reference_port, p)};
   }
   for (const char* k : kLikeForLikeOptions) {
-    std::string a = value(kernel_options, k), b = value(bare_options, k);
+    std::string a = option(kernel_options, k), b = option(bare_options, k);
     if (a != b) {
       return Error{
           fmt::format("the builds differ in {} ('{}' in {}, '{}' in {}); compare like with like", k,
@@ -318,38 +325,9 @@ Status check_like_for_like(const std::map<std::string, std::string>& kernel_opti
   return {};
 }
 
-Result<std::map<std::string, std::string>> read_rb_cache_values(
-    const std::filesystem::path& cmake_cache) {
-  std::string error;
-  std::string text = slurp(cmake_cache, error);
-  if (!error.empty()) return Error{error};
-  std::map<std::string, std::string> out;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.rfind("RB_", 0) != 0) continue;
-    size_t colon = line.find(':'), eq = line.find('=');
-    if (colon == std::string::npos || eq == std::string::npos || colon > eq) continue;
-    std::string name = line.substr(0, colon);
-    bool plain = std::all_of(name.begin(), name.end(), [](char c) {
-      return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-    });
-    if (plain)
-      out.emplace(name, line.substr(eq + 1));  // the first entry wins, as `sed | head -n 1` did
-  }
-  return out;
-}
-
 std::filesystem::path firmware_tree_of(const std::filesystem::path& dir) {
-  std::string error;
-  std::istringstream in(slurp(dir / "CMakeCache.txt", error));
-  const std::string key = "CMAKE_HOME_DIRECTORY:INTERNAL=";
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.rfind(key, 0) == 0) return line.substr(key.size());
-  }
-  return {};
+  auto entries = read_cache_entries(dir / "CMakeCache.txt");
+  return entries ? option(*entries, "CMAKE_HOME_DIRECTORY") : "";
 }
 
 Result<BuildDirImage> read_build_dir(const std::filesystem::path& dir,
@@ -363,11 +341,16 @@ Result<BuildDirImage> read_build_dir(const std::filesystem::path& dir,
                                (dir / f).string(), dir.string())};
     }
   }
-  auto options = read_rb_cache_values(dir / "CMakeCache.txt");
-  if (!options.ok()) return options.error();
-  b.options = *options;
-  b.figures.port = b.options.count("RB_PORT") ? b.options.at("RB_PORT") : "";
-  b.figures.board = b.options.count("RB_BOARD") ? b.options.at("RB_BOARD") : "";
+  auto entries = read_cache_entries(dir / "CMakeCache.txt");
+  if (!entries.ok()) return entries.error();
+  for (const auto& [name, value] : *entries) {
+    bool plain = std::all_of(name.begin(), name.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    });
+    if (name.rfind("RB_", 0) == 0 && plain) b.options.emplace(name, value);
+  }
+  b.figures.port = option(b.options, "RB_PORT");
+  b.figures.board = option(b.options, "RB_BOARD");
   if (b.figures.port.empty()) {
     return Error{
         fmt::format("{}: no RB_PORT (not a firmware build)", (dir / "CMakeCache.txt").string())};
@@ -392,8 +375,8 @@ Result<KernelFootprint> kernel_footprint_of(const BuildOutput& kernel,
                                             const BuildOutput& bare,
                                             const model::FootprintRules& bare_rules,
                                             std::string_view reference_port) {
-  auto kernel_label = fmt::format(
-      "the {} image", kernel.defines.count("RB_PORT") ? kernel.defines.at("RB_PORT") : "?");
+  std::string port = option(kernel.defines, "RB_PORT");
+  auto kernel_label = fmt::format("the {} image", port.empty() ? "?" : port);
   if (auto s = check_like_for_like(kernel.defines, kernel_label, bare.defines,
                                    fmt::format("the {} reference image", reference_port),
                                    reference_port);
@@ -403,8 +386,8 @@ Result<KernelFootprint> kernel_footprint_of(const BuildOutput& kernel,
   auto figures = [](const BuildOutput& b,
                     const model::FootprintRules& rules) -> Result<ImageFigures> {
     ImageFigures f;
-    f.port = b.defines.count("RB_PORT") ? b.defines.at("RB_PORT") : "";
-    f.board = b.defines.count("RB_BOARD") ? b.defines.at("RB_BOARD") : "";
+    f.port = option(b.defines, "RB_PORT");
+    f.board = option(b.defines, "RB_BOARD");
     f.size = b.footprint;
     auto m = sum_map_file(b.map, f.port, rules);
     if (!m.ok()) return m.error();

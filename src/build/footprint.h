@@ -134,11 +134,6 @@ Status check_like_for_like(const std::map<std::string, std::string>& kernel_opti
                            const std::map<std::string, std::string>& bare_options,
                            const std::string& bare_label, std::string_view reference_port);
 
-// The `VAR:TYPE=value` entries of a CMakeCache.txt whose names start with
-// RB_ (the firmware's options). Error names the file when it cannot be read.
-Result<std::map<std::string, std::string>> read_rb_cache_values(
-    const std::filesystem::path& cmake_cache);
-
 // The firmware tree a build directory was configured from (CMakeCache.txt's
 // CMAKE_HOME_DIRECTORY); empty when the file cannot be read or names none.
 std::filesystem::path firmware_tree_of(const std::filesystem::path& build_dir);

@@ -41,41 +41,24 @@ std::string archive_message(archive* a) {
   return m ? m : "unknown libarchive error";
 }
 
-struct ArchiveWriter {
-  archive* a = archive_write_new();
-  ~ArchiveWriter() {
-    if (a) archive_write_free(a);
-  }
-};
-struct ArchiveReader {
-  archive* a = archive_read_new();
-  ~ArchiveReader() {
-    if (a) archive_read_free(a);
-  }
-};
-struct EntryHolder {
-  archive_entry* e = archive_entry_new();
-  ~EntryHolder() { archive_entry_free(e); }
-};
+using ArchiveWriter = std::unique_ptr<archive, decltype(&archive_write_free)>;
+using ArchiveReader = std::unique_ptr<archive, decltype(&archive_read_free)>;
+using EntryHolder = std::unique_ptr<archive_entry, decltype(&archive_entry_free)>;
 
 // The run directory's files, relative, sorted; symbolic links and special
 // files are refused.
 Result<std::vector<std::string>> run_files(const fs::path& run_dir) {
   std::vector<std::string> out;
   std::error_code ec;
+  auto unreadable = [&](const fs::path& p) {
+    return make_error(ErrorKind::kCannotRead, fmt::format("{}: {}", p.string(), ec.message()));
+  };
   fs::recursive_directory_iterator it(run_dir, fs::directory_options::none, ec), end;
-  if (ec)
-    return make_error(ErrorKind::kCannotRead,
-                      fmt::format("{}: {}", run_dir.string(), ec.message()));
-  for (; it != end; it.increment(ec)) {
-    if (ec)
-      return make_error(ErrorKind::kCannotRead,
-                        fmt::format("{}: {}", run_dir.string(), ec.message()));
+  for (; ec || it != end; it.increment(ec)) {
+    if (ec) return unreadable(run_dir);
     const fs::path rel = it->path().lexically_relative(run_dir);
     const fs::file_status st = it->symlink_status(ec);
-    if (ec)
-      return make_error(ErrorKind::kCannotRead,
-                        fmt::format("{}: {}", it->path().string(), ec.message()));
+    if (ec) return unreadable(it->path());
     if (fs::is_directory(st)) continue;
     if (!fs::is_regular_file(st)) {
       return make_error(ErrorKind::kBadInput,
@@ -94,15 +77,16 @@ Result<std::vector<std::string>> run_files(const fs::path& run_dir) {
 }
 
 Status write_member(archive* a, const std::string& name, uint64_t size) {
-  EntryHolder e;
-  archive_entry_set_pathname(e.e, name.c_str());
-  archive_entry_set_filetype(e.e, AE_IFREG);
-  archive_entry_set_perm(e.e, 0644);
-  archive_entry_set_size(e.e, static_cast<la_int64_t>(size));
-  archive_entry_set_mtime(e.e, 0, 0);
-  archive_entry_set_uid(e.e, 0);
-  archive_entry_set_gid(e.e, 0);
-  if (archive_write_header(a, e.e) != ARCHIVE_OK)
+  EntryHolder holder(archive_entry_new(), archive_entry_free);
+  archive_entry* e = holder.get();
+  archive_entry_set_pathname(e, name.c_str());
+  archive_entry_set_filetype(e, AE_IFREG);
+  archive_entry_set_perm(e, 0644);
+  archive_entry_set_size(e, static_cast<la_int64_t>(size));
+  archive_entry_set_mtime(e, 0, 0);
+  archive_entry_set_uid(e, 0);
+  archive_entry_set_gid(e, 0);
+  if (archive_write_header(a, e) != ARCHIVE_OK)
     return make_error(ErrorKind::kCannotWrite, fmt::format("{}: {}", name, archive_message(a)));
   return {};
 }
@@ -233,23 +217,23 @@ Result<Written> write_bundle(const fs::path& run_dir, const fs::path& out) {
   OwnedDir cleanup;  // removes a half-written file
   cleanup.path = tmp;
   {
-    ArchiveWriter aw;
-    if (!aw.a) return make_error(ErrorKind::kInternal, "archive_write_new failed");
-    if (archive_write_set_format_pax_restricted(aw.a) != ARCHIVE_OK ||
-        archive_write_add_filter_zstd(aw.a) != ARCHIVE_OK) {
+    ArchiveWriter aw(archive_write_new(), archive_write_free);
+    if (!aw) return make_error(ErrorKind::kInternal, "archive_write_new failed");
+    if (archive_write_set_format_pax_restricted(aw.get()) != ARCHIVE_OK ||
+        archive_write_add_filter_zstd(aw.get()) != ARCHIVE_OK) {
       return make_error(ErrorKind::kInternal,
-                        fmt::format("libarchive: tar with zstd: {}", archive_message(aw.a)));
+                        fmt::format("libarchive: tar with zstd: {}", archive_message(aw.get())));
     }
-    if (archive_write_open_filename(aw.a, tmp.c_str()) != ARCHIVE_OK)
+    if (archive_write_open_filename(aw.get(), tmp.c_str()) != ARCHIVE_OK)
       return make_error(ErrorKind::kCannotWrite,
-                        fmt::format("{}: {}", tmp.string(), archive_message(aw.a)));
+                        fmt::format("{}: {}", tmp.string(), archive_message(aw.get())));
     const std::string mname = w.top + "/" + kManifest;
-    if (auto s = write_member(aw.a, mname, manifest_body.size()); !s.ok()) return s.error();
-    if (auto s = write_data(aw.a, mname, manifest_body); !s.ok()) return s.error();
+    if (auto s = write_member(aw.get(), mname, manifest_body.size()); !s.ok()) return s.error();
+    if (auto s = write_data(aw.get(), mname, manifest_body); !s.ok()) return s.error();
     std::vector<char> buf(1 << 16);
     for (const auto& m : manifest) {
       const std::string name = w.top + "/" + m.path;
-      if (auto s = write_member(aw.a, name, sizes[m.path]); !s.ok()) return s.error();
+      if (auto s = write_member(aw.get(), name, sizes[m.path]); !s.ok()) return s.error();
       auto in = InputFile::open(run_dir / m.path);
       if (!in.ok()) return make_error(ErrorKind::kCannotRead, in.error().message);
       Sha256 h;
@@ -264,7 +248,7 @@ Result<Written> write_bundle(const fs::path& run_dir, const fs::path& out) {
         }
         left -= *n;
         h.update(std::string_view(buf.data(), *n));
-        if (auto s = write_data(aw.a, name, std::string_view(buf.data(), *n)); !s.ok())
+        if (auto s = write_data(aw.get(), name, std::string_view(buf.data(), *n)); !s.ok())
           return s.error();
       }
       if (left != 0 || h.hex_digest() != m.sha256) {
@@ -272,9 +256,9 @@ Result<Written> write_bundle(const fs::path& run_dir, const fs::path& out) {
                           fmt::format("{}: changed while it was bundled", m.path));
       }
     }
-    if (archive_write_close(aw.a) != ARCHIVE_OK)
+    if (archive_write_close(aw.get()) != ARCHIVE_OK)
       return make_error(ErrorKind::kCannotWrite,
-                        fmt::format("{}: {}", tmp.string(), archive_message(aw.a)));
+                        fmt::format("{}: {}", tmp.string(), archive_message(aw.get())));
   }
   std::error_code ec;
   fs::rename(tmp, out, ec);
@@ -299,17 +283,8 @@ bool looks_like_bundle(const fs::path& path) {
 }
 
 const char* to_string(Refusal r) {
-  switch (r) {
-    case Refusal::kDisagrees:
-      return "disagrees";
-    case Refusal::kTampered:
-      return "tampered";
-    case Refusal::kNotInManifest:
-      return "not_in_manifest";
-    case Refusal::kMissing:
-      return "missing";
-  }
-  return "?";
+  static const char* const kNames[] = {"?", "disagrees", "tampered", "not_in_manifest", "missing"};
+  return kNames[static_cast<int>(r)];
 }
 
 Extracted::~Extracted() {
@@ -455,12 +430,12 @@ Result<std::unique_ptr<Extracted>> extract(const fs::path& bundle) {
   x->bundle_ = bundle;
   x->temp_ = *temp;
 
-  ArchiveReader ar;
-  if (!ar.a) return make_error(ErrorKind::kInternal, "archive_read_new failed");
-  archive_read_support_format_tar(ar.a);
-  archive_read_support_filter_zstd(ar.a);
-  if (archive_read_open_filename(ar.a, bundle.c_str(), 1 << 16) != ARCHIVE_OK) {
-    const std::string m = archive_message(ar.a);
+  ArchiveReader ar(archive_read_new(), archive_read_free);
+  if (!ar) return make_error(ErrorKind::kInternal, "archive_read_new failed");
+  archive_read_support_format_tar(ar.get());
+  archive_read_support_filter_zstd(ar.get());
+  if (archive_read_open_filename(ar.get(), bundle.c_str(), 1 << 16) != ARCHIVE_OK) {
+    const std::string m = archive_message(ar.get());
     return bad("not a bundle (a tar archive, compressed with zstd): " + m);
   }
 
@@ -471,10 +446,10 @@ Result<std::unique_ptr<Extracted>> extract(const fs::path& bundle) {
   std::vector<char> buf(1 << 16);
   while (true) {
     archive_entry* e = nullptr;
-    const int r = archive_read_next_header(ar.a, &e);
+    const int r = archive_read_next_header(ar.get(), &e);
     if (r == ARCHIVE_EOF) break;
     if (r != ARCHIVE_OK && r != ARCHIVE_WARN)
-      return bad(fmt::format("member {}: {}", entries + 1, archive_message(ar.a)));
+      return bad(fmt::format("member {}: {}", entries + 1, archive_message(ar.get())));
     if (++entries > kMaxMembers + 1 + kMaxMembers)  // files plus directory entries
       return bad(fmt::format("more than {} members", kMaxMembers));
     std::string name;
@@ -495,7 +470,7 @@ Result<std::unique_ptr<Extracted>> extract(const fs::path& bundle) {
     if (!have_manifest) {
       if (rel != kManifest)
         return bad(fmt::format("member {}: the first file is not {}/MANIFEST", name, top));
-      if (auto p = read_manifest(ar.a, buf, size, x->manifest_); !p.empty()) return bad(p);
+      if (auto p = read_manifest(ar.get(), buf, size, x->manifest_); !p.empty()) return bad(p);
       for (const auto& entry : x->manifest_) expected[entry.path] = entry.sha256;
       have_manifest = true;
       continue;
@@ -506,7 +481,7 @@ Result<std::unique_ptr<Extracted>> extract(const fs::path& bundle) {
     if (it == expected.end()) {
       x->problems_.push_back({Refusal::kNotInManifest, rel,
                               fmt::format("member {} is not in MANIFEST: not extracted", rel)});
-      archive_read_data_skip(ar.a);
+      archive_read_data_skip(ar.get());
       continue;
     }
     if (size > kMaxMemberBytes)
@@ -515,7 +490,7 @@ Result<std::unique_ptr<Extracted>> extract(const fs::path& bundle) {
       return bad(fmt::format("member {}: the members pass {} bytes together", rel, kMaxTotalBytes));
 
     const fs::path dest = x->root() / rel;
-    auto digest = write_member(ar.a, dest, rel, size, buf, bad, where, x->temp_);
+    auto digest = write_member(ar.get(), dest, rel, size, buf, bad, where, x->temp_);
     if (!digest.ok()) return digest.error();
     x->bytes_ += size;
     if (*digest != it->second) {

@@ -49,11 +49,9 @@ std::vector<const matrix::BoardInstance*> boards_using(const matrix::Bench& benc
 
 Status check_flash_tools_for_run(const matrix::Bench& bench, ProcessRunner& processes) {
   for (const auto& reg : kFlashers) {
-    bool used = false;
-    for (const auto* b : boards_using(bench, reg.name)) used = used || !b->emulated;
-    if (!used) continue;
-    for (const auto& x :
-         reg.make(processes)->check(reg.tool, boards_using(bench, reg.name), true)) {
+    const auto boards = boards_using(bench, reg.name);
+    if (std::all_of(boards.begin(), boards.end(), [](auto* b) { return b->emulated; })) continue;
+    for (const auto& x : reg.make(processes)->check(reg.tool, boards, true)) {
       if (x.level == Finding::Level::kError) {
         return make_error(ErrorKind::kUnavailable, fmt::format("refusing to start: {}: {}; fix: {}",
                                                                x.topic, x.detail, x.fix));
@@ -64,17 +62,8 @@ Status check_flash_tools_for_run(const matrix::Bench& bench, ProcessRunner& proc
 }
 
 const char* to_string(Finding::Level l) {
-  switch (l) {
-    case Finding::Level::kOk:
-      return "ok";
-    case Finding::Level::kInfo:
-      return "info";
-    case Finding::Level::kWarning:
-      return "warning";
-    case Finding::Level::kError:
-      return "error";
-  }
-  return "?";
+  static const char* const kNames[] = {"ok", "info", "warning", "error"};
+  return kNames[static_cast<int>(l)];
 }
 
 std::vector<Finding> Flasher::check(const std::string& tool,
@@ -108,6 +97,40 @@ std::string first_line(const std::string& s) {
   return l;
 }
 
+std::string quoted_command(const std::vector<std::string>& argv) {
+  std::string s;
+  for (const auto& a : argv) {
+    if (!s.empty()) s += ' ';
+    s += a.find(' ') != std::string::npos ? "\"" + a + "\"" : a;
+  }
+  return s;
+}
+
+std::string outside_path(const std::string& p) {
+  std::error_code ec;
+  if (p.empty() || std::filesystem::path(p).is_absolute() || !std::filesystem::exists(p, ec))
+    return p;
+  return std::filesystem::absolute(p).lexically_normal().string();
+}
+
+namespace {
+
+// Runs `argv` in `cwd`, its output appended to `log` after a "$ <command>"
+// line, and adds the command (prefixed "cd <cwd> && ") to `commands`.
+ProcessResult run_logged(ProcessRunner& runner, std::vector<std::string> argv,
+                         const std::filesystem::path& log, std::chrono::milliseconds timeout,
+                         std::vector<std::string>& commands, const std::filesystem::path& cwd) {
+  ProcessSpec spec;
+  spec.argv = std::move(argv);
+  spec.cwd = cwd;
+  spec.log = log;
+  spec.timeout = timeout;
+  commands.push_back("cd " + quoted_command({cwd.string()}) + " && " + quoted_command(spec.argv));
+  (void)append_to_file(log, "$ " + commands.back() + "\n");  // the run reads it back, if at all
+  return runner.run(spec);
+}
+
+// The board's power-cycle command, logged to `log`. Error carries its output.
 Status power_cycle(ProcessRunner& runner, const matrix::BoardInstance& board,
                    const std::filesystem::path& log, std::chrono::milliseconds timeout) {
   if (board.power_cycle.empty()) {
@@ -132,56 +155,6 @@ Status power_cycle(ProcessRunner& runner, const matrix::BoardInstance& board,
   return {};
 }
 
-Status ProbeSession::release() {
-  const auto log = ctx_.dir / "flash.log";
-  if (ctx_.board.reset == matrix::ResetMethod::kPowerCycle) {
-    commands_.push_back(ctx_.board.power_cycle);
-    return power_cycle(runner_, ctx_.board, log, ctx_.timeout);
-  }
-  return reset_through_probe(log);
-}
-
-ToolCheck check_probe_tool(ProcessRunner& runner, const char* tool, const std::string& missing,
-                           std::chrono::seconds timeout) {
-  ToolCheck t;
-  auto path = find_in_path(tool);
-  if (path.empty()) {
-    t.problem = missing;
-    return t;
-  }
-  t.present = true;
-  t.path = path.string();
-  ProcessSpec spec;
-  spec.argv = {tool, "--version"};
-  spec.timeout = timeout;
-  auto r = runner.run(spec);
-  t.version = r.output.substr(0, r.output.find('\n'));
-  return t;
-}
-
-std::string quoted_command(const std::vector<std::string>& argv) {
-  std::string s;
-  for (const auto& a : argv) {
-    if (!s.empty()) s += ' ';
-    s += a.find(' ') != std::string::npos ? "\"" + a + "\"" : a;
-  }
-  return s;
-}
-
-ProcessResult run_logged(ProcessRunner& runner, std::vector<std::string> argv,
-                         const std::filesystem::path& log, std::chrono::milliseconds timeout,
-                         std::vector<std::string>& commands, const std::filesystem::path& cwd) {
-  ProcessSpec spec;
-  spec.argv = std::move(argv);
-  spec.cwd = cwd;
-  spec.log = log;
-  spec.timeout = timeout;
-  commands.push_back((cwd.empty() ? "" : "cd " + quoted_command({cwd.string()}) + " && ") +
-                     quoted_command(spec.argv));
-  (void)append_to_file(log, "$ " + commands.back() + "\n");  // the run reads it back, if at all
-  return runner.run(spec);
-}
-
 Result<ImageFiles> image_files(const FlashContext& ctx) {
   auto plain = [](const std::string& name) {
     return !name.empty() && name[0] != '-' && name[0] != '.' &&
@@ -203,23 +176,75 @@ Result<ImageFiles> image_files(const FlashContext& ctx) {
   return f;
 }
 
-std::string outside_path(const std::string& p) {
-  std::error_code ec;
-  if (p.empty() || std::filesystem::path(p).is_absolute() || !std::filesystem::exists(p, ec))
-    return p;
-  return std::filesystem::absolute(p).lexically_normal().string();
+}  // namespace
+
+Status ProbeSession::release() {
+  const auto log = ctx_.dir / "flash.log";
+  if (ctx_.board.reset == matrix::ResetMethod::kPowerCycle) {
+    commands_.push_back(ctx_.board.power_cycle);
+    return power_cycle(runner_, ctx_.board, log, ctx_.timeout);
+  }
+  auto r = run_logged(runner_, release_argv_, log, ctx_.timeout, commands_,
+                      std::filesystem::absolute(ctx_.elf).parent_path());
+  if (!r.ok())
+    return Error{fmt::format("{} release failed ({}): {}", tool_, r.describe(), failure_lines(r))};
+  return {};
 }
 
-Result<std::filesystem::path> flash_log(const FlashContext& ctx, const char* tool,
-                                        const std::string& missing) {
+ToolCheck ProbeFlasher::check_tool() {
+  ToolCheck t;
+  auto path = find_in_path(tool_);
+  if (path.empty()) {
+    t.problem = missing();
+    return t;
+  }
+  t.present = true;
+  t.path = path.string();
+  auto r = run_tool(runner_, {tool_, "--version"}, version_timeout_);
+  t.version = r.output.substr(0, r.output.find('\n'));
+  return t;
+}
+
+Result<ProbeFlasher::Start> ProbeFlasher::start(const FlashContext& ctx) {
   std::error_code ec;
   std::filesystem::create_directories(ctx.dir, ec);
-  auto log = ctx.dir / "flash.log";
-  if (find_in_path(tool).empty()) {
-    (void)append_to_file(log, missing + "\n");
-    return Error{missing};
+  Start s;
+  s.log = ctx.dir / "flash.log";
+  if (find_in_path(tool_).empty()) {
+    (void)append_to_file(s.log, missing() + "\n");
+    return Error{missing()};
   }
-  return log;
+  auto image = image_files(ctx);
+  if (!image) return image.error();
+  s.image = *image;
+  return s;
+}
+
+Result<ProcessResult> ProbeFlasher::step(const FlashContext& ctx, const Start& s,
+                                         std::vector<std::string> argv, const char* what,
+                                         std::vector<std::string>& commands) {
+  auto r = run_logged(runner_, std::move(argv), s.log, ctx.timeout, commands, s.image.dir);
+  if (!r.ok())
+    return Error{fmt::format("{} {} failed ({}): {}", tool_, what, r.describe(), failure_lines(r))};
+  return r;
+}
+
+std::unique_ptr<TargetSession> ProbeFlasher::session(const FlashContext& ctx, const Start& s,
+                                                     std::vector<std::string> commands) const {
+  return std::make_unique<ProbeSession>(runner_, ctx, std::move(commands), tool_,
+                                        release_argv(ctx.board, s.image.dir));
+}
+
+// Flash once per job: the next load only halts the core again (so the
+// previous run cannot write into the new capture); release() resets it.
+Result<std::unique_ptr<TargetSession>> ProbeFlasher::reload(const FlashContext& ctx) {
+  auto s = start(ctx);
+  if (!s) return s.error();
+  (void)append_to_file(s->log, "(programmed by an earlier load: not flashed again)\n");
+  std::vector<std::string> commands;
+  auto r = step(ctx, *s, reset_halt_argv(ctx.board, s->image.dir), "reset halt", commands);
+  if (!r) return r.error();
+  return session(ctx, *s, std::move(commands));
 }
 
 std::string failure_lines(const ProcessResult& r, size_t max) {

@@ -132,19 +132,20 @@ Status check_flash_tools_for_run(const matrix::Bench& bench, ProcessRunner& proc
 // nullptr when no backend has that name.
 std::unique_ptr<Flasher> make_flasher(std::string_view name, ProcessRunner& runner);
 
-// Shared by the probe backends: runs the board's power-cycle command through
-// `sh -c`, logging to `log`. Error carries the command's output.
-Status power_cycle(ProcessRunner& runner, const matrix::BoardInstance& board,
-                   const std::filesystem::path& log, std::chrono::milliseconds timeout);
-
 // Shared by the probe backends (openocd, pyocd): a target held through a
 // debug probe. release() power-cycles the board when its bench entry says
 // so (a power-on reset clears C_DEBUGEN and the DEMCR catch bits), and
-// otherwise calls the backend's reset_through_probe().
-class ProbeSession : public TargetSession {
+// otherwise runs the backend's release command line in the image's
+// directory ("<tool> release failed" with the tool's message).
+class ProbeSession final : public TargetSession {
  public:
-  ProbeSession(ProcessRunner& runner, FlashContext ctx, std::vector<std::string> commands)
-      : runner_(runner), ctx_(std::move(ctx)), commands_(std::move(commands)) {}
+  ProbeSession(ProcessRunner& runner, FlashContext ctx, std::vector<std::string> commands,
+               std::string tool, std::vector<std::string> release_argv)
+      : runner_(runner),
+        ctx_(std::move(ctx)),
+        commands_(std::move(commands)),
+        tool_(std::move(tool)),
+        release_argv_(std::move(release_argv)) {}
   std::filesystem::path serial_port() const override { return ctx_.board.serial_port; }
   bool port_survives_release() const override {
     return ctx_.board.reset != matrix::ResetMethod::kPowerCycle;
@@ -152,18 +153,63 @@ class ProbeSession : public TargetSession {
   Status release() override;
   std::vector<std::string> commands() const override { return commands_; }
 
- protected:
-  // Resets the target with the debugger detached, logging to `log`.
-  virtual Status reset_through_probe(const std::filesystem::path& log) = 0;
+ private:
   ProcessRunner& runner_;
   FlashContext ctx_;
   std::vector<std::string> commands_;
+  std::string tool_;
+  std::vector<std::string> release_argv_;
 };
 
-// Shared by the probe backends: `tool` in PATH and the first line of its
-// `--version` output; `missing` (what to install) when it is not there.
-ToolCheck check_probe_tool(ProcessRunner& runner, const char* tool, const std::string& missing,
-                           std::chrono::seconds timeout);
+// Shared by the probe backends: the image as a tool is given it. The tool
+// runs in `dir` (the directory holding ctx.elf and ctx.bin) and sees only
+// the fixed file names, so no character of the run directory's path ever
+// reaches its command parser (OpenOCD's Tcl: `program` re-evaluates its
+// file name with `eval`; pyOCD's split_command splits at whitespace and at
+// ;!@#$%^&*()+=[]{}|<>,?). Error when a name holds anything but
+// [A-Za-z0-9_.-] or the two files are in different directories.
+struct ImageFiles {
+  std::filesystem::path dir;
+  std::string elf;
+  std::string bin;
+};
+
+// The plumbing the probe backends share: the tool's check, the attempt's
+// flash.log, the logged steps run in the image's directory, and reload (the
+// core halted again, not flashed).
+class ProbeFlasher : public Flasher {
+ public:
+  ToolCheck check_tool() override;
+  Result<std::unique_ptr<TargetSession>> reload(const FlashContext& ctx) override;
+
+ protected:
+  ProbeFlasher(ProcessRunner& runner, const char* tool, std::chrono::seconds version_timeout)
+      : runner_(runner), tool_(tool), version_timeout_(version_timeout) {}
+  // What to install when the tool is not in PATH.
+  virtual std::string missing() const = 0;
+  // The step that halts the core at its reset vector (reload), and the
+  // release; both run in `dir`.
+  virtual std::vector<std::string> reset_halt_argv(const matrix::BoardInstance& b,
+                                                   const std::filesystem::path& dir) const = 0;
+  virtual std::vector<std::string> release_argv(const matrix::BoardInstance& b,
+                                                const std::filesystem::path& dir) const = 0;
+  // The attempt's flash.log (its directory made) and the image; the error
+  // is `missing()` (also logged) when the tool is not in PATH.
+  struct Start {
+    std::filesystem::path log;
+    ImageFiles image;
+  };
+  Result<Start> start(const FlashContext& ctx);
+  // `argv` run in `s.image.dir`, logged; error "<tool> <what> failed (...)".
+  Result<ProcessResult> step(const FlashContext& ctx, const Start& s, std::vector<std::string> argv,
+                             const char* what, std::vector<std::string>& commands);
+  std::unique_ptr<TargetSession> session(const FlashContext& ctx, const Start& s,
+                                         std::vector<std::string> commands) const;
+
+  ProcessRunner& runner_;
+  const char* tool_;
+  std::chrono::seconds version_timeout_;
+};
 
 // Shared by the backends' checks: `argv` run once (no log); a tool that
 // cannot start comes back not started.
@@ -189,45 +235,11 @@ bool openocd_version_ok(const ToolVersion& v);
 // space in double quotes (what flash.log and result.json show).
 std::string quoted_command(const std::vector<std::string>& argv);
 
-// Shared by the probe backends: runs `argv` (in `cwd` unless empty), its
-// output appended to `log` after a "$ <command>" line, and adds the command
-// (prefixed "cd <cwd> && ") to `commands`.
-ProcessResult run_logged(ProcessRunner& runner, std::vector<std::string> argv,
-                         const std::filesystem::path& log, std::chrono::milliseconds timeout,
-                         std::vector<std::string>& commands, const std::filesystem::path& cwd = {});
-
-// Shared by the probe backends: the image as a tool is given it. The tool
-// runs in `dir` (the directory holding ctx.elf and ctx.bin) and sees only
-// the fixed file names, so no character of the run directory's path ever
-// reaches its command parser (OpenOCD's Tcl: `program` re-evaluates its
-// file name with `eval`; pyOCD's split_command splits at whitespace and at
-// ;!@#$%^&*()+=[]{}|<>,?). Error when a name holds anything but
-// [A-Za-z0-9_.-] or the two files are in different directories.
-struct ImageFiles {
-  std::filesystem::path dir;
-  std::string elf;
-  std::string bin;
-};
-Result<ImageFiles> image_files(const FlashContext& ctx);
-
 // Shared by the probe backends: `p` made absolute when it names a file
 // relative to rtosbench's working directory (a bench's own script or pack),
 // as the tool runs in the image's directory; otherwise unchanged (a name
 // the tool finds in its own search path).
 std::string outside_path(const std::string& p);
-
-// Shared by the probe backends: the attempt's flash.log (its directory made),
-// or, when `tool` is not in PATH, `missing` as the error (also written to
-// the log).
-Result<std::filesystem::path> flash_log(const FlashContext& ctx, const char* tool,
-                                        const std::string& missing);
-
-// The OpenOCD command line of a step that connects to whatever the board
-// runs (program, reload, doctor --probe; openocd.cpp): no ports, the
-// board's scripts and serial, its reset configuration, then `-c` for each
-// command.
-std::vector<std::string> openocd_connect_argv(const matrix::BoardInstance& b,
-                                              std::initializer_list<std::string> commands);
 
 // `s` as one word of OpenOCD's Tcl: every character but [A-Za-z0-9_.:-]
 // escaped with a backslash, so no substitution or command separator survives

@@ -137,48 +137,13 @@ std::vector<std::string> openocd_argv(const matrix::BoardInstance& b, Step step,
   return a;
 }
 
-}  // namespace
-
-std::vector<std::string> openocd_connect_argv(const matrix::BoardInstance& b,
-                                              std::initializer_list<std::string> commands) {
-  return openocd_argv(b, Step::kConnect, commands);
-}
-
-namespace {
-
 constexpr const char* kMissing = "openocd not found in PATH; install the Debian package openocd";
 
-class OpenocdSession final : public ProbeSession {
+class OpenocdFlasher final : public ProbeFlasher {
  public:
-  using ProbeSession::ProbeSession;
-
- private:
-  // In the image's directory, as every step. Halts the core, clears RCC_CSR's reset flags (RMVF,
-  // RM0090 6.3.21: they stay set until RMVF or a power-on reset), resets and halts the core at its
-  // reset vector (the one reset whose flags the firmware then reads), clears DBGMCU_CR and DEMCR,
-  // then writes DHCSR without C_DEBUGEN and C_HALT: the core runs from reset with the debugger
-  // detached, and openocd exits.
-  Status reset_through_probe(const std::filesystem::path& log) override {
-    auto r = run_logged(
-        runner_,
-        openocd_argv(ctx_.board, Step::kRelease,
-                     {"init", "halt", "mww 0x40023874 0x01000000", "reset halt", "mww 0xE0042004 0",
-                      "mww 0xE000EDFC 0", "mww 0xE000EDF0 0xA05F0000", "shutdown"}),
-        log, ctx_.timeout, commands_, std::filesystem::absolute(ctx_.elf).parent_path());
-    if (!r.ok())
-      return Error{fmt::format("openocd release failed ({}): {}", r.describe(), failure_lines(r))};
-    return {};
-  }
-};
-
-class OpenocdFlasher final : public Flasher {
- public:
-  explicit OpenocdFlasher(ProcessRunner& runner) : runner_(runner) {}
+  explicit OpenocdFlasher(ProcessRunner& runner)
+      : ProbeFlasher(runner, "openocd", std::chrono::seconds(10)) {}
   const char* name() const override { return "openocd"; }
-
-  ToolCheck check_tool() override {
-    return check_probe_tool(runner_, "openocd", kMissing, std::chrono::seconds(10));
-  }
 
   // OpenOCD 0.12 or later.
   std::vector<Finding> check(const std::string&, const std::vector<const matrix::BoardInstance*>&,
@@ -211,7 +176,7 @@ class OpenocdFlasher final : public Flasher {
   }
 
   std::optional<ToolRun> read_idcode(const matrix::BoardInstance& b) override {
-    auto argv = openocd_connect_argv(b, {"init", "mdw 0xE0042000", "shutdown"});
+    auto argv = openocd_argv(b, Step::kConnect, {"init", "mdw 0xE0042000", "shutdown"});
     return ToolRun{quoted_command(argv), run_tool(runner_, argv, std::chrono::seconds(30))};
   }
 
@@ -219,49 +184,41 @@ class OpenocdFlasher final : public Flasher {
   bool serial_matched_exactly() const override { return true; }
 
   Result<std::unique_ptr<TargetSession>> program(const FlashContext& ctx) override {
-    auto log = flash_log(ctx, "openocd", kMissing);
-    if (!log) return log.error();
-    auto image = image_files(ctx);
-    if (!image) return image.error();
+    auto s = start(ctx);
+    if (!s) return s.error();
     std::vector<std::string> commands;
     // In the image's directory, by its fixed name: `program` wraps its file
     // name in braces and `eval`s it (OpenOCD 0.12 src/flash/startup.tcl), so
     // a path's space, brace, `[` or `$` would be Tcl syntax.
-    auto r =
-        run_logged(runner_,
-                   openocd_argv(ctx.board, Step::kConnect,
-                                {"program " + image->elf + " verify", "reset halt", "shutdown"}),
-                   *log, ctx.timeout, commands, image->dir);
-    if (!r.ok()) {
-      return Error{fmt::format("openocd program failed ({}): {}", r.describe(), failure_lines(r))};
-    }
-    if (r.output.find("** Verified OK **") == std::string::npos) {
+    auto r = step(ctx, *s,
+                  openocd_argv(ctx.board, Step::kConnect,
+                               {"program " + s->image.elf + " verify", "reset halt", "shutdown"}),
+                  "program", commands);
+    if (!r) return r.error();
+    if (r->output.find("** Verified OK **") == std::string::npos) {
       return Error{
           "openocd exited 0 but did not print '** Verified OK **': the image was not verified"};
     }
-    return std::unique_ptr<TargetSession>(
-        std::make_unique<OpenocdSession>(runner_, ctx, std::move(commands)));
-  }
-
-  // Flash once per job: the next load only halts the core again (so the
-  // previous run cannot write into the new capture); release() resets it.
-  Result<std::unique_ptr<TargetSession>> reload(const FlashContext& ctx) override {
-    auto log = flash_log(ctx, "openocd", kMissing);
-    if (!log) return log.error();
-    (void)append_to_file(*log, "(programmed by an earlier load: not flashed again)\n");
-    std::vector<std::string> commands;
-    auto r = run_logged(
-        runner_, openocd_argv(ctx.board, Step::kConnect, {"init", "reset halt", "shutdown"}), *log,
-        ctx.timeout, commands, std::filesystem::absolute(ctx.elf).parent_path());
-    if (!r.ok())
-      return Error{
-          fmt::format("openocd reset halt failed ({}): {}", r.describe(), failure_lines(r))};
-    return std::unique_ptr<TargetSession>(
-        std::make_unique<OpenocdSession>(runner_, ctx, std::move(commands)));
+    return session(ctx, *s, std::move(commands));
   }
 
  private:
-  ProcessRunner& runner_;
+  std::string missing() const override { return kMissing; }
+
+  std::vector<std::string> reset_halt_argv(const matrix::BoardInstance& b,
+                                           const std::filesystem::path&) const override {
+    return openocd_argv(b, Step::kConnect, {"init", "reset halt", "shutdown"});
+  }
+
+  // RMVF first (RM0090 6.3.21: RCC_CSR's reset flags stay set until RMVF or a power-on reset),
+  // then the one reset whose flags the firmware reads, halted at the reset vector.
+  std::vector<std::string> release_argv(const matrix::BoardInstance& b,
+                                        const std::filesystem::path&) const override {
+    return openocd_argv(
+        b, Step::kRelease,
+        {"init", "halt", "mww 0x40023874 0x01000000", "reset halt", "mww 0xE0042004 0",
+         "mww 0xE000EDFC 0", "mww 0xE000EDF0 0xA05F0000", "shutdown"});
+  }
 };
 
 }  // namespace

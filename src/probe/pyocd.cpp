@@ -6,8 +6,9 @@
 // bench's kind halted at the reset vector, DBGMCU_CR = 0, DEMCR = 0 (vector
 // catch and TRCENA off), then DHCSR = DBGKEY without C_DEBUGEN, which lets
 // the core run. pyOCD's commander does not touch DHCSR on exit (its
-// session has resume_on_disconnect False, and CortexM.disconnect clears
-// DHCSR and DEMCR only when resuming); the firmware only reads DHCSR and
+// session has resume_on_disconnect False, commands/commander.py, and
+// CortexM.disconnect clears DHCSR and DEMCR only when resuming,
+// coresight/cortex_m.py); the firmware only reads DHCSR and
 // sets TRCENA after the start handshake, which the host begins after pyOCD
 // has exited.
 #include <fmt/core.h>
@@ -81,42 +82,11 @@ std::vector<std::string> cmd_argv(const matrix::BoardInstance& b, Step step,
   return argv;
 }
 
-class PyocdSession final : public ProbeSession {
+class PyocdFlasher final : public ProbeFlasher {
  public:
-  using ProbeSession::ProbeSession;
-
- private:
-  // OpenOCD's release: halt, clear RCC_CSR's reset flags (RMVF, RM0090
-  // 6.3.21), reset of the bench's kind halted at the reset vector (the one
-  // reset whose flags the firmware reads), DBGMCU_CR = 0, DEMCR = 0, then
-  // DHCSR without C_DEBUGEN and C_HALT: the core runs from its reset vector.
-  // The commander leaves DHCSR alone on exit (it sets resume_on_disconnect
-  // False, commands/commander.py; CortexM.disconnect clears DHCSR only when
-  // resuming, coresight/cortex_m.py).
-  Status reset_through_probe(const std::filesystem::path& log) override {
-    const char* kind = ctx_.board.reset == matrix::ResetMethod::kHardware ? "reset halt hardware"
-                                                                          : "reset halt system";
-    const auto dir = std::filesystem::absolute(ctx_.elf).parent_path();
-    auto r =
-        run_logged(runner_,
-                   cmd_argv(ctx_.board, Step::kRelease, dir,
-                            {"halt", "write32 0x40023874 0x01000000", kind, "write32 0xE0042004 0",
-                             "write32 0xE000EDFC 0", "write32 0xE000EDF0 0xA05F0000"}),
-                   log, ctx_.timeout, commands_, dir);
-    if (!r.ok())
-      return Error{fmt::format("pyocd release failed ({}): {}", r.describe(), failure_lines(r))};
-    return {};
-  }
-};
-
-class PyocdFlasher final : public Flasher {
- public:
-  explicit PyocdFlasher(ProcessRunner& runner) : runner_(runner) {}
+  explicit PyocdFlasher(ProcessRunner& runner)
+      : ProbeFlasher(runner, "pyocd", std::chrono::seconds(20)) {}
   const char* name() const override { return "pyocd"; }
-
-  ToolCheck check_tool() override {
-    return check_probe_tool(runner_, "pyocd", missing_message(), std::chrono::seconds(20));
-  }
 
   // pyOCD itself, then each target the bench's pyOCD boards name: pyOCD has
   // no built-in STM32F407 target, only the one its CMSIS pack brings.
@@ -159,57 +129,49 @@ class PyocdFlasher final : public Flasher {
   }
 
   Result<std::unique_ptr<TargetSession>> program(const FlashContext& ctx) override {
-    auto log_path = flash_log(ctx, "pyocd", missing_message());
-    if (!log_path) return log_path.error();
-    const std::filesystem::path& log = *log_path;
     // In the image's directory, by its fixed names: `compare`'s file name
     // goes through pyOCD's split_command (utility/cmdline.py), which splits
     // at whitespace and at ;!@#$%^&*()+=[]{}|<>,?
-    auto image = image_files(ctx);
-    if (!image) return image.error();
+    auto s = start(ctx);
+    if (!s) return s.error();
     std::vector<std::string> commands;
     std::vector<std::string> load{"pyocd", "load"};
-    auto t = target_args(ctx.board, Step::kConnect, image->dir);
+    auto t = target_args(ctx.board, Step::kConnect, s->image.dir);
     load.insert(load.end(), t.begin(), t.end());
-    load.push_back(image->elf);
-    auto r = run_logged(runner_, load, log, ctx.timeout, commands, image->dir);
-    if (!r.ok())
-      return Error{fmt::format("pyocd load failed ({}): {}", r.describe(), failure_lines(r))};
+    load.push_back(s->image.elf);
+    if (auto r = step(ctx, *s, load, "load", commands); !r) return r.error();
     // Verify, then hold the core so nothing runs before the capture is open.
-    auto v = run_logged(runner_,
-                        cmd_argv(ctx.board, Step::kConnect, image->dir,
-                                 {"compare 0x08000000 " + image->bin, "reset halt"}),
-                        log, ctx.timeout, commands, image->dir);
-    if (!v.ok())
-      return Error{fmt::format("pyocd verify failed ({}): {}", v.describe(), failure_lines(v))};
-    if (v.output.find("bytes match") == std::string::npos ||
-        v.output.find("All ") == std::string::npos) {
+    auto v = step(ctx, *s,
+                  cmd_argv(ctx.board, Step::kConnect, s->image.dir,
+                           {"compare 0x08000000 " + s->image.bin, "reset halt"}),
+                  "verify", commands);
+    if (!v) return v.error();
+    if (v->output.find("bytes match") == std::string::npos ||
+        v->output.find("All ") == std::string::npos) {
       return Error{
-          fmt::format("pyocd compare did not report 'All N bytes match.': {}", failure_lines(v))};
+          fmt::format("pyocd compare did not report 'All N bytes match.': {}", failure_lines(*v))};
     }
-    return std::unique_ptr<TargetSession>(
-        std::make_unique<PyocdSession>(runner_, ctx, std::move(commands)));
-  }
-
-  // Flash once per job: the next load only halts the core again; release()
-  // resets it.
-  Result<std::unique_ptr<TargetSession>> reload(const FlashContext& ctx) override {
-    auto log_path = flash_log(ctx, "pyocd", missing_message());
-    if (!log_path) return log_path.error();
-    const std::filesystem::path& log = *log_path;
-    (void)append_to_file(log, "(programmed by an earlier load: not flashed again)\n");
-    auto image = image_files(ctx);
-    if (!image) return image.error();
-    std::vector<std::string> commands;
-    auto r = run_logged(runner_, cmd_argv(ctx.board, Step::kConnect, image->dir, {"reset halt"}),
-                        log, ctx.timeout, commands, image->dir);
-    if (!r.ok())
-      return Error{fmt::format("pyocd reset halt failed ({}): {}", r.describe(), failure_lines(r))};
-    return std::unique_ptr<TargetSession>(
-        std::make_unique<PyocdSession>(runner_, ctx, std::move(commands)));
+    return session(ctx, *s, std::move(commands));
   }
 
  private:
+  std::string missing() const override { return missing_message(); }
+
+  std::vector<std::string> reset_halt_argv(const matrix::BoardInstance& b,
+                                           const std::filesystem::path& dir) const override {
+    return cmd_argv(b, Step::kConnect, dir, {"reset halt"});
+  }
+
+  // The release of the top of this file (RMVF: RM0090 6.3.21).
+  std::vector<std::string> release_argv(const matrix::BoardInstance& b,
+                                        const std::filesystem::path& dir) const override {
+    const char* kind =
+        b.reset == matrix::ResetMethod::kHardware ? "reset halt hardware" : "reset halt system";
+    return cmd_argv(b, Step::kRelease, dir,
+                    {"halt", "write32 0x40023874 0x01000000", kind, "write32 0xE0042004 0",
+                     "write32 0xE000EDFC 0", "write32 0xE000EDF0 0xA05F0000"});
+  }
+
   // Does pyOCD know the board's target (from its pack)?
   Finding target_finding(const matrix::BoardInstance& b) {
     using L = Finding::Level;
@@ -250,8 +212,6 @@ class PyocdFlasher final : public Flasher {
     }
     return {L::kOk, topic, "known to pyOCD (source: " + source + ")", ""};
   }
-
-  ProcessRunner& runner_;
 };
 
 }  // namespace

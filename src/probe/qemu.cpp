@@ -40,29 +40,25 @@ void append_log(const std::filesystem::path& log, const std::string& text) {
   (void)append_to_file(log, text + "\n");
 }
 
-std::string read_file(const std::filesystem::path& p) {
-  return read_whole_file(p).value_or("");
+Error exited_early(ChildProcess& child) {
+  auto r = child.result();
+  return Error{fmt::format("QEMU exited before starting ({}): {}", r.describe(), failure_lines(r))};
 }
 
 class QemuSession final : public TargetSession {
  public:
   QemuSession(std::unique_ptr<ChildProcess> child, std::filesystem::path tmpdir,
-              std::filesystem::path port, int stream_fd, std::filesystem::path flash_log,
-              std::vector<std::string> commands)
+              std::filesystem::path flash_log, std::string cmdline)
       : child_(std::move(child)),
         tmpdir_(std::move(tmpdir)),
-        port_(std::move(port)),
-        stream_fd_(stream_fd),
         flash_log_(std::move(flash_log)),
-        commands_(std::move(commands)) {}
+        commands_{std::move(cmdline)} {}
   ~QemuSession() override {
     stop();
     if (stream_fd_ >= 0) ::close(stream_fd_);
     std::error_code ec;
     std::filesystem::remove_all(tmpdir_, ec);
   }
-  QemuMonitor& monitor() { return monitor_; }
-
   std::filesystem::path serial_port() const override { return port_; }
 
   int take_serial_stream() override {
@@ -106,31 +102,18 @@ class QemuSession final : public TargetSession {
 
   std::vector<std::string> commands() const override { return commands_; }
 
-  void set_pty(bool pty) { pty_ = pty; }
-
- private:
   std::unique_ptr<ChildProcess> child_;
   std::filesystem::path tmpdir_;
-  std::filesystem::path port_;
-  int stream_fd_ = -1;
   std::filesystem::path flash_log_;
   std::vector<std::string> commands_;
+  std::filesystem::path port_;
+  int stream_fd_ = -1;
   QemuMonitor monitor_;
   bool pty_ = false;
+
+ private:
   bool stopped_ = false;
 };
-
-// Connects to QEMU's serial socket, retrying while QEMU creates it. QEMU
-// blocks in its start-up until this connection is made (wait=on).
-Result<int> connect_serial_socket(const std::filesystem::path& path, ChildProcess& child,
-                                  std::chrono::milliseconds timeout) {
-  return connect_unix_socket(path, "QEMU's serial socket", timeout, [&]() -> std::optional<Error> {
-    if (child.running()) return std::nullopt;
-    auto r = child.result();
-    return Error{
-        fmt::format("QEMU exited before starting ({}): {}", r.describe(), failure_lines(r))};
-  });
-}
 
 class QemuFlasher final : public Flasher {
  public:
@@ -177,53 +160,45 @@ class QemuFlasher final : public Flasher {
     spec.log = qemu_log;
     std::string cmdline = fmt::format("{}", fmt::join(spec.argv, " "));
     append_log(flash_log, "$ " + cmdline);
-    auto cleanup = [&] { std::filesystem::remove_all(tmpdir, ec); };
     auto child = runner_.spawn(spec);
     if (!child.ok()) {
-      cleanup();
+      std::filesystem::remove_all(tmpdir, ec);
       return Error{child.error().message};
     }
-    std::filesystem::path port;
-    int stream_fd = -1;
+    // From here the session owns QEMU and the directory.
+    auto session = std::make_unique<QemuSession>(std::move(*child), tmpdir, flash_log, cmdline);
+    session->pty_ = pty;
+    ChildProcess& qemu = *session->child_;
     if (pty) {
       // QEMU announces the pty it made for serial slot 0.
       static const std::regex kPty("char device redirected to (\\S+) \\(label serial0\\)");
       auto deadline = std::chrono::steady_clock::now() + ctx.timeout;
-      while (port.empty()) {
+      while (session->port_.empty()) {
         std::smatch m;
-        std::string text = read_file(qemu_log);
+        std::string text = read_whole_file(qemu_log).value_or("");
         if (std::regex_search(text, m, kPty)) {
-          port = m[1].str();
+          session->port_ = m[1].str();
           break;
         }
-        if (!(*child)->running()) {
-          auto r = (*child)->result();
-          cleanup();
-          return Error{
-              fmt::format("QEMU exited before starting ({}): {}", r.describe(), failure_lines(r))};
-        }
+        if (!qemu.running()) return exited_early(qemu);
         if (std::chrono::steady_clock::now() >= deadline || interrupt_requested()) {
-          (*child)->stop(std::chrono::milliseconds(200));
-          cleanup();
           return Error{fmt::format("QEMU did not announce its serial pty within {} ms",
                                    ctx.timeout.count())};
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
       }
     } else {
-      auto fd = connect_serial_socket(serial_sock, **child, ctx.timeout);
-      if (!fd.ok()) {
-        (*child)->stop(std::chrono::milliseconds(200));
-        cleanup();
-        return fd.error();
-      }
-      stream_fd = *fd;
-      port = serial_sock;
+      // QEMU blocks in its start-up until this connection is made (wait=on).
+      auto fd = connect_unix_socket(serial_sock, "QEMU's serial socket", ctx.timeout,
+                                    [&]() -> std::optional<Error> {
+                                      if (qemu.running()) return std::nullopt;
+                                      return exited_early(qemu);
+                                    });
+      if (!fd.ok()) return fd.error();
+      session->stream_fd_ = *fd;
+      session->port_ = serial_sock;
     }
-    auto session = std::make_unique<QemuSession>(std::move(*child), tmpdir, port, stream_fd,
-                                                 flash_log, std::vector<std::string>{cmdline});
-    session->set_pty(pty);
-    if (auto s = session->monitor().connect(sock, std::chrono::seconds(5)); !s.ok())
+    if (auto s = session->monitor_.connect(sock, std::chrono::seconds(5)); !s.ok())
       return s.error();
 
     auto words = verify_flash(*session, ctx);
@@ -231,7 +206,7 @@ class QemuFlasher final : public Flasher {
     append_log(flash_log,
                fmt::format("verified: the first {} words of flash match {}; serial {} {}", *words,
                            ctx.bin.filename().string(), pty ? "pty" : "socket (connected)",
-                           port.string()));
+                           session->port_.string()));
     return std::unique_ptr<TargetSession>(std::move(session));
   }
 
@@ -267,12 +242,12 @@ class QemuFlasher final : public Flasher {
   // Verify: the first words of flash must be the image's first words. The
   // number of words compared.
   static Result<size_t> verify_flash(QemuSession& session, const FlashContext& ctx) {
-    std::string bin = read_file(ctx.bin);
+    std::string bin = read_whole_file(ctx.bin).value_or("");
     size_t words = std::min<size_t>(16, bin.size() / 4);
     if (words == 0)
       return Error{fmt::format("cannot verify: image {} is empty or missing", ctx.bin.string())};
-    auto xp = session.monitor().command(fmt::format("xp /{}wx 0x08000000", words),
-                                        std::chrono::seconds(5));
+    auto xp = session.monitor_.command(fmt::format("xp /{}wx 0x08000000", words),
+                                       std::chrono::seconds(5));
     if (!xp.ok()) return Error{fmt::format("verify: {}", xp.error().message)};
     std::vector<uint32_t> got = parse_xp_words(*xp);
     for (size_t i = 0; i < words; ++i) {
