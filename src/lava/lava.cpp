@@ -14,12 +14,15 @@
 #include <sstream>
 
 #include "util/atomic_write.h"
+#include "util/posix_file.h"
 #include "util/sha256.h"
 #include "util/url.h"
 
 namespace rb::lava {
 
 using nlohmann::json;
+
+namespace {
 
 std::filesystem::path default_token_file() {
   if (const char* f = std::getenv("RTOSBENCH_LAVA_TOKEN_FILE"); f && *f) return f;
@@ -43,8 +46,8 @@ Result<std::string> token_for(const std::string& text, const std::string& author
       unbound = true;  // never said: the line may be the token itself
       continue;
     }
-    std::string h;
-    for (char c : host) h += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    std::string h = host;
+    std::ranges::transform(h, h.begin(), [](unsigned char c) { return std::tolower(c); });
     if (h == authority) return token;
     hosts.push_back(h);
   }
@@ -64,6 +67,8 @@ Result<std::string> token_for(const std::string& text, const std::string& author
           hosts.empty() ? "" : fmt::format(" (it has tokens for {})", fmt::join(hosts, ", ")),
           authority));
 }
+
+}  // namespace
 
 Result<std::string> read_token(const matrix::LavaServer& server) {
   const std::string authority = url_authority(server.url);
@@ -88,16 +93,14 @@ Result<std::string> read_token(const matrix::LavaServer& server) {
     return make_error(ErrorKind::kUnavailable,
                       "the LAVA token: no token file (set RTOSBENCH_LAVA_TOKEN_FILE, or HOME for "
                       "~/.config/rtosbench/lava-tokens)");
-  std::ifstream in(file);
-  std::stringstream text;
-  if (in) text << in.rdbuf();
-  if (!in)
+  auto text = read_whole_file(file);
+  if (!text)
     return make_error(ErrorKind::kCannotRead,
                       fmt::format("the LAVA token: cannot read {} (RTOSBENCH_LAVA_TOKEN_FILE, else "
                                   "$XDG_CONFIG_HOME/rtosbench/lava-tokens or "
                                   "~/.config/rtosbench/lava-tokens)",
                                   file.string()));
-  return token_for(text.str(), authority, file.string());
+  return token_for(*text, authority, file.string());
 }
 
 namespace {
@@ -109,9 +112,8 @@ size_t append_body(char* data, size_t size, size_t n, void* out) {
 
 std::string clip(const std::string& s, size_t max = 300) {
   std::string t = s.size() > max ? s.substr(0, max) + "..." : s;
-  for (char& c : t) {
-    if (c == '\n' || c == '\r') c = ' ';
-  }
+  std::ranges::replace_if(
+      t, [](char c) { return c == '\n' || c == '\r'; }, ' ');
   return t;
 }
 
@@ -127,8 +129,7 @@ class HttpApi final : public Api {
     auto r = request("POST", "api/v0.2/jobs/", json{{"definition", definition}}.dump());
     if (!r.ok()) return r.error();
     try {
-      json j = json::parse(*r);
-      const auto& ids = j.at("job_ids");
+      const auto ids = json::parse(*r).at("job_ids");
       if (ids.empty()) throw std::runtime_error("no job id");
       return ids.at(0).get<int64_t>();
     } catch (const std::exception& e) {
@@ -143,15 +144,11 @@ class HttpApi final : public Api {
     if (!r.ok()) return r.error();
     try {
       json j = json::parse(*r);
-      JobState s;
-      s.id = id;
-      s.state = j.at("state").get<std::string>();
-      s.health = j.at("health").get<std::string>();
-      if (j.contains("actual_device") && j["actual_device"].is_string())
-        s.device = j["actual_device"].get<std::string>();
-      if (j.contains("failure_comment") && j["failure_comment"].is_string())
-        s.failure_comment = j["failure_comment"].get<std::string>();
-      return s;
+      auto text = [&](const char* k) {
+        return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : "";
+      };
+      return JobState{id, j.at("state").get<std::string>(), j.at("health").get<std::string>(),
+                      text("actual_device"), text("failure_comment")};
     } catch (const std::exception& e) {
       return make_error(
           ErrorKind::kBadInput,
@@ -169,8 +166,7 @@ class HttpApi final : public Api {
     auto r = request("POST", path, "");
     if (!r.ok() && r.error().message.find("HTTP 405") != std::string::npos)
       r = request("GET", path, "");
-    if (!r.ok()) return r.error();
-    return {};
+    return r.ok() ? Status() : Status(r.error());
   }
 
   std::string job_url(int64_t id) const override {
@@ -190,23 +186,25 @@ class HttpApi final : public Api {
     headers = curl_slist_append(headers, "Accept: application/json");
     if (!body.empty()) headers = curl_slist_append(headers, "Content-Type: application/json");
     std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> hold(headers, curl_slist_free_all);
-    curl_easy_setopt(h.get(), CURLOPT_URL, url.c_str());
-    curl_easy_setopt(h.get(), CURLOPT_HTTPHEADER, headers);
-    curl_easy_setopt(h.get(), CURLOPT_WRITEFUNCTION, append_body);
-    curl_easy_setopt(h.get(), CURLOPT_WRITEDATA, &out);
-    curl_easy_setopt(h.get(), CURLOPT_ERRORBUFFER, err);
-    curl_easy_setopt(h.get(), CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(h.get(), CURLOPT_FOLLOWLOCATION, 1L);
+    const std::string scheme = url_scheme(server_.url);
+    auto set = [&](CURLoption o, auto v) { curl_easy_setopt(h.get(), o, v); };
+    set(CURLOPT_URL, url.c_str());
+    set(CURLOPT_HTTPHEADER, headers);
+    set(CURLOPT_WRITEFUNCTION, append_body);
+    set(CURLOPT_WRITEDATA, &out);
+    set(CURLOPT_ERRORBUFFER, err);
+    set(CURLOPT_NOSIGNAL, 1L);
+    set(CURLOPT_FOLLOWLOCATION, 1L);
     // A redirect keeps the scheme: never from https to plain http. (libcurl
     // sends the Authorization header to the same host only.)
-    curl_easy_setopt(h.get(), CURLOPT_PROTOCOLS_STR, url_scheme(server_.url).c_str());
-    curl_easy_setopt(h.get(), CURLOPT_REDIR_PROTOCOLS_STR, url_scheme(server_.url).c_str());
-    curl_easy_setopt(h.get(), CURLOPT_TIMEOUT, static_cast<long>(timeout_.count()));
-    curl_easy_setopt(h.get(), CURLOPT_CONNECTTIMEOUT, 20L);
+    set(CURLOPT_PROTOCOLS_STR, scheme.c_str());
+    set(CURLOPT_REDIR_PROTOCOLS_STR, scheme.c_str());
+    set(CURLOPT_TIMEOUT, static_cast<long>(timeout_.count()));
+    set(CURLOPT_CONNECTTIMEOUT, 20L);
     if (std::string(method) == "POST") {
-      curl_easy_setopt(h.get(), CURLOPT_POST, 1L);
-      curl_easy_setopt(h.get(), CURLOPT_POSTFIELDS, body.c_str());
-      curl_easy_setopt(h.get(), CURLOPT_POSTFIELDSIZE, static_cast<long>(body.size()));
+      set(CURLOPT_POST, 1L);
+      set(CURLOPT_POSTFIELDS, body.c_str());
+      set(CURLOPT_POSTFIELDSIZE, static_cast<long>(body.size()));
     }
     CURLcode rc = curl_easy_perform(h.get());
     if (rc != CURLE_OK) {
@@ -218,7 +216,7 @@ class HttpApi final : public Api {
     curl_easy_getinfo(h.get(), CURLINFO_RESPONSE_CODE, &code);
     if (code < 200 || code >= 300) {
       return make_error(
-          code == 401 || code == 403 ? ErrorKind::kUnavailable : ErrorKind::kUnavailable,
+          ErrorKind::kUnavailable,
           fmt::format("LAVA {} {}: HTTP {}{}: {}", method, redact_url(url), code,
                       code == 401 || code == 403 ? " (is the token right?)" : "", clip(out)));
     }
@@ -267,11 +265,9 @@ Result<std::string> publish(const matrix::LavaServer& server, const std::filesys
   std::error_code ec;
   if (!std::filesystem::exists(target, ec)) {
     std::filesystem::create_directories(server.publish_dir, ec);
-    std::ifstream in(elf, std::ios::binary);
-    std::ostringstream data;
-    data << in.rdbuf();
-    if (!in) return make_error(ErrorKind::kCannotRead, "cannot read the image " + elf.string());
-    if (auto w = write_file_atomic(target, data.str()); !w.ok())
+    auto data = read_whole_file(elf);
+    if (!data) return make_error(ErrorKind::kCannotRead, "cannot read the image " + elf.string());
+    if (auto w = write_file_atomic(target, *data); !w.ok())
       return make_error(ErrorKind::kStore,
                         fmt::format("cannot publish the image into {}: {}",
                                     server.publish_dir.string(), w.error().message));
@@ -396,10 +392,7 @@ Result<ParsedLog> parse_log(const std::string& text) {
 
 std::string raw_capture(const ParsedLog& log) {
   std::string s;
-  for (const auto& l : log.serial) {
-    s += l;
-    s += '\n';
-  }
+  for (const auto& l : log.serial) s += l + '\n';
   return s;
 }
 

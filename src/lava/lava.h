@@ -36,24 +36,19 @@ class Api {
   // POST /api/v0.2/jobs/ {"definition": yaml}: the job id.
   virtual Result<int64_t> submit(const std::string& definition) = 0;
   virtual Result<JobState> state(int64_t id) = 0;
-  // GET /api/v0.2/jobs/N/logs/: the log as YAML, byte for byte.
-  virtual Result<std::string> log(int64_t id) = 0;
-  // POST /api/v0.2/jobs/N/cancel/
-  virtual Status cancel(int64_t id) = 0;
-  // The job's page for people: <url>scheduler/job/N
-  virtual std::string job_url(int64_t id) const = 0;
+  virtual Result<std::string> log(int64_t id) = 0;    // .../jobs/N/logs/: YAML, byte for byte
+  virtual Status cancel(int64_t id) = 0;              // POST .../jobs/N/cancel/
+  virtual std::string job_url(int64_t id) const = 0;  // for people: <url>scheduler/job/N
 };
 
 // The REST token for the bench's lava.url, bound to its host: the line
 // `HOST TOKEN` whose HOST is the URL's host[:port], in the RTOSBENCH_LAVA_*
 // variable the bench's token_env names, else in rtosbench's token file
-// (default_token_file). A token without its host is refused. The error
-// (kUnavailable, kCannotRead) names where it looked, never a token.
+// ($RTOSBENCH_LAVA_TOKEN_FILE, else $XDG_CONFIG_HOME/rtosbench/lava-tokens,
+// else ~/.config/rtosbench/lava-tokens: the user's, never a bench file's).
+// A token without its host is refused. The error (kUnavailable,
+// kCannotRead) names where it looked, never a token.
 Result<std::string> read_token(const matrix::LavaServer& server);
-
-// $RTOSBENCH_LAVA_TOKEN_FILE, else $XDG_CONFIG_HOME/rtosbench/lava-tokens,
-// else ~/.config/rtosbench/lava-tokens: the user's, never a bench file's.
-std::filesystem::path default_token_file();
 
 // libcurl behind Api; every request times out after `timeout`.
 std::unique_ptr<Api> make_http_api(const matrix::LavaServer& server, std::string token,

@@ -24,6 +24,10 @@ int BenchLane::next_attempt(const std::filesystem::path& base) {
 
 namespace {
 
+std::chrono::milliseconds ms(double seconds) {
+  return std::chrono::milliseconds(static_cast<long>(seconds * 1000));
+}
+
 // The real capture: the stream the backend connected (QEMU's socket), else
 // the tty once it appears (after a power cycle it comes back).
 Result<std::unique_ptr<serial::Capture>> open_capture(probe::TargetSession& target,
@@ -32,21 +36,15 @@ Result<std::unique_ptr<serial::Capture>> open_capture(probe::TargetSession& targ
   Result<std::unique_ptr<serial::SerialCapture>> c = make_error(ErrorKind::kInternal, "");
   if (int fd = target.take_serial_stream(); fd >= 0) {
     c = serial::SerialCapture::adopt_stream(fd, target.serial_port().string(), raw);
+  } else if (!serial::wait_for_port(target.serial_port(), ms(board.port_wait_s))) {
+    return make_error(ErrorKind::kUnavailable,
+                      fmt::format("serial port {} did not appear within {:.0f} s",
+                                  target.serial_port().string(), board.port_wait_s));
   } else {
-    auto wait = std::chrono::milliseconds(static_cast<long>(board.port_wait_s * 1000));
-    if (!serial::wait_for_port(target.serial_port(), wait)) {
-      return make_error(ErrorKind::kUnavailable,
-                        fmt::format("serial port {} did not appear within {:.0f} s",
-                                    target.serial_port().string(), board.port_wait_s));
-    }
     c = serial::SerialCapture::open(target.serial_port(), board.baud, raw);
   }
   if (!c.ok()) return c.error();
   return std::unique_ptr<serial::Capture>(std::move(*c));
-}
-
-std::chrono::milliseconds ms(double seconds) {
-  return std::chrono::milliseconds(static_cast<long>(seconds * 1000));
 }
 
 // A board on this machine: its flasher programs the image (once per job,
@@ -58,7 +56,6 @@ class LocalLane final : public BenchLane {
       : parts_(parts), clock_(clock), flasher_(parts.flasher(board)) {}
 
   void new_job() override { programmed_ = false; }
-
   bool capture(BenchAttempt& a) override {
     auto target = flash(a);
     return target && capture_from(a, *target);
@@ -69,12 +66,9 @@ class LocalLane final : public BenchLane {
   // again: QEMU starts a new process for both). nullptr on FLASH_ERROR.
   std::unique_ptr<probe::TargetSession> flash(BenchAttempt& a) {
     a.stage("flash");
-    probe::FlashContext ctx;
-    ctx.board = a.board;
-    ctx.elf = a.job_dir / "firmware" / "rtosbench-fw.elf";
-    ctx.bin = a.job_dir / "firmware" / "rtosbench-fw.bin";
-    ctx.dir = a.dir;
-    ctx.timeout = ms(a.matrix.timeouts.flash_s);
+    probe::FlashContext ctx{a.board, a.job_dir / "firmware" / "rtosbench-fw.elf",
+                            a.job_dir / "firmware" / "rtosbench-fw.bin", a.dir,
+                            ms(a.matrix.timeouts.flash_s)};
     auto tf = clock_.now();
     auto session = programmed_ ? flasher_->reload(ctx) : flasher_->program(ctx);
     a.record.flash_seconds = std::chrono::duration<double>(clock_.now() - tf).count();
@@ -123,7 +117,13 @@ class LocalLane final : public BenchLane {
     if (!target.port_survives_release() && !open_port()) return stop_target();
     double release_s = std::chrono::duration<double>(clock_.now() - t_release).count();
     a.stage("capture");
-    serial::CaptureResult cr = capture->run(capture_options(a, target));
+    serial::CaptureOptions opts;
+    opts.overall = ms(a.matrix.timeouts.capture_s);
+    opts.inactivity = ms(a.matrix.timeouts.inactivity_s);
+    opts.liveness = [&target] { return target.liveness(); };
+    if (auto nonce = a.expect.find("nonce"); nonce != a.expect.end())
+      opts.start_line = "START " + nonce->second + "\n";
+    serial::CaptureResult cr = capture->run(opts);
     capture.reset();
     std::string dead;
     if (cr.reason == serial::StopReason::kPortError) {
@@ -140,17 +140,6 @@ class LocalLane final : public BenchLane {
     return true;
   }
 
-  static serial::CaptureOptions capture_options(const BenchAttempt& a,
-                                                probe::TargetSession& target) {
-    serial::CaptureOptions opts;
-    opts.overall = ms(a.matrix.timeouts.capture_s);
-    opts.inactivity = ms(a.matrix.timeouts.inactivity_s);
-    opts.liveness = [&target] { return target.liveness(); };
-    if (auto nonce = a.expect.find("nonce"); nonce != a.expect.end())
-      opts.start_line = "START " + nonce->second + "\n";
-    return opts;
-  }
-
   // The capture's figures into the record, and its stop reason as the
   // attempt's status; true when it reached END.
   static bool record_capture(BenchAttempt& a, const serial::CaptureResult& cr,
@@ -165,25 +154,26 @@ class LocalLane final : public BenchLane {
       r.transfer_seconds = cr.seconds_to_end - cr.seconds_to_begin;
     }
     if (auto h = sha256_file(raw); h.ok()) r.raw_sha256 = *h;
+    using serial::StopReason;
     switch (cr.reason) {
-      case serial::StopReason::kEnd:
+      case StopReason::kEnd:
         return true;
-      case serial::StopReason::kOverallTimeout:
-      case serial::StopReason::kInactivityTimeout:
+      case StopReason::kOverallTimeout:
+      case StopReason::kInactivityTimeout:
         fail_attempt(r, JobStatus::kTimeout, cr.message);
-        return false;
-      case serial::StopReason::kPortError:
+        break;
+      case StopReason::kPortError:
         fail_attempt(r, JobStatus::kPortError,
                      dead.empty() || cr.message.find(dead) != std::string::npos
                          ? cr.message
                          : cr.message + "; " + dead);
-        return false;
-      case serial::StopReason::kWriteError:
+        break;
+      case StopReason::kWriteError:
         fail_attempt(r, JobStatus::kStoreError, cr.message);
-        return false;
-      case serial::StopReason::kInterrupted:
+        break;
+      case StopReason::kInterrupted:
         fail_attempt(r, JobStatus::kInterrupted, "interrupted");
-        return false;
+        break;
     }
     return false;
   }

@@ -21,21 +21,19 @@
 
 namespace rb::run {
 
-// The parts a bench is made of, injected so that unit tests fake them. An
-// empty member is the real thing (fill_real_bench_parts).
+// The parts a bench is made of, injected so that unit tests fake them; an
+// empty member is the real thing (fill_real_bench_parts): the flasher of one
+// board instance (one per board worker); the capture of one attempt, opened
+// on the held target's port or stream, its bytes into `raw` (an error of
+// kind kStore makes the attempt STORE_ERROR, any other PORT_ERROR); the REST
+// API of a LAVA bench's server (the bench's `lava:`), whose error fails
+// every attempt on its boards as PORT_ERROR.
 struct BenchParts {
-  // The flash backend of one board instance (one per board worker).
   std::function<std::unique_ptr<probe::Flasher>(const matrix::BoardInstance&)> flasher;
-  // The capture of one attempt, opened on the held target's port or stream,
-  // its bytes into `raw`. An error of kind kStore makes the attempt
-  // STORE_ERROR, any other PORT_ERROR.
   std::function<Result<std::unique_ptr<serial::Capture>>(probe::TargetSession& target,
                                                          const matrix::BoardInstance& board,
                                                          const std::filesystem::path& raw)>
       capture;
-  // The REST API of a LAVA bench's server (the bench's `lava:`): its token
-  // read, a client made. An error fails every attempt on its boards as
-  // PORT_ERROR.
   std::function<Result<std::unique_ptr<lava::Api>>(const matrix::LavaServer& server)> lava;
 };
 
@@ -64,8 +62,7 @@ void fail_attempt(store::AttemptRecord& a, store::JobStatus s, std::string reaso
 class BenchLane {
  public:
   virtual ~BenchLane() = default;
-  // A new job: its image is not on the board yet.
-  virtual void new_job() {}
+  virtual void new_job() {}  // its image is not on the board yet
   // The number of the next attempt in `base` (a load's or a job's
   // directory): the next free attempt-N, or the directory of an attempt an
   // earlier session left unfinished that this lane follows again.
@@ -79,7 +76,7 @@ class BenchLane {
 class Bench {
  public:
   virtual ~Bench() = default;
-  // How many jobs one board instance runs at once (one lane each).
+  // How many jobs one board instance runs at once, one lane each.
   virtual int lanes(const matrix::BoardInstance&) const { return 1; }
   virtual std::unique_ptr<BenchLane> lane(const matrix::BoardInstance& board) = 0;
 };

@@ -14,7 +14,6 @@
 
 #include "run/bench.h"
 #include "util/atomic_write.h"
-#include "util/process.h"
 #include "util/sha256.h"
 #include "util/url.h"
 
@@ -28,20 +27,10 @@ namespace {
 // The jobs of a run on LAVA by state, for the progress line.
 struct LavaCounts {
   std::atomic<int> queued{0}, running{0}, done{0};
-  std::string text() const {  // "lava: 2 queued, 1 running, 5 done"
-    return fmt::format("lava: {} queued, {} running, {} done", queued.load(), running.load(),
-                       done.load());
+  std::atomic<int>* bucket(const std::string& state) {
+    if (state == "Running" || state == "Canceling") return &running;
+    return state == "Finished" ? &done : &queued;
   }
-};
-
-// One attempt as a LAVA job: the runner's attempt, the server, the job an
-// earlier session left to follow instead of submitting one (--resume of an
-// attempt whose process ended while LAVA still had it; 0: submit), the counts.
-struct LavaAttempt {
-  const BenchAttempt& a;
-  const matrix::LavaServer& server;
-  int64_t adopt = 0;
-  LavaCounts* counts = nullptr;
 };
 
 // The LAVA job id a killed earlier session left in `attempt_dir`
@@ -52,250 +41,22 @@ int64_t orphaned_lava_job(const std::filesystem::path& attempt_dir) {
   std::ifstream in(attempt_dir / "lava.json");
   if (!in) return 0;
   try {
-    json j = json::parse(in);
-    return j.at("job_id").get<int64_t>();
+    return json::parse(in).at("job_id").get<int64_t>();
   } catch (const std::exception&) {
     return 0;
   }
 }
 
-// The attempt's status (an interrupt is the caller's to say).
-void fail(store::AttemptRecord& a, JobStatus s, std::string reason) {
+// The attempt's status, always false (an interrupt is the caller's to say).
+bool fail(store::AttemptRecord& a, JobStatus s, std::string reason) {
   a.status = s;
   a.reason = std::move(reason);
-}
-
-// Which of the counters a state belongs to.
-std::atomic<int>* bucket(LavaCounts* c, const std::string& state) {
-  if (!c) return nullptr;
-  if (state == "Running" || state == "Canceling") return &c->running;
-  if (state == "Finished") return &c->done;
-  return &c->queued;
-}
-
-// Publishes the image and submits its job, or (a resumed run) follows the
-// job an earlier session submitted. 0 with `a` failed when that did not work.
-int64_t submit_job(lava::Api& api, const LavaAttempt& in, store::AttemptRecord& a) {
-  const auto& t = in.a.matrix.timeouts;
-  int64_t id = in.adopt;
-  if (id == 0) {
-    in.a.stage("publish");
-    auto url = lava::publish(in.server, in.a.job_dir / "firmware" / "rtosbench-fw.elf");
-    if (!url.ok()) {
-      fail(a,
-           url.error().kind == ErrorKind::kStore ? JobStatus::kStoreError : JobStatus::kFlashError,
-           url.error().message);
-      return 0;
-    }
-    lava::JobRequest req;
-    req.name = fmt::format("rtosbench {} on {}", in.a.job.id, in.a.board.id);
-    req.image_url = *url;
-    req.nonce = in.a.expect.count("nonce") ? in.a.expect.at("nonce") : "";
-    req.board = in.a.board;
-    req.deploy_s = t.flash_s;
-    req.capture_s = t.capture_s;
-    std::string def = lava::job_definition(req);
-    if (auto w = write_file_atomic(in.a.dir / "lava-job.yaml", def); !w.ok()) {
-      fail(a, JobStatus::kStoreError, w.error().message);
-      return 0;
-    }
-    in.a.stage("submit");
-    auto sub = api.submit(def);
-    if (!sub.ok()) {
-      fail(a, JobStatus::kPortError, "LAVA: the job was not submitted: " + sub.error().message);
-      return 0;
-    }
-    id = *sub;
-    // On disk before the wait: a resumed run follows this job instead of
-    // submitting another.
-    json doc{{"job_id", id}, {"url", api.job_url(id)}, {"image", *url}};
-    if (auto w = write_file_atomic(in.a.dir / "lava.json", doc.dump(2) + "\n"); !w.ok()) {
-      (void)api.cancel(id);
-      fail(a, JobStatus::kStoreError, w.error().message);
-      return 0;
-    }
-    in.a.log(fmt::format("LAVA job {} submitted ({}), image {}", id, api.job_url(id), *url));
-  } else {
-    in.a.log(fmt::format("LAVA job {} followed again ({}): submitted by an earlier session", id,
-                         api.job_url(id)));
-  }
-  return id;
-}
-
-// Follows job `id` to its end and returns its last state; nullopt with `a`
-// failed when it was interrupted, timed out or the server stopped answering.
-std::optional<lava::JobState> follow_job(lava::Api& api, const LavaAttempt& in,
-                                         store::AttemptRecord& a, int64_t id) {
-  // Follow the job. The queue may hold it long (queue_timeout); once it
-  // runs, LAVA's own timeouts end it, ours only guards against a server
-  // that stops answering.
-  const auto& t = in.a.matrix.timeouts;
-  using clock = std::chrono::steady_clock;
-  const auto t0 = clock::now();
-  auto running_since = clock::time_point{};
-  const double run_limit_s = 2 * t.flash_s + t.capture_s + 180;
-  std::string last_state, last_stage;
-  std::atomic<int>* counted = nullptr;
-  auto count = [&](const std::string& state) {
-    auto* b = bucket(in.counts, state);
-    if (b == counted) return;
-    if (counted) --*counted;
-    if (b) ++*b;
-    counted = b;
-  };
-  lava::JobState st;
-  int failures = 0;
-  bool cancelled = false;
-  while (true) {
-    if (interrupt_requested() && !cancelled) {
-      auto c = api.cancel(id);
-      in.a.log(fmt::format("LAVA job {}: interrupted, {}", id,
-                           c.ok() ? "cancelled" : "cancel failed: " + c.error().message));
-      count("Finished");
-      a.lava_state = last_state;
-      fail(a, JobStatus::kInterrupted, "interrupted");
-      return std::nullopt;
-    }
-    auto s = api.state(id);
-    if (!s.ok()) {
-      // A server restart or a network blip: keep trying for a while.
-      if (++failures >= 30) {
-        count("Finished");
-        fail(a, JobStatus::kPortError,
-             fmt::format("LAVA job {}: the server stopped answering: {}", id, s.error().message));
-        return std::nullopt;
-      }
-    } else {
-      failures = 0;
-      st = *s;
-      count(st.state);
-      if (st.state != last_state) {
-        in.a.log(fmt::format("LAVA job {}: {}{}", id, st.state,
-                             st.device.empty() ? "" : " on " + st.device));
-        last_state = st.state;
-      }
-      if (st.finished()) break;
-      if (st.state == "Running" && running_since == clock::time_point{})
-        running_since = clock::now();
-      // Said again only when it changed (plain output prints every stage).
-      std::string text = fmt::format("LAVA job {} {} ({})", id, st.queued() ? "queued" : "running",
-                                     in.counts ? in.counts->text() : "");
-      if (text != last_stage) in.a.stage(last_stage = text);
-    }
-    auto now = clock::now();
-    const bool queued = running_since == clock::time_point{};
-    double waited = std::chrono::duration<double>(now - (queued ? t0 : running_since)).count();
-    if (queued ? waited > in.server.queue_timeout_s : waited > run_limit_s) {
-      (void)api.cancel(id);
-      count("Finished");
-      fail(a, queued ? JobStatus::kPortError : JobStatus::kTimeout,
-           queued ? fmt::format("LAVA job {} still waiting for a {} device after {:.0f} s "
-                                "(lava.queue_timeout); cancelled",
-                                id, in.a.board.lava->device_type, waited)
-                  : fmt::format("LAVA job {} still running after {:.0f} s; cancelled", id, waited));
-      return std::nullopt;
-    }
-    // Sleep in small steps so that an interrupt is seen at once.
-    for (int i = 0; i < static_cast<int>(in.server.poll_s * 10) && !interrupt_requested(); ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  return st;
-}
-
-// The finished job's log into the attempt: kept byte for byte, then its
-// serial lines into capture.raw, then classified. True: captured to END.
-bool collect_log(lava::Api& api, const LavaAttempt& in, store::AttemptRecord& a, int64_t id,
-                 const lava::JobState& st) {
-  // The log: kept byte for byte, then the serial lines into capture.raw.
-  in.a.stage(fmt::format("LAVA job {} log", id));
-  Result<std::string> text = make_error(ErrorKind::kInternal, "");
-  for (int i = 0; i < 5; ++i) {
-    text = api.log(id);
-    if (text.ok()) break;
-    std::this_thread::sleep_for(std::chrono::seconds(1));
-  }
-  if (!text.ok()) {
-    fail(a, JobStatus::kPortError,
-         fmt::format("LAVA job {}: the log could not be fetched: {}", id, text.error().message));
-    return false;
-  }
-  if (auto w = write_file_atomic(in.a.dir / "lava-log.yaml", *text); !w.ok()) {
-    fail(a, JobStatus::kStoreError, w.error().message);
-    return false;
-  }
-  auto parsed = lava::parse_log(*text);
-  if (!parsed.ok()) {
-    fail(a, JobStatus::kPortError, fmt::format("LAVA job {}: {}", id, parsed.error().message));
-    return false;
-  }
-  const auto raw = in.a.dir / "capture.raw";
-  const std::string bytes = lava::raw_capture(*parsed);
-  if (auto w = write_file_atomic(raw, bytes); !w.ok()) {
-    fail(a, JobStatus::kStoreError, w.error().message);
-    return false;
-  }
-  a.capture_bytes = bytes.size();
-  a.capture_lines = parsed->serial.size();
-  a.start_sends = 1;
-  if (auto h = sha256_file(raw); h.ok()) a.raw_sha256 = *h;
-  if (parsed->end_seen) {
-    a.target_run_seconds = parsed->seconds_to_end;
-    if (parsed->seconds_to_begin >= 0) {
-      bool after = false;
-      for (const auto& l : parsed->serial) {
-        if (l.rfind("BEGIN,", 0) == 0) after = true;
-        if (after) a.transfer_bytes += l.size() + 1;
-      }
-      a.transfer_seconds = parsed->seconds_to_end - parsed->seconds_to_begin;
-    }
-  }
-  auto c = lava::classify(st, *parsed);
-  switch (c.outcome) {
-    case lava::Outcome::kCaptured:
-      a.capture_stop = "end";
-      in.a.log(fmt::format("LAVA job {} {}: {} serial lines to END", id, st.health,
-                           parsed->serial.size()));
-      return true;
-    case lava::Outcome::kTimeout:
-      a.capture_stop = "overall_timeout";
-      fail(a, JobStatus::kTimeout, c.reason);
-      break;
-    case lava::Outcome::kFlashError:
-      fail(a, JobStatus::kFlashError, c.reason);
-      break;
-    case lava::Outcome::kPortError:
-      a.capture_stop = "port_error";
-      fail(a, JobStatus::kPortError, c.reason);
-      break;
-  }
-  in.a.log(fmt::format("LAVA job {}: {}", id, a.reason));
   return false;
 }
 
-// Runs the attempt through `api`, filling `a`'s capture and lava fields.
-// True when the capture reached END (the caller verifies it); otherwise
-// a.status and a.reason are set (FLASH_ERROR, PORT_ERROR, TIMEOUT,
-// STORE_ERROR, INTERRUPTED).
-bool run_lava_attempt(lava::Api& api, const LavaAttempt& in, store::AttemptRecord& a) {
-  const int64_t id = submit_job(api, in, a);
-  if (id == 0) return false;
-  a.lava_job_id = id;
-  a.lava_url = api.job_url(id);
-  a.serial_port = a.lava_url;
-  a.flash_commands = {fmt::format("POST {}api/v0.2/jobs/ (lava-job.yaml) -> job {}",
-                                  redact_url(in.server.url), id)};
-
-  auto st = follow_job(api, in, a, id);
-  if (!st) return false;
-  a.lava_state = st->state;
-  a.lava_health = st->health;
-  a.lava_device = st->device;
-  a.lava_failure_comment = st->failure_comment;
-
-  return collect_log(api, in, a, id, *st);
-}
-
-// A LAVA device type of the bench: as many lanes as its `jobs:` allow.
+// A LAVA device type of the bench: as many lanes as its `jobs:` allow. One
+// attempt: submit_job, follow_job, collect_log; each false (or 0) with the
+// record failed when it did not work.
 class LavaLane final : public BenchLane {
  public:
   LavaLane(lava::Api* api, const std::string& api_error, const matrix::LavaServer& server,
@@ -317,14 +78,207 @@ class LavaLane final : public BenchLane {
       fail_attempt(a.record, JobStatus::kPortError, "LAVA: " + api_error_);
       return false;
     }
-    LavaAttempt in{a, server_, adopt, &counts_};
-    bool captured = run_lava_attempt(*api_, in, a.record);
+    bool captured = false;
+    if (const int64_t id = submit_job(a, adopt)) {
+      store::AttemptRecord& r = a.record;
+      r.lava_job_id = id;
+      r.lava_url = r.serial_port = api_->job_url(id);
+      r.flash_commands = {fmt::format("POST {}api/v0.2/jobs/ (lava-job.yaml) -> job {}",
+                                      redact_url(server_.url), id)};
+      if (auto st = follow_job(a, id)) {
+        r.lava_state = st->state;
+        r.lava_health = st->health;
+        r.lava_device = st->device;
+        r.lava_failure_comment = st->failure_comment;
+        captured = collect_log(a, id, *st);
+      }
+    }
     if (!captured && interrupt_requested())
       fail_attempt(a.record, JobStatus::kInterrupted, "interrupted");
     return captured;
   }
 
  private:
+  // Publishes the image and submits its job, or (a resumed run) follows the
+  // job `adopt` an earlier session submitted.
+  int64_t submit_job(const BenchAttempt& in, int64_t adopt) {
+    store::AttemptRecord& a = in.record;
+    if (adopt) {
+      in.log(fmt::format("LAVA job {} followed again ({}): submitted by an earlier session", adopt,
+                         api_->job_url(adopt)));
+      return adopt;
+    }
+    in.stage("publish");
+    auto url = lava::publish(server_, in.job_dir / "firmware" / "rtosbench-fw.elf");
+    if (!url.ok()) {
+      return fail(
+          a,
+          url.error().kind == ErrorKind::kStore ? JobStatus::kStoreError : JobStatus::kFlashError,
+          url.error().message);
+    }
+    lava::JobRequest req;
+    req.name = fmt::format("rtosbench {} on {}", in.job.id, in.board.id);
+    req.image_url = *url;
+    req.nonce = in.expect.count("nonce") ? in.expect.at("nonce") : "";
+    req.board = in.board;
+    req.deploy_s = in.matrix.timeouts.flash_s;
+    req.capture_s = in.matrix.timeouts.capture_s;
+    std::string def = lava::job_definition(req);
+    if (auto w = write_file_atomic(in.dir / "lava-job.yaml", def); !w.ok())
+      return fail(a, JobStatus::kStoreError, w.error().message);
+    in.stage("submit");
+    auto sub = api_->submit(def);
+    if (!sub.ok())
+      return fail(a, JobStatus::kPortError,
+                  "LAVA: the job was not submitted: " + sub.error().message);
+    const int64_t id = *sub;
+    // On disk before the wait: a resumed run follows this job instead of
+    // submitting another.
+    json doc{{"job_id", id}, {"url", api_->job_url(id)}, {"image", *url}};
+    if (auto w = write_file_atomic(in.dir / "lava.json", doc.dump(2) + "\n"); !w.ok()) {
+      (void)api_->cancel(id);
+      return fail(a, JobStatus::kStoreError, w.error().message);
+    }
+    in.log(fmt::format("LAVA job {} submitted ({}), image {}", id, api_->job_url(id), *url));
+    return id;
+  }
+
+  // Follows job `id` to its end and returns its last state; nullopt when it
+  // was interrupted, timed out or the server stopped answering. The queue
+  // may hold it long (queue_timeout); once it runs, LAVA's own timeouts end
+  // it, ours only guards against a server that stops answering.
+  std::optional<lava::JobState> follow_job(const BenchAttempt& in, int64_t id) {
+    store::AttemptRecord& a = in.record;
+    const auto& t = in.matrix.timeouts;
+    using clock = std::chrono::steady_clock;
+    const auto t0 = clock::now();
+    auto running_since = clock::time_point{};
+    const double run_limit_s = 2 * t.flash_s + t.capture_s + 180;
+    std::string last_state, last_stage;
+    std::atomic<int>* counted = nullptr;
+    auto count = [&](const std::string& state) {
+      auto* b = counts_.bucket(state);
+      if (b == counted) return;
+      if (counted) --*counted;
+      ++*b;
+      counted = b;
+    };
+    lava::JobState st;
+    int failures = 0;
+    while (true) {
+      if (interrupt_requested()) {
+        auto c = api_->cancel(id);
+        in.log(fmt::format("LAVA job {}: interrupted, {}", id,
+                           c.ok() ? "cancelled" : "cancel failed: " + c.error().message));
+        count("Finished");
+        a.lava_state = last_state;
+        fail(a, JobStatus::kInterrupted, "interrupted");
+        return std::nullopt;
+      }
+      if (auto s = api_->state(id); !s.ok()) {
+        // A server restart or a network blip: keep trying for a while.
+        if (++failures >= 30) {
+          count("Finished");
+          fail(a, JobStatus::kPortError,
+               fmt::format("LAVA job {}: the server stopped answering: {}", id, s.error().message));
+          return std::nullopt;
+        }
+      } else {
+        failures = 0;
+        st = *s;
+        count(st.state);
+        if (st.state != last_state) {
+          in.log(fmt::format("LAVA job {}: {}{}", id, st.state,
+                             st.device.empty() ? "" : " on " + st.device));
+          last_state = st.state;
+        }
+        if (st.finished()) return st;
+        if (st.state == "Running" && running_since == clock::time_point{})
+          running_since = clock::now();
+        // Said again only when it changed (plain output prints every stage).
+        std::string text = fmt::format("LAVA job {} {} (lava: {} queued, {} running, {} done)", id,
+                                       st.queued() ? "queued" : "running", counts_.queued.load(),
+                                       counts_.running.load(), counts_.done.load());
+        if (text != last_stage) in.stage(last_stage = text);
+      }
+      const bool queued = running_since == clock::time_point{};
+      double waited =
+          std::chrono::duration<double>(clock::now() - (queued ? t0 : running_since)).count();
+      if (queued ? waited > server_.queue_timeout_s : waited > run_limit_s) {
+        (void)api_->cancel(id);
+        count("Finished");
+        fail(a, queued ? JobStatus::kPortError : JobStatus::kTimeout,
+             queued
+                 ? fmt::format("LAVA job {} still waiting for a {} device after {:.0f} s "
+                               "(lava.queue_timeout); cancelled",
+                               id, in.board.lava->device_type, waited)
+                 : fmt::format("LAVA job {} still running after {:.0f} s; cancelled", id, waited));
+        return std::nullopt;
+      }
+      // Sleep in small steps so that an interrupt is seen at once.
+      for (int i = 0; i < static_cast<int>(server_.poll_s * 10) && !interrupt_requested(); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
+
+  // The finished job's log into the attempt: kept byte for byte, then its
+  // serial lines into capture.raw, then classified. True: captured to END.
+  bool collect_log(const BenchAttempt& in, int64_t id, const lava::JobState& st) {
+    store::AttemptRecord& a = in.record;
+    in.stage(fmt::format("LAVA job {} log", id));
+    Result<std::string> text = make_error(ErrorKind::kInternal, "");
+    for (int i = 0; i < 5; ++i) {
+      if ((text = api_->log(id)).ok()) break;
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+    }
+    if (!text.ok()) {
+      return fail(
+          a, JobStatus::kPortError,
+          fmt::format("LAVA job {}: the log could not be fetched: {}", id, text.error().message));
+    }
+    if (auto w = write_file_atomic(in.dir / "lava-log.yaml", *text); !w.ok())
+      return fail(a, JobStatus::kStoreError, w.error().message);
+    auto parsed = lava::parse_log(*text);
+    if (!parsed.ok())
+      return fail(a, JobStatus::kPortError,
+                  fmt::format("LAVA job {}: {}", id, parsed.error().message));
+    const auto raw = in.dir / "capture.raw";
+    const std::string bytes = lava::raw_capture(*parsed);
+    if (auto w = write_file_atomic(raw, bytes); !w.ok())
+      return fail(a, JobStatus::kStoreError, w.error().message);
+    a.capture_bytes = bytes.size();
+    a.capture_lines = parsed->serial.size();
+    a.start_sends = 1;
+    if (auto h = sha256_file(raw); h.ok()) a.raw_sha256 = *h;
+    if (parsed->end_seen) {
+      a.target_run_seconds = parsed->seconds_to_end;
+      if (parsed->seconds_to_begin >= 0) {
+        bool after = false;
+        for (const auto& l : parsed->serial) {
+          if (l.rfind("BEGIN,", 0) == 0) after = true;
+          if (after) a.transfer_bytes += l.size() + 1;
+        }
+        a.transfer_seconds = parsed->seconds_to_end - parsed->seconds_to_begin;
+      }
+    }
+    auto c = lava::classify(st, *parsed);
+    if (c.outcome == lava::Outcome::kCaptured) {
+      a.capture_stop = "end";
+      in.log(fmt::format("LAVA job {} {}: {} serial lines to END", id, st.health,
+                         parsed->serial.size()));
+      return true;
+    }
+    if (c.outcome == lava::Outcome::kTimeout) a.capture_stop = "overall_timeout";
+    if (c.outcome == lava::Outcome::kPortError) a.capture_stop = "port_error";
+    fail(a,
+         c.outcome == lava::Outcome::kTimeout      ? JobStatus::kTimeout
+         : c.outcome == lava::Outcome::kFlashError ? JobStatus::kFlashError
+                                                   : JobStatus::kPortError,
+         c.reason);
+    in.log(fmt::format("LAVA job {}: {}", id, a.reason));
+    return false;
+  }
+
   lava::Api* api_;
   const std::string& api_error_;
   const matrix::LavaServer& server_;

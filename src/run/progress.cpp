@@ -59,21 +59,18 @@ void Progress::emit_locked(const std::string& line) {
   if (live_) {
     sink_("\r" + std::string(last_width_, ' ') + "\r");
     last_width_ = 0;
-    sink_(line + "\n");
-    redraw_locked();
-  } else {
-    sink_(line + "\n");
   }
+  sink_(line + "\n");
+  redraw_locked();
 }
 
 void Progress::stage(const std::string& slot, const std::string& job, const std::string& stage) {
   std::lock_guard lock(mu_);
   busy_[slot] = {job, stage};
-  if (live_) {
+  if (live_)
     redraw_locked();
-  } else {
+  else
     emit_locked(fmt::format("[{}/{}] {}: {} ({})", done_, total_, job, stage, slot));
-  }
 }
 
 void Progress::idle(const std::string& slot) {
@@ -86,13 +83,8 @@ void Progress::finished(const std::string& job, const std::string& status,
                         const std::string& detail, double seconds, bool counted) {
   std::lock_guard lock(mu_);
   ++done_;
-  for (auto it = busy_.begin(); it != busy_.end();) {
-    it = it->second.first == job ? busy_.erase(it) : std::next(it);
-  }
-  if (counted) {
-    ++counted_done_;
-    counted_seconds_ += seconds;
-  }
+  std::erase_if(busy_, [&](const auto& b) { return b.second.first == job; });
+  if (counted) ++counted_done_;
   std::string line = fmt::format("[{}/{}] {} {} ({:.1f} s)", done_, total_, status, job, seconds);
   if (!detail.empty()) line += ": " + detail;
   emit_locked(line);

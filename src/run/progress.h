@@ -41,17 +41,12 @@ class Progress {
   // bench time (PORT_MISSING), kept out of the ETA.
   void finished(const std::string& job, const std::string& status, const std::string& detail,
                 double seconds, bool counted = true);
-  // A free-form line (warnings).
-  void note(const std::string& line);
-  // Redraws the live line (called periodically for the elapsed time).
-  void tick();
-  // Clears the live line before the closing table.
-  void close();
+  void note(const std::string& line);  // a free-form line (warnings)
+  void tick();   // redraws the live line (called periodically for the elapsed time)
+  void close();  // clears the live line before the closing table
 
-  // The status line as it would be drawn now (tests).
-  std::string status_line() const;
-  // Estimated seconds left; negative when unknown.
-  double eta_seconds() const;
+  std::string status_line() const;  // as it would be drawn now (tests)
+  double eta_seconds() const;       // estimated seconds left; negative when unknown
 
  private:
   void emit_locked(const std::string& line);
@@ -61,10 +56,7 @@ class Progress {
   const Clock& clock_;
   bool live_;
   Sink sink_;
-  int total_;
-  int done_;
-  int counted_done_ = 0;
-  double counted_seconds_ = 0;
+  int total_, done_, counted_done_ = 0;
   std::chrono::steady_clock::time_point start_;
   std::map<std::string, std::pair<std::string, std::string>> busy_;  // slot -> (job, stage)
   mutable std::mutex mu_;

@@ -16,22 +16,6 @@ using store::JobStatus;
 
 namespace {
 
-// Statistic name -> key of a result.json series (the names diff uses).
-const std::vector<std::pair<std::string, std::string>>& statistic_keys() {
-  static const std::vector<std::pair<std::string, std::string>> kKeys{{"n", "n"},
-                                                                      {"min", "min_ticks"},
-                                                                      {"median", "median_ticks"},
-                                                                      {"avg", "avg_ticks"},
-                                                                      {"p90", "p90_ticks"},
-                                                                      {"p99", "p99_ticks"},
-                                                                      {"p999", "p999_ticks"},
-                                                                      {"max", "max_ticks"},
-                                                                      {"stddev", "stddev_ticks"},
-                                                                      {"jitter", "jitter"},
-                                                                      {"base", "base_ticks"}};
-  return kKeys;
-}
-
 std::string number_text(double v) {
   if (v == std::floor(v) && std::fabs(v) < 1e15)
     return fmt::format("{}", static_cast<long long>(v));
@@ -45,54 +29,23 @@ std::string tolerance_text(const matrix::SpreadTolerance& t) {
   return fmt::format("max({:g}, {:g}%)", t.abs, t.pct);
 }
 
-}  // namespace
-
-const matrix::SpreadTolerance& ReproducibilityPolicy::of(const std::string& statistic) const {
-  static const matrix::SpreadTolerance kIdentical{};
-  auto it = per_statistic.find(statistic);
-  return it == per_statistic.end() ? kIdentical : it->second;
-}
-
-store::Reproducibility ReproducibilityPolicy::verdict_base(int loads) const {
-  store::Reproducibility r;
-  r.loads = loads;
-  r.tolerance_origin = origin;
-  for (const auto& [name, tol] : per_statistic) r.tolerance[name] = {tol.abs, tol.pct, tol.off};
-  return r;
-}
-
-ReproducibilityPolicy reproducibility_policy(const matrix::Matrix& m,
-                                             const matrix::BoardInstance& board) {
-  ReproducibilityPolicy p;
-  const bool emulated = board.emulated;
-  for (const auto& st : model::statistics()) {
-    // Cold starts of one board move medians by a few cycles and tails much
-    // more: the same allowances `rtosbench diff` uses.
-    p.per_statistic[std::string(st.name)] =
-        emulated ? matrix::SpreadTolerance{} : matrix::SpreadTolerance{st.abs, st.pct, false};
-  }
-  if (const auto* info = m.catalog.board(board.board)) p.board = *info;
-  p.origin = emulated ? "emulated bench default: identical loads"
-                      : "hardware default (the allowances of diff)";
-  if (!m.reproducibility.empty()) {
-    if (auto it = m.reproducibility.find("default"); it != m.reproducibility.end()) {
-      for (auto& [name, t] : p.per_statistic) t = it->second;
-    }
-    for (const auto& [name, t] : m.reproducibility) {
-      if (name != "default") p.per_statistic[name] = t;
-    }
-    p.origin = fmt::format("matrix reproducibility: over the {}", p.origin);
-  }
-  return p;
-}
-
-namespace {
+// The spread of every statistic of every series across the loads, judged.
+// `beyond` also holds {series, statistic: "present", missing_in_loads} for a
+// series only some loads have; `unjudged` names ("<key> (<reason>)") the
+// series the board exempts that differed between loads.
+struct SpreadVerdict {
+  std::vector<store::SeriesSpread> spread;
+  std::vector<store::BeyondTolerance> beyond;
+  bool identical = true;     // every judged statistic equal in every load
+  bool reproducible = true;  // nothing judged beyond tolerance
+  std::vector<std::string> unjudged;
+  std::string summary;  // one line for the job's reason and the table
+};
 
 // min, max, range, rel_pct, allowed and within of a statistic every load has.
 void spread_of(store::StatisticSpread& st, const matrix::SpreadTolerance& tol) {
-  double lo = **std::min_element(st.values.begin(), st.values.end());
-  double hi = **std::max_element(st.values.begin(), st.values.end());
-  double range = hi - lo;
+  const auto [lo_it, hi_it] = std::minmax_element(st.values.begin(), st.values.end());
+  const double lo = **lo_it, hi = **hi_it, range = hi - lo;
   st.min = lo;
   st.max = hi;
   st.range = range;
@@ -109,10 +62,9 @@ void spread_of(store::StatisticSpread& st, const matrix::SpreadTolerance& tol) {
 std::string summary_of(const SpreadVerdict& v, size_t loads,
                        const std::vector<std::string>& problems) {
   std::string s;
-  if (v.identical) {
-    s = fmt::format("{} loads identical", loads);
-  } else if (v.reproducible) {
-    s = fmt::format("{} loads within the reproducibility tolerance", loads);
+  if (v.identical || v.reproducible) {
+    s = fmt::format("{} loads {}", loads,
+                    v.identical ? "identical" : "within the reproducibility tolerance");
   } else {
     std::vector<std::string> shown(problems.begin(),
                                    problems.begin() + std::min<size_t>(3, problems.size()));
@@ -121,14 +73,12 @@ std::string summary_of(const SpreadVerdict& v, size_t loads,
         problems.size() > shown.size() ? fmt::format(" (+{} more)", problems.size() - shown.size())
                                        : "");
   }
-  if (!v.unjudged.empty()) {
+  if (!v.unjudged.empty())
     s += fmt::format("; not judged, differing: {}", fmt::join(v.unjudged, "; "));
-  }
   return s;
 }
 
-}  // namespace
-
+// `load_series[i]` is load i+1's series.
 SpreadVerdict judge_loads(const std::vector<std::vector<store::SeriesRecord>>& load_series,
                           const ReproducibilityPolicy& policy) {
   using store::SeriesRecord;
@@ -136,27 +86,18 @@ SpreadVerdict judge_loads(const std::vector<std::vector<store::SeriesRecord>>& l
   // Series in the order of their first appearance, load 1 first.
   std::vector<const SeriesRecord*> order;
   std::set<std::string> seen;
-  for (const auto& series : load_series) {
-    for (const auto& s : series) {
+  for (const auto& series : load_series)
+    for (const auto& s : series)
       if (seen.insert(s.key()).second) order.push_back(&s);
-    }
-  }
-  auto find = [](const std::vector<SeriesRecord>& series,
-                 const std::string& key) -> const SeriesRecord* {
-    for (const auto& s : series) {
-      if (s.key() == key) return &s;
-    }
-    return nullptr;
-  };
   std::vector<std::string> problems;
   for (const SeriesRecord* first : order) {
     const std::string key = first->key();
     std::vector<const SeriesRecord*> per_load;
     std::vector<int64_t> missing;
     for (size_t l = 0; l < load_series.size(); ++l) {
-      const SeriesRecord* s = find(load_series[l], key);
-      if (!s) missing.push_back(static_cast<int64_t>(l + 1));
-      per_load.push_back(s);
+      auto it = std::ranges::find_if(load_series[l], [&](const auto& s) { return s.key() == key; });
+      if (it == load_series[l].end()) missing.push_back(static_cast<int64_t>(l + 1));
+      per_load.push_back(it == load_series[l].end() ? nullptr : &*it);
     }
     store::SeriesSpread entry;
     entry.phase = first->phase;
@@ -173,11 +114,12 @@ SpreadVerdict judge_loads(const std::vector<std::vector<store::SeriesRecord>>& l
       v.spread.push_back(entry);
       continue;
     }
-    for (const auto& [stat, json_key] : statistic_keys()) {
+    for (const auto& statistic : model::statistics()) {
+      const std::string stat(statistic.name);
       std::vector<std::optional<double>> values;
       bool any = false;
       for (const SeriesRecord* s : per_load) {
-        values.push_back(s->number(json_key));
+        values.push_back(s->number(std::string(statistic.key)));
         any = any || values.back().has_value();
       }
       if (!any) continue;  // e.g. base_ticks of a series without a ruler
@@ -226,6 +168,38 @@ SpreadVerdict judge_loads(const std::vector<std::vector<store::SeriesRecord>>& l
   return v;
 }
 
+}  // namespace
+
+const matrix::SpreadTolerance& ReproducibilityPolicy::of(const std::string& statistic) const {
+  static const matrix::SpreadTolerance kIdentical{};
+  auto it = per_statistic.find(statistic);
+  return it == per_statistic.end() ? kIdentical : it->second;
+}
+
+ReproducibilityPolicy reproducibility_policy(const matrix::Matrix& m,
+                                             const matrix::BoardInstance& board) {
+  ReproducibilityPolicy p;
+  const bool emulated = board.emulated;
+  for (const auto& st : model::statistics()) {
+    // Cold starts of one board move medians by a few cycles and tails much
+    // more: the same allowances `rtosbench diff` uses.
+    p.per_statistic[std::string(st.name)] =
+        emulated ? matrix::SpreadTolerance{} : matrix::SpreadTolerance{st.abs, st.pct, false};
+  }
+  if (const auto* info = m.catalog.board(board.board)) p.board = *info;
+  p.origin = emulated ? "emulated bench default: identical loads"
+                      : "hardware default (the allowances of diff)";
+  if (!m.reproducibility.empty()) {
+    if (auto it = m.reproducibility.find("default"); it != m.reproducibility.end())
+      for (auto& [name, t] : p.per_statistic) t = it->second;
+    for (const auto& [name, t] : m.reproducibility) {
+      if (name != "default") p.per_statistic[name] = t;
+    }
+    p.origin = fmt::format("matrix reproducibility: over the {}", p.origin);
+  }
+  return p;
+}
+
 void fill_from_loads(store::JobResult& r, const std::vector<LoadOutcome>& loads, int planned,
                      const ReproducibilityPolicy& policy) {
   if (loads.empty()) return;
@@ -244,18 +218,21 @@ void fill_from_loads(store::JobResult& r, const std::vector<LoadOutcome>& loads,
     return;
   }
   r.loads = loads;  // their `verify` is written to load-<K>/load.json only
-  const LoadOutcome* failed = nullptr;
-  for (const auto& l : loads) {
-    if (l.status != JobStatus::kOk && store::is_infrastructure_failure(l.status)) {
-      failed = &l;
-      break;
-    }
-  }
-  for (const auto& l : loads) {
-    if (failed) break;
-    if (l.status != JobStatus::kOk) failed = &l;
-  }
-  store::Reproducibility verdict = policy.verdict_base(planned);
+  // The first infrastructure failure decides, else the first failure.
+  auto first_where = [&](auto pred) {
+    auto it = std::ranges::find_if(loads, pred);
+    return it == loads.end() ? nullptr : &*it;
+  };
+  const LoadOutcome* failed = first_where([](const LoadOutcome& l) {
+    return l.status != JobStatus::kOk && store::is_infrastructure_failure(l.status);
+  });
+  if (!failed)
+    failed = first_where([](const LoadOutcome& l) { return l.status != JobStatus::kOk; });
+  store::Reproducibility verdict;
+  verdict.loads = planned;
+  verdict.tolerance_origin = policy.origin;
+  for (const auto& [name, tol] : policy.per_statistic)
+    verdict.tolerance[name] = {tol.abs, tol.pct, tol.off};
   if (failed) {
     r.status = failed->status;
     r.reason = fmt::format("load {} of {}: {}", failed->load, planned, failed->reason);

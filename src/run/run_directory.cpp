@@ -3,9 +3,7 @@
 #include <fmt/core.h>
 
 #include <ctime>
-#include <fstream>
 #include <random>
-#include <sstream>
 
 #include "util/atomic_write.h"
 #include "util/posix_file.h"
@@ -19,21 +17,6 @@ Result<std::string> slurp(const std::filesystem::path& p) {
   auto text = read_whole_file(p);
   if (!text) return make_error(ErrorKind::kCannotRead, fmt::format("cannot read {}", p.string()));
   return *text;
-}
-
-int highest_numbered(const std::filesystem::path& dir, const std::string& prefix) {
-  int n = 0;
-  std::error_code ec;
-  for (auto it = std::filesystem::directory_iterator(dir, ec);
-       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
-    std::string name = it->path().filename().string();
-    if (name.rfind(prefix, 0) != 0) continue;
-    try {
-      n = std::max(n, std::stoi(name.substr(prefix.size())));
-    } catch (const std::exception&) {
-    }
-  }
-  return n;
 }
 
 // A run directory from elsewhere holds only its own folders and regular
@@ -147,28 +130,19 @@ Result<RunDirectory> RunDirectory::open(const std::filesystem::path& given) {
   }
 }
 
-std::filesystem::path RunDirectory::build_attempt_dir(const std::string& build_id, int n) const {
-  return root_ / "builds" / build_id / fmt::format("attempt-{}", n);
-}
-
-std::filesystem::path RunDirectory::attempt_dir(const std::string& job, int n) const {
-  return job_dir(job) / fmt::format("attempt-{}", n);
-}
-
-int RunDirectory::next_attempt(const std::string& job) const {
-  return highest_numbered(job_dir(job), "attempt-") + 1;
-}
-
-std::filesystem::path RunDirectory::load_dir(const std::string& job, int load) const {
-  return job_dir(job) / fmt::format("load-{}", load);
-}
-
 int RunDirectory::next_attempt_in(const std::filesystem::path& dir) {
-  return highest_numbered(dir, "attempt-") + 1;
-}
-
-int RunDirectory::next_build_attempt(const std::string& build_id) const {
-  return highest_numbered(root_ / "builds" / build_id, "attempt-") + 1;
+  int n = 0;
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator(dir, ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (name.rfind("attempt-", 0) != 0) continue;
+    try {
+      n = std::max(n, std::stoi(name.substr(8)));
+    } catch (const std::exception&) {
+    }
+  }
+  return n + 1;
 }
 
 Result<FileLock> RunDirectory::lock() const {
@@ -195,8 +169,7 @@ std::set<std::string> RunDirectory::finished_jobs() const {
 
 Result<std::string> RunDirectory::close_unclosed_session() {
   nlohmann::json j = summary();
-  if (!j.is_object()) return std::string();
-  const std::string state = j.value("state", "");
+  const std::string state = j.is_object() ? j.value("state", "") : "";
   if (state != "running" && state != "starting") return std::string();
   if (!j.contains("sessions") || !j["sessions"].is_array()) j["sessions"] = nlohmann::json::array();
   j["sessions"].push_back(

@@ -12,6 +12,8 @@
 //   jobs/<job-id>/load-K/        a repeated job's load K: load.json, attempt-N/ as above
 //   run.lock                     flock'ed by the process working in the run; holds its pid
 // A job is finished exactly when its result.json exists and parses.
+#include <fmt/core.h>
+
 #include <filesystem>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -31,8 +33,7 @@ class RunDirectory {
                                      const std::string& matrix_name,
                                      const std::filesystem::path& matrix_file,
                                      const std::filesystem::path& bench_file);
-  // Opens an existing run for --resume; error when run.json is missing or
-  // unreadable.
+  // Opens an existing run for --resume; error when run.json is missing or unreadable.
   static Result<RunDirectory> open(const std::filesystem::path& dir);
 
   RunDirectory(RunDirectory&& other) noexcept
@@ -48,26 +49,30 @@ class RunDirectory {
   std::filesystem::path result_file(const std::string& job) const {
     return job_dir(job) / "result.json";
   }
-  std::filesystem::path build_attempt_dir(const std::string& build_id, int n) const;
-  // Where the bare port's reference image of a kernel image is recorded.
+  std::filesystem::path build_attempt_dir(const std::string& build_id, int n) const {
+    return root_ / "builds" / build_id / fmt::format("attempt-{}", n);
+  }
   std::filesystem::path bare_reference_dir(const std::string& build_id) const {
     return root_ / "builds" / build_id / "bare-reference";
   }
-  std::filesystem::path attempt_dir(const std::string& job, int n) const;
-  // 1 + the highest attempt-N directory present for the job.
-  int next_attempt(const std::string& job) const;
-  // Load K of a repeated job: jobs/<job>/load-<K>.
-  std::filesystem::path load_dir(const std::string& job, int load) const;
-  // 1 + the highest attempt-N directory in `dir` (a job or load directory).
+  std::filesystem::path attempt_dir(const std::string& job, int n) const {
+    return job_dir(job) / fmt::format("attempt-{}", n);
+  }
+  std::filesystem::path load_dir(const std::string& job, int load) const {
+    return job_dir(job) / fmt::format("load-{}", load);
+  }
+  // 1 + the highest attempt-N directory in `dir` (a job, load or build directory).
   static int next_attempt_in(const std::filesystem::path& dir);
-  int next_build_attempt(const std::string& build_id) const;
+  int next_attempt(const std::string& job) const { return next_attempt_in(job_dir(job)); }
+  int next_build_attempt(const std::string& build_id) const {
+    return next_attempt_in(root_ / "builds" / build_id);
+  }
 
   // Locks the run for this process (run.lock) until the lock is dropped:
   // error kUnavailable naming the holder's pid when another run or resume
   // works in it.
   Result<FileLock> lock() const;
 
-  // Jobs whose result.json exists and parses.
   std::set<std::string> finished_jobs() const;
 
   // When run.json says a session is still "starting" or "running" (it was
@@ -76,8 +81,7 @@ class RunDirectory {
   // the state found when it did so, "" when the last session was closed.
   Result<std::string> close_unclosed_session();
 
-  // The summary as last written (run.json).
-  nlohmann::json summary() const;
+  nlohmann::json summary() const;  // as last written
   // Replaces run.json atomically. Thread-safe.
   Status write_summary(const nlohmann::json& summary);
 

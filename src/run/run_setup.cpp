@@ -81,12 +81,13 @@ Result<RunInputs> load_resumed(RunRequest& req, std::vector<matrix::Diagnostic>&
     for (const auto& [k, v] : sources.items())
       req.kernel_sources.push_back(k + "=" + v.get<std::string>());
   }
-  if (req.kernel_cache.empty()) req.kernel_cache = saved.value("kernel_cache", "");
-  if (req.build_cache.empty()) req.build_cache = saved.value("build_cache", "");
+  for (auto [given, key] :
+       {std::pair{&req.kernel_cache, "kernel_cache"}, std::pair{&req.build_cache, "build_cache"},
+        std::pair{&req.sweep, "sweep"}})
+    if (given->empty()) *given = saved.value(key, "");
   req.fetch = req.fetch || saved.value("fetch_kernels", false);
   if (req.repeat == 0) req.repeat = saved.value("repeats", 0);
   req.allow_other_commit = req.allow_other_commit || saved.value("allow_other_commit", false);
-  if (req.sweep.empty()) req.sweep = saved.value("sweep", "");
   if (req.only.empty() && req.exclude.empty()) {
     req.only = saved.value("only", std::vector<std::string>{});
     req.exclude = saved.value("exclude", std::vector<std::string>{});

@@ -23,11 +23,8 @@ struct RunRequest {
   std::string out = "runs";
   std::string resume;                       // --resume DIR
   std::vector<std::string> kernel_sources;  // NAME=PATH
-  std::string kernel_cache;
-  std::string build_cache;
-  std::string firmware;
-  bool fetch = false;
-  bool allow_other_commit = false;
+  std::string kernel_cache, build_cache, firmware;
+  bool fetch = false, allow_other_commit = false;
   int build_jobs = 0;  // 0: cores, at most 4
   int repeat = 0;      // 0: the matrix's `repeats:`
   // --only / --exclude job-id globs; on --resume the first session's unless given.
@@ -40,9 +37,8 @@ struct RunRequest {
 struct RunInputs {
   matrix::Matrix matrix;
   matrix::Bench bench;
-  std::string original_matrix;  // where the matrix came from (run.json matrix.source)
-  std::string original_bench;
-  std::optional<RunDirectory> resumed;  // --resume: the opened run directory
+  std::string original_matrix, original_bench;  // where they came from (run.json *.source)
+  std::optional<RunDirectory> resumed;          // --resume: the opened run directory
 };
 
 // Loads the matrix and bench (or the resumed run's snapshots, filling the

@@ -1,28 +1,23 @@
 #include "run/runner.h"
 
 #include <fmt/chrono.h>
-#include <fmt/core.h>
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <ctime>
-#include <fstream>
 #include <optional>
 #include <set>
 #include <thread>
 
 #include "build/footprint.h"
 #include "matrix/expand.h"
-#include "run/bench.h"
 #include "run/plan.h"
-#include "run/reproducibility.h"
 #include "util/atomic_write.h"
 #include "util/posix_file.h"
 #include "util/sha256.h"
 #include "util/version.h"
-#include "verify/verify.h"
 
 namespace rb::run {
 
@@ -60,24 +55,16 @@ void add_bench_pins(std::map<std::string, std::string>& pins, const matrix::Boar
 }
 
 int exit_code_for(const std::vector<store::JobResult>& results, int jobs_total, bool interrupted) {
-  for (const auto& r : results) {
-    if (r.status == JobStatus::kStoreError) return kExitStoreFailed;
-  }
+  auto any = [&](auto pred) { return std::ranges::any_of(results, pred); };
+  if (any([](const auto& r) { return r.status == JobStatus::kStoreError; }))
+    return kExitStoreFailed;
   if (interrupted) return 130;
-  bool infra = false, measurement = false;
-  for (const auto& r : results) {
-    if (store::counts_as_success(r.status)) continue;
-    if (store::is_infrastructure_failure(r.status)) {
-      infra = true;
-    } else {
-      measurement = true;
-    }
-  }
-  if (infra) return kExitInfrastructureFailed;
-  if (measurement) return kExitMeasurementFailed;
-  if (static_cast<int>(results.size()) < jobs_total)
-    return kExitInfrastructureFailed;  // jobs that never ran
-  return kExitAllOk;
+  auto failed = [](const store::JobResult& r) { return !store::counts_as_success(r.status); };
+  if (any([&](const auto& r) { return failed(r) && store::is_infrastructure_failure(r.status); }))
+    return kExitInfrastructureFailed;
+  if (any(failed)) return kExitMeasurementFailed;
+  // Jobs that never ran are an infrastructure failure.
+  return static_cast<int>(results.size()) < jobs_total ? kExitInfrastructureFailed : kExitAllOk;
 }
 
 namespace {
@@ -102,26 +89,20 @@ std::string net_cell(const store::JobResult& r, const store::HeadlineSeries& c) 
 std::string format_table(const std::vector<store::JobResult>& results) {
   const auto& kCols = store::headline_series();
   size_t wid = 3, wst = 6;
+  std::string unit;
   for (const auto& r : results) {
     wid = std::max(wid, r.job_id.size());
     wst = std::max(wst, std::string(store::to_string(r.status)).size());
-  }
-  std::string unit;
-  for (const auto& r : results) {
     if (r.status == JobStatus::kOk && !r.unit.empty()) unit = r.unit;
   }
   std::string out = fmt::format("{:<{}}  {:<{}}", "job", wid, "status", wst);
   for (const auto& c : kCols) out += fmt::format("  {:>19}", c.column());
   out += "  note\n";
   for (const auto& r : results) {
+    const bool ok = r.status == JobStatus::kOk;
     out += fmt::format("{:<{}}  {:<{}}", r.job_id, wid, store::to_string(r.status), wst);
-    for (const auto& c : kCols) {
-      std::string cell = "-";
-      if (r.status == JobStatus::kOk) cell = net_cell(r, c);
-      out += fmt::format("  {:>19}", cell);
-    }
-    std::string note = r.status == JobStatus::kOk ? "" : r.reason;
-    if (r.status == JobStatus::kOk && r.reproducibility) note = r.reproducibility->summary;
+    for (const auto& c : kCols) out += fmt::format("  {:>19}", ok ? net_cell(r, c) : "-");
+    std::string note = !ok ? r.reason : r.reproducibility ? r.reproducibility->summary : "";
     if (note.size() > 120) note = note.substr(0, 117) + "...";
     out += "  " + note + "\n";
   }
@@ -139,7 +120,6 @@ namespace {
 // A build node's outcome, set by the build worker.
 struct BuildGroup {
   const BuildNode* node = nullptr;
-  bool done = false;
   bool ok = false;
   JobStatus status = JobStatus::kOk;
   std::string reason;
@@ -169,8 +149,8 @@ store::Toolchain toolchain_json(const build::Toolchain& t) {
                           t.gcc_path,    t.gcc_sha256, t.cc1_path,      t.cc1_sha256};
 }
 
+// `repeats`: the loads this job runs (each a cold start of its image).
 store::JobSpec job_json(const matrix::Job& j, int repeats) {
-  // `repeats`: the loads this job runs (each a cold start of its image).
   const auto& k = j.kernel;
   store::JobSpec spec{
       j.id,     j.build_id, k.name,    k.version, k.git,     k.tag,
@@ -181,33 +161,24 @@ store::JobSpec job_json(const matrix::Job& j, int repeats) {
 }
 
 JobStatus status_of(verify::Outcome o) {
-  switch (o) {
-    case verify::Outcome::kValid:
-      return JobStatus::kOk;
-    case verify::Outcome::kInvalid:
-      return JobStatus::kInvalid;
-    case verify::Outcome::kProtocolError:
-      return JobStatus::kProtocolError;
-    case verify::Outcome::kUnverified:
-      return JobStatus::kUnverified;
-  }
-  return JobStatus::kProtocolError;
+  using verify::Outcome;
+  return o == Outcome::kValid        ? JobStatus::kOk
+         : o == Outcome::kInvalid    ? JobStatus::kInvalid
+         : o == Outcome::kUnverified ? JobStatus::kUnverified
+                                     : JobStatus::kProtocolError;
 }
 
+// The first three verdicts of the (failed) report's outcome, and how many more.
 std::string verdict_summary(const verify::Report& report) {
   std::vector<std::string> parts;
+  size_t all = 0;
   for (const auto& v : report.verdicts) {
-    if (v.severity == verify::Outcome::kValid) continue;
     if (v.severity != report.outcome) continue;
-    parts.push_back(v.line ? fmt::format("line {}: {}", v.line, v.message) : v.message);
-    if (parts.size() == 3) break;
-  }
-  size_t more = 0;
-  for (const auto& v : report.verdicts) {
-    if (v.severity == report.outcome) ++more;
+    if (++all <= 3)
+      parts.push_back(v.line ? fmt::format("line {}: {}", v.line, v.message) : v.message);
   }
   std::string s = fmt::format("{}", fmt::join(parts, "; "));
-  if (more > parts.size()) s += fmt::format(" (+{} more)", more - parts.size());
+  if (all > parts.size()) s += fmt::format(" (+{} more)", all - parts.size());
   return s;
 }
 
@@ -225,6 +196,10 @@ Status copy_into(const std::filesystem::path& from, const std::filesystem::path&
 // A store error is never retried: the disk, not the board, failed.
 bool retryable_capture(JobStatus s) {
   return s == JobStatus::kTimeout || s == JobStatus::kPortError || s == JobStatus::kProtocolError;
+}
+
+double seconds_since(const Clock& clock, std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(clock.now() - t0).count();
 }
 
 class Session {
@@ -245,7 +220,6 @@ class Session {
     plan_ = make_plan(cfg_.matrix, dir_);
     for (const auto& n : plan_.jobs) results_.push_back(n.finished);
     write_summary("running");
-
     // Jobs without a port are final at once.
     for (size_t i = 0; i < plan_.jobs.size(); ++i) {
       const auto& j = plan_.jobs[i].job;
@@ -255,8 +229,7 @@ class Session {
       r.reason = j.port_missing_reason;
       finish(i, std::move(r), 0, false);
     }
-    groups_.resize(plan_.builds.size());
-    for (size_t b = 0; b < groups_.size(); ++b) groups_[b].node = &plan_.builds[b];
+    for (const auto& b : plan_.builds) groups_.emplace_back().node = &b;
     builds_left_ = groups_.size();
 
     std::vector<std::thread> threads;
@@ -265,9 +238,7 @@ class Session {
       threads.emplace_back([this, w] { build_worker(w); });
     }
     for (const auto& b : cfg_.bench.boards) {
-      if (std::find(cfg_.matrix.boards.begin(), cfg_.matrix.boards.end(), b.board) ==
-          cfg_.matrix.boards.end())
-        continue;
+      if (std::ranges::find(cfg_.matrix.boards, b.board) == cfg_.matrix.boards.end()) continue;
       // An entry runs as many jobs at once as its bench allows, one worker each.
       const int lanes = bench_->lanes(b);
       for (int k = 1; k <= lanes; ++k) {
@@ -292,7 +263,7 @@ class Session {
       if (r) out.results.push_back(*r);
     }
     out.jobs_total = static_cast<int>(plan_.jobs.size());
-    out.wall_seconds = std::chrono::duration<double>(clock_.now() - start).count();
+    out.wall_seconds = seconds_since(clock_, start);
     out.target_run_seconds = target_run_seconds_;
     out.exit_code = exit_code_for(out.results, out.jobs_total, out.interrupted);
     if (!out.interrupted && static_cast<int>(out.results.size()) < out.jobs_total) {
@@ -308,11 +279,6 @@ class Session {
   }
 
  private:
-  void summary_failed(const std::string& why) {
-    std::lock_guard lock(mu_);
-    if (summary_error_.empty()) summary_error_ = why;
-  }
-
   store::JobResult base_result(const matrix::Job& j) {
     store::JobResult r;
     r.run_id = dir_.id();
@@ -331,19 +297,18 @@ class Session {
   void fill_build(store::JobResult& r, const BuildGroup& g) {
     if (g.kernel.has_source || g.ok) r.kernel_source = kernel_json(g.kernel);
     r.build_attempts = g.attempts;
-    if (g.output) {
-      json b = build::to_json(*g.output);
-      b["elf"] = "firmware/rtosbench-fw.elf";
-      b["map"] = "firmware/rtosbench-fw.map";
-      b["bin"] = "firmware/rtosbench-fw.bin";
-      b["log"] = "build.log";
-      if (!g.footprint_kernel.is_null()) b["footprint_kernel"] = g.footprint_kernel;
-      auto record = store::build_from_json(b);  // the result schema's one reader checks it
-      if (record.ok())
-        r.build = std::move(*record);
-      else
-        progress_.note(fmt::format("{}: build record: {}", r.job_id, record.error().message));
-    }
+    if (!g.output) return;
+    json b = build::to_json(*g.output);
+    b["elf"] = "firmware/rtosbench-fw.elf";
+    b["map"] = "firmware/rtosbench-fw.map";
+    b["bin"] = "firmware/rtosbench-fw.bin";
+    b["log"] = "build.log";
+    if (!g.footprint_kernel.is_null()) b["footprint_kernel"] = g.footprint_kernel;
+    auto record = store::build_from_json(b);  // the result schema's one reader checks it
+    if (record.ok())
+      r.build = std::move(*record);
+    else
+      progress_.note(fmt::format("{}: build record: {}", r.job_id, record.error().message));
   }
 
   // Records a job's final result: result.json first, then run.json.
@@ -368,8 +333,7 @@ class Session {
     if (r.status == JobStatus::kOk && r.reproducibility) {
       detail += (detail.empty() ? "" : "; ") + r.reproducibility->summary;
     }
-    std::string status = store::to_string(r.status);
-    std::string id = r.job_id;
+    std::string status = store::to_string(r.status), id = r.job_id;
     {
       std::lock_guard lock(mu_);
       results_[index] = std::move(r);
@@ -395,6 +359,10 @@ class Session {
         !s.ok()) {
       progress_.note(fmt::format("{}: cannot write job.log: {}", job, s.error().message));
     }
+  }
+
+  void jobs_log(const BuildGroup& g, const std::string& line) {
+    for (size_t ji : g.node->jobs) job_log(plan_.jobs[ji].job.id, line);
   }
 
   static std::string headline_text(const store::JobResult& r) {
@@ -433,16 +401,15 @@ class Session {
         store::RunJobEntry e;
         e.id = plan_.jobs[i].job.id;
         e.kernel = plan_.jobs[i].job.kernel.name;
-        if (results_[i]) {
-          const auto& r = *results_[i];
-          e.status = store::to_string(r.status);
-          e.reason = r.reason;
-          e.result = fmt::format("jobs/{}/result.json", r.job_id);
-          e.attempts = static_cast<int64_t>(r.attempts.size());
-          e.headline = r.headline;
-          if (r.reproducibility) {
-            e.loads = r.loads ? static_cast<int64_t>(r.loads->size()) : 0;
-            e.reproducible = r.reproducibility->reproducible;
+        if (const auto& r = results_[i]) {
+          e.status = store::to_string(r->status);
+          e.reason = r->reason;
+          e.result = fmt::format("jobs/{}/result.json", r->job_id);
+          e.attempts = static_cast<int64_t>(r->attempts.size());
+          e.headline = r->headline;
+          if (r->reproducibility) {
+            e.loads = r->loads ? static_cast<int64_t>(r->loads->size()) : 0;
+            e.reproducible = r->reproducibility->reproducible;
           }
         }
         ++s.counts[e.status];
@@ -458,34 +425,35 @@ class Session {
     json doc(s);
     if (auto w = dir_.write_summary(doc); !w.ok()) {
       progress_.note("cannot write run.json: " + w.error().message);
-      summary_failed(w.error().message);
+      std::lock_guard l(mu_);
+      if (summary_error_.empty()) summary_error_ = w.error().message;
     }
     return doc;
   }
 
   // The reference port's image (the port whose kernel.yaml says `reference:
   // true`: bare) the matrix builds (or would build) with a kernel job's
-  // options: the matrix's own entry of that port when it has one, so the
-  // reference is that job's image (a build-cache hit); else the catalog's.
-  // nullopt when the firmware tree has no reference port.
+  // options: the matrix's own entry of that port when it has one (by name
+  // first), so the reference is that job's image (a build-cache hit); else
+  // the catalog's. nullopt when the firmware tree has no reference port.
   std::optional<matrix::KernelSpec> reference_kernel() const {
     const model::KernelSpec* ref = cfg_.matrix.catalog.reference();
     if (!ref) return std::nullopt;
+    const matrix::KernelSpec* same_port = nullptr;
     for (const auto& k : cfg_.matrix.kernels) {
-      if (k.port == ref->port && k.name == ref->name && !k.needs_source()) return k;
+      if (k.port != ref->port || k.needs_source()) continue;
+      if (k.name == ref->name) return k;
+      if (!same_port) same_port = &k;
     }
-    for (const auto& k : cfg_.matrix.kernels) {
-      if (k.port == ref->port && !k.needs_source()) return k;
-    }
-    return *ref;
+    return same_port ? *same_port : *ref;
   }
 
   // build.footprint_kernel of a kernel image: the bare port's image with the
   // same board, RB_OPT, tick, FPU, samples, warm-up and tests (never
-  // tickless: that is the kernel's), built through
-  // the same builder and cache (recorded in builds/<id>/bare-reference/), and
-  // the kernel-alone footprint against it. A failure is recorded as
-  // {"error": why} and noted; it never fails the job, whose image is fine.
+  // tickless: that is the kernel's), built through the same builder and
+  // cache (recorded in builds/<id>/bare-reference/), and the kernel-alone
+  // footprint against it. A failure is recorded as {"error": why} and
+  // noted; it never fails the job, whose image is fine.
   json kernel_alone(const BuildGroup& g, const matrix::Job& lead) {
     const auto ref = dir_.bare_reference_dir(g.node->build_id);
     const auto log = ref / "build.log";
@@ -504,42 +472,38 @@ class Session {
                  "'reference: true')"}};
     } else if (auto kernel = resolver_.resolve(bare.kernel, ref / "source.log"); !kernel.ok()) {
       fk = json{{"error", what + " has no source: " + kernel.error().message}};
+    } else if (auto out = builder_->build(build_request(bare, *kernel, log)); !out.ok()) {
+      fk = json{{"error", what + " did not build: " + out.error().message}};
     } else {
-      auto out = builder_->build(build_request(bare, *kernel, log));
-      if (!out.ok()) {
-        fk = json{{"error", what + " did not build: " + out.error().message}};
-      } else {
-        (void)copy_into(out->map,
-                        ref / "rtosbench-fw.map");  // a record for readers; nothing resumes from it
-        (void)copy_into(out->size_json, ref / "size.json");
-        auto f = build::kernel_footprint_of(*g.output, lead.kernel.footprint, *out,
-                                            bare.kernel.footprint, bare.kernel.port);
-        fk = f.ok() ? build::to_json(*f) : json{{"error", f.error().message}};
-        fk["bare_key"] = out->key;
-        fk["bare_cached"] = out->cached;
-      }
+      // A record for readers; nothing resumes from it.
+      (void)copy_into(out->map, ref / "rtosbench-fw.map");
+      (void)copy_into(out->size_json, ref / "size.json");
+      auto f = build::kernel_footprint_of(*g.output, lead.kernel.footprint, *out,
+                                          bare.kernel.footprint, bare.kernel.port);
+      fk = f.ok() ? build::to_json(*f) : json{{"error", f.error().message}};
+      fk["bare_key"] = out->key;
+      fk["bare_cached"] = out->cached;
     }
     // bare_key, bare_cached, bare_log and the builds/<id>/bare-reference/
     // directory keep the names they had when the reference port was always
     // bare (docs/results.md); `reference` in the figures names its port.
     fk["bare_log"] = log_rel;
     if (reference) fk["reference"] = bare.kernel.port;
-    std::string line;
     if (fk.contains("error")) {
-      line = fmt::format("kernel-alone footprint not computed ({}): {}", log_rel,
-                         fk["error"].get<std::string>());
+      std::string line = fmt::format("kernel-alone footprint not computed ({}): {}", log_rel,
+                                     fk["error"].get<std::string>());
       progress_.note(fmt::format("{}: {}", g.node->build_id, line));
+      jobs_log(g, line);
     } else {
-      line = fmt::format("kernel alone: flash {} B, RAM {} B (image minus the {} image {}, {})",
-                         fk["delta"]["flash"].get<int64_t>(), fk["delta"]["ram"].get<int64_t>(),
-                         bare.kernel.port, fk["bare_key"].get<std::string>().substr(0, 16),
-                         fk["bare_cached"].get<bool>() ? "from the build cache" : "built");
+      jobs_log(g,
+               fmt::format("kernel alone: flash {} B, RAM {} B (image minus the {} image {}, {})",
+                           fk["delta"]["flash"].get<int64_t>(), fk["delta"]["ram"].get<int64_t>(),
+                           bare.kernel.port, fk["bare_key"].get<std::string>().substr(0, 16),
+                           fk["bare_cached"].get<bool>() ? "from the build cache" : "built"));
     }
-    for (size_t ji : g.node->jobs) job_log(plan_.jobs[ji].job.id, line);
     return fk;
   }
 
-  // What the builder is asked for one image of `job`.
   build::BuildRequest build_request(const matrix::Job& job, const kernels::ResolvedKernel& kernel,
                                     const std::filesystem::path& log) const {
     build::BuildRequest req;
@@ -568,11 +532,8 @@ class Session {
       progress_.idle(slot);
       {
         std::lock_guard lock(mu_);
-        g.done = true;
         --builds_left_;
-        if (g.ok) {
-          for (size_t ji : g.node->jobs) ready_.insert(ji);
-        }
+        if (g.ok) ready_.insert(g.node->jobs.begin(), g.node->jobs.end());
       }
       if (!g.ok && g.status != JobStatus::kInterrupted && !interrupt_requested()) {
         for (size_t ji : g.node->jobs) {
@@ -598,9 +559,9 @@ class Session {
   // footprint against the reference image. g.ok, or g.status and g.reason.
   void build_group(BuildGroup& g, const std::string& slot) {
     const matrix::Job& lead = plan_.jobs[g.node->jobs.front()].job;
-    progress_.stage(slot, g.node->build_id, "source");
-    auto kernel =
-        resolver_.resolve(lead.kernel, dir_.root() / "builds" / g.node->build_id / "source.log");
+    const std::string& id = g.node->build_id;
+    progress_.stage(slot, id, "source");
+    auto kernel = resolver_.resolve(lead.kernel, dir_.root() / "builds" / id / "source.log");
     if (!kernel.ok()) {
       g.status = JobStatus::kSourceMissing;
       g.reason = kernel.error().message;
@@ -609,35 +570,29 @@ class Session {
     g.kernel = *kernel;
     for (int attempt = 0; attempt <= cfg_.matrix.retries.build && !interrupt_requested();
          ++attempt) {
-      progress_.stage(slot, g.node->build_id,
-                      attempt ? fmt::format("build (retry {})", attempt) : "build");
-      int n = dir_.next_build_attempt(g.node->build_id);
-      std::filesystem::path log = dir_.build_attempt_dir(g.node->build_id, n) / "build.log";
+      progress_.stage(slot, id, attempt ? fmt::format("build (retry {})", attempt) : "build");
+      int n = dir_.next_build_attempt(id);
+      std::filesystem::path log = dir_.build_attempt_dir(id, n) / "build.log";
       auto t0 = clock_.now();
       std::error_code ec;
       std::filesystem::create_directories(log.parent_path(), ec);
       auto out = builder_->build(build_request(lead, g.kernel, log));
-      double secs = std::chrono::duration<double>(clock_.now() - t0).count();
+      double secs = seconds_since(clock_, t0);
       std::string rel = std::filesystem::relative(log, dir_.root()).string();
       if (out.ok()) {
-        g.attempts.push_back(
-            store::BuildAttemptRecord{n, true, out->cached ? "cache hit" : "", secs, rel});
-        for (size_t ji : g.node->jobs) {
-          job_log(plan_.jobs[ji].job.id, fmt::format("image {} ({}, key {}, elf sha256 {})",
-                                                     out->cached ? "from the build cache" : "built",
-                                                     rel, out->key.substr(0, 16), out->elf_sha256));
-        }
+        g.attempts.push_back({n, true, out->cached ? "cache hit" : "", secs, rel});
+        jobs_log(g, fmt::format("image {} ({}, key {}, elf sha256 {})",
+                                out->cached ? "from the build cache" : "built", rel,
+                                out->key.substr(0, 16), out->elf_sha256));
         keep_image(g, *out, log);
         if (g.ok && g.node->reference && !interrupt_requested()) {
-          progress_.stage(slot, g.node->build_id, "reference image");
+          progress_.stage(slot, id, "reference image");
           g.footprint_kernel = kernel_alone(g, lead);
         }
         return;
       }
-      g.attempts.push_back(store::BuildAttemptRecord{n, false, out.error().message, secs, rel});
-      for (size_t ji : g.node->jobs)
-        job_log(plan_.jobs[ji].job.id,
-                fmt::format("build attempt {} failed: {}", n, out.error().message));
+      g.attempts.push_back({n, false, out.error().message, secs, rel});
+      jobs_log(g, fmt::format("build attempt {} failed: {}", n, out.error().message));
       g.status = interrupt_requested()                   ? JobStatus::kInterrupted
                  : build::variant_not_built(out.error()) ? JobStatus::kPortMissing
                                                          : JobStatus::kBuildError;
@@ -652,11 +607,12 @@ class Session {
     g.ok = true;
     for (size_t ji : g.node->jobs) {
       auto jd = dir_.job_dir(plan_.jobs[ji].job.id);
-      for (const auto& [from, to] : {std::pair{out.elf, jd / "firmware" / "rtosbench-fw.elf"},
-                                     std::pair{out.map, jd / "firmware" / "rtosbench-fw.map"},
-                                     std::pair{out.bin, jd / "firmware" / "rtosbench-fw.bin"},
-                                     std::pair{out.size_json, jd / "firmware" / "size.json"},
-                                     std::pair{log, jd / "build.log"}}) {
+      auto fw = jd / "firmware";
+      for (const auto& [from, to] :
+           {std::pair{out.elf, fw / "rtosbench-fw.elf"},
+            std::pair{out.map, fw / "rtosbench-fw.map"},
+            std::pair{out.bin, fw / "rtosbench-fw.bin"}, std::pair{out.size_json, fw / "size.json"},
+            std::pair{log, jd / "build.log"}}) {
         if (auto c = copy_into(from, to); !c.ok() && g.ok) {
           g.ok = false;
           g.status = JobStatus::kStoreError;
@@ -666,17 +622,7 @@ class Session {
     }
   }
 
-  // The progress slot of the calling board worker ("" outside one).
-  static std::string& current_slot() {
-    static thread_local std::string slot;
-    return slot;
-  }
-  static std::string slot_of(const matrix::BoardInstance& b) {
-    return current_slot().empty() ? b.id : current_slot();
-  }
-
   void board_worker(const matrix::BoardInstance& board, const std::string& slot) {
-    current_slot() = slot;
     auto lane = bench_->lane(board);
     while (true) {
       size_t ji;
@@ -684,8 +630,8 @@ class Session {
         // The first built job of this instance's board type.
         std::unique_lock lock(mu_);
         auto mine = [&] {
-          return std::find_if(ready_.begin(), ready_.end(),
-                              [&](size_t j) { return plan_.jobs[j].job.board == board.board; });
+          return std::ranges::find_if(
+              ready_, [&](size_t j) { return plan_.jobs[j].job.board == board.board; });
         };
         cv_.wait_for(lock, std::chrono::milliseconds(100), [&] {
           return mine() != ready_.end() || builds_left_ == 0 || interrupt_requested();
@@ -699,20 +645,21 @@ class Session {
         ji = *it;
         ready_.erase(it);
       }
-      run_job(ji, board, *lane);
+      run_job(ji, board, slot, *lane);
       progress_.idle(slot);
     }
   }
 
-  void run_job(size_t ji, const matrix::BoardInstance& board, BenchLane& lane) {
+  void run_job(size_t ji, const matrix::BoardInstance& board, const std::string& slot,
+               BenchLane& lane) {
     const JobNode& node = plan_.jobs[ji];
     const matrix::Job& job = node.job;
-    const BuildGroup* group = &groups_[node.build];
+    const BuildGroup& group = groups_[node.build];
     auto job_start = clock_.now();
     store::JobResult r = base_result(job);
-    fill_build(r, *group);
-    r.expect = job_expect(cfg_.matrix, job, group->output->nonce,
-                          group->kernel.has_source ? group->kernel.main.commit : "n/a");
+    fill_build(r, group);
+    r.expect = job_expect(cfg_.matrix, job, group.output->nonce,
+                          group.kernel.has_source ? group.kernel.main.commit : "n/a");
     add_bench_pins(r.expect, board);
     const int planned = plan_.loads_per_job;
     std::vector<LoadOutcome> loads;
@@ -724,24 +671,23 @@ class Session {
         job_log(job.id, fmt::format("load {} of {}: kept from an earlier session ({})", k, planned,
                                     store::to_string(l.kept->status)));
         loads.push_back(*l.kept);
-        if (loads.back().status != JobStatus::kOk) break;
-        continue;
-      }
-      auto load = run_load(job, board, lane, l.dir, k, planned, r.expect);
-      if (!load) return;  // interrupted: no result; --resume redoes the unfinished loads
-      target_seconds += load->target_run_seconds;
-      if (k) {
-        load->finished_at = store::utc_timestamp();
-        if (auto w = store::write_load(l.dir / "load.json", *load); !w.ok()) {
-          load->status =
-              JobStatus::kStoreError;  // resume would redo it, so the job reports it lost
-          load->reason = w.error().message;
+      } else {
+        auto load = run_load(job, board, slot, lane, l.dir, k, r.expect);
+        if (!load) return;  // interrupted: no result; --resume redoes the unfinished loads
+        target_seconds += load->target_run_seconds;
+        if (k) {
+          load->finished_at = store::utc_timestamp();
+          if (auto w = store::write_load(l.dir / "load.json", *load); !w.ok()) {
+            // Resume would redo it, so the job reports it lost.
+            load->status = JobStatus::kStoreError;
+            load->reason = w.error().message;
+          }
+          job_log(job.id,
+                  fmt::format("load {} of {}: {}{}", k, planned, store::to_string(load->status),
+                              load->reason.empty() ? "" : ": " + load->reason));
         }
-        job_log(job.id,
-                fmt::format("load {} of {}: {}{}", k, planned, store::to_string(load->status),
-                            load->reason.empty() ? "" : ": " + load->reason));
+        loads.push_back(std::move(*load));
       }
-      loads.push_back(std::move(*load));
       // A failed load makes the job fail; the remaining loads would not change that.
       if (loads.back().status != JobStatus::kOk) break;
     }
@@ -750,49 +696,40 @@ class Session {
       std::lock_guard lock(mu_);
       target_run_seconds_ += target_seconds;
     }
-    finish(ji, std::move(r), std::chrono::duration<double>(clock_.now() - job_start).count(), true);
-  }
-
-  // The attempts of an interrupted earlier session, kept in the record.
-  static std::vector<store::AttemptRecord> earlier_attempts(const std::filesystem::path& base) {
-    std::vector<store::AttemptRecord> out;
-    for (int n = 1; n < RunDirectory::next_attempt_in(base); ++n) {
-      if (auto rec = store::read_attempt(base / fmt::format("attempt-{}", n) / "attempt.json");
-          rec.ok()) {
-        out.push_back(std::move(*rec));
-      }
-    }
-    return out;
+    finish(ji, std::move(r), seconds_since(clock_, job_start), true);
   }
 
   // Every attempt of one load (flash + capture + verify, retried per
-  // `retries:`), its attempt directories under `base`. `load` is 0 when the
-  // job is not repeated. Empty when the run was interrupted.
+  // `retries:`), its attempt directories under `base`, after those an
+  // interrupted earlier session left. `load` is 0 when the job is not
+  // repeated. Empty when the run was interrupted.
   std::optional<LoadOutcome> run_load(const matrix::Job& job, const matrix::BoardInstance& board,
-                                      BenchLane& lane, const std::filesystem::path& base, int load,
-                                      int planned,
+                                      const std::string& slot, BenchLane& lane,
+                                      const std::filesystem::path& base, int load,
                                       const std::map<std::string, std::string>& expect) {
     LoadOutcome out;
     out.load = std::max(load, 1);
-    out.attempts = earlier_attempts(base);
-    const std::string of_load = load ? fmt::format(" (load {}/{})", load, planned) : "";
+    for (int n = 1; n < RunDirectory::next_attempt_in(base); ++n) {
+      auto rec = store::read_attempt(base / fmt::format("attempt-{}", n) / "attempt.json");
+      if (rec.ok()) out.attempts.push_back(std::move(*rec));
+    }
+    const std::string of_load = load ? fmt::format(" (load {}/{})", load, plan_.loads_per_job) : "";
     const std::string prefix = load ? fmt::format("load {}: ", load) : "";
     int flash_tries = 0, capture_tries = 0;
-    std::optional<verify::Report> final_report;
+    std::optional<verify::Report> report;
     while (true) {
       const int n = lane.next_attempt(base);
       store::AttemptRecord a;
-      BenchAttempt c{
-          cfg_.matrix,
-          job,
-          board,
-          expect,
-          base / fmt::format("attempt-{}", n),
-          dir_.job_dir(job.id),
-          [&](const std::string& st) { progress_.stage(slot_of(board), job.id, st + of_load); },
-          [&](const std::string& line) { job_log(job.id, line); },
-          a};
-      std::optional<verify::Report> report;
+      BenchAttempt c{cfg_.matrix,
+                     job,
+                     board,
+                     expect,
+                     base / fmt::format("attempt-{}", n),
+                     dir_.job_dir(job.id),
+                     [&](const std::string& st) { progress_.stage(slot, job.id, st + of_load); },
+                     [&](const std::string& line) { job_log(job.id, line); },
+                     a};
+      report.reset();
       a.number = n;
       a.load = load;
       a.board = board.id;
@@ -812,7 +749,7 @@ class Session {
           fmt::format("{}attempt {}: {}{} (capture {}, {} bytes)", prefix, n,
                       store::to_string(a.status), a.reason.empty() ? "" : ": " + a.reason,
                       a.capture_stop.empty() ? "not started" : a.capture_stop, a.capture_bytes));
-      a.seconds = std::chrono::duration<double>(clock_.now() - t0).count();
+      a.seconds = seconds_since(clock_, t0);
       if (!ec) {
         if (auto w = store::write_attempt(c.dir / "attempt.json", a); !w.ok()) {
           // Resume would not know this attempt: the load ends here, unkept.
@@ -824,37 +761,35 @@ class Session {
       out.attempts.push_back(a);
       if (a.status == JobStatus::kInterrupted) return std::nullopt;
       bool retry = false;
-      if (a.status == JobStatus::kFlashError && flash_tries < cfg_.matrix.retries.flash) {
-        ++flash_tries;
-        retry = true;
-      } else if (retryable_capture(a.status) && capture_tries < cfg_.matrix.retries.capture) {
-        ++capture_tries;
-        retry = true;
+      if (a.status == JobStatus::kFlashError) {
+        retry = flash_tries++ < cfg_.matrix.retries.flash;
+      } else if (retryable_capture(a.status)) {
+        retry = capture_tries++ < cfg_.matrix.retries.capture;
       }
-      if (retry && !interrupt_requested()) {
+      if (retry && interrupt_requested()) return std::nullopt;
+      if (retry) {
         progress_.note(fmt::format("{}{}: attempt {} {}: {}; retrying", job.id, of_load, n,
                                    store::to_string(a.status), a.reason));
         continue;
       }
-      if (interrupt_requested() && retry) return std::nullopt;
       out.status = a.status;
       out.reason = a.reason;
       out.target_run_seconds = a.target_run_seconds;
       out.raw_sha256 = a.raw_sha256;
-      if (a.status != JobStatus::kStoreError) final_report = std::move(report);
+      if (a.status == JobStatus::kStoreError) report.reset();
       break;
     }
-    if (final_report) {
-      out.conditions = final_report->config;
-      out.unit = final_report->config.count("unit") ? final_report->config.at("unit") : "";
-      for (const auto& s : final_report->series) {
+    if (report) {
+      out.conditions = report->config;
+      out.unit = report->config.count("unit") ? report->config.at("unit") : "";
+      for (const auto& s : report->series) {
         out.series.push_back(store::series_record(s));
         out.series.back().unit = cfg_.matrix.catalog.series_unit(s.name, out.unit);
       }
-      for (const auto& [name, reason] : final_report->not_applicable)
+      for (const auto& [name, reason] : report->not_applicable)
         out.not_applicable.push_back({name, reason});
-      out.verify = store::verify_document(*final_report);
-      if (out.status == JobStatus::kOk) out.headline = store::headline_of(*final_report);
+      out.verify = store::verify_document(*report);
+      if (out.status == JobStatus::kOk) out.headline = store::headline_of(*report);
     }
     return out;
   }
@@ -916,23 +851,17 @@ class Session {
 Runner::Runner(ProcessRunner& processes, Progress& progress, const Clock& clock, RunnerParts parts)
     : processes_(processes), progress_(progress), clock_(clock), parts_(std::move(parts)) {
   fill_real_bench_parts(parts_, processes_);
-  if (!parts_.verify) {
-    parts_.verify = [](const std::filesystem::path& raw, const verify::Options& o) {
-      return verify::verify_file(raw, o);
-    };
-  }
+  if (!parts_.verify) parts_.verify = verify::verify_file;
   if (!parts_.builder) {
-    parts_.builder =
-        [&processes](
-            const std::filesystem::path& cache) -> std::unique_ptr<build::FirmwareBuilder> {
-      return std::make_unique<build::CmakeBuilder>(processes, cache);
+    parts_.builder = [&processes](const std::filesystem::path& cache) {
+      return std::unique_ptr<build::FirmwareBuilder>(
+          std::make_unique<build::CmakeBuilder>(processes, cache));
     };
   }
 }
 
 RunOutcome Runner::run(const RunConfig& config, RunDirectory& dir) {
-  Session s(processes_, progress_, clock_, parts_, config, dir);
-  return s.run();
+  return Session(processes_, progress_, clock_, parts_, config, dir).run();
 }
 
 }  // namespace rb::run

@@ -16,22 +16,19 @@
 #include "kernels/source.h"
 #include "matrix/model.h"
 #include "run/bench.h"
-#include "run/progress.h"
 #include "run/run_directory.h"
-#include "store/result.h"
-#include "util/process.h"
 #include "verify/verify.h"
 
 namespace rb::run {
 
-// Exit codes of `rtosbench run` (docs/run.md).
+// Exit codes of `rtosbench run` (docs/run.md): 1 for INVALID, UNVERIFIED,
+// PROTOCOL_ERROR, TIMEOUT, NOT_REPRODUCIBLE; 2 for BUILD_ERROR,
+// SOURCE_MISSING, FLASH_ERROR, PORT_ERROR; 74 for STORE_ERROR or run.json
+// not written (the run did not keep it).
 inline constexpr int kExitAllOk = 0;
-inline constexpr int kExitMeasurementFailed =
-    1;  // INVALID, UNVERIFIED, PROTOCOL_ERROR, TIMEOUT, NOT_REPRODUCIBLE
-inline constexpr int kExitInfrastructureFailed =
-    2;  // BUILD_ERROR, SOURCE_MISSING, FLASH_ERROR, PORT_ERROR
-inline constexpr int kExitStoreFailed =
-    74;  // STORE_ERROR, or run.json not written: the run did not keep it
+inline constexpr int kExitMeasurementFailed = 1;
+inline constexpr int kExitInfrastructureFailed = 2;
+inline constexpr int kExitStoreFailed = 74;
 
 struct RunConfig {
   matrix::Matrix matrix;
@@ -49,8 +46,8 @@ struct RunOutcome {
   int exit_code = kExitAllOk;
   bool interrupted = false;
   std::string store_error;  // why run.json (or the last of it) was not written; "" when it was
-  std::vector<store::JobResult>
-      results;  // every finished job (this session and earlier), in job order
+  // Every finished job (this session and earlier), in job order.
+  std::vector<store::JobResult> results;
   int jobs_total = 0;
   double wall_seconds = 0;        // this session
   double target_run_seconds = 0;  // sum over this session's final attempts: release to END
@@ -84,14 +81,12 @@ std::string format_table(const std::vector<store::JobResult>& results);
 
 // The outside world of a run, injected so that unit tests drive every
 // status transition with fakes: the bench's parts (run/bench.h), the check
-// of a capture and the builder. An empty member is the real thing; the real
-// ones are tested end to end.
+// of a capture (verify::verify_file) and the builder over a build cache
+// (build::CmakeBuilder). An empty member is the real thing.
 struct RunnerParts : BenchParts {
-  // The check of a finished capture (real: verify::verify_file).
   std::function<Result<verify::Report>(const std::filesystem::path& raw,
                                        const verify::Options& options)>
       verify;
-  // The firmware builder over a build cache (real: build::CmakeBuilder).
   std::function<std::unique_ptr<build::FirmwareBuilder>(const std::filesystem::path& cache)>
       builder;
 };
@@ -99,7 +94,7 @@ struct RunnerParts : BenchParts {
 class Runner {
  public:
   Runner(ProcessRunner& processes, Progress& progress, const Clock& clock, RunnerParts parts = {});
-  // Runs every job of the matrix not yet finished in `dir`.
+  // Runs every job of the matrix not yet finished in `dir` (its plan: run/plan.h).
   RunOutcome run(const RunConfig& config, RunDirectory& dir);
 
  private:
