@@ -56,8 +56,9 @@ void read_board_file(const std::filesystem::path& file, const std::string& shown
       R"re(^include\("\$\{RB_BOARD_DIR\}/([A-Za-z0-9_./-]+\.cmake)"\)\s*(#.*)?$)re");
   static const std::regex kSet(R"(^set\(RB_BOARD_([A-Za-z0-9_]+) (.*)\)\s*(#.*)?$)");
   static const std::regex kValue(R"(^[A-Za-z0-9_./ :-]+$)");
-  static const std::set<std::string> kPlain{"FLASHERS", "EMULATOR", "QEMU_MACHINE", "UART_BAUD",
-                                            "CONSOLE",  "DEV_ID",   "DEVICE",       "VCP_NOTE"};
+  static const std::set<std::string> kPlain{"FLASHERS",  "EMULATOR", "QEMU_MACHINE",
+                                            "UART_BAUD", "CONSOLE",  "DEV_ID",
+                                            "DEVICE",    "VCP_NOTE", "VCP_FIX"};
   static const std::vector<std::string> kFamilies{"TARGET_", "NOT_MEASURED_", "UNSTABLE_",
                                                   "EXPECT_", "REVISION_",     "LOWER_BOUND_"};
   std::string line;
@@ -92,7 +93,10 @@ void read_board_file(const std::filesystem::path& file, const std::string& shown
       continue;
     }
     if (!kPlain.count(key) && family.empty()) continue;  // a build setting, not the host's
-    if (!std::regex_match(value, kValue)) {
+    // The VCP hints are prose for doctor: commas, apostrophes and parentheses too.
+    static const std::regex kProse(R"(^[A-Za-z0-9_./ :,'()-]+$)");
+    if (key.rfind("VCP_", 0) == 0 ? !std::regex_match(value, kProse)
+                                  : !std::regex_match(value, kValue)) {
       diagnostics.push_back(Diagnostic{shown, n, 1,
                                        fmt::format("RB_BOARD_{}: the value has a character outside "
                                                    "[A-Za-z0-9_./ :-]",
@@ -117,6 +121,8 @@ void read_board_file(const std::filesystem::path& file, const std::string& shown
       b.device = value;
     } else if (key == "VCP_NOTE") {
       b.vcp_note = value;
+    } else if (key == "VCP_FIX") {
+      b.vcp_fix = value;
     } else if (family == "TARGET_") {
       b.targets[sub] = value;
     } else if (family == "NOT_MEASURED_") {
