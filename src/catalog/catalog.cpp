@@ -56,7 +56,8 @@ void read_board_file(const std::filesystem::path& file, const std::string& shown
       {"QEMU_MACHINE", &model::BoardInfo::qemu_machine},
       {"CONSOLE", &model::BoardInfo::console},
       {"DEVICE", &model::BoardInfo::device},
-      {"VCP_NOTE", &model::BoardInfo::vcp_note}};
+      {"VCP_NOTE", &model::BoardInfo::vcp_note},
+      {"VCP_FIX", &model::BoardInfo::vcp_fix}};
   static const std::set<std::string> kOther{"FLASHERS", "UART_BAUD", "DEV_ID"};
   static const std::map<std::string, std::map<std::string, std::string> model::BoardInfo::*> kMaps{
       {"TARGET_", &model::BoardInfo::targets},
@@ -98,7 +99,10 @@ void read_board_file(const std::filesystem::path& file, const std::string& shown
     }
     if (!kText.count(key) && !kOther.count(key) && family.empty())
       continue;  // a build setting, not the host's
-    if (!std::regex_match(value, kValue)) {
+    // The VCP hints are prose for doctor: commas, apostrophes and parentheses too.
+    static const std::regex kProse(R"(^[A-Za-z0-9_./ :,'()-]+$)");
+    if (key.rfind("VCP_", 0) == 0 ? !std::regex_match(value, kProse)
+                                  : !std::regex_match(value, kValue)) {
       diagnostics.push_back(Diagnostic{shown, n, 1,
                                        fmt::format("RB_BOARD_{}: the value has a character outside "
                                                    "[A-Za-z0-9_./ :-]",

@@ -1,7 +1,5 @@
 // `rtosbench diff RUN_A RUN_B`: the CLI face of rb::report::diff_runs.
-// Exit codes (docs/reports.md): 0 identical, 1 within tolerance, 2 beyond,
-// 3 refused (pinned conditions differ), 4 no job in common (nothing
-// compared), 64 usage, 65 a malformed run, 66 unreadable run.
+// Exit codes: docs/cli.md.
 #include <fmt/core.h>
 
 #include <cstdio>
@@ -14,13 +12,8 @@
 #include "report/snapshot.h"
 #include "report/tolerance.h"
 #include "store/result.h"
-#include "util/atomic_write.h"
 
 namespace rb::cli {
-
-namespace {
-constexpr int kExitCantCreate = 73;  // sysexits.h EX_CANTCREAT
-}
 
 std::function<int()> add_diff(CLI::App& app) {
   struct Args {
@@ -47,57 +40,23 @@ std::function<int()> add_diff(CLI::App& app) {
       ->type_name("FILE");
 
   return [args]() -> int {
-    auto in_a = open_run_input(args->a);
-    if (!in_a.ok()) {
-      print_safe(stderr, "rtosbench diff: {}\n", in_a.error().message);
-      return exit_code_for(in_a.error().kind);
-    }
-    auto in_b = open_run_input(args->b);
-    if (!in_b.ok()) {
-      print_safe(stderr, "rtosbench diff: {}\n", in_b.error().message);
-      return exit_code_for(in_b.error().kind);
-    }
-    auto a = report::load_run_or_baseline(in_a->path);
-    if (!a.ok()) {
-      print_safe(stderr, "rtosbench diff: {}\n", a.error().message);
-      return exit_code_for(a.error().kind);
-    }
-    auto b = report::load_run_or_baseline(in_b->path);
-    if (!b.ok()) {
-      print_safe(stderr, "rtosbench diff: {}\n", b.error().message);
-      return exit_code_for(b.error().kind);
-    }
-    Result<report::Tolerances> tol = report::Tolerances::defaults();
-    if (!args->tolerances.empty()) {
-      tol = report::load_tolerances_file(args->tolerances);
-    } else if (!b->is_baseline &&
-               std::filesystem::exists(std::filesystem::path(b->source) / "matrix.yaml")) {
-      tol = report::tolerances_from_matrix(std::filesystem::path(b->source) / "matrix.yaml");
-    }
-    if (!tol.ok()) {
-      print_safe(stderr, "rtosbench diff: tolerances: {}\n", tol.error().message);
-      return kExitUsage;
-    }
-    a->source = in_a->shown;  // after the tolerances: they may come from an extracted bundle
-    b->source = in_b->shown;
+    auto in_a = value_or_fail(open_run_input(args->a));
+    auto in_b = value_or_fail(open_run_input(args->b));
+    auto a = value_or_fail(report::load_run_or_baseline(in_a.path));
+    auto b = value_or_fail(report::load_run_or_baseline(in_b.path));
+    auto tol = tolerances_for(args->tolerances, b);
+    a.source = in_a.shown;  // after the tolerances: they may come from an extracted bundle
+    b.source = in_b.shown;
     report::DiffOptions options;
     options.allow_mixed = args->allow_mixed;
-    report::DiffReport r = report::diff_runs(*a, *b, *tol, options);
+    report::DiffReport r = report::diff_runs(a, b, tol, options);
 
     const bool json_stdout = args->json == "-";
     std::FILE* text_out = json_stdout ? stderr : stdout;
     std::string text = report::to_text(r, args->all);
     print_safe(text_out, "{}", text);
     std::fflush(text_out);
-    if (!args->json.empty()) {
-      std::string doc = store::dump_json(report::to_json(r)) + "\n";
-      if (json_stdout) {
-        std::fwrite(doc.data(), 1, doc.size(), stdout);
-      } else if (auto s = write_file_atomic(args->json, doc); !s.ok()) {
-        print_safe(stderr, "rtosbench diff: {}\n", s.error().message);
-        return kExitCantCreate;
-      }
-    }
+    if (!args->json.empty()) write_output(args->json, store::dump_json(report::to_json(r)) + "\n");
     return report::exit_code(r);
   };
 }

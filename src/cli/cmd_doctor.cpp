@@ -48,11 +48,9 @@ int doctor_command(const DoctorArgs& a) {
     }
   }
   if (!errors.empty()) {
-    std::vector<std::string> lines;
-    for (const auto& d : errors) lines.push_back(d.format());
     fail(make_error(ErrorKind::kUsage,
                     fmt::format("{} error(s) in the matrix or bench", errors.size())),
-         lines);
+         errors);
   }
   for (const auto& ks : a.kernel_sources) {
     auto o = kernels::parse_override(ks);

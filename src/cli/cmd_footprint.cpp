@@ -1,11 +1,7 @@
 // `rtosbench footprint KERNEL_BUILD_DIR BARE_BUILD_DIR [--json] [--firmware DIR]`:
 // the CLI face of rb::build::kernel_footprint for two firmware build
 // directories, their maps sorted by their kernels' kernel.yaml rules (the
-// catalog of the firmware tree). Exit codes (docs/cli.md): 0 printed, 3
-// refused (the builds differ in an option, the second is not the reference
-// port's (bare: the catalog's, kernel.yaml `reference: true`), the
-// first has no kernel object), 64 usage or an invalid kernel.yaml, 66 a build
-// directory lacks or cannot read a file, or its RB_PORT is no port of the tree.
+// catalog of the firmware tree). Exit codes: docs/cli.md.
 #include <fmt/core.h>
 
 #include <cstdio>
@@ -99,36 +95,29 @@ std::function<int()> add_footprint(CLI::App& app) {
     }
     std::vector<Diagnostic> diagnostics;
     auto cat = catalog::load(tree, diagnostics);
-    if (!cat.ok()) {
-      std::vector<std::string> lines;
-      for (const auto& d : diagnostics) lines.push_back(d.format());
-      fail(cat.error(), lines);
-    }
+    if (!cat.ok()) fail(cat.error(), diagnostics);
     // The image kernels are counted against: the port whose kernel.yaml says
     // `reference: true` (catalog::load refuses a tree without exactly one).
     const model::KernelSpec* reference = cat->reference();
     if (!reference) {
-      print_safe(stderr, "rtosbench footprint: the firmware tree {} has no reference port\n",
-                 cat->firmware.string());
-      return kExitUsage;
+      fail(make_error(ErrorKind::kUsage, fmt::format("the firmware tree {} has no reference port",
+                                                     cat->firmware.string())));
     }
-    auto k = build::read_build_dir(args->kernel, cat->kernels);
-    if (!k.ok()) {
-      print_safe(stderr, "rtosbench footprint: {}\n", k.error().message);
-      return kExitNoInput;
-    }
-    auto b = build::read_build_dir(args->bare, cat->kernels);
-    if (!b.ok()) {
-      print_safe(stderr, "rtosbench footprint: {}\n", b.error().message);
-      return kExitNoInput;
-    }
-    if (auto s = build::check_like_for_like(k->options, args->kernel, b->options, args->bare,
+    // A build directory that cannot be read is 66, whatever the cause (docs/cli.md).
+    auto read = [&](const std::string& dir) {
+      auto r = build::read_build_dir(dir, cat->kernels);
+      if (!r.ok()) fail(Error{r.error().message, ErrorKind::kCannotRead});
+      return std::move(r).value();
+    };
+    auto k = read(args->kernel);
+    auto b = read(args->bare);
+    if (auto s = build::check_like_for_like(k.options, args->kernel, b.options, args->bare,
                                             reference->port);
         !s.ok()) {
       print_safe(stderr, "rtosbench footprint: {}\n", s.error().message);
       return kExitRefused;
     }
-    auto f = build::kernel_footprint(k->figures, b->figures, reference->port);
+    auto f = build::kernel_footprint(k.figures, b.figures, reference->port);
     if (!f.ok()) {
       print_safe(stderr, "rtosbench footprint: {}: {}\n", args->kernel, f.error().message);
       return kExitRefused;

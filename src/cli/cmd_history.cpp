@@ -5,11 +5,7 @@
 //   history trend [--kernel --test --job --metric --json]   a metric over the runs
 //   history runs [--json]                   the recorded runs
 //   history superseded [--json]             what `import --replace` replaced
-// `--db FILE|URL` before or after the action. Exit codes (docs/cli.md): 0
-// done, 3 import refused (the run is recorded with other content;
-// --replace), 64 usage, 65 a run that is not valid or a corrupted database,
-// 66 a run or the database cannot be read, 69 the database server cannot be
-// reached, 70 a database error, 73 the database file cannot be created.
+// `--db FILE|URL` before or after the action. Exit codes: docs/cli.md.
 #include <fmt/core.h>
 
 #include <memory>
@@ -21,22 +17,17 @@
 #include "store/history.h"
 #include "store/result.h"
 
+namespace rb::store {
+// `history runs --json`: one object per run, its members' names as keys.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RecordedRun, run_id, started_at, matrix, state, jobs, path,
+                                   imported_at)
+}  // namespace rb::store
+
 namespace rb::cli {
 
 namespace {
 
 constexpr int kExitImportRefused = 3;
-
-int print_error(const Error& e) {
-  print_safe(stderr, "rtosbench history: {}\n", e.message);
-  return exit_code_for(e.kind);
-}
-
-// --db, else the default location.
-Result<std::string> database(const std::string& db) {
-  if (!db.empty()) return db;
-  return store::default_history_location();
-}
 
 int import_runs(const std::string& db, const std::vector<std::string>& dirs, bool replace) {
   int status = kExitOk;
@@ -44,8 +35,9 @@ int import_runs(const std::string& db, const std::vector<std::string>& dirs, boo
     store::RecordOptions options;
     options.replace = replace;
     auto r = store::record_run(db, dir, options);
-    if (!r.ok()) {
-      status = std::max(status, print_error(r.error()));
+    if (!r.ok()) {  // reported, and the next run is recorded
+      print_safe(stderr, "rtosbench history: {}\n", r.error().message);
+      status = std::max(status, exit_code_for(r.error().kind));
       continue;
     }
     switch (r->outcome) {
@@ -74,25 +66,14 @@ int import_runs(const std::string& db, const std::vector<std::string>& dirs, boo
 }
 
 int list_runs(const std::string& db, bool as_json) {
-  auto runs = store::list_runs(db);
-  if (!runs.ok()) return print_error(runs.error());
+  auto runs = value_or_fail(store::list_runs(db));
   if (as_json) {
-    nlohmann::json a = nlohmann::json::array();
-    for (const auto& r : *runs) {
-      a.push_back({{"run_id", r.run_id},
-                   {"started_at", r.started_at},
-                   {"matrix", r.matrix},
-                   {"state", r.state},
-                   {"jobs", r.jobs},
-                   {"path", r.path},
-                   {"imported_at", r.imported_at}});
-    }
-    fmt::print("{}\n", store::dump_json(a));
+    fmt::print("{}\n", store::dump_json(nlohmann::json(runs)));
     return kExitOk;
   }
   print_safe(stdout, "{:<40}  {:<20}  {:<16}  {:>4}  {}\n", "run id", "started", "matrix", "jobs",
              "path");
-  for (const auto& r : *runs) {
+  for (const auto& r : runs) {
     print_safe(stdout, "{:<40}  {:<20}  {:<16}  {:>4}  {}\n", r.run_id, r.started_at, r.matrix,
                r.jobs, r.path);
   }
@@ -100,11 +81,10 @@ int list_runs(const std::string& db, bool as_json) {
 }
 
 int list_superseded(const std::string& db, bool as_json) {
-  auto runs = store::list_superseded(db);
-  if (!runs.ok()) return print_error(runs.error());
+  auto runs = value_or_fail(store::list_superseded(db));
   if (as_json) {
     nlohmann::json a = nlohmann::json::array();
-    for (const auto& r : *runs) {
+    for (const auto& r : runs) {
       a.push_back({{"run_id", r.run_id},
                    {"superseded_at", r.superseded_at},
                    {"path", r.path},
@@ -114,13 +94,13 @@ int list_superseded(const std::string& db, bool as_json) {
     fmt::print("{}\n", store::dump_json(a));
     return kExitOk;
   }
-  if (runs->empty()) {
+  if (runs.empty()) {
     print_safe(stdout, "no recorded run was ever replaced in {}\n",
                store::redact_history_location(db));
     return kExitOk;
   }
   print_safe(stdout, "{:<40}  {:<20}  {:<16}  {}\n", "run id", "superseded", "sha256", "path");
-  for (const auto& r : *runs) {
+  for (const auto& r : runs) {
     print_safe(stdout, "{:<40}  {:<20}  {:<16}  {}\n", r.run_id, r.superseded_at,
                r.content_sha256.substr(0, 16), r.path);
   }
@@ -191,18 +171,17 @@ void print_trend(const std::vector<store::TrendPoint>& points) {
 }
 
 int show_trend(const std::string& db, const store::TrendQuery& q, bool as_json) {
-  auto points = store::query_trend(db, q);
-  if (!points.ok()) return print_error(points.error());
+  auto points = value_or_fail(store::query_trend(db, q));
   if (as_json) {
-    fmt::print("{}\n", store::dump_json(trend_json(*points)));
+    fmt::print("{}\n", store::dump_json(trend_json(points)));
     return kExitOk;
   }
-  if (points->empty()) {
+  if (points.empty()) {
     print_safe(stdout, "no recorded figures match (kernel '{}', test '{}', job '{}')\n", q.kernel,
                q.test, q.job);
     return kExitOk;
   }
-  print_trend(*points);
+  print_trend(points);
   return kExitOk;
 }
 
@@ -253,12 +232,13 @@ std::function<int()> add_history(CLI::App& app) {
   for (CLI::App* sub : {import, trend, runs, superseded}) sub->fallthrough();
 
   return [args, import, trend, runs, superseded]() -> int {
-    auto db = database(args->db);
-    if (!db.ok()) return print_error(db.error());
-    if (import->parsed()) return import_runs(*db, args->import, args->replace);
-    if (trend->parsed()) return show_trend(*db, args->query, args->json);
-    if (runs->parsed()) return list_runs(*db, args->json);
-    if (superseded->parsed()) return list_superseded(*db, args->json);
+    // --db, else the default location.
+    const std::string db =
+        args->db.empty() ? value_or_fail(store::default_history_location()) : args->db;
+    if (import->parsed()) return import_runs(db, args->import, args->replace);
+    if (trend->parsed()) return show_trend(db, args->query, args->json);
+    if (runs->parsed()) return list_runs(db, args->json);
+    if (superseded->parsed()) return list_superseded(db, args->json);
     return kExitUsage;
   };
 }

@@ -42,10 +42,9 @@ matrix::Matrix matrix_of(const Args& a) {
   if (!a.matrix.empty()) {
     auto lm = matrix::load_matrix(a.matrix, a.firmware);
     if (!lm.ok()) {
-      std::vector<std::string> lines;
-      for (const auto& d : lm.errors) lines.push_back(d.format());
-      fail(make_error(ErrorKind::kUsage, fmt::format("{}: {} error(s)", a.matrix, lines.size())),
-           lines);
+      fail(
+          make_error(ErrorKind::kUsage, fmt::format("{}: {} error(s)", a.matrix, lm.errors.size())),
+          lm.errors);
     }
     return lm.value;
   }
@@ -54,11 +53,7 @@ matrix::Matrix matrix_of(const Args& a) {
   m.firmware =
       a.firmware.empty() ? catalog::default_firmware_dir() : std::filesystem::path(a.firmware);
   auto cat = catalog::load(m.firmware, d);
-  if (!cat.ok()) {
-    std::vector<std::string> lines;
-    for (const auto& x : d) lines.push_back(x.format());
-    fail(cat.error(), lines);
-  }
+  if (!cat.ok()) fail(cat.error(), d);
   m.catalog = std::move(*cat);
   for (const auto& k : m.catalog.kernels)
     if (k.discover) m.kernels.push_back(k);

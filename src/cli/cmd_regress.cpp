@@ -1,10 +1,6 @@
 // `rtosbench regress --baseline RUN_OR_FILE RUN [--junit FILE] [--md FILE]`
 // and `rtosbench regress --export-baseline FILE RUN`: the CLI face of
-// rb::report::regress. Exit codes (docs/reports.md): 0 no regression,
-// 1 a regression or a missing/invalid job, 3 refused (pinned conditions
-// differ), 4 the baseline has no figures, 64 usage, 65 a malformed run or
-// baseline (or --export-baseline of a run without figures), 66 unreadable run
-// or baseline, 73 an output not written.
+// rb::report::regress. Exit codes: docs/cli.md.
 #include <fmt/core.h>
 
 #include <cstdio>
@@ -17,27 +13,20 @@
 #include "report/snapshot.h"
 #include "report/tolerance.h"
 #include "store/result.h"
-#include "util/atomic_write.h"
 
 namespace rb::cli {
 
 namespace {
-constexpr int kExitCantCreate = 73;  // sysexits.h EX_CANTCREAT
 
 // `--export-baseline FILE`: RUN's figures as a baseline file.
 int export_baseline(const report::RunSnapshot& run, const std::string& file) {
   if (!report::has_figures(run)) {
-    print_safe(stderr,
-               "rtosbench regress: {}: no job ended OK with figures; a baseline of it would "
-               "check nothing (not written)\n",
-               run.source);
-    return exit_code_for(ErrorKind::kBadInput);
+    fail(make_error(ErrorKind::kBadInput,
+                    fmt::format("{}: no job ended OK with figures; a baseline of it would check "
+                                "nothing (not written)",
+                                run.source)));
   }
-  std::string doc = store::dump_json(report::baseline_json(run, store::utc_timestamp())) + "\n";
-  if (auto s = write_file_atomic(file, doc); !s.ok()) {
-    print_safe(stderr, "rtosbench regress: {}\n", s.error().message);
-    return kExitCantCreate;
-  }
+  write_output(file, store::dump_json(report::baseline_json(run, store::utc_timestamp())) + "\n");
   print_safe(stdout, "baseline of {} ({} jobs) written to {}\n", run.id, run.jobs.size(), file);
   return kExitOk;
 }
@@ -95,15 +84,6 @@ void add_options(CLI::App& app, const std::shared_ptr<Args>& args) {
                "check jobs whose pinned conditions differ from the baseline's (refused otherwise)");
 }
 
-// --tolerances FILE, else RUN's matrix snapshot, else the built-in ones.
-Result<report::Tolerances> tolerances_for(const Args& args, const report::RunSnapshot& run) {
-  const std::filesystem::path matrix = std::filesystem::path(run.source) / "matrix.yaml";
-  if (!args.tolerances.empty()) return report::load_tolerances_file(args.tolerances);
-  if (!run.is_baseline && std::filesystem::exists(matrix))
-    return report::tolerances_from_matrix(matrix);
-  return report::Tolerances::defaults();
-}
-
 // The summary, then --junit, --md and --json; the exit code.
 int write_reports(const Args& args, const report::RegressReport& r) {
   // An output sent to stdout keeps stdout to itself; the summary goes to stderr.
@@ -113,22 +93,9 @@ int write_reports(const Args& args, const report::RegressReport& r) {
   print_safe(text_out, "{}", text);
   std::fflush(text_out);
   int status = report::exit_code(r);
-  auto write = [&](const std::string& file, const std::string& doc) {
-    if (file.empty()) return true;
-    if (file == "-") {
-      std::fwrite(doc.data(), 1, doc.size(), stdout);
-      return true;
-    }
-    if (auto s = write_file_atomic(file, doc); !s.ok()) {
-      print_safe(stderr, "rtosbench regress: {}\n", s.error().message);
-      return false;
-    }
-    return true;
-  };
-  bool ok = write(args.junit, report::to_junit(r)) && write(args.md, report::to_markdown(r));
-  if (ok && !args.json.empty())
-    ok = write(args.json, store::dump_json(regress_json(r, status)) + "\n");
-  if (!ok) return kExitCantCreate;
+  if (!args.junit.empty()) write_output(args.junit, report::to_junit(r));
+  if (!args.md.empty()) write_output(args.md, report::to_markdown(r));
+  if (!args.json.empty()) write_output(args.json, store::dump_json(regress_json(r, status)) + "\n");
   return status;
 }
 
@@ -139,43 +106,20 @@ std::function<int()> add_regress(CLI::App& app) {
   add_options(app, args);
   return [args]() -> int {
     if (args->export_baseline.empty() == args->baseline.empty()) {
-      print_safe(stderr,
-                 "rtosbench regress: give exactly one of --baseline RUN_OR_FILE and "
-                 "--export-baseline FILE\n");
-      return kExitUsage;
+      fail(make_error(ErrorKind::kUsage,
+                      "give exactly one of --baseline RUN_OR_FILE and --export-baseline FILE"));
     }
-    auto in_run = open_run_input(args->run);
-    if (!in_run.ok()) {
-      print_safe(stderr, "rtosbench regress: {}\n", in_run.error().message);
-      return exit_code_for(in_run.error().kind);
-    }
-    auto run = report::load_run_or_baseline(in_run->path);
-    if (!run.ok()) {
-      print_safe(stderr, "rtosbench regress: {}\n", run.error().message);
-      return exit_code_for(run.error().kind);
-    }
-    if (!args->export_baseline.empty()) return export_baseline(*run, args->export_baseline);
-    auto in_baseline = open_run_input(args->baseline);
-    if (!in_baseline.ok()) {
-      print_safe(stderr, "rtosbench regress: baseline: {}\n", in_baseline.error().message);
-      return exit_code_for(in_baseline.error().kind);
-    }
-    auto baseline = report::load_run_or_baseline(in_baseline->path);
-    if (!baseline.ok()) {
-      print_safe(stderr, "rtosbench regress: baseline: {}\n", baseline.error().message);
-      return exit_code_for(baseline.error().kind);
-    }
-    Result<report::Tolerances> tol = tolerances_for(*args, *run);
-    if (!tol.ok()) {
-      print_safe(stderr, "rtosbench regress: tolerances: {}\n", tol.error().message);
-      return kExitUsage;
-    }
-    run->source = in_run->shown;  // after the tolerances: they may come from an extracted bundle
-    baseline->source = in_baseline->shown;
+    auto in_run = value_or_fail(open_run_input(args->run));
+    auto run = value_or_fail(report::load_run_or_baseline(in_run.path));
+    if (!args->export_baseline.empty()) return export_baseline(run, args->export_baseline);
+    auto in_baseline = value_or_fail(open_run_input(args->baseline), "baseline: ");
+    auto baseline = value_or_fail(report::load_run_or_baseline(in_baseline.path), "baseline: ");
+    auto tol = tolerances_for(args->tolerances, run);
+    run.source = in_run.shown;  // after the tolerances: they may come from an extracted bundle
+    baseline.source = in_baseline.shown;
     report::RegressOptions options;
     options.allow_mixed = args->allow_mixed;
-    report::RegressReport r = report::regress(*baseline, *run, *tol, options);
-
+    report::RegressReport r = report::regress(baseline, run, tol, options);
     return write_reports(*args, r);
   };
 }

@@ -12,13 +12,8 @@
 #include "cli/commands.h"
 #include "cli/run_input.h"
 #include "report/render.h"
-#include "util/atomic_write.h"
 
 namespace rb::cli {
-
-namespace {
-constexpr int kExitCantCreate = 73;  // sysexits.h EX_CANTCREAT
-}
 
 std::function<int()> add_report(CLI::App& app) {
   struct Args {
@@ -43,49 +38,29 @@ std::function<int()> add_report(CLI::App& app) {
     std::vector<report::Run> runs;
     std::vector<RunInput> inputs;  // keeps extracted bundles until the report is written
     for (const auto& dir : args->runs) {
-      auto in = open_run_input(dir);
-      if (!in.ok()) {
-        print_safe(stderr, "rtosbench report: {}\n", in.error().message);
-        return exit_code_for(in.error().kind);
-      }
-      inputs.push_back(std::move(*in));
-      auto r = report::load_run(inputs.back().path);
-      if (!r.ok()) {
-        print_safe(stderr, "rtosbench report: {}\n", r.error().message);
-        return exit_code_for(r.error().kind);
-      }
-      runs.push_back(std::move(*r));
+      inputs.push_back(value_or_fail(open_run_input(dir)));
+      runs.push_back(value_or_fail(report::load_run(inputs.back().path)));
     }
     report::ReportOptions options;
     options.read_raw = !args->no_raw;
     auto views = report::view_runs(runs, options);
     report::Document doc = report::build_report(views);
 
-    std::string md = args->md.empty() ? std::string() : args->md;
+    std::string md = args->md;
     if (args->md.empty() && args->html.empty() && args->csv.empty()) md = "-";
-    if (!md.empty()) {
-      std::string text = report::to_markdown(doc);
-      if (md == "-") {
-        print_safe(stdout, "{}", text);
-      } else if (auto s = write_file_atomic(md, text); !s.ok()) {
-        print_safe(stderr, "rtosbench report: {}\n", s.error().message);
-        return kExitCantCreate;
-      } else {
-        print_safe(stderr, "markdown report: {}\n", md);
-      }
+    if (md == "-") {
+      print_safe(stdout, "{}", report::to_markdown(doc));
+    } else if (!md.empty()) {
+      write_output(md, report::to_markdown(doc));
+      print_safe(stderr, "markdown report: {}\n", md);
     }
     if (!args->html.empty()) {
-      if (auto s = write_file_atomic(args->html, report::to_html(doc)); !s.ok()) {
-        print_safe(stderr, "rtosbench report: {}\n", s.error().message);
-        return kExitCantCreate;
-      }
+      write_output(args->html, report::to_html(doc));
       print_safe(stderr, "html report: {}\n", args->html);
     }
     if (!args->csv.empty()) {
-      if (auto s = report::write_csv(views, args->csv); !s.ok()) {
-        print_safe(stderr, "rtosbench report: {}\n", s.error().message);
-        return kExitCantCreate;
-      }
+      if (auto s = report::write_csv(views, args->csv); !s.ok())
+        fail(Error{s.error().message, ErrorKind::kCannotWrite});
       for (const auto& v : views) {
         for (const auto& j : v.jobs) {
           if (!j.raw && j.snap.status == "OK") {

@@ -49,12 +49,6 @@ void install_signal_handlers() {
   sigaction(SIGTERM, &sa, nullptr);
 }
 
-std::vector<std::string> formatted(const std::vector<matrix::Diagnostic>& diagnostics) {
-  std::vector<std::string> lines;
-  for (const auto& d : diagnostics) lines.push_back(d.format());
-  return lines;
-}
-
 // The finished run goes into the history (an SQLite file or a PostgreSQL
 // database); the run directory stays the record, so a failure here is a
 // warning, never a failed run.
@@ -89,7 +83,7 @@ void record_history(const std::string& db_option, const std::filesystem::path& r
 int run_command(RunArgs& a) {
   std::vector<matrix::Diagnostic> diagnostics;
   auto inputs = run::load_inputs(a.request, diagnostics);
-  if (!inputs.ok()) fail(inputs.error(), formatted(diagnostics));
+  if (!inputs.ok()) fail(inputs.error(), diagnostics);
   if (a.list) {
     for (const auto& j : matrix::expand_jobs(inputs->matrix)) {
       print_safe(stdout, "{}{}\n", j.id,

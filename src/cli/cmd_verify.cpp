@@ -11,14 +11,11 @@
 
 #include "catalog/catalog.h"
 #include "cli/commands.h"
-#include "util/atomic_write.h"
 #include "verify/image.h"
 #include "verify/verify.h"
 
 namespace rb::cli {
 namespace {
-// sysexits.h EX_CANTCREAT: the --json output file cannot be written.
-constexpr int kExitCantCreate = 73;
 
 struct Args {
   std::string log;
@@ -69,45 +66,44 @@ void add_options(CLI::App& app, const std::shared_ptr<Args>& args) {
       ->type_name("NAME");
 }
 
-// The options from --stack-margin, --firmware, --board and --expect; an exit
-// code when they do not make sense.
-std::optional<int> read_options(const Args& args, rb::verify::Options& options) {
+// The options from --stack-margin, --firmware, --board and --expect; fails
+// when they do not make sense.
+rb::verify::Options read_options(const Args& args) {
+  rb::verify::Options options;
   options.stack_margin_words = args.stack_margin;
   if (!args.firmware.empty()) {
     std::vector<rb::Diagnostic> diagnostics;
     auto cat = rb::catalog::load(args.firmware, diagnostics);
     if (!cat) {
-      fmt::print(stderr, "rtosbench verify: --firmware {}: {}\n", args.firmware,
-                 cat.error().message);
-      for (const auto& d : diagnostics) fmt::print(stderr, "  {}\n", d.format());
-      return rb::exit_code_for(cat.error().kind);
+      std::vector<std::string> lines;
+      for (const auto& d : diagnostics) lines.push_back("  " + d.format());
+      fail(Error{fmt::format("--firmware {}: {}", args.firmware, cat.error().message),
+                 cat.error().kind},
+           lines);
     }
     options.baselines = cat->series_baselines();
     if (!args.board.empty()) {
       const auto* b = cat->board(args.board);
       if (!b) {
-        print_safe(stderr, "rtosbench verify: --board {}: no such board in {}/boards\n", args.board,
-                   args.firmware);
-        return kExitUsage;
+        fail(make_error(ErrorKind::kUsage, fmt::format("--board {}: no such board in {}/boards",
+                                                       args.board, args.firmware)));
       }
       options.lower_bounds = b->lower_bounds;
     }
   } else if (!args.board.empty()) {
-    print_safe(stderr, "rtosbench verify: --board needs --firmware (the tree it is read from)\n");
-    return kExitUsage;
+    fail(make_error(ErrorKind::kUsage, "--board needs --firmware (the tree it is read from)"));
   }
   for (const std::string& e : args.expect) {
     const size_t eq = e.find('=');  // checked by the option's validator
     std::string key = e.substr(0, eq), value = e.substr(eq + 1);
     auto [it, inserted] = options.expect.emplace(key, value);
     if (!inserted && it->second != value) {
-      print_safe(stderr,
-                 "rtosbench verify: --expect {} given twice with different values ({} and {})\n",
-                 key, it->second, value);
-      return kExitUsage;
+      fail(make_error(ErrorKind::kUsage,
+                      fmt::format("--expect {} given twice with different values ({} and {})", key,
+                                  it->second, value)));
     }
   }
-  return std::nullopt;
+  return options;
 }
 
 // The text report, the JSON one when asked for, and the exit code.
@@ -127,14 +123,7 @@ int write_reports(const Args& args, const rb::verify::Report& report,
       j["image"] = rb::verify::to_json(*image);
       j["image"]["file"] = args.image;
     }
-    const std::string doc = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-    if (json_stdout) {
-      std::fwrite(doc.data(), 1, doc.size(), stdout);
-      std::fflush(stdout);
-    } else if (auto s = rb::write_file_atomic(args.json, doc); !s) {
-      print_safe(stderr, "rtosbench verify: {}\n", s.error().message);
-      return kExitCantCreate;
-    }
+    write_output(args.json, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   }
   // The image's answer outranks the measurement's: a capture of another
   // image is no evidence for this one, however valid.
@@ -149,23 +138,11 @@ std::function<int()> add_verify(CLI::App& app) {
   auto args = std::make_shared<Args>();
   add_options(app, args);
   return [args]() -> int {
-    rb::verify::Options options;
-    if (auto code = read_options(*args, options)) return *code;
-    auto read = rb::verify::verify_log(args->log, options);
-    if (!read) {
-      print_safe(stderr, "rtosbench verify: {}\n", read.error().message);
-      return rb::exit_code_for(read.error().kind);
-    }
+    auto read = value_or_fail(rb::verify::verify_log(args->log, read_options(*args)));
     std::optional<rb::verify::ImageCheck> image;
-    if (!args->image.empty()) {
-      auto m = rb::verify::match_image_file(read->config, args->image);
-      if (!m) {
-        print_safe(stderr, "rtosbench verify: {}\n", m.error().message);
-        return rb::exit_code_for(m.error().kind);
-      }
-      image = std::move(*m);
-    }
-    return write_reports(*args, *read, image);
+    if (!args->image.empty())
+      image = value_or_fail(rb::verify::match_image_file(read.config, args->image));
+    return write_reports(*args, read, image);
   };
 }
 

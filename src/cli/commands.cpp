@@ -2,7 +2,24 @@
 
 #include <array>
 
+#include "util/atomic_write.h"
+
 namespace rb::cli {
+
+void fail(Error error, const std::vector<Diagnostic>& diagnostics) {
+  std::vector<std::string> lines;
+  for (const auto& d : diagnostics) lines.push_back(d.format());
+  fail(std::move(error), std::move(lines));
+}
+
+void write_output(const std::string& file, const std::string& doc) {
+  if (file == "-") {
+    std::fwrite(doc.data(), 1, doc.size(), stdout);
+    std::fflush(stdout);
+  } else if (auto s = write_file_atomic(file, doc); !s.ok()) {
+    fail(Error{s.error().message, ErrorKind::kCannotWrite});
+  }
+}
 
 std::span<const Command> commands() {
   static const std::array kCommands{

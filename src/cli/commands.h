@@ -14,13 +14,13 @@
 
 #include "util/result.h"
 #include "util/utf8.h"
+#include "util/yaml_doc.h"
 
 namespace rb::cli {
 
 // Exit codes shared by every subcommand (docs/cli.md lists them all).
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitUsage = 64;     // bad command line or matrix
-inline constexpr int kExitNoInput = 66;   // a named input cannot be read
 inline constexpr int kExitSoftware = 70;  // internal error
 inline constexpr int kExitInterrupted = 130;
 
@@ -36,6 +36,19 @@ struct CommandError : std::exception {
 [[noreturn]] inline void fail(Error error, std::vector<std::string> details = {}) {
   throw CommandError(std::move(error), std::move(details));
 }
+// The diagnostics (file:line:column) that made `error`, as its details.
+[[noreturn]] void fail(Error error, const std::vector<Diagnostic>& diagnostics);
+
+// What `r` holds, or fail() with its error, `prefix` before its message.
+template <typename T>
+T value_or_fail(Result<T> r, const std::string& prefix = "") {
+  if (!r.ok()) fail(Error{prefix + r.error().message, r.error().kind});
+  return std::move(r).value();
+}
+
+// `doc` to FILE (atomically), or to stdout for "-"; an output not written
+// fails as kCannotWrite (73, docs/cli.md) whatever the cause.
+void write_output(const std::string& file, const std::string& doc);
 
 // fmt::print for text meant for a terminal: the formatted text passes
 // terminal_safe, so what a matrix, a capture or a run directory says (ESC,

@@ -22,15 +22,9 @@ int main(int argc, char** argv) {
   }
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
-    return rb::cli::kExitUsage;
+    // --help and --version exit 0; any other parse error is a usage error.
+    return app.exit(e) == 0 ? rb::cli::kExitOk : rb::cli::kExitUsage;
   }
   for (size_t i = 0; i < subs.size(); ++i) {
     if (!subs[i]->parsed()) continue;

@@ -1,5 +1,7 @@
 #include "cli/run_input.h"
 
+#include "cli/commands.h"
+
 namespace rb::cli {
 
 Result<RunInput> open_run_input(const std::string& arg) {
@@ -13,6 +15,18 @@ Result<RunInput> open_run_input(const std::string& arg) {
   in.path = in.bundle->root().string();
   in.shown = arg + " (bundle)";
   return in;
+}
+
+report::Tolerances tolerances_for(const std::string& file, const report::RunSnapshot& run) {
+  const std::filesystem::path matrix = std::filesystem::path(run.source) / "matrix.yaml";
+  Result<report::Tolerances> tol = report::Tolerances::defaults();
+  if (!file.empty()) {
+    tol = report::load_tolerances_file(file);
+  } else if (!run.is_baseline && std::filesystem::exists(matrix)) {
+    tol = report::tolerances_from_matrix(matrix);
+  }
+  if (!tol.ok()) fail(Error{"tolerances: " + tol.error().message, ErrorKind::kUsage});
+  return std::move(tol).value();
 }
 
 }  // namespace rb::cli

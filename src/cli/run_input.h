@@ -6,6 +6,8 @@
 #include <string>
 
 #include "bundle/bundle.h"
+#include "report/snapshot.h"
+#include "report/tolerance.h"
 #include "util/result.h"
 
 namespace rb::cli {
@@ -19,5 +21,9 @@ struct RunInput {
 // A bundle is opened by bundle::open_run (refused, naming the member, when
 // any member fails MANIFEST); anything else is passed on as it is.
 Result<RunInput> open_run_input(const std::string& arg);
+
+// The tolerances `diff` and `regress` judge `run` by: --tolerances FILE, else
+// the run's matrix snapshot, else the built-in ones. An error fails as usage.
+report::Tolerances tolerances_for(const std::string& file, const report::RunSnapshot& run);
 
 }  // namespace rb::cli

@@ -11,13 +11,13 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
-#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
 
 #include "build/toolchain.h"
 #include "matrix/expand.h"
+#include "matrix/load.h"
 #include "probe/flasher.h"
 
 namespace rb::doctor {
@@ -219,23 +219,17 @@ std::string describe_idcode(uint32_t idcode) {
   const unsigned dev = idcode & 0xFFFu;
   const unsigned rev = idcode >> 16;
   std::string name, revision;
-  if (dev == 0x413) {
-    name = " (STM32F405/407/415/417)";
-    static const std::map<unsigned, const char*> kRevs{
-        {0x1000, "A"}, {0x1001, "Z"}, {0x1003, "Y"}, {0x1007, "1"}, {0x2001, "3"}};
-    auto r = kRevs.find(rev);
-    if (r != kRevs.end()) revision = std::string(" ") + r->second;
+  // The chip's name and revisions, as a board with that DEV_ID declares them.
+  for (const auto& b : matrix::default_catalog().boards) {
+    if (b.dev_id != dev || b.device.empty()) continue;
+    name = " (" + b.device + ")";
+    if (auto r = b.revisions.find(rev); r != b.revisions.end()) revision = " " + r->second;
+    break;
   }
   return fmt::format("device 0x{:03x}{}, revision{} (REV_ID 0x{:04x})", dev, name, revision, rev);
 }
 
 namespace {
-
-// The DBGMCU_IDCODE DEV_ID a board's chip reports, 0 when unknown.
-unsigned expected_device_id(const std::string& board) {
-  if (board.rfind("stm32f407", 0) == 0 || board.rfind("stm32f405", 0) == 0) return 0x413;
-  return 0;
-}
 
 // Is the current user in group `gid` now (this process), or only in the
 // group database (added, not logged in again)?
@@ -291,6 +285,16 @@ std::filesystem::path under_root(const std::filesystem::path& root, const std::s
   std::filesystem::path p = path;
   if (!p.is_absolute()) return root / p;
   return root == "/" ? p : root / p.relative_path();
+}
+
+// "pid 12 (openocd), pid 40 (gdb)" and " 12 40" for a kill command.
+std::pair<std::string, std::string> describe_holders(const std::vector<PortHolder>& holders) {
+  std::string who, kill;
+  for (const auto& h : holders) {
+    who += fmt::format("{}pid {} ({})", who.empty() ? "" : ", ", h.pid, h.command);
+    kill += " " + std::to_string(h.pid);
+  }
+  return {who, kill};
 }
 
 std::string mode_text(const struct stat& st) {
@@ -392,11 +396,7 @@ Finding usb_permission_finding(const matrix::BoardInstance& b, const UsbProbe& p
     // then fails with LIBUSB_ERROR_BUSY, and every flash with it.
     auto holders = port_holders(path, proc_root);
     if (!holders.empty()) {
-      std::string who, kill;
-      for (const auto& h : holders) {
-        who += fmt::format("{}pid {} ({})", who.empty() ? "" : ", ", h.pid, h.command);
-        kill += " " + std::to_string(h.pid);
-      }
+      auto [who, kill] = describe_holders(holders);
       return Finding{
           L::kError, topic,
           fmt::format("{} is held open by {}: {} cannot claim the probe", node, who, b.flasher),
@@ -462,11 +462,7 @@ Finding serial_finding(const matrix::BoardInstance& b, const std::filesystem::pa
   }
   auto holders = port_holders(port, proc_root);
   if (!holders.empty()) {
-    std::string who, kill;
-    for (const auto& h : holders) {
-      who += fmt::format("{}pid {} ({})", who.empty() ? "" : ", ", h.pid, h.command);
-      kill += " " + std::to_string(h.pid);
-    }
+    auto [who, kill] = describe_holders(holders);
     return Finding{L::kError, topic,
                    fmt::format("{} is held open by {}: it would read the bytes the capture needs",
                                b.serial_port, who),
@@ -496,22 +492,20 @@ bool is_stlink_vcp(const matrix::BoardInstance& b, const std::filesystem::path& 
          "ST-LINK";
 }
 
-// The seed-000 trap: on a stock STM32F407G-DISC1 (UM1472) the on-board
-// ST-LINK/V2-A's virtual COM port is not connected to the target's USART2.
-Finding vcp_wiring_warning(const matrix::BoardInstance& b) {
-  return Finding{
-      L::kWarning, "wiring of " + b.id,
-      fmt::format("{} is the ST-LINK's virtual COM port; on a stock STM32F407G-DISC1 it is not "
-                  "wired to USART2 (PA2/PA3): without two wires every job ends TIMEOUT with no "
-                  "bytes",
-                  b.serial_port),
-      "wire the ST-LINK MCU's pin 12 (its PA2, USART TX) to PA3 and its pin 13 (PA3, USART RX) to "
-      "PA2, or use a USB-UART adapter on PA2/PA3 (docs/lab.md); `rtosbench smoke` shows whether "
-      "bytes arrive"};
+// A board whose console is not wired to the probe's virtual COM port says so
+// in its board.cmake (RB_BOARD_VCP_NOTE, RB_BOARD_VCP_FIX; the seed-000 trap
+// of the STM32F407G-DISC1).
+Finding vcp_wiring_warning(const matrix::BoardInstance& b, const model::BoardInfo& info) {
+  return Finding{L::kWarning, "wiring of " + b.id,
+                 fmt::format("{} is the ST-LINK's virtual COM port; {}: without two wires every "
+                             "job ends TIMEOUT with no bytes",
+                             b.serial_port, info.vcp_note),
+                 info.vcp_fix + "; `rtosbench smoke` shows whether bytes arrive"};
 }
 
 // --probe: the target answers through its flash tool: DBGMCU_IDCODE read.
-Finding idcode_finding(const matrix::BoardInstance& b, probe::Flasher* flasher) {
+Finding idcode_finding(const matrix::BoardInstance& b, probe::Flasher* flasher,
+                       const model::BoardInfo* info) {
   const std::string topic = "target of " + b.id;
   auto read = flasher ? flasher->read_idcode(b) : std::nullopt;
   if (!read) return Finding{L::kInfo, topic, "no IDCODE read for flasher " + b.flasher, ""};
@@ -530,7 +524,7 @@ Finding idcode_finding(const matrix::BoardInstance& b, probe::Flasher* flasher) 
         "check the board's power, the SWD wiring and jumpers (docs/lab.md) and "
         "probe.serial; `--probe` reads 0xE0042000 only"};
   }
-  const unsigned want = expected_device_id(b.board);
+  const unsigned want = info ? info->dev_id : 0;
   const unsigned dev = *id & 0xFFFu;
   std::string detail =
       fmt::format("answers: DBGMCU_IDCODE 0x{:08x}: {}", *id, describe_idcode(*id));
@@ -607,9 +601,13 @@ void check_bench_hardware(std::vector<Finding>& f, const matrix::Bench* bench,
     f.push_back(Finding{L::kInfo, "probe " + p.kind, detail, ""});
   }
   if (!bench) return;
+  const catalog::Catalog& catalog = in.matrix && !in.matrix->catalog.boards.empty()
+                                        ? in.matrix->catalog
+                                        : matrix::default_catalog();
   for (const auto& b : bench->boards) {
     if (b.emulated) continue;
     auto flasher = probe::make_flasher(b.flasher, processes);
+    const model::BoardInfo* info = catalog.board(b.board);
     const UsbProbe* p =
         probe_finding(f, b, probes, *bench, flasher && flasher->serial_matched_exactly());
     if (p) f.push_back(usb_permission_finding(b, *p, in.sys_root, in.proc_root));
@@ -618,8 +616,8 @@ void check_bench_hardware(std::vector<Finding>& f, const matrix::Bench* bench,
       f.insert(f.end(), more.begin(), more.end());
     }
     f.push_back(serial_finding(b, in.sys_root, in.proc_root));
-    if (lower(b.board).find("disco") != std::string::npos && is_stlink_vcp(b, in.sys_root))
-      f.push_back(vcp_wiring_warning(b));
+    if (info && !info->vcp_note.empty() && is_stlink_vcp(b, in.sys_root))
+      f.push_back(vcp_wiring_warning(b, *info));
     if (b.reset == matrix::ResetMethod::kPowerCycle) {
       std::string tool = b.power_cycle.substr(0, b.power_cycle.find(' '));
       if (find_in_path(tool).empty()) {
@@ -632,7 +630,7 @@ void check_bench_hardware(std::vector<Finding>& f, const matrix::Bench* bench,
         f.push_back(Finding{L::kOk, "power cycle of " + b.id, b.power_cycle, ""});
       }
     }
-    if (in.probe_targets) f.push_back(idcode_finding(b, flasher.get()));
+    if (in.probe_targets) f.push_back(idcode_finding(b, flasher.get(), info));
   }
   std::error_code ec;
   auto byid = in.sys_root / "dev" / "serial" / "by-id";

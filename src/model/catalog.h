@@ -140,8 +140,10 @@ struct BoardInfo {
   std::string device;
   std::map<unsigned, std::string> revisions;
   // RB_BOARD_VCP_NOTE: what to know when the console is the probe's virtual
-  // COM port (a doctor hint); empty when nothing.
+  // COM port (doctor's warning); empty when nothing. RB_BOARD_VCP_FIX: what
+  // to do about it.
   std::string vcp_note;
+  std::string vcp_fix;
   // Every other RB_BOARD_<KEY> line the host read, for the record.
   std::map<std::string, std::string> facts;
 

@@ -14,9 +14,11 @@ set(RB_BOARD_REVISION_0x1001 Z)
 set(RB_BOARD_REVISION_0x1003 Y)
 set(RB_BOARD_REVISION_0x1007 1)
 set(RB_BOARD_REVISION_0x2001 3)
-# The ST-LINK/V2-A's virtual COM port is not wired to the target on a stock
-# board (doctor says so when a bench names it as the console).
-set(RB_BOARD_VCP_NOTE on a stock STM32F407G-DISC1 the ST-LINK VCP is not connected to USART2)
+# The ST-LINK/V2-A's virtual COM port is not wired to the target's USART2 on
+# a stock board (UM1472): doctor warns, with the fix, when a bench names it
+# as the console.
+set(RB_BOARD_VCP_NOTE "on a stock STM32F407G-DISC1 it is not wired to USART2 (PA2/PA3)")
+set(RB_BOARD_VCP_FIX "wire the ST-LINK MCU's pin 12 (its PA2, USART TX) to PA3 and its pin 13 (PA3, USART RX) to PA2, or use a USB-UART adapter on PA2/PA3 (docs/lab.md)")
 # The conditions of seed 000 section 1.3, read back by the firmware (CONFIG):
 # the DWT as the ruler, the clock tree (168 MHz from the 8 MHz crystal, the
 # RCC read back), 5 flash wait states, ART caches and prefetch on, the
