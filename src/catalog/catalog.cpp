@@ -52,12 +52,9 @@ void read_board_file(const std::filesystem::path& file, const std::string& shown
   static const std::regex kValue(R"(^[A-Za-z0-9_./ :-]+$)");
   // The settings the host reads; any other is a build setting.
   static const std::map<std::string, std::string model::BoardInfo::*> kText{
-      {"EMULATOR", &model::BoardInfo::emulator},
-      {"QEMU_MACHINE", &model::BoardInfo::qemu_machine},
-      {"CONSOLE", &model::BoardInfo::console},
-      {"DEVICE", &model::BoardInfo::device},
-      {"VCP_NOTE", &model::BoardInfo::vcp_note},
-      {"VCP_FIX", &model::BoardInfo::vcp_fix}};
+      {"EMULATOR", &model::BoardInfo::emulator}, {"QEMU_MACHINE", &model::BoardInfo::qemu_machine},
+      {"CONSOLE", &model::BoardInfo::console},   {"DEVICE", &model::BoardInfo::device},
+      {"VCP_NOTE", &model::BoardInfo::vcp_note}, {"VCP_FIX", &model::BoardInfo::vcp_fix}};
   static const std::set<std::string> kOther{"FLASHERS", "UART_BAUD", "DEV_ID"};
   static const std::map<std::string, std::map<std::string, std::string> model::BoardInfo::*> kMaps{
       {"TARGET_", &model::BoardInfo::targets},
