@@ -55,7 +55,15 @@ void read_board_file(const std::filesystem::path& file, const std::string& shown
       {"EMULATOR", &model::BoardInfo::emulator}, {"QEMU_MACHINE", &model::BoardInfo::qemu_machine},
       {"CONSOLE", &model::BoardInfo::console},   {"DEVICE", &model::BoardInfo::device},
       {"VCP_NOTE", &model::BoardInfo::vcp_note}, {"VCP_FIX", &model::BoardInfo::vcp_fix}};
-  static const std::set<std::string> kOther{"FLASHERS", "UART_BAUD", "DEV_ID"};
+  static const std::set<std::string> kOther{"FLASHERS",          "UART_BAUD",   "DEV_ID",
+                                            "FLASH_BASE",        "DBGMCU_BASE", "RESET_FLAGS_CLEAR",
+                                            "QEMU_ICOUNT_SHIFT"};
+  // The target's addresses: `0x` and one to eight hex digits each.
+  static const std::regex kWord(R"(^0x[0-9A-Fa-f]{1,8}$)");
+  static const std::regex kWrite(R"(^(0x[0-9A-Fa-f]{1,8}) (0x[0-9A-Fa-f]{1,8})$)");
+  auto word = [](const std::string& t) {
+    return static_cast<uint32_t>(std::strtoul(t.c_str(), nullptr, 16));
+  };
   static const std::map<std::string, std::map<std::string, std::string> model::BoardInfo::*> kMaps{
       {"TARGET_", &model::BoardInfo::targets},
       {"NOT_MEASURED_", &model::BoardInfo::not_measured},
@@ -116,6 +124,29 @@ void read_board_file(const std::filesystem::path& file, const std::string& shown
       b.uart_baud = static_cast<unsigned>(std::strtoul(value.c_str(), nullptr, 10));
     } else if (key == "DEV_ID") {
       b.dev_id = static_cast<unsigned>(std::strtoul(value.c_str(), nullptr, 0));
+    } else if (key == "FLASH_BASE" || key == "DBGMCU_BASE") {
+      if (!std::regex_match(value, kWord)) {
+        diagnostics.push_back(
+            Diagnostic{shown, n, 1, fmt::format("RB_BOARD_{}: expected an address 0x...", key)});
+        continue;
+      }
+      (key == "FLASH_BASE" ? b.target.flash_base : b.target.dbgmcu_base) = word(value);
+    } else if (key == "RESET_FLAGS_CLEAR") {
+      std::smatch wm;
+      if (!std::regex_match(value, wm, kWrite)) {
+        diagnostics.push_back(Diagnostic{
+            shown, n, 1, "RB_BOARD_RESET_FLAGS_CLEAR: expected `<address> <value>`, both 0x..."});
+        continue;
+      }
+      b.target.reset_flags_clear = {word(wm[1]), word(wm[2])};
+    } else if (key == "QEMU_ICOUNT_SHIFT") {
+      static const std::regex kShift(R"(^([0-9]|10)$)");  // QEMU accepts 0 to 10
+      if (!std::regex_match(value, kShift)) {
+        diagnostics.push_back(
+            Diagnostic{shown, n, 1, "RB_BOARD_QEMU_ICOUNT_SHIFT: expected 0 to 10"});
+        continue;
+      }
+      b.target.qemu_icount_shift = static_cast<unsigned>(std::stoul(value));
     } else if (kMaps.count(family)) {
       (b.*kMaps.at(family))[sub] = value;
     } else if (family == "LOWER_BOUND_") {
@@ -143,6 +174,19 @@ void read_board(const std::filesystem::path& file, const std::string& shown, mod
   if (b.flashers.empty()) {
     diagnostics.push_back(Diagnostic{
         shown, 0, 0, "names no flasher (set(RB_BOARD_FLASHERS ...)): no bench can use it"});
+  }
+  if (b.target.flash_base == 0) {
+    diagnostics.push_back(Diagnostic{
+        shown, 0, 0, "sets no RB_BOARD_FLASH_BASE: no flasher could verify the image it loads"});
+  }
+  // A probe reads the ID and clears the reset flags with the board's own addresses.
+  const bool probed = std::any_of(b.flashers.begin(), b.flashers.end(),
+                                  [&](const std::string& f) { return f != b.emulator; });
+  if (probed && (b.target.dbgmcu_base == 0 || b.target.reset_flags_clear.address == 0)) {
+    diagnostics.push_back(Diagnostic{
+        shown, 0, 0,
+        "a probe flashes it, so it sets RB_BOARD_DBGMCU_BASE and RB_BOARD_RESET_FLAGS_CLEAR (the "
+        "ID's address and the write that clears the reset flags the firmware reads)"});
   }
 }
 

@@ -206,10 +206,11 @@ std::optional<std::string> stlink_firmware(const std::string& output) {
   return m[1].str();
 }
 
-std::optional<uint32_t> parse_idcode(const std::string& output) {
+std::optional<uint32_t> parse_idcode(const std::string& output, uint32_t address) {
   // OpenOCD's mdw: "0xe0042000: 10076413 "; pyOCD's read32 (utility/hex.py
   // dump_hex_data): "e0042000:  10076413    |.d..|".
-  static const std::regex re(R"((?:0x)?e0042000:\s+(?:0x)?([0-9a-f]{8})\b)", std::regex::icase);
+  const std::regex re(fmt::format(R"((?:0x)?{:08x}:\s+(?:0x)?([0-9a-f]{{8}})\b)", address),
+                      std::regex::icase);
   std::smatch m;
   if (!std::regex_search(output, m, re)) return std::nullopt;
   return static_cast<uint32_t>(std::stoul(m[1], nullptr, 16));
@@ -515,14 +516,15 @@ Finding idcode_finding(const matrix::BoardInstance& b, probe::Flasher* flasher,
     return Finding{L::kError, topic, fmt::format("`{}` could not start: {}", cmd, r.error),
                    "install " + b.flasher};
   }
-  auto id = parse_idcode(r.output);
+  auto id = parse_idcode(r.output, b.target.dbgmcu_base);
   if (!r.ok() || !id) {
     return Finding{
         L::kError, topic,
         fmt::format("the target does not answer: `{}` {}: {}", cmd,
                     r.ok() ? "printed no DBGMCU_IDCODE" : r.describe(), probe::failure_lines(r)),
-        "check the board's power, the SWD wiring and jumpers (docs/lab.md) and "
-        "probe.serial; `--probe` reads 0xE0042000 only"};
+        fmt::format("check the board's power, the SWD wiring and jumpers (docs/lab.md) and "
+                    "probe.serial; `--probe` reads DBGMCU_IDCODE at 0x{:08X} only",
+                    b.target.dbgmcu_base)};
   }
   const unsigned want = info ? info->dev_id : 0;
   const unsigned dev = *id & 0xFFFu;

@@ -98,9 +98,10 @@ std::vector<PortHolder> port_holders(const std::filesystem::path& device,
 
 // The ST-LINK firmware version OpenOCD prints at init ("V2J37S7"), if any.
 std::optional<std::string> stlink_firmware(const std::string& output);
-// DBGMCU_IDCODE (0xE0042000) from `openocd ... mdw` or `pyocd cmd -c read32`
-// output; nullopt when the output has no such line.
-std::optional<uint32_t> parse_idcode(const std::string& output);
+// DBGMCU_IDCODE at `address` (the board's RB_BOARD_DBGMCU_BASE) from
+// `openocd ... mdw` or `pyocd cmd -c read32` output; nullopt when the output
+// has no such line.
+std::optional<uint32_t> parse_idcode(const std::string& output, uint32_t address);
 // "0x413 rev Z (0x1001)": DEV_ID = bits 11:0, REV_ID = bits 31:16 (RM0090).
 std::string describe_idcode(uint32_t idcode);
 

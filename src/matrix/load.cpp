@@ -578,6 +578,7 @@ void read_board(Check& c, const json& b, const std::string& at, const catalog::C
   inst.emulated = info && info->emulator == inst.flasher;
   if (info && !info->qemu_machine.empty()) inst.qemu.machine = info->qemu_machine;
   if (info && !info->cpu.empty()) inst.qemu.cpu = info->cpu;
+  if (info) inst.target = info->target;
   if (b.contains("probe")) read_probe(c, b["probe"], at + "/probe", inst);
   if (inst.probe.target.empty() && info && info->targets.count(inst.flasher))
     inst.probe.target = info->targets.at(inst.flasher);

@@ -143,6 +143,7 @@ struct BoardInstance {
   bool emulated = true;
   ProbeSpec probe;
   QemuSpec qemu;
+  model::BoardTarget target;  // the board's (its board.cmake)
   std::string serial_port;  // by-id path; empty for qemu (the pty is made per job)
   unsigned baud = 115200;
   ResetMethod reset = ResetMethod::kSystem;

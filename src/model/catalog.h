@@ -6,6 +6,7 @@
 //   lines: flashers, console, expected CONFIG, what it cannot measure);
 // - a harness test: one entry of firmware/harness/rb_tests.h.
 // src/catalog reads them from the tree at run time; a matrix names them.
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -111,6 +112,28 @@ struct KernelSpec {
   bool needs_source() const { return !git.empty() || !source.empty() || !supply.empty(); }
 };
 
+// A register write a flasher makes on the board's part.
+struct RegisterWrite {
+  uint32_t address = 0;  // 0: none declared
+  uint32_t value = 0;
+};
+
+// The addresses the flashers use on the board's part, from its board.cmake.
+struct BoardTarget {
+  // RB_BOARD_FLASH_BASE: where the image's first byte is loaded (its linker
+  // script's flash origin); the flashers verify there. Every board sets it.
+  uint32_t flash_base = 0;
+  // RB_BOARD_DBGMCU_BASE: DBGMCU_IDCODE's address, DBGMCU_CR the word after
+  // it (0: none). RB_BOARD_RESET_FLAGS_CLEAR `<address> <value>`: the write
+  // that clears the reset-cause flags the firmware reads. Both are set by
+  // every board a probe flashes.
+  uint32_t dbgmcu_base = 0;
+  RegisterWrite reset_flags_clear;
+  // RB_BOARD_QEMU_ICOUNT_SHIFT: the emulator runs the image under
+  // `-icount shift=N` (one instruction, 2^N virtual ns); the image checks it.
+  unsigned qemu_icount_shift = 0;
+};
+
 struct BoardInfo {
   std::string name;                   // firmware/boards/<name>
   std::vector<std::string> flashers;  // RB_BOARD_FLASHERS
@@ -120,6 +143,7 @@ struct BoardInfo {
   std::map<std::string, std::string> targets;  // RB_BOARD_TARGET_<flasher>
   unsigned uart_baud = 0;  // RB_BOARD_UART_BAUD: the console's rate in the image; 0: unknown
   std::string console;     // RB_BOARD_CONSOLE: where the console is wired (hints)
+  BoardTarget target;
   // RB_BOARD_NOT_MEASURED_<series>: series -> why the board cannot measure
   // it. Still captured and verified; shown marked, never ranked, never judged.
   std::map<std::string, std::string> not_measured;

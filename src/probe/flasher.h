@@ -104,7 +104,7 @@ class Flasher {
   // What a board instance served by this flasher needs besides the tool
   // (OpenOCD: its scripts); none by default.
   virtual std::vector<Finding> check_board(const matrix::BoardInstance&) { return {}; }
-  // doctor --probe: DBGMCU_IDCODE (0xE0042000) read through the probe;
+  // doctor --probe: DBGMCU_IDCODE (RB_BOARD_DBGMCU_BASE) read through the probe;
   // nullopt when this backend has no such read.
   virtual std::optional<ToolRun> read_idcode(const matrix::BoardInstance&) { return std::nullopt; }
   // True when the tool matches probe.serial exactly (OpenOCD's `adapter

@@ -176,7 +176,9 @@ class OpenocdFlasher final : public ProbeFlasher {
   }
 
   std::optional<ToolRun> read_idcode(const matrix::BoardInstance& b) override {
-    auto argv = openocd_argv(b, Step::kConnect, {"init", "mdw 0xE0042000", "shutdown"});
+    auto argv = openocd_argv(
+        b, Step::kConnect,
+        {"init", fmt::format("mdw 0x{:08X}", b.target.dbgmcu_base), "shutdown"});
     return ToolRun{quoted_command(argv), run_tool(runner_, argv, std::chrono::seconds(30))};
   }
 
@@ -210,14 +212,18 @@ class OpenocdFlasher final : public ProbeFlasher {
     return openocd_argv(b, Step::kConnect, {"init", "reset halt", "shutdown"});
   }
 
-  // RMVF first (RM0090 6.3.21: RCC_CSR's reset flags stay set until RMVF or a power-on reset),
-  // then the one reset whose flags the firmware reads, halted at the reset vector.
+  // The reset flags cleared first (the board's RB_BOARD_RESET_FLAGS_CLEAR; on the F407 RCC_CSR's
+  // RMVF, RM0090 6.3.21: the flags stay set until RMVF or a power-on reset), then the one reset
+  // whose flags the firmware reads, halted at the reset vector.
   std::vector<std::string> release_argv(const matrix::BoardInstance& b,
                                         const std::filesystem::path&) const override {
-    return openocd_argv(
-        b, Step::kRelease,
-        {"init", "halt", "mww 0x40023874 0x01000000", "reset halt", "mww 0xE0042004 0",
-         "mww 0xE000EDFC 0", "mww 0xE000EDF0 0xA05F0000", "shutdown"});
+    const auto& t = b.target;
+    return openocd_argv(b, Step::kRelease,
+                        {"init", "halt",
+                         fmt::format("mww 0x{:08X} 0x{:08X}", t.reset_flags_clear.address,
+                                     t.reset_flags_clear.value),
+                         "reset halt", fmt::format("mww 0x{:08X} 0", t.dbgmcu_base + 4),
+                         "mww 0xE000EDFC 0", "mww 0xE000EDF0 0xA05F0000", "shutdown"});
   }
 };
 

@@ -124,7 +124,7 @@ class PyocdFlasher final : public ProbeFlasher {
     std::vector<std::string> argv{"pyocd", "cmd", "-t", b.probe.target};
     if (!b.probe.serial.empty()) argv.insert(argv.end(), {"-u", b.probe.serial});
     if (!b.probe.pack.empty()) argv.insert(argv.end(), {"--pack", outside_path(b.probe.pack)});
-    argv.insert(argv.end(), {"-c", "read32 0xE0042000"});
+    argv.insert(argv.end(), {"-c", fmt::format("read32 0x{:08X}", b.target.dbgmcu_base)});
     return ToolRun{quoted_command(argv), run_tool(runner_, argv, std::chrono::seconds(30))};
   }
 
@@ -143,7 +143,9 @@ class PyocdFlasher final : public ProbeFlasher {
     // Verify, then hold the core so nothing runs before the capture is open.
     auto v = step(ctx, *s,
                   cmd_argv(ctx.board, Step::kConnect, s->image.dir,
-                           {"compare 0x08000000 " + s->image.bin, "reset halt"}),
+                           {fmt::format("compare 0x{:08X} {}", ctx.board.target.flash_base,
+                                        s->image.bin),
+                            "reset halt"}),
                   "verify", commands);
     if (!v) return v.error();
     if (v->output.find("bytes match") == std::string::npos ||
@@ -167,8 +169,12 @@ class PyocdFlasher final : public ProbeFlasher {
                                         const std::filesystem::path& dir) const override {
     const char* kind =
         b.reset == matrix::ResetMethod::kHardware ? "reset halt hardware" : "reset halt system";
+    const auto& t = b.target;
     return cmd_argv(b, Step::kRelease, dir,
-                    {"halt", "write32 0x40023874 0x01000000", kind, "write32 0xE0042004 0",
+                    {"halt",
+                     fmt::format("write32 0x{:08X} 0x{:08X}", t.reset_flags_clear.address,
+                                 t.reset_flags_clear.value),
+                     kind, fmt::format("write32 0x{:08X} 0", t.dbgmcu_base + 4),
                      "write32 0xE000EDFC 0", "write32 0xE000EDF0 0xA05F0000"});
   }
 

@@ -221,7 +221,8 @@ class QemuFlasher final : public Flasher {
                                   ctx.board.qemu.machine,
                                   "-nographic",
                                   "-icount",
-                                  "shift=0,align=off,sleep=off",
+                                  fmt::format("shift={},align=off,sleep=off",
+                                              ctx.board.target.qemu_icount_shift),
                                   "-S"};
     if (pty) {
       argv.insert(argv.end(), {"-serial", "pty"});
@@ -246,7 +247,8 @@ class QemuFlasher final : public Flasher {
     size_t words = std::min<size_t>(16, bin.size() / 4);
     if (words == 0)
       return Error{fmt::format("cannot verify: image {} is empty or missing", ctx.bin.string())};
-    auto xp = session.monitor_.command(fmt::format("xp /{}wx 0x08000000", words),
+    const uint32_t base = ctx.board.target.flash_base;
+    auto xp = session.monitor_.command(fmt::format("xp /{}wx 0x{:08x}", words, base),
                                        std::chrono::seconds(5));
     if (!xp.ok()) return Error{fmt::format("verify: {}", xp.error().message)};
     std::vector<uint32_t> got = parse_xp_words(*xp);
@@ -256,7 +258,7 @@ class QemuFlasher final : public Flasher {
       if (i >= got.size() || got[i] != want) {
         return Error{
             fmt::format("verify failed: flash word {} at 0x{:08x} is {} but the image has 0x{:08x}",
-                        i, 0x08000000 + 4 * i,
+                        i, base + 4 * i,
                         i < got.size() ? fmt::format("0x{:08x}", got[i]) : "unreadable", want)};
       }
     }

@@ -192,7 +192,46 @@ TEST(Catalog, BoardFactsComeFromBoardCmake) {
   EXPECT_EQ(g->expect.at("counter"), "dwt");
   EXPECT_EQ(g->lower_bounds.at("irq_entry").cycles, 12u);
   EXPECT_TRUE(g->not_measured.empty());
+  // The addresses the flashers use are the part's: RCU_RSTSCK on the GD32,
+  // RCC_CSR on the F407; the QEMU boards verify flash at 0x08000000 and run
+  // at shift 0.
+  EXPECT_EQ(d->target.flash_base, 0x08000000u);
+  EXPECT_EQ(d->target.dbgmcu_base, 0xE0042000u);
+  EXPECT_EQ(d->target.reset_flags_clear.address, 0x40023874u);
+  EXPECT_EQ(d->target.reset_flags_clear.value, 0x01000000u);
+  EXPECT_EQ(g->target.reset_flags_clear.address, 0x40021024u);
+  EXPECT_EQ(q->target.flash_base, 0x08000000u);
+  EXPECT_EQ(q->target.reset_flags_clear.address, 0u);
+  EXPECT_EQ(q->target.qemu_icount_shift, 0u);
   EXPECT_EQ(c.board("nosuchboard"), nullptr);
+}
+
+// A board a probe flashes names its part's addresses; none is assumed.
+TEST(Catalog, ABoardWithoutItsAddressesIsADiagnostic) {
+  auto tmp = make_owned_temp_dir("rtosbench-catalog-target");
+  ASSERT_TRUE(tmp.ok());
+  const fs::path fw = *tmp / "firmware";
+  fs::create_directories(fw);
+  fs::copy(kFirmware, fw, fs::copy_options::recursive);
+  const fs::path file = fw / "boards" / "stm32f407-disco" / "board.cmake";
+  std::stringstream text;
+  text << std::ifstream(file).rdbuf();
+  std::string kept, line;
+  for (std::istringstream in(text.str()); std::getline(in, line);)
+    if (line.find("RB_BOARD_RESET_FLAGS_CLEAR") == std::string::npos &&
+        line.find("RB_BOARD_FLASH_BASE") == std::string::npos)
+      kept += line + "\n";
+  std::ofstream(file) << kept << "set(RB_BOARD_DBGMCU_BASE E0042000)\n";
+  std::vector<Diagnostic> d;
+  (void)load(fw, d);
+  std::string all;
+  for (const auto& x : d) all += x.format() + "\n";
+  EXPECT_NE(all.find("RB_BOARD_DBGMCU_BASE: expected an address 0x..."), std::string::npos) << all;
+  EXPECT_NE(all.find("sets no RB_BOARD_FLASH_BASE"), std::string::npos) << all;
+  EXPECT_NE(all.find("so it sets RB_BOARD_DBGMCU_BASE and RB_BOARD_RESET_FLAGS_CLEAR"),
+            std::string::npos)
+      << all;
+  fs::remove_all(*tmp);
 }
 
 // RB_BOARD_NOT_MEASURED_<series>: QEMU cannot measure interrupt entry (of

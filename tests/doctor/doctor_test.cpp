@@ -579,9 +579,12 @@ TEST_F(Doctor, DiscoveryOnTheStlinkVcpIsWarnedAboutTheWiring) {
 }
 
 TEST(Idcode, ParsedFromBothTools) {
-  EXPECT_EQ(parse_idcode("Info : ...\n0xe0042000: 10016413 \n"), 0x10016413u);
-  EXPECT_EQ(parse_idcode("e0042000:  10076413    |.d..|\n"), 0x10076413u);
-  EXPECT_FALSE(parse_idcode("Error: open failed\n").has_value());
+  EXPECT_EQ(parse_idcode("Info : ...\n0xe0042000: 10016413 \n", 0xE0042000), 0x10016413u);
+  EXPECT_EQ(parse_idcode("e0042000:  10076413    |.d..|\n", 0xE0042000), 0x10076413u);
+  EXPECT_FALSE(parse_idcode("Error: open failed\n", 0xE0042000).has_value());
+  // The board's address only: an STM32H5's DBGMCU is at 0x44024000.
+  EXPECT_EQ(parse_idcode("0x44024000: 10016484 \n", 0x44024000), 0x10016484u);
+  EXPECT_FALSE(parse_idcode("0xe0042000: 10016413 \n", 0x44024000).has_value());
   EXPECT_EQ(describe_idcode(0x10016413),
             "device 0x413 (STM32F405/407/415/417), revision Z (REV_ID 0x1001)");
   EXPECT_EQ(describe_idcode(0x20016413),

@@ -31,6 +31,8 @@ class ProbeBackends : public ::testing::Test {
     std::filesystem::create_directories(dir_ / "bin");
     ctx_.board.id = "disco-1";
     ctx_.board.board = "stm32f407-disco";
+    // The addresses the release writes, as the board's board.cmake declares them.
+    ctx_.board.target = matrix::default_catalog().board("stm32f407-disco")->target;
     ctx_.board.probe.serial = "066AFF";
     ctx_.board.probe.target = "target/stm32f4x.cfg";
     ctx_.board.serial_port = "/dev/serial/by-id/usb-STM-if02";
@@ -240,6 +242,7 @@ TEST_F(ProbeBackends, SequencesMatchTheGoldenFile) {
     const char* target;
     matrix::ResetMethod reset;
     bool under_reset;
+    const char* board = "stm32f407-disco";
   };
   for (const Case& k :
        {Case{"openocd", "target/stm32f4x.cfg", matrix::ResetMethod::kSystem, false},
@@ -248,15 +251,21 @@ TEST_F(ProbeBackends, SequencesMatchTheGoldenFile) {
         Case{"openocd", "target/stm32f4x.cfg", matrix::ResetMethod::kHardware, true},
         Case{"pyocd", "stm32f407vgtx", matrix::ResetMethod::kSystem, false},
         Case{"pyocd", "stm32f407vgtx", matrix::ResetMethod::kHardware, false},
-        Case{"pyocd", "stm32f407vgtx", matrix::ResetMethod::kSystem, true}}) {
+        Case{"pyocd", "stm32f407vgtx", matrix::ResetMethod::kSystem, true},
+        // Another part's addresses, from its board.cmake: the GD32F103's RCU_RSTSCK.
+        Case{"openocd", "target/stm32f1x.cfg", matrix::ResetMethod::kSystem, false, "gd32f103c8"},
+        Case{"pyocd", "gd32f103c8", matrix::ResetMethod::kSystem, false, "gd32f103c8"}}) {
     testing::FakeProcessRunner fake;
     fake.on(k.flasher, "", 0, "** Verified OK **\nAll 4096 bytes match.\n");
+    ctx_.board.board = k.board;
+    ctx_.board.target = matrix::default_catalog().board(k.board)->target;
     ctx_.board.probe.target = k.target;
     ctx_.board.reset = k.reset;
     ctx_.board.probe.connect_under_reset = k.under_reset;
     auto flasher = make_flasher(k.flasher, fake);
-    text += fmt::format("## {} reset={}{}\n", k.flasher, matrix::to_string(k.reset),
-                        k.under_reset ? " connect_under_reset" : "");
+    text += fmt::format("## {} reset={}{}{}\n", k.flasher, matrix::to_string(k.reset),
+                        k.under_reset ? " connect_under_reset" : "",
+                        k.board == std::string("stm32f407-disco") ? "" : std::string(" ") + k.board);
     auto session = flasher->program(ctx_);
     ASSERT_TRUE(session.ok()) << session.error().message;
     ASSERT_TRUE((*session)->release().ok());

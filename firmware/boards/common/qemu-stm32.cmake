@@ -5,6 +5,8 @@
 # host reads these settings through that include (src/catalog).
 set(RB_BOARD_FLASHERS qemu)
 set(RB_BOARD_EMULATOR qemu)
+# Both machines map flash at 0x08000000; the flasher verifies the image there.
+set(RB_BOARD_FLASH_BASE 0x08000000)
 # The ruler and its unit on this bench (CONFIG counter=, unit=): every capture
 # is verified against them (RB_BOARD_EXPECT_<key>).
 set(RB_BOARD_EXPECT_counter tim2)

@@ -16,6 +16,13 @@ set(RB_BOARD_TARGET_pyocd gd32f103c8)
 # board of this bench).
 set(RB_BOARD_DEV_ID 0x410)
 set(RB_BOARD_DEVICE GD32F103 medium density - shares DEV_ID 0x410 with STM32F101/102/103)
+# The addresses the flashers use: flash at 0x08000000 (gd32f103c8.ld), the
+# DBG at 0xE0042000, and RCU_RSTSCK's RSTFC (RCU base 0x40021000, offset
+# 0x24, bit 24: GD32F10x user manual, RCU) cleared before the reset whose
+# cause the firmware reads. No STM32F4 address applies here.
+set(RB_BOARD_FLASH_BASE 0x08000000)
+set(RB_BOARD_DBGMCU_BASE 0xE0042000)
+set(RB_BOARD_RESET_FLAGS_CLEAR 0x40021024 0x01000000)
 # The conditions of seed 001, read back by the firmware (CONFIG): the DWT as
 # the ruler, the clock tree (72 MHz from the 8 MHz crystal, the RCU read
 # back), 2 FMC wait states, the interrupt levels. A board left on the 8 MHz

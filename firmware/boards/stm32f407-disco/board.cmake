@@ -14,6 +14,12 @@ set(RB_BOARD_REVISION_0x1001 Z)
 set(RB_BOARD_REVISION_0x1003 Y)
 set(RB_BOARD_REVISION_0x1007 1)
 set(RB_BOARD_REVISION_0x2001 3)
+# The addresses the flashers use: flash at 0x08000000 (stm32f4.ld), the
+# DBGMCU at 0xE0042000 (RM0090 38.6), and RCC_CSR's RMVF (bit 24, RM0090
+# 6.3.21) cleared before the reset whose cause the firmware reads.
+set(RB_BOARD_FLASH_BASE 0x08000000)
+set(RB_BOARD_DBGMCU_BASE 0xE0042000)
+set(RB_BOARD_RESET_FLAGS_CLEAR 0x40023874 0x01000000)
 # The ST-LINK/V2-A's virtual COM port is not wired to the target's USART2 on
 # a stock board (UM1472): doctor warns, with the fix, when a bench names it
 # as the console.
