@@ -1,0 +1,87 @@
+/* QEMU mps2-an505 (Arm's AN505 FPGA image: an IoT Kit subsystem with a
+ * Cortex-M33, ARMv8-M Mainline): the emulated twin of the Cortex-M33 boards
+ * (issue 31). QEMU 7.2 (hw/arm/mps2-tz.c, hw/arm/armsse.c) runs every
+ * device of the subsystem from its 20 MHz MAINCLK, SysTick (CLKSOURCE=1)
+ * included, and models no DWT cycle counter (it reads 0). Under -icount
+ * shift=0 one instruction is one nanosecond of virtual time, so a 20 MHz
+ * count is 50 instructions:
+ * - the ruler is the dual timer's first counter (CMSDK APB dual timer,
+ *   free-running, 32 bits, prescale 1), never reloaded: it counts down, so
+ *   rb_counter_now() returns its complement, an up-counter. Its unit is a
+ *   tick of the 20 MHz clock (unit=ticks, counter=dualtimer1_20mhz): a
+ *   figure is a count of 50-instruction steps, neither core cycles nor
+ *   instructions, and anything shorter than 50 instructions reads 0 or 1;
+ * - the event source is timer 0's interrupt (CMSDK APB timer, NVIC 3),
+ *   periodic; the handler places each event by the timer's own count
+ *   (board.c), in ruler ticks: event_clock=sysclk, the same 20 MHz clock;
+ * - the empty interrupts of tick_overhead's calibration are timer 1's
+ *   (NVIC 4), zero_latency_irq's the dual timer's second counter (NVIC 5).
+ * The core runs in the Secure state, where QEMU starts it (INITSVTOR
+ * 0x10000000); the SAU stays disabled with ALLNS=0, so every address is
+ * Secure and the board uses the Secure aliases (0x1..., 0x3..., 0x5...). */
+#ifndef RB_BOARD_HW_H
+#define RB_BOARD_HW_H
+
+#include <stdint.h>
+
+/* SysTick (CLKSOURCE=1) counts at MAINCLK, 20 MHz of virtual time. */
+#define RB_CORE_HZ 20000000u
+#define RB_QEMU_BOARD "qemu-mps2-an505"
+
+/* Peripherals of the IoT Kit and the AN505 FPGA, Secure aliases. */
+#define AN505_TIMER0_BASE 0x50000000u
+#define AN505_TIMER1_BASE 0x50001000u
+#define AN505_DUALTIMER_BASE 0x50002000u
+#define AN505_UART0_BASE 0x50200000u
+
+#define RB_COUNTER_HZ 20000000u
+#define RB_COUNTER_NAME "dualtimer1_20mhz"
+#define RB_COUNTER_UNIT "ticks"
+static inline uint32_t rb_counter_now(void) {
+  return ~*(volatile uint32_t*)(AN505_DUALTIMER_BASE + 0x04u);
+}
+
+/* Event times are ruler times (board.c derives them from the timers). */
+#define RB_EVENT_HZ 20000000u
+#define RB_EVENT_NAME "timer0_reload"
+#define RB_EVENT_CLOCK "sysclk"
+#define RB_EVENT_MASK 0xFFFFFFFFu
+/* 27 us of virtual time (540 ticks): longer than the 20 us critical
+ * section of phase critical plus the wakeup, as on the STM32 QEMU boards. */
+#define RB_EVENT_PERIOD 540u
+static inline uint32_t rb_event_now(void) {
+  return rb_counter_now();
+}
+#define RB_TEST_IRQN 3u
+/* Every interrupt handler of board.c (NVIC number, function), for a kernel
+ * that owns the vector table (rb_board.h). */
+#define RB_BOARD_IRQS(X) X(3u, TIMER0_IRQHandler) X(4u, TIMER1_IRQHandler) X(5u, DUALTIMER_IRQHandler)
+
+/* zero_latency_irq: the dual timer's second counter, periodic, every 157
+ * ticks (7.85 us), well below the 400 ticks of a critical section; its
+ * event times are ruler times as the test timer's. */
+#define RB_ZLI_NAME "dualtimer2_reload"
+#define RB_ZLI_HZ 20000000u
+#define RB_ZLI_MASK 0xFFFFFFFFu
+#define RB_ZLI_PERIOD 157u
+#define RB_ZLI_IRQN 5u
+static inline uint32_t rb_zli_now(void) {
+  return rb_counter_now();
+}
+
+/* No STOP mode: QEMU (7.2) treats WFI with SLEEPDEEP like a plain WFI and
+ * the AN505 model has no wake-up timer that runs in a deep sleep. */
+#define RB_BOARD_HAS_STOP 0
+#define RB_BOARD_NO_STOP "board " RB_QEMU_BOARD " has no STOP mode (QEMU: SLEEPDEEP is a plain WFI)"
+
+/* Empty interrupts: timer 1's reload every 27 us of virtual time. */
+#define RB_EMPTY_NAME "timer1_reload"
+#define RB_EMPTY_IRQN 4u
+#define RB_EMPTY_ISR TIMER1_IRQHandler
+#define RB_EMPTY_PERIOD 540u
+/* Vector table entries: 16 system + 48 external (startup.c: the IoT Kit's
+ * 32 and the AN505's first 16, UART0's among them; QEMU's NVIC has 124 but
+ * no other source is ever enabled). */
+#define RB_VECTOR_COUNT 64u
+
+#endif
