@@ -5,9 +5,9 @@
  * port; it sends and receives only with its TX and RX enables set. Timers
  * (CMSDK APB timer and dual timer, hw/timer/cmsdk-apb-*.c) count down at
  * 20 MHz; the ruler is the dual timer's first counter (rb_board_hw.h). */
+#include "cm4_regs.h"
 #include "rb_board.h"
 #include "rb_port.h"
-#include "cm4_regs.h"
 
 /* CMSDK APB UART */
 #define UART_DATA RB_REG32(AN505_UART0_BASE + 0x00u)
@@ -125,8 +125,7 @@ void rb_event_stop(void) {
 }
 
 /* The timer keeps every event's time (its count, read by the handler). */
-void rb_event_resync(void) {
-}
+void rb_event_resync(void) {}
 
 /* The ticks since the last event of a timer whose count reads `v`. */
 static inline uint32_t rb_since_event(uint32_t v, uint32_t period) {

@@ -55,7 +55,8 @@ static inline uint32_t rb_event_now(void) {
 #define RB_TEST_IRQN 3u
 /* Every interrupt handler of board.c (NVIC number, function), for a kernel
  * that owns the vector table (rb_board.h). */
-#define RB_BOARD_IRQS(X) X(3u, TIMER0_IRQHandler) X(4u, TIMER1_IRQHandler) X(5u, DUALTIMER_IRQHandler)
+#define RB_BOARD_IRQS(X) \
+  X(3u, TIMER0_IRQHandler) X(4u, TIMER1_IRQHandler) X(5u, DUALTIMER_IRQHandler)
 
 /* zero_latency_irq: the dual timer's second counter, periodic, every 157
  * ticks (7.85 us), well below the 400 ticks of a critical section; its
