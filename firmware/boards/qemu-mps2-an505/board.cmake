@@ -32,7 +32,7 @@ set(RB_BOARD_NOT_MEASURED_time_slice QEMU ends every slice on the tick so every 
 set(RB_BOARD_NOT_MEASURED_sleep_wake_entry QEMU charges nothing for exception entry or wake-up: the figure counts 20 MHz ticks from the event to the first ruler read in the handler - not the wake-up latency)
 set(RB_BOARD_NOT_MEASURED_zli_entry_idle QEMU charges nothing for exception entry: the figure counts 20 MHz ticks from the event to the first ruler read in the handler - not the entry latency)
 set(RB_BOARD_NOT_MEASURED_zli_entry_critical QEMU charges nothing for exception entry: the figure counts 20 MHz ticks from the event to the first ruler read in the handler and the ticks a window with interrupts masked delays it by - not the entry latency)
-set(RB_BOARD_NOT_MEASURED_tick_sleep QEMU 7.2 runs SysTick and the timers of a halted core on different clocks across a tickless WFI sleep so the figure is the emulator and not the kernel drift)
+set(RB_BOARD_NOT_MEASURED_tick_sleep QEMU 7.2 SysTick and its timers disagree across a tickless WFI sleep on the STM32 QEMU boards - 999803 to 999962 ppm - and nothing here shows this machine differs: the figure is taken as the emulator and not the kernel drift)
 # No architectural lower bounds (RB_BOARD_LOWER_BOUND_*): the unit is a
 # 20 MHz tick of 50 emulated instructions, not a core cycle.
 # Series the emulator itself can move between two runs of one image.
