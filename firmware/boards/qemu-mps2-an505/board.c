@@ -75,11 +75,34 @@ uint32_t rb_board_idcode(void) {
   return 0; /* no DBGMCU */
 }
 
+/* The ticks the ruler reads across 6400 instructions (a loop of 3200
+ * `subs; bne` passes): 128 << shift under -icount shift=N, plus the reads'
+ * few instructions. */
+#define RB_ICOUNT_PROBE_INSNS 6400u
+static uint32_t rb_icount_probe(void) {
+  uint32_t n = RB_ICOUNT_PROBE_INSNS / 2u;
+  const uint32_t t0 = rb_counter_now();
+  __asm volatile("1: subs %0, %0, #1\n\tbne 1b" : "+r"(n)::"cc");
+  return rb_counter_now() - t0;
+}
+
 void rb_board_init(void) {
   /* The ruler: free-running over all 32 bits, no interrupt. */
   DT_CONTROL(DT1) = 0;
   DT_LOAD(DT1) = 0xFFFFFFFFu;
   DT_CONTROL(DT1) = DT_CONTROL_ENABLE | DT_CONTROL_SIZE32;
+  /* Every figure's meaning rests on the -icount shift (rb_board_hw.h): an
+   * image run under another one stops here rather than print ticks of
+   * another size. Neighbouring shifts differ by a factor of two, so a
+   * tolerance of 1/8 tells them apart. */
+  {
+    const uint32_t want = (RB_ICOUNT_PROBE_INSNS << RB_QEMU_ICOUNT_SHIFT) / 50u;
+    const uint32_t got = rb_icount_probe();
+    if (got < want - want / 8u || got > want + want / 8u) {
+      rb_fatal("board qemu-mps2-an505 needs -icount shift=" RB_AN505_STR(
+          RB_QEMU_ICOUNT_SHIFT) ": the ruler's ticks per instruction say QEMU runs another");
+    }
+  }
   /* Timer 0: the test timer's events. */
   TMR_CTRL(AN505_TIMER0_BASE) = 0;
   TMR_INTCLEAR(AN505_TIMER0_BASE) = 1u;
