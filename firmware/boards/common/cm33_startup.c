@@ -1,9 +1,12 @@
-/* Startup of the QEMU mps2-an505 twin: vector table (the IoT Kit's
- * interrupts and the AN505's first expansion ones), reset handler (code in
- * RAM, data and bss, the FPU in FP builds), and fault handlers that print one
- * `!!` line (not a protocol record) and stop. The STM32 boards' start-up
- * (boards/common/startup.c) with this machine's table; the core starts in
- * the Secure state and stays there (rb_board_hw.h). */
+/* Start-up of the Cortex-M33 boards (qemu-mps2-an505, nucleo-h5): vector
+ * table, reset handler (code in RAM, data and bss, the FPU in FP builds),
+ * and fault handlers that print one `!!` line (not a protocol record) and
+ * stop. The table has RB_VECTOR_COUNT entries (rb_board_hw.h): the system
+ * exceptions, then Default_Handler but for the board's own handlers
+ * (RB_BOARD_IRQS) and the weak ones it names for ports (RB_BOARD_WEAK_IRQS,
+ * optional, the same X(NVIC number, function) form). Neither board uses
+ * TrustZone: QEMU's AN505 starts the core Secure and it stays there, the
+ * H563 runs with TZEN=0. */
 #include <stdint.h>
 
 #include "cm4_regs.h"
@@ -26,41 +29,40 @@ void SVC_Handler(void) __attribute__((weak, alias("Default_Handler")));
 void DebugMon_Handler(void) __attribute__((weak, alias("Default_Handler")));
 void PendSV_Handler(void) __attribute__((weak, alias("Default_Handler")));
 void SysTick_Handler(void) __attribute__((weak, alias("Default_Handler")));
-/* The test timer, the empty interrupts and zero_latency_irq's timer
- * (board.c); UART0's receive and transmit interrupts (AN505 expansion
- * interrupts 0 and 1, NVIC 32 and 33): the harness polls the console, a
- * port whose kernel reads it by interrupt defines the handler. */
-void TIMER0_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
-void TIMER1_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
-void DUALTIMER_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
-void UART0RX_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
-void UART0TX_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
+#define RB_WEAK_HANDLER(n, h) void h(void) __attribute__((weak, alias("Default_Handler")));
+RB_BOARD_IRQS(RB_WEAK_HANDLER)
+#ifdef RB_BOARD_WEAK_IRQS
+RB_BOARD_WEAK_IRQS(RB_WEAK_HANDLER)
+#endif
 
 #define RB_IRQ_COUNT (RB_VECTOR_COUNT - 16u)
 
 typedef void (*rb_vector)(void);
-__attribute__((section(".isr_vector"), used)) const rb_vector rb_vectors[RB_VECTOR_COUNT] = {
-    [0] = (rb_vector)(uintptr_t)&_estack,
-    [1] = Reset_Handler,
-    [2] = NMI_Handler,
-    [3] = HardFault_Handler,
-    [4] = MemManage_Handler,
-    [5] = BusFault_Handler,
-    [6] = UsageFault_Handler,
-    [7] = SecureFault_Handler,
-    [11] = SVC_Handler,
-    [12] = DebugMon_Handler,
-    [14] = PendSV_Handler,
-    [15] = SysTick_Handler,
-    [16 ... 16 + 2] = Default_Handler,
-    [16 + 3] = TIMER0_IRQHandler,
-    [16 + 4] = TIMER1_IRQHandler,
-    [16 + 5] = DUALTIMER_IRQHandler,
-    [16 + 6 ... 16 + 31] = Default_Handler,
-    [16 + 32] = UART0RX_IRQHandler,
-    [16 + 33] = UART0TX_IRQHandler,
-    [16 + 34 ... 16u + RB_IRQ_COUNT - 1u] = Default_Handler,
+/* The board's entries replace the range's (designated initializers, in
+ * order: the last one counts). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverride-init"
+__attribute__((section(".isr_vector"), used))
+const rb_vector rb_vectors[RB_VECTOR_COUNT] = {[0] = (rb_vector)(uintptr_t)&_estack,
+                                               [1] = Reset_Handler,
+                                               [2] = NMI_Handler,
+                                               [3] = HardFault_Handler,
+                                               [4] = MemManage_Handler,
+                                               [5] = BusFault_Handler,
+                                               [6] = UsageFault_Handler,
+                                               [7] = SecureFault_Handler,
+                                               [11] = SVC_Handler,
+                                               [12] = DebugMon_Handler,
+                                               [14] = PendSV_Handler,
+                                               [15] = SysTick_Handler,
+                                               [16 ... 16u + RB_IRQ_COUNT - 1u] = Default_Handler,
+#define RB_VECTOR_ENTRY(n, h) [16u + (n)] = h,
+                                               RB_BOARD_IRQS(RB_VECTOR_ENTRY)
+#ifdef RB_BOARD_WEAK_IRQS
+                                                   RB_BOARD_WEAK_IRQS(RB_VECTOR_ENTRY)
+#endif
 };
+#pragma GCC diagnostic pop
 
 void Reset_Handler(void) {
   /* Code placed in RAM (RB_RAMFUNC): copied before anything calls it. */
