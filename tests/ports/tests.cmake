@@ -129,3 +129,17 @@ add_test(NAME ports_kernels_netduino2
           "liteos_m" "tencentos=arch/arm/arm-v7m/cortex-m3/gcc:tick_prio=0,mutex_pi")
 set_tests_properties(ports_kernels_netduino2 PROPERTIES SKIP_RETURN_CODE 77
   LABELS "ports;qemu" TIMEOUT 1200)
+
+# nucleo-h5 (issue 31; the NUCLEO-H563ZI standing in for seed 003's
+# NUCLEO-H5E5ZJ-Q): bare and FreeRTOS (GCC/ARM_CM33_NTZ) link for the real
+# board and fit the STM32H563ZI's 2 MB of flash and 640 KB of SRAM
+# (board-build.sh). No run: the board is not here.
+add_test(NAME ports_bare_nucleo_h5_build
+  COMMAND ${RB_PORTS_TESTS}/board-build.sh nucleo-h5 bare - ${PROJECT_SOURCE_DIR}
+          ${RB_PORTS_WORK}/nucleo-h5 ${CMAKE_GENERATOR} 2048 640 -)
+set_tests_properties(ports_bare_nucleo_h5_build PROPERTIES LABELS ports TIMEOUT 300)
+add_test(NAME ports_freertos_nucleo_h5_build
+  COMMAND ${RB_PORTS_TESTS}/board-build.sh nucleo-h5 freertos RTOSBENCH_KERNEL_FREERTOS
+          ${PROJECT_SOURCE_DIR} ${RB_PORTS_WORK}/nucleo-h5 ${CMAKE_GENERATOR} 2048 640 ARM_CM33_NTZ)
+set_tests_properties(ports_freertos_nucleo_h5_build PROPERTIES SKIP_RETURN_CODE 77 LABELS ports
+  TIMEOUT 600)
