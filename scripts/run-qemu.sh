@@ -5,7 +5,9 @@
 #
 # Starts qemu-system-arm (machine $RB_QEMU_MACHINE, default netduinoplus2:
 # the board's RB_BOARD_QEMU_MACHINE; -icount shift=0,align=off,sleep=off:
-# deterministic, one instruction per virtual nanosecond) with USART1 on a
+# deterministic, one instruction per virtual nanosecond; $RB_QEMU_ICOUNT_SHIFT,
+# default 0, is the shift: the board's RB_BOARD_QEMU_ICOUNT_SHIFT, 6 for
+# qemu-mps2-an505, one instruction per 64 virtual ns) with USART1 on a
 # pipe chardev: its output copied to OUTFILE (QEMU's writes block rather
 # than drop), its input given the start line `START` (the firmware waits for
 # it after its banner: docs/protocol.md section 1.3). Waits until OUTFILE
@@ -29,6 +31,11 @@ if ! [[ $timeout_s =~ ^[0-9]+$ ]] || ((timeout_s == 0)); then
   echo "run-qemu: TIMEOUT_SECONDS must be a positive integer, got '$timeout_s'" >&2
   exit 2
 fi
+icount_shift=${RB_QEMU_ICOUNT_SHIFT:-0}
+if ! [[ $icount_shift =~ ^([0-9]|10)$ ]]; then
+  echo "run-qemu: RB_QEMU_ICOUNT_SHIFT must be 0 to 10, got '$icount_shift'" >&2
+  exit 2
+fi
 qemu=${QEMU_SYSTEM_ARM:-qemu-system-arm}
 if ! command -v "$qemu" >/dev/null 2>&1; then
   echo "run-qemu: $qemu not found (Debian: apt-get install qemu-system-arm)" >&2
@@ -44,7 +51,7 @@ mkfifo "$fifo_dir/serial.in" "$fifo_dir/serial.out"
 # until BEGIN (rtosbench repeats it every 500 ms).
 exec 3<>"$fifo_dir/serial.in"
 "$qemu" -M "${RB_QEMU_MACHINE:-netduinoplus2}" -nographic -monitor none \
-  -icount shift=0,align=off,sleep=off \
+  -icount "shift=$icount_shift,align=off,sleep=off" \
   -chardev "pipe,id=console,path=$fifo_dir/serial" -serial chardev:console \
   -kernel "$elf" </dev/null >"$out.qemu.log" 2>&1 &
 qemu_pid=$!

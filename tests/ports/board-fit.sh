@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# board-fit.sh BOARD PORT ENV_VAR|- RTOSBENCH_BIN REPO_ROOT WORK_DIR GENERATOR
+# board-fit.sh BOARD PORT ENV_VAR|- RTOSBENCH_BIN REPO_ROOT WORK_DIR GENERATOR MATRIX [VARIANT]
 #
-# Builds PORT's image for a hardware board no test can run (the GD32F103C8:
-# no board is reachable here) and checks what a build can prove: the image
+# Builds PORT's image for a hardware board no test can run (the GD32F103C8,
+# the NUCLEO-H5: no board is reachable here) and checks what a build can
+# prove: the image links without a warning in the board's code, the image
 # links and fits the memory its board's linker script declares (flash: text +
 # data; RAM: data, bss and the main stack), and every CONFIG pin of the
 # board (`rtosbench kernels expect PORT --board BOARD`) that the build fixes
@@ -10,14 +11,18 @@
 # (the board's rb_board_hw.h), the crystal and the interrupt levels
 # (generated rb_build_config.h); each test keeps at most the board's sample
 # cap. The pins only a run reads back (core_measured, irq_hz_measured,
-# flash_ws, ...) are listed as such. ENV_VAR names the kernel's source
+# flash_ws, ...) are listed as such; the image names the kernel's CPU port
+# VARIANT (CONFIG port_variant=) when one is given. The pins are the ones
+# configs/MATRIX gives the port on BOARD. ENV_VAR names the kernel's source
 # (`rtosbench kernels env`), `-` for the bare port; unset: SKIPPED (77).
 set -euo pipefail
 
 . "$(dirname "$0")/lib.sh"
 
-[[ $# -eq 7 ]] || fail "usage: $0 BOARD PORT ENV_VAR|- RTOSBENCH_BIN REPO_ROOT WORK_DIR GENERATOR"
-board=$1 port=$2 env_var=$3 bin=$4 root=$5 work=$6 gen=$7
+[[ $# -eq 8 || $# -eq 9 ]] ||
+  fail "usage: $0 BOARD PORT ENV_VAR|- RTOSBENCH_BIN REPO_ROOT WORK_DIR GENERATOR MATRIX [VARIANT]"
+board=$1 port=$2 env_var=$3 bin=$4 root=$5 work=$6 gen=$7 matrix=$5/configs/$8 variant=${9:-}
+[[ -f $matrix ]] || fail "no matrix $matrix"
 [[ -x $bin ]] || fail "rtosbench binary not found: $bin"
 bdir=$root/firmware/boards/$board
 [[ -f $bdir/board.cmake ]] || fail "no board $board"
@@ -37,6 +42,14 @@ mkdir -p "$work"
 port_build "$port" "$build" "$gen" "$port for $board" -DRB_BOARD="$board" -DRB_SAMPLES=10000 \
   -DRB_WARMUP=1000 -DRB_NONCE=5eed0105 "${args[@]}"
 [[ -s $build/size.json && -s $build/rtosbench-fw.elf ]] || fail "$build: no image"
+if grep -i 'warning:' "$build.build.log" | grep -q "/boards/"; then
+  grep -i 'warning:' "$build.build.log" >&2
+  fail "the $board board code compiles with warnings"
+fi
+if [[ -n $variant ]]; then
+  grep -aq "$variant" "$build/rtosbench-fw.elf" || fail "$port on $board: the image names no port_variant $variant"
+  echo "$port on $board: the image names port_variant $variant"
+fi
 
 # ---- fit: the linker script's MEMORY lengths ---------------------------------
 ld=$(grep -o '"${RB_BOARD_DIR}/[^"]*\.ld"' "$bdir/board.cmake" | sed 's|"${RB_BOARD_DIR}/||; s|"$||')
@@ -83,7 +96,7 @@ while IFS='=' read -r key value; do
   esac
   [[ $got == "$value" ]] || fail "$port on $board: CONFIG $key would print '$got', the board pins '$value'"
   checked=$((checked + 1))
-done < <("$bin" kernels expect "$port" --board "$board" --matrix "$root/configs/gd32f103.yaml")
+done < <("$bin" kernels expect "$port" --board "$board" --matrix "$matrix")
 ((checked >= 6)) || fail "$port on $board: only $checked build-time pins found (counter, unit, core, hse and the levels expected)"
 echo "$checked build-time CONFIG pins as the board declares; read back only at run time: ${runtime[*]}"
 

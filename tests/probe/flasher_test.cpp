@@ -252,9 +252,12 @@ TEST_F(ProbeBackends, SequencesMatchTheGoldenFile) {
         Case{"pyocd", "stm32f407vgtx", matrix::ResetMethod::kSystem, false},
         Case{"pyocd", "stm32f407vgtx", matrix::ResetMethod::kHardware, false},
         Case{"pyocd", "stm32f407vgtx", matrix::ResetMethod::kSystem, true},
-        // Another part's addresses, from its board.cmake: the GD32F103's RCU_RSTSCK.
+        // Other parts' addresses, from their board.cmake: the GD32F103's RCU_RSTSCK,
         Case{"openocd", "target/stm32f1x.cfg", matrix::ResetMethod::kSystem, false, "gd32f103c8"},
-        Case{"pyocd", "gd32f103c8", matrix::ResetMethod::kSystem, false, "gd32f103c8"}}) {
+        Case{"pyocd", "gd32f103c8", matrix::ResetMethod::kSystem, false, "gd32f103c8"},
+        // The STM32H563's RCC_RSR and DBGMCU at 0x44024000.
+        Case{"openocd", "target/stm32h5x.cfg", matrix::ResetMethod::kSystem, false, "nucleo-h5"},
+        Case{"pyocd", "stm32h563zitx", matrix::ResetMethod::kSystem, false, "nucleo-h5"}}) {
     testing::FakeProcessRunner fake;
     fake.on(k.flasher, "", 0, "** Verified OK **\nAll 4096 bytes match.\n");
     ctx_.board.board = k.board;

@@ -3,7 +3,7 @@
 # No kernel: its scheduler is C with a Cortex-M switch in inline assembly
 # (the FP registers only in fpu_context=1 builds), for ARMv7-M with or
 # without FPU.
-set(RB_PORT_CPUS cortex-m3 cortex-m4)
+set(RB_PORT_CPUS cortex-m3 cortex-m4 cortex-m33)
 set(RB_PORT_SOURCES "${RB_PORT_DIR}/rbp_bare.c")
 set(RB_PORT_INCLUDE_DIRS "${RB_PORT_DIR}")
 

@@ -35,8 +35,14 @@
 /* Ready-task lookup by the CPU's CLZ (portable/GCC/ARM_CM4F/portmacro.h:
  * portGET_HIGHEST_PRIORITY through ucPortCountLeadingZeros, an inline `clz`).
  * The port's default already; stated here so the choice is visible (CONFIG
- * lookup=clz). */
+ * lookup=clz). The ARMv8-M port (GCC/ARM_CM33_NTZ, FreeRTOS 10.5.1) has no
+ * such lookup: there the kernel's generic one (lookup=generic), which
+ * port.cmake selects with RB_FRT_GENERIC_LOOKUP. */
+#if defined(RB_FRT_GENERIC_LOOKUP) && RB_FRT_GENERIC_LOOKUP
+#define configUSE_PORT_OPTIMISED_TASK_SELECTION 0
+#else
 #define configUSE_PORT_OPTIMISED_TASK_SELECTION 1
+#endif
 #define configMAX_TASK_NAME_LEN 8
 
 /* ---- Memory: objects from heap_4, stacks from the harness -------------- */

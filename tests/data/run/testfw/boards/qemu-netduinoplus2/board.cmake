@@ -4,6 +4,7 @@
 set(RB_BOARD_FLASHERS qemu)
 set(RB_BOARD_EMULATOR qemu)
 set(RB_BOARD_QEMU_MACHINE netduinoplus2)
+set(RB_BOARD_FLASH_BASE 0x08000000)
 set(RB_BOARD_EXPECT_counter tim2)
 set(RB_BOARD_EXPECT_unit instructions)
 set(RB_BOARD_UART_BAUD 115200)
