@@ -4,8 +4,9 @@
 # GD32F103C8 with its 20 KB of SRAM) for the bare port and FreeRTOS, whose
 # recipe picks its CPU port from the board's core. Both jobs must be OK with
 # a valid capture; FreeRTOS must report the CPU port the board's core calls
-# for; every test's kept samples must be the board's cap (CONFIG
-# samples.<test>) while CONFIG samples= stays the matrix's; the images must
+# for; every test's kept samples must be the board's cap CAP (CONFIG
+# samples.<test>; `-`: a board without one, no such key) while CONFIG
+# samples= stays the matrix's; the images must
 # fit the twin's linker script (the link) and their RAM must be at most
 # RAM_KB. The kernel ports of PORTED (NAME=PORT_VARIANT, space-separated)
 # are run too when their source is at hand (RTOSBENCH_KERNEL_<NAME>), each
@@ -110,7 +111,11 @@ for k in "${run_ok[@]}"; do
   [[ $config == *" samples=$(sed -n 's/^samples: //p' "$work/matrix.yaml") "* ]] ||
     fail "$k: CONFIG samples= is not the matrix's"
   for t in api_overhead wake_latency round_trip; do
-    [[ $config == *" samples.$t=$cap "* ]] || fail "$k: CONFIG has no samples.$t=$cap"
+    if [[ $cap == - ]]; then # no cap: the test keeps the matrix's samples
+      [[ $config != *" samples.$t="* ]] || fail "$k: CONFIG caps $t's samples on a board without a cap"
+    else
+      [[ $config == *" samples.$t=$cap "* ]] || fail "$k: CONFIG has no samples.$t=$cap"
+    fi
   done
   ram=$(jq .build.footprint.ram "$r")
   ((ram <= ram_kb * 1024)) || fail "$k: $ram bytes of RAM, more than $ram_kb KB"
