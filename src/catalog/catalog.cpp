@@ -55,8 +55,8 @@ void read_board_file(const std::filesystem::path& file, const std::string& shown
       {"EMULATOR", &model::BoardInfo::emulator}, {"QEMU_MACHINE", &model::BoardInfo::qemu_machine},
       {"CONSOLE", &model::BoardInfo::console},   {"DEVICE", &model::BoardInfo::device},
       {"VCP_NOTE", &model::BoardInfo::vcp_note}, {"VCP_FIX", &model::BoardInfo::vcp_fix}};
-  static const std::set<std::string> kOther{"FLASHERS",          "UART_BAUD",   "DEV_ID",
-                                            "FLASH_BASE",        "DBGMCU_BASE", "RESET_FLAGS_CLEAR",
+  static const std::set<std::string> kOther{"FLASHERS",         "UART_BAUD",   "DEV_ID",
+                                            "FLASH_BASE",       "DBGMCU_BASE", "RESET_FLAGS_CLEAR",
                                             "QEMU_ICOUNT_SHIFT"};
   // The target's addresses: `0x` and one to eight hex digits each.
   static const std::regex kWord(R"(^0x[0-9A-Fa-f]{1,8}$)");

@@ -144,7 +144,7 @@ struct BoardInstance {
   ProbeSpec probe;
   QemuSpec qemu;
   model::BoardTarget target;  // the board's (its board.cmake)
-  std::string serial_port;  // by-id path; empty for qemu (the pty is made per job)
+  std::string serial_port;    // by-id path; empty for qemu (the pty is made per job)
   unsigned baud = 115200;
   ResetMethod reset = ResetMethod::kSystem;
   std::string power_cycle;        // shell command; required for power-cycle reset

@@ -177,8 +177,7 @@ class OpenocdFlasher final : public ProbeFlasher {
 
   std::optional<ToolRun> read_idcode(const matrix::BoardInstance& b) override {
     auto argv = openocd_argv(
-        b, Step::kConnect,
-        {"init", fmt::format("mdw 0x{:08X}", b.target.dbgmcu_base), "shutdown"});
+        b, Step::kConnect, {"init", fmt::format("mdw 0x{:08X}", b.target.dbgmcu_base), "shutdown"});
     return ToolRun{quoted_command(argv), run_tool(runner_, argv, std::chrono::seconds(30))};
   }
 

@@ -141,12 +141,12 @@ class PyocdFlasher final : public ProbeFlasher {
     load.push_back(s->image.elf);
     if (auto r = step(ctx, *s, load, "load", commands); !r) return r.error();
     // Verify, then hold the core so nothing runs before the capture is open.
-    auto v = step(ctx, *s,
-                  cmd_argv(ctx.board, Step::kConnect, s->image.dir,
-                           {fmt::format("compare 0x{:08X} {}", ctx.board.target.flash_base,
-                                        s->image.bin),
-                            "reset halt"}),
-                  "verify", commands);
+    auto v = step(
+        ctx, *s,
+        cmd_argv(ctx.board, Step::kConnect, s->image.dir,
+                 {fmt::format("compare 0x{:08X} {}", ctx.board.target.flash_base, s->image.bin),
+                  "reset halt"}),
+        "verify", commands);
     if (!v) return v.error();
     if (v->output.find("bytes match") == std::string::npos ||
         v->output.find("All ") == std::string::npos) {

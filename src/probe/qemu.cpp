@@ -216,14 +216,14 @@ class QemuFlasher final : public Flasher {
   static std::vector<std::string> qemu_argv(const FlashContext& ctx, bool pty,
                                             const std::filesystem::path& serial_sock,
                                             const std::filesystem::path& sock) {
-    std::vector<std::string> argv{"qemu-system-arm",
-                                  "-M",
-                                  ctx.board.qemu.machine,
-                                  "-nographic",
-                                  "-icount",
-                                  fmt::format("shift={},align=off,sleep=off",
-                                              ctx.board.target.qemu_icount_shift),
-                                  "-S"};
+    std::vector<std::string> argv{
+        "qemu-system-arm",
+        "-M",
+        ctx.board.qemu.machine,
+        "-nographic",
+        "-icount",
+        fmt::format("shift={},align=off,sleep=off", ctx.board.target.qemu_icount_shift),
+        "-S"};
     if (pty) {
       argv.insert(argv.end(), {"-serial", "pty"});
     } else {
@@ -256,10 +256,9 @@ class QemuFlasher final : public Flasher {
       uint32_t want = 0;
       std::memcpy(&want, bin.data() + 4 * i, 4);
       if (i >= got.size() || got[i] != want) {
-        return Error{
-            fmt::format("verify failed: flash word {} at 0x{:08x} is {} but the image has 0x{:08x}",
-                        i, base + 4 * i,
-                        i < got.size() ? fmt::format("0x{:08x}", got[i]) : "unreadable", want)};
+        return Error{fmt::format(
+            "verify failed: flash word {} at 0x{:08x} is {} but the image has 0x{:08x}", i,
+            base + 4 * i, i < got.size() ? fmt::format("0x{:08x}", got[i]) : "unreadable", want)};
       }
     }
     return words;

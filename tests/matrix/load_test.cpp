@@ -139,9 +139,9 @@ tests: [ruler, jitter]
   EXPECT_TRUE(
       std::is_sorted(m.errors.begin(), m.errors.end(),
                      [](const Diagnostic& a, const Diagnostic& b) { return a.line < b.line; }));
-  EXPECT_EQ(m.errors[0].format(),
-            "m.yaml:2:8: error: 'stm32f4' is not a board of the firmware tree (allowed: " + boards +
-                ")");
+  EXPECT_EQ(
+      m.errors[0].format(),
+      "m.yaml:2:8: error: 'stm32f4' is not a board of the firmware tree (allowed: " + boards + ")");
 }
 
 TEST(MatrixLoad, MissingRequiredKeysPointAtTheMapping) {

@@ -266,9 +266,10 @@ TEST_F(ProbeBackends, SequencesMatchTheGoldenFile) {
     ctx_.board.reset = k.reset;
     ctx_.board.probe.connect_under_reset = k.under_reset;
     auto flasher = make_flasher(k.flasher, fake);
-    text += fmt::format("## {} reset={}{}{}\n", k.flasher, matrix::to_string(k.reset),
-                        k.under_reset ? " connect_under_reset" : "",
-                        k.board == std::string("stm32f407-disco") ? "" : std::string(" ") + k.board);
+    text +=
+        fmt::format("## {} reset={}{}{}\n", k.flasher, matrix::to_string(k.reset),
+                    k.under_reset ? " connect_under_reset" : "",
+                    k.board == std::string("stm32f407-disco") ? "" : std::string(" ") + k.board);
     auto session = flasher->program(ctx_);
     ASSERT_TRUE(session.ok()) << session.error().message;
     ASSERT_TRUE((*session)->release().ok());

@@ -31,14 +31,14 @@
 #define RCC_CR_PLL1ON (1u << 24)
 #define RCC_CR_PLL1RDY (1u << 25)
 #define RCC_CFGR1_TIMPRE (1u << 15)
-#define RCC_PLL1CFGR_SRC_HSE 3u       /* PLL1SRC 11 */
+#define RCC_PLL1CFGR_SRC_HSE 3u        /* PLL1SRC 11 */
 #define RCC_PLL1CFGR_RGE_2_4 (1u << 2) /* PLL1RGE 01: 2 to 4 MHz input */
 #define RCC_PLL1CFGR_FRACEN (1u << 4)
 #define RCC_PLL1CFGR_PEN (1u << 16)
 #define RCC_RSR_RMVF (1u << 23)
 #define PWR_VOSCR RB_REG32(0x44020800u + 0x10u)
 #define PWR_VOSSR RB_REG32(0x44020800u + 0x14u)
-#define PWR_VOS0 (3u << 4)        /* VOS 11: scale 0, up to 250 MHz */
+#define PWR_VOS0 (3u << 4) /* VOS 11: scale 0, up to 250 MHz */
 #define PWR_VOSSR_VOSRDY (1u << 3)
 #define FLASH_ACR RB_REG32(0x40022000u)
 #define FLASH_ACR_LATENCY_MASK 0xFu
@@ -348,7 +348,10 @@ static uint32_t rb_core_from_registers(void) {
       const uint32_t m = (cfg >> 8) & 0x3Fu;
       const uint32_t n = (divr & 0x1FFu) + 1u;
       const uint32_t p = ((divr >> 9) & 0x7Fu) + 1u;
-      const uint32_t src = (cfg & 3u) == 1u ? hsi : (cfg & 3u) == 2u ? 4000000u : (cfg & 3u) == 3u ? RB_HSE_HZ : 0u;
+      const uint32_t src = (cfg & 3u) == 1u   ? hsi
+                           : (cfg & 3u) == 2u ? 4000000u
+                           : (cfg & 3u) == 3u ? RB_HSE_HZ
+                                              : 0u;
       if (m == 0u || src == 0u || (cfg & RCC_PLL1CFGR_FRACEN)) {
         return 0;
       }

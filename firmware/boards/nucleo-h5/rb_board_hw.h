@@ -36,8 +36,7 @@ static inline uint32_t rb_event_now(void) {
   return *(volatile uint32_t*)0x40000024u; /* TIM2_CNT */
 }
 #define RB_TEST_IRQN 45u /* TIM2_IRQn (stm32h563xx.h) */
-#define RB_BOARD_IRQS(X) \
-  X(45u, TIM2_IRQHandler) X(46u, TIM3_IRQHandler) X(48u, TIM5_IRQHandler)
+#define RB_BOARD_IRQS(X) X(45u, TIM2_IRQHandler) X(46u, TIM3_IRQHandler) X(48u, TIM5_IRQHandler)
 
 /* zero_latency_irq: TIM5 channel 1 compare (APB1, 250 MHz, run over 16
  * bits) every 1979 cycles (7.9 us), well below the 5000 cycles (20 us) of a
