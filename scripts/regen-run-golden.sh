@@ -12,4 +12,7 @@ cd "$root/tests/data/matrix"
   echo "regen-run-golden: malformed.yaml was accepted" >&2
   exit 1
 }
+# The board list is the tree's: the golden file says BOARDS (tests/run/e2e/malformed.sh).
+boards=$(find "$root/firmware/boards" -mindepth 2 -maxdepth 2 -name board.cmake | sed 's|/board.cmake$||; s|.*/||' | LC_ALL=C sort | paste -sd, | sed 's/,/, /g')
+sed -i "s/(allowed: $boards)/(allowed: BOARDS)/" malformed.expected
 echo "wrote tests/data/matrix/malformed.expected"

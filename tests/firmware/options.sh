@@ -26,7 +26,9 @@ expect_reject() {
 }
 
 expect_reject bad_port "is not a port; allowed values: bare," -DRB_PORT=nosuchkernel
-expect_reject bad_board "allowed values: gd32f103c8, qemu-netduino2, qemu-netduinoplus2, stm32f407-disco" -DRB_BOARD=nosuchboard
+# Every board directory of the tree, whatever they are today.
+boards=$(find "$src/boards" -mindepth 2 -maxdepth 2 -name board.cmake | sed 's|/board.cmake$||; s|.*/||' | LC_ALL=C sort | paste -sd, | sed 's/,/, /g')
+expect_reject bad_board "allowed values: $boards" -DRB_BOARD=nosuchboard
 expect_reject bad_test "unknown test 'nosuchtest'" "-DRB_TESTS=ruler,nosuchtest"
 expect_reject bad_fpu "RB_FPU_CONTEXT='2'" -DRB_FPU_CONTEXT=2
 expect_reject bad_nonce "must be a hex string" -DRB_NONCE=xyz

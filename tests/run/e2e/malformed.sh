@@ -11,6 +11,9 @@ set +e
 RC=$?
 set -e
 expect_eq "exit code" 64 "$RC"
+# The board list is the tree's (firmware/boards): the golden file says BOARDS.
+boards=$(find "$DATA/../../firmware/boards" -mindepth 2 -maxdepth 2 -name board.cmake | sed 's|/board.cmake$||; s|.*/||' | LC_ALL=C sort | paste -sd, | sed 's/,/, /g')
+sed -i "s/(allowed: $boards)/(allowed: BOARDS)/" "$WORK/err.txt"
 if diff -u malformed.expected "$WORK/err.txt"; then echo "ok: diagnostics match the golden file"; else fail "diagnostics differ from malformed.expected"; fi
 expect_eq "nothing was run" false "$([[ -d $WORK/runs ]] && echo true || echo false)"
 
