@@ -2,7 +2,8 @@
 # tag v6.2.0_rel) from the checkout RB_KERNEL_SOURCE, never copied here: every
 # common/src/*.c (unused services are dropped by --gc-sections) and the
 # ports/cortex_m4/gnu assembly files that port's own CMakeLists.txt lists
-# (ports/cortex_m3/gnu, the same seven files, on a Cortex-M3 board: RB_CPU).
+# (ports/cortex_m3/gnu, the same seven files, on a Cortex-M3 board;
+# ports/cortex_m33/gnu on a Cortex-M33: RB_CPU).
 #
 #   -DRB_KERNEL_SOURCE=<threadx checkout at the matrix's tag>
 #
@@ -11,9 +12,35 @@
 
 # The cores ThreadX has a GNU port for here (firmware/CMakeLists.txt reports
 # any other board's jobs PORT_MISSING); the port directory follows RB_CPU.
-set(RB_PORT_CPUS cortex-m3 cortex-m4)
+set(RB_PORT_CPUS cortex-m3 cortex-m4 cortex-m33)
+# The files of the CPU port compiled below: the seven of the ARMv7-M ports'
+# CMakeLists.txt.
+set(_rb_tx_cpu_asm tx_thread_context_restore tx_thread_context_save tx_thread_interrupt_control
+                   tx_thread_schedule tx_thread_stack_build tx_thread_system_return tx_timer_interrupt)
+set(_rb_tx_cpu_c "")
 if(RB_CPU STREQUAL "cortex-m3")
   set(_rb_tx_cpu ports/cortex_m3/gnu)
+elseif(RB_CPU STREQUAL "cortex-m33")
+  # ThreadX' ARMv8-M port, run on the Secure side without TrustZone, where
+  # QEMU's AN505 starts the core: TX_SINGLE_MODE_SECURE, the port's switch for
+  # ThreadX alone in the Secure state (tx_port.h, tx_thread_stack_build.S:
+  # threads return to the Secure PSP, EXC_RETURN 0xFFFFFFFD; no secure-stack
+  # context in TX_THREAD, no SVC handler, no secure-stack initialisation; the
+  # tx_thread_secure_stack_* calls return TX_FEATURE_NOT_ENABLED). It reaches
+  # the kernel's C and assembly and the port file alike (RB_PORT_DEFINITIONS),
+  # since it changes TX_THREAD. No MPU (the port has none); PendSV loads
+  # PSPLIM with each thread's stack start. The FP context follows the build
+  # (RB_FPU_CONTEXT): the port saves s16-s31 under __ARM_FP, as the
+  # Cortex-M4 port does. Every file its CMakeLists.txt lists but
+  # tx_initialize_low_level.S, the example's start-up (rb_port_threadx.c
+  # writes its own, as on the other cores).
+  set(_rb_tx_cpu ports/cortex_m33/gnu)
+  list(APPEND _rb_tx_cpu_asm tx_thread_interrupt_disable tx_thread_interrupt_restore
+              tx_thread_secure_stack_allocate tx_thread_secure_stack_free
+              tx_thread_secure_stack_initialize)
+  set(_rb_tx_cpu_c tx_thread_secure_stack txe_thread_secure_stack_allocate
+                   txe_thread_secure_stack_free)
+  list(APPEND RB_PORT_DEFINITIONS TX_SINGLE_MODE_SECURE)
 else()
   set(_rb_tx_cpu ports/cortex_m4/gnu)
 endif()
@@ -42,9 +69,11 @@ rb_check_kernel_commit("${_rb_tx}")
 # ---- Sources ----------------------------------------------------------------
 file(GLOB _rb_tx_common "${_rb_tx}/common/src/*.c")
 list(APPEND RB_KERNEL_SOURCES ${_rb_tx_common})
-foreach(f tx_thread_context_restore tx_thread_context_save tx_thread_interrupt_control
-          tx_thread_schedule tx_thread_stack_build tx_thread_system_return tx_timer_interrupt)
+foreach(f IN LISTS _rb_tx_cpu_asm)
   list(APPEND RB_KERNEL_SOURCES "${_rb_tx}/${_rb_tx_cpu}/src/${f}.S")
+endforeach()
+foreach(f IN LISTS _rb_tx_cpu_c)
+  list(APPEND RB_KERNEL_SOURCES "${_rb_tx}/${_rb_tx_cpu}/src/${f}.c")
 endforeach()
 list(APPEND RB_KERNEL_INCLUDE_DIRS "${_rb_tx}/common/inc" "${_rb_tx}/${_rb_tx_cpu}/inc")
 list(APPEND RB_PORT_SOURCES "${CMAKE_CURRENT_LIST_DIR}/rb_port_threadx.c")

@@ -1,4 +1,5 @@
-/* rtosbench port for ThreadX 6.2.0 (ports/cortex_m4/gnu, as shipped).
+/* rtosbench port for ThreadX 6.2.0 (ports/cortex_m4/gnu, ports/cortex_m3/gnu
+ * or ports/cortex_m33/gnu by the board's core, as shipped; port.cmake).
  *
  *   semaphores  tx_semaphore_create (count 0) / tx_semaphore_ceiling_put(1)
  *               (ThreadX' binary form: a put on a full semaphore returns
@@ -34,7 +35,7 @@
 #include "tx_thread.h"
 #include "tx_timer.h"
 
-/* The port's tick processing (ports/cortex_m4/gnu/src/tx_timer_interrupt.S);
+/* The port's tick processing (src/tx_timer_interrupt.S of the CPU port);
  * ThreadX declares it in no header. */
 VOID _tx_timer_interrupt(VOID);
 
@@ -278,8 +279,8 @@ static int rb_tx_heap_stats(struct rbp_heap_stats* s) {
 
 /* CONFIG checks= and lookup=, read from the kernel's configuration as
  * compiled (tx_user.h follows RB_CFG_CHECKS). The ready-priority lookup is
- * the port's TX_LOWEST_SET_BIT_CALCULATE (ports/cortex_m4/gnu/inc/tx_port.h:
- * RBIT then CLZ), which ThreadX always uses on this port. */
+ * the port's TX_LOWEST_SET_BIT_CALCULATE (inc/tx_port.h of each of the three
+ * CPU ports: RBIT then CLZ), which ThreadX always uses there. */
 #ifdef TX_DISABLE_ERROR_CHECKING
 #define RB_PORT_CHECKS "off"
 #else

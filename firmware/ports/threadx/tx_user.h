@@ -1,5 +1,7 @@
 /* ThreadX user configuration of the rtosbench ThreadX port (ThreadX 6.2.0,
- * ports/cortex_m4/gnu). Everything not set here is ThreadX' own default:
+ * ports/cortex_m4/gnu, cortex_m3/gnu or cortex_m33/gnu; on the Cortex-M33
+ * port.cmake defines TX_SINGLE_MODE_SECURE on the command line, as its
+ * assembly files read it too). Everything not set here is ThreadX' own default:
  * timer thread on (TX_TIMER_PROCESS_IN_ISR not defined), no trace, no event
  * logging, no execution profiling, 32 priorities. API error checking follows
  * RB_CFG_CHECKS (off by default, seed 000). docs/kernels.md explains each
