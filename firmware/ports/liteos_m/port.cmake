@@ -6,9 +6,13 @@
 # Cortex-M4 GCC arch port (kernel/arch/arm/cortex-m4/gcc: context, PendSV
 # switch, vector table and interrupt dispatcher, SysTick), utils (debug hooks,
 # error handler) and the few functions of the bundled bounds-checking library
-# (components/bounds_checking_function) the kernel calls. The kernel's
-# configuration is target_config.h here; the CMSIS-Core header comes from the
-# checkout's own GCC target (targets/cortex-m7_nucleo_f767zi_gcc).
+# (components/bounds_checking_function) the kernel calls. On a Cortex-M33
+# board the kernel's own Cortex-M33 GCC port (kernel/arch/arm/cortex-m33/gcc)
+# replaces the Cortex-M4 one: it has no TrustZone code (no secure context, no
+# SG/BXNS), so it runs Secure-only as the board does, with no MPU (los_mpu.c
+# is not compiled on either core). The kernel's configuration is
+# target_config.h here; the CMSIS-Core headers (core_cm4.h, core_cm33.h) come
+# from the checkout's own GCC target (targets/cortex-m7_nucleo_f767zi_gcc).
 #
 #   -DRB_KERNEL_SOURCE=<kernel_liteos_m checkout at the matrix's tag>
 #
@@ -17,24 +21,32 @@
 # needs RB_KERNEL_VERSION. RB_KERNEL_COMMIT, when given, must match git HEAD;
 # left at n/a it is read from it.
 
-# The cores: the Cortex-M4 port; a Cortex-M3 board is listed only so that its
-# jobs are PORT_MISSING with the reason below (read before any source check):
+# The cores: the Cortex-M4 and Cortex-M33 ports; a Cortex-M3 board is listed
+# only so that its jobs are PORT_MISSING with the reason below (read before
+# any source check):
 # LiteOS-M 1.1.0 ships its Cortex-M3 arch port for Keil alone
 # (kernel/arch/arm/cortex-m3/keil: armasm syntax, PRESERVE8/EXPORT/EQU), and
 # its Cortex-M4 GCC port is not one for the M3 (los_dispatch.S tests CPACR
 # and runs vpush/vpop, FP instructions the Cortex-M3 does not have).
-set(RB_PORT_CPUS cortex-m3 cortex-m4)
+set(RB_PORT_CPUS cortex-m3 cortex-m4 cortex-m33)
 if(RB_CPU STREQUAL "cortex-m3")
   rb_variant_not_built("board ${RB_BOARD} has a cortex-m3: LiteOS-M 1.1.0 has no GCC port for it "
     "(kernel/arch/arm/cortex-m3 holds keil/ only, armasm sources GNU as cannot assemble: "
     "ports/liteos_m/port.cmake)")
 endif()
 
+if(RB_CPU STREQUAL "cortex-m33")
+  set(_rb_los_arch_dir "kernel/arch/arm/cortex-m33/gcc")
+  set(_rb_los_core_h "core_cm33.h")
+else()
+  set(_rb_los_arch_dir "kernel/arch/arm/cortex-m4/gcc")
+  set(_rb_los_core_h "core_cm4.h")
+endif()
 rb_require_kernel_source(
   FILES kernel/src/los_task.c kernel/src/los_init.c kernel/include/los_config.h
-        kernel/arch/arm/cortex-m4/gcc/los_dispatch.S kernel/arch/arm/cortex-m4/gcc/los_interrupt.c
+        ${_rb_los_arch_dir}/los_dispatch.S ${_rb_los_arch_dir}/los_interrupt.c
         utils/los_compiler.h components/bounds_checking_function/src/memset_s.c
-        targets/cortex-m7_nucleo_f767zi_gcc/Drivers/CMSIS/Include/core_cm4.h
+        targets/cortex-m7_nucleo_f767zi_gcc/Drivers/CMSIS/Include/${_rb_los_core_h}
   HINT "a kernel_liteos_m checkout at the version configs/qemu.yaml pins (its kernel entry; rtosbench run --fetch-kernels fetches it)")
 set(_rb_los "${RB_KERNEL_SOURCE}")
 
@@ -65,7 +77,7 @@ endif()
 list(APPEND RB_PORT_DEFINITIONS RB_PORT_KERNEL_STACKS=1)
 
 # ---- Sources ----------------------------------------------------------------
-set(_rb_los_arch "${_rb_los}/kernel/arch/arm/cortex-m4/gcc")
+set(_rb_los_arch "${_rb_los}/${_rb_los_arch_dir}")
 set(_rb_los_sec "${_rb_los}/components/bounds_checking_function")
 list(APPEND RB_KERNEL_SOURCES
   "${_rb_los}/kernel/src/los_event.c" "${_rb_los}/kernel/src/los_init.c"
@@ -83,8 +95,25 @@ list(APPEND RB_KERNEL_INCLUDE_DIRS
 list(APPEND RB_PORT_SOURCES "${CMAKE_CURRENT_LIST_DIR}/rb_port_liteos_m.c")
 list(APPEND RB_PORT_INCLUDE_DIRS "${CMAKE_CURRENT_LIST_DIR}")
 
+# The Cortex-M33 port (kernel/arch/arm/cortex-m33/gcc) decides its FP context
+# when it is compiled, where the Cortex-M4 one tests CPACR on every switch:
+# its C files lay out the task frame by CMSIS' __FPU_USED (core_cm33.h: 1 in
+# hard-float builds), its assembly (los_dispatch.S: the first task's frame,
+# d8-d15 on every switch; los_exc.S) by __FPU_PRESENT and __FPU_USED, which
+# no header defines there: they are given to the two assembly files, in FP
+# builds only, so both halves agree (rb_port_liteos_m.c checks the C half
+# against RB_FPU_CONTEXT). target_config.h takes the Cortex-M33 CMSIS device
+# header (rb_los_cm33_device.h here) when RB_LOS_CM33 is set.
+if(RB_CPU STREQUAL "cortex-m33")
+  list(APPEND RB_PORT_DEFINITIONS RB_LOS_CM33=1)
+  if(RB_FPU_CONTEXT)
+    set_source_files_properties("${_rb_los_arch}/los_dispatch.S" "${_rb_los_arch}/los_exc.S"
+      PROPERTIES COMPILE_DEFINITIONS "__FPU_PRESENT=1U;__FPU_USED=1U")
+  endif()
+endif()
+
 # CONFIG port_variant=: the kernel CPU port compiled above.
-set(RB_PORT_VARIANT "kernel/arch/arm/cortex-m4/gcc")
+set(RB_PORT_VARIANT "${_rb_los_arch_dir}")
 
 # RB_RAMFUNC=1 runs every kernel source compiled above from RAM (scheduler,
 # switch and the calls the tests time alike).

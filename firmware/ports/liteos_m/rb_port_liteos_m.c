@@ -1,5 +1,6 @@
 /* rtosbench port for LiteOS-M 1.1.0 (OpenHarmony kernel_liteos_m,
- * OpenHarmony_release_v1.1.0; arch/arm/cortex-m4/gcc as shipped).
+ * OpenHarmony_release_v1.1.0; arch/arm/cortex-m4/gcc, or arch/arm/cortex-m33/gcc
+ * on a Cortex-M33 board, as shipped).
  *
  *   tasks       LOS_TaskCreate; the stack comes from the kernel's memory pool
  *               (LiteOS-M 1.1 has no static creation), 2048 bytes like every
@@ -41,6 +42,15 @@
 #include "los_task.h"
 #include "los_tick.h"
 #include "rb_port.h"
+
+/* The Cortex-M33 port lays out a task's frame by __FPU_USED in C
+ * (core_cm33.h, from the float ABI) and saves and restores it by the same
+ * macro in its assembly, which port.cmake defines there in FP builds only:
+ * both halves must follow RB_FPU_CONTEXT. */
+#if defined(RB_LOS_CM33) && ((__FPU_USED == 1U) != (RB_CFG_FPU_CONTEXT == 1))
+#error \
+    "liteos_m on a Cortex-M33: __FPU_USED does not follow RB_FPU_CONTEXT (ports/liteos_m/port.cmake)"
+#endif
 
 /* LiteOS-M 1.1 has no static task creation: its tasks run on stacks from
  * its pool, never on the harness' (docs/kernels.md). */
@@ -98,7 +108,7 @@ static VOID rb_los_exc_hook(EXC_TYPE type) {
 /* The target's console (LiteOS-M targets provide printf, e.g. the F429
  * target's dprintf.c). With LOSCFG_KERNEL_PRINTF 0 the kernel's log macros
  * print nothing; the one direct printf left in the compiled kernel is the
- * error report of HalTskStackInit (arch/arm/cortex-m4/gcc/los_context.c)
+ * error report of HalTskStackInit (los_context.c of the arch port)
  * when memset_s fails, so a call is a kernel error: it stops the firmware. */
 static const char rb_los_printf_called[] = "LiteOS-M: kernel error message (printf)";
 int printf(const char* fmt, ...) {

@@ -17,17 +17,21 @@
 
 #include "rb_board_hw.h"     /* RB_CORE_HZ */
 #include "rb_build_config.h" /* RB_CFG_TICK_HZ, RB_CFG_CHECKS, RB_NVIC_PRIO_BITS */
+#if defined(RB_LOS_CM33)     /* a Cortex-M33 board (port.cmake): kernel/arch/arm/cortex-m33/gcc */
+#include "rb_los_cm33_device.h" /* its CMSIS-Core device header (core_cm33.h) */
+#else
 #include "rb_cmsis_device.h" /* the CMSIS-Core device header the kernel's arch port uses (boards/common) */
-#include "rb_port.h"         /* RB_STACK_WORDS */
+#endif
+#include "rb_port.h" /* RB_STACK_WORDS */
 
 #ifndef RB_TIME_SLICING
 #error "RB_TIME_SLICING must be defined by ports/liteos_m/port.cmake"
 #endif
 
 /* ---- Tick ------------------------------------------------------------- */
-/* HalTickStart (arch/arm/cortex-m4/gcc/los_timer.c) programs SysTick with
- * SysTick_Config(OS_SYS_CLOCK / LOSCFG_BASE_CORE_TICK_PER_SECOND): the
- * processor clock, lowest priority. */
+/* HalTickStart (los_timer.c of arch/arm/cortex-m4/gcc and cortex-m33/gcc alike) programs SysTick
+ * with SysTick_Config(OS_SYS_CLOCK / LOSCFG_BASE_CORE_TICK_PER_SECOND): the processor clock, lowest
+ * priority. */
 #define OS_SYS_CLOCK (RB_CORE_HZ)
 #define LOSCFG_BASE_CORE_TICK_PER_SECOND (RB_CFG_TICK_HZ)
 #define LOSCFG_BASE_CORE_TICK_HW_TIME 0
@@ -38,8 +42,17 @@
  * board's interrupts, the tick handler registered by HalTickStart. */
 #define LOSCFG_PLATFORM_HWI 1
 #define LOSCFG_USE_SYSTEM_DEFINED_INTERRUPT 1
-/* The STM32F405/F407 interrupt count (both boards; boards/common/startup.c). */
+/* The board's interrupt count: the STM32F405/F407's (both Cortex-M4 boards;
+ * boards/common/startup.c); on a Cortex-M33 the board's vector table's
+ * (RB_VECTOR_COUNT, rb_board_hw.h: 48 on the AN505). The port adopts the
+ * board's handlers from that many entries. The Cortex-M33 port aligns its
+ * table (g_hwiForm, los_interrupt.c) to 0x100 bytes, whatever
+ * LITE_OS_SEC_VEC says: the AN505's 64 entries are exactly that. */
+#if defined(RB_LOS_CM33)
+#define LOSCFG_PLATFORM_HWI_LIMIT (RB_VECTOR_COUNT - 16u)
+#else
 #define LOSCFG_PLATFORM_HWI_LIMIT 82
+#endif
 /* HalHwiCreate takes a priority level of the implemented bits and refuses
  * levels above OS_HWI_PRIO_LOWEST (default 7, an 8-level NVIC): the
  * STM32F4's 4 bits have levels 0..15, and the test timer is at 14. */
