@@ -108,19 +108,20 @@ set_property(SOURCE "${_rb_rt}/components/finsh/shell.c" APPEND PROPERTY COMPILE
 
 # The console UART the harness writes to and the shell reads from by
 # interrupt (RT-Thread's BSP owns the console driver; this port is the BSP).
-# An STM32-type USART (RXNEIE) where the board names it; on
-# qemu-mps2-an505, whose board.cmake names none, its UART0 (CMSDK APB UART
-# at AN505_UART0_BASE, rb_board_hw.h: receive interrupt NVIC 32, the weak
-# UART0RX_IRQHandler the board leaves to a port that reads by interrupt).
-if(RB_BOARD_CONSOLE_USART AND RB_BOARD_CONSOLE_IRQN AND RB_BOARD_CONSOLE_ISR)
-  list(APPEND RB_PORT_DEFINITIONS RB_RT_CONSOLE_USART=${RB_BOARD_CONSOLE_USART}
-    RB_RT_CONSOLE_IRQN=${RB_BOARD_CONSOLE_IRQN}u RB_RT_CONSOLE_IRQHandler=${RB_BOARD_CONSOLE_ISR})
-elseif(RB_BOARD STREQUAL "qemu-mps2-an505")
-  list(APPEND RB_PORT_DEFINITIONS RB_RT_CONSOLE_CMSDK=1 RB_RT_CONSOLE_USART=AN505_UART0_BASE
-    RB_RT_CONSOLE_IRQN=32u RB_RT_CONSOLE_IRQHandler=UART0RX_IRQHandler)
-else()
+# The board names it: its base, receive interrupt and handler, and its kind
+# (RB_BOARD_CONSOLE_UART_KIND: an STM32-type USART, RXNEIE, unless it says
+# cmsdk, the CMSDK APB UART of qemu-mps2-an505: CTRL RXINTEN, INTCLEAR).
+if(NOT RB_BOARD_CONSOLE_USART OR NOT RB_BOARD_CONSOLE_IRQN OR NOT RB_BOARD_CONSOLE_ISR)
   message(FATAL_ERROR "RB_PORT=rtthread: boards/${RB_BOARD}/board.cmake names no console USART "
     "(RB_BOARD_CONSOLE_USART, RB_BOARD_CONSOLE_IRQN, RB_BOARD_CONSOLE_ISR)")
+endif()
+list(APPEND RB_PORT_DEFINITIONS RB_RT_CONSOLE_USART=${RB_BOARD_CONSOLE_USART}
+  RB_RT_CONSOLE_IRQN=${RB_BOARD_CONSOLE_IRQN}u RB_RT_CONSOLE_IRQHandler=${RB_BOARD_CONSOLE_ISR})
+if(RB_BOARD_CONSOLE_UART_KIND STREQUAL "cmsdk")
+  list(APPEND RB_PORT_DEFINITIONS RB_RT_CONSOLE_CMSDK=1)
+elseif(RB_BOARD_CONSOLE_UART_KIND AND NOT RB_BOARD_CONSOLE_UART_KIND STREQUAL "stm32")
+  message(FATAL_ERROR "RB_PORT=rtthread: RB_BOARD_CONSOLE_UART_KIND '${RB_BOARD_CONSOLE_UART_KIND}' "
+    "is neither stm32 nor cmsdk")
 endif()
 
 # RT-Thread always rotates equal-priority ready threads when their tick budget
