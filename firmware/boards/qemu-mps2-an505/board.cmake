@@ -53,6 +53,13 @@ set(RB_BOARD_UNSTABLE_sleep_wake_entry QEMU 7.2 may warp virtual time while the 
 # QEMU's CMSDK UART ignores the rate; the host's serial stream has none.
 set(RB_BOARD_UART_BAUD 115200)
 set(RB_BOARD_CONSOLE UART0 QEMU serial 0)
+# The console UART for a port that reads it by interrupt (RT-Thread's shell):
+# UART0, a CMSDK APB UART (rb_board_hw.h AN505_UART0_BASE), its receive
+# interrupt NVIC 32 and the weak handler the board leaves to such a port.
+set(RB_BOARD_CONSOLE_USART AN505_UART0_BASE)
+set(RB_BOARD_CONSOLE_IRQN 32)
+set(RB_BOARD_CONSOLE_ISR UART0RX_IRQHandler)
+set(RB_BOARD_CONSOLE_UART_KIND cmsdk)
 # The CPU: Cortex-M33 with FPv5 single precision (QEMU 7.2 models the FPU
 # and DSP on this machine) and 4 NVIC priority bits, the NUCLEO-H5's (QEMU
 # keeps all 8; the harness writes and reads the top 4). A port picks its

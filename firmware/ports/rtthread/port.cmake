@@ -2,8 +2,8 @@
 # FinSH/MSH shell on the harness' console UART) from the checkout
 # RB_KERNEL_SOURCE, never copied here: src/ (the single-core scheduler),
 # libcpu/arm/cortex-m4 (cpuport.c, context_gcc.S; libcpu/arm/cortex-m3 on a
-# Cortex-M3 board, from RB_CPU) and components/finsh (shell.c, msh.c,
-# msh_parse.c, cmd.c).
+# Cortex-M3 board, libcpu/arm/cortex-m33 on a Cortex-M33, from RB_CPU) and
+# components/finsh (shell.c, msh.c, msh_parse.c, cmd.c).
 #
 #   -DRB_KERNEL_SOURCE=<rt-thread checkout at the matrix's pin>
 #
@@ -14,16 +14,31 @@
 # The cores RT-Thread's libcpu has a port for here (firmware/CMakeLists.txt
 # reports any other board's jobs PORT_MISSING); the directory follows RB_CPU,
 # and rtconfig.h names the core as a BSP's does (ARCH_ARM_CORTEX_M3 with
-# RB_RT_CORTEX_M3, ARCH_ARM_CORTEX_M4 otherwise).
+# RB_RT_CORTEX_M3, ARCH_ARM_CORTEX_M33 and ARCH_ARM_CORTEX_SECURE with
+# RB_RT_CORTEX_M33, ARCH_ARM_CORTEX_M4 otherwise).
+# On a Cortex-M33 (qemu-mps2-an505: Secure state, no TrustZone, no MPU)
+# libcpu/arm/cortex-m33 is built as its SConscript builds it with GCC:
+# cpuport.c, context_gcc.S, trustzone.c and syscall_gcc.S. Without
+# ARM_CM33_ENABLE_TRUSTZONE trustzone.c's TZ_* calls are empty stubs; no
+# thread ever enters a Secure context (rt_trustzone_enter is never called),
+# so rt_trustzone_current_context stays 0 and PendSV takes its plain path
+# (r4-r11, s16-s31 when EXC_RETURN says the thread used the FPU). With
+# ARCH_ARM_CORTEX_SECURE (the BSPs that run Secure, lpc55sxx) a new thread
+# returns to the Secure PSP (EXC_RETURN 0xFFFFFFFD). The FP context follows
+# the float ABI, as on the Cortex-M4 (RB_FPU_CONTEXT: hard-float build).
+# No MPU code exists in that port.
 # On qemu-netduino2 (20 KB of SRAM, 224-word stacks, a 2 KB heap arena) the
 # system heap's arena is RB_HEAP_BYTES plus what the shell takes at boot
 # (rb_port_rtthread.c, RB_RT_SHELL_HEAP: tshell's state and its thread's
 # stack plus 2048 bytes), the largest object; the configuration is the
 # Cortex-M4 build's (docs/firmware.md, "Small RAM").
-set(RB_PORT_CPUS cortex-m3 cortex-m4)
+set(RB_PORT_CPUS cortex-m3 cortex-m4 cortex-m33)
 if(RB_CPU STREQUAL "cortex-m3")
   set(_rb_rt_cpu libcpu/arm/cortex-m3)
   list(APPEND RB_PORT_DEFINITIONS RB_RT_CORTEX_M3=1)
+elseif(RB_CPU STREQUAL "cortex-m33")
+  set(_rb_rt_cpu libcpu/arm/cortex-m33)
+  list(APPEND RB_PORT_DEFINITIONS RB_RT_CORTEX_M33=1)
 else()
   set(_rb_rt_cpu libcpu/arm/cortex-m4)
 endif()
@@ -63,12 +78,21 @@ endforeach()
 foreach(f shell.c msh.c msh_parse.c cmd.c)
   list(APPEND RB_KERNEL_SOURCES "${_rb_rt}/components/finsh/${f}")
 endforeach()
-list(APPEND RB_KERNEL_SOURCES
-  "${_rb_rt}/${_rb_rt_cpu}/cpuport.c" "${_rb_rt}/${_rb_rt_cpu}/context_gcc.S")
+set(_rb_rt_cpu_asm "${_rb_rt}/${_rb_rt_cpu}/context_gcc.S")
+list(APPEND RB_KERNEL_SOURCES "${_rb_rt}/${_rb_rt_cpu}/cpuport.c")
+if(RB_CPU STREQUAL "cortex-m33")
+  list(APPEND RB_KERNEL_SOURCES "${_rb_rt}/${_rb_rt_cpu}/trustzone.c")
+  list(APPEND _rb_rt_cpu_asm "${_rb_rt}/${_rb_rt_cpu}/syscall_gcc.S")
+  # syscall_gcc.S defines SVC_Handler (the dispatcher of trustzone.c's
+  # tzcall, SVC 1); nothing here issues an SVC, and renamed it stays unused:
+  # the board's default handler keeps the vector, as with HardFault_Handler.
+  list(APPEND RB_KERNEL_DEFINITIONS SVC_Handler=rb_rtthread_svc_unused)
+endif()
+list(APPEND RB_KERNEL_SOURCES ${_rb_rt_cpu_asm})
 list(APPEND RB_KERNEL_INCLUDE_DIRS "${_rb_rt}/include" "${_rb_rt}/components/finsh")
 # RT-Thread's own build passes -Wa,-mimplicit-it=thumb for every assembly
-# file (its BSPs' rtconfig.py); the port does the same for context_gcc.S.
-set_source_files_properties("${_rb_rt}/${_rb_rt_cpu}/context_gcc.S" PROPERTIES
+# file (its BSPs' rtconfig.py); the port does the same for its .S files.
+set_source_files_properties(${_rb_rt_cpu_asm} PROPERTIES
   COMPILE_OPTIONS "-Wa,-mimplicit-it=thumb")
 # context_gcc.S defines HardFault_Handler (RT-Thread's fault dump); renamed, it
 # stays unused and the board's fault reporter keeps the vector, as in the
@@ -84,12 +108,21 @@ set_property(SOURCE "${_rb_rt}/components/finsh/shell.c" APPEND PROPERTY COMPILE
 
 # The console UART the harness writes to and the shell reads from by
 # interrupt (RT-Thread's BSP owns the console driver; this port is the BSP).
+# The board names it: its base, receive interrupt and handler, and its kind
+# (RB_BOARD_CONSOLE_UART_KIND: an STM32-type USART, RXNEIE, unless it says
+# cmsdk, the CMSDK APB UART of qemu-mps2-an505: CTRL RXINTEN, INTCLEAR).
 if(NOT RB_BOARD_CONSOLE_USART OR NOT RB_BOARD_CONSOLE_IRQN OR NOT RB_BOARD_CONSOLE_ISR)
   message(FATAL_ERROR "RB_PORT=rtthread: boards/${RB_BOARD}/board.cmake names no console USART "
     "(RB_BOARD_CONSOLE_USART, RB_BOARD_CONSOLE_IRQN, RB_BOARD_CONSOLE_ISR)")
 endif()
 list(APPEND RB_PORT_DEFINITIONS RB_RT_CONSOLE_USART=${RB_BOARD_CONSOLE_USART}
   RB_RT_CONSOLE_IRQN=${RB_BOARD_CONSOLE_IRQN}u RB_RT_CONSOLE_IRQHandler=${RB_BOARD_CONSOLE_ISR})
+if(RB_BOARD_CONSOLE_UART_KIND STREQUAL "cmsdk")
+  list(APPEND RB_PORT_DEFINITIONS RB_RT_CONSOLE_CMSDK=1)
+elseif(RB_BOARD_CONSOLE_UART_KIND AND NOT RB_BOARD_CONSOLE_UART_KIND STREQUAL "stm32")
+  message(FATAL_ERROR "RB_PORT=rtthread: RB_BOARD_CONSOLE_UART_KIND '${RB_BOARD_CONSOLE_UART_KIND}' "
+    "is neither stm32 nor cmsdk")
+endif()
 
 # RT-Thread always rotates equal-priority ready threads when their tick budget
 # runs out; there is no switch to turn that off.

@@ -1,5 +1,6 @@
 /* rtosbench port for RT-Thread 5 (the full kernel: src/ with the single-core
- * scheduler, libcpu/arm/cortex-m4 as shipped, components/finsh with MSH).
+ * scheduler, libcpu/arm/cortex-m4 as shipped (cortex-m3 or cortex-m33 on
+ * those cores, port.cmake), components/finsh with MSH).
  *
  *   semaphores  rt_sem_init (value 0, RT_IPC_FLAG_PRIO) / rt_sem_release /
  *               rt_sem_take(RT_WAITING_FOREVER). RT-Thread semaphores are
@@ -79,14 +80,37 @@ static volatile char rb_rt_rx[RB_RT_RX_SIZE];
 static volatile uint8_t rb_rt_rx_head;
 static volatile uint8_t rb_rt_rx_tail;
 static struct rt_semaphore rb_rt_rx_sem;
+#if defined(RB_RT_CONSOLE_CMSDK)
+/* CMSDK APB UART (qemu-mps2-an505's UART0): CTRL bit 3 enables the receive
+ * interrupt; it stays raised until INTCLEAR's bit 1 is written (Arm's CMSDK
+ * documentation; QEMU hw/char/cmsdk-apb-uart.c alike). */
+#define RB_RT_CMSDK_CTRL(b) RB_REG32((b) + 0x08u)
+#define RB_RT_CMSDK_INTCLEAR(b) RB_REG32((b) + 0x0Cu)
+#define RB_RT_CMSDK_CTRL_RXINTEN (1u << 3)
+#define RB_RT_CMSDK_INT_RX (1u << 1)
+static void rb_rt_console_rx_enable(void) {
+  RB_RT_CMSDK_CTRL(RB_RT_CONSOLE_USART) |= RB_RT_CMSDK_CTRL_RXINTEN;
+}
+static void rb_rt_console_rx_ack(void) {
+  RB_RT_CMSDK_INTCLEAR(RB_RT_CONSOLE_USART) = RB_RT_CMSDK_INT_RX;
+}
+#else
 #define RB_RT_USART_CR1_RXNEIE (1u << 5) /* RM0090 USART_CR1: RXNE interrupt enable */
+static void rb_rt_console_rx_enable(void) {
+  USART_CR1(RB_RT_CONSOLE_USART) |= RB_RT_USART_CR1_RXNEIE;
+}
+/* Reading the data register (rb_board_getc) clears RXNE. */
+static void rb_rt_console_rx_ack(void) {}
+#endif
 
 void RB_RT_CONSOLE_IRQHandler(void);
 void RB_RT_CONSOLE_IRQHandler(void) {
   rt_interrupt_enter();
   int c;
-  /* rb_board_getc reads the data register (clearing the interrupt) and
-   * clears an overrun. */
+  /* rb_board_getc reads the data register (on an STM32 USART that clears the
+   * interrupt) and clears an overrun; a CMSDK UART's is cleared first, so a
+   * byte arriving after the last read raises it again. */
+  rb_rt_console_rx_ack();
   while ((c = rb_board_getc()) >= 0) {
     if ((uint8_t)(rb_rt_rx_head - rb_rt_rx_tail) < RB_RT_RX_SIZE) {
       rb_rt_rx[rb_rt_rx_head % RB_RT_RX_SIZE] = (char)c;
@@ -199,10 +223,11 @@ static int rb_rt_task_create(int id, const char* name, rbp_entry_fn entry, void*
 
 static void rb_rt_start(void) {
   /* The console's receive interrupt, as RT-Thread's STM32 serial driver
-   * enables it (RXNEIE), at the lowest priority (that of the tick and PendSV)
-   * so it never delays the test timer. It fires only when a byte arrives. */
+   * enables it (RXNEIE; a CMSDK UART's RXINTEN), at the lowest priority (that
+   * of the tick and PendSV) so it never delays the test timer. It fires only
+   * when a byte arrives. */
   NVIC_IPR(RB_RT_CONSOLE_IRQN) = RB_PRIO_BYTE(RB_TICK_PRIO);
-  USART_CR1(RB_RT_CONSOLE_USART) |= RB_RT_USART_CR1_RXNEIE;
+  rb_rt_console_rx_enable();
   NVIC_ISER(RB_RT_CONSOLE_IRQN) = NVIC_BIT(RB_RT_CONSOLE_IRQN);
   /* The tick, as the board templates program it (SysTick_Config); its
    * priority (lowest, with PendSV) is set by rt_hw_context_switch_to. */
@@ -299,7 +324,7 @@ static uint32_t rb_rt_tick_count(void) {
 #define RB_PORT_CHECKS "off"
 #endif
 #ifdef RT_USING_CPU_FFS
-#define RB_PORT_LOOKUP "clz" /* libcpu/arm/cortex-m4/cpuport.c: __rt_ffs */
+#define RB_PORT_LOOKUP "clz" /* libcpu/arm/<core>/cpuport.c: __rt_ffs */
 #else
 #define RB_PORT_LOOKUP "generic" /* src/kservice.c: __lowest_bit_bitmap */
 #endif

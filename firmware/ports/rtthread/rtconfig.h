@@ -54,7 +54,7 @@
 #endif
 
 /* Ready-priority lookup (CONFIG lookup=): as the BSP, RT_USING_CPU_FFS:
- * __rt_ffs is libcpu/arm/cortex-m4/cpuport.c's __builtin_ffs (RBIT + CLZ)
+ * __rt_ffs is libcpu/arm/<core>/cpuport.c's __builtin_ffs (RBIT + CLZ)
  * instead of kservice.c's generic table. */
 #define RT_USING_CPU_FFS
 /* As the BSP (the default): rt_memset, rt_memcpy, rt_strlen, ... are the C
@@ -109,6 +109,13 @@
 #define ARCH_ARM_CORTEX_M
 #if defined(RB_RT_CORTEX_M3)
 #define ARCH_ARM_CORTEX_M3
+#elif defined(RB_RT_CORTEX_M33)
+/* As the BSPs that run the core Secure (bsp/lpc55sxx): a new thread returns
+ * to the Secure PSP (libcpu/arm/cortex-m33/cpuport.c, EXC_RETURN
+ * 0xFFFFFFFD). No ARM_CM33_ENABLE_TRUSTZONE: trustzone.c's TZ_* calls are
+ * its empty stubs and no thread has a Secure context. */
+#define ARCH_ARM_CORTEX_M33
+#define ARCH_ARM_CORTEX_SECURE
 #else
 #define ARCH_ARM_CORTEX_M4
 #endif
