@@ -25,7 +25,7 @@ static volatile uint32_t rb_zli_late;
 static uint32_t rb_zli_total;
 static uint32_t rb_zli_warmup;
 /* Critical sections: index + 1 of the one bg_a is inside (0: outside), and
- * of the one the latest handler ran in. */
+ * of the latest one a handler ran in. */
 static volatile uint32_t rb_zli_open;
 static volatile uint32_t rb_zli_seen;
 static volatile int rb_zli_bg_stop;
@@ -43,7 +43,12 @@ void rb_zli_irq(uint32_t event, uint32_t now) {
   if (i >= rb_zli_warmup) {
     rb_buf_a[i - rb_zli_warmup] = lat;
   }
-  rb_zli_seen = rb_zli_open;
+  /* Only a handler inside a section marks it: one that comes between the
+   * section's close and bg_a's read of the mark must not unmark it. */
+  const uint32_t open = rb_zli_open;
+  if (open != 0u) {
+    rb_zli_seen = open;
+  }
   rb_zli_n = i + 1u;
   if (i + 1u == rb_zli_total) {
     rb_zli_stop();
