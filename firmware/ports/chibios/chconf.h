@@ -1,5 +1,6 @@
 /* ChibiOS/RT 21.6.0 configuration of the rtosbench chibios port (the RT
- * kernel 7.0.0 with its ARMv7-M port, without ChibiOS/HAL). Written from
+ * kernel 7.0.0 with its ARMv7-M port, ARMv8-M-ML on a Cortex-M33, without
+ * ChibiOS/HAL). Written from
  * os/rt/templates/chconf.h of that release: every setting of the template is
  * here, at the template's value unless the comment says why not.
  * docs/kernels.md ("ChibiOS/RT 21.6.0") lists them item by item.
@@ -166,7 +167,7 @@
 #define CH_CFG_RUNTIME_FAULTS_HOOK(mask) \
   {}
 
-/* ---- Port settings (ARMv7-M, os/common/ports/ARMv7-M/chcore.h) ---------- */
+/* ---- Port settings (ARMv7-M and ARMv8-M-ML, os/common/ports/.../chcore.h) */
 /* FP context: the FP-aware switch (s16-s31 in every context, FP exception
  * frames) in FP builds only (RB_FPU_CONTEXT); the port's default is on
  * whenever the core has an FPU. */
@@ -186,8 +187,11 @@
 #define CORTEX_SIMPLIFIED_PRIORITY FALSE
 /* The idle thread's working area is 512 words like every task's: ChibiOS
  * keeps the thread structure and the switch frames in it (thread_t at the
- * top, as in the harness tasks' working areas; see rb_port_chibios.c). */
-#define PORT_IDLE_THREAD_STACK_SIZE \
-  (RB_STACK_WORDS * 4 - sizeof(thread_t) - PORT_WA_CTX_SIZE - PORT_INT_REQUIRED_STACK)
+ * top, as in the harness tasks' working areas; see rb_port_chibios.c).
+ * PORT_WA_SIZE(0) is the port's share of a working area beyond the stack
+ * proper (its context frames and PORT_INT_REQUIRED_STACK): ARMv7-M's
+ * PORT_WA_CTX_SIZE + PORT_INT_REQUIRED_STACK, ARMv8-M-ML's (which has no
+ * PORT_WA_CTX_SIZE) one port_intctx, one port_extctx and the same. */
+#define PORT_IDLE_THREAD_STACK_SIZE (RB_STACK_WORDS * 4 - sizeof(thread_t) - PORT_WA_SIZE(0))
 
 #endif

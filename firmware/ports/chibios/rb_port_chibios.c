@@ -1,5 +1,6 @@
-/* rtosbench port for ChibiOS/RT 21.6.0 (RT kernel 7.0.0, ARMv7-M port,
- * advanced kernel mode; no ChibiOS/HAL: the boards own the UART and timers).
+/* rtosbench port for ChibiOS/RT 21.6.0 (RT kernel 7.0.0, ARMv7-M port or on
+ * a Cortex-M33 the ARMv8-M-ML port, run Secure-only; advanced kernel mode;
+ * no ChibiOS/HAL: the boards own the UART and timers).
  *
  *   threads     chThdCreateStatic on the harness' stacks (the working area:
  *               ChibiOS keeps the thread_t at its top, see task_create)
@@ -45,7 +46,7 @@
     "the test timer and the tick must be at or below CORTEX_MAX_KERNEL_PRIORITY to call the kernel"
 #endif
 #if CORTEX_PRIORITY_BITS != 4
-#error "the port is configured for 4 NVIC priority bits (STM32F4)"
+#error "the port is configured for 4 NVIC priority bits (STM32F4, the Cortex-M33 boards)"
 #endif
 
 /* Neutral 1..8 -> NORMALPRIO + 1..8 (129..136; larger is more urgent in
@@ -121,8 +122,22 @@ static int rb_ch_task_create(int id, const char* name, rbp_entry_fn entry, void*
    * thread_t at its top (no API takes it separately), the stack grows down
    * from below it. */
   (void)name;
+#if defined(PORT_ARCHITECTURE_ARM_V8M_MAINLINE)
+  /* ARMv8-M-ML wants working areas aligned to 32 bytes, their size a
+   * multiple of 32 (PORT_WORKING_AREA_ALIGN, PORT_STACK_ALIGN;
+   * chThdCreateStatic checks both when CONFIG checks=on); the harness
+   * aligns its stacks to 8. The working area is the stack's 32-byte aligned
+   * part: at most 6 words at either end stay unused (still holding the
+   * harness' fill pattern, so counted as free stack). */
+  uintptr_t wa_lo = ((uintptr_t)stack + PORT_WORKING_AREA_ALIGN - 1u) &
+                    ~(uintptr_t)(PORT_WORKING_AREA_ALIGN - 1u);
+  uintptr_t wa_hi = (uintptr_t)(stack + stack_words) & ~(uintptr_t)(PORT_STACK_ALIGN - 1u);
+  thread_t* tp =
+      chThdCreateStatic((void*)wa_lo, (size_t)(wa_hi - wa_lo), RB_CH_PRIO(prio), entry, arg);
+#else
   thread_t* tp =
       chThdCreateStatic(stack, stack_words * sizeof(uint32_t), RB_CH_PRIO(prio), entry, arg);
+#endif
   rb_ch_thread[id] = tp;
   return tp != NULL ? RBP_OK : RBP_ERR;
 }
