@@ -244,8 +244,11 @@ Result<std::optional<ContractSummary>> check_image_contract(
     const std::filesystem::path& build_dir) {
   const auto& contract = req.job.kernel.contract;
   if (contract.empty()) return std::optional<ContractSummary>();
-  auto check = check_contract(runner, contract, req.job.variant,
-                              ContractInputs{elf, build_dir, req.job.kernel.port});
+  // A rule may name the board's core too: the kernel's CPU ports differ.
+  model::Variant variant = req.job.variant;
+  variant["cpu"] = req.job.cpu;
+  auto check =
+      check_contract(runner, contract, variant, ContractInputs{elf, build_dir, req.job.kernel.port});
   if (!check.ok()) return check.error();
   if (!check->drifts.empty()) {
     log_line(req.log, fmt::format("image contract: {} drift(s):", check->drifts.size()));

@@ -232,16 +232,18 @@ bool read_tests(const std::filesystem::path& file, const std::string& shown,
   return !out.empty();
 }
 
-// `when:` of a contract rule: every key a variant axis, each value one or a
-// list (as text, the way a job's variant holds it).
+// `when:` of a contract rule: every key a variant axis or `cpu` (the board's
+// core, as its -mcpu= names it), each value one or a list (as text, the way
+// a job's variant holds it).
 void read_when(const json& w, const std::string& at, const YamlDoc& doc, model::When& out,
                std::vector<Diagnostic>& diagnostics) {
   for (auto& [axis, values] : w.items()) {
-    if (!model::find_axis(axis)) {
+    if (axis != "cpu" && !model::find_axis(axis)) {
       std::vector<std::string> names;
       for (const auto& a : model::axes()) names.emplace_back(a.key);
-      diagnostics.push_back(doc.at(at + "/" + axis, fmt::format("'{}' is not a variant axis ({})",
-                                                                axis, fmt::join(names, ", "))));
+      diagnostics.push_back(
+          doc.at(at + "/" + axis, fmt::format("'{}' is not a variant axis ({}) or cpu", axis,
+                                              fmt::join(names, ", "))));
       continue;
     }
     auto& list = out[axis];

@@ -42,6 +42,7 @@ std::vector<Job> expand_jobs(const Matrix& m) {
         Job j;
         j.kernel = k;
         j.board = board;
+        if (const auto* info = m.catalog.board(board)) j.cpu = info->cpu;
         j.variant = v;
         j.tests = m.tests;
         j.samples = m.samples;

@@ -178,6 +178,7 @@ struct Job {
   std::string build_id;  // the image's id (equal to id: one image per job)
   KernelSpec kernel;
   std::string board;
+  std::string cpu;         // the board's core (its -mcpu=): a contract rule's `when: {cpu: ...}`
   model::Variant variant;  // axis -> value, every axis of model::axes()
   std::vector<std::string> tests;
   int samples = 10000;
