@@ -3,10 +3,12 @@
 # checkout RB_KERNEL_SOURCE, never copied here: kernel/core/*.c,
 # kernel/pm/*.c (compiled out by the configuration), the arm-v7m common
 # files and arch/arm/arm-v7m/cortex-m4/gcc (port_c.c, port_s.S), on a
-# Cortex-M3 board (RB_CPU) arch/arm/arm-v7m/cortex-m3/gcc. TencentOS' port
-# includes the CMSIS-Core header core_cm4.h (core_cm3.h) from the vendor BSP;
-# this port provides the few CMSIS functions it uses (cmsis/core_cm4.h, and
-# cmsis/core_cm3.h, the same ARMv7-M subset).
+# Cortex-M3 board (RB_CPU) arch/arm/arm-v7m/cortex-m3/gcc, on a Cortex-M33
+# board the arm-v8m common files and arch/arm/arm-v8m/cortex-m33/gcc.
+# TencentOS' port includes the CMSIS-Core header core_cm4.h (core_cm3.h,
+# core_cm33.h) from the vendor BSP; this port provides the few CMSIS
+# functions it uses (cmsis/core_cm4.h, and cmsis/core_cm3.h and
+# cmsis/core_cm33.h, the same system-control subset).
 #
 #   -DRB_KERNEL_SOURCE=<TencentOS-tiny checkout>
 #
@@ -14,7 +16,7 @@
 # (tos_version.h's TOS_VERSION, git HEAD); left at n/a they are read from it.
 # Seed 000 names 2.6.0, a version never published; 2.5.2 is the newest.
 
-# The cores TencentOS' arm-v7m arch has a GCC port for here
+# The cores TencentOS' arm-v7m and arm-v8m archs have a GCC port for here
 # (firmware/CMakeLists.txt reports any other board's jobs PORT_MISSING); the
 # port directory follows RB_CPU.
 # On qemu-netduino2 (20 KB of SRAM, 224-word stacks, a 2 KB heap arena) the
@@ -24,15 +26,26 @@
 # The cortex-m3 GCC port's port_sched_start sets PendSV's priority with a
 # word store to 0xE000ED22, which also writes SysTick's priority byte:
 # CONFIG tick_prio=0 there (docs/kernels.md, "Known defect").
-set(RB_PORT_CPUS cortex-m3 cortex-m4)
+# On a Cortex-M33 (qemu-mps2-an505) arch/arm/arm-v8m/cortex-m33/gcc, run
+# Secure-only as QEMU starts the core (no TrustZone, no MPU: the port uses
+# neither, and its tasks' first EXC_RETURN 0xFFFFFFFD returns to the Secure
+# PSP). Its port_s.S is the Cortex-M4 one line for line: PendSV's level is
+# set with a byte store (no SysTick side effect), and the FP context
+# (S16-S31 on an FP frame) follows the compiler's float ABI, RB_FPU_CONTEXT,
+# as on the Cortex-M4.
+set(RB_PORT_CPUS cortex-m3 cortex-m4 cortex-m33)
+set(_rb_tos_arch arch/arm/arm-v7m)
 if(RB_CPU STREQUAL "cortex-m3")
   set(_rb_tos_cpu arch/arm/arm-v7m/cortex-m3/gcc)
+elseif(RB_CPU STREQUAL "cortex-m33")
+  set(_rb_tos_arch arch/arm/arm-v8m)
+  set(_rb_tos_cpu arch/arm/arm-v8m/cortex-m33/gcc)
 else()
   set(_rb_tos_cpu arch/arm/arm-v7m/cortex-m4/gcc)
 endif()
 rb_require_kernel_source(
   FILES kernel/core/tos_sys.c kernel/core/include/tos_k.h kernel/core/include/tos_version.h
-        arch/arm/arm-v7m/common/tos_cpu.c ${_rb_tos_cpu}/port_s.S ${_rb_tos_cpu}/port_c.c
+        ${_rb_tos_arch}/common/tos_cpu.c ${_rb_tos_cpu}/port_s.S ${_rb_tos_cpu}/port_c.c
   HINT "a TencentOS-tiny checkout at the version configs/qemu.yaml pins (its kernel entry; rtosbench run --fetch-kernels fetches it)")
 set(_rb_tos "${RB_KERNEL_SOURCE}")
 
@@ -51,13 +64,13 @@ rb_check_kernel_commit("${_rb_tos}")
 file(GLOB _rb_tos_core "${_rb_tos}/kernel/core/*.c")
 file(GLOB _rb_tos_pm "${_rb_tos}/kernel/pm/*.c")
 list(APPEND RB_KERNEL_SOURCES ${_rb_tos_core} ${_rb_tos_pm}
-  "${_rb_tos}/arch/arm/arm-v7m/common/tos_cpu.c"
-  "${_rb_tos}/arch/arm/arm-v7m/common/tos_fault.c"
+  "${_rb_tos}/${_rb_tos_arch}/common/tos_cpu.c"
+  "${_rb_tos}/${_rb_tos_arch}/common/tos_fault.c"
   "${_rb_tos}/${_rb_tos_cpu}/port_c.c"
   "${_rb_tos}/${_rb_tos_cpu}/port_s.S")
 list(APPEND RB_KERNEL_INCLUDE_DIRS
   "${_rb_tos}/kernel/core/include" "${_rb_tos}/kernel/pm/include" "${_rb_tos}/kernel/hal/include"
-  "${_rb_tos}/arch/arm/arm-v7m/common/include" "${_rb_tos}/${_rb_tos_cpu}")
+  "${_rb_tos}/${_rb_tos_arch}/common/include" "${_rb_tos}/${_rb_tos_cpu}")
 # Time slicing among equal priorities (CONFIG slicing=, RBP_HAS_TIME_SLICE):
 # on with a one-tick quantum in every kernel port, the same condition for all;
 # -DRB_TIME_SLICING=OFF builds the no-slicing variant.

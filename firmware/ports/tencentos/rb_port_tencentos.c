@@ -1,5 +1,6 @@
 /* rtosbench port for TencentOS-tiny 2.5.2 (arch/arm/arm-v7m/cortex-m4/gcc,
- * as shipped).
+ * cortex-m3/gcc or arch/arm/arm-v8m/cortex-m33/gcc by the board's core, as
+ * shipped).
  *
  *   semaphores  tos_sem_create_max(0, max 1): binary; a post on a full one
  *               returns K_ERR_SEM_OVERFLOW and leaves it full / tos_sem_post /
