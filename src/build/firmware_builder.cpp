@@ -247,8 +247,8 @@ Result<std::optional<ContractSummary>> check_image_contract(
   // A rule may name the board's core too: the kernel's CPU ports differ.
   model::Variant variant = req.job.variant;
   variant["cpu"] = req.job.cpu;
-  auto check =
-      check_contract(runner, contract, variant, ContractInputs{elf, build_dir, req.job.kernel.port});
+  auto check = check_contract(runner, contract, variant,
+                              ContractInputs{elf, build_dir, req.job.kernel.port});
   if (!check.ok()) return check.error();
   if (!check->drifts.empty()) {
     log_line(req.log, fmt::format("image contract: {} drift(s):", check->drifts.size()));

@@ -241,9 +241,9 @@ void read_when(const json& w, const std::string& at, const YamlDoc& doc, model::
     if (axis != "cpu" && !model::find_axis(axis)) {
       std::vector<std::string> names;
       for (const auto& a : model::axes()) names.emplace_back(a.key);
-      diagnostics.push_back(
-          doc.at(at + "/" + axis, fmt::format("'{}' is not a variant axis ({}) or cpu", axis,
-                                              fmt::join(names, ", "))));
+      diagnostics.push_back(doc.at(
+          at + "/" + axis,
+          fmt::format("'{}' is not a variant axis ({}) or cpu", axis, fmt::join(names, ", "))));
       continue;
     }
     auto& list = out[axis];
