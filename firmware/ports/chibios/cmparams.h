@@ -9,7 +9,7 @@
  * core: its model and its FPU (none on a Cortex-M3), the board's implemented
  * priority bits and the CMSIS core header with the core exception numbers:
  * core_cm4.h through boards/common/rb_cmsis_device.h, or on a Cortex-M33
- * core_cm33.h through rb_ch_cm33_device.h (both ChibiOS' copies, in
+ * core_cm33.h through boards/common/rb_cmsis_cm33_device.h (both ChibiOS' copies, in
  * os/common/ext/ARM/CMSIS/Core/Include). */
 #ifndef CMPARAMS_H
 #define CMPARAMS_H
@@ -38,7 +38,7 @@
 /* The core exception numbers and settings, then the CMSIS core header
  * (ChibiOS' copy, from the port's include path). */
 #if defined(RB_CH_CORTEX_M33)
-#include "rb_ch_cm33_device.h"
+#include "rb_cmsis_cm33_device.h"
 #else
 #include "rb_cmsis_device.h"
 #endif

@@ -103,7 +103,7 @@ list(APPEND RB_PORT_INCLUDE_DIRS "${CMAKE_CURRENT_LIST_DIR}")
 # no header defines there: they are given to the two assembly files, in FP
 # builds only, so both halves agree (rb_port_liteos_m.c checks the C half
 # against RB_FPU_CONTEXT). target_config.h takes the Cortex-M33 CMSIS device
-# header (rb_los_cm33_device.h here) when RB_LOS_CM33 is set.
+# header (boards/common/rb_cmsis_cm33_device.h) when RB_LOS_CM33 is set.
 if(RB_CPU STREQUAL "cortex-m33")
   list(APPEND RB_PORT_DEFINITIONS RB_LOS_CM33=1)
   if(RB_FPU_CONTEXT)

@@ -18,7 +18,7 @@
 #include "rb_board_hw.h"     /* RB_CORE_HZ */
 #include "rb_build_config.h" /* RB_CFG_TICK_HZ, RB_CFG_CHECKS, RB_NVIC_PRIO_BITS */
 #if defined(RB_LOS_CM33)     /* a Cortex-M33 board (port.cmake): kernel/arch/arm/cortex-m33/gcc */
-#include "rb_los_cm33_device.h" /* its CMSIS-Core device header (core_cm33.h) */
+#include "rb_cmsis_cm33_device.h" /* its CMSIS-Core device header (core_cm33.h; boards/common) */
 #else
 #include "rb_cmsis_device.h" /* the CMSIS-Core device header the kernel's arch port uses (boards/common) */
 #endif
