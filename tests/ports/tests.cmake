@@ -148,7 +148,7 @@ set_tests_properties(ports_freertos_gd32_build PROPERTIES SKIP_RETURN_CODE 77 LA
 # The Cortex-M33 twin (qemu-mps2-an505, ARMv8-M Mainline, under the board's
 # -icount shift=6): bare and FreeRTOS (GCC/ARM_CM33_NTZ) through the real
 # tool, OK with valid captures, no test's samples capped, within the
-# machine's 256 KB of SRAM; ThreadX, LiteOS-M, RT-Thread and ChibiOS with their own Cortex-M33
+# machine's 256 KB of SRAM; ThreadX, LiteOS-M, RT-Thread, RT-Thread Nano and ChibiOS with their own Cortex-M33
 # CPU ports, when their source is at hand; the kernels whose recipes have no
 # Cortex-M33 CPU port are PORT_MISSING with their reason; TencentOS runs its
 # arm-v8m port and is INVALID by exactly its mutex defect (no SysTick defect
@@ -156,8 +156,8 @@ set_tests_properties(ports_freertos_gd32_build PROPERTIES SKIP_RETURN_CODE 77 LA
 add_test(NAME ports_kernels_an505
   COMMAND ${RB_PORTS_TESTS}/twin-run.sh ${RTOSBENCH_BIN} ${PROJECT_SOURCE_DIR}
           ${RB_PORTS_WORK}/twin-an505 qemu-mps2-an505.yaml qemu-mps2-an505 ARM_CM33_NTZ - 256
-          "threadx=ports/cortex_m33/gnu liteos_m=kernel/arch/arm/cortex-m33/gcc rtthread=libcpu/arm/cortex-m33 chibios=os/common/ports/ARMv8-M-ML"
-          "ucos3 rtthread_nano" "tencentos=arch/arm/arm-v8m/cortex-m33/gcc:mutex_pi")
+          "threadx=ports/cortex_m33/gnu liteos_m=kernel/arch/arm/cortex-m33/gcc rtthread=libcpu/arm/cortex-m33 chibios=os/common/ports/ARMv8-M-ML rtthread_nano=libcpu/arm/cortex-m33"
+          "ucos3" "tencentos=arch/arm/arm-v8m/cortex-m33/gcc:mutex_pi")
 set_tests_properties(ports_kernels_an505 PROPERTIES SKIP_RETURN_CODE 77
   LABELS "ports;qemu" TIMEOUT 1200)
 

@@ -1,4 +1,5 @@
-/* rtosbench port for RT-Thread Nano 3.1.5 (libcpu/arm/cortex-m4, as shipped).
+/* rtosbench port for RT-Thread Nano 3.1.5 (libcpu/arm/cortex-m4 as shipped;
+ * cortex-m3 or cortex-m33 on those cores, port.cmake).
  *
  *   semaphores  rt_sem_init (value 0, RT_IPC_FLAG_PRIO) / rt_sem_release /
  *               rt_sem_take(RT_WAITING_FOREVER). RT-Thread semaphores are
@@ -81,6 +82,24 @@ static int rb_rt_init(void) {
   rt_thread_idle_init();
   return rt_thread_idle_sethook(rb_idle_hook) == RT_EOK ? RBP_OK : RBP_ERR;
 }
+
+#if defined(RB_RT_CORTEX_M33)
+/* libcpu/arm/cortex-m33/cpuport.c's rt_hw_stack_init, renamed (port.cmake):
+ * it builds the new thread's frame { tz, EXC_RETURN, PSPLIM, CONTROL, r4-r11,
+ * exception frame } with EXC_RETURN 0xFFFFFFBC, a return to Non-secure
+ * state. The core runs Secure only (qemu-mps2-an505): the thread's first
+ * PendSV return needs 0xFFFFFFFD (Secure, thread mode, PSP, basic frame),
+ * the full RT-Thread's value with ARCH_ARM_CORTEX_SECURE. Nothing else of
+ * the frame changes. */
+rt_uint8_t* rb_rt_nano_stack_init_nonsecure(void* tentry, void* parameter, rt_uint8_t* stack_addr,
+                                            void* texit);
+rt_uint8_t* rt_hw_stack_init(void* tentry, void* parameter, rt_uint8_t* stack_addr, void* texit);
+rt_uint8_t* rt_hw_stack_init(void* tentry, void* parameter, rt_uint8_t* stack_addr, void* texit) {
+  rt_uint8_t* sp = rb_rt_nano_stack_init_nonsecure(tentry, parameter, stack_addr, texit);
+  ((rt_uint32_t*)sp)[1] = 0xFFFFFFFDu;
+  return sp;
+}
+#endif
 
 static int rb_rt_task_create(int id, const char* name, rbp_entry_fn entry, void* arg, int prio,
                              uint32_t* stack, uint32_t stack_words) {
@@ -195,7 +214,7 @@ static uint32_t rb_rt_tick_count(void) {
 #define RB_PORT_CHECKS "off"
 #endif
 #ifdef RT_USING_CPU_FFS
-#define RB_PORT_LOOKUP "clz" /* libcpu/arm/cortex-m4/cpuport.c: __rt_ffs */
+#define RB_PORT_LOOKUP "clz" /* libcpu/arm/<core>/cpuport.c: __rt_ffs */
 #else
 #define RB_PORT_LOOKUP "generic" /* src/kservice.c: __lowest_bit_bitmap */
 #endif

@@ -37,7 +37,7 @@
 
 /* Ready-priority lookup (CONFIG lookup=): scheduler.c finds the highest
  * ready priority with __rt_ffs. Without RT_USING_CPU_FFS that is kservice.c's
- * generic version (a 256-byte table); with it, libcpu/arm/cortex-m4/cpuport.c's
+ * generic version (a 256-byte table); with it, libcpu/arm/<core>/cpuport.c's
  * __builtin_ffs, which GCC compiles to RBIT + CLZ. */
 #define RT_USING_CPU_FFS
 
