@@ -5,31 +5,12 @@
  * owner for the offsets and bits the boards use, with the STM32 names.
  * Bases and clock/GPIO registers differ per part and stay in each part's
  * header (stm32f4_regs.h, boards/gd32f103c8/board.c). Included by those; our
- * own minimal definitions, no vendor header. */
+ * own minimal definitions, no vendor header. The timers are in stm32_tim.h. */
 #ifndef RB_STM32_TIMER_USART_H
 #define RB_STM32_TIMER_USART_H
 
 #include "cm4_regs.h"
-
-/* Timers (GD32: TIMERx_CTL0, DMAINTEN, INTF, SWEVG, CHCTL0, CHCTL2, CNT,
- * PSC, CAR, CH0CV, CCHP at the same offsets) */
-#define TIM_CR1(b) RB_REG32((b) + 0x00u)
-#define TIM_DIER(b) RB_REG32((b) + 0x0Cu)
-#define TIM_SR(b) RB_REG32((b) + 0x10u)
-#define TIM_EGR(b) RB_REG32((b) + 0x14u)
-#define TIM_CCMR1(b) RB_REG32((b) + 0x18u)
-#define TIM_CCER(b) RB_REG32((b) + 0x20u)
-#define TIM_CNT(b) RB_REG32((b) + 0x24u)
-#define TIM_PSC(b) RB_REG32((b) + 0x28u)
-#define TIM_ARR(b) RB_REG32((b) + 0x2Cu)
-#define TIM_CCR1(b) RB_REG32((b) + 0x34u)
-#define TIM_BDTR(b) RB_REG32((b) + 0x44u) /* TIM1/TIM8 only */
-#define TIM_CR1_CEN (1u << 0)
-#define TIM_DIER_UIE (1u << 0)
-#define TIM_DIER_CC1IE (1u << 1)
-#define TIM_SR_UIF (1u << 0)
-#define TIM_SR_CC1IF (1u << 1)
-#define TIM_EGR_UG (1u << 0)
+#include "stm32_tim.h" /* TIM_*: also the STM32H5's layout */
 
 /* USART (F1/F4 layout; GD32: USART_STAT, DATA, BAUD, CTL0) */
 #define USART_SR(b) RB_REG32((b) + 0x00u)
@@ -43,5 +24,17 @@
 #define USART_CR1_UE (1u << 13)
 #define USART_CR1_TE (1u << 3)
 #define USART_CR1_RE (1u << 2)
+
+/* The console: every byte once the transmit register is empty, then until
+ * the last has left the shift register (TC). */
+static inline void rb_usart_write(uint32_t base, const char* s, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    while (!(USART_SR(base) & USART_SR_TXE)) {
+    }
+    USART_DR(base) = (uint8_t)s[i];
+  }
+  while (!(USART_SR(base) & USART_SR_TC)) {
+  }
+}
 
 #endif

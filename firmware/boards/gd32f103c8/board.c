@@ -231,13 +231,7 @@ uint32_t rb_board_idcode(void) {
 }
 
 void rb_board_write(const char* s, uint32_t n) {
-  for (uint32_t i = 0; i < n; i++) {
-    while (!(USART_SR(USART0_BASE) & USART_SR_TXE)) {
-    }
-    USART_DR(USART0_BASE) = (uint8_t)s[i];
-  }
-  while (!(USART_SR(USART0_BASE) & USART_SR_TC)) {
-  }
+  rb_usart_write(USART0_BASE, s, n);
 }
 
 /* ---- events: TIMER1 CH0 ------------------------------------------------------ */
@@ -245,18 +239,11 @@ void rb_board_write(const char* s, uint32_t n) {
 void rb_event_start(void) {
   NVIC_ICER(TIMER1_IRQN) = NVIC_BIT(TIMER1_IRQN);
   TIM_CCR1(TIMER1_BASE) = (rb_event_now() + RB_EVENT_PERIOD) & RB_EVENT_MASK;
-  TIM_SR(TIMER1_BASE) = ~TIM_SR_CC1IF;
-  NVIC_ICPR(TIMER1_IRQN) = NVIC_BIT(TIMER1_IRQN);
-  TIM_DIER(TIMER1_BASE) = TIM_DIER_CC1IE;
-  NVIC_ISER(TIMER1_IRQN) = NVIC_BIT(TIMER1_IRQN);
+  rb_tim_irq_arm(TIMER1_BASE, TIMER1_IRQN, TIM_DIER_CC1IE, TIM_SR_CC1IF);
 }
 
 void rb_event_stop(void) {
-  TIM_DIER(TIMER1_BASE) = 0;
-  NVIC_ICER(TIMER1_IRQN) = NVIC_BIT(TIMER1_IRQN);
-  TIM_SR(TIMER1_BASE) = ~TIM_SR_CC1IF;
-  NVIC_ICPR(TIMER1_IRQN) = NVIC_BIT(TIMER1_IRQN);
-  __asm volatile("dsb\n\tisb" ::: "memory");
+  rb_tim_irq_stop(TIMER1_BASE, TIMER1_IRQN, TIM_SR_CC1IF);
 }
 
 /* CH0CV holds every event's time: nothing to re-read (rb_board.h). */
@@ -264,31 +251,17 @@ void rb_event_resync(void) {}
 
 void TIM2_IRQHandler(void) {
   const uint32_t now = rb_event_now();
-  const uint32_t event = TIM_CCR1(TIMER1_BASE); /* the hardware keeps the event time */
-  TIM_SR(TIMER1_BASE) = ~TIM_SR_CC1IF;
-  const uint32_t lat = (now - event) & RB_EVENT_MASK;
-  /* Next compare a period later; if this one was a period or more late the
-   * harness counts it bad, and the next is scheduled from now. */
-  TIM_CCR1(TIMER1_BASE) = ((lat < RB_EVENT_PERIOD ? event : now) + RB_EVENT_PERIOD) & RB_EVENT_MASK;
-  rb_event_irq(event, now);
+  rb_event_irq(RB_TIM_CC1_NEXT(TIMER1_BASE, now, RB_EVENT_PERIOD, RB_EVENT_MASK), now);
 }
 
 /* ---- empty interrupts: TIMER2's update ------------------------------------- */
 
 void rb_empty_start(void) {
-  NVIC_ICER(TIMER2_IRQN) = NVIC_BIT(TIMER2_IRQN);
-  TIM_SR(TIMER2_BASE) = ~TIM_SR_UIF;
-  NVIC_ICPR(TIMER2_IRQN) = NVIC_BIT(TIMER2_IRQN);
-  TIM_DIER(TIMER2_BASE) = TIM_DIER_UIE;
-  NVIC_ISER(TIMER2_IRQN) = NVIC_BIT(TIMER2_IRQN);
+  rb_tim_up_start(TIMER2_BASE, TIMER2_IRQN);
 }
 
 void rb_empty_stop(void) {
-  TIM_DIER(TIMER2_BASE) = 0;
-  NVIC_ICER(TIMER2_IRQN) = NVIC_BIT(TIMER2_IRQN);
-  TIM_SR(TIMER2_BASE) = ~TIM_SR_UIF;
-  NVIC_ICPR(TIMER2_IRQN) = NVIC_BIT(TIMER2_IRQN);
-  __asm volatile("dsb\n\tisb" ::: "memory");
+  rb_tim_irq_stop(TIMER2_BASE, TIMER2_IRQN, TIM_SR_UIF);
 }
 
 /* The empty interrupt: acknowledge and count, nothing else. */
@@ -305,28 +278,17 @@ void rb_zli_start(uint32_t level) {
   NVIC_ICER(TIMER3_IRQN) = NVIC_BIT(TIMER3_IRQN);
   NVIC_IPR(TIMER3_IRQN) = RB_PRIO_BYTE(level);
   TIM_CCR1(TIMER3_BASE) = (rb_zli_now() + RB_ZLI_PERIOD) & RB_ZLI_MASK;
-  TIM_SR(TIMER3_BASE) = ~TIM_SR_CC1IF;
-  NVIC_ICPR(TIMER3_IRQN) = NVIC_BIT(TIMER3_IRQN);
-  TIM_DIER(TIMER3_BASE) = TIM_DIER_CC1IE;
-  NVIC_ISER(TIMER3_IRQN) = NVIC_BIT(TIMER3_IRQN);
+  rb_tim_irq_arm(TIMER3_BASE, TIMER3_IRQN, TIM_DIER_CC1IE, TIM_SR_CC1IF);
 }
 
 void rb_zli_stop(void) {
-  TIM_DIER(TIMER3_BASE) = 0;
-  NVIC_ICER(TIMER3_IRQN) = NVIC_BIT(TIMER3_IRQN);
-  TIM_SR(TIMER3_BASE) = ~TIM_SR_CC1IF;
-  NVIC_ICPR(TIMER3_IRQN) = NVIC_BIT(TIMER3_IRQN);
-  __asm volatile("dsb\n\tisb" ::: "memory");
+  rb_tim_irq_stop(TIMER3_BASE, TIMER3_IRQN, TIM_SR_CC1IF);
 }
 
 /* No kernel call here: the zero-latency handler. */
 void TIM4_IRQHandler(void) {
   const uint32_t now = rb_zli_now();
-  const uint32_t event = TIM_CCR1(TIMER3_BASE);
-  TIM_SR(TIMER3_BASE) = ~TIM_SR_CC1IF;
-  const uint32_t lat = (now - event) & RB_ZLI_MASK;
-  TIM_CCR1(TIMER3_BASE) = ((lat < RB_ZLI_PERIOD ? event : now) + RB_ZLI_PERIOD) & RB_ZLI_MASK;
-  rb_zli_irq(event, now);
+  rb_zli_irq(RB_TIM_CC1_NEXT(TIMER3_BASE, now, RB_ZLI_PERIOD, RB_ZLI_MASK), now);
 }
 
 void rb_board_read_facts(struct rb_board_facts* facts) {

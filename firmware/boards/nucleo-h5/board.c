@@ -9,6 +9,7 @@
 #include "cm4_regs.h"
 #include "rb_board.h"
 #include "rb_port.h"
+#include "stm32_tim.h"
 
 /* RCC (AHB3 0x44020C00), PWR (0x44020800), FLASH (0x40022000), ICACHE
  * (0x40030400), GPIOD (AHB2 0x42020C00), USART3 (APB1 0x40004800), TIM2/3/5
@@ -72,21 +73,6 @@
 #define TIM2_BASE 0x40000000u
 #define TIM3_BASE 0x40000400u
 #define TIM5_BASE 0x40000C00u
-#define TIM_CR1(b) RB_REG32((b) + 0x00u)
-#define TIM_DIER(b) RB_REG32((b) + 0x0Cu)
-#define TIM_SR(b) RB_REG32((b) + 0x10u)
-#define TIM_EGR(b) RB_REG32((b) + 0x14u)
-#define TIM_CCMR1(b) RB_REG32((b) + 0x18u)
-#define TIM_CCER(b) RB_REG32((b) + 0x20u)
-#define TIM_PSC(b) RB_REG32((b) + 0x28u)
-#define TIM_ARR(b) RB_REG32((b) + 0x2Cu)
-#define TIM_CCR1(b) RB_REG32((b) + 0x34u)
-#define TIM_CR1_CEN 1u
-#define TIM_DIER_UIE (1u << 0)
-#define TIM_DIER_CC1IE (1u << 1)
-#define TIM_SR_UIF (1u << 0)
-#define TIM_SR_CC1IF (1u << 1)
-#define TIM_EGR_UG 1u
 #define TIM2_IRQN 45u
 #define TIM3_IRQN 46u
 #define TIM5_IRQN 48u
@@ -245,47 +231,28 @@ void rb_board_write(const char* s, uint32_t n) {
 void rb_event_start(void) {
   NVIC_ICER(TIM2_IRQN) = NVIC_BIT(TIM2_IRQN);
   TIM_CCR1(TIM2_BASE) = (rb_event_now() + RB_EVENT_PERIOD) & RB_EVENT_MASK;
-  TIM_SR(TIM2_BASE) = ~TIM_SR_CC1IF;
-  NVIC_ICPR(TIM2_IRQN) = NVIC_BIT(TIM2_IRQN);
-  TIM_DIER(TIM2_BASE) = TIM_DIER_CC1IE;
-  NVIC_ISER(TIM2_IRQN) = NVIC_BIT(TIM2_IRQN);
+  rb_tim_irq_arm(TIM2_BASE, TIM2_IRQN, TIM_DIER_CC1IE, TIM_SR_CC1IF);
 }
 
 void rb_event_stop(void) {
-  TIM_DIER(TIM2_BASE) = 0;
-  NVIC_ICER(TIM2_IRQN) = NVIC_BIT(TIM2_IRQN);
-  TIM_SR(TIM2_BASE) = ~TIM_SR_CC1IF;
-  NVIC_ICPR(TIM2_IRQN) = NVIC_BIT(TIM2_IRQN);
-  __asm volatile("dsb\n\tisb" ::: "memory");
+  rb_tim_irq_stop(TIM2_BASE, TIM2_IRQN, TIM_SR_CC1IF);
 }
 
 void rb_event_resync(void) {}
 
 void TIM2_IRQHandler(void) {
   const uint32_t now = rb_event_now();
-  const uint32_t event = TIM_CCR1(TIM2_BASE);
-  TIM_SR(TIM2_BASE) = ~TIM_SR_CC1IF;
-  const uint32_t lat = (now - event) & RB_EVENT_MASK;
-  TIM_CCR1(TIM2_BASE) = ((lat < RB_EVENT_PERIOD ? event : now) + RB_EVENT_PERIOD) & RB_EVENT_MASK;
-  rb_event_irq(event, now);
+  rb_event_irq(RB_TIM_CC1_NEXT(TIM2_BASE, now, RB_EVENT_PERIOD, RB_EVENT_MASK), now);
 }
 
 /* ---- empty interrupts: TIM3's update -------------------------------------- */
 
 void rb_empty_start(void) {
-  NVIC_ICER(TIM3_IRQN) = NVIC_BIT(TIM3_IRQN);
-  TIM_SR(TIM3_BASE) = ~TIM_SR_UIF;
-  NVIC_ICPR(TIM3_IRQN) = NVIC_BIT(TIM3_IRQN);
-  TIM_DIER(TIM3_BASE) = TIM_DIER_UIE;
-  NVIC_ISER(TIM3_IRQN) = NVIC_BIT(TIM3_IRQN);
+  rb_tim_up_start(TIM3_BASE, TIM3_IRQN);
 }
 
 void rb_empty_stop(void) {
-  TIM_DIER(TIM3_BASE) = 0;
-  NVIC_ICER(TIM3_IRQN) = NVIC_BIT(TIM3_IRQN);
-  TIM_SR(TIM3_BASE) = ~TIM_SR_UIF;
-  NVIC_ICPR(TIM3_IRQN) = NVIC_BIT(TIM3_IRQN);
-  __asm volatile("dsb\n\tisb" ::: "memory");
+  rb_tim_irq_stop(TIM3_BASE, TIM3_IRQN, TIM_SR_UIF);
 }
 
 volatile uint32_t rb_empty_irqs;
@@ -301,27 +268,16 @@ void rb_zli_start(uint32_t level) {
   NVIC_ICER(TIM5_IRQN) = NVIC_BIT(TIM5_IRQN);
   NVIC_IPR(TIM5_IRQN) = RB_PRIO_BYTE(level);
   TIM_CCR1(TIM5_BASE) = (rb_zli_now() + RB_ZLI_PERIOD) & RB_ZLI_MASK;
-  TIM_SR(TIM5_BASE) = ~TIM_SR_CC1IF;
-  NVIC_ICPR(TIM5_IRQN) = NVIC_BIT(TIM5_IRQN);
-  TIM_DIER(TIM5_BASE) = TIM_DIER_CC1IE;
-  NVIC_ISER(TIM5_IRQN) = NVIC_BIT(TIM5_IRQN);
+  rb_tim_irq_arm(TIM5_BASE, TIM5_IRQN, TIM_DIER_CC1IE, TIM_SR_CC1IF);
 }
 
 void rb_zli_stop(void) {
-  TIM_DIER(TIM5_BASE) = 0;
-  NVIC_ICER(TIM5_IRQN) = NVIC_BIT(TIM5_IRQN);
-  TIM_SR(TIM5_BASE) = ~TIM_SR_CC1IF;
-  NVIC_ICPR(TIM5_IRQN) = NVIC_BIT(TIM5_IRQN);
-  __asm volatile("dsb\n\tisb" ::: "memory");
+  rb_tim_irq_stop(TIM5_BASE, TIM5_IRQN, TIM_SR_CC1IF);
 }
 
 void TIM5_IRQHandler(void) {
   const uint32_t now = rb_zli_now();
-  const uint32_t event = TIM_CCR1(TIM5_BASE);
-  TIM_SR(TIM5_BASE) = ~TIM_SR_CC1IF;
-  const uint32_t lat = (now - event) & RB_ZLI_MASK;
-  TIM_CCR1(TIM5_BASE) = ((lat < RB_ZLI_PERIOD ? event : now) + RB_ZLI_PERIOD) & RB_ZLI_MASK;
-  rb_zli_irq(event, now);
+  rb_zli_irq(RB_TIM_CC1_NEXT(TIM5_BASE, now, RB_ZLI_PERIOD, RB_ZLI_MASK), now);
 }
 
 /* ---- facts ----------------------------------------------------------------- */

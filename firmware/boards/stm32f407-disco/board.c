@@ -152,30 +152,17 @@ uint32_t rb_board_idcode(void) {
 }
 
 void rb_board_write(const char* s, uint32_t n) {
-  for (uint32_t i = 0; i < n; i++) {
-    while (!(USART_SR(USART2_BASE) & USART_SR_TXE)) {
-    }
-    USART_DR(USART2_BASE) = (uint8_t)s[i];
-  }
-  while (!(USART_SR(USART2_BASE) & USART_SR_TC)) {
-  }
+  rb_usart_write(USART2_BASE, s, n);
 }
 
 void rb_event_start(void) {
   NVIC_ICER(TIM1_CC_IRQN) = NVIC_BIT(TIM1_CC_IRQN);
   TIM_CCR1(TIM1_BASE) = (rb_event_now() + RB_EVENT_PERIOD) & RB_EVENT_MASK;
-  TIM_SR(TIM1_BASE) = ~TIM_SR_CC1IF;
-  NVIC_ICPR(TIM1_CC_IRQN) = NVIC_BIT(TIM1_CC_IRQN);
-  TIM_DIER(TIM1_BASE) = TIM_DIER_CC1IE;
-  NVIC_ISER(TIM1_CC_IRQN) = NVIC_BIT(TIM1_CC_IRQN);
+  rb_tim_irq_arm(TIM1_BASE, TIM1_CC_IRQN, TIM_DIER_CC1IE, TIM_SR_CC1IF);
 }
 
 void rb_event_stop(void) {
-  TIM_DIER(TIM1_BASE) = 0;
-  NVIC_ICER(TIM1_CC_IRQN) = NVIC_BIT(TIM1_CC_IRQN);
-  TIM_SR(TIM1_BASE) = ~TIM_SR_CC1IF;
-  NVIC_ICPR(TIM1_CC_IRQN) = NVIC_BIT(TIM1_CC_IRQN);
-  __asm volatile("dsb\n\tisb" ::: "memory");
+  rb_tim_irq_stop(TIM1_BASE, TIM1_CC_IRQN, TIM_SR_CC1IF);
 }
 
 /* CCR1 holds every event's time: nothing to re-read (rb_board.h). */
@@ -183,29 +170,15 @@ void rb_event_resync(void) {}
 
 void TIM1_CC_IRQHandler(void) {
   const uint32_t now = rb_event_now();
-  const uint32_t event = TIM_CCR1(TIM1_BASE); /* the hardware keeps the event time */
-  TIM_SR(TIM1_BASE) = ~TIM_SR_CC1IF;
-  const uint32_t lat = (now - event) & RB_EVENT_MASK;
-  /* Next compare a period later; if this one was a period or more late the
-   * harness counts it bad, and the next is scheduled from now. */
-  TIM_CCR1(TIM1_BASE) = ((lat < RB_EVENT_PERIOD ? event : now) + RB_EVENT_PERIOD) & RB_EVENT_MASK;
-  rb_event_irq(event, now);
+  rb_event_irq(RB_TIM_CC1_NEXT(TIM1_BASE, now, RB_EVENT_PERIOD, RB_EVENT_MASK), now);
 }
 
 void rb_empty_start(void) {
-  NVIC_ICER(TIM1_UP_TIM10_IRQN) = NVIC_BIT(TIM1_UP_TIM10_IRQN);
-  TIM_SR(TIM1_BASE) = ~TIM_SR_UIF;
-  NVIC_ICPR(TIM1_UP_TIM10_IRQN) = NVIC_BIT(TIM1_UP_TIM10_IRQN);
-  TIM_DIER(TIM1_BASE) = TIM_DIER_UIE;
-  NVIC_ISER(TIM1_UP_TIM10_IRQN) = NVIC_BIT(TIM1_UP_TIM10_IRQN);
+  rb_tim_up_start(TIM1_BASE, TIM1_UP_TIM10_IRQN);
 }
 
 void rb_empty_stop(void) {
-  TIM_DIER(TIM1_BASE) = 0;
-  NVIC_ICER(TIM1_UP_TIM10_IRQN) = NVIC_BIT(TIM1_UP_TIM10_IRQN);
-  TIM_SR(TIM1_BASE) = ~TIM_SR_UIF;
-  NVIC_ICPR(TIM1_UP_TIM10_IRQN) = NVIC_BIT(TIM1_UP_TIM10_IRQN);
-  __asm volatile("dsb\n\tisb" ::: "memory");
+  rb_tim_irq_stop(TIM1_BASE, TIM1_UP_TIM10_IRQN, TIM_SR_UIF);
 }
 
 /* The empty interrupt: acknowledge and count, nothing else. */
@@ -222,28 +195,17 @@ void rb_zli_start(uint32_t level) {
   NVIC_ICER(TIM8_CC_IRQN) = NVIC_BIT(TIM8_CC_IRQN);
   NVIC_IPR(TIM8_CC_IRQN) = RB_PRIO_BYTE(level);
   TIM_CCR1(TIM8_BASE) = (rb_zli_now() + RB_ZLI_PERIOD) & RB_ZLI_MASK;
-  TIM_SR(TIM8_BASE) = ~TIM_SR_CC1IF;
-  NVIC_ICPR(TIM8_CC_IRQN) = NVIC_BIT(TIM8_CC_IRQN);
-  TIM_DIER(TIM8_BASE) = TIM_DIER_CC1IE;
-  NVIC_ISER(TIM8_CC_IRQN) = NVIC_BIT(TIM8_CC_IRQN);
+  rb_tim_irq_arm(TIM8_BASE, TIM8_CC_IRQN, TIM_DIER_CC1IE, TIM_SR_CC1IF);
 }
 
 void rb_zli_stop(void) {
-  TIM_DIER(TIM8_BASE) = 0;
-  NVIC_ICER(TIM8_CC_IRQN) = NVIC_BIT(TIM8_CC_IRQN);
-  TIM_SR(TIM8_BASE) = ~TIM_SR_CC1IF;
-  NVIC_ICPR(TIM8_CC_IRQN) = NVIC_BIT(TIM8_CC_IRQN);
-  __asm volatile("dsb\n\tisb" ::: "memory");
+  rb_tim_irq_stop(TIM8_BASE, TIM8_CC_IRQN, TIM_SR_CC1IF);
 }
 
 /* No kernel call here: the zero-latency handler. */
 void TIM8_CC_IRQHandler(void) {
   const uint32_t now = rb_zli_now();
-  const uint32_t event = TIM_CCR1(TIM8_BASE);
-  TIM_SR(TIM8_BASE) = ~TIM_SR_CC1IF;
-  const uint32_t lat = (now - event) & RB_ZLI_MASK;
-  TIM_CCR1(TIM8_BASE) = ((lat < RB_ZLI_PERIOD ? event : now) + RB_ZLI_PERIOD) & RB_ZLI_MASK;
-  rb_zli_irq(event, now);
+  rb_zli_irq(RB_TIM_CC1_NEXT(TIM8_BASE, now, RB_ZLI_PERIOD, RB_ZLI_MASK), now);
 }
 
 /* ---- STOP mode (sleep_wake, phase stop) --------------------------------------
