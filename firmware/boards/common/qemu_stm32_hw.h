@@ -40,6 +40,10 @@ static inline uint32_t rb_event_now(void) {
 /* Every interrupt handler of board.c (NVIC number, function), for a kernel
  * that owns the vector table (rb_board.h). */
 #define RB_BOARD_IRQS(X) X(29u, TIM3_IRQHandler) X(30u, TIM4_IRQHandler) X(50u, TIM5_IRQHandler)
+/* The console UART's interrupt, weak for a port whose kernel reads the
+ * console by interrupt (RT-Thread's MSH; board.cmake RB_BOARD_CONSOLE_ISR):
+ * the harness polls it (boards/common/startup.c). */
+#define RB_BOARD_WEAK_IRQS(X) X(37u, USART1_IRQHandler)
 
 /* zero_latency_irq: TIM5's update (TIM3's rules) every 7919 counts, well
  * below the 20000 of a critical section; TIM5 counts virtual ns like TIM3. */

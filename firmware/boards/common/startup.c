@@ -1,6 +1,12 @@
-/* Startup shared by the STM32F4 boards: vector table, reset handler (data
- * and bss initialisation, FPU enable in FP builds), and fault handlers that
- * print one `!!` line (not a protocol record) and stop. */
+/* Start-up of every board: vector table, reset handler (code in RAM, data
+ * and bss, the FPU in FP builds), and fault handlers that print one `!!`
+ * line (not a protocol record) and stop. The table has RB_VECTOR_COUNT
+ * entries (rb_board_hw.h): the system exceptions, then Default_Handler but
+ * for the board's own handlers (RB_BOARD_IRQS) and the weak ones it names for
+ * ports (RB_BOARD_WEAK_IRQS, optional, the same X(NVIC number, function)
+ * form); the F4-layout boards share theirs (stm32f4_vectors.h). On ARMv8-M
+ * (qemu-mps2-an505, nucleo-h5) neither board uses TrustZone: QEMU's AN505
+ * starts the core Secure and it stays there, the H563 runs with TZEN=0. */
 #include <stdint.h>
 
 #include "cm4_regs.h"
@@ -18,63 +24,52 @@ void NMI_Handler(void) __attribute__((weak, alias("Default_Handler")));
 void MemManage_Handler(void) __attribute__((weak, alias("HardFault_Handler")));
 void BusFault_Handler(void) __attribute__((weak, alias("HardFault_Handler")));
 void UsageFault_Handler(void) __attribute__((weak, alias("HardFault_Handler")));
+#if defined(__ARM_ARCH_8M_MAIN__)
+void SecureFault_Handler(void) __attribute__((weak, alias("HardFault_Handler")));
+#endif
 void SVC_Handler(void) __attribute__((weak, alias("Default_Handler")));
 void DebugMon_Handler(void) __attribute__((weak, alias("Default_Handler")));
 void PendSV_Handler(void) __attribute__((weak, alias("Default_Handler")));
 void SysTick_Handler(void) __attribute__((weak, alias("Default_Handler")));
-void TIM1_UP_TIM10_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
-void TIM1_CC_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
-void TIM2_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
-void TIM3_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
-void TIM4_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
-/* zero_latency_irq's timer (QEMU: TIM5, F407: TIM8 CC) and sleep_wake's STOP
- * wake-up (F407: RTC wake-up timer, EXTI line 22). */
-void RTC_WKUP_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
-void TIM8_CC_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
-void TIM5_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
-/* The console UARTs (QEMU: USART1, F407 Discovery: USART2); the harness polls
- * them; a port whose kernel reads its console by interrupt (RT-Thread's MSH)
- * defines the handler. */
-void USART1_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
-void USART2_IRQHandler(void) __attribute__((weak, alias("Default_Handler")));
+#define RB_WEAK_HANDLER(n, h) void h(void) __attribute__((weak, alias("Default_Handler")));
+RB_BOARD_IRQS(RB_WEAK_HANDLER)
+#ifdef RB_BOARD_WEAK_IRQS
+RB_BOARD_WEAK_IRQS(RB_WEAK_HANDLER)
+#endif
 
-#define RB_IRQ_COUNT 82u /* STM32F405/407 */
+#define RB_IRQ_COUNT (RB_VECTOR_COUNT - 16u)
 
 typedef void (*rb_vector)(void);
-__attribute__((section(".isr_vector"), used)) const rb_vector rb_vectors[16u + RB_IRQ_COUNT] = {
-    [0] = (rb_vector)(uintptr_t)&_estack,
-    [1] = Reset_Handler,
-    [2] = NMI_Handler,
-    [3] = HardFault_Handler,
-    [4] = MemManage_Handler,
-    [5] = BusFault_Handler,
-    [6] = UsageFault_Handler,
-    [11] = SVC_Handler,
-    [12] = DebugMon_Handler,
-    [14] = PendSV_Handler,
-    [15] = SysTick_Handler,
-    [16 ... 16 + 2] = Default_Handler,
-    [16 + 3] = RTC_WKUP_IRQHandler,
-    [16 + 4 ... 16 + 24] = Default_Handler,
-    [16 + 25] = TIM1_UP_TIM10_IRQHandler,
-    [16 + 26] = Default_Handler,
-    [16 + 27] = TIM1_CC_IRQHandler,
-    [16 + 28] = TIM2_IRQHandler,
-    [16 + 29] = TIM3_IRQHandler,
-    [16 + 30] = TIM4_IRQHandler,
-    [16 + 31 ... 16 + 36] = Default_Handler,
-    [16 + 37] = USART1_IRQHandler,
-    [16 + 38] = USART2_IRQHandler,
-    [16 + 39 ... 16 + 45] = Default_Handler,
-    [16 + 46] = TIM8_CC_IRQHandler,
-    [16 + 47 ... 16 + 49] = Default_Handler,
-    [16 + 50] = TIM5_IRQHandler,
-    [16 + 51 ... 16u + RB_IRQ_COUNT - 1u] = Default_Handler,
+/* The board's entries replace the range's (designated initializers, in
+ * order: the last one counts). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Woverride-init"
+__attribute__((section(".isr_vector"), used))
+const rb_vector rb_vectors[RB_VECTOR_COUNT] = {[0] = (rb_vector)(uintptr_t)&_estack,
+                                               [1] = Reset_Handler,
+                                               [2] = NMI_Handler,
+                                               [3] = HardFault_Handler,
+                                               [4] = MemManage_Handler,
+                                               [5] = BusFault_Handler,
+                                               [6] = UsageFault_Handler,
+#if defined(__ARM_ARCH_8M_MAIN__)
+                                               [7] = SecureFault_Handler,
+#endif
+                                               [11] = SVC_Handler,
+                                               [12] = DebugMon_Handler,
+                                               [14] = PendSV_Handler,
+                                               [15] = SysTick_Handler,
+                                               [16 ... 16u + RB_IRQ_COUNT - 1u] = Default_Handler,
+#define RB_VECTOR_ENTRY(n, h) [16u + (n)] = h,
+                                               RB_BOARD_IRQS(RB_VECTOR_ENTRY)
+#ifdef RB_BOARD_WEAK_IRQS
+                                                   RB_BOARD_WEAK_IRQS(RB_VECTOR_ENTRY)
+#endif
 };
+#pragma GCC diagnostic pop
 
 void Reset_Handler(void) {
-  /* Code placed in RAM (RB_RAMFUNC, stm32f4.ld's .ramfunc): copied before
-   * anything calls it; empty otherwise. */
+  /* Code placed in RAM (RB_RAMFUNC): copied before anything calls it. */
   uint32_t* code = &_siramfunc;
   for (uint32_t* dst = &_sramfunc; dst < &_eramfunc;) {
     *dst++ = *code++;
@@ -126,7 +121,11 @@ __attribute__((used, noreturn)) void rb_fault_report(const uint32_t* frame, uint
   rb_fault_put_hex(" exc_return=", exc_return);
   rb_fault_put_hex(" cfsr=", SCB_CFSR);
   rb_fault_put_hex(" hfsr=", SCB_HFSR);
+#if defined(__ARM_ARCH_8M_MAIN__)
+  rb_fault_put_hex(" sfsr=", RB_REG32(0xE000EDE4u));
+#else
   rb_fault_put_hex(" mmfar=", SCB_MMFAR);
+#endif
   rb_fault_put_hex(" bfar=", SCB_BFAR);
   rb_board_write("\n", 1);
   for (;;) {

@@ -41,6 +41,10 @@ static inline uint32_t rb_event_now(void) {
  * and 30 are TIM2_, TIM3_ and TIM4_IRQHandler there, GD32's TIMER1, TIMER2
  * and TIMER3 (the GD32F10x and STM32F103 vector tables agree on them). */
 #define RB_BOARD_IRQS(X) X(28u, TIM2_IRQHandler) X(29u, TIM3_IRQHandler) X(30u, TIM4_IRQHandler)
+/* The console UART's interrupt, weak for a port whose kernel reads the
+ * console by interrupt (RT-Thread's MSH; board.cmake RB_BOARD_CONSOLE_ISR):
+ * the harness polls it (boards/common/startup.c). */
+#define RB_BOARD_WEAK_IRQS(X) X(37u, USART1_IRQHandler)
 
 /* zero_latency_irq: TIMER3 channel 0 compare (APB1 x2 = 72 MHz, 16-bit),
  * IRQ 30, every 563 cycles (7.8 us), well below the 1440 cycles (20 us) of

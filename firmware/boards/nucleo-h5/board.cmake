@@ -52,7 +52,7 @@ set(RB_BOARD_SOFT_FLOAT_FLAGS -mfloat-abi=soft)
 set(RB_BOARD_NVIC_PRIO_BITS 4)
 set(RB_BOARD_SOURCES
   "${RB_BOARD_DIR}/board.c"
-  "${RB_BOARD_DIR}/../common/cm33_startup.c")
+  "${RB_BOARD_DIR}/../common/startup.c")
 set(RB_BOARD_INCLUDE_DIRS "${RB_BOARD_DIR}")
 set(RB_BOARD_LINKER_SCRIPT "${RB_BOARD_DIR}/nucleo-h5.ld")
 set(RB_BOARD_MAX_SAMPLES 13000)

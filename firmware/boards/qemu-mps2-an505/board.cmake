@@ -78,7 +78,7 @@ set(RB_BOARD_ISR_ZLI DUALTIMER_IRQHandler)
 set(RB_BOARD_IRQN_ZLI 5)
 set(RB_BOARD_SOURCES
   "${RB_BOARD_DIR}/board.c"
-  "${RB_BOARD_DIR}/../common/cm33_startup.c")
+  "${RB_BOARD_DIR}/../common/startup.c")
 set(RB_BOARD_INCLUDE_DIRS "${RB_BOARD_DIR}")
 set(RB_BOARD_LINKER_SCRIPT "${RB_BOARD_DIR}/an505.ld")
 # Two buffers of RB_SAMPLES words next to 7 stacks of 2 KB in the 256 KB

@@ -71,7 +71,7 @@ static inline uint32_t rb_event_now(void) {
   X(3u, TIMER0_IRQHandler) X(4u, TIMER1_IRQHandler) X(5u, DUALTIMER_IRQHandler)
 /* UART0's receive and transmit interrupts (AN505 expansion interrupts 0 and
  * 1, NVIC 32 and 33): the harness polls the console, a port whose kernel
- * reads it by interrupt defines the handler (boards/common/cm33_startup.c). */
+ * reads it by interrupt defines the handler (boards/common/startup.c). */
 #define RB_BOARD_WEAK_IRQS(X) X(32u, UART0RX_IRQHandler) X(33u, UART0TX_IRQHandler)
 
 /* zero_latency_irq: the dual timer's second counter, periodic, every 157

@@ -36,6 +36,10 @@ static inline uint32_t rb_event_now(void) {
 #define RB_BOARD_IRQS(X)     \
   X(27u, TIM1_CC_IRQHandler) \
   X(25u, TIM1_UP_TIM10_IRQHandler) X(46u, TIM8_CC_IRQHandler) X(3u, RTC_WKUP_IRQHandler)
+/* The console UART's interrupt, weak for a port whose kernel reads the
+ * console by interrupt (RT-Thread's MSH; board.cmake RB_BOARD_CONSOLE_ISR):
+ * the harness polls it (boards/common/startup.c). */
+#define RB_BOARD_WEAK_IRQS(X) X(38u, USART2_IRQHandler)
 
 /* zero_latency_irq: TIM8 channel 1 compare (TIM1's twin on APB2: 168 MHz,
  * 16-bit) every 1319 cycles (7.9 us), well below the 3360 cycles (20 us) of
