@@ -43,6 +43,7 @@ if [[ $mode == all ]]; then
   packages+=(
     libgtest-dev libgmock-dev sqlite3
     clang-format  # scripts/check-format.sh
+    universal-ctags  # tests/arch/function-length.sh: the functions' extents in src/
     # fuzzing (libFuzzer comes with clang's runtime)
     clang libclang-rt-14-dev
     # real probes (their command lines are exercised with no probe attached)

@@ -35,6 +35,73 @@ using nlohmann::json;
 
 namespace {
 
+// The settings the host reads; any other is a build setting.
+const std::map<std::string, std::string model::BoardInfo::*> kBoardText{
+    {"EMULATOR", &model::BoardInfo::emulator}, {"QEMU_MACHINE", &model::BoardInfo::qemu_machine},
+    {"CONSOLE", &model::BoardInfo::console},   {"DEVICE", &model::BoardInfo::device},
+    {"VCP_NOTE", &model::BoardInfo::vcp_note}, {"VCP_FIX", &model::BoardInfo::vcp_fix}};
+const std::set<std::string> kBoardOther{"FLASHERS",         "UART_BAUD",   "DEV_ID",
+                                        "FLASH_BASE",       "DBGMCU_BASE", "RESET_FLAGS_CLEAR",
+                                        "QEMU_ICOUNT_SHIFT"};
+const std::map<std::string, std::map<std::string, std::string> model::BoardInfo::*> kBoardMaps{
+    {"TARGET_", &model::BoardInfo::targets},
+    {"NOT_MEASURED_", &model::BoardInfo::not_measured},
+    {"UNSTABLE_", &model::BoardInfo::unstable},
+    {"EXPECT_", &model::BoardInfo::expect}};
+const std::vector<std::string> kBoardFamilies{"TARGET_", "NOT_MEASURED_", "UNSTABLE_",
+                                              "EXPECT_", "REVISION_",     "LOWER_BOUND_"};
+
+// One host setting RB_BOARD_<key> (of `family`, a prefix of kBoardFamilies
+// or empty) into the board: empty, or what is wrong with its value.
+std::string apply_board_setting(const std::string& key, const std::string& family,
+                                const std::string& value, model::BoardInfo& b) {
+  // The target's addresses: `0x` and one to eight hex digits each.
+  static const std::regex kWord(R"(^0x[0-9A-Fa-f]{1,8}$)");
+  static const std::regex kWrite(R"(^(0x[0-9A-Fa-f]{1,8}) (0x[0-9A-Fa-f]{1,8})$)");
+  auto word = [](const std::string& t) {
+    return static_cast<uint32_t>(std::strtoul(t.c_str(), nullptr, 16));
+  };
+  const std::string sub = key.substr(family.size());
+  if (key == "FLASHERS") {
+    std::istringstream words(value);
+    for (std::string w; words >> w;) b.flashers.push_back(w);
+  } else if (kBoardText.count(key)) {
+    b.*kBoardText.at(key) = value;
+  } else if (key == "UART_BAUD") {
+    b.uart_baud = static_cast<unsigned>(std::strtoul(value.c_str(), nullptr, 10));
+  } else if (key == "DEV_ID") {
+    b.dev_id = static_cast<unsigned>(std::strtoul(value.c_str(), nullptr, 0));
+  } else if (key == "FLASH_BASE" || key == "DBGMCU_BASE") {
+    if (!std::regex_match(value, kWord))
+      return fmt::format("RB_BOARD_{}: expected an address 0x...", key);
+    (key == "FLASH_BASE" ? b.target.flash_base : b.target.dbgmcu_base) = word(value);
+  } else if (key == "RESET_FLAGS_CLEAR") {
+    std::smatch wm;
+    if (!std::regex_match(value, wm, kWrite))
+      return "RB_BOARD_RESET_FLAGS_CLEAR: expected `<address> <value>`, both 0x...";
+    b.target.reset_flags_clear = {word(wm[1]), word(wm[2])};
+  } else if (key == "QEMU_ICOUNT_SHIFT") {
+    static const std::regex kShift(R"(^([0-9]|10)$)");  // QEMU accepts 0 to 10
+    if (!std::regex_match(value, kShift)) return "RB_BOARD_QEMU_ICOUNT_SHIFT: expected 0 to 10";
+    b.target.qemu_icount_shift = static_cast<unsigned>(std::stoul(value));
+  } else if (kBoardMaps.count(family)) {
+    (b.*kBoardMaps.at(family))[sub] = value;
+  } else if (family == "LOWER_BOUND_") {
+    // `<cycles> <why>`: a positive count of core cycles, then what sets it.
+    static const std::regex kBound(R"(^([0-9]{1,9}) +(.+)$)");
+    std::smatch bm;
+    if (!std::regex_match(value, bm, kBound) || std::stoull(bm[1]) == 0)
+      return fmt::format(
+          "RB_BOARD_{}: expected `<cycles> <why>` (a positive count of core "
+          "cycles, then what sets the bound)",
+          key);
+    b.lower_bounds[sub] = model::LowerBound{std::stoull(bm[1]), bm[2]};
+  } else if (family == "REVISION_") {
+    b.revisions[static_cast<unsigned>(std::strtoul(sub.c_str(), nullptr, 0))] = value;
+  }
+  return {};
+}
+
 // One board.cmake: its one-line `set(RB_BOARD_<KEY> <value>)` settings, and
 // those of the files it includes from the boards directory
 // (`include("${RB_BOARD_DIR}/../common/x.cmake")`, settings boards share), in
@@ -50,27 +117,8 @@ void read_board_file(const std::filesystem::path& file, const std::string& shown
       R"re(^include\("\$\{RB_BOARD_DIR\}/([A-Za-z0-9_./-]+\.cmake)"\)\s*(#.*)?$)re");
   static const std::regex kSet(R"(^set\(RB_BOARD_([A-Za-z0-9_]+) (.*)\)\s*(#.*)?$)");
   static const std::regex kValue(R"(^[A-Za-z0-9_./ :-]+$)");
-  // The settings the host reads; any other is a build setting.
-  static const std::map<std::string, std::string model::BoardInfo::*> kText{
-      {"EMULATOR", &model::BoardInfo::emulator}, {"QEMU_MACHINE", &model::BoardInfo::qemu_machine},
-      {"CONSOLE", &model::BoardInfo::console},   {"DEVICE", &model::BoardInfo::device},
-      {"VCP_NOTE", &model::BoardInfo::vcp_note}, {"VCP_FIX", &model::BoardInfo::vcp_fix}};
-  static const std::set<std::string> kOther{"FLASHERS",         "UART_BAUD",   "DEV_ID",
-                                            "FLASH_BASE",       "DBGMCU_BASE", "RESET_FLAGS_CLEAR",
-                                            "QEMU_ICOUNT_SHIFT"};
-  // The target's addresses: `0x` and one to eight hex digits each.
-  static const std::regex kWord(R"(^0x[0-9A-Fa-f]{1,8}$)");
-  static const std::regex kWrite(R"(^(0x[0-9A-Fa-f]{1,8}) (0x[0-9A-Fa-f]{1,8})$)");
-  auto word = [](const std::string& t) {
-    return static_cast<uint32_t>(std::strtoul(t.c_str(), nullptr, 16));
-  };
-  static const std::map<std::string, std::map<std::string, std::string> model::BoardInfo::*> kMaps{
-      {"TARGET_", &model::BoardInfo::targets},
-      {"NOT_MEASURED_", &model::BoardInfo::not_measured},
-      {"UNSTABLE_", &model::BoardInfo::unstable},
-      {"EXPECT_", &model::BoardInfo::expect}};
-  static const std::vector<std::string> kFamilies{"TARGET_", "NOT_MEASURED_", "UNSTABLE_",
-                                                  "EXPECT_", "REVISION_",     "LOWER_BOUND_"};
+  // The VCP hints are prose for doctor: commas, apostrophes and parentheses too.
+  static const std::regex kProse(R"(^[A-Za-z0-9_./ :,'()-]+$)");
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
     std::smatch m;
@@ -94,7 +142,7 @@ void read_board_file(const std::filesystem::path& file, const std::string& shown
     if (value.size() >= 2 && value.front() == '"' && value.back() == '"')
       value = value.substr(1, value.size() - 2);
     std::string family;
-    for (const auto& f : kFamilies) {
+    for (const auto& f : kBoardFamilies) {
       if (key.rfind(f, 0) == 0) family = f;
     }
     if (key == "CPU_FLAGS") {  // a build setting; the host reads the core it names
@@ -102,10 +150,8 @@ void read_board_file(const std::filesystem::path& file, const std::string& shown
       if (std::smatch cm; std::regex_search(value, cm, kMcpu)) b.cpu = cm[2];
       continue;
     }
-    if (!kText.count(key) && !kOther.count(key) && family.empty())
+    if (!kBoardText.count(key) && !kBoardOther.count(key) && family.empty())
       continue;  // a build setting, not the host's
-    // The VCP hints are prose for doctor: commas, apostrophes and parentheses too.
-    static const std::regex kProse(R"(^[A-Za-z0-9_./ :,'()-]+$)");
     if (key.rfind("VCP_", 0) == 0 ? !std::regex_match(value, kProse)
                                   : !std::regex_match(value, kValue)) {
       diagnostics.push_back(Diagnostic{shown, n, 1,
@@ -114,57 +160,8 @@ void read_board_file(const std::filesystem::path& file, const std::string& shown
                                                    key)});
       continue;
     }
-    const std::string sub = key.substr(family.size());
-    if (key == "FLASHERS") {
-      std::istringstream words(value);
-      for (std::string w; words >> w;) b.flashers.push_back(w);
-    } else if (kText.count(key)) {
-      b.*kText.at(key) = value;
-    } else if (key == "UART_BAUD") {
-      b.uart_baud = static_cast<unsigned>(std::strtoul(value.c_str(), nullptr, 10));
-    } else if (key == "DEV_ID") {
-      b.dev_id = static_cast<unsigned>(std::strtoul(value.c_str(), nullptr, 0));
-    } else if (key == "FLASH_BASE" || key == "DBGMCU_BASE") {
-      if (!std::regex_match(value, kWord)) {
-        diagnostics.push_back(
-            Diagnostic{shown, n, 1, fmt::format("RB_BOARD_{}: expected an address 0x...", key)});
-        continue;
-      }
-      (key == "FLASH_BASE" ? b.target.flash_base : b.target.dbgmcu_base) = word(value);
-    } else if (key == "RESET_FLAGS_CLEAR") {
-      std::smatch wm;
-      if (!std::regex_match(value, wm, kWrite)) {
-        diagnostics.push_back(Diagnostic{
-            shown, n, 1, "RB_BOARD_RESET_FLAGS_CLEAR: expected `<address> <value>`, both 0x..."});
-        continue;
-      }
-      b.target.reset_flags_clear = {word(wm[1]), word(wm[2])};
-    } else if (key == "QEMU_ICOUNT_SHIFT") {
-      static const std::regex kShift(R"(^([0-9]|10)$)");  // QEMU accepts 0 to 10
-      if (!std::regex_match(value, kShift)) {
-        diagnostics.push_back(
-            Diagnostic{shown, n, 1, "RB_BOARD_QEMU_ICOUNT_SHIFT: expected 0 to 10"});
-        continue;
-      }
-      b.target.qemu_icount_shift = static_cast<unsigned>(std::stoul(value));
-    } else if (kMaps.count(family)) {
-      (b.*kMaps.at(family))[sub] = value;
-    } else if (family == "LOWER_BOUND_") {
-      // `<cycles> <why>`: a positive count of core cycles, then what sets it.
-      static const std::regex kBound(R"(^([0-9]{1,9}) +(.+)$)");
-      std::smatch bm;
-      if (!std::regex_match(value, bm, kBound) || std::stoull(bm[1]) == 0) {
-        diagnostics.push_back(Diagnostic{
-            shown, n, 1,
-            fmt::format("RB_BOARD_{}: expected `<cycles> <why>` (a positive count of core "
-                        "cycles, then what sets the bound)",
-                        key)});
-        continue;
-      }
-      b.lower_bounds[sub] = model::LowerBound{std::stoull(bm[1]), bm[2]};
-    } else if (family == "REVISION_") {
-      b.revisions[static_cast<unsigned>(std::strtoul(sub.c_str(), nullptr, 0))] = value;
-    }
+    if (auto wrong = apply_board_setting(key, family, value, b); !wrong.empty())
+      diagnostics.push_back(Diagnostic{shown, n, 1, std::move(wrong)});
   }
 }
 
