@@ -84,23 +84,5 @@ set(RB_BOARD_LINKER_SCRIPT "${RB_BOARD_DIR}/an505.ld")
 # Two buffers of RB_SAMPLES words next to 7 stacks of 2 KB in the 256 KB
 # the image uses.
 set(RB_BOARD_MAX_SAMPLES 13000)
-# Tick-paced tests take fewer samples, as on the STM32 QEMU boards (a 1 kHz
-# tick is a million emulated instructions): spans of about 0.2 s and 0.1 s
-# of virtual time, scaled to the tick rate; CONFIG samples.<test>.
-function(rb_qemu_tick_cap var per_1khz least)
-  math(EXPR n "${per_1khz} * ${RB_TICK_HZ} / 1000")
-  if(n LESS least)
-    set(n ${least})
-  endif()
-  set(${var} ${n} PARENT_SCOPE)
-endfunction()
-rb_qemu_tick_cap(RB_BOARD_SAMPLES_CAP_time_slice 200 20)
-rb_qemu_tick_cap(RB_BOARD_WARMUP_CAP_time_slice 10 2)
-rb_qemu_tick_cap(RB_BOARD_SAMPLES_CAP_tick_overhead 100 10)
-rb_qemu_tick_cap(RB_BOARD_WARMUP_CAP_tick_overhead 5 1)
-rb_qemu_tick_cap(RB_BOARD_SAMPLES_CAP_tick_drift 200 20)
-rb_qemu_tick_cap(RB_BOARD_WARMUP_CAP_tick_drift 5 1)
-rb_qemu_tick_cap(RB_BOARD_SAMPLES_CAP_idle_occupancy 100 10)
-rb_qemu_tick_cap(RB_BOARD_WARMUP_CAP_idle_occupancy 5 1)
-rb_qemu_tick_cap(RB_BOARD_SAMPLES_CAP_mixed_load 100 10)
-rb_qemu_tick_cap(RB_BOARD_WARMUP_CAP_mixed_load 5 1)
+# Tick-paced tests take fewer samples, as on the STM32 QEMU boards.
+include("${RB_BOARD_DIR}/../common/qemu-tick-caps.cmake")

@@ -7,6 +7,7 @@
 # The host reads the one-line set(RB_BOARD_...) settings of this file and of
 # the file it includes at run time (src/catalog, docs/firmware.md "Boards").
 include("${RB_BOARD_DIR}/../common/qemu-stm32.cmake")
+include("${RB_BOARD_DIR}/../common/qemu-tick-caps.cmake")
 set(RB_BOARD_QEMU_MACHINE netduino2)
 # The core clock the firmware assumes (SysTick at QEMU's 120 MHz SYSCLK).
 # No FPU: an fpu_context=1 job is not built here (PORT_MISSING).

@@ -6,6 +6,7 @@
 # the QEMU machine, the CONFIG every capture on it must report, and the series
 # it cannot measure. Values use [A-Za-z0-9_./ :-] only.
 include("${RB_BOARD_DIR}/../common/qemu-stm32.cmake")
+include("${RB_BOARD_DIR}/../common/qemu-tick-caps.cmake")
 set(RB_BOARD_QEMU_MACHINE netduinoplus2)
 # The CPU (STM32F4: Cortex-M4F, 4 implemented NVIC priority bits). The harness
 # and the ports see the priority facts as RB_NVIC_PRIO_BITS, RB_TICK_PRIO (15,
