@@ -12,7 +12,15 @@ set(RB_BOARD_FLASHERS openocd pyocd)
 # STM32H5xx_DFP pack (pyocd pack install stm32h563zitx).
 set(RB_BOARD_TARGET_openocd target/stm32h5x.cfg)
 set(RB_BOARD_TARGET_pyocd stm32h563zitx)
+# DBGMCU_IDCODE: DEV_ID 0x484 for the STM32H56x/H57x (RM0481 section
+# 18.12.4, as OpenOCD's src/flash/nor/stm32h5x.h DEVID_STM32H56_H57XX and
+# Black Magic's src/target/stm32h5.c ID_STM32H5xx have it), and the
+# revisions OpenOCD's stm32h5x.c decodes; not read from a part here.
+set(RB_BOARD_DEV_ID 0x484)
 set(RB_BOARD_DEVICE STM32H563/H573)
+set(RB_BOARD_REVISION_0x1000 A)
+set(RB_BOARD_REVISION_0x1001 Z)
+set(RB_BOARD_REVISION_0x1007 X)
 # The addresses the flashers use: flash at 0x08000000 (nucleo-h5.ld), the
 # DBGMCU at 0x44024000 (stm32h563xx.h DBGMCU_BASE; IDCODE first, CR at +4),
 # and RCC_RSR's RMVF (RCC 0x44020C00 + 0xF4, bit 23) cleared before the
