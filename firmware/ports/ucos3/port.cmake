@@ -35,6 +35,7 @@ endif()
 # (__VFP_FP__ without __SOFTFP__ in os_cpu_a.S and os_cpu.h), so a Cortex-M3
 # build and a soft-float Cortex-M4 build run the same switch.
 set(RB_PORT_CPUS cortex-m3 cortex-m4)
+set(RB_PORT_NO_CPU_REASON "uC/OS-III v3.08.00 ships CPU ports for ARMv6-M and ARMv7-M only (Ports/ARM-Cortex-M/ARMv6-M, ARMv7-M; uC-CPU v1.32.01 likewise): none for ARMv8-M")
 rb_require_kernel_source(
   FILES Source/os.h Source/os_core.c Ports/ARM-Cortex-M/ARMv7-M/os_cpu_c.c
         Ports/ARM-Cortex-M/ARMv7-M/GNU/os_cpu_a.S
