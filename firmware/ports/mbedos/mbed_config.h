@@ -9,19 +9,25 @@
 #ifndef RB_MBED_CONFIG_H
 #define RB_MBED_CONFIG_H
 
-#include "rb_build_config.h" /* RB_CFG_CHECKS, RB_CFG_TICK_HZ */
+#include "rb_build_config.h" /* RB_CFG_CHECKS, RB_CFG_TICK_HZ, RB_CFG_STACK_WORDS */
 
 /* ---- rtos (cmsis/device/rtos/mbed_lib.json) ---------------------------- */
 #define MBED_CONF_RTOS_PRESENT 1
 #define MBED_CONF_RTOS_API_PRESENT 1
-/* Changed: 2048 bytes (512 words), the idle stack of every port; Mbed: 512. */
-#define MBED_CONF_RTOS_IDLE_THREAD_STACK_SIZE 2048
+/* Changed: the idle stack of every port, the board's task stack
+ * (RB_CFG_STACK_WORDS: 512 words, 2048 bytes, on most boards, 224 words on
+ * the 20 KB qemu-netduino2); Mbed: 512 bytes. The only RTX stack this port
+ * leaves to RTX_Config.c: RTX's dynamic memory is off (mbed_rtx_conf.h's
+ * OS_DYNAMIC_MEM_SIZE 0), the timer thread is not created (below) and every
+ * other thread gets its stack from the harness or the port (the boot
+ * thread's, RB_CFG_STACK_WORDS too). */
+#define MBED_CONF_RTOS_IDLE_THREAD_STACK_SIZE (RB_CFG_STACK_WORDS * 4)
 /* Unused: mbed_rtx_conf.h adds it with MBED_TICKLESS on an lp_ticker, which
  * the port does not build (its tickless idle is RTX's own, on SysTick). */
 #define MBED_CONF_RTOS_IDLE_THREAD_STACK_SIZE_TICKLESS_EXTRA 256
 #define MBED_CONF_RTOS_IDLE_THREAD_STACK_SIZE_DEBUG_EXTRA 0
 #define MBED_CONF_RTOS_MAIN_THREAD_STACK_SIZE 4096 /* unused: no Mbed main thread */
-#define MBED_CONF_RTOS_THREAD_STACK_SIZE 4096      /* default; every thread here gets its stack */
+#define MBED_CONF_RTOS_THREAD_STACK_SIZE 4096      /* unused: every thread here gets its stack */
 #define MBED_CONF_RTOS_TIMER_THREAD_STACK_SIZE 768 /* overridden below (no timer thread) */
 /* Object pools off (Mbed's default): every object's control block lives in
  * the rtos:: object itself (static storage). */

@@ -19,12 +19,38 @@
 # classes refer to and never allocates).
 
 set(_rb_mb_rtx "cmsis/CMSIS_5/CMSIS/RTOS2/RTX")
+
+# The CPU port: RTX's GCC exception handlers (SVC, PendSV, SysTick and the
+# context switch) for the board's core (RB_CPU, from its -mcpu=), the files
+# Mbed's build picks by the target's core (TARGET_M3, TARGET_RTOS_M4_M7,
+# TARGET_M33), with the CMSIS core header cmsis.h includes for that core:
+#   cortex-m3   TARGET_M3/irq_cm3.S (ARMv7-M, no FPU), core_cm3.h
+#   cortex-m4   TARGET_RTOS_M4_M7/irq_cm4f.S (FP frames per EXC_RETURN when
+#               built hard-float), core_cm4.h
+#   cortex-m33  TARGET_M33/irq_armv8mml.S (ARMv8-M Mainline: PSPLIM set to the
+#               thread's stack base on every switch; FP frames per EXC_RETURN
+#               when built hard-float, RB_FPU_CONTEXT=1), core_cm33.h. Run
+#               Secure-only, where QEMU's AN505 starts the core: RTX's
+#               DOMAIN_NS stays 0 (its default, rtx_core_cm.h: no TrustZone
+#               context calls, threads start with EXC_RETURN 0xFFFFFFFD, the
+#               Secure PSP), no MPU (OS_PRIVILEGE_MODE 1, no zones).
+set(RB_PORT_CPUS cortex-m3 cortex-m4 cortex-m33)
+if(RB_CPU STREQUAL "cortex-m3")
+  set(_rb_mb_irq_rel "TARGET_M3/irq_cm3.S")
+  set(_rb_mb_core_h core_cm3.h)
+elseif(RB_CPU STREQUAL "cortex-m33")
+  set(_rb_mb_irq_rel "TARGET_M33/irq_armv8mml.S")
+  set(_rb_mb_core_h core_cm33.h)
+else()
+  set(_rb_mb_irq_rel "TARGET_RTOS_M4_M7/irq_cm4f.S")
+  set(_rb_mb_core_h core_cm4.h)
+endif()
 rb_require_kernel_source(
   FILES platform/include/platform/mbed_version.h rtos/source/Thread.cpp rtos/include/rtos/Thread.h
         ${_rb_mb_rtx}/Source/rtx_thread.c ${_rb_mb_rtx}/Config/RTX_Config.c
-        ${_rb_mb_rtx}/Source/TOOLCHAIN_GCC/TARGET_RTOS_M4_M7/irq_cm4f.S
+        ${_rb_mb_rtx}/Source/TOOLCHAIN_GCC/${_rb_mb_irq_rel}
         cmsis/CMSIS_5/CMSIS/RTOS2/Source/os_systick.c cmsis/device/RTE/include/RTE_Components.h
-        cmsis/device/rtos/include/mbed_rtx_conf.h cmsis/CMSIS_5/CMSIS/TARGET_CORTEX_M/Include/core_cm4.h
+        cmsis/device/rtos/include/mbed_rtx_conf.h cmsis/CMSIS_5/CMSIS/TARGET_CORTEX_M/Include/${_rb_mb_core_h}
         platform/source/mbed_critical.c hal/source/mbed_critical_section_api.c
   HINT "an mbed-os checkout at the version configs/qemu.yaml pins (its kernel entry; rtosbench run --fetch-kernels fetches it)")
 set(_rb_mb "${RB_KERNEL_SOURCE}")
@@ -79,7 +105,7 @@ set(_rb_mb_cxx_sources "")
 foreach(f Thread Mutex Semaphore ThisThread Kernel)
   list(APPEND _rb_mb_cxx_sources "${_rb_mb}/rtos/source/${f}.cpp")
 endforeach()
-set(_rb_mb_irq "${_rb_mb}/${_rb_mb_rtx}/Source/TOOLCHAIN_GCC/TARGET_RTOS_M4_M7/irq_cm4f.S")
+set(_rb_mb_irq "${_rb_mb}/${_rb_mb_rtx}/Source/TOOLCHAIN_GCC/${_rb_mb_irq_rel}")
 list(APPEND RB_KERNEL_SOURCES ${_rb_mb_c_sources} ${_rb_mb_cxx_sources} "${_rb_mb_irq}")
 
 set(_rb_mb_includes
@@ -111,10 +137,10 @@ foreach(dir IN LISTS _rb_mb_includes)
 endforeach()
 set_source_files_properties("${CMAKE_CURRENT_LIST_DIR}/rb_port_mbedos.cpp"
   PROPERTIES COMPILE_OPTIONS "${_rb_mb_include_cfg};${_rb_mb_cxx_flags};${_rb_mb_isystem}")
-# irq_cm4f.S (RTX's SVC, PendSV and SysTick handlers, FP frames handled per
-# EXC_RETURN when built hard-float): its SysTick_Handler calls the port's
-# wrapper (tick hook, then osRtxTick_Handler) instead of osRtxTick_Handler.
-# Mbed's copy of irq_cm4f.S leaves RTX_Config.h out ("Mbed OS patch"), so
+# The CPU port's irq_*.S (RTX's SVC, PendSV and SysTick handlers, above): its
+# SysTick_Handler calls the port's wrapper (tick hook, then
+# osRtxTick_Handler) instead of osRtxTick_Handler. Mbed's copies of the
+# three leave RTX_Config.h out ("Mbed OS patch"), so
 # RTX's stack check in its context switch (RTX_STACK_CHECK, which rtx_def.h
 # derives from OS_STACK_CHECK for the C files) is passed here, with RB_CHECKS=on.
 set(_rb_mb_irq_defs "osRtxTick_Handler=rb_mbedos_tick_handler")
@@ -124,7 +150,8 @@ endif()
 set_source_files_properties("${_rb_mb_irq}" PROPERTIES COMPILE_DEFINITIONS "${_rb_mb_irq_defs}")
 
 # CONFIG port_variant=: the kernel CPU port compiled above.
-set(RB_PORT_VARIANT "RTX TARGET_RTOS_M4_M7/irq_cm4f")
+string(REGEX REPLACE "[.]S$" "" _rb_mb_variant "${_rb_mb_irq_rel}")
+set(RB_PORT_VARIANT "RTX ${_rb_mb_variant}")
 
 # RB_RAMFUNC=1 runs every kernel source compiled above from RAM (scheduler,
 # switch and the calls the tests time alike).

@@ -36,8 +36,8 @@
  *               a flag is set or not
  *   delay       ThisThread::sleep_for(Kernel::Clock::duration_u32(ticks))
  *   tick count  Kernel::Clock::now() (1 ms = 1 tick)
- *   tick        RTX's SysTick_Handler (irq_cm4f.S) calls osRtxTick_Handler;
- *               port.cmake renames that call in irq_cm4f.S alone to
+ *   tick        RTX's SysTick_Handler (irq_*.S) calls osRtxTick_Handler;
+ *               port.cmake renames that call in irq_*.S alone to
  *               rb_mbedos_tick_handler below: the hook, then RTX's handler
  *   idle        osRtxIdleThread (RTX_Config.c's weak one replaced; Mbed's
  *               mbed_rtx_idle.cpp, which sleeps, is not built)
@@ -58,7 +58,7 @@
 #include <new>
 
 #include "RTX_Config.h"
-#include "cmsis.h" /* SysTick, SCB (core_cm4.h): the tickless idle */
+#include "cmsis.h" /* SysTick, SCB (the core's CMSIS header): the tickless idle */
 #include "cmsis_os2.h"
 #include "platform/mbed_critical.h"
 #include "platform/mbed_error.h"
@@ -111,8 +111,8 @@ struct TaskStart {
 };
 TaskStart rb_task_start[RBP_MAX_TASKS];
 
-/* The boot thread: control block and stack (512 words, as every kernel
- * thread). */
+/* The boot thread: control block and stack (RB_STACK_WORDS, as every
+ * kernel thread). */
 osRtxThread_t rb_boot_cb;
 uint64_t rb_boot_stack[RB_STACK_WORDS / 2];
 
@@ -383,7 +383,8 @@ extern "C" {
 
 uint32_t SystemCoreClock = RB_CORE_HZ;
 
-/* rtx_system.c; irq_cm4f.S's SysTick_Handler calls this wrapper instead. */
+/* rtx_system.c; the CPU port's SysTick_Handler (irq_cm3.S, irq_cm4f.S or
+ * irq_armv8mml.S) calls this wrapper instead. */
 void osRtxTick_Handler(void);
 void rb_mbedos_tick_handler(void) {
 #if RB_CFG_TICKLESS
