@@ -7,10 +7,9 @@
  * nor a device header: the boards (firmware/boards/) own the vectors, clocks
  * and peripherals, so this file gives the kernel only what it uses of the
  * core: its model and its FPU (none on a Cortex-M3), the board's implemented
- * priority bits and the CMSIS core header with the core exception numbers:
- * core_cm4.h through boards/common/rb_cmsis_device.h, or on a Cortex-M33
- * core_cm33.h through boards/common/rb_cmsis_cm33_device.h (both ChibiOS' copies, in
- * os/common/ext/ARM/CMSIS/Core/Include). */
+ * priority bits and the CMSIS core header with the core exception numbers
+ * (boards/common/rb_cmsis_device.h: core_cm3.h, core_cm4.h or core_cm33.h by
+ * the core; ChibiOS' copies, in os/common/ext/ARM/CMSIS/Core/Include). */
 #ifndef CMPARAMS_H
 #define CMPARAMS_H
 
@@ -37,11 +36,7 @@
 #if !defined(_FROM_ASM_)
 /* The core exception numbers and settings, then the CMSIS core header
  * (ChibiOS' copy, from the port's include path). */
-#if defined(RB_CH_CORTEX_M33)
-#include "rb_cmsis_cm33_device.h"
-#else
 #include "rb_cmsis_device.h"
-#endif
 #endif
 
 #endif

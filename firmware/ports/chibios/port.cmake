@@ -35,7 +35,7 @@
 # (the port programs none), stack checking off as on ARMv7-M (chconf.h: no
 # PSPLIM). The recipe defines RB_CH_CORTEX_M33 for cmparams.h (model 33, its
 # FPU; CORTEX_USE_FPU follows RB_FPU_CONTEXT as on a Cortex-M4) and the
-# CMSIS core header is core_cm33.h (boards/common/rb_cmsis_cm33_device.h).
+# CMSIS core header is core_cm33.h (boards/common/rb_cmsis_device.h).
 set(RB_PORT_CPUS cortex-m3 cortex-m4 cortex-m33)
 set(_rb_ch_cpu ARMv7-M)
 set(_rb_ch_cmsis_core core_cm4.h)

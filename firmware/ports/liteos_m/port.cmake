@@ -102,8 +102,8 @@ list(APPEND RB_PORT_INCLUDE_DIRS "${CMAKE_CURRENT_LIST_DIR}")
 # d8-d15 on every switch; los_exc.S) by __FPU_PRESENT and __FPU_USED, which
 # no header defines there: they are given to the two assembly files, in FP
 # builds only, so both halves agree (rb_port_liteos_m.c checks the C half
-# against RB_FPU_CONTEXT). target_config.h takes the Cortex-M33 CMSIS device
-# header (boards/common/rb_cmsis_cm33_device.h) when RB_LOS_CM33 is set.
+# against RB_FPU_CONTEXT). target_config.h's CMSIS device header
+# (boards/common/rb_cmsis_device.h) follows the core.
 if(RB_CPU STREQUAL "cortex-m33")
   list(APPEND RB_PORT_DEFINITIONS RB_LOS_CM33=1)
   if(RB_FPU_CONTEXT)

@@ -17,12 +17,8 @@
 
 #include "rb_board_hw.h"     /* RB_CORE_HZ */
 #include "rb_build_config.h" /* RB_CFG_TICK_HZ, RB_CFG_CHECKS, RB_NVIC_PRIO_BITS */
-#if defined(RB_LOS_CM33)     /* a Cortex-M33 board (port.cmake): kernel/arch/arm/cortex-m33/gcc */
-#include "rb_cmsis_cm33_device.h" /* its CMSIS-Core device header (core_cm33.h; boards/common) */
-#else
-#include "rb_cmsis_device.h" /* the CMSIS-Core device header the kernel's arch port uses (boards/common) */
-#endif
-#include "rb_port.h" /* RB_STACK_WORDS */
+#include "rb_cmsis_device.h" /* the CMSIS-Core device header of the board's core (boards/common) */
+#include "rb_port.h"         /* RB_STACK_WORDS */
 
 #ifndef RB_TIME_SLICING
 #error "RB_TIME_SLICING must be defined by ports/liteos_m/port.cmake"
