@@ -11,7 +11,8 @@
 # RAM_KB. The kernel ports of PORTED (NAME=PORT_VARIANT, space-separated)
 # are run too when their source is at hand (RTOSBENCH_KERNEL_<NAME>), each
 # checked like FreeRTOS and its CONFIG port_variant= against the CPU port the
-# board's core calls for; a kernel of MISSING, when its source is at hand,
+# board's core calls for (a `+` in PORT_VARIANT stands for a space); a
+# kernel of MISSING, when its source is at hand,
 # must be PORT_MISSING with a reason. A kernel of DEFECTIVE
 # (NAME=PORT_VARIANT:VERDICT,VERDICT...) is checked like a ported one but must
 # be INVALID with exactly those verdicts, each named by a word of its
@@ -50,6 +51,7 @@ for kv in $ported; do
   if has_source "$k"; then
     run_ok+=("$k")
     variant[$k]=${kv#*=}
+    variant[$k]=${variant[$k]//+/ } # `+`: a space in the port_variant
     only+=(--only "$k-*")
   else
     echo "$k: skipped (RTOSBENCH_KERNEL_${k^^} is not set)"
