@@ -71,6 +71,12 @@ set(RB_BOARD_HARD_FLOAT_FLAGS -mfpu=fpv5-sp-d16 -mfloat-abi=hard)
 set(RB_BOARD_SOFT_FLOAT_FLAGS -mfloat-abi=soft)
 set(RB_BOARD_NVIC_PRIO_BITS 4)
 # What kernels that own the vector table need (their ports read these).
+# Out of tree: firmware/ports/zephyr/app/boards/arm/rb_mps2_an505 (Zephyr's
+# MPS2 AN521 CPU0 SoC, built Secure without TrustZone or MPU), whose RAM
+# ends below RB_BOARD_ZEPHYR_RAM_VECTORS, the last 16 KB of an505.ld's
+# 256 KB: tick_overhead's copy of Zephyr's vector table.
+set(RB_BOARD_ZEPHYR_BOARD rb_mps2_an505)
+set(RB_BOARD_ZEPHYR_RAM_VECTORS 0x3803C000u)
 set(RB_BOARD_ISR_TEST TIMER0_IRQHandler)
 set(RB_BOARD_ISR_EMPTY TIMER1_IRQHandler)
 set(RB_BOARD_IRQN_EMPTY 4)

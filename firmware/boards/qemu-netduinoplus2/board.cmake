@@ -26,6 +26,8 @@ set(RB_BOARD_LINKER_SCRIPT "${RB_BOARD_DIR}/../common/stm32f4.ld")
 set(RB_BOARD_MAX_SAMPLES 13000)
 # Out of tree: firmware/ports/zephyr/app/boards/arm/rb_netduinoplus2.
 set(RB_BOARD_ZEPHYR_BOARD rb_netduinoplus2)
+# tick_overhead's copy of Zephyr's vector table: SRAM2, the last 16 KB.
+set(RB_BOARD_ZEPHYR_RAM_VECTORS 0x2001C000u)
 # NuttX's stm32f4discovery configuration with the port's clock set-up
 # (rbp_sys_nuttx.c): QEMU starts the core on its 168 MHz model clock.
 set(RB_BOARD_NUTTX_CUSTOM_CLOCKS ON)

@@ -10,10 +10,10 @@
 # RB_COMMON_FLAGS (the harness' compile flags),
 # RB_TICK_HZ, RB_TICKLESS, RB_FPU_CONTEXT, RB_CHECKS_NUM.
 
-# The harness' board layer without boards/common/startup.c: Zephyr has the
-# reset handler and the vector table.
+# The harness' board layer without its start-up (boards/common/startup.c,
+# cm33_startup.c): Zephyr has the reset handler and the vector table.
 set(_rb_zep_board_sources ${RB_BOARD_SOURCES})
-list(FILTER _rb_zep_board_sources EXCLUDE REGEX "/common/startup\\.c$")
+list(FILTER _rb_zep_board_sources EXCLUDE REGEX "/common/(cm33_)?startup\\.c$")
 
 # The core clock SysTick counts at (rb_board_hw.h), for Zephyr's tick.
 file(STRINGS "${RB_BOARD_DIR}/rb_board_hw.h" _rb_core REGEX "^#define RB_CORE_HZ [0-9]+u?$")
@@ -130,7 +130,12 @@ string(REPLACE ";" "|" _rb_zl_HARNESS_SOURCES "${RB_HARNESS_SOURCES}")
 string(REPLACE ";" "|" _rb_zl_BOARD_SOURCES "${_rb_zep_board_sources}")
 string(REPLACE ";" "|" _rb_zl_PORT_SOURCES "${RB_PORT_SOURCES}")
 string(REPLACE ";" "|" _rb_zl_INCLUDE_DIRS "${_rb_incs}")
-string(REPLACE ";" "|" _rb_zl_DEFINITIONS "${RB_PORT_DEFINITIONS}")
+# The board's directory-wide definitions (board.cmake's
+# add_compile_definitions, e.g. qemu-mps2-an505's RB_QEMU_ICOUNT_SHIFT),
+# which the nested Zephyr build would not see, travel with the port's.
+get_directory_property(_rb_zep_dir_defs COMPILE_DEFINITIONS)
+set(_rb_zep_defs ${RB_PORT_DEFINITIONS} ${_rb_zep_dir_defs})
+string(REPLACE ";" "|" _rb_zl_DEFINITIONS "${_rb_zep_defs}")
 string(REPLACE ";" "|" _rb_zl_C_FLAGS "${RB_COMMON_FLAGS}")
 # Reproducible (docs/firmware.md, "Reproducible images"): Zephyr's own files
 # get the prefix maps of every image too, and a fixed BUILD_VERSION (Zephyr
@@ -181,6 +186,16 @@ message(STATUS "RB_PORT=zephyr: configuring Zephyr ${RB_KERNEL_VERSION} for boar
 execute_process(COMMAND ${CMAKE_COMMAND} -E env SOURCE_DATE_EPOCH=${RB_SOURCE_DATE_EPOCH} ${_rb_zep_configure} RESULT_VARIABLE _rb_rc OUTPUT_VARIABLE _rb_out ERROR_VARIABLE _rb_out)
 if(NOT _rb_rc EQUAL 0)
   message(FATAL_ERROR "RB_PORT=zephyr: the Zephyr configure step failed (${_rb_rc}):\n${_rb_out}")
+endif()
+# The core Zephyr configured (its board's SoC) is the core the harness is
+# built for (RB_CPU, the board's -mcpu=): CONFIG_CPU_CORTEX_M4 or _M33 in
+# the generated .config, so port_variant's arch/arm/core/cortex_m is built
+# for that core.
+string(REGEX REPLACE "^cortex-m([0-9]+)$" "CONFIG_CPU_CORTEX_M\\1" _rb_zep_cpu_sym "${RB_CPU}")
+file(STRINGS "${_rb_zdir}/zephyr/.config" _rb_zep_cpu_line REGEX "^${_rb_zep_cpu_sym}=y$")
+if(NOT _rb_zep_cpu_line)
+  message(FATAL_ERROR "RB_PORT=zephyr: Zephyr board ${RB_ZEPHYR_BOARD} is not configured for the "
+    "${RB_CPU} of board ${RB_BOARD} (no ${_rb_zep_cpu_sym}=y in ${_rb_zdir}/zephyr/.config)")
 endif()
 # Reconfigure when the application's files change.
 file(GLOB_RECURSE _rb_app_files "${_rb_app}/*")

@@ -17,6 +17,14 @@
 #   -DRB_TIME_SLICING=ON|OFF   CONFIG_TIMESLICING, one-tick quantum (default ON)
 #   -DRB_ZEPHYR_JOBS=<n>       parallel jobs of the Zephyr build (default 2)
 
+# Zephyr's CPU port is arch/arm/core/cortex_m for every core here; which
+# parts of it are built (ARMv7-M or ARMv8-M Mainline, FPU, Secure) follows
+# the Zephyr board's SoC: rb_netduinoplus2 (STM32F405, Cortex-M4F) and
+# rb_mps2_an505 (the MPS2 AN521 CPU0 SoC, Cortex-M33, built Secure without
+# TrustZone or MPU), app/boards/arm. image.cmake checks that the configured
+# Zephyr core is RB_CPU.
+set(RB_PORT_CPUS cortex-m4 cortex-m33)
+
 set(RB_TIME_SLICING ON CACHE BOOL "time slicing among equal-priority tasks (one-tick quantum)")
 set(RB_ZEPHYR_JOBS 2 CACHE STRING "parallel jobs of the nested Zephyr build")
 set(RB_KERNEL_SOURCE_HAL_STM32 "" CACHE PATH "Zephyr module hal_stm32 (the revision Zephyr's west.yml pins)")
@@ -51,9 +59,11 @@ rb_check_kernel_commit("${RB_KERNEL_SOURCE}")
 # ---- The board: Zephyr's board, and the harness board's interrupt handlers
 # the port connects (the test timer with IRQ_CONNECT, the empty interrupt
 # directly).
-if(NOT RB_BOARD_ZEPHYR_BOARD OR NOT RB_BOARD_ISR_TEST OR NOT RB_BOARD_ISR_EMPTY OR NOT RB_BOARD_ISR_ZLI)
+if(NOT RB_BOARD_ZEPHYR_BOARD OR NOT RB_BOARD_ZEPHYR_RAM_VECTORS OR NOT RB_BOARD_ISR_TEST
+   OR NOT RB_BOARD_ISR_EMPTY OR NOT RB_BOARD_ISR_ZLI)
   message(FATAL_ERROR "RB_PORT=zephyr: boards/${RB_BOARD}/board.cmake names no Zephyr board "
-    "(RB_BOARD_ZEPHYR_BOARD) or not every handler the port connects (RB_BOARD_ISR_TEST, _EMPTY, _ZLI)")
+    "(RB_BOARD_ZEPHYR_BOARD), no RAM for the vector table's copy (RB_BOARD_ZEPHYR_RAM_VECTORS) "
+    "or not every handler the port connects (RB_BOARD_ISR_TEST, _EMPTY, _ZLI)")
 endif()
 set(RB_ZEPHYR_BOARD ${RB_BOARD_ZEPHYR_BOARD})
 set(_rb_zep_isrs RB_ZEPHYR_TEST_ISR=${RB_BOARD_ISR_TEST} RB_ZEPHYR_EMPTY_ISR=${RB_BOARD_ISR_EMPTY}
@@ -67,10 +77,17 @@ list(APPEND RB_PORT_SOURCES "${CMAKE_CURRENT_LIST_DIR}/rb_port_zephyr.c")
 list(APPEND RB_PORT_INCLUDE_DIRS "${CMAKE_CURRENT_LIST_DIR}")
 list(APPEND RB_PORT_DEFINITIONS ${_rb_zep_isrs})
 # tick_overhead's copy of Zephyr's vector table (in flash) for its raw-vector
-# calibration: the STM32F4's last 16 KB of SRAM (from 0x2001C000), which
-# Zephyr leaves unused while the image's RAM stays under 112 KB (about 59 KB
-# here; no heap pool, the minimal libc without malloc).
-list(APPEND RB_PORT_DEFINITIONS RB_PORT_RAM_VECTORS_AT=0x2001C000u)
+# calibration: RAM the Zephyr board leaves outside its zephyr,sram, named by
+# the harness board (RB_BOARD_ZEPHYR_RAM_VECTORS, 512-byte aligned): the
+# STM32F4's SRAM2 (0x2001C000; the image's RAM stays under 112 KB, about
+# 59 KB, no heap pool, the minimal libc without malloc), the AN505's last
+# 16 KB of the 256 KB the harness board uses (0x3803C000; rb_mps2_an505.dts
+# gives Zephyr the 240 KB below it).
+if(NOT RB_BOARD_ZEPHYR_RAM_VECTORS MATCHES "^0x[0-9A-Fa-f]*[02468ACEace]00u?$")
+  message(FATAL_ERROR "RB_PORT=zephyr: RB_BOARD_ZEPHYR_RAM_VECTORS='${RB_BOARD_ZEPHYR_RAM_VECTORS}' "
+    "is not a 512-byte aligned hex address")
+endif()
+list(APPEND RB_PORT_DEFINITIONS RB_PORT_RAM_VECTORS_AT=${RB_BOARD_ZEPHYR_RAM_VECTORS})
 set(RB_PORT_BUILDS_IMAGE ON)
 set(RB_PORT_IMAGE_RECIPE "${CMAKE_CURRENT_LIST_DIR}/image.cmake")
 
