@@ -190,13 +190,20 @@ endif()
 # The core Zephyr configured (its board's SoC) is the core the harness is
 # built for (RB_CPU, the board's -mcpu=): CONFIG_CPU_CORTEX_M4 or _M33 in
 # the generated .config, so port_variant's arch/arm/core/cortex_m is built
-# for that core.
+# for that core; on the Cortex-M33 also with the DSP extension -mcpu=
+# names and as Secure firmware (the core runs Secure, board.cmake).
 string(REGEX REPLACE "^cortex-m([0-9]+)$" "CONFIG_CPU_CORTEX_M\\1" _rb_zep_cpu_sym "${RB_CPU}")
-file(STRINGS "${_rb_zdir}/zephyr/.config" _rb_zep_cpu_line REGEX "^${_rb_zep_cpu_sym}=y$")
-if(NOT _rb_zep_cpu_line)
-  message(FATAL_ERROR "RB_PORT=zephyr: Zephyr board ${RB_ZEPHYR_BOARD} is not configured for the "
-    "${RB_CPU} of board ${RB_BOARD} (no ${_rb_zep_cpu_sym}=y in ${_rb_zdir}/zephyr/.config)")
+set(_rb_zep_pins ${_rb_zep_cpu_sym})
+if(RB_CPU STREQUAL "cortex-m33")
+  list(APPEND _rb_zep_pins CONFIG_ARMV8_M_DSP CONFIG_ARM_SECURE_FIRMWARE)
 endif()
+file(STRINGS "${_rb_zdir}/zephyr/.config" _rb_zep_cfg_lines REGEX "^CONFIG_[A-Z0-9_]+=y$")
+foreach(_p IN LISTS _rb_zep_pins)
+  if(NOT "${_p}=y" IN_LIST _rb_zep_cfg_lines)
+    message(FATAL_ERROR "RB_PORT=zephyr: Zephyr board ${RB_ZEPHYR_BOARD} is not configured for the "
+      "${RB_CPU} of board ${RB_BOARD} (no ${_p}=y in ${_rb_zdir}/zephyr/.config)")
+  endif()
+endforeach()
 # Reconfigure when the application's files change.
 file(GLOB_RECURSE _rb_app_files "${_rb_app}/*")
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_rb_app_files} ${RB_PORT_IMAGE_RECIPE})
