@@ -10,10 +10,10 @@
 # RB_COMMON_FLAGS (the harness' compile flags),
 # RB_TICK_HZ, RB_TICKLESS, RB_FPU_CONTEXT, RB_CHECKS_NUM.
 
-# The harness' board layer without its start-up (boards/common/startup.c,
-# cm33_startup.c): Zephyr has the reset handler and the vector table.
+# The harness' board layer without its start-up (boards/common/startup.c):
+# Zephyr has the reset handler and the vector table.
 set(_rb_zep_board_sources ${RB_BOARD_SOURCES})
-list(FILTER _rb_zep_board_sources EXCLUDE REGEX "/common/(cm33_)?startup\\.c$")
+list(FILTER _rb_zep_board_sources EXCLUDE REGEX "/common/startup\\.c$")
 
 # The core clock SysTick counts at (rb_board_hw.h), for Zephyr's tick.
 file(STRINGS "${RB_BOARD_DIR}/rb_board_hw.h" _rb_core REGEX "^#define RB_CORE_HZ [0-9]+u?$")
