@@ -57,6 +57,14 @@ if(RB_CHECKS_NUM)
 else()
   string(APPEND _rb_conf "CONFIG_ASSERT=n\nCONFIG_NO_RUNTIME_CHECKS=y\n")
 endif()
+# Zephyr's own stacks on a board with little RAM (its board.cmake's
+# RB_BOARD_ZEPHYR_<ISR|MAIN|IDLE>_STACK_SIZE, in bytes): they override
+# app/prj.conf's 2 KB each.
+foreach(_s ISR MAIN IDLE)
+  if(RB_BOARD_ZEPHYR_${_s}_STACK_SIZE)
+    string(APPEND _rb_conf "CONFIG_${_s}_STACK_SIZE=${RB_BOARD_ZEPHYR_${_s}_STACK_SIZE}\n")
+  endif()
+endforeach()
 set(_rb_conf_file "${CMAKE_BINARY_DIR}/generated/rb_zephyr.conf")
 file(CONFIGURE OUTPUT "${_rb_conf_file}" CONTENT "${_rb_conf}")
 

@@ -67,12 +67,24 @@ list(APPEND RB_PORT_SOURCES "${CMAKE_CURRENT_LIST_DIR}/rb_port_zephyr.c")
 list(APPEND RB_PORT_INCLUDE_DIRS "${CMAKE_CURRENT_LIST_DIR}")
 list(APPEND RB_PORT_DEFINITIONS ${_rb_zep_isrs})
 # tick_overhead's copy of Zephyr's vector table (in flash) for its raw-vector
-# calibration: the STM32F4's last 16 KB of SRAM (from 0x2001C000), which
+# calibration: where the board names a block its Zephyr board leaves out of
+# Zephyr's SRAM (RB_BOARD_ZEPHYR_RAM_VECTORS_AT: netduino2's last 512 bytes),
+# there; else the STM32F4's last 16 KB of SRAM (from 0x2001C000), which
 # Zephyr leaves unused while the image's RAM stays under 112 KB (about 59 KB
 # here; no heap pool, the minimal libc without malloc).
-list(APPEND RB_PORT_DEFINITIONS RB_PORT_RAM_VECTORS_AT=0x2001C000u)
+if(RB_BOARD_ZEPHYR_RAM_VECTORS_AT)
+  list(APPEND RB_PORT_DEFINITIONS RB_PORT_RAM_VECTORS_AT=${RB_BOARD_ZEPHYR_RAM_VECTORS_AT})
+else()
+  list(APPEND RB_PORT_DEFINITIONS RB_PORT_RAM_VECTORS_AT=0x2001C000u)
+endif()
 set(RB_PORT_BUILDS_IMAGE ON)
 set(RB_PORT_IMAGE_RECIPE "${CMAKE_CURRENT_LIST_DIR}/image.cmake")
+
+# The cores Zephyr's CPU port arch/arm/core/cortex_m serves here: the
+# Cortex-M4F (rb_netduinoplus2, STM32F4 series) and the Cortex-M3 without FPU
+# (rb_netduino2, STM32F2 series, which selects CPU_CORTEX_M3: the same
+# ARMv7-M files without the FP context code, CONFIG_FPU=n).
+set(RB_PORT_CPUS cortex-m3 cortex-m4)
 
 # CONFIG port_variant=: the kernel CPU port compiled above.
 set(RB_PORT_VARIANT "arch/arm/core/cortex_m")
