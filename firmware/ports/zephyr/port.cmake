@@ -68,7 +68,7 @@ list(APPEND RB_PORT_INCLUDE_DIRS "${CMAKE_CURRENT_LIST_DIR}")
 list(APPEND RB_PORT_DEFINITIONS ${_rb_zep_isrs})
 # tick_overhead's copy of Zephyr's vector table (in flash) for its raw-vector
 # calibration: where the board names a block its Zephyr board leaves out of
-# Zephyr's SRAM (RB_BOARD_ZEPHYR_RAM_VECTORS_AT: netduino2's last 512 bytes),
+# Zephyr's SRAM (RB_BOARD_ZEPHYR_RAM_VECTORS_AT: netduino2's last KB of its 20),
 # there; else the STM32F4's last 16 KB of SRAM (from 0x2001C000), which
 # Zephyr leaves unused while the image's RAM stays under 112 KB (about 59 KB
 # here; no heap pool, the minimal libc without malloc).
