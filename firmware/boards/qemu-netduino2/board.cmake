@@ -42,3 +42,15 @@ set(RB_BOARD_MAX_SAMPLES 256)
 # warm-up plus samples allocations at about 115 a round); 96 rounds' arrays
 # (1152 bytes) are what TencentOS' TLSF control block and RT-Thread's shell need.
 set(RB_BOARD_HEAP_ROUNDS 32)
+# Zephyr (firmware/ports/zephyr): the out-of-tree board
+# ports/zephyr/app/boards/arm/rb_netduino2 (the STM32F205, its flash and SRAM
+# cut to 64 KB and 19 KB); the last KB of the 20 KB holds tick_overhead's
+# copy of Zephyr's vector table (98 words). Zephyr's own stacks in the
+# small RAM: the ISR stack is the 1 KB main stack the other kernels get
+# (netduino2-20k.ld), the main thread (the harness' main()) 1 KB, the idle
+# thread 512 bytes (in bytes; image.cmake writes them into the Kconfig).
+set(RB_BOARD_ZEPHYR_BOARD rb_netduino2)
+set(RB_BOARD_ZEPHYR_RAM_VECTORS 0x20004C00u)
+set(RB_BOARD_ZEPHYR_ISR_STACK_SIZE 1024)
+set(RB_BOARD_ZEPHYR_MAIN_STACK_SIZE 1024)
+set(RB_BOARD_ZEPHYR_IDLE_STACK_SIZE 512)

@@ -57,6 +57,14 @@ if(RB_CHECKS_NUM)
 else()
   string(APPEND _rb_conf "CONFIG_ASSERT=n\nCONFIG_NO_RUNTIME_CHECKS=y\n")
 endif()
+# Zephyr's own stacks on a board with little RAM (its board.cmake's
+# RB_BOARD_ZEPHYR_<ISR|MAIN|IDLE>_STACK_SIZE, in bytes): they override
+# app/prj.conf's 2 KB each.
+foreach(_s ISR MAIN IDLE)
+  if(RB_BOARD_ZEPHYR_${_s}_STACK_SIZE)
+    string(APPEND _rb_conf "CONFIG_${_s}_STACK_SIZE=${RB_BOARD_ZEPHYR_${_s}_STACK_SIZE}\n")
+  endif()
+endforeach()
 set(_rb_conf_file "${CMAKE_BINARY_DIR}/generated/rb_zephyr.conf")
 file(CONFIGURE OUTPUT "${_rb_conf_file}" CONTENT "${_rb_conf}")
 
@@ -188,7 +196,7 @@ if(NOT _rb_rc EQUAL 0)
   message(FATAL_ERROR "RB_PORT=zephyr: the Zephyr configure step failed (${_rb_rc}):\n${_rb_out}")
 endif()
 # The core Zephyr configured (its board's SoC) is the core the harness is
-# built for (RB_CPU, the board's -mcpu=): CONFIG_CPU_CORTEX_M4 or _M33 in
+# built for (RB_CPU, the board's -mcpu=): CONFIG_CPU_CORTEX_M3, _M4 or _M33 in
 # the generated .config, so port_variant's arch/arm/core/cortex_m is built
 # for that core; on the Cortex-M33 also with the DSP extension -mcpu=
 # names and as Secure firmware (the core runs Secure, board.cmake).

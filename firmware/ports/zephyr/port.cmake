@@ -19,11 +19,12 @@
 
 # Zephyr's CPU port is arch/arm/core/cortex_m for every core here; which
 # parts of it are built (ARMv7-M or ARMv8-M Mainline, FPU, Secure) follows
-# the Zephyr board's SoC: rb_netduinoplus2 (STM32F405, Cortex-M4F) and
-# rb_mps2_an505 (the MPS2 AN521 CPU0 SoC, Cortex-M33, built Secure without
-# TrustZone or MPU), app/boards/arm. image.cmake checks that the configured
-# Zephyr core is RB_CPU.
-set(RB_PORT_CPUS cortex-m4 cortex-m33)
+# the Zephyr board's SoC: rb_netduinoplus2 (STM32F405, Cortex-M4F),
+# rb_netduino2 (STM32F2 series, CPU_CORTEX_M3: the same ARMv7-M files without
+# the FP context code, CONFIG_FPU=n) and rb_mps2_an505 (the MPS2 AN521 CPU0
+# SoC, Cortex-M33, built Secure without TrustZone or MPU), app/boards/arm.
+# image.cmake checks that the configured Zephyr core is RB_CPU.
+set(RB_PORT_CPUS cortex-m3 cortex-m4 cortex-m33)
 
 set(RB_TIME_SLICING ON CACHE BOOL "time slicing among equal-priority tasks (one-tick quantum)")
 set(RB_ZEPHYR_JOBS 2 CACHE STRING "parallel jobs of the nested Zephyr build")
