@@ -54,3 +54,15 @@ set(RB_BOARD_ZEPHYR_RAM_VECTORS 0x20004C00u)
 set(RB_BOARD_ZEPHYR_ISR_STACK_SIZE 1024)
 set(RB_BOARD_ZEPHYR_MAIN_STACK_SIZE 1024)
 set(RB_BOARD_ZEPHYR_IDLE_STACK_SIZE 512)
+# NuttX (ports/nuttx/image.cmake): the official EMW3162 board configuration,
+# NuttX's one STM32F205RG board without a boot loader offset (120 MHz SYSCLK in
+# its board.h, as QEMU's), with the port's empty clock set-up (QEMU does not
+# model RCC). The image gets the part's 64 KB of flash and 20 KB of RAM less
+# the top 512 bytes, which hold tick_overhead's copy of NuttX's vector table.
+set(RB_BOARD_NUTTX_BOARD emw3162)
+set(RB_BOARD_NUTTX_BOARD_KCONFIG EMW3162)
+set(RB_BOARD_NUTTX_CHIP STM32F205RG)
+set(RB_BOARD_NUTTX_FLASH_SIZE 65536)
+set(RB_BOARD_NUTTX_RAM_SIZE 19968)
+set(RB_BOARD_NUTTX_RAM_VECTORS 0x20004E00)
+set(RB_BOARD_NUTTX_CUSTOM_CLOCKS ON)

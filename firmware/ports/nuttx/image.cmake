@@ -4,7 +4,8 @@
 #
 #   configure  copies the nuttx and nuttx-apps checkouts (never modified) into
 #              <build>/nuttx-tree, adds ports/nuttx/defconfig plus the build's
-#              options as the board configuration stm32f4discovery:rtosbench,
+#              options as the board configuration <board>:rtosbench (the
+#              board.cmake's NuttX board, stm32f4discovery by default),
 #              runs tools/configure.sh (kconfig-conf, Debian's kconfig-frontends)
 #              and `make context`, and checks the resulting .config kept every
 #              option asked for;
@@ -33,6 +34,47 @@ if(NOT DEFINED RB_BOARD_NUTTX_CUSTOM_CLOCKS)
 endif()
 set(_rb_nx_custom_clocks ${RB_BOARD_NUTTX_CUSTOM_CLOCKS})
 
+# The NuttX board and chip (board.cmake's RB_BOARD_NUTTX_BOARD, _BOARD_KCONFIG,
+# _CHIP; unset: the STM32F4 Discovery, STM32F407VG, as on the Cortex-M4
+# boards). A board with less RAM or flash than the NuttX board's linker script
+# assumes sets RB_BOARD_NUTTX_RAM_SIZE and RB_BOARD_NUTTX_FLASH_SIZE (bytes):
+# CONFIG_RAM_SIZE, a linker script whose MEMORY has those lengths (so an image
+# that does not fit fails to link), and a heap that ends at CONFIG_RAM_END
+# (RB_NX_HEAP_TO_RAM_END, rbp_sys_nuttx.c).
+if(DEFINED RB_BOARD_NUTTX_BOARD)
+  set(_rb_nx_board ${RB_BOARD_NUTTX_BOARD})
+  set(_rb_nx_board_kconfig ${RB_BOARD_NUTTX_BOARD_KCONFIG})
+  set(_rb_nx_chip ${RB_BOARD_NUTTX_CHIP})
+  if(NOT _rb_nx_board_kconfig OR NOT _rb_nx_chip OR NOT RB_BOARD_NUTTX_RAM_SIZE
+     OR NOT RB_BOARD_NUTTX_FLASH_SIZE)
+    message(FATAL_ERROR "RB_PORT=nuttx: boards/${RB_BOARD}/board.cmake names the NuttX board "
+      "'${_rb_nx_board}' but not all of RB_BOARD_NUTTX_BOARD_KCONFIG, _CHIP, _RAM_SIZE, _FLASH_SIZE")
+  endif()
+  # The init task (the harness' main until start()) gets the 1 KB main stack
+  # every other kernel's main has on such a board, not NuttX's 2 KB default.
+  # What else must shrink to fit NuttX's heap and the board's task stacks
+  # (docs/kernels.md, "NuttX", small RAM): no task names, no POSIX timers,
+  # stdio streams or signal actions (the port uses none; one IRQ action kept),
+  # fewer preallocated queue messages (the harness' queues hold one each),
+  # and the interrupts on a 512-byte stack of their own instead of the
+  # interrupted task's, so the idle task's own stack is 512 bytes too.
+  set(_rb_nx_board_lines "CONFIG_RAM_SIZE=${RB_BOARD_NUTTX_RAM_SIZE}" "CONFIG_INIT_STACKSIZE=1024"
+    "CONFIG_TASK_NAME_SIZE=0" "CONFIG_PREALLOC_TIMERS=0" "# CONFIG_FILE_STREAM is not set"
+    "CONFIG_PREALLOC_MQ_MSGS=4" "CONFIG_PREALLOC_MQ_IRQ_MSGS=2" "CONFIG_ARCH_INTERRUPTSTACK=512"
+    "CONFIG_IDLETHREAD_STACKSIZE=512" "CONFIG_SIG_PREALLOC_IRQ_ACTIONS=1")
+else()
+  set(_rb_nx_board stm32f4discovery)
+  set(_rb_nx_board_kconfig STM32F4_DISCOVERY)
+  set(_rb_nx_chip STM32F407VG)
+  # The F4's 64 KB of CCM stay out of the heap (CONFIG_MM_REGIONS=1).
+  set(_rb_nx_board_lines "CONFIG_RAM_SIZE=114688" "CONFIG_STM32_CCMEXCLUDE=y")
+endif()
+if(NOT EXISTS "${RB_KERNEL_SOURCE}/boards/arm/stm32/${_rb_nx_board}/scripts")
+  message(FATAL_ERROR "RB_PORT=nuttx: NuttX has no board boards/arm/stm32/${_rb_nx_board}")
+endif()
+list(PREPEND _rb_nx_board_lines "CONFIG_ARCH_BOARD=\"${_rb_nx_board}\""
+  "CONFIG_ARCH_BOARD_${_rb_nx_board_kconfig}=y" "CONFIG_ARCH_CHIP_${_rb_nx_chip}=y")
+
 # ---- The tree: a copy of the checkouts, configured -------------------------
 set(_rb_nx_top "${CMAKE_BINARY_DIR}/nuttx-tree")
 set(_rb_nx "${_rb_nx_top}/nuttx")
@@ -53,6 +95,26 @@ if(NOT _rb_nx_old_stamp STREQUAL _rb_nx_stamp)
   file(WRITE "${_rb_nx_top}/.rb-copied" "${_rb_nx_stamp}")
 endif()
 
+# A smaller part than the NuttX board's: its linker script (in the copy)
+# with the part's flash and RAM as its MEMORY lengths, rewritten from the
+# checkout's each time.
+if(DEFINED RB_BOARD_NUTTX_RAM_SIZE)
+  set(_rb_nx_ld "boards/arm/stm32/${_rb_nx_board}/scripts/ld.script")
+  file(READ "${RB_KERNEL_SOURCE}/${_rb_nx_ld}" _rb_nx_ld_text)
+  string(REGEX REPLACE "(flash \\(rx\\) *: *ORIGIN *= *0x[0-9A-Fa-f]+, *LENGTH *= *)[0-9]+[KM]?"
+    "\\1${RB_BOARD_NUTTX_FLASH_SIZE}" _rb_nx_ld_new "${_rb_nx_ld_text}")
+  string(REGEX REPLACE "(sram \\(rwx\\) *: *ORIGIN *= *0x[0-9A-Fa-f]+, *LENGTH *= *)[0-9]+[KM]?"
+    "\\1${RB_BOARD_NUTTX_RAM_SIZE}" _rb_nx_ld_new "${_rb_nx_ld_new}")
+  string(FIND "${_rb_nx_ld_new}" "LENGTH = ${RB_BOARD_NUTTX_FLASH_SIZE}" _rb_f)
+  string(FIND "${_rb_nx_ld_new}" "LENGTH = ${RB_BOARD_NUTTX_RAM_SIZE}" _rb_r)
+  if(_rb_f LESS 0 OR _rb_r LESS 0)
+    message(FATAL_ERROR "RB_PORT=nuttx: ${_rb_nx_ld} has no MEMORY lines flash (rx) / sram (rwx) "
+      "to set to ${RB_BOARD_NUTTX_FLASH_SIZE} / ${RB_BOARD_NUTTX_RAM_SIZE} bytes")
+  endif()
+  file(WRITE "${_rb_nx}/${_rb_nx_ld}" "${_rb_nx_ld_new}")
+  list(APPEND RB_PORT_DEFINITIONS RB_NX_HEAP_TO_RAM_END=1)
+endif()
+
 # The options that follow the build (the rest: ports/nuttx/defconfig).
 math(EXPR _rb_nx_usec "1000000 / ${RB_TICK_HZ}")
 math(EXPR _rb_nx_usec_rem "1000000 % ${RB_TICK_HZ}")
@@ -60,7 +122,7 @@ if(NOT _rb_nx_usec_rem EQUAL 0)
   message(FATAL_ERROR "RB_PORT=nuttx: RB_TICK_HZ=${RB_TICK_HZ} is not a whole number of "
     "microseconds (CONFIG_USEC_PER_TICK)")
 endif()
-set(_rb_nx_want "CONFIG_USEC_PER_TICK=${_rb_nx_usec}")
+set(_rb_nx_want ${_rb_nx_board_lines} "CONFIG_USEC_PER_TICK=${_rb_nx_usec}")
 if(RB_TIME_SLICING)
   # CONFIG_RR_INTERVAL is in ms: one tick must be a whole number of them.
   math(EXPR _rb_nx_rr "1000 / ${RB_TICK_HZ}")
@@ -100,7 +162,7 @@ if(_rb_nx_custom_clocks)
 endif()
 file(READ "${CMAKE_CURRENT_LIST_DIR}/defconfig" _rb_nx_defconfig)
 list(JOIN _rb_nx_want "\n" _rb_nx_want_text)
-set(_rb_nx_cfgdir "${_rb_nx}/boards/arm/stm32/stm32f4discovery/configs/rtosbench")
+set(_rb_nx_cfgdir "${_rb_nx}/boards/arm/stm32/${_rb_nx_board}/configs/rtosbench")
 file(MAKE_DIRECTORY "${_rb_nx_cfgdir}")
 file(CONFIGURE OUTPUT "${_rb_nx_cfgdir}/defconfig" CONTENT "${_rb_nx_defconfig}${_rb_nx_want_text}\n"
   @ONLY)
@@ -111,11 +173,11 @@ execute_process(COMMAND ${RB_MAKE} -C "${_rb_nx}" distclean
   OUTPUT_QUIET ERROR_QUIET)
 execute_process(
   COMMAND ${CMAKE_COMMAND} -E env "PATH=$ENV{PATH}"
-          "${_rb_nx}/tools/configure.sh" -l -a ../apps stm32f4discovery:rtosbench
+          "${_rb_nx}/tools/configure.sh" -l -a ../apps ${_rb_nx_board}:rtosbench
   WORKING_DIRECTORY "${_rb_nx}"
   RESULT_VARIABLE _rb_rc OUTPUT_VARIABLE _rb_out ERROR_VARIABLE _rb_out)
 if(NOT _rb_rc EQUAL 0)
-  message(FATAL_ERROR "RB_PORT=nuttx: tools/configure.sh stm32f4discovery:rtosbench failed:\n${_rb_out}")
+  message(FATAL_ERROR "RB_PORT=nuttx: tools/configure.sh ${_rb_nx_board}:rtosbench failed:\n${_rb_out}")
 endif()
 file(WRITE "${CMAKE_BINARY_DIR}/nuttx-configure.log" "${_rb_out}")
 # olddefconfig drops what Kconfig does not accept: every option asked for

@@ -59,6 +59,22 @@ endif()
 rb_adopt_kernel_version("${_rb_nx_ver}" "'${RB_KERNEL_SOURCE}' is NuttX ${_rb_nx_ver} (${_rb_nx_from})")
 rb_check_kernel_commit("${RB_KERNEL_SOURCE}")
 
+# ---- The core: NuttX's ARMv7-M port on both ----------------------------------
+# NuttX 12.4's arch/arm/src/stm32 covers the STM32F4 (Cortex-M4F) and the
+# STM32F20x (Cortex-M3: its Kconfig's STM32_STM32F20XX selects ARCH_CORTEXM3);
+# both build arch/arm/src/armv7-m. The NuttX board configuration follows the
+# board (RB_BOARD_NUTTX_* in its board.cmake, image.cmake). The Cortex-M33 is
+# listed only so that its jobs are PORT_MISSING with the reason below (read
+# before any source check).
+set(RB_PORT_CPUS cortex-m3 cortex-m4 cortex-m33)
+if(RB_CPU STREQUAL "cortex-m33")
+  rb_variant_not_built("board ${RB_BOARD} has a cortex-m33: NuttX 12.4.0 has the ARMv8-M CPU port "
+    "(arch/arm/src/armv8-m) but no chip or board for QEMU's MPS2 AN505 (arch/arm/src and boards/arm "
+    "have no mps directory; its Cortex-M33 chips in arch/arm/Kconfig are nrf53, nrf91, stm32l5 and "
+    "stm32u5): it would need an out-of-tree chip (CONFIG_ARCH_CHIP_ARM_CUSTOM, ARCH_CHIP_CUSTOM_DIR) "
+    "and board, not written (ports/nuttx/port.cmake)")
+endif()
+
 # ---- The port: POSIX + the NuttX layer; NuttX builds the image -------------
 list(APPEND RB_PORT_SOURCES "${RB_PORT_DIR}/../posix/rbp_posix.c" "${RB_PORT_DIR}/rbp_sys_nuttx.c")
 list(APPEND RB_PORT_INCLUDE_DIRS "${RB_PORT_DIR}" "${RB_PORT_DIR}/../posix")
@@ -69,8 +85,14 @@ list(APPEND RB_PORT_DEFINITIONS RB_KERNEL_OWNS_CLOCKS=1)
 # calibration: the STM32F4's SRAM2 (16 KB from 0x2001C000) is outside
 # everything NuttX uses here (CONFIG_RAM_SIZE 112 KB, the heap up to
 # CONFIG_RAM_END with CONFIG_MM_REGIONS=1), and the image has no 904 bytes
-# to spare for an aligned copy of its own.
-list(APPEND RB_PORT_DEFINITIONS RB_PORT_RAM_VECTORS_AT=0x2001C000u)
+# to spare for an aligned copy of its own. A board that sets
+# RB_BOARD_NUTTX_RAM_VECTORS names its own block (512-aligned, above
+# CONFIG_RAM_SIZE: image.cmake).
+if(DEFINED RB_BOARD_NUTTX_RAM_VECTORS)
+  list(APPEND RB_PORT_DEFINITIONS RB_PORT_RAM_VECTORS_AT=${RB_BOARD_NUTTX_RAM_VECTORS}u)
+else()
+  list(APPEND RB_PORT_DEFINITIONS RB_PORT_RAM_VECTORS_AT=0x2001C000u)
+endif()
 set(RB_PORT_BUILDS_IMAGE ON)
 set(RB_PORT_IMAGE_RECIPE "${RB_PORT_DIR}/image.cmake")
 

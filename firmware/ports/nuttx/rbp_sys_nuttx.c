@@ -111,6 +111,23 @@ void up_idle(void) {
   rb_idle_hook();
 }
 
+#ifdef RB_NX_HEAP_TO_RAM_END
+/* A board smaller than its NuttX chip (board.cmake RB_BOARD_NUTTX_RAM_SIZE:
+ * qemu-netduino2, 20 KB of the STM32F205's 128): NuttX 12.4's F2/F4 heap
+ * runs from the idle stack's top to the chip's end of SRAM, 0x20020000
+ * (arch/arm/src/stm32/stm32_allocateheap.c, SRAM1_END), whatever
+ * CONFIG_RAM_SIZE says. This up_allocate_heap, linked before NuttX's
+ * libraries, replaces that file's (the only symbol NuttX needs from it with
+ * CONFIG_MM_REGIONS=1 in a flat build) and ends the heap at CONFIG_RAM_END,
+ * the rule NuttX applies to its STM32F1 parts. */
+extern const uintptr_t g_idle_topstack;
+void up_allocate_heap(void** heap_start, size_t* heap_size);
+void up_allocate_heap(void** heap_start, size_t* heap_size) {
+  *heap_start = (void*)g_idle_topstack;
+  *heap_size = (size_t)(CONFIG_RAM_END - g_idle_topstack);
+}
+#endif
+
 #ifdef CONFIG_ARCH_BOARD_STM32_CUSTOM_CLOCKCONFIG
 void stm32_board_clockconfig(void);
 void stm32_board_clockconfig(void) {}
