@@ -25,8 +25,8 @@ if(NOT RB_MAKE OR NOT RB_KCONFIG_CONF)
     "(Debian packages make and kconfig-frontends; scripts/setup-deps.sh installs them)")
 endif()
 
-# The board's NuttX configuration: the official STM32F4 Discovery board on both
-# boards; on QEMU its clock set-up is the port's (rbp_sys_nuttx.c).
+# The board's NuttX configuration (below: stm32f4discovery unless board.cmake names another);
+# on QEMU its clock set-up is the port's (rbp_sys_nuttx.c).
 if(NOT DEFINED RB_BOARD_NUTTX_CUSTOM_CLOCKS)
   message(FATAL_ERROR "RB_PORT=nuttx: boards/${RB_BOARD}/board.cmake does not say whether NuttX's "
     "stm32f4discovery configuration keeps its clock set-up (RB_BOARD_NUTTX_CUSTOM_CLOCKS OFF) or "
