@@ -125,7 +125,7 @@ set_tests_properties(ports_bare_freertos_netduino2 PROPERTIES SKIP_RETURN_CODE 7
 add_test(NAME ports_kernels_netduino2
   COMMAND ${RB_PORTS_TESTS}/twin-run.sh ${RTOSBENCH_BIN} ${PROJECT_SOURCE_DIR}
           ${RB_PORTS_WORK}/twin-netduino2-kernels qemu-netduino2.yaml qemu-netduino2 ARM_CM3 256 20
-          "threadx=ports/cortex_m3/gnu ucos3=Ports/ARM-Cortex-M/ARMv7-M/GNU chibios=os/common/ports/ARMv7-M rtthread_nano=libcpu/arm/cortex-m3 rtthread=libcpu/arm/cortex-m3 mbedos=RTX+TARGET_M3/irq_cm3 zephyr=arch/arm/core/cortex_m"
+          "threadx=ports/cortex_m3/gnu ucos3=Ports/ARM-Cortex-M/ARMv7-M/GNU chibios=os/common/ports/ARMv7-M rtthread_nano=libcpu/arm/cortex-m3 rtthread=libcpu/arm/cortex-m3 mbedos=RTX+TARGET_M3/irq_cm3 zephyr=arch/arm/core/cortex_m nuttx=arch/arm/src/armv7-m"
           "liteos_m" "tencentos=arch/arm/arm-v7m/cortex-m3/gcc:tick_prio=0,mutex_pi")
 set_tests_properties(ports_kernels_netduino2 PROPERTIES SKIP_RETURN_CODE 77
   LABELS "ports;qemu" TIMEOUT 1200)
@@ -157,7 +157,7 @@ add_test(NAME ports_kernels_an505
   COMMAND ${RB_PORTS_TESTS}/twin-run.sh ${RTOSBENCH_BIN} ${PROJECT_SOURCE_DIR}
           ${RB_PORTS_WORK}/twin-an505 qemu-mps2-an505.yaml qemu-mps2-an505 ARM_CM33_NTZ - 256
           "threadx=ports/cortex_m33/gnu liteos_m=kernel/arch/arm/cortex-m33/gcc rtthread=libcpu/arm/cortex-m33 chibios=os/common/ports/ARMv8-M-ML rtthread_nano=libcpu/arm/cortex-m33 mbedos=RTX+TARGET_M33/irq_armv8mml zephyr=arch/arm/core/cortex_m"
-          "ucos3" "tencentos=arch/arm/arm-v8m/cortex-m33/gcc:mutex_pi")
+          "ucos3 nuttx" "tencentos=arch/arm/arm-v8m/cortex-m33/gcc:mutex_pi")
 set_tests_properties(ports_kernels_an505 PROPERTIES SKIP_RETURN_CODE 77
   LABELS "ports;qemu" TIMEOUT 1200)
 

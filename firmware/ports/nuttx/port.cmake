@@ -63,20 +63,13 @@ rb_check_kernel_commit("${RB_KERNEL_SOURCE}")
 # NuttX 12.4's arch/arm/src/stm32 covers the STM32F4 (Cortex-M4F) and the
 # STM32F20x (Cortex-M3: its Kconfig's STM32_STM32F20XX selects ARCH_CORTEXM3);
 # both build arch/arm/src/armv7-m. The NuttX board configuration follows the
-# board (RB_BOARD_NUTTX_* in its board.cmake, image.cmake). The Cortex-M33 is
-# listed only so that its jobs are PORT_MISSING with the reason below (read
-# before any source check). Later apache/nuttx sources have an MPS chip
+# board (RB_BOARD_NUTTX_* in its board.cmake, image.cmake). The Cortex-M33's
+# jobs are PORT_MISSING with the reason below. Later apache/nuttx sources have an MPS chip
 # (arch/arm/src/mps) with boards/arm/mps/mps2-an521 (the dual Cortex-M33
 # AN521), mps2-an500 and mps3-an547, no mps2-an505; the first release with
 # them was not checked.
-set(RB_PORT_CPUS cortex-m3 cortex-m4 cortex-m33)
-if(RB_CPU STREQUAL "cortex-m33")
-  rb_variant_not_built("board ${RB_BOARD} has a cortex-m33: NuttX 12.4.0 has the ARMv8-M CPU port "
-    "(arch/arm/src/armv8-m) but no chip or board for QEMU's MPS2 AN505 (arch/arm/src and boards/arm "
-    "have no mps directory, and its Cortex-M33 chips in arch/arm/Kconfig are nrf53, nrf91, stm32l5 and "
-    "stm32u5): it would need an out-of-tree chip (CONFIG_ARCH_CHIP_ARM_CUSTOM, ARCH_CHIP_CUSTOM_DIR) "
-    "and board, not written (ports/nuttx/port.cmake)")
-endif()
+set(RB_PORT_CPUS cortex-m3 cortex-m4)
+set(RB_PORT_NO_CPU_REASON "NuttX 12.4.0 has the ARMv8-M CPU port (arch/arm/src/armv8-m) but no chip or board for QEMU's MPS2 AN505 (arch/arm/src and boards/arm have no mps directory; its Cortex-M33 chips in arch/arm/Kconfig are nrf53, nrf91, stm32l5 and stm32u5): it would need an out-of-tree chip (CONFIG_ARCH_CHIP_ARM_CUSTOM, ARCH_CHIP_CUSTOM_DIR) and board, not written")
 
 # ---- The port: POSIX + the NuttX layer; NuttX builds the image -------------
 list(APPEND RB_PORT_SOURCES "${RB_PORT_DIR}/../posix/rbp_posix.c" "${RB_PORT_DIR}/rbp_sys_nuttx.c")
