@@ -320,7 +320,10 @@ bool parse_kernel_yaml(std::string_view text, const std::string& file, model::Ke
   const json na_ = v.value("na", json::object());
   for (auto& [t, why] : na_.items()) k.na[t] = why.get<std::string>();
   const json defects_ = v.value("defects", json::object());
-  for (auto& [c, why] : defects_.items()) k.defects[c] = why.get<std::string>();
+  for (auto& [c, d] : defects_.items()) {
+    k.defects[c] = d.is_string() ? d.get<std::string>() : d.value("why", "");
+    if (d.is_object()) k.defect_cpus[c] = d.value("cpus", std::vector<std::string>{});
+  }
   const json unequal_ = v.value("unequal", json::array());
   for (const json& u : unequal_)
     k.unequal.push_back(
@@ -351,6 +354,24 @@ bool parse_kernel_yaml(std::string_view text, const std::string& file, model::Ke
                                    "an extra source needs a 'tag' or a 'commit'"));
   }
   return diagnostics.size() == before;
+}
+
+std::map<std::string, std::string> read_port_cpus(std::string_view port_cmake) {
+  static const std::regex kLine(R"((^|\n)set\(RB_PORT_CPUS ([^)\n]*)\))");
+  static const std::regex kItem(R"re("([^"=]+)(=([^"]*))?"|([^\s"=]+)(=(\S*))?)re");
+  std::match_results<std::string_view::const_iterator> line;
+  if (!std::regex_search(port_cmake.begin(), port_cmake.end(), line, kLine))
+    return {{"cortex-m4", ""}};
+  std::map<std::string, std::string> cpus;
+  const std::string items = line[2].str();
+  for (std::sregex_iterator i(items.begin(), items.end(), kItem), end; i != end; ++i) {
+    const auto& m = *i;
+    if (m[1].matched)
+      cpus[m[1].str()] = m[3].str();
+    else
+      cpus[m[4].str()] = m[6].str();
+  }
+  return cpus;
 }
 
 void read_pins(const json& e, std::map<std::string, std::optional<std::string>>& out) {
@@ -384,6 +405,7 @@ Result<Catalog> load(const std::filesystem::path& firmware_in,
     k.version = "n/a";
     if (auto text = read_whole_file(e.path() / "kernel.yaml"))
       parse_kernel_yaml(*text, "firmware/ports/" + name + "/kernel.yaml", k, diagnostics);
+    if (auto text = read_whole_file(e.path() / "port.cmake")) k.cpu_ports = read_port_cpus(*text);
     c.kernels.push_back(std::move(k));
   }
   std::sort(c.kernels.begin(), c.kernels.end(), [](const auto& a, const auto& b) {

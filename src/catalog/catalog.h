@@ -57,6 +57,11 @@ std::filesystem::path default_firmware_dir();
 bool parse_kernel_yaml(std::string_view text, const std::string& file, model::KernelSpec& out,
                        std::vector<Diagnostic>& diagnostics);
 
+// A port.cmake's one-line set(RB_PORT_CPUS <core>[=<CPU port>] ...), an item
+// with a space in double quotes, as firmware/CMakeLists.txt reads it: core ->
+// CPU port (empty when none is named); no such line: {cortex-m4: ""}.
+std::map<std::string, std::string> read_port_cpus(std::string_view port_cmake);
+
 // `expect:` pins (kernel.yaml, a matrix's kernel entry): key -> value as
 // text; a null removes the pin.
 void read_pins(const nlohmann::json& e, std::map<std::string, std::optional<std::string>>& out);

@@ -16,6 +16,7 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -98,6 +99,8 @@ json facts(const matrix::KernelSpec& k) {
           {"expect", expect},
           {"na", k.na},
           {"defects", k.defects},
+          {"defect_cpus", k.defect_cpus},
+          {"cpu_ports", k.cpu_ports},
           {"footprint", {{"files", files}, {"sections", k.footprint.sections}}}};
 }
 
@@ -129,10 +132,28 @@ int pins(const Args& a) {
   return kExitOk;
 }
 
+const model::BoardInfo& board_of(const matrix::Matrix& m, const std::string& name) {
+  if (const auto* b = m.catalog.board(name)) return *b;
+  fail(make_error(ErrorKind::kUsage, fmt::format("no board '{}' (allowed: {})", name,
+                                                 fmt::join(m.catalog.board_names(), ", "))));
+}
+
+// With --board: the facts on that board's core (its CPU port, or null when
+// the recipe has none: its jobs are PORT_MISSING; the defects found there).
 int show(const Args& a) {
-  for (const auto& k : kernels_of(a)) {
+  const matrix::Matrix m = matrix_of(a);
+  for (const auto& k : m.kernels) {
     if (k.name != a.name) continue;
-    fmt::print("{}\n", facts(k).dump(2));
+    json f = facts(k);
+    if (!a.board.empty()) {
+      const std::string cpu = board_of(m, a.board).cpu;
+      const auto port = k.cpu_ports.find(cpu);
+      f["board_cpu"] = cpu;
+      f["cpu_port"] = port == k.cpu_ports.end() ? json() : json(port->second);
+      for (const auto& [check, cpus] : k.defect_cpus)
+        if (std::find(cpus.begin(), cpus.end(), cpu) == cpus.end()) f["defects"].erase(check);
+    }
+    fmt::print("{}\n", f.dump(2));
     return kExitOk;
   }
   fail(make_error(ErrorKind::kUsage, fmt::format("no kernel '{}'", a.name)));
@@ -140,9 +161,7 @@ int show(const Args& a) {
 
 int expect(const Args& a) {
   const matrix::Matrix m = matrix_of(a);
-  if (!m.catalog.board(a.board))
-    fail(make_error(ErrorKind::kUsage, fmt::format("no board '{}' (allowed: {})", a.board,
-                                                   fmt::join(m.catalog.board_names(), ", "))));
+  board_of(m, a.board);
   for (const auto& k : m.kernels) {
     if (k.name != a.name) continue;
     for (const auto& [key, v] : matrix::declared_pins(m, k, a.board, {}))
@@ -226,6 +245,7 @@ std::function<int()> add_kernels(CLI::App& app) {
   actions->push_back({common(app.add_subcommand("pins", "KERNEL EXTRA VERSION TAG COMMIT")), pins});
   auto* s = common(app.add_subcommand("show", "a kernel's facts as JSON"));
   s->add_option("NAME", a->name, "the kernel")->required();
+  s->add_option("--board", a->board, "its CPU port and defects on this board's core");
   actions->push_back({s, show});
   auto* x = common(app.add_subcommand("expect", "the CONFIG pins of its captures on a board"));
   x->add_option("NAME", a->name, "the kernel")->required();

@@ -66,7 +66,13 @@ std::map<std::string, std::string> declared_pins(const Matrix& m, const KernelSp
                                                  const std::string& board,
                                                  const std::map<std::string, std::string>& fixed) {
   std::map<std::string, std::string> pins;
-  if (const auto* b = m.catalog.board(board)) pins = b->expect;
+  if (const auto* b = m.catalog.board(board)) {
+    pins = b->expect;
+    // The kernel CPU port its recipe compiles for the board's core.
+    if (auto it = kernel.cpu_ports.find(b->cpu);
+        it != kernel.cpu_ports.end() && !it->second.empty())
+      pins["port_variant"] = it->second;
+  }
   for (const auto& [k, v] : m.expect) pins[k] = v;
   for (const auto& [k, v] : fixed) pins[k] = v;
   for (const auto& [k, v] : kernel.expect) {

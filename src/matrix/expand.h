@@ -17,9 +17,10 @@ std::vector<Job> expand_jobs(const Matrix& m);
 
 // The CONFIG pins a capture of `kernel` on `board` is verified against, in
 // the order each may override the one before: the board's facts
-// (RB_BOARD_EXPECT_*), the matrix's `expect:`, `fixed` (what the job itself
-// fixes: its variant, nonce, samples), then the kernel's own exceptions
-// (kernel.yaml `expect:`; a null removes a pin).
+// (RB_BOARD_EXPECT_*) with the kernel CPU port the kernel's recipe names for
+// the board's core (port_variant, from RB_PORT_CPUS), the matrix's `expect:`, `fixed` (what the job
+// itself fixes: its variant, nonce, samples), then the kernel's own exceptions (kernel.yaml
+// `expect:`; a null removes a pin).
 std::map<std::string, std::string> declared_pins(const Matrix& m, const KernelSpec& kernel,
                                                  const std::string& board,
                                                  const std::map<std::string, std::string>& fixed);

@@ -99,6 +99,12 @@ struct KernelSpec {
   std::map<std::string, std::optional<std::string>> expect;
   std::map<std::string, std::string> na;       // harness test -> why NA by design
   std::map<std::string, std::string> defects;  // CHECK -> the kernel defect it finds
+  // A defect found on some cores only (its kernel CPU port's): CHECK -> them.
+  std::map<std::string, std::vector<std::string>> defect_cpus;
+  // The cores its recipe has a kernel CPU port for, each with that port (the
+  // CONFIG port_variant= its captures pin; empty: none pinned): port.cmake's
+  // one-line set(RB_PORT_CPUS <core>[=<CPU port>] ...); no line: cortex-m4.
+  std::map<std::string, std::string> cpu_ports;
   FootprintRules footprint;
   Contract contract;  // kernel.yaml `contract:`; empty: nothing checked after the build
   std::vector<UnequalWork> unequal;  // declared unequal work, in kernel.yaml order

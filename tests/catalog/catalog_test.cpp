@@ -75,6 +75,26 @@ TEST(Catalog, KernelFactsComeFromKernelYaml) {
   EXPECT_EQ(c.kernel("nosuchkernel"), nullptr);
 }
 
+// A recipe's one-line RB_PORT_CPUS, as firmware/CMakeLists.txt reads it.
+TEST(Catalog, CpuPortsComeFromTheRecipesOneLine) {
+  EXPECT_EQ(read_port_cpus("# x\nset(RB_PORT_CPUS cortex-m3=a/m3 cortex-m4)\n"),
+            (std::map<std::string, std::string>{{"cortex-m3", "a/m3"}, {"cortex-m4", ""}}));
+  EXPECT_EQ(read_port_cpus("set(RB_PORT_CPUS \"cortex-m33=RTX T/irq\" cortex-m4=b)"),
+            (std::map<std::string, std::string>{{"cortex-m33", "RTX T/irq"}, {"cortex-m4", "b"}}));
+  // Not at the start of a line (a comment): no line, the Cortex-M4 default.
+  EXPECT_EQ(read_port_cpus("#   set(RB_PORT_CPUS cortex-m3=x)\n"),
+            (std::map<std::string, std::string>{{"cortex-m4", ""}}));
+  const Catalog c = tree();
+  EXPECT_EQ(c.kernel("rtthread")->cpu_ports.at("cortex-m33"), "libcpu/arm/cortex-m33");
+  EXPECT_EQ(c.kernel("mbedos")->cpu_ports.at("cortex-m3"), "RTX TARGET_M3/irq_cm3");
+  EXPECT_EQ(c.kernel("ucos3")->cpu_ports.count("cortex-m33"), 0u);
+  EXPECT_EQ(c.kernel("bare")->cpu_ports.at("cortex-m4"), "");
+  // A defect of one core's CPU port names its cores.
+  EXPECT_EQ(c.kernel("tencentos")->defect_cpus.at("tick_prio"),
+            std::vector<std::string>{"cortex-m3"});
+  EXPECT_EQ(c.kernel("tencentos")->defect_cpus.count("mutex_pi"), 0u);
+}
+
 TEST(Catalog, UnequalWorkComesFromKernelYaml) {
   const Catalog c = tree();
   const auto* l = c.kernel("liteos_m");

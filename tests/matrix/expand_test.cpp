@@ -209,6 +209,14 @@ TEST(ExpandJobs, DeclaredPinsLayerBoardMatrixJobKernel) {
   auto tos_on = declared_pins(m, m.kernels[1], "stm32f407-disco", {{"checks", "on"}});
   EXPECT_EQ(tos_on.at("checks"), "on");
   EXPECT_EQ(nuttx.at("checks"), "partial");  // the kernel's, with no job pin
+  // The CPU port its recipe names for the board's core (RB_PORT_CPUS).
+  EXPECT_EQ(nuttx.at("port_variant"), "arch/arm/src/armv7-m");
+  EXPECT_EQ(tos.at("port_variant"), "arch/arm/arm-v7m/cortex-m4/gcc");
+  EXPECT_EQ(declared_pins(m, m.kernels[1], "qemu-mps2-an505", {}).at("port_variant"),
+            "arch/arm/arm-v8m/cortex-m33/gcc");
+  // The reference port names none: no pin.
+  auto b = load("matrix: m\nboard: stm32f407-disco\nkernels: [bare]\n");
+  EXPECT_EQ(declared_pins(b, b.kernels[0], "stm32f407-disco", {}).count("port_variant"), 0u);
 }
 
 TEST(ExpandJobs, OnlyAndExcludeSelectByIdGlob) {

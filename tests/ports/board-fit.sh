@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# board-fit.sh BOARD PORT ENV_VAR|- RTOSBENCH_BIN REPO_ROOT WORK_DIR GENERATOR MATRIX [VARIANT]
+# board-fit.sh BOARD PORT ENV_VAR|- RTOSBENCH_BIN REPO_ROOT WORK_DIR GENERATOR MATRIX
 #
 # Builds PORT's image for a hardware board no test can run (the GD32F103C8,
 # the NUCLEO-H5: no board is reachable here) and checks what a build can
@@ -8,11 +8,11 @@
 # data; RAM: data, bss and the main stack), and every CONFIG pin of the
 # board (`rtosbench kernels expect PORT --board BOARD`) that the build fixes
 # equals what the image was compiled with: the core clock, ruler and unit
-# (the board's rb_board_hw.h), the crystal and the interrupt levels
-# (generated rb_build_config.h); each test keeps at most the board's sample
+# (the board's rb_board_hw.h), the crystal, the interrupt levels and the
+# kernel's CPU port its recipe names for the board's core (port_variant,
+# generated rb_build_config.h); each test keeps at most the board's sample
 # cap. The pins only a run reads back (core_measured, irq_hz_measured,
-# flash_ws, ...) are listed as such; the image names the kernel's CPU port
-# VARIANT (CONFIG port_variant=) when one is given. The pins are the ones
+# flash_ws, ...) are listed as such. The pins are the ones
 # configs/MATRIX gives the port on BOARD. ENV_VAR names the kernel's source
 # (`rtosbench kernels env`), `-` for the bare port; unset: SKIPPED (77).
 set -euo pipefail
@@ -21,7 +21,7 @@ set -euo pipefail
 
 [[ $# -eq 8 || $# -eq 9 ]] ||
   fail "usage: $0 BOARD PORT ENV_VAR|- RTOSBENCH_BIN REPO_ROOT WORK_DIR GENERATOR MATRIX [VARIANT]"
-board=$1 port=$2 env_var=$3 bin=$4 root=$5 work=$6 gen=$7 matrix=$5/configs/$8 variant=${9:-}
+board=$1 port=$2 env_var=$3 bin=$4 root=$5 work=$6 gen=$7 matrix=$5/configs/$8
 [[ -f $matrix ]] || fail "no matrix $matrix"
 [[ -x $bin ]] || fail "rtosbench binary not found: $bin"
 bdir=$root/firmware/boards/$board
@@ -45,10 +45,6 @@ port_build "$port" "$build" "$gen" "$port for $board" -DRB_BOARD="$board" -DRB_S
 if grep -i 'warning:' "$build.build.log" | grep -q "/boards/"; then
   grep -i 'warning:' "$build.build.log" >&2
   fail "the $board board code compiles with warnings"
-fi
-if [[ -n $variant ]]; then
-  grep -aq "$variant" "$build/rtosbench-fw.elf" || fail "$port on $board: the image names no port_variant $variant"
-  echo "$port on $board: the image names port_variant $variant"
 fi
 
 # ---- fit: the linker script's MEMORY lengths ---------------------------------
@@ -89,6 +85,7 @@ while IFS='=' read -r key value; do
     hse) got=$(define RB_HSE_HZ "$cfg") ;;
     tick_prio | pendsv_prio) got=$(define RB_TICK_PRIO "$cfg") ;;
     irq_prio) got=$(define RB_IRQ_PRIO "$cfg") ;;
+    port_variant) got=$(define RB_CFG_PORT_VARIANT "$cfg") ;;
     *)
       runtime+=("$key=$value")
       continue

@@ -41,7 +41,6 @@ case $mode in qemu | f407) ;; *) fail "unknown mode '$mode' (qemu or f407)" ;; e
 [[ -x $bin ]] || fail "rtosbench binary not found: $bin"
 version=$(kernel_fact "$port" .version)
 [[ -n $version && $version != n/a ]] || fail "firmware/ports/$port/kernel.yaml pins no version"
-defect=$(kernel_fact "$port" '.defects | keys | join(" ")')
 
 port_source "$port" "$env_var"
 
@@ -54,6 +53,8 @@ if [[ $mode == qemu ]]; then
 else
   board=stm32f407-disco
 fi
+# The known defects of the kernel on the board's core.
+defect=$("$bin" kernels show "$port" --board "$board" | jq -r '.defects | keys | join(" ")')
 # Fewer samples than a benchmark run: this checks the port, not the figures.
 samples=2000
 warmup=200

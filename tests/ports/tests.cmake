@@ -114,19 +114,17 @@ set_tests_properties(ports_posix_compile PROPERTIES SKIP_RETURN_CODE 77 LABELS p
 # test at the board's 256 samples (twin-run.sh).
 add_test(NAME ports_bare_freertos_netduino2
   COMMAND ${RB_PORTS_TESTS}/twin-run.sh ${RTOSBENCH_BIN} ${PROJECT_SOURCE_DIR}
-          ${RB_PORTS_WORK}/twin-netduino2 qemu-netduino2.yaml qemu-netduino2 ARM_CM3 256 20)
+          ${RB_PORTS_WORK}/twin-netduino2 qemu-netduino2.yaml qemu-netduino2 256 20)
 set_tests_properties(ports_bare_freertos_netduino2 PROPERTIES SKIP_RETURN_CODE 77
   LABELS "ports;qemu" TIMEOUT 900)
-# The other kernels on the same twin with their own Cortex-M3 CPU ports, each
-# when its source is at hand: OK with the port_variant named here; LiteOS-M
-# (no GCC Cortex-M3 port in 1.1.0) PORT_MISSING with its reason; TencentOS
-# INVALID with exactly its two known defects (the mutex's, and its Cortex-M3
-# port's SysTick level, docs/kernels.md).
+# Every other kernel of the matrix on the same twin, each when its source is
+# at hand, with what its port directory declares for the core: its own
+# Cortex-M3 CPU port (RB_PORT_CPUS, CONFIG port_variant=) and OK, PORT_MISSING
+# with its reason where the recipe has none, INVALID by exactly its known
+# defects there (kernel.yaml `defects`).
 add_test(NAME ports_kernels_netduino2
   COMMAND ${RB_PORTS_TESTS}/twin-run.sh ${RTOSBENCH_BIN} ${PROJECT_SOURCE_DIR}
-          ${RB_PORTS_WORK}/twin-netduino2-kernels qemu-netduino2.yaml qemu-netduino2 ARM_CM3 256 20
-          "threadx=ports/cortex_m3/gnu ucos3=Ports/ARM-Cortex-M/ARMv7-M/GNU chibios=os/common/ports/ARMv7-M rtthread_nano=libcpu/arm/cortex-m3 rtthread=libcpu/arm/cortex-m3 mbedos=RTX+TARGET_M3/irq_cm3 zephyr=arch/arm/core/cortex_m nuttx=arch/arm/src/armv7-m"
-          "liteos_m" "tencentos=arch/arm/arm-v7m/cortex-m3/gcc:tick_prio=0,mutex_pi")
+          ${RB_PORTS_WORK}/twin-netduino2-kernels qemu-netduino2.yaml qemu-netduino2 256 20 all)
 set_tests_properties(ports_kernels_netduino2 PROPERTIES SKIP_RETURN_CODE 77
   LABELS "ports;qemu" TIMEOUT 1200)
 
@@ -142,22 +140,17 @@ add_test(NAME ports_bare_gd32_build
 set_tests_properties(ports_bare_gd32_build PROPERTIES LABELS ports TIMEOUT 300)
 add_test(NAME ports_freertos_gd32_build
   COMMAND ${RB_PORTS_TESTS}/board-fit.sh gd32f103c8 freertos RTOSBENCH_KERNEL_FREERTOS ${RTOSBENCH_BIN}
-          ${PROJECT_SOURCE_DIR} ${RB_PORTS_WORK}/gd32 ${CMAKE_GENERATOR} gd32f103.yaml ARM_CM3)
+          ${PROJECT_SOURCE_DIR} ${RB_PORTS_WORK}/gd32 ${CMAKE_GENERATOR} gd32f103.yaml)
 set_tests_properties(ports_freertos_gd32_build PROPERTIES SKIP_RETURN_CODE 77 LABELS ports TIMEOUT 600)
 
 # The Cortex-M33 twin (qemu-mps2-an505, ARMv8-M Mainline, under the board's
-# -icount shift=6): bare and FreeRTOS (GCC/ARM_CM33_NTZ) through the real
-# tool, OK with valid captures, no test's samples capped, within the
-# machine's 256 KB of SRAM; ThreadX, LiteOS-M, RT-Thread, RT-Thread Nano,
-# ChibiOS, Mbed OS and Zephyr with their own Cortex-M33 CPU ports, when their source is at hand; the kernels whose recipes have no
-# Cortex-M33 CPU port are PORT_MISSING with their reason; TencentOS runs its
-# arm-v8m port and is INVALID by exactly its mutex defect (no SysTick defect
-# there: its PendSV level is a byte store).
+# -icount shift=6): bare and every kernel of the matrix whose source is at
+# hand, through the real tool, within the machine's 256 KB of SRAM and no
+# test's samples capped, each as its port directory declares for the
+# Cortex-M33 (as on netduino2 above).
 add_test(NAME ports_kernels_an505
   COMMAND ${RB_PORTS_TESTS}/twin-run.sh ${RTOSBENCH_BIN} ${PROJECT_SOURCE_DIR}
-          ${RB_PORTS_WORK}/twin-an505 qemu-mps2-an505.yaml qemu-mps2-an505 ARM_CM33_NTZ - 256
-          "threadx=ports/cortex_m33/gnu liteos_m=kernel/arch/arm/cortex-m33/gcc rtthread=libcpu/arm/cortex-m33 chibios=os/common/ports/ARMv8-M-ML rtthread_nano=libcpu/arm/cortex-m33 mbedos=RTX+TARGET_M33/irq_armv8mml zephyr=arch/arm/core/cortex_m"
-          "ucos3 nuttx" "tencentos=arch/arm/arm-v8m/cortex-m33/gcc:mutex_pi")
+          ${RB_PORTS_WORK}/twin-an505 qemu-mps2-an505.yaml qemu-mps2-an505 - 256 all)
 set_tests_properties(ports_kernels_an505 PROPERTIES SKIP_RETURN_CODE 77
   LABELS "ports;qemu" TIMEOUT 1200)
 
@@ -172,6 +165,6 @@ set_tests_properties(ports_bare_nucleo_h5_build PROPERTIES LABELS ports TIMEOUT 
 add_test(NAME ports_freertos_nucleo_h5_build
   COMMAND ${RB_PORTS_TESTS}/board-fit.sh nucleo-h5 freertos RTOSBENCH_KERNEL_FREERTOS
           ${RTOSBENCH_BIN} ${PROJECT_SOURCE_DIR} ${RB_PORTS_WORK}/nucleo-h5 ${CMAKE_GENERATOR}
-          nucleo-h5.yaml ARM_CM33_NTZ)
+          nucleo-h5.yaml)
 set_tests_properties(ports_freertos_nucleo_h5_build PROPERTIES SKIP_RETURN_CODE 77 LABELS ports
   TIMEOUT 600)

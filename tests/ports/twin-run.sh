@@ -1,33 +1,29 @@
 #!/usr/bin/env bash
 # End-to-end test of an emulated twin through the real tool: `rtosbench run`
 # of a shipped matrix (configs/qemu-netduino2.yaml: the Cortex-M3 twin of the
-# GD32F103C8 with its 20 KB of SRAM) for the bare port and FreeRTOS, whose
-# recipe picks its CPU port from the board's core. Both jobs must be OK with
-# a valid capture; FreeRTOS must report the CPU port the board's core calls
-# for; every test's kept samples must be the board's cap CAP (CONFIG
-# samples.<test>; `-`: a board without one, no such key) while CONFIG
-# samples= stays the matrix's; the images must
-# fit the twin's linker script (the link) and their RAM must be at most
-# RAM_KB. The kernel ports of PORTED (NAME=PORT_VARIANT, space-separated)
-# are run too when their source is at hand (RTOSBENCH_KERNEL_<NAME>), each
-# checked like FreeRTOS and its CONFIG port_variant= against the CPU port the
-# board's core calls for (a `+` in PORT_VARIANT stands for a space); a
-# kernel of MISSING, when its source is at hand,
-# must be PORT_MISSING with a reason. A kernel of DEFECTIVE
-# (NAME=PORT_VARIANT:VERDICT,VERDICT...) is checked like a ported one but must
-# be INVALID with exactly those verdicts, each named by a word of its
-# problem (a kernel defect the harness finds, docs/kernels.md). A kernel
-# whose source is absent is named as skipped, the others still checked.
+# GD32F103C8 with its 20 KB of SRAM) for the bare port and FreeRTOS, or with
+# `all`, for every kernel the matrix names whose source is at hand
+# (RTOSBENCH_KERNEL_<NAME>; the others are named as skipped). What each must
+# give is read from its port directory, for the board's core (`rtosbench
+# kernels show NAME --board BOARD`), never listed here:
+# - a kernel whose recipe has no CPU port for the core (RB_PORT_CPUS): the
+#   job PORT_MISSING with a reason;
+# - one with known defects there (kernel.yaml `defects`): INVALID with
+#   exactly those problems, each named by its word;
+# - any other: OK with a valid capture.
+# Each that runs must report in CONFIG port_variant= the CPU port its recipe
+# names for the core; every test's kept samples must be the board's cap CAP
+# (CONFIG samples.<test>; `-`: a board without one, no such key) while CONFIG
+# samples= stays the matrix's; the images must fit the twin's linker script
+# (the link) and their RAM must be at most RAM_KB.
 #
-#   twin-run.sh RTOSBENCH_BIN REPO_ROOT WORK_DIR MATRIX BOARD CPU_PORT CAP RAM_KB \
-#               [PORTED [MISSING [DEFECTIVE]]]
+#   twin-run.sh RTOSBENCH_BIN REPO_ROOT WORK_DIR MATRIX BOARD CAP RAM_KB [all]
 #
 # FreeRTOS' source comes from RTOSBENCH_KERNEL_FREERTOS (`eval "$(rtosbench
 # kernels env)"`); without it the test is SKIPPED (exit 77). Every source the
 # environment names is passed (`rtosbench kernels args`: extra sources too).
 set -euo pipefail
-bin=$1 root=$2 work=$3 matrix=$4 board=$5 cpu_port=$6 cap=$7 ram_kb=$8
-ported=${9:-} missing=${10:-} defective=${11:-}
+bin=$1 root=$2 work=$3 matrix=$4 board=$5 cap=$6 ram_kb=$7 which=${8:-}
 fail() {
   echo "FAIL: $*" >&2
   exit 1
@@ -37,49 +33,37 @@ command -v jq >/dev/null || fail "jq is required"
   echo "SKIPPED: RTOSBENCH_KERNEL_FREERTOS is not set"
   exit 77
 }
+mkdir -p "$work"
+sed -e "s|^firmware: .*|firmware: $root/firmware|" \
+  -e "s|^bench: \(.*\)|bench: $root/configs/\1|" "$root/configs/$matrix" >"$work/matrix.yaml"
 mapfile -t args < <("$bin" kernels args)
-only=(--only 'bare-*' --only 'freertos-*')
 # has_source NAME: whether the environment names NAME's checkout.
 has_source() {
   local var=RTOSBENCH_KERNEL_${1^^}
   [[ -n ${!var:-} ]]
 }
-run_ok=(bare freertos) run_missing=()
-declare -A variant=([freertos]=GCC/$cpu_port)
-for kv in $ported; do
-  k=${kv%%=*}
-  if has_source "$k"; then
-    run_ok+=("$k")
-    variant[$k]=${kv#*=}
-    variant[$k]=${variant[$k]//+/ } # `+`: a space in the port_variant
-    only+=(--only "$k-*")
-  else
+kernels=(freertos)
+if [[ $which == all ]]; then
+  mapfile -t kernels < <("$bin" kernels list --matrix "$work/matrix.yaml" | awk '$NF != "port)" && $1 != "bare" {print $1}')
+fi
+only=(--only 'bare-*') run_ok=(bare) run_missing=()
+declare -A variant=() verdicts=()
+for k in "${kernels[@]}"; do
+  if ! has_source "$k"; then
     echo "$k: skipped (RTOSBENCH_KERNEL_${k^^} is not set)"
+    continue
   fi
-done
-declare -A verdicts=()
-for kv in $defective; do
-  k=${kv%%=*} v=${kv#*=}
-  if has_source "$k"; then
-    run_ok+=("$k")
-    variant[$k]=${v%%:*}
-    verdicts[$k]=${v#*:}
-    only+=(--only "$k-*")
-  else
-    echo "$k: skipped (RTOSBENCH_KERNEL_${k^^} is not set)"
-  fi
-done
-for k in $missing; do
-  if has_source "$k"; then
+  facts=$("$bin" kernels show "$k" --matrix "$work/matrix.yaml" --board "$board")
+  only+=(--only "$k-*")
+  if [[ $(jq -r '.cpu_port == null' <<<"$facts") == true ]]; then
     run_missing+=("$k")
-    only+=(--only "$k-*")
-  else
-    echo "$k: skipped (RTOSBENCH_KERNEL_${k^^} is not set)"
+    continue
   fi
+  run_ok+=("$k")
+  variant[$k]=$(jq -r .cpu_port <<<"$facts")
+  [[ -n ${variant[$k]} ]] || fail "$k: its recipe names no CPU port for $(jq -r .board_cpu <<<"$facts") (RB_PORT_CPUS)"
+  verdicts[$k]=$(jq -r '.defects | keys | join(",")' <<<"$facts")
 done
-mkdir -p "$work"
-sed -e "s|^firmware: .*|firmware: $root/firmware|" \
-  -e "s|^bench: \(.*\)|bench: $root/configs/\1|" "$root/configs/$matrix" >"$work/matrix.yaml"
 rm -rf "$work/runs"
 rc=0
 "$bin" run --matrix "$work/matrix.yaml" --out "$work/runs" --build-cache "$work/build-cache" \

@@ -36,13 +36,12 @@
 # PSPLIM). The recipe defines RB_CH_CORTEX_M33 for cmparams.h (model 33, its
 # FPU; CORTEX_USE_FPU follows RB_FPU_CONTEXT as on a Cortex-M4) and the
 # CMSIS core header is core_cm33.h (boards/common/rb_cmsis_device.h).
-set(RB_PORT_CPUS cortex-m3 cortex-m4 cortex-m33)
-set(_rb_ch_cpu ARMv7-M)
+set(RB_PORT_CPUS cortex-m3=os/common/ports/ARMv7-M cortex-m4=os/common/ports/ARMv7-M cortex-m33=os/common/ports/ARMv8-M-ML)
+string(REPLACE "os/common/ports/" "" _rb_ch_cpu "${RB_PORT_CPU_PORT}")
 set(_rb_ch_cmsis_core core_cm4.h)
 if(RB_CPU STREQUAL "cortex-m3")
   list(APPEND RB_PORT_DEFINITIONS RB_CH_CORTEX_M3=1)
 elseif(RB_CPU STREQUAL "cortex-m33")
-  set(_rb_ch_cpu ARMv8-M-ML)
   set(_rb_ch_cmsis_core core_cm33.h)
   list(APPEND RB_PORT_DEFINITIONS RB_CH_CORTEX_M33=1)
 endif()
@@ -107,9 +106,6 @@ set(RB_CH_INCLUDE_DIRS "${_rb_ch}/license" "${_rb_ch}/rt/include" "${_rb_ch}/osl
 list(APPEND RB_KERNEL_INCLUDE_DIRS ${RB_CH_INCLUDE_DIRS})
 list(APPEND RB_PORT_SOURCES "${CMAKE_CURRENT_LIST_DIR}/rb_port_chibios.c")
 list(APPEND RB_PORT_INCLUDE_DIRS "${CMAKE_CURRENT_LIST_DIR}")
-
-# CONFIG port_variant=: the kernel CPU port compiled above.
-set(RB_PORT_VARIANT "os/common/ports/${_rb_ch_cpu}")
 
 # RB_RAMFUNC=1 runs every kernel source compiled above from RAM (scheduler,
 # switch and the calls the tests time alike).

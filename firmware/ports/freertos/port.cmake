@@ -35,14 +35,8 @@ else()
 endif()
 # The cores this recipe has a FreeRTOS CPU port for (firmware/CMakeLists.txt
 # reports any other board's jobs PORT_MISSING).
-set(RB_PORT_CPUS cortex-m3 cortex-m4 cortex-m33)
-if(RB_CPU STREQUAL "cortex-m3")
-  set(_rb_frt_cpu_default ARM_CM3)
-elseif(RB_CPU STREQUAL "cortex-m33")
-  set(_rb_frt_cpu_default ARM_CM33_NTZ)
-else()
-  set(_rb_frt_cpu_default ARM_CM4F)
-endif()
+set(RB_PORT_CPUS cortex-m3=GCC/ARM_CM3 cortex-m4=GCC/ARM_CM4F cortex-m33=GCC/ARM_CM33_NTZ)
+string(REPLACE "GCC/" "" _rb_frt_cpu_default "${RB_PORT_CPU_PORT}")
 set(RB_FREERTOS_CPU_PORT "${_rb_frt_cpu_default}" CACHE STRING
   "FreeRTOS GCC CPU port: ARM_CM4F, ARM_CM3 or ARM_CM33_NTZ (default: the board's core's)")
 set_property(CACHE RB_FREERTOS_CPU_PORT PROPERTY STRINGS ARM_CM4F ARM_CM3 ARM_CM33_NTZ)
@@ -118,7 +112,8 @@ if(NOT RB_FPU_CONTEXT AND RB_FREERTOS_CPU_PORT STREQUAL "ARM_CM4F")
 endif()
 
 # CONFIG port_variant=: the kernel CPU port compiled above (GCC/ARM_CM33_NTZ
-# for its non_secure/ directory).
+# for its non_secure/ directory): RB_PORT_CPUS' unless RB_FREERTOS_CPU_PORT
+# names another.
 set(RB_PORT_VARIANT "GCC/${RB_FREERTOS_CPU_PORT}")
 
 # RB_TICKLESS=1: FreeRTOSConfig.h sets configUSE_TICKLESS_IDLE to 1, the

@@ -21,27 +21,16 @@
 # needs RB_KERNEL_VERSION. RB_KERNEL_COMMIT, when given, must match git HEAD;
 # left at n/a it is read from it.
 
-# The cores: the Cortex-M4 and Cortex-M33 ports; a Cortex-M3 board is listed
-# only so that its jobs are PORT_MISSING with the reason below (read before
-# any source check):
+# The cores: the Cortex-M4 and Cortex-M33 ports. A Cortex-M3 board's jobs
+# are PORT_MISSING with the reason below (read before any source check):
 # LiteOS-M 1.1.0 ships its Cortex-M3 arch port for Keil alone
 # (kernel/arch/arm/cortex-m3/keil: armasm syntax, PRESERVE8/EXPORT/EQU), and
 # its Cortex-M4 GCC port is not one for the M3 (los_dispatch.S tests CPACR
 # and runs vpush/vpop, FP instructions the Cortex-M3 does not have).
-set(RB_PORT_CPUS cortex-m3 cortex-m4 cortex-m33)
-if(RB_CPU STREQUAL "cortex-m3")
-  rb_variant_not_built("board ${RB_BOARD} has a cortex-m3: LiteOS-M 1.1.0 has no GCC port for it "
-    "(kernel/arch/arm/cortex-m3 holds keil/ only, armasm sources GNU as cannot assemble: "
-    "ports/liteos_m/port.cmake)")
-endif()
-
-if(RB_CPU STREQUAL "cortex-m33")
-  set(_rb_los_arch_dir "kernel/arch/arm/cortex-m33/gcc")
-  set(_rb_los_core_h "core_cm33.h")
-else()
-  set(_rb_los_arch_dir "kernel/arch/arm/cortex-m4/gcc")
-  set(_rb_los_core_h "core_cm4.h")
-endif()
+set(RB_PORT_CPUS cortex-m4=kernel/arch/arm/cortex-m4/gcc cortex-m33=kernel/arch/arm/cortex-m33/gcc)
+set(RB_PORT_NO_CPU_REASON "LiteOS-M 1.1.0 has no GCC port for the Cortex-M3: kernel/arch/arm/cortex-m3 holds keil/ only, armasm sources GNU as cannot assemble")
+set(_rb_los_arch_dir "${RB_PORT_CPU_PORT}")
+string(REPLACE "cortex-m" "core_cm" _rb_los_core_h "${RB_CPU}.h")
 rb_require_kernel_source(
   FILES kernel/src/los_task.c kernel/src/los_init.c kernel/include/los_config.h
         ${_rb_los_arch_dir}/los_dispatch.S ${_rb_los_arch_dir}/los_interrupt.c
@@ -111,9 +100,6 @@ if(RB_CPU STREQUAL "cortex-m33")
       PROPERTIES COMPILE_DEFINITIONS "__FPU_PRESENT=1U;__FPU_USED=1U")
   endif()
 endif()
-
-# CONFIG port_variant=: the kernel CPU port compiled above.
-set(RB_PORT_VARIANT "${_rb_los_arch_dir}")
 
 # RB_RAMFUNC=1 runs every kernel source compiled above from RAM (scheduler,
 # switch and the calls the tests time alike).

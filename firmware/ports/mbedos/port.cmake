@@ -34,17 +34,9 @@ set(_rb_mb_rtx "cmsis/CMSIS_5/CMSIS/RTOS2/RTX")
 #               DOMAIN_NS stays 0 (its default, rtx_core_cm.h: no TrustZone
 #               context calls, threads start with EXC_RETURN 0xFFFFFFFD, the
 #               Secure PSP), no MPU (OS_PRIVILEGE_MODE 1, no zones).
-set(RB_PORT_CPUS cortex-m3 cortex-m4 cortex-m33)
-if(RB_CPU STREQUAL "cortex-m3")
-  set(_rb_mb_irq_rel "TARGET_M3/irq_cm3.S")
-  set(_rb_mb_core_h core_cm3.h)
-elseif(RB_CPU STREQUAL "cortex-m33")
-  set(_rb_mb_irq_rel "TARGET_M33/irq_armv8mml.S")
-  set(_rb_mb_core_h core_cm33.h)
-else()
-  set(_rb_mb_irq_rel "TARGET_RTOS_M4_M7/irq_cm4f.S")
-  set(_rb_mb_core_h core_cm4.h)
-endif()
+set(RB_PORT_CPUS "cortex-m3=RTX TARGET_M3/irq_cm3" "cortex-m4=RTX TARGET_RTOS_M4_M7/irq_cm4f" "cortex-m33=RTX TARGET_M33/irq_armv8mml")
+string(REGEX REPLACE "^RTX (.*)$" "\\1.S" _rb_mb_irq_rel "${RB_PORT_CPU_PORT}")
+string(REPLACE "cortex-m" "core_cm" _rb_mb_core_h "${RB_CPU}.h")
 rb_require_kernel_source(
   FILES platform/include/platform/mbed_version.h rtos/source/Thread.cpp rtos/include/rtos/Thread.h
         ${_rb_mb_rtx}/Source/rtx_thread.c ${_rb_mb_rtx}/Config/RTX_Config.c
@@ -148,10 +140,6 @@ if(RB_CHECKS STREQUAL "on")
   list(APPEND _rb_mb_irq_defs RTX_STACK_CHECK)
 endif()
 set_source_files_properties("${_rb_mb_irq}" PROPERTIES COMPILE_DEFINITIONS "${_rb_mb_irq_defs}")
-
-# CONFIG port_variant=: the kernel CPU port compiled above.
-string(REGEX REPLACE "[.]S$" "" _rb_mb_variant "${_rb_mb_irq_rel}")
-set(RB_PORT_VARIANT "RTX ${_rb_mb_variant}")
 
 # RB_RAMFUNC=1 runs every kernel source compiled above from RAM (scheduler,
 # switch and the calls the tests time alike).

@@ -68,7 +68,7 @@ rb_check_kernel_commit("${RB_KERNEL_SOURCE}")
 # (arch/arm/src/mps) with boards/arm/mps/mps2-an521 (the dual Cortex-M33
 # AN521), mps2-an500 and mps3-an547, no mps2-an505; the first release with
 # them was not checked.
-set(RB_PORT_CPUS cortex-m3 cortex-m4)
+set(RB_PORT_CPUS cortex-m3=arch/arm/src/armv7-m cortex-m4=arch/arm/src/armv7-m)
 set(RB_PORT_NO_CPU_REASON "NuttX 12.4.0 has the ARMv8-M CPU port (arch/arm/src/armv8-m) but no chip or board for QEMU's MPS2 AN505 (arch/arm/src and boards/arm have no mps directory; its Cortex-M33 chips in arch/arm/Kconfig are nrf53, nrf91, stm32l5 and stm32u5): it would need an out-of-tree chip (CONFIG_ARCH_CHIP_ARM_CUSTOM, ARCH_CHIP_CUSTOM_DIR) and board, not written")
 
 # ---- The port: POSIX + the NuttX layer; NuttX builds the image -------------
@@ -108,8 +108,6 @@ set(RB_PORT_IMAGE_RECIPE "${RB_PORT_DIR}/image.cmake")
 math(EXPR RB_BOARD_TICK_PRIO "(1 << ${RB_BOARD_NVIC_PRIO_BITS}) - 2")
 set(RB_BOARD_IRQ_PRIO ${RB_BOARD_TICK_PRIO})
 
-# CONFIG port_variant=: the kernel CPU port compiled above.
-set(RB_PORT_VARIANT "arch/arm/src/armv7-m")
 
 # RB_TICKLESS=1 is refused (docs/kernels.md, "Tickless idle"):
 set(RB_PORT_NO_TICKLESS_REASON

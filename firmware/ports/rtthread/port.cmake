@@ -32,15 +32,12 @@
 # (rb_port_rtthread.c, RB_RT_SHELL_HEAP: tshell's state and its thread's
 # stack plus 2048 bytes), the largest object; the configuration is the
 # Cortex-M4 build's (docs/firmware.md, "Small RAM").
-set(RB_PORT_CPUS cortex-m3 cortex-m4 cortex-m33)
+set(RB_PORT_CPUS cortex-m3=libcpu/arm/cortex-m3 cortex-m4=libcpu/arm/cortex-m4 cortex-m33=libcpu/arm/cortex-m33)
+set(_rb_rt_cpu "${RB_PORT_CPU_PORT}")
 if(RB_CPU STREQUAL "cortex-m3")
-  set(_rb_rt_cpu libcpu/arm/cortex-m3)
   list(APPEND RB_PORT_DEFINITIONS RB_RT_CORTEX_M3=1)
 elseif(RB_CPU STREQUAL "cortex-m33")
-  set(_rb_rt_cpu libcpu/arm/cortex-m33)
   list(APPEND RB_PORT_DEFINITIONS RB_RT_CORTEX_M33=1)
-else()
-  set(_rb_rt_cpu libcpu/arm/cortex-m4)
 endif()
 rb_require_kernel_source(
   FILES src/scheduler_up.c src/ipc.c include/rtdef.h ${_rb_rt_cpu}/context_gcc.S
@@ -133,9 +130,6 @@ if(NOT RB_TIME_SLICING)
 endif()
 list(APPEND RB_PORT_SOURCES "${CMAKE_CURRENT_LIST_DIR}/rb_port_rtthread.c")
 list(APPEND RB_PORT_INCLUDE_DIRS "${CMAKE_CURRENT_LIST_DIR}")
-
-# CONFIG port_variant=: the kernel CPU port compiled above.
-set(RB_PORT_VARIANT "${_rb_rt_cpu}")
 
 # RB_RAMFUNC=1 runs every kernel source compiled above from RAM (scheduler,
 # switch and the calls the tests time alike).

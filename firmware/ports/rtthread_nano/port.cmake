@@ -28,14 +28,10 @@ endif()
 # (r4-r11, s16-s31 when EXC_RETURN says the thread used the FPU). The FP
 # context follows the float ABI, as on the Cortex-M4 (RB_FPU_CONTEXT:
 # hard-float build). No MPU code exists in that port.
-set(RB_PORT_CPUS cortex-m3 cortex-m4 cortex-m33)
-if(RB_CPU STREQUAL "cortex-m3")
-  set(_rb_rt_cpu libcpu/arm/cortex-m3)
-elseif(RB_CPU STREQUAL "cortex-m33")
-  set(_rb_rt_cpu libcpu/arm/cortex-m33)
+set(RB_PORT_CPUS cortex-m3=libcpu/arm/cortex-m3 cortex-m4=libcpu/arm/cortex-m4 cortex-m33=libcpu/arm/cortex-m33)
+set(_rb_rt_cpu "${RB_PORT_CPU_PORT}")
+if(RB_CPU STREQUAL "cortex-m33")
   list(APPEND RB_PORT_DEFINITIONS RB_RT_CORTEX_M33=1)
-else()
-  set(_rb_rt_cpu libcpu/arm/cortex-m4)
 endif()
 rb_require_kernel_source(
   FILES rt-thread/src/scheduler.c rt-thread/include/rtdef.h rt-thread/${_rb_rt_cpu}/context_gcc.S
@@ -100,9 +96,6 @@ if(NOT RB_TIME_SLICING)
 endif()
 list(APPEND RB_PORT_SOURCES "${CMAKE_CURRENT_LIST_DIR}/rb_port_rtthread_nano.c")
 list(APPEND RB_PORT_INCLUDE_DIRS "${CMAKE_CURRENT_LIST_DIR}")
-
-# CONFIG port_variant=: the kernel CPU port compiled above.
-set(RB_PORT_VARIANT "${_rb_rt_cpu}")
 
 # RB_RAMFUNC=1 runs every kernel source compiled above from RAM (scheduler,
 # switch and the calls the tests time alike).

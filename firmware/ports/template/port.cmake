@@ -13,7 +13,9 @@
 #   set(RB_PORT_INCLUDE_DIRS "${RB_PORT_DIR}")   # the kernel's config header lives here
 #   set(RB_PORT_DEFINITIONS "")
 #   set(RB_PORT_RAMFUNC_SOURCES ${RB_KERNEL_SOURCES}) # code run from RAM with RB_RAMFUNC=1
-#   set(RB_PORT_VARIANT "<the kernel's CPU port directory>") # CONFIG port_variant=
+#   # the cores it has a kernel CPU port for, each with that port (one line of
+#   # its own; RB_PORT_CPU_PORT is the board core's, CONFIG port_variant=):
+#   set(RB_PORT_CPUS cortex-m4=<the kernel's CPU port directory> ...)
 #   set(RB_PORT_TICKLESS "<the kernel's tickless switch>") # its config header follows RB_CFG_TICKLESS
 #   # or, when the port cannot build a tickless kernel, say why (RB_TICKLESS=1 stops there):
 #   set(RB_PORT_NO_TICKLESS_REASON "<why>")

@@ -33,16 +33,10 @@
 # set with a byte store (no SysTick side effect), and the FP context
 # (S16-S31 on an FP frame) follows the compiler's float ABI, RB_FPU_CONTEXT,
 # as on the Cortex-M4.
-set(RB_PORT_CPUS cortex-m3 cortex-m4 cortex-m33)
-set(_rb_tos_arch arch/arm/arm-v7m)
-if(RB_CPU STREQUAL "cortex-m3")
-  set(_rb_tos_cpu arch/arm/arm-v7m/cortex-m3/gcc)
-elseif(RB_CPU STREQUAL "cortex-m33")
-  set(_rb_tos_arch arch/arm/arm-v8m)
-  set(_rb_tos_cpu arch/arm/arm-v8m/cortex-m33/gcc)
-else()
-  set(_rb_tos_cpu arch/arm/arm-v7m/cortex-m4/gcc)
-endif()
+set(RB_PORT_CPUS cortex-m3=arch/arm/arm-v7m/cortex-m3/gcc cortex-m4=arch/arm/arm-v7m/cortex-m4/gcc cortex-m33=arch/arm/arm-v8m/cortex-m33/gcc)
+set(_rb_tos_cpu "${RB_PORT_CPU_PORT}")
+# The architecture directory holding the CPU port's common/ files.
+string(REGEX REPLACE "/[^/]+/gcc$" "" _rb_tos_arch "${_rb_tos_cpu}")
 rb_require_kernel_source(
   FILES kernel/core/tos_sys.c kernel/core/include/tos_k.h kernel/core/include/tos_version.h
         ${_rb_tos_arch}/common/tos_cpu.c ${_rb_tos_cpu}/port_s.S ${_rb_tos_cpu}/port_c.c
@@ -82,9 +76,6 @@ else()
 endif()
 list(APPEND RB_PORT_SOURCES "${CMAKE_CURRENT_LIST_DIR}/rb_port_tencentos.c")
 list(APPEND RB_PORT_INCLUDE_DIRS "${CMAKE_CURRENT_LIST_DIR}" "${CMAKE_CURRENT_LIST_DIR}/cmsis")
-
-# CONFIG port_variant=: the kernel CPU port compiled above.
-set(RB_PORT_VARIANT "${_rb_tos_cpu}")
 
 # RB_RAMFUNC=1 runs every kernel source compiled above from RAM (scheduler,
 # switch and the calls the tests time alike).

@@ -12,15 +12,14 @@
 
 # The cores ThreadX has a GNU port for here (firmware/CMakeLists.txt reports
 # any other board's jobs PORT_MISSING); the port directory follows RB_CPU.
-set(RB_PORT_CPUS cortex-m3 cortex-m4 cortex-m33)
+set(RB_PORT_CPUS cortex-m3=ports/cortex_m3/gnu cortex-m4=ports/cortex_m4/gnu cortex-m33=ports/cortex_m33/gnu)
+set(_rb_tx_cpu "${RB_PORT_CPU_PORT}")
 # The files of the CPU port compiled below: the seven of the ARMv7-M ports'
 # CMakeLists.txt.
 set(_rb_tx_cpu_asm tx_thread_context_restore tx_thread_context_save tx_thread_interrupt_control
                    tx_thread_schedule tx_thread_stack_build tx_thread_system_return tx_timer_interrupt)
 set(_rb_tx_cpu_c "")
-if(RB_CPU STREQUAL "cortex-m3")
-  set(_rb_tx_cpu ports/cortex_m3/gnu)
-elseif(RB_CPU STREQUAL "cortex-m33")
+if(RB_CPU STREQUAL "cortex-m33")
   # ThreadX' ARMv8-M port, run on the Secure side without TrustZone, where
   # QEMU's AN505 starts the core: TX_SINGLE_MODE_SECURE, the port's switch for
   # ThreadX alone in the Secure state (tx_port.h, tx_thread_stack_build.S:
@@ -34,15 +33,12 @@ elseif(RB_CPU STREQUAL "cortex-m33")
   # Cortex-M4 port does. Every file its CMakeLists.txt lists but
   # tx_initialize_low_level.S, the example's start-up (rb_port_threadx.c
   # writes its own, as on the other cores).
-  set(_rb_tx_cpu ports/cortex_m33/gnu)
   list(APPEND _rb_tx_cpu_asm tx_thread_interrupt_disable tx_thread_interrupt_restore
               tx_thread_secure_stack_allocate tx_thread_secure_stack_free
               tx_thread_secure_stack_initialize)
   set(_rb_tx_cpu_c tx_thread_secure_stack txe_thread_secure_stack_allocate
                    txe_thread_secure_stack_free)
   list(APPEND RB_PORT_DEFINITIONS TX_SINGLE_MODE_SECURE)
-else()
-  set(_rb_tx_cpu ports/cortex_m4/gnu)
 endif()
 
 rb_require_kernel_source(
@@ -89,9 +85,6 @@ if(RB_TIME_SLICING)
 else()
   list(APPEND RB_PORT_DEFINITIONS RB_TIME_SLICING=0)
 endif()
-
-# CONFIG port_variant=: the kernel CPU port compiled above.
-set(RB_PORT_VARIANT "${_rb_tx_cpu}")
 
 # RB_RAMFUNC=1 runs every kernel source compiled above from RAM (scheduler,
 # switch and the calls the tests time alike).

@@ -34,7 +34,7 @@ endif()
 # alike; its FP save of s16-s31 is compiled only with a hard-float ABI
 # (__VFP_FP__ without __SOFTFP__ in os_cpu_a.S and os_cpu.h), so a Cortex-M3
 # build and a soft-float Cortex-M4 build run the same switch.
-set(RB_PORT_CPUS cortex-m3 cortex-m4)
+set(RB_PORT_CPUS cortex-m3=Ports/ARM-Cortex-M/ARMv7-M/GNU cortex-m4=Ports/ARM-Cortex-M/ARMv7-M/GNU)
 set(RB_PORT_NO_CPU_REASON "uC/OS-III v3.08.00 ships CPU ports for ARMv6-M and ARMv7-M only (Ports/ARM-Cortex-M/ARMv6-M, ARMv7-M; uC-CPU v1.32.01 likewise): none for ARMv8-M")
 rb_require_kernel_source(
   FILES Source/os.h Source/os_core.c Ports/ARM-Cortex-M/ARMv7-M/os_cpu_c.c
@@ -129,8 +129,6 @@ endif()
 list(APPEND RB_PORT_SOURCES "${CMAKE_CURRENT_LIST_DIR}/rb_port_ucos3.c")
 list(APPEND RB_PORT_INCLUDE_DIRS "${CMAKE_CURRENT_LIST_DIR}")
 
-# CONFIG port_variant=: the kernel CPU port compiled above.
-set(RB_PORT_VARIANT "Ports/ARM-Cortex-M/ARMv7-M/GNU")
 
 # RB_RAMFUNC=1 runs every kernel source compiled above from RAM (scheduler,
 # switch and the calls the tests time alike).

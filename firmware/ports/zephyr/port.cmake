@@ -24,7 +24,7 @@
 # the FP context code, CONFIG_FPU=n) and rb_mps2_an505 (the MPS2 AN521 CPU0
 # SoC, Cortex-M33, built Secure without TrustZone or MPU), app/boards/arm.
 # image.cmake checks that the configured Zephyr core is RB_CPU.
-set(RB_PORT_CPUS cortex-m3 cortex-m4 cortex-m33)
+set(RB_PORT_CPUS cortex-m3=arch/arm/core/cortex_m cortex-m4=arch/arm/core/cortex_m cortex-m33=arch/arm/core/cortex_m)
 
 set(RB_TIME_SLICING ON CACHE BOOL "time slicing among equal-priority tasks (one-tick quantum)")
 set(RB_ZEPHYR_JOBS 2 CACHE STRING "parallel jobs of the nested Zephyr build")
@@ -97,8 +97,6 @@ list(APPEND RB_PORT_DEFINITIONS RB_PORT_RAM_VECTORS_AT=${RB_BOARD_ZEPHYR_RAM_VEC
 set(RB_PORT_BUILDS_IMAGE ON)
 set(RB_PORT_IMAGE_RECIPE "${CMAKE_CURRENT_LIST_DIR}/image.cmake")
 
-# CONFIG port_variant=: the kernel CPU port compiled above.
-set(RB_PORT_VARIANT "arch/arm/core/cortex_m")
 # RB_TICKLESS=1: image.cmake sets CONFIG_TICKLESS_KERNEL=y (the SysTick
 # driver's tickless mode) and the idle hook lets Zephyr's WFI run.
 set(RB_PORT_TICKLESS "CONFIG_TICKLESS_KERNEL")
