@@ -116,4 +116,16 @@ void rb_config_emit(void) {
   rb_rec_kv_u32("crit_ticks", RB_CRIT_TICKS);
   rb_rec_kv("tests", RB_CFG_TESTS);
   rb_rec_end();
+
+  rb_rec_begin("CONFIG");
+  rb_rec_kv("edges", RB_CFG_EDGES ? "on" : "off");
+#if RB_CFG_EDGES
+  /* The analyzer's channels by role (board.cmake RB_BOARD_EDGE_*), and
+   * whether they are pins at all (emulated: writes QEMU ignores). */
+  rb_rec_kv("edge_mk", RB_CFG_EDGE_MK);
+  rb_rec_kv("edge_ev", RB_CFG_EDGE_EV);
+  rb_rec_kv("edge_tk", RB_CFG_EDGE_TK);
+  rb_rec_kv("edge_pins", RB_CFG_EDGE_PINS);
+#endif
+  rb_rec_end();
 }

@@ -62,6 +62,8 @@ static const struct {
     {RBP_HAS_ZERO_LATENCY_IRQ, "interrupt level its critical section leaves unmasked"},
     {RB_PERIODIC_TICK,
      "periodic tick: this build is tickless and the kernel stops its tick while idle"},
+    {RB_PLAIN_TICK_HOOK,
+     "plain tick hook: this edges build tests for tick_drift's edges in the tick hook"},
 };
 
 volatile uint32_t rb_tick_stamps[RB_TICK_STAMPS];
@@ -69,10 +71,37 @@ volatile int rb_idle_probe_on;
 
 /* The counter at each tick, kept in a small ring indexed by the hook count
  * (tick_drift reads it without missing a tick). */
+#if RB_EDGE_TICK
+volatile uint32_t rb_edge_tick_from;
+volatile uint32_t rb_edge_tick_span;
+volatile int rb_edge_tick_on;
+static int rb_edge_tick_level;
+
+/* After the stamp of tick c: the marker and the toggles of tick_drift's kept
+ * stamps (rb_harness.h), each after the counter read it belongs to. */
+static void rb_edge_tick(uint32_t c) {
+  const uint32_t k = c - rb_edge_tick_from; /* kept stamp k, 0..span */
+  if (k <= rb_edge_tick_span) {
+    rb_edge_tick_level = !rb_edge_tick_level;
+    rb_board_edge_tk(rb_edge_tick_level);
+  } else if (k == 0u - 1u) {
+    rb_board_edge_mk(1);
+  } else if (k == rb_edge_tick_span + 1u) {
+    rb_board_edge_mk(0);
+    rb_edge_tick_on = 0;
+  }
+}
+#endif
+
 void rb_tick_hook(void) {
   const uint32_t c = rb_tick_hook_count;
   rb_tick_stamps[c & (RB_TICK_STAMPS - 1u)] = rb_counter_now();
   rb_tick_hook_count = c + 1u;
+#if RB_EDGE_TICK
+  if (rb_edge_tick_on) {
+    rb_edge_tick(c);
+  }
+#endif
 }
 
 void rb_idle_hook(void) {
@@ -352,6 +381,9 @@ int main(void) {
    * DHCSR before anything else touches the debug registers. */
   rb_boot_dhcsr = DBG_DHCSR;
   rb_board_init();
+#if RB_CFG_EDGES
+  rb_board_edge_init();
+#endif
   rb_board_read_facts(&rb_facts);
   rb_check_port_table();
 

@@ -136,6 +136,30 @@ void rb_stop_irq(uint32_t now, uint32_t cycles_in_wait);
  * time read at ISR entry; both as the timer reads (RB_EVENT_MASK wide). */
 void rb_event_irq(uint32_t event, uint32_t now);
 
+/* Edges (RB_EDGES=on; docs/firmware.md, "Edges"): three outputs a logic
+ * analyzer watches, the pins board.cmake names (RB_BOARD_EDGE_MK, _EV, _TK).
+ * Called only by an edges build, always outside the DWT windows they mark.
+ *   MK  marker, high over the kept samples of one edge-mapped series
+ *   EV  the event: the event timer's channel-1 output compare pin, set by
+ *       the timer itself on a compare match ("active on match") while
+ *       armed; or forced by software where the event is code (wake_latency)
+ *   TK  the stamp: set by the code right after the read that ends a window,
+ *       or toggled at each stamp of a periodic series
+ * A board without pins it can drive (QEMU) makes writes the emulator accepts
+ * and ignores (board.cmake RB_BOARD_EDGE_PINS emulated). */
+/* Every pin an output at low, EV's channel in forced-inactive mode (no
+ * match sets it); runs once after rb_board_init. */
+void rb_board_edge_init(void);
+void rb_board_edge_mk(int level);
+void rb_board_edge_tk(int level);
+/* EV: low and armed again, so the next compare match of the event timer
+ * sets it (one rising edge per event); called after the event's window. */
+void rb_board_edge_ev_rearm(void);
+/* EV: low, and no compare match sets it until rb_board_edge_ev_rearm. */
+void rb_board_edge_ev_disarm(void);
+/* EV forced to `level` by software (wake_latency's event is ctl's code). */
+void rb_board_edge_ev(int level);
+
 /* Conditions the board can read back itself (docs/protocol.md section 3). A
  * value the board cannot read is reported as n/a: NULL strings, -1 integers,
  * 0 for core_measured_hz. */

@@ -66,10 +66,20 @@ extern const uint32_t rb_test_count;
  * whose kernel stops its tick while idle: there the tests that time the tick
  * or count idle time per tick report NA. */
 #define RB_PERIODIC_TICK (1u << 31)
+/* Another such condition: the tick hook does nothing but stamp the tick. An
+ * edges build that runs tick_drift (RB_EDGE_TICK) has the hook test whether
+ * tick_drift armed its edges on every tick (main.c), two instructions in
+ * the tick interrupt that tick_overhead and time_slice would time as the
+ * kernel's: there those two report NA, and every other series keeps the
+ * figures of the build without edges (docs/firmware.md, "Edges"). */
+#define RB_PLAIN_TICK_HOOK (1u << 30)
+#define RB_EDGE_TICK (RB_CFG_EDGES && RB_CFG_ON_tick_drift && !RB_CFG_TICKLESS)
 #if RB_CFG_TICKLESS
-#define RB_BUILD_CAPS 0u
-#else
+#define RB_BUILD_CAPS RB_PLAIN_TICK_HOOK
+#elif RB_EDGE_TICK
 #define RB_BUILD_CAPS RB_PERIODIC_TICK
+#else
+#define RB_BUILD_CAPS (RB_PERIODIC_TICK | RB_PLAIN_TICK_HOOK)
 #endif
 
 /* One runner per entry of the table (rb_tests.h). */
@@ -141,6 +151,27 @@ extern volatile uint32_t rb_idle_passes;
  * the hook's increment) in rb_tick_stamps[k % RB_TICK_STAMPS] (tick_drift). */
 #define RB_TICK_STAMPS 8u
 extern volatile uint32_t rb_tick_stamps[RB_TICK_STAMPS];
+
+#if RB_EDGE_TICK
+/* Edges (docs/firmware.md, "Edges"): tick_drift arms the tick hook with the
+ * hook counts of its kept stamps, from rb_edge_tick_from to
+ * rb_edge_tick_from + rb_edge_tick_span (the span is the kept periods). The
+ * hook raises MK at tick from - 1, toggles TK right after each of those
+ * stamps and lowers MK at tick from + span + 1, then clears rb_edge_tick_on. */
+extern volatile uint32_t rb_edge_tick_from;
+extern volatile uint32_t rb_edge_tick_span;
+extern volatile int rb_edge_tick_on;
+#endif
+#if RB_CFG_EDGES
+/* TK and EV pulses last at least this many counter ticks (about 250 ns on
+ * the hardware boards: six samples of a 24 MHz analyzer), held outside the
+ * windows. */
+#define RB_EDGE_HOLD_TICKS (RB_COUNTER_HZ / 4000000u + 1u)
+static inline void rb_edge_hold(uint32_t since) {
+  while (rb_counter_now() - since < RB_EDGE_HOLD_TICKS) {
+  }
+}
+#endif
 
 /* The ticks a background task paces itself by (once per tick: irq_latency's
  * and zero_latency_irq's critical sections): the tick hook's count where the

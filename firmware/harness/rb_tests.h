@@ -14,8 +14,9 @@
  * phase of every later test's timer events against the code: zephyr's
  * zli_entry_idle p90 differed between two runs of the same image.
  *
- * X(name, capabilities the test needs (RBP_HAS_*, and RB_PERIODIC_TICK for
- *   a test a tickless build cannot run), its pacing, "series it writes")
+ * X(name, capabilities the test needs (RBP_HAS_*, RB_PERIODIC_TICK for a
+ *   test a tickless build cannot run, RB_PLAIN_TICK_HOOK for one that times
+ *   the tick hook), its pacing, "series it writes")
  *
  * Pacing: RB_PACE_FREE samples back to back, RB_PACE_EVENT one sample per
  * test-timer event, RB_PACE_TICK one sample per kernel tick or more (a
@@ -50,8 +51,8 @@
   X(wake_latency, RBP_HAS_TASKS | RBP_HAS_PREEMPTION, RB_PACE_FREE, "wake_latency@ruler_loop") \
   X(round_trip, RBP_HAS_TASKS, RB_PACE_FREE, "round_trip@ruler_round") \
   X(irq_latency, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR, RB_PACE_EVENT, "irq_entry event_to_task") \
-  X(time_slice, RBP_HAS_TASKS | RBP_HAS_TIME_SLICE, RB_PACE_TICK, "time_slice") \
-  X(tick_overhead, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK | RB_PERIODIC_TICK, RB_PACE_TICK, "tick_irq_empty irq_dispatch@tick_irq_empty tick_overhead") \
+  X(time_slice, RBP_HAS_TASKS | RBP_HAS_TIME_SLICE | RB_PLAIN_TICK_HOOK, RB_PACE_TICK, "time_slice") \
+  X(tick_overhead, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK | RB_PERIODIC_TICK | RB_PLAIN_TICK_HOOK, RB_PACE_TICK, "tick_irq_empty irq_dispatch@tick_irq_empty tick_overhead") \
   X(queue, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_QUEUE, RB_PACE_FREE, "queue@ruler_loop") \
   X(mutex, RBP_HAS_TASKS | RBP_HAS_MUTEX, RB_PACE_FREE, "mutex_lock_unlock@ruler_loop2") \
   X(notify, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_NOTIFY, RB_PACE_EVENT, "notify_wake@ruler_loop notify_event_to_task") \

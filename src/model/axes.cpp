@@ -51,6 +51,8 @@ const std::vector<Axis>& axes() {
        [](const std::string& v) { return when_not(v, "0", "ram"); }},
       {"tickless", "RB_TICKLESS", "tickless", "tickless idle", "0", kBitSchema,
        [](const std::string& v) { return when_not(v, "0", "tickless"); }},
+      {"edges", "RB_EDGES", "edges", "GPIO edges", "off", R"({"enum": ["off", "on"]})",
+       [](const std::string& v) { return when_not(v, "off", "edges"); }},
   };
   return kAxes;
 }

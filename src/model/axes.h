@@ -27,7 +27,8 @@ struct Axis {
   bool pinned = true;
 };
 
-// In expansion order: opt, tick_hz, fpu_context, checks, ramfunc, tickless.
+// In expansion order: opt, tick_hz, fpu_context, checks, ramfunc, tickless,
+// edges.
 const std::vector<Axis>& axes();
 const Axis* find_axis(std::string_view key);
 
@@ -39,7 +40,7 @@ Variant default_variant();
 // [A-Za-z0-9]; the result only ever holds [A-Za-z0-9].
 std::string opt_id(const std::string& opt);
 
-// <kernel>-<opt id>-tick<hz>-fpu<0|1>[-checks][-ram][-tickless].
+// <kernel>-<opt id>-tick<hz>-fpu<0|1>[-checks][-ram][-tickless][-edges].
 std::string job_id(const std::string& kernel, const Variant& v);
 
 // Which way a statistic gets worse.

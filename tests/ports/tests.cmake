@@ -168,3 +168,18 @@ add_test(NAME ports_freertos_nucleo_h5_build
           nucleo-h5.yaml)
 set_tests_properties(ports_freertos_nucleo_h5_build PROPERTIES SKIP_RETURN_CODE 77 LABELS ports
   TIMEOUT 600)
+
+# The edge variant (issue 32; docs/firmware.md, "Edges"): bare and FreeRTOS
+# on the STM32F405 twin with edges off and on through `rtosbench run`; every
+# median the two builds share must be equal (edges-test.sh), and the edges
+# image of the F407 Discovery must build, link and fit (board-fit.sh's
+# checks on an RB_EDGES=on image, edges-f407.sh).
+add_test(NAME ports_edges_netduinoplus2
+  COMMAND ${RB_PORTS_TESTS}/edges-test.sh ${RTOSBENCH_BIN} ${PROJECT_SOURCE_DIR}
+          ${RB_PORTS_WORK}/edges-netduinoplus2)
+set_tests_properties(ports_edges_netduinoplus2 PROPERTIES SKIP_RETURN_CODE 77
+  LABELS "ports;qemu" TIMEOUT 900)
+add_test(NAME ports_edges_f407_build
+  COMMAND ${RB_PORTS_TESTS}/edges-f407.sh ${PROJECT_SOURCE_DIR} ${RB_PORTS_WORK}/edges-f407
+          ${CMAKE_GENERATOR})
+set_tests_properties(ports_edges_f407_build PROPERTIES SKIP_RETURN_CODE 77 LABELS ports TIMEOUT 900)

@@ -50,3 +50,10 @@ set(RB_BOARD_IRQN_ZLI 50)
 set(RB_BOARD_CONSOLE_USART USART1_BASE)
 set(RB_BOARD_CONSOLE_IRQN 37)
 set(RB_BOARD_CONSOLE_ISR USART1_IRQHandler)
+# The edge variant (RB_EDGES=on; docs/firmware.md, "Edges"): QEMU models no
+# GPIO timing and the netduino2 maps no GPIO port, so the three channels are
+# stores to TIM4 compare registers QEMU keeps and ignores (board.c).
+set(RB_BOARD_EDGE_MK "TIM4_CCR2 store - no pin")
+set(RB_BOARD_EDGE_EV "TIM4_CCR3 store - no pin")
+set(RB_BOARD_EDGE_TK "TIM4_CCR4 store - no pin")
+set(RB_BOARD_EDGE_PINS emulated)

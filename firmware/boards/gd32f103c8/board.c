@@ -321,3 +321,58 @@ void rb_board_read_facts(struct rb_board_facts* facts) {
   facts->dcache = -1;
   facts->prefetch = -1;
 }
+
+/* Edges (rb_board.h; docs/firmware.md, "Edges"): EV is PA0, TIMER1_CH0 in
+ * its default (not remapped) place (GD32F10x user manual, TIMER1 pin
+ * table), TIMER1 CH0 being the event timer: "active on match" (CH0COMCTL =
+ * 001) sets it at the compare match, "force low" (100) and "force high"
+ * (101) as on the STM32. MK is PB12 and TK PB13, push-pull outputs written
+ * through BOP (one store each). Not yet wired to an analyzer on a bench. */
+#define GPIOB_BASE 0x40010C00u
+#define GPIO_CTL0(b) RB_REG32((b) + 0x00u)
+#define GPIO_BOP(b) RB_REG32((b) + 0x10u)
+#define RCU_APB2EN_PBEN (1u << 3)
+#define RB_EDGE_MK_PIN 12u
+#define RB_EDGE_TK_PIN 13u
+#define TIM_OC1M_MASK (7u << 4)
+#define TIM_OC1M_ACTIVE_ON_MATCH (1u << 4)
+#define TIM_OC1M_FORCE_LOW (4u << 4)
+#define TIM_OC1M_FORCE_HIGH (5u << 4)
+
+void rb_board_edge_init(void) {
+  RCU_APB2EN |= RCU_APB2EN_PAEN | RCU_APB2EN_PBEN;
+  (void)RCU_APB2EN;
+  GPIO_BOP(GPIOB_BASE) = (1u << (RB_EDGE_MK_PIN + 16u)) | (1u << (RB_EDGE_TK_PIN + 16u));
+  /* PB12, PB13: push-pull outputs, 50 MHz (CTL 00, MD 11). */
+  GPIO_CTL1(GPIOB_BASE) =
+      (GPIO_CTL1(GPIOB_BASE) & ~((0xFu << 4u * (RB_EDGE_MK_PIN - 8u)) |
+                                 (0xFu << 4u * (RB_EDGE_TK_PIN - 8u)))) |
+      (0x3u << 4u * (RB_EDGE_MK_PIN - 8u)) | (0x3u << 4u * (RB_EDGE_TK_PIN - 8u));
+  TIM_CCMR1(TIMER1_BASE) = (TIM_CCMR1(TIMER1_BASE) & ~TIM_OC1M_MASK) | TIM_OC1M_FORCE_LOW;
+  TIM_CCER(TIMER1_BASE) |= 1u; /* CH0EN: the channel drives its pin, active high */
+  /* PA0: alternate-function push-pull output, 50 MHz (CTL 10, MD 11). */
+  GPIO_CTL0(GPIOA_BASE) = (GPIO_CTL0(GPIOA_BASE) & ~0xFu) | 0xBu;
+}
+
+void rb_board_edge_mk(int level) {
+  GPIO_BOP(GPIOB_BASE) = 1u << (RB_EDGE_MK_PIN + (level ? 0u : 16u));
+}
+
+void rb_board_edge_tk(int level) {
+  GPIO_BOP(GPIOB_BASE) = 1u << (RB_EDGE_TK_PIN + (level ? 0u : 16u));
+}
+
+void rb_board_edge_ev_rearm(void) {
+  const uint32_t ccmr = TIM_CCMR1(TIMER1_BASE) & ~TIM_OC1M_MASK;
+  TIM_CCMR1(TIMER1_BASE) = ccmr | TIM_OC1M_FORCE_LOW;
+  TIM_CCMR1(TIMER1_BASE) = ccmr | TIM_OC1M_ACTIVE_ON_MATCH; /* stays low until the match */
+}
+
+void rb_board_edge_ev_disarm(void) {
+  TIM_CCMR1(TIMER1_BASE) = (TIM_CCMR1(TIMER1_BASE) & ~TIM_OC1M_MASK) | TIM_OC1M_FORCE_LOW;
+}
+
+void rb_board_edge_ev(int level) {
+  TIM_CCMR1(TIMER1_BASE) = (TIM_CCMR1(TIMER1_BASE) & ~TIM_OC1M_MASK) |
+                           (level ? TIM_OC1M_FORCE_HIGH : TIM_OC1M_FORCE_LOW);
+}

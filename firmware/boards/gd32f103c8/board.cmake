@@ -103,3 +103,10 @@ set(RB_BOARD_IRQN_ZLI 30)
 set(RB_BOARD_CONSOLE_USART 0x40013800u)
 set(RB_BOARD_CONSOLE_IRQN 37)
 set(RB_BOARD_CONSOLE_ISR USART1_IRQHandler)
+# The edge variant (RB_EDGES=on; docs/firmware.md, "Edges"): the analyzer's
+# three channels (board.c). EV is TIMER1's channel-0 output, TIMER1 CH0
+# being the event timer.
+set(RB_BOARD_EDGE_MK "PB12 GPIO output")
+set(RB_BOARD_EDGE_EV "PA0 TIMER1_CH0 output compare")
+set(RB_BOARD_EDGE_TK "PB13 GPIO output")
+set(RB_BOARD_EDGE_PINS gpio)

@@ -363,3 +363,59 @@ void rb_board_read_facts(struct rb_board_facts* facts) {
   facts->dcache = -1; /* not read by this board */
   facts->prefetch = (acr & FLASH_ACR_PRFTEN) ? 1 : 0;
 }
+
+/* Edges (rb_board.h; docs/firmware.md, "Edges"): EV is PA0 in alternate
+ * function 1, TIM2_CH1 (the STM32H563 datasheet's alternate function
+ * table), TIM2 CC1 being the event timer: "active on match" (OC1M = 0001)
+ * sets it at the compare match, "force inactive" (0100) and "force active"
+ * (0101) as on the STM32F4 (OC1M bit 3, CCMR1 bit 16, stays 0). MK is PD14
+ * and TK PD15, push-pull outputs written through BSRR. Which header each
+ * pin reaches on the NUCLEO-H563ZI is not checked against its user manual
+ * here, nor is a board wired. */
+#define GPIOA_BASE 0x42020000u
+#define GPIO_AFRL(b) RB_REG32((b) + 0x20u)
+#define GPIO_BSRR(b) RB_REG32((b) + 0x18u)
+#define RB_EDGE_MK_PIN 14u
+#define RB_EDGE_TK_PIN 15u
+#define TIM_OC1M_MASK ((7u << 4) | (1u << 16))
+#define TIM_OC1M_ACTIVE_ON_MATCH (1u << 4)
+#define TIM_OC1M_FORCE_LOW (4u << 4)
+#define TIM_OC1M_FORCE_HIGH (5u << 4)
+
+void rb_board_edge_init(void) {
+  RCC_AHB2ENR |= (1u << 0) | (1u << 3); /* GPIOAEN, GPIODEN */
+  (void)RCC_AHB2ENR;
+  GPIO_BSRR(GPIOD_BASE) = (1u << (RB_EDGE_MK_PIN + 16u)) | (1u << (RB_EDGE_TK_PIN + 16u));
+  GPIO_OSPEEDR(GPIOD_BASE) |= (3u << (2u * RB_EDGE_MK_PIN)) | (3u << (2u * RB_EDGE_TK_PIN));
+  GPIO_MODER(GPIOD_BASE) =
+      (GPIO_MODER(GPIOD_BASE) & ~((3u << (2u * RB_EDGE_MK_PIN)) | (3u << (2u * RB_EDGE_TK_PIN)))) |
+      (1u << (2u * RB_EDGE_MK_PIN)) | (1u << (2u * RB_EDGE_TK_PIN));
+  TIM_CCMR1(TIM2_BASE) = (TIM_CCMR1(TIM2_BASE) & ~TIM_OC1M_MASK) | TIM_OC1M_FORCE_LOW;
+  TIM_CCER(TIM2_BASE) |= 1u; /* CC1E: OC1 drives the pin, active high */
+  GPIO_OSPEEDR(GPIOA_BASE) |= 3u;
+  GPIO_AFRL(GPIOA_BASE) = (GPIO_AFRL(GPIOA_BASE) & ~0xFu) | 1u; /* AF1: TIM2_CH1 */
+  GPIO_MODER(GPIOA_BASE) = (GPIO_MODER(GPIOA_BASE) & ~3u) | 2u;
+}
+
+void rb_board_edge_mk(int level) {
+  GPIO_BSRR(GPIOD_BASE) = 1u << (RB_EDGE_MK_PIN + (level ? 0u : 16u));
+}
+
+void rb_board_edge_tk(int level) {
+  GPIO_BSRR(GPIOD_BASE) = 1u << (RB_EDGE_TK_PIN + (level ? 0u : 16u));
+}
+
+void rb_board_edge_ev_rearm(void) {
+  const uint32_t ccmr = TIM_CCMR1(TIM2_BASE) & ~TIM_OC1M_MASK;
+  TIM_CCMR1(TIM2_BASE) = ccmr | TIM_OC1M_FORCE_LOW;
+  TIM_CCMR1(TIM2_BASE) = ccmr | TIM_OC1M_ACTIVE_ON_MATCH; /* stays low until the match */
+}
+
+void rb_board_edge_ev_disarm(void) {
+  TIM_CCMR1(TIM2_BASE) = (TIM_CCMR1(TIM2_BASE) & ~TIM_OC1M_MASK) | TIM_OC1M_FORCE_LOW;
+}
+
+void rb_board_edge_ev(int level) {
+  TIM_CCMR1(TIM2_BASE) = (TIM_CCMR1(TIM2_BASE) & ~TIM_OC1M_MASK) |
+                         (level ? TIM_OC1M_FORCE_HIGH : TIM_OC1M_FORCE_LOW);
+}

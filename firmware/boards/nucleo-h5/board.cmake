@@ -74,3 +74,10 @@ set(RB_BOARD_ISR_EMPTY TIM3_IRQHandler)
 set(RB_BOARD_IRQN_EMPTY 46)
 set(RB_BOARD_ISR_ZLI TIM5_IRQHandler)
 set(RB_BOARD_IRQN_ZLI 48)
+# The edge variant (RB_EDGES=on; docs/firmware.md, "Edges"): the analyzer's
+# three channels (board.c). EV is TIM2's channel-1 output, TIM2 CC1 being
+# the event timer.
+set(RB_BOARD_EDGE_MK "PD14 GPIO output")
+set(RB_BOARD_EDGE_EV "PA0 TIM2_CH1 output compare")
+set(RB_BOARD_EDGE_TK "PD15 GPIO output")
+set(RB_BOARD_EDGE_PINS gpio)

@@ -226,3 +226,38 @@ void rb_board_read_facts(struct rb_board_facts* facts) {
   facts->dcache = -1;
   facts->prefetch = -1;
 }
+
+/* Edges (rb_board.h; docs/firmware.md, "Edges"): QEMU 7.2 maps the AN505's
+ * four CMSDK AHB GPIO ports (0x40100000, Secure alias 0x50100000) as
+ * unimplemented devices behind the AHB PPC: a store there is accepted and
+ * ignored. The three channels are the DATAOUT registers of GPIO0, GPIO1 and
+ * GPIO2, one store each (board.cmake RB_BOARD_EDGE_PINS emulated). */
+#define RB_EDGE_MK RB_REG32(0x50100004u) /* GPIO0 DATAOUT */
+#define RB_EDGE_EV RB_REG32(0x50101004u) /* GPIO1 DATAOUT */
+#define RB_EDGE_TK RB_REG32(0x50102004u) /* GPIO2 DATAOUT */
+
+void rb_board_edge_init(void) {
+  RB_EDGE_MK = 0;
+  RB_EDGE_EV = 0;
+  RB_EDGE_TK = 0;
+}
+
+void rb_board_edge_mk(int level) {
+  RB_EDGE_MK = (uint32_t)level;
+}
+
+void rb_board_edge_tk(int level) {
+  RB_EDGE_TK = (uint32_t)level;
+}
+
+void rb_board_edge_ev_rearm(void) {
+  RB_EDGE_EV = 2u; /* armed: a hardware board's compare match would set it */
+}
+
+void rb_board_edge_ev_disarm(void) {
+  RB_EDGE_EV = 0;
+}
+
+void rb_board_edge_ev(int level) {
+  RB_EDGE_EV = (uint32_t)level;
+}

@@ -92,3 +92,10 @@ set(RB_BOARD_LINKER_SCRIPT "${RB_BOARD_DIR}/an505.ld")
 set(RB_BOARD_MAX_SAMPLES 13000)
 # Tick-paced tests take fewer samples, as on the STM32 QEMU boards.
 include("${RB_BOARD_DIR}/../common/qemu-tick-caps.cmake")
+# The edge variant (RB_EDGES=on; docs/firmware.md, "Edges"): QEMU models no
+# GPIO timing; the channels are stores to the DATAOUT registers of the CMSDK
+# GPIO ports QEMU maps as unimplemented devices (board.c).
+set(RB_BOARD_EDGE_MK "GPIO0 DATAOUT store - no pin")
+set(RB_BOARD_EDGE_EV "GPIO1 DATAOUT store - no pin")
+set(RB_BOARD_EDGE_TK "GPIO2 DATAOUT store - no pin")
+set(RB_BOARD_EDGE_PINS emulated)

@@ -184,3 +184,40 @@ void rb_board_read_facts(struct rb_board_facts* facts) {
   facts->dcache = -1;
   facts->prefetch = -1;
 }
+
+/* Edges (rb_board.h; docs/firmware.md, "Edges"): QEMU models no GPIO timing,
+ * and the netduino2 (STM32F205) machine maps nothing at the GPIO ports, so
+ * the three channels are stores to TIM4's CCR2, CCR3 and CCR4, registers
+ * QEMU 7.2's stm32f2xx_timer keeps and never compares against (it models the
+ * update event only). Each write is one store, where the hardware boards
+ * make theirs: the variant runs the same code paths (board.cmake
+ * RB_BOARD_EDGE_PINS emulated). */
+#define RB_EDGE_MK RB_REG32(TIM4_BASE + 0x38u) /* TIM4_CCR2 */
+#define RB_EDGE_EV RB_REG32(TIM4_BASE + 0x3Cu) /* TIM4_CCR3 */
+#define RB_EDGE_TK RB_REG32(TIM4_BASE + 0x40u) /* TIM4_CCR4 */
+
+void rb_board_edge_init(void) {
+  RB_EDGE_MK = 0;
+  RB_EDGE_EV = 0;
+  RB_EDGE_TK = 0;
+}
+
+void rb_board_edge_mk(int level) {
+  RB_EDGE_MK = (uint32_t)level;
+}
+
+void rb_board_edge_tk(int level) {
+  RB_EDGE_TK = (uint32_t)level;
+}
+
+void rb_board_edge_ev_rearm(void) {
+  RB_EDGE_EV = 2u; /* armed: the hardware boards' compare match would set it */
+}
+
+void rb_board_edge_ev_disarm(void) {
+  RB_EDGE_EV = 0;
+}
+
+void rb_board_edge_ev(int level) {
+  RB_EDGE_EV = (uint32_t)level;
+}

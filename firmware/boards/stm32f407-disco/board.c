@@ -401,3 +401,69 @@ void rb_board_read_facts(struct rb_board_facts* facts) {
   facts->dcache = (acr & FLASH_ACR_DCEN) ? 1 : 0;
   facts->prefetch = (acr & FLASH_ACR_PRFTEN) ? 1 : 0;
 }
+
+/* Edges (rb_board.h; docs/firmware.md, "Edges"): three pins of port E on the
+ * STM32F407G-DISC1's extension headers that, as UM1472's pin table reads
+ * here, no part of the board uses (its accelerometer has PE0, PE1 and PE3);
+ * not yet wired to an analyzer on a bench. EV is PE9 in
+ * alternate function 1, TIM1_CH1 (RM0090 / the STM32F407 datasheet's
+ * alternate function table): TIM1 CC1 is the event timer, so "active on
+ * match" (OC1M = 001) sets the pin at the compare match itself, no software
+ * in between; "force inactive" (OC1M = 100) lowers it, "force active"
+ * (OC1M = 101) raises it. TIM1 is an advanced timer: its outputs need
+ * BDTR.MOE. MK is PE11 and TK PE13, push-pull outputs written through BSRR
+ * (one store each). */
+#define GPIOE_BASE 0x40021000u
+#define GPIO_BSRR(b) RB_REG32((b) + 0x18u)
+#define GPIO_AFRH(b) RB_REG32((b) + 0x24u)
+#define RB_EDGE_EV_PIN 9u
+#define RB_EDGE_MK_PIN 11u
+#define RB_EDGE_TK_PIN 13u
+#define TIM_OC1M_MASK (7u << 4)
+#define TIM_OC1M_ACTIVE_ON_MATCH (1u << 4)
+#define TIM_OC1M_FORCE_LOW (4u << 4)
+#define TIM_OC1M_FORCE_HIGH (5u << 4)
+
+void rb_board_edge_init(void) {
+  RCC_AHB1ENR |= 1u << 4; /* GPIOE */
+  (void)RCC_AHB1ENR;
+  GPIO_BSRR(GPIOE_BASE) = (1u << (RB_EDGE_MK_PIN + 16u)) | (1u << (RB_EDGE_TK_PIN + 16u));
+  /* PE11, PE13 outputs (01), PE9 alternate function (10); very high speed. */
+  uint32_t moder = GPIO_MODER(GPIOE_BASE);
+  moder &= ~((3u << (2u * RB_EDGE_EV_PIN)) | (3u << (2u * RB_EDGE_MK_PIN)) |
+             (3u << (2u * RB_EDGE_TK_PIN)));
+  moder |= (2u << (2u * RB_EDGE_EV_PIN)) | (1u << (2u * RB_EDGE_MK_PIN)) |
+           (1u << (2u * RB_EDGE_TK_PIN));
+  GPIO_OSPEEDR(GPIOE_BASE) |= (3u << (2u * RB_EDGE_EV_PIN)) | (3u << (2u * RB_EDGE_MK_PIN)) |
+                              (3u << (2u * RB_EDGE_TK_PIN));
+  GPIO_AFRH(GPIOE_BASE) =
+      (GPIO_AFRH(GPIOE_BASE) & ~(0xFu << (4u * (RB_EDGE_EV_PIN - 8u)))) |
+      (1u << (4u * (RB_EDGE_EV_PIN - 8u))); /* AF1: TIM1_CH1 */
+  TIM_CCMR1(TIM1_BASE) = (TIM_CCMR1(TIM1_BASE) & ~TIM_OC1M_MASK) | TIM_OC1M_FORCE_LOW;
+  TIM_CCER(TIM1_BASE) |= 1u; /* CC1E: OC1 drives the pin, active high */
+  TIM_BDTR(TIM1_BASE) |= 1u << 15; /* MOE */
+  GPIO_MODER(GPIOE_BASE) = moder;
+}
+
+void rb_board_edge_mk(int level) {
+  GPIO_BSRR(GPIOE_BASE) = 1u << (RB_EDGE_MK_PIN + (level ? 0u : 16u));
+}
+
+void rb_board_edge_tk(int level) {
+  GPIO_BSRR(GPIOE_BASE) = 1u << (RB_EDGE_TK_PIN + (level ? 0u : 16u));
+}
+
+void rb_board_edge_ev_rearm(void) {
+  const uint32_t ccmr = TIM_CCMR1(TIM1_BASE) & ~TIM_OC1M_MASK;
+  TIM_CCMR1(TIM1_BASE) = ccmr | TIM_OC1M_FORCE_LOW;
+  TIM_CCMR1(TIM1_BASE) = ccmr | TIM_OC1M_ACTIVE_ON_MATCH; /* stays low until the match */
+}
+
+void rb_board_edge_ev_disarm(void) {
+  TIM_CCMR1(TIM1_BASE) = (TIM_CCMR1(TIM1_BASE) & ~TIM_OC1M_MASK) | TIM_OC1M_FORCE_LOW;
+}
+
+void rb_board_edge_ev(int level) {
+  TIM_CCMR1(TIM1_BASE) = (TIM_CCMR1(TIM1_BASE) & ~TIM_OC1M_MASK) |
+                         (level ? TIM_OC1M_FORCE_HIGH : TIM_OC1M_FORCE_LOW);
+}

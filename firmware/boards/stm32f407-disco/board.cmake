@@ -110,3 +110,10 @@ set(RB_BOARD_ZEPHYR_BOARD stm32f4_disco)
 # tick_overhead's copy of Zephyr's vector table: SRAM2, the last 16 KB.
 set(RB_BOARD_ZEPHYR_RAM_VECTORS 0x2001C000u)
 set(RB_BOARD_NUTTX_CUSTOM_CLOCKS OFF)
+# The edge variant (RB_EDGES=on; docs/firmware.md, "Edges"): the analyzer's
+# three channels, pins of the extension headers (board.c). EV is TIM1's
+# channel-1 output, TIM1 CC1 being the event timer.
+set(RB_BOARD_EDGE_MK "PE11 GPIO output")
+set(RB_BOARD_EDGE_EV "PE9 TIM1_CH1 output compare")
+set(RB_BOARD_EDGE_TK "PE13 GPIO output")
+set(RB_BOARD_EDGE_PINS gpio)

@@ -91,15 +91,17 @@ void rb_event_irq(uint32_t event, uint32_t now) {
 }
 
 /* hi's loop, written once for two functions: rb_irq_receiver (irq_latency's
- * phases, code unchanged) and rb_irq_receiver_resync (sleep_wake's phase
- * wfi), which after each sample lets the board take the next event's time
- * from its timer (rb_event_resync, rb_board.h), off every measured path. */
-#define RB_IRQ_RECEIVER(fn, after_sample)                        \
+ * phases, with the edge calls below after its read) and
+ * rb_irq_receiver_resync (sleep_wake's phase wfi), which after each sample
+ * lets the board take the next event's time from its timer
+ * (rb_event_resync, rb_board.h), both off every measured path. */
+#define RB_IRQ_RECEIVER(fn, after_read, after_sample)            \
   static void fn(void) {                                         \
     int rc = RBP_OK;                                             \
     for (;;) {                                                   \
       rc |= rbp_port.sem_take(RB_S_IRQ);                         \
       const uint32_t now = rb_event_now();                       \
+      after_read;                                                \
       if (rb_irq_abort) {                                        \
         break;                                                   \
       }                                                          \
@@ -120,8 +122,44 @@ void rb_event_irq(uint32_t event, uint32_t now) {
     rb_irq_rc |= rc;                                             \
   }
 
-RB_IRQ_RECEIVER(rb_irq_receiver, (void)0)
-RB_IRQ_RECEIVER(rb_irq_receiver_resync, rb_event_resync())
+/* irq_latency's edges (RB_EDGES=on; docs/firmware.md, "Edges"): the
+ * edge-mapped series is event_to_task, one MK pulse per phase. EV is the
+ * event timer's channel output, set by the compare match itself; TK rises
+ * right after hi's read of the event timer (the read that ends the
+ * window), then hi lowers EV and arms it for the next match, holds TK a
+ * moment and lowers it, and frames the kept samples with MK. The handler
+ * gets no write: one there would sit inside event_to_task's window, and
+ * irq_entry has no edges.
+ *
+ * Both calls are in rb_irq_receiver in every build, with empty bodies
+ * without edges (noipa: the compiler neither drops a call to an empty body
+ * nor looks into it), so hi's code up to its read is the same instructions
+ * with and without edges: a receiver of its own for the edges build had
+ * the compiler schedule an instruction more or less before the read (one
+ * to two of event_to_task's instructions under QEMU). */
+static __attribute__((noipa)) void rb_irq_edge_rise(void) {
+#if RB_CFG_EDGES
+  rb_board_edge_tk(1);
+#endif
+}
+
+static __attribute__((noipa)) void rb_irq_edge_after(uint32_t j) {
+#if RB_CFG_EDGES
+  rb_board_edge_ev_rearm();
+  rb_edge_hold(rb_counter_now());
+  rb_board_edge_tk(0);
+  if (j + 1u == rb_irq_warmup) {
+    rb_board_edge_mk(1); /* before event w, the first kept one */
+  } else if (j + 1u == rb_irq_total) {
+    rb_board_edge_mk(0); /* after the last kept sample */
+  }
+#else
+  (void)j;
+#endif
+}
+
+RB_IRQ_RECEIVER(rb_irq_receiver, rb_irq_edge_rise(), rb_irq_edge_after(j))
+RB_IRQ_RECEIVER(rb_irq_receiver_resync, (void)0, rb_event_resync())
 
 static void rb_bg_busy(void) {
   uint32_t x = 1u;
@@ -191,7 +229,20 @@ static void rb_irq_phase(const char* phase, const char* entry_name, const char* 
     rb_team_start(RB_T_BG_A, background); /* runs when ctl blocks */
   }
   rb_irq_active = 1;
+#if RB_CFG_EDGES
+  const int edges = receiver == rb_irq_receiver;
+  if (edges && w == 0u) {
+    rb_board_edge_mk(1);
+  }
+#endif
   rb_event_start();
+#if RB_CFG_EDGES
+  if (edges) {
+    /* Armed once the compare register holds the first event (the match of
+     * a stale value would set EV early), a period before it. */
+    rb_board_edge_ev_rearm();
+  }
+#endif
   rb_check(rbp_port.sem_take(RB_S_IRQ_END), "irq_latency: take end");
   if (rb_task_n != rb_irq_total) {
     /* A wakeup was lost (the ISR gave a semaphore still full): release hi. */
@@ -199,6 +250,12 @@ static void rb_irq_phase(const char* phase, const char* entry_name, const char* 
     rb_check(rbp_port.sem_give(RB_S_IRQ), "irq_latency: release hi");
   }
   rb_team_join(RB_T_HI);
+#if RB_CFG_EDGES
+  if (edges) {
+    rb_board_edge_mk(0); /* already low unless a wakeup was lost */
+    rb_board_edge_ev_disarm();
+  }
+#endif
   rb_bg_stop = 1;
   if (background) {
     rb_team_join(RB_T_BG_A);

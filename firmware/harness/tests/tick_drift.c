@@ -142,6 +142,14 @@ void rb_test_tick_drift(const struct rb_test* t) {
   uint32_t prev_stamp = rb_tick_stamps[first & (RB_TICK_STAMPS - 1u)];
   uint32_t next = first + 1u;
   uint32_t i = 0;
+#if RB_EDGE_TICK
+  /* Kept period j lies between the stamps of hook ticks first + w + j and
+   * first + w + j + 1: the hook toggles TK after each of those n + 1 stamps
+   * and frames them with MK (main.c); w >= 2 (firmware/CMakeLists.txt). */
+  rb_edge_tick_from = first + w;
+  rb_edge_tick_span = n;
+  rb_edge_tick_on = 1;
+#endif
   while (i < w + n) {
     rbp_port.delay(RB_TD_STEP);
     const uint32_t now = rb_tick_hook_count;
@@ -189,5 +197,10 @@ void rb_test_tick_drift(const struct rb_test* t) {
   rb_rec_kv_u64("nominal", nominal);
   rb_rec_kv("drift_ppm", drift);
   rb_rec_end();
+#if RB_EDGE_TICK
+  while (rb_edge_tick_on) { /* MK falls at the tick after the last kept stamp */
+    rbp_port.delay(1u);
+  }
+#endif
 #endif
 }

@@ -8,7 +8,10 @@
  *
  * Pairing (CHECK wake_latency_pairing): hi stores the round it ran for with
  * its timestamp; a sample whose round is not ctl's (hi did not run for it:
- * a stale timestamp) fails. */
+ * a stale timestamp) fails.
+ *
+ * Edges (RB_EDGES=on): EV high from just before t0, TK high from just after
+ * t1; EV has no event grid here (the event is code). */
 #include "rb_harness.h"
 
 static volatile uint32_t rb_wake_t1;
@@ -20,6 +23,9 @@ static void rb_wake_receiver(void) {
   struct rb_stamp s = {0, 0, RBP_OK};
   for (uint32_t i = 0; i < rb_wake_rounds; i++) {
     (void)rb_window1(RB_S_WAKE, rbp_port.sem_take, &s);
+#if RB_CFG_EDGES
+    rb_board_edge_tk(1); /* after t1, the read that ends the window */
+#endif
     rb_wake_t1 = s.t1;
     rb_wake_round = i;
   }
@@ -36,7 +42,27 @@ void rb_test_wake_latency(const struct rb_test* t) {
   struct rb_stamp s = {0, 0, RBP_OK};
   uint32_t paired = 0;
   for (uint32_t i = 0; i < w + n; i++) {
+#if RB_CFG_EDGES
+    /* Edges (docs/firmware.md): the event is ctl's code, not a timer, so EV
+     * is forced by software just before the window's first read (t0); hi
+     * raises TK right after its t1; both fall here after the window. MK
+     * frames the kept samples. */
+    if (i == w) {
+      rb_board_edge_mk(1);
+    }
+    if (i >= w) {
+      rb_board_edge_ev(1);
+    }
+#endif
     (void)rb_window1(RB_S_WAKE, rbp_port.sem_give, &s);
+#if RB_CFG_EDGES
+    rb_edge_hold(s.t0);
+    rb_board_edge_ev(0);
+    rb_board_edge_tk(0);
+    if (i + 1u == w + n) {
+      rb_board_edge_mk(0);
+    }
+#endif
     uint32_t d = rb_wake_t1 - s.t0;
     paired += rb_wake_round == i ? 1u : 0u;
     if (i >= w) {
