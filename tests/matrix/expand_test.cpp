@@ -80,6 +80,26 @@ variants:
   v["ramfunc"] = "1";
   v["tickless"] = "1";
   EXPECT_EQ(model::job_id("k", v), "k-O2-tick1000-fpu0-checks-ram-tickless");
+  v["edges"] = "on";
+  EXPECT_EQ(model::job_id("k", v), "k-O2-tick1000-fpu0-checks-ram-tickless-edges");
+}
+
+TEST(ExpandJobs, EdgesIsAPinnedAxisOffByDefault) {
+  const auto* a = model::find_axis("edges");
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a->define, "RB_EDGES");
+  EXPECT_EQ(a->config, "edges");
+  EXPECT_EQ(a->default_value, "off");
+  EXPECT_TRUE(a->pinned);  // a build with edges is another experiment
+  auto m = load(
+      "matrix: m\nboard: stm32f407-disco\nkernels: [freertos]\n"
+      "variants: {edges: [off, on]}\n");
+  auto jobs = expand_jobs(m);
+  ASSERT_EQ(jobs.size(), 2u);
+  EXPECT_EQ(jobs[0].id, "freertos-O2-tick1000-fpu0");
+  EXPECT_EQ(jobs[1].id, "freertos-O2-tick1000-fpu0-edges");
+  EXPECT_EQ(jobs[1].axis("edges"), "on");
+  EXPECT_EQ(jobs[1].build_id, jobs[1].id);  // another image
 }
 
 TEST(ExpandJobs, OneValueNeedsNoBrackets) {

@@ -771,5 +771,15 @@ sweeps:
   EXPECT_EQ(m.errors.size(), 4u);
 }
 
+TEST(MatrixLoad, EdgesTakesOffAndOn) {
+  auto ok = parse_matrix(std::string(kMinimal) + "variants: {edges: [off, on]}\n", "m.yaml");
+  ASSERT_TRUE(ok.ok()) << ok.errors.front().format();
+  auto bad = parse_matrix(std::string(kMinimal) + "variants: {edges: [off, 1]}\n", "m.yaml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(
+      has_error(bad.errors, 5, 25, "'variants.edges[1]': 1 is not allowed (allowed: off, on)"))
+      << bad.errors.front().format();
+}
+
 }  // namespace
 }  // namespace rb::matrix

@@ -345,8 +345,8 @@ void rb_board_edge_init(void) {
   GPIO_BOP(GPIOB_BASE) = (1u << (RB_EDGE_MK_PIN + 16u)) | (1u << (RB_EDGE_TK_PIN + 16u));
   /* PB12, PB13: push-pull outputs, 50 MHz (CTL 00, MD 11). */
   GPIO_CTL1(GPIOB_BASE) =
-      (GPIO_CTL1(GPIOB_BASE) & ~((0xFu << 4u * (RB_EDGE_MK_PIN - 8u)) |
-                                 (0xFu << 4u * (RB_EDGE_TK_PIN - 8u)))) |
+      (GPIO_CTL1(GPIOB_BASE) &
+       ~((0xFu << 4u * (RB_EDGE_MK_PIN - 8u)) | (0xFu << 4u * (RB_EDGE_TK_PIN - 8u)))) |
       (0x3u << 4u * (RB_EDGE_MK_PIN - 8u)) | (0x3u << 4u * (RB_EDGE_TK_PIN - 8u));
   TIM_CCMR1(TIMER1_BASE) = (TIM_CCMR1(TIMER1_BASE) & ~TIM_OC1M_MASK) | TIM_OC1M_FORCE_LOW;
   TIM_CCER(TIMER1_BASE) |= 1u; /* CH0EN: the channel drives its pin, active high */

@@ -416,6 +416,6 @@ void rb_board_edge_ev_disarm(void) {
 }
 
 void rb_board_edge_ev(int level) {
-  TIM_CCMR1(TIM2_BASE) = (TIM_CCMR1(TIM2_BASE) & ~TIM_OC1M_MASK) |
-                         (level ? TIM_OC1M_FORCE_HIGH : TIM_OC1M_FORCE_LOW);
+  TIM_CCMR1(TIM2_BASE) =
+      (TIM_CCMR1(TIM2_BASE) & ~TIM_OC1M_MASK) | (level ? TIM_OC1M_FORCE_HIGH : TIM_OC1M_FORCE_LOW);
 }

@@ -432,15 +432,14 @@ void rb_board_edge_init(void) {
   uint32_t moder = GPIO_MODER(GPIOE_BASE);
   moder &= ~((3u << (2u * RB_EDGE_EV_PIN)) | (3u << (2u * RB_EDGE_MK_PIN)) |
              (3u << (2u * RB_EDGE_TK_PIN)));
-  moder |= (2u << (2u * RB_EDGE_EV_PIN)) | (1u << (2u * RB_EDGE_MK_PIN)) |
-           (1u << (2u * RB_EDGE_TK_PIN));
-  GPIO_OSPEEDR(GPIOE_BASE) |= (3u << (2u * RB_EDGE_EV_PIN)) | (3u << (2u * RB_EDGE_MK_PIN)) |
-                              (3u << (2u * RB_EDGE_TK_PIN));
-  GPIO_AFRH(GPIOE_BASE) =
-      (GPIO_AFRH(GPIOE_BASE) & ~(0xFu << (4u * (RB_EDGE_EV_PIN - 8u)))) |
-      (1u << (4u * (RB_EDGE_EV_PIN - 8u))); /* AF1: TIM1_CH1 */
+  moder |=
+      (2u << (2u * RB_EDGE_EV_PIN)) | (1u << (2u * RB_EDGE_MK_PIN)) | (1u << (2u * RB_EDGE_TK_PIN));
+  GPIO_OSPEEDR(GPIOE_BASE) |=
+      (3u << (2u * RB_EDGE_EV_PIN)) | (3u << (2u * RB_EDGE_MK_PIN)) | (3u << (2u * RB_EDGE_TK_PIN));
+  GPIO_AFRH(GPIOE_BASE) = (GPIO_AFRH(GPIOE_BASE) & ~(0xFu << (4u * (RB_EDGE_EV_PIN - 8u)))) |
+                          (1u << (4u * (RB_EDGE_EV_PIN - 8u))); /* AF1: TIM1_CH1 */
   TIM_CCMR1(TIM1_BASE) = (TIM_CCMR1(TIM1_BASE) & ~TIM_OC1M_MASK) | TIM_OC1M_FORCE_LOW;
-  TIM_CCER(TIM1_BASE) |= 1u; /* CC1E: OC1 drives the pin, active high */
+  TIM_CCER(TIM1_BASE) |= 1u;       /* CC1E: OC1 drives the pin, active high */
   TIM_BDTR(TIM1_BASE) |= 1u << 15; /* MOE */
   GPIO_MODER(GPIOE_BASE) = moder;
 }
@@ -464,6 +463,6 @@ void rb_board_edge_ev_disarm(void) {
 }
 
 void rb_board_edge_ev(int level) {
-  TIM_CCMR1(TIM1_BASE) = (TIM_CCMR1(TIM1_BASE) & ~TIM_OC1M_MASK) |
-                         (level ? TIM_OC1M_FORCE_HIGH : TIM_OC1M_FORCE_LOW);
+  TIM_CCMR1(TIM1_BASE) =
+      (TIM_CCMR1(TIM1_BASE) & ~TIM_OC1M_MASK) | (level ? TIM_OC1M_FORCE_HIGH : TIM_OC1M_FORCE_LOW);
 }

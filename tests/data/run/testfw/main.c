@@ -209,6 +209,7 @@ static void log_all(void) {
   add_u32(RB_RAMFUNC);
   add_str(",tickless=");
   add_u32(RB_TICKLESS);
+  add_str(",edges=" RB_EDGES);
   add_str(",compiler=" __VERSION__ ",opt=" RB_OPT);
   end_line();
   begin_line("CONFIG,kernel=testfw,kernel_version=" RB_KERNEL_VERSION
