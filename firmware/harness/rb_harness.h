@@ -69,8 +69,9 @@ extern const uint32_t rb_test_count;
 /* Another such condition: the tick hook does nothing but stamp the tick. An
  * edges build that runs tick_drift (RB_EDGE_TICK) has the hook test whether
  * tick_drift armed its edges on every tick (main.c), two instructions in
- * the tick interrupt that tick_overhead and time_slice would time as the
- * kernel's: there those two report NA, and every other series keeps the
+ * the tick interrupt that tick_overhead, time_slice and idle_occupancy
+ * (idle time per tick: the interrupt is not idle) would count as the
+ * kernel's: there those three report NA, and every other series keeps the
  * figures of the build without edges (docs/firmware.md, "Edges"). */
 #define RB_PLAIN_TICK_HOOK (1u << 30)
 #define RB_EDGE_TICK (RB_CFG_EDGES && RB_CFG_ON_tick_drift && !RB_CFG_TICKLESS)

@@ -58,7 +58,7 @@
   X(notify, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_NOTIFY, RB_PACE_EVENT, "notify_wake@ruler_loop notify_event_to_task") \
   X(yield, RBP_HAS_TASKS, RB_PACE_FREE, "yield@ruler_loop") \
   X(tick_drift, RB_TICK_DRIFT_NEEDS, RB_PACE_TICK, "tick_period tick_sleep") \
-  X(idle_occupancy, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK | RBP_HAS_IDLE_HOOK | RB_PERIODIC_TICK, RB_PACE_TICK, "idle_time") \
+  X(idle_occupancy, RBP_HAS_TASKS | RBP_HAS_TICK_HOOK | RBP_HAS_IDLE_HOOK | RB_PERIODIC_TICK | RB_PLAIN_TICK_HOOK, RB_PACE_TICK, "idle_time") \
   X(mixed_load, RBP_HAS_TASKS | RBP_HAS_PREEMPTION | RBP_HAS_SEM_FROM_ISR | RBP_HAS_QUEUE | RBP_HAS_MUTEX, RB_PACE_TICK, "mixed_load") \
   X(heap, RBP_HAS_TASKS | RBP_HAS_HEAP, RB_PACE_FREE, "heap_alloc@ruler_loop heap_free@ruler_loop heap_alloc_mixed@ruler_loop heap_free_mixed@ruler_loop heap_free_bytes:bytes heap_largest_free:bytes heap_frag_permille:per-mille heap_alloc_ok_permille:per-mille") \
   X(zero_latency_irq, RBP_HAS_TASKS | RBP_HAS_ZERO_LATENCY_IRQ, RB_PACE_EVENT, "zli_entry_idle zli_entry_critical") \

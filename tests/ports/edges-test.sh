@@ -10,7 +10,8 @@
 # every series both jobs report has the same median (QEMU counts
 # instructions, so a GPIO write that sat inside a window would show), and a
 # series only the edges-off job has belongs to a test the edges build
-# reports NA for its tick hook (tick_overhead, time_slice: RB_PLAIN_TICK_HOOK).
+# reports NA for its tick hook (tick_overhead, time_slice, idle_occupancy:
+# RB_PLAIN_TICK_HOOK).
 # FreeRTOS' source comes from RTOSBENCH_KERNEL_FREERTOS (`rtosbench kernels
 # env`); without it the test is SKIPPED (exit 77).
 set -euo pipefail
@@ -74,6 +75,7 @@ for k in bare freertos; do
     case $series in
       /tick_irq_empty | /irq_dispatch | /tick_overhead) test=tick_overhead ;;
       /time_slice) test=time_slice ;;
+      /idle_time) test=idle_occupancy ;;
       *) fail "$k: series $series is missing from the edges build" ;;
     esac
     grep -aq "^NA,$test,reason=.*plain tick hook" "$cap_on" ||
