@@ -183,3 +183,10 @@ add_test(NAME ports_edges_f407_build
   COMMAND ${RB_PORTS_TESTS}/edges-f407.sh ${PROJECT_SOURCE_DIR} ${RB_PORTS_WORK}/edges-f407
           ${CMAKE_GENERATOR})
 set_tests_properties(ports_edges_f407_build PROPERTIES SKIP_RETURN_CODE 77 LABELS ports TIMEOUT 900)
+# The order of the edge writes (EDGE PROTOCOL v1), read back from QEMU's log
+# of the AN505 twin's stores to its unimplemented GPIO ports (edges-sequence.sh).
+add_test(NAME ports_edges_sequence_an505
+  COMMAND ${RB_PORTS_TESTS}/edges-sequence.sh ${PROJECT_SOURCE_DIR} ${RB_PORTS_WORK}/edges-sequence
+          ${CMAKE_GENERATOR})
+set_tests_properties(ports_edges_sequence_an505 PROPERTIES SKIP_RETURN_CODE 77
+  LABELS "ports;qemu" TIMEOUT 900)
