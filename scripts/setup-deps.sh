@@ -50,6 +50,7 @@ if [[ $mode == all ]]; then
     openocd
     uhubctl  # doctor asks it whether the hub of a power-cycle bench switches the named port
     jq  # tests/run/e2e: the run tests read result JSON
+    sigrok-cli  # rtosbench edges reads analyzer captures through it; tests/edges push synthetic VCDs through it
     postgresql  # the PostgreSQL history's tests' server
     lava-server lava-dispatcher  # the lava bench's test (tests/run/e2e/lava.sh)
   )

@@ -45,6 +45,8 @@ std::span<const Command> commands() {
               add_kernels},
       Command{"footprint", "flash and RAM of a kernel alone: a kernel build minus the bare build",
               add_footprint},
+      Command{"edges", "a logic analyzer's capture of the edge variant against the DWT samples",
+              add_edges},
   };
   return kCommands;
 }

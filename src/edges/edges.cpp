@@ -1,0 +1,586 @@
+#include "edges/edges.h"
+
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "protocol/line.h"
+#include "protocol/records.h"
+
+namespace rb::edges {
+namespace {
+
+Error bad(std::string m) { return make_error(ErrorKind::kBadInput, std::move(m)); }
+
+std::optional<int64_t> to_i64(std::string_view s) {
+  int64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+// Nearest rank (docs/protocol.md section 4) over a sorted copy.
+Figures figures(std::vector<double> v) {
+  Figures f;
+  if (v.empty()) return f;
+  std::sort(v.begin(), v.end());
+  auto rank = [&](uint64_t p, uint64_t d) {
+    uint64_t r = (p * v.size() + d - 1) / d;
+    return v[std::clamp<uint64_t>(r, 1, v.size()) - 1];
+  };
+  f.median = rank(50, 100);
+  f.p99 = rank(99, 100);
+  f.max = v.back();
+  return f;
+}
+
+// A grid of equal periods fitted to edge times: the period is the median
+// interval, the phase the median residual of the edges near the grid.
+struct Grid {
+  double period = 0, phase = 0;
+  double slot(double t) const { return (t - phase) / period; }
+  bool on(double t, double tol) const {
+    const double s = slot(t);
+    return std::abs(s - std::round(s)) * period <= tol;
+  }
+};
+
+std::optional<Grid> fit_grid(const std::vector<double>& t) {
+  if (t.size() < 2) return std::nullopt;
+  std::vector<double> d;
+  for (size_t i = 1; i < t.size(); ++i) d.push_back(t[i] - t[i - 1]);
+  std::sort(d.begin(), d.end());
+  Grid g;
+  g.period = d[(d.size() - 1) / 2];
+  if (g.period <= 0) return std::nullopt;
+  const double tol = g.period / 4;
+  // The reference edge: of the first three, the one most edges agree with
+  // (an extra edge first must not shift the grid).
+  size_t best_count = 0;
+  for (size_t r = 0; r < std::min<size_t>(3, t.size()); ++r) {
+    Grid c{g.period, t[r]};
+    std::vector<double> res;
+    for (double x : t) {
+      if (c.on(x, tol)) {
+        const double s = c.slot(x);
+        res.push_back((s - std::round(s)) * g.period);
+      }
+    }
+    if (res.size() > best_count) {
+      best_count = res.size();
+      std::sort(res.begin(), res.end());
+      g.phase = t[r] + res[(res.size() - 1) / 2];
+    }
+  }
+  return g;
+}
+
+std::vector<double> between(const std::vector<Edge>& e, int64_t lo, int64_t hi, bool rising_only) {
+  std::vector<double> out;
+  for (const Edge& x : e) {
+    if (x.t_ps < lo || x.t_ps > hi) continue;
+    if (rising_only && !x.rising) continue;
+    out.push_back(static_cast<double>(x.t_ps) / 1000.0);
+  }
+  return out;
+}
+
+void finish(SeriesResult& s, const std::vector<double>& edge, const std::vector<double>& dwt,
+            const std::vector<double>& diff, const std::vector<int64_t>& seq, double tol,
+            uint64_t core_hz) {
+  s.paired = diff.size();
+  s.dwt_ns = figures(dwt);
+  s.edge_ns = figures(edge);
+  std::vector<double> sorted = diff;
+  s.diff_ns = figures(sorted);
+  for (size_t i = 0; i < diff.size(); ++i) {
+    if (std::abs(diff[i]) > tol) ++s.beyond;
+    if (s.worst_seq < 0 || std::abs(diff[i]) > std::abs(s.worst_diff_ns)) {
+      s.worst_diff_ns = diff[i];
+      s.worst_seq = seq[i];
+    }
+  }
+  const double c = static_cast<double>(core_hz) / 1e9;
+  s.diff_median_cycles = s.diff_ns.median * c;
+  s.diff_p99_cycles = s.diff_ns.p99 * c;
+  s.diff_max_cycles = s.diff_ns.max * c;
+  if (s.beyond > 0 || s.period_disagrees || (s.paired == 0 && s.n > 0)) {
+    s.status = Status::kDisagree;
+  } else if (!s.missing.empty() || !s.extra.empty()) {
+    s.status = Status::kSequence;
+  }
+}
+
+// Event series: sample j <-> grid slot k0 + j of the EV rises, k0 the slot
+// at or before the first TK rise; its TK is the first TK rise after it.
+void pair_event(SeriesResult& s, const DwtSeries& d, const std::vector<double>& ev,
+                const std::vector<double>& tk, double tol, uint64_t core_hz, double period_ratio) {
+  std::vector<double> edge, dwt, diff;
+  std::vector<int64_t> seq;
+  auto grid = fit_grid(ev);
+  if (!grid || tk.empty()) {
+    s.notes.push_back(fmt::format("{} EV and {} TK rising edges in the MK pulse: nothing to pair",
+                                  ev.size(), tk.size()));
+    for (uint64_t j = 0; j < s.n; ++j) s.missing.push_back(static_cast<int64_t>(j));
+    finish(s, edge, dwt, diff, seq, tol, core_hz);
+    return;
+  }
+  s.grid_period_ns = grid->period;
+  if (s.config_period_ns) {
+    s.period_disagrees =
+        std::abs(grid->period / *s.config_period_ns - 1.0) > period_ratio;
+  }
+  const double gtol = grid->period / 4;
+  const auto k0 = static_cast<int64_t>(std::floor(grid->slot(tk.front()) + 0.05));
+  std::map<int64_t, double> by_slot;
+  for (double t : ev) {
+    const auto k = static_cast<int64_t>(std::llround(grid->slot(t))) - k0;
+    if (!grid->on(t, gtol) || k < 0 || k >= static_cast<int64_t>(s.n) || by_slot.count(k)) {
+      s.extra.push_back(Extra{k, t});
+      continue;
+    }
+    by_slot[k] = t;
+  }
+  for (uint64_t j = 0; j < s.n; ++j) {
+    auto it = by_slot.find(static_cast<int64_t>(j));
+    if (it == by_slot.end()) {
+      s.missing.push_back(static_cast<int64_t>(j));
+      continue;
+    }
+    auto t = std::lower_bound(tk.begin(), tk.end(), it->second);  // the same sample counts
+    if (t == tk.end() || *t - it->second >= grid->period) {
+      s.missing.push_back(static_cast<int64_t>(j));
+      continue;
+    }
+    const double e = *t - it->second;
+    const double w = static_cast<double>(d.samples[j]) * 1e9 / static_cast<double>(d.hz);
+    edge.push_back(e);
+    dwt.push_back(w);
+    diff.push_back(e - w);
+    seq.push_back(static_cast<int64_t>(j));
+  }
+  finish(s, edge, dwt, diff, seq, tol, core_hz);
+}
+
+// Periodic series: TK toggles on a grid; sample j <-> slots k0 + j, k0 + j + 1.
+void pair_periodic(SeriesResult& s, const DwtSeries& d, const std::vector<double>& tk, double tol,
+                   uint64_t core_hz) {
+  std::vector<double> edge, dwt, diff;
+  std::vector<int64_t> seq;
+  auto grid = fit_grid(tk);
+  if (!grid) {
+    s.notes.push_back(fmt::format("{} TK edges in the MK pulse: nothing to pair", tk.size()));
+    for (uint64_t j = 0; j < s.n; ++j) s.missing.push_back(static_cast<int64_t>(j));
+    finish(s, edge, dwt, diff, seq, tol, core_hz);
+    return;
+  }
+  s.grid_period_ns = grid->period;
+  const double gtol = grid->period / 4;
+  std::optional<int64_t> k0;
+  std::map<int64_t, double> by_slot;
+  for (double t : tk) {
+    const auto k = static_cast<int64_t>(std::llround(grid->slot(t)));
+    if (!k0 && grid->on(t, gtol)) k0 = k;
+    const int64_t rel = k0 ? k - *k0 : -1;
+    if (!grid->on(t, gtol) || rel < 0 || rel > static_cast<int64_t>(s.n) || by_slot.count(rel)) {
+      s.extra.push_back(Extra{rel, t});
+      continue;
+    }
+    by_slot[rel] = t;
+  }
+  for (uint64_t j = 0; j < s.n; ++j) {
+    auto a = by_slot.find(static_cast<int64_t>(j));
+    auto b = by_slot.find(static_cast<int64_t>(j + 1));
+    if (a == by_slot.end() || b == by_slot.end()) {
+      s.missing.push_back(static_cast<int64_t>(j));
+      continue;
+    }
+    const double e = b->second - a->second;
+    const double w = static_cast<double>(d.samples[j]) * 1e9 / static_cast<double>(d.hz);
+    edge.push_back(e);
+    dwt.push_back(w);
+    diff.push_back(e - w);
+    seq.push_back(static_cast<int64_t>(j));
+  }
+  finish(s, edge, dwt, diff, seq, tol, core_hz);
+}
+
+uint64_t config_u64(const std::map<std::string, std::string>& c, const std::string& key) {
+  auto it = c.find(key);
+  if (it == c.end()) return 0;
+  auto v = to_i64(it->second);
+  return v && *v > 0 ? static_cast<uint64_t>(*v) : 0;
+}
+
+}  // namespace
+
+std::optional<Kind> edge_kind(const std::string& series) {
+  if (series == "wake_latency" || series == "irq_entry") return Kind::kEvent;
+  if (series == "tick_period" || series == "tick_sleep") return Kind::kPeriodic;
+  return std::nullopt;
+}
+
+const char* to_string(Status s) {
+  switch (s) {
+    case Status::kAgree:
+      return "agree";
+    case Status::kSequence:
+      return "sequence";
+    case Status::kDisagree:
+      return "disagree";
+    case Status::kOverflow:
+      return "overflow";
+  }
+  return "?";
+}
+
+int exit_code(Status s) {
+  switch (s) {
+    case Status::kAgree:
+      return 0;
+    case Status::kDisagree:
+      return 1;
+    case Status::kSequence:
+      return 2;
+    case Status::kOverflow:
+      return 3;
+  }
+  return 70;
+}
+
+Result<Capture> parse_vcd(std::istream& in, const Roles& roles) {
+  Capture c;
+  std::map<std::string, std::vector<Edge>*> by_id;
+  std::map<std::string, int> level;
+  int64_t unit_ps = 0;
+  int64_t now = 0;
+  bool header = true;
+  std::string line, pending;
+  uint64_t number = 0;
+  auto change = [&](std::string_view tok) -> rb::Status {
+    if (tok.size() < 2 || (tok[0] != '0' && tok[0] != '1'))
+      return bad(fmt::format("VCD line {}: '{}' is no value change", number,
+                             protocol::printable(tok, 40)));
+    const std::string id(tok.substr(1));
+    const int v = tok[0] - '0';
+    auto it = by_id.find(id);
+    if (it == by_id.end()) return rb::Status{};  // a channel of no role
+    auto l = level.find(id);
+    if (l != level.end() && l->second != v && now > 0) it->second->push_back(Edge{now, v == 1});
+    level[id] = v;
+    return rb::Status{};
+  };
+  while (std::getline(in, line)) {
+    ++number;
+    if (header) {
+      pending += line + " ";
+      if (line.find("$end") == std::string::npos) continue;
+      std::istringstream words(pending);
+      pending.clear();
+      std::vector<std::string> w;
+      for (std::string x; words >> x;) w.push_back(x);
+      if (w.empty()) continue;
+      if (w[0] == "META" && w.size() >= 3 && w[1] == "samplerate:") {
+        c.samplerate = static_cast<uint64_t>(to_i64(w[2]).value_or(0));
+      }
+      if (w[0] == "$timescale" && w.size() >= 3) {
+        std::string num = w[1], u = w[2];
+        if (u == "$end") {  // "1ns"
+          size_t k = 0;
+          while (k < num.size() && std::isdigit(static_cast<unsigned char>(num[k]))) ++k;
+          u = num.substr(k);
+          num = num.substr(0, k);
+        }
+        const std::map<std::string, int64_t> units{{"s", 1000000000000}, {"ms", 1000000000},
+                                                   {"us", 1000000},      {"ns", 1000},
+                                                   {"ps", 1}};
+        auto n = to_i64(num);
+        auto it = units.find(u);
+        if (!n || it == units.end()) return bad(fmt::format("VCD line {}: timescale", number));
+        unit_ps = *n * it->second;
+      }
+      if (w[0] == "$var" && w.size() >= 6) {
+        const std::string& name = w[4];
+        if (name == roles.mk) by_id[w[3]] = &c.mk;
+        if (name == roles.ev) by_id[w[3]] = &c.ev;
+        if (name == roles.tk) by_id[w[3]] = &c.tk;
+      }
+      if (w[0] == "$enddefinitions") header = false;
+      // "META samplerate" (sigrok-cli writes it into the file) ends with no $end
+      continue;
+    }
+    std::istringstream words(line);
+    for (std::string tok; words >> tok;) {
+      if (tok[0] == '#') {
+        auto t = to_i64(std::string_view(tok).substr(1));
+        if (!t || *t * unit_ps < now)
+          return bad(fmt::format("VCD line {}: bad timestamp '{}'", number,
+                                 protocol::printable(tok, 40)));
+        now = *t * unit_ps;
+        c.end_ps = now;
+      } else if (tok[0] == '$') {
+        continue;  // $dumpvars, $end
+      } else if (auto s = change(tok); !s) {
+        return s.error();
+      }
+    }
+  }
+  if (header || unit_ps == 0) return bad("VCD: no $timescale or $enddefinitions");
+  int found = 0;
+  for (auto& [id, p] : by_id) found |= p == &c.mk ? 1 : p == &c.ev ? 2 : 4;
+  if (found != 7) {
+    return bad(fmt::format("VCD: the capture lacks a channel for {}{}{} (roles {}, {}, {})",
+                           found & 1 ? "" : "MK ", found & 2 ? "" : "EV ", found & 4 ? "" : "TK ",
+                           roles.mk, roles.ev, roles.tk));
+  }
+  if (c.samplerate == 0) c.samplerate = static_cast<uint64_t>(1000000000000 / unit_ps);
+  return c;
+}
+
+Result<Job> read_job(std::istream& in) {
+  Job job;
+  protocol::LineParser parser;
+  std::string phase;
+  std::map<std::pair<std::string, std::string>, size_t> index;
+  std::string line;
+  bool v2 = false;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    const auto& p = parser.parse(line);
+    if (p.kind == protocol::RecordKind::kOther || p.error) continue;
+    if (p.kind == protocol::RecordKind::kBegin) v2 = line.find("RTOS_BENCH_V2") != std::string::npos;
+    if (v2 && p.suffix != protocol::Suffix::kValid) continue;
+    switch (p.kind) {
+      case protocol::RecordKind::kConfig: {
+        auto c = protocol::decode_config(p);
+        if (!c) break;
+        for (const auto& f : *c) job.config[std::string(f.key)] = std::string(f.value);
+        break;
+      }
+      case protocol::RecordKind::kTest:
+        phase.clear();
+        break;
+      case protocol::RecordKind::kPhase: {
+        auto r = protocol::decode_phase(p);
+        if (r) phase = std::string(r->name);
+        break;
+      }
+      case protocol::RecordKind::kRaw: {
+        const std::string name(p.raw_name);
+        auto kind = edge_kind(name);
+        if (!kind) break;
+        auto [it, fresh] = index.emplace(std::make_pair(phase, name), job.series.size());
+        if (fresh) job.series.push_back(DwtSeries{phase, name, *kind, 0, {}});
+        auto& s = job.series[it->second];
+        if (p.raw_first != s.samples.size()) {
+          return bad(fmt::format("RAW,{} (phase '{}'): index {} after {} samples", name, phase,
+                                 p.raw_first, s.samples.size()));
+        }
+        s.samples.insert(s.samples.end(), p.raw_values.begin(), p.raw_values.end());
+        break;
+      }
+      case protocol::RecordKind::kResult: {
+        auto r = protocol::decode_result(p);
+        if (!r) break;
+        auto it = index.find({phase, std::string(r->name)});
+        if (it == index.end()) break;
+        for (const auto& f : r->fields) {
+          if (f.key == "hz") job.series[it->second].hz = static_cast<uint64_t>(to_i64(f.value).value_or(0));
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  for (const auto& s : job.series) {
+    if (s.hz == 0) return bad(fmt::format("series {} (phase '{}'): no RESULT with hz", s.name, s.phase));
+  }
+  return job;
+}
+
+Result<Analysis> analyze(const Capture& capture, const Job& job, const Options& options) {
+  Analysis a;
+  auto e = job.config.find("edges");
+  if (e == job.config.end() || e->second != "on") {
+    return bad("the job's capture has no CONFIG edges=on: it is no edge-variant build");
+  }
+  if (auto p = job.config.find("edge_pins"); p != job.config.end()) a.edge_pins = p->second;
+  a.samplerate = capture.samplerate;
+  a.core_hz = config_u64(job.config, "core");
+  const double sample_ns = 1e9 / static_cast<double>(capture.samplerate);
+  a.tolerance_ns = options.tolerance_ns.value_or(2 * sample_ns + options.gpio_latency_ns);
+
+  // MK pulses: a rise and the fall after it.
+  std::vector<std::pair<int64_t, int64_t>> pulses;
+  std::optional<int64_t> open;
+  for (const Edge& x : capture.mk) {
+    if (x.rising) {
+      open = x.t_ps;
+    } else if (open) {
+      pulses.emplace_back(*open, x.t_ps);
+      open.reset();
+    }
+  }
+  a.mk_pulses = pulses.size();
+  if (pulses.size() > job.series.size()) {
+    return bad(fmt::format("{} MK pulses, but the job has {} edge-mapped series", pulses.size(),
+                           job.series.size()));
+  }
+  if (open || pulses.size() < job.series.size()) {
+    a.status = Status::kOverflow;
+    a.refusal = fmt::format(
+        "the capture ends at {:.6f} s {}: {} of {} MK pulses complete; refused, nothing compared",
+        static_cast<double>(capture.end_ps) / 1e12,
+        open ? "with MK still high (the last series' window not closed)" : "early", pulses.size(),
+        job.series.size());
+    return a;
+  }
+  const uint64_t irq_hz = config_u64(job.config, "irq_hz");
+  const uint64_t irq_period = config_u64(job.config, "irq_period_ticks");
+  for (size_t k = 0; k < job.series.size(); ++k) {
+    const DwtSeries& d = job.series[k];
+    SeriesResult s;
+    s.phase = d.phase;
+    s.name = d.name;
+    s.kind = d.kind;
+    s.n = d.samples.size();
+    const auto [lo, hi] = pulses[k];
+    if (d.kind == Kind::kEvent) {
+      if (d.name == "irq_entry" && irq_hz > 0 && irq_period > 0)
+        s.config_period_ns = static_cast<double>(irq_period) * 1e9 / static_cast<double>(irq_hz);
+      pair_event(s, d, between(capture.ev, lo, hi, true), between(capture.tk, lo, hi, true),
+                 a.tolerance_ns, a.core_hz, options.period_ratio);
+    } else {
+      pair_periodic(s, d, between(capture.tk, lo, hi, false), a.tolerance_ns, a.core_hz);
+    }
+    if (s.period_disagrees) {
+      s.notes.push_back(fmt::format(
+          "the EV edges' period is {:.1f} ns, CONFIG's event period {:.1f} ns (irq_period_ticks / "
+          "irq_hz): the clock is not what CONFIG says",
+          s.grid_period_ns, *s.config_period_ns));
+    }
+    a.status = std::max(a.status, s.status);
+    a.series.push_back(std::move(s));
+  }
+  return a;
+}
+
+Result<SigrokRead> read_with_sigrok(ProcessRunner& runner, const std::filesystem::path& file,
+                                    const std::string& input_format, const Roles& roles,
+                                    const std::filesystem::path& scratch) {
+  if (find_in_path("sigrok-cli").empty()) {
+    return make_error(ErrorKind::kUnavailable,
+                      "sigrok-cli is not installed (Debian: sigrok-cli); it reads the capture");
+  }
+  ProcessSpec spec;
+  spec.argv = {"sigrok-cli", "-i", file.string()};
+  if (!input_format.empty()) {
+    spec.argv.push_back("-I");
+    spec.argv.push_back(input_format);
+  }
+  const auto out = scratch / "edges.sigrok.vcd";
+  spec.argv.insert(spec.argv.end(), {"-O", "vcd", "-o", out.string()});
+  spec.timeout = std::chrono::minutes(10);
+  const ProcessResult r = runner.run(spec);
+  if (!r.ok()) {
+    return make_error(ErrorKind::kBadInput, fmt::format("sigrok-cli -i {}: {}: {}", file.string(),
+                                                        r.describe(), r.tail(4)));
+  }
+  std::ifstream in(out);
+  if (!in) return make_error(ErrorKind::kCannotRead, "cannot read sigrok-cli's output " + out.string());
+  auto c = parse_vcd(in, roles);
+  std::filesystem::remove(out);
+  if (!c) return Error{fmt::format("{} (sigrok-cli's VCD of {})", c.error().message, file.string()),
+                       c.error().kind};
+  SigrokRead read{std::move(*c), false, r.output};
+  std::string lower = r.output;
+  std::transform(lower.begin(), lower.end(), lower.begin(), ::tolower);
+  read.overflowed = lower.find("overflow") != std::string::npos;
+  return read;
+}
+
+nlohmann::json to_json(const Analysis& a) {
+  auto fig = [](const Figures& f) {
+    return nlohmann::json{{"median", f.median}, {"p99", f.p99}, {"max", f.max}};
+  };
+  nlohmann::json j{{"status", to_string(a.status)},
+                   {"samplerate", a.samplerate},
+                   {"tolerance_ns", a.tolerance_ns},
+                   {"core_hz", a.core_hz},
+                   {"mk_pulses", a.mk_pulses},
+                   {"series", nlohmann::json::array()}};
+  if (!a.edge_pins.empty()) j["edge_pins"] = a.edge_pins;
+  if (!a.refusal.empty()) j["refusal"] = a.refusal;
+  for (const auto& s : a.series) {
+    nlohmann::json e{{"phase", s.phase},
+                     {"name", s.name},
+                     {"kind", s.kind == Kind::kEvent ? "event" : "periodic"},
+                     {"status", to_string(s.status)},
+                     {"n", s.n},
+                     {"paired", s.paired},
+                     {"beyond_tolerance", s.beyond},
+                     {"dwt_ns", fig(s.dwt_ns)},
+                     {"edge_ns", fig(s.edge_ns)},
+                     {"diff_ns", fig(s.diff_ns)},
+                     {"diff_cycles",
+                      {{"median", s.diff_median_cycles},
+                       {"p99", s.diff_p99_cycles},
+                       {"max", s.diff_max_cycles}}},
+                     {"grid_period_ns", s.grid_period_ns},
+                     {"missing", s.missing},
+                     {"extra", nlohmann::json::array()},
+                     {"notes", s.notes}};
+    if (s.worst_seq >= 0) e["worst"] = {{"sample", s.worst_seq}, {"diff_ns", s.worst_diff_ns}};
+    if (s.config_period_ns) {
+      e["config_period_ns"] = *s.config_period_ns;
+      e["period_disagrees"] = s.period_disagrees;
+    }
+    for (const auto& x : s.extra) e["extra"].push_back({{"seq", x.seq}, {"t_ns", x.t_ns}});
+    j["series"].push_back(std::move(e));
+  }
+  return j;
+}
+
+std::string to_text(const Analysis& a) {
+  std::string out;
+  if (a.status == Status::kOverflow) return fmt::format("edges: overflow: {}\n", a.refusal);
+  out += fmt::format("analyzer {} Hz, tolerance {:.1f} ns per sample{}\n", a.samplerate,
+                     a.tolerance_ns, a.edge_pins == "emulated" ? " (edge_pins=emulated)" : "");
+  out += fmt::format("{:<22} {:>5} {:>6} {:>12} {:>12} {:>10} {:>10} {:>10} {:>10}  {}\n",
+                     "series", "n", "paired", "dwt med ns", "edge med ns", "diff med", "diff p99",
+                     "diff max", "cycles med", "status");
+  for (const auto& s : a.series) {
+    const std::string name = s.phase.empty() ? s.name : s.name + "@" + s.phase;
+    out += fmt::format("{:<22} {:>5} {:>6} {:>12.1f} {:>12.1f} {:>10.1f} {:>10.1f} {:>10.1f} "
+                       "{:>10.1f}  {}\n",
+                       name, s.n, s.paired, s.dwt_ns.median, s.edge_ns.median, s.diff_ns.median,
+                       s.diff_ns.p99, s.diff_ns.max, s.diff_median_cycles, to_string(s.status));
+    if (s.beyond > 0)
+      out += fmt::format("  {} samples beyond {:.1f} ns; worst sample {}: edge - dwt = {:.1f} ns\n",
+                         s.beyond, a.tolerance_ns, s.worst_seq, s.worst_diff_ns);
+    auto list = [](const auto& v, auto f) {
+      std::string l;
+      for (size_t i = 0; i < v.size() && i < 20; ++i) l += (i ? " " : "") + f(v[i]);
+      if (v.size() > 20) l += fmt::format(" ... ({} in all)", v.size());
+      return l;
+    };
+    if (!s.missing.empty())
+      out += "  missing edges for samples: " +
+             list(s.missing, [](int64_t x) { return std::to_string(x); }) + "\n";
+    if (!s.extra.empty())
+      out += "  extra edges near samples: " +
+             list(s.extra, [](const Extra& x) { return fmt::format("{}@{:.0f}ns", x.seq, x.t_ns); }) +
+             "\n";
+    for (const auto& n : s.notes) out += "  " + n + "\n";
+  }
+  out += fmt::format("edges: {}\n", to_string(a.status));
+  return out;
+}
+
+}  // namespace rb::edges

@@ -1,0 +1,142 @@
+#pragma once
+// `rtosbench edges`: a second ruler. A logic analyzer's capture of the edge
+// variant's pins (docs/lab.md, "EDGE PROTOCOL v1"), read through sigrok-cli's
+// own VCD output, paired sample by sample with the DWT samples of the job's
+// capture.raw, and the difference judged against a tolerance.
+#include <cstdint>
+#include <filesystem>
+#include <istream>
+#include <map>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "util/process.h"
+#include "util/result.h"
+
+namespace rb::edges {
+
+// How a series' samples map onto edges (EDGE PROTOCOL v1).
+enum class Kind {
+  kEvent,     // a sample is TK rise - EV rise (wake_latency, irq_entry)
+  kPeriodic,  // a sample is the interval between TK toggles j and j+1 (tick_period, tick_sleep)
+};
+// The kind of an edge-mapped series; nullopt for a series the variant does
+// not mark (it has no MK pulse).
+std::optional<Kind> edge_kind(const std::string& series);
+
+// One level change of a channel, in picoseconds from the capture's start.
+struct Edge {
+  int64_t t_ps = 0;
+  bool rising = false;
+};
+
+// The three roles' edges as sigrok-cli wrote them.
+struct Capture {
+  uint64_t samplerate = 0;  // Hz; 0 when the output did not say
+  int64_t end_ps = 0;       // the last timestamp: where the capture ends
+  std::vector<Edge> mk, ev, tk;
+};
+
+// The capture's channel names for the three roles.
+struct Roles {
+  std::string mk = "MK", ev = "EV", tk = "TK";
+};
+
+// Parses a VCD as sigrok-cli writes it (`-O vcd`): header, `#t` stamps, value
+// changes `0!`/`1!` on the stamp's line or the next ones. The first value of
+// a channel sets its level, it is no edge. Fails (kBadInput) without the
+// three channels or on a malformed line.
+Result<Capture> parse_vcd(std::istream& in, const Roles& roles);
+
+// The DWT side: every RAW sample of each edge-mapped series, in log order.
+struct DwtSeries {
+  std::string phase, name;
+  Kind kind = Kind::kEvent;
+  uint64_t hz = 0;
+  std::vector<uint64_t> samples;  // index j = sample j
+};
+struct Job {
+  std::map<std::string, std::string> config;
+  std::vector<DwtSeries> series;  // in the order their RAW lines start
+};
+// Reads a job's capture.raw (through the protocol's LineParser, as verify
+// does; only lines with a valid integrity suffix count in a V2 log).
+Result<Job> read_job(std::istream& in);
+
+struct Options {
+  // Per-sample tolerance; nullopt: 2 analyzer sample periods + gpio_latency_ns.
+  std::optional<double> tolerance_ns;
+  // The documented GPIO latency (docs/lab.md, "Reading an edges
+  // disagreement"): a store to the pin's set/reset register reaching the
+  // pin, after the DWT read it follows.
+  double gpio_latency_ns = kDefaultGpioLatencyNs;
+  static constexpr double kDefaultGpioLatencyNs = 50.0;
+  // The observed event period may differ from CONFIG's by this share.
+  double period_ratio = 0.01;
+};
+
+// Figures of one distribution: nearest-rank median and p99, and the maximum.
+struct Figures {
+  double median = 0, p99 = 0, max = 0;
+};
+
+struct Extra {
+  int64_t seq = 0;  // the grid slot nearest to it, from the series' first
+  double t_ns = 0;  // from the capture's start
+};
+
+enum class Status { kAgree, kSequence, kDisagree, kOverflow };
+const char* to_string(Status s);  // "agree", "sequence", "disagree", "overflow"
+int exit_code(Status s);          // 0, 2, 1, 3
+
+struct SeriesResult {
+  std::string phase, name;
+  Kind kind = Kind::kEvent;
+  uint64_t n = 0, paired = 0, beyond = 0;
+  Figures dwt_ns, edge_ns, diff_ns;  // diff = edge - dwt, per paired sample
+  double diff_median_cycles = 0, diff_p99_cycles = 0, diff_max_cycles = 0;
+  double worst_diff_ns = 0;  // the paired sample with the largest |diff|
+  int64_t worst_seq = -1;
+  std::vector<int64_t> missing;  // sample numbers without their edge(s)
+  std::vector<Extra> extra;
+  double grid_period_ns = 0;                  // observed (median interval)
+  std::optional<double> config_period_ns;     // irq_entry: CONFIG irq_period_ticks / irq_hz
+  bool period_disagrees = false;
+  Status status = Status::kAgree;
+  std::vector<std::string> notes;
+};
+
+struct Analysis {
+  Status status = Status::kAgree;
+  std::string refusal;  // why, when kOverflow
+  uint64_t samplerate = 0;
+  double tolerance_ns = 0;
+  uint64_t core_hz = 0;
+  std::string edge_pins;  // CONFIG edge_pins (empty when absent)
+  uint64_t mk_pulses = 0;
+  std::vector<SeriesResult> series;
+};
+
+// Pairs the capture with the job. Fails (kBadInput) when the job is no
+// edges=on capture or the capture has more MK pulses than edge-mapped series.
+Result<Analysis> analyze(const Capture& capture, const Job& job, const Options& options);
+
+// Runs sigrok-cli on `file` (input format `input_format` when not empty, e.g.
+// "vcd" or "vcd:downsample=40"; else sigrok's own detection, srzip) with an
+// argument vector and reads its VCD output. kUnavailable without sigrok-cli;
+// an output saying "overflow" makes `overflowed` true.
+struct SigrokRead {
+  Capture capture;
+  bool overflowed = false;
+  std::string message;
+};
+Result<SigrokRead> read_with_sigrok(ProcessRunner& runner, const std::filesystem::path& file,
+                                    const std::string& input_format, const Roles& roles,
+                                    const std::filesystem::path& scratch);
+
+nlohmann::json to_json(const Analysis& a);
+std::string to_text(const Analysis& a);
+
+}  // namespace rb::edges

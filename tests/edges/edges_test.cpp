@@ -1,0 +1,162 @@
+// rb::edges: the VCD reader and the pairing of EDGE PROTOCOL v1 (grid
+// positions, missing and extra edges, overflow), on hand-made captures.
+#include "edges/edges.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace {
+
+using rb::edges::Capture;
+using rb::edges::Edge;
+using rb::edges::Job;
+using rb::edges::Status;
+
+constexpr int64_t kNs = 1000;  // ps per ns
+
+// A job of one event series (wake_latency, hz 1 GHz) with the given samples.
+Job event_job(std::vector<uint64_t> samples) {
+  Job j;
+  j.config = {{"edges", "on"}, {"core", "168000000"}};
+  j.series.push_back({"", "wake_latency", rb::edges::Kind::kEvent, 1000000000, std::move(samples)});
+  return j;
+}
+
+// EV rises every 10 us from 20 us, TK `lat + 30` ns later; both fall at +5 us.
+Capture event_capture(const std::vector<uint64_t>& lat, int skip_ev = -1, int extra_after = -1) {
+  Capture c;
+  c.samplerate = 100000000;
+  c.mk.push_back({1000 * kNs, true});
+  for (size_t i = 0; i < lat.size(); ++i) {
+    const int64_t ev = (20000 + 10000 * static_cast<int64_t>(i)) * kNs;
+    if (static_cast<int>(i) != skip_ev) c.ev.push_back({ev, true});
+    c.tk.push_back({ev + static_cast<int64_t>(lat[i] + 30) * kNs, true});
+    if (static_cast<int>(i) != skip_ev) c.ev.push_back({ev + 5000 * kNs, false});
+    c.tk.push_back({ev + 5000 * kNs, false});
+    if (static_cast<int>(i) == extra_after) {
+      c.ev.push_back({ev + 6000 * kNs, true});
+      c.ev.push_back({ev + 6100 * kNs, false});
+    }
+  }
+  const int64_t end = (20000 + 10000 * static_cast<int64_t>(lat.size())) * kNs;
+  c.mk.push_back({end, false});
+  c.end_ps = end + 1000 * kNs;
+  return c;
+}
+
+TEST(Edges, AgreeingCaptureAgrees) {
+  std::vector<uint64_t> lat(50, 200);
+  auto a = rb::edges::analyze(event_capture(lat), event_job(lat), {});
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  ASSERT_EQ(a->series.size(), 1u);
+  EXPECT_EQ(a->status, Status::kAgree);
+  EXPECT_EQ(a->series[0].paired, 50u);
+  EXPECT_DOUBLE_EQ(a->series[0].diff_ns.median, 30.0);
+  EXPECT_DOUBLE_EQ(a->series[0].diff_median_cycles, 30.0 * 0.168);
+  EXPECT_DOUBLE_EQ(a->tolerance_ns, 2 * 10.0 + 50.0);  // 2 samples at 100 MHz + GPIO latency
+}
+
+TEST(Edges, OneSampleBeyondToleranceDisagreesWithBothFigures) {
+  std::vector<uint64_t> lat(50, 200), dwt = lat;
+  dwt[17] = 100;  // the DWT saw 130 ns less than the pins
+  auto a = rb::edges::analyze(event_capture(lat), event_job(dwt), {});
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(a->status, Status::kDisagree);
+  EXPECT_EQ(a->series[0].beyond, 1u);
+  EXPECT_EQ(a->series[0].worst_seq, 17);
+  EXPECT_DOUBLE_EQ(a->series[0].worst_diff_ns, 130.0);
+}
+
+TEST(Edges, MissingEvEdgeIsFoundByGridPositionNotByShifting) {
+  std::vector<uint64_t> lat(50);
+  for (size_t i = 0; i < lat.size(); ++i) lat[i] = 100 + 10 * i;  // shifting would show up
+  auto a = rb::edges::analyze(event_capture(lat, 20), event_job(lat), {});
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(a->status, Status::kSequence);
+  EXPECT_EQ(a->series[0].missing, std::vector<int64_t>{20});
+  EXPECT_EQ(a->series[0].paired, 49u);
+  EXPECT_EQ(a->series[0].beyond, 0u);
+}
+
+TEST(Edges, MissingFirstEvEdgeKeepsTheOthersInPlace) {
+  std::vector<uint64_t> lat(30);
+  for (size_t i = 0; i < lat.size(); ++i) lat[i] = 100 + 10 * i;
+  auto a = rb::edges::analyze(event_capture(lat, 0), event_job(lat), {});
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(a->series[0].missing, std::vector<int64_t>{0});
+  EXPECT_EQ(a->series[0].beyond, 0u);
+}
+
+TEST(Edges, ExtraEvEdgeIsListedAndIgnored) {
+  std::vector<uint64_t> lat(50, 200);
+  auto a = rb::edges::analyze(event_capture(lat, -1, 7), event_job(lat), {});
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(a->status, Status::kSequence);
+  ASSERT_EQ(a->series[0].extra.size(), 1u);
+  EXPECT_EQ(a->series[0].extra[0].seq, 8);  // 0.6 periods after slot 7: nearest slot 8
+  EXPECT_EQ(a->series[0].paired, 50u);
+}
+
+TEST(Edges, CaptureEndingInsideMkIsOverflow) {
+  std::vector<uint64_t> lat(10, 200);
+  Capture c = event_capture(lat);
+  c.mk.pop_back();
+  auto a = rb::edges::analyze(c, event_job(lat), {});
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(a->status, Status::kOverflow);
+  EXPECT_TRUE(a->series.empty());
+}
+
+TEST(Edges, NotAnEdgesBuildIsRefused) {
+  std::vector<uint64_t> lat(10, 200);
+  Job j = event_job(lat);
+  j.config.erase("edges");
+  auto a = rb::edges::analyze(event_capture(lat), j, {});
+  ASSERT_FALSE(a.ok());
+  EXPECT_EQ(a.error().kind, rb::ErrorKind::kBadInput);
+}
+
+TEST(Edges, PeriodicIntervalsPairWithSamples) {
+  Job j;
+  j.config = {{"edges", "on"}, {"core", "1000000000"}};
+  std::vector<uint64_t> p(20, 1000000);
+  p[5] = 1100000;  // the DWT says 1.1 ms where the pin toggled after 1 ms
+  j.series.push_back({"", "tick_period", rb::edges::Kind::kPeriodic, 1000000000, p});
+  Capture c;
+  c.samplerate = 1000000;
+  c.mk.push_back({0, true});
+  for (int i = 0; i <= 20; ++i) c.tk.push_back({(1 + i) * 1000000 * kNs, i % 2 == 0});
+  c.mk.push_back({30000000 * kNs, false});
+  auto a = rb::edges::analyze(c, j, {});
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(a->status, Status::kDisagree);
+  EXPECT_EQ(a->series[0].paired, 20u);
+  EXPECT_EQ(a->series[0].beyond, 1u);
+  EXPECT_EQ(a->series[0].worst_seq, 5);
+}
+
+TEST(Edges, ParsesSigrokVcd) {
+  std::istringstream in(
+      "META samplerate: 25000000\n$date x $end\n$comment\n  Acquisition\n$end\n"
+      "$timescale 10 ns $end\n$scope module libsigrok $end\n$var wire 1 ! MK $end\n"
+      "$var wire 1 \" EV $end\n$var wire 1 # TK $end\n$upscope $end\n$enddefinitions $end\n"
+      "#0 0! 0\" 0#\n#100 1!\n#2800 1\"\n#2828 1#\n#3300 0\" 0#\n#5000 0!\n#5100\n");
+  auto c = rb::edges::parse_vcd(in, {});
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ(c->samplerate, 25000000u);
+  EXPECT_EQ(c->end_ps, 5100 * 10 * kNs);
+  ASSERT_EQ(c->mk.size(), 2u);
+  ASSERT_EQ(c->ev.size(), 2u);
+  EXPECT_EQ(c->tk[0].t_ps, 28280 * kNs);
+  EXPECT_TRUE(c->tk[0].rising);
+}
+
+TEST(Edges, VcdWithoutARoleIsBadInput) {
+  std::istringstream in("$timescale 1 ns $end\n$var wire 1 ! MK $end\n$enddefinitions $end\n#0 0!\n");
+  auto c = rb::edges::parse_vcd(in, {});
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.error().kind, rb::ErrorKind::kBadInput);
+}
+
+}  // namespace

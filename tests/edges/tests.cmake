@@ -1,0 +1,12 @@
+# End-to-end tests of `rtosbench edges`: synthetic analyzer captures made by
+# make_capture.py from a real DWT capture of the emulated bench, pushed
+# through the real sigrok-cli and the real binary. Skipped (77) only when
+# sigrok-cli is not installed.
+foreach(case agree clock missing extra overflow)
+  add_test(NAME edges.e2e.${case}
+           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e.sh $<TARGET_FILE:rtosbench> ${case}
+                   ${RTOSBENCH_TEST_DATA}/edges/freertos-qemu.raw
+                   ${CMAKE_CURRENT_BINARY_DIR}/edges-e2e/${case})
+  set_tests_properties(edges.e2e.${case} PROPERTIES LABELS "e2e;edges" TIMEOUT 300
+                       SKIP_RETURN_CODE 77)
+endforeach()
