@@ -42,8 +42,9 @@ fs::path job_capture(const fs::path& dir) {
     }
   }
   if (found.empty()) {
-    fail(make_error(ErrorKind::kCannotRead,
-                    fmt::format("--job {}: no capture.raw in it or in an attempt-N of it", dir.string())));
+    fail(make_error(
+        ErrorKind::kCannotRead,
+        fmt::format("--job {}: no capture.raw in it or in an attempt-N of it", dir.string())));
   }
   return found;
 }

@@ -15,7 +15,9 @@
 namespace rb::edges {
 namespace {
 
-Error bad(std::string m) { return make_error(ErrorKind::kBadInput, std::move(m)); }
+Error bad(std::string m) {
+  return make_error(ErrorKind::kBadInput, std::move(m));
+}
 
 std::optional<int64_t> to_i64(std::string_view s) {
   int64_t v = 0;
@@ -132,8 +134,7 @@ void pair_event(SeriesResult& s, const DwtSeries& d, const std::vector<double>& 
   }
   s.grid_period_ns = grid->period;
   if (s.config_period_ns) {
-    s.period_disagrees =
-        std::abs(grid->period / *s.config_period_ns - 1.0) > period_ratio;
+    s.period_disagrees = std::abs(grid->period / *s.config_period_ns - 1.0) > period_ratio;
   }
   const double gtol = grid->period / 4;
   const auto k0 = static_cast<int64_t>(std::floor(grid->slot(tk.front()) + 0.05));
@@ -296,9 +297,8 @@ Result<Capture> parse_vcd(std::istream& in, const Roles& roles) {
           u = num.substr(k);
           num = num.substr(0, k);
         }
-        const std::map<std::string, int64_t> units{{"s", 1000000000000}, {"ms", 1000000000},
-                                                   {"us", 1000000},      {"ns", 1000},
-                                                   {"ps", 1}};
+        const std::map<std::string, int64_t> units{
+            {"s", 1000000000000}, {"ms", 1000000000}, {"us", 1000000}, {"ns", 1000}, {"ps", 1}};
         auto n = to_i64(num);
         auto it = units.find(u);
         if (!n || it == units.end()) return bad(fmt::format("VCD line {}: timescale", number));
@@ -319,8 +319,8 @@ Result<Capture> parse_vcd(std::istream& in, const Roles& roles) {
       if (tok[0] == '#') {
         auto t = to_i64(std::string_view(tok).substr(1));
         if (!t || *t * unit_ps < now)
-          return bad(fmt::format("VCD line {}: bad timestamp '{}'", number,
-                                 protocol::printable(tok, 40)));
+          return bad(
+              fmt::format("VCD line {}: bad timestamp '{}'", number, protocol::printable(tok, 40)));
         now = *t * unit_ps;
         c.end_ps = now;
       } else if (tok[0] == '$') {
@@ -353,7 +353,8 @@ Result<Job> read_job(std::istream& in) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     const auto& p = parser.parse(line);
     if (p.kind == protocol::RecordKind::kOther || p.error) continue;
-    if (p.kind == protocol::RecordKind::kBegin) v2 = line.find("RTOS_BENCH_V2") != std::string::npos;
+    if (p.kind == protocol::RecordKind::kBegin)
+      v2 = line.find("RTOS_BENCH_V2") != std::string::npos;
     if (v2 && p.suffix != protocol::Suffix::kValid) continue;
     switch (p.kind) {
       case protocol::RecordKind::kConfig: {
@@ -390,7 +391,8 @@ Result<Job> read_job(std::istream& in) {
         auto it = index.find({phase, std::string(r->name)});
         if (it == index.end()) break;
         for (const auto& f : r->fields) {
-          if (f.key == "hz") job.series[it->second].hz = static_cast<uint64_t>(to_i64(f.value).value_or(0));
+          if (f.key == "hz")
+            job.series[it->second].hz = static_cast<uint64_t>(to_i64(f.value).value_or(0));
         }
         break;
       }
@@ -399,7 +401,8 @@ Result<Job> read_job(std::istream& in) {
     }
   }
   for (const auto& s : job.series) {
-    if (s.hz == 0) return bad(fmt::format("series {} (phase '{}'): no RESULT with hz", s.name, s.phase));
+    if (s.hz == 0)
+      return bad(fmt::format("series {} (phase '{}'): no RESULT with hz", s.name, s.phase));
   }
   return job;
 }
@@ -493,11 +496,13 @@ Result<SigrokRead> read_with_sigrok(ProcessRunner& runner, const std::filesystem
                                                         r.describe(), r.tail(4)));
   }
   std::ifstream in(out);
-  if (!in) return make_error(ErrorKind::kCannotRead, "cannot read sigrok-cli's output " + out.string());
+  if (!in)
+    return make_error(ErrorKind::kCannotRead, "cannot read sigrok-cli's output " + out.string());
   auto c = parse_vcd(in, roles);
   std::filesystem::remove(out);
-  if (!c) return Error{fmt::format("{} (sigrok-cli's VCD of {})", c.error().message, file.string()),
-                       c.error().kind};
+  if (!c)
+    return Error{fmt::format("{} (sigrok-cli's VCD of {})", c.error().message, file.string()),
+                 c.error().kind};
   SigrokRead read{std::move(*c), false, r.output};
   std::string lower = r.output;
   std::transform(lower.begin(), lower.end(), lower.begin(), ::tolower);
@@ -509,12 +514,9 @@ nlohmann::json to_json(const Analysis& a) {
   auto fig = [](const Figures& f) {
     return nlohmann::json{{"median", f.median}, {"p99", f.p99}, {"max", f.max}};
   };
-  nlohmann::json j{{"status", to_string(a.status)},
-                   {"samplerate", a.samplerate},
-                   {"tolerance_ns", a.tolerance_ns},
-                   {"core_hz", a.core_hz},
-                   {"mk_pulses", a.mk_pulses},
-                   {"series", nlohmann::json::array()}};
+  nlohmann::json j{{"status", to_string(a.status)},  {"samplerate", a.samplerate},
+                   {"tolerance_ns", a.tolerance_ns}, {"core_hz", a.core_hz},
+                   {"mk_pulses", a.mk_pulses},       {"series", nlohmann::json::array()}};
   if (!a.edge_pins.empty()) j["edge_pins"] = a.edge_pins;
   if (!a.refusal.empty()) j["refusal"] = a.refusal;
   for (const auto& s : a.series) {
@@ -552,15 +554,16 @@ std::string to_text(const Analysis& a) {
   if (a.status == Status::kOverflow) return fmt::format("edges: overflow: {}\n", a.refusal);
   out += fmt::format("analyzer {} Hz, tolerance {:.1f} ns per sample{}\n", a.samplerate,
                      a.tolerance_ns, a.edge_pins == "emulated" ? " (edge_pins=emulated)" : "");
-  out += fmt::format("{:<22} {:>5} {:>6} {:>12} {:>12} {:>10} {:>10} {:>10} {:>10}  {}\n",
-                     "series", "n", "paired", "dwt med ns", "edge med ns", "diff med", "diff p99",
-                     "diff max", "cycles med", "status");
+  out += fmt::format("{:<22} {:>5} {:>6} {:>12} {:>12} {:>10} {:>10} {:>10} {:>10}  {}\n", "series",
+                     "n", "paired", "dwt med ns", "edge med ns", "diff med", "diff p99", "diff max",
+                     "cycles med", "status");
   for (const auto& s : a.series) {
     const std::string name = s.phase.empty() ? s.name : s.name + "@" + s.phase;
-    out += fmt::format("{:<22} {:>5} {:>6} {:>12.1f} {:>12.1f} {:>10.1f} {:>10.1f} {:>10.1f} "
-                       "{:>10.1f}  {}\n",
-                       name, s.n, s.paired, s.dwt_ns.median, s.edge_ns.median, s.diff_ns.median,
-                       s.diff_ns.p99, s.diff_ns.max, s.diff_median_cycles, to_string(s.status));
+    out += fmt::format(
+        "{:<22} {:>5} {:>6} {:>12.1f} {:>12.1f} {:>10.1f} {:>10.1f} {:>10.1f} "
+        "{:>10.1f}  {}\n",
+        name, s.n, s.paired, s.dwt_ns.median, s.edge_ns.median, s.diff_ns.median, s.diff_ns.p99,
+        s.diff_ns.max, s.diff_median_cycles, to_string(s.status));
     if (s.beyond > 0)
       out += fmt::format("  {} samples beyond {:.1f} ns; worst sample {}: edge - dwt = {:.1f} ns\n",
                          s.beyond, a.tolerance_ns, s.worst_seq, s.worst_diff_ns);
@@ -574,9 +577,10 @@ std::string to_text(const Analysis& a) {
       out += "  missing edges for samples: " +
              list(s.missing, [](int64_t x) { return std::to_string(x); }) + "\n";
     if (!s.extra.empty())
-      out += "  extra edges near samples: " +
-             list(s.extra, [](const Extra& x) { return fmt::format("{}@{:.0f}ns", x.seq, x.t_ns); }) +
-             "\n";
+      out +=
+          "  extra edges near samples: " +
+          list(s.extra, [](const Extra& x) { return fmt::format("{}@{:.0f}ns", x.seq, x.t_ns); }) +
+          "\n";
     for (const auto& n : s.notes) out += "  " + n + "\n";
   }
   out += fmt::format("edges: {}\n", to_string(a.status));

@@ -101,8 +101,8 @@ struct SeriesResult {
   int64_t worst_seq = -1;
   std::vector<int64_t> missing;  // sample numbers without their edge(s)
   std::vector<Extra> extra;
-  double grid_period_ns = 0;                  // observed (median interval)
-  std::optional<double> config_period_ns;     // irq_entry: CONFIG irq_period_ticks / irq_hz
+  double grid_period_ns = 0;               // observed (median interval)
+  std::optional<double> config_period_ns;  // irq_entry: CONFIG irq_period_ticks / irq_hz
   bool period_disagrees = false;
   Status status = Status::kAgree;
   std::vector<std::string> notes;

@@ -153,7 +153,8 @@ TEST(Edges, ParsesSigrokVcd) {
 }
 
 TEST(Edges, VcdWithoutARoleIsBadInput) {
-  std::istringstream in("$timescale 1 ns $end\n$var wire 1 ! MK $end\n$enddefinitions $end\n#0 0!\n");
+  std::istringstream in(
+      "$timescale 1 ns $end\n$var wire 1 ! MK $end\n$enddefinitions $end\n#0 0!\n");
   auto c = rb::edges::parse_vcd(in, {});
   ASSERT_FALSE(c.ok());
   EXPECT_EQ(c.error().kind, rb::ErrorKind::kBadInput);
