@@ -62,8 +62,10 @@ static const struct {
     {RBP_HAS_ZERO_LATENCY_IRQ, "interrupt level its critical section leaves unmasked"},
     {RB_PERIODIC_TICK,
      "periodic tick: this build is tickless and the kernel stops its tick while idle"},
+#if RB_EDGE_TICK
     {RB_PLAIN_TICK_HOOK,
      "plain tick hook: this edges build tests for tick_drift's edges in the tick hook"},
+#endif
 };
 
 volatile uint32_t rb_tick_stamps[RB_TICK_STAMPS];

@@ -66,21 +66,25 @@ extern const uint32_t rb_test_count;
  * whose kernel stops its tick while idle: there the tests that time the tick
  * or count idle time per tick report NA. */
 #define RB_PERIODIC_TICK (1u << 31)
-/* Another such condition: the tick hook does nothing but stamp the tick. An
- * edges build that runs tick_drift (RB_EDGE_TICK) has the hook test whether
- * tick_drift armed its edges on every tick (main.c), two instructions in
- * the tick interrupt that tick_overhead, time_slice and idle_occupancy
- * (idle time per tick: the interrupt is not idle) would count as the
- * kernel's: there those three report NA, and every other series keeps the
- * figures of the build without edges (docs/firmware.md, "Edges"). */
-#define RB_PLAIN_TICK_HOOK (1u << 30)
+/* Another such condition, only in an edges build that runs tick_drift
+ * (RB_EDGE_TICK): the tick hook does nothing but stamp the tick. There the
+ * hook tests whether tick_drift armed its edges on every tick (main.c), two
+ * instructions in the tick interrupt that tick_overhead, time_slice and
+ * idle_occupancy (idle time per tick: the interrupt is not idle) would count
+ * as the kernel's, so those three report NA and every other series keeps the
+ * figures of the build without edges (docs/firmware.md, "Edges"). Every
+ * other build has a plain hook: the condition is 0 there, so the needs of
+ * those tests and RB_BUILD_CAPS are those of a build without edges. */
 #define RB_EDGE_TICK (RB_CFG_EDGES && RB_CFG_ON_tick_drift && !RB_CFG_TICKLESS)
-#if RB_CFG_TICKLESS
-#define RB_BUILD_CAPS RB_PLAIN_TICK_HOOK
-#elif RB_EDGE_TICK
-#define RB_BUILD_CAPS RB_PERIODIC_TICK
+#if RB_EDGE_TICK
+#define RB_PLAIN_TICK_HOOK (1u << 30)
 #else
-#define RB_BUILD_CAPS (RB_PERIODIC_TICK | RB_PLAIN_TICK_HOOK)
+#define RB_PLAIN_TICK_HOOK 0u
+#endif
+#if RB_CFG_TICKLESS
+#define RB_BUILD_CAPS 0u
+#else
+#define RB_BUILD_CAPS RB_PERIODIC_TICK
 #endif
 
 /* One runner per entry of the table (rb_tests.h). */
