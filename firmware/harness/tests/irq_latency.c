@@ -91,22 +91,15 @@ void rb_event_irq(uint32_t event, uint32_t now) {
 }
 
 /* hi's loop, written once for two functions: rb_irq_receiver (irq_latency's
- * phases; in an edges build with the edge writes below after its read) and
- * rb_irq_receiver_resync (sleep_wake's phase wfi), which after each sample
- * lets the board take the next event's time from its timer
- * (rb_event_resync, rb_board.h), both off every measured path. `fence` is
- * a function-like macro applied to the semaphore's result and the read that
- * ends the window, before the result joins rc; `after_read` runs next. */
-#define RB_IRQ_NO_FENCE(taken, now) (void)0
-#define RB_IRQ_RECEIVER(fn, fence, after_read, after_sample)     \
+ * phases, code unchanged) and rb_irq_receiver_resync (sleep_wake's phase
+ * wfi), which after each sample lets the board take the next event's time
+ * from its timer (rb_event_resync, rb_board.h), off every measured path. */
+#define RB_IRQ_RECEIVER(fn, after_sample)                        \
   static void fn(void) {                                         \
     int rc = RBP_OK;                                             \
     for (;;) {                                                   \
-      int taken = rbp_port.sem_take(RB_S_IRQ);                   \
+      rc |= rbp_port.sem_take(RB_S_IRQ);                         \
       const uint32_t now = rb_event_now();                       \
-      fence(taken, now);                                         \
-      rc |= taken;                                               \
-      after_read;                                                \
       if (rb_irq_abort) {                                        \
         break;                                                   \
       }                                                          \
@@ -130,31 +123,22 @@ void rb_event_irq(uint32_t event, uint32_t now) {
 #if RB_CFG_EDGES
 /* irq_latency's edges (RB_EDGES=on; docs/firmware.md, "Edges"): the
  * edge-mapped series is event_to_task, one MK pulse per phase. EV is the
- * event timer's channel output, set by the compare match itself; TK rises
- * right after hi's read of the event timer (the read that ends the
- * window), then hi lowers EV and arms it for the next match, holds TK a
- * moment and lowers it, and frames the kept samples with MK. The handler
- * gets no write: one there would sit inside event_to_task's window, and
- * irq_entry has no edges.
+ * event timer's channel output, set by the compare match itself. After
+ * hi's read of the event timer (the read that ends the window) and the
+ * sample's bookkeeping, hi raises TK, lowers EV and arms it for the next
+ * match, holds TK a moment and lowers it, and frames the kept samples with
+ * MK. The handler gets no write: one there would sit inside
+ * event_to_task's window, and irq_entry has no edges.
  *
- * Only an edges build has these writes: without edges rb_irq_receiver is
- * main's code. The fence keeps hi's code up to its read what it is without
- * edges (the semaphore call's return, the timer's address, the read). An
- * asm volatile is a scheduling barrier to GCC; this one follows the read
- * (it takes the read's value) and holds the semaphore's result in r0, where
- * the call returned it, so neither the OR into rc nor the copy of the
- * result that the edge call's argument in r0 needs can be placed before the
- * read. Without the fence the compiler put one of them there (one more of
- * event_to_task's instructions under QEMU); with an asm that only took the
- * read's value, the copy stayed before the read. */
-#define RB_IRQ_EDGE_FENCE(taken, now)                               \
-  do {                                                              \
-    register int rb_taken_r0 __asm__("r0") = (taken);               \
-    __asm__ volatile("" : "+r"(rb_taken_r0) : "r"(now) : "memory"); \
-    (taken) = rb_taken_r0;                                          \
-  } while (0)
-
-static void rb_irq_edge_after(uint32_t j) {
+ * Only an edges build has these writes, and all of them come after the
+ * sample is stored, so hi's loop up to there is the code of the build
+ * without edges (main's). A call right after the read had the compiler
+ * schedule hi's code around the read differently (one instruction more or
+ * less before it: one of event_to_task's instructions under QEMU); an asm
+ * barrier after the read kept the edge code out of the window but also kept
+ * out an instruction the compiler puts there without edges. */
+static void rb_irq_edge_sample(uint32_t j) {
+  rb_board_edge_tk(1);
   rb_board_edge_ev_rearm();
   rb_edge_hold(rb_counter_now());
   rb_board_edge_tk(0);
@@ -165,11 +149,11 @@ static void rb_irq_edge_after(uint32_t j) {
   }
 }
 
-RB_IRQ_RECEIVER(rb_irq_receiver, RB_IRQ_EDGE_FENCE, rb_board_edge_tk(1), rb_irq_edge_after(j))
+RB_IRQ_RECEIVER(rb_irq_receiver, rb_irq_edge_sample(j))
 #else
-RB_IRQ_RECEIVER(rb_irq_receiver, RB_IRQ_NO_FENCE, (void)0, (void)0)
+RB_IRQ_RECEIVER(rb_irq_receiver, (void)0)
 #endif
-RB_IRQ_RECEIVER(rb_irq_receiver_resync, RB_IRQ_NO_FENCE, (void)0, rb_event_resync())
+RB_IRQ_RECEIVER(rb_irq_receiver_resync, rb_event_resync())
 
 static void rb_bg_busy(void) {
   uint32_t x = 1u;
