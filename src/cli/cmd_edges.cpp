@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "edges/edges.h"
+#include "matrix/load.h"
 #include "util/temp_dir.h"
 
 namespace rb::cli {
@@ -22,31 +23,27 @@ struct Args {
   std::string capture, job, input_format, json;
   std::string mk = "MK", ev = "EV", tk = "TK";
   std::optional<double> tolerance_ns;
-  double gpio_latency_ns = rb::edges::Options::kDefaultGpioLatencyNs;
+  std::optional<double> gpio_latency_ns;
 };
 
-// The capture.raw a --job DIR names: DIR/capture.raw (an attempt), else the
-// last attempt-N/capture.raw of a job directory.
-fs::path job_capture(const fs::path& dir) {
-  if (fs::is_regular_file(dir / "capture.raw")) return dir / "capture.raw";
-  int best = -1;
-  fs::path found;
+// The `edges:` key of the run a job belongs to: the matrix.yaml snapshot
+// beside run.json in the job's directory or one above it (jobs/ID,
+// jobs/ID/attempt-N, jobs/ID/load-N/attempt-N); the default when the job is
+// in no run directory.
+rb::matrix::EdgesSpec run_edges_spec(const fs::path& job) {
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    const std::string n = e.path().filename().string();
-    if (n.rfind("attempt-", 0) != 0 || !fs::is_regular_file(e.path() / "capture.raw")) continue;
-    const int k = std::atoi(n.c_str() + 8);
-    if (k > best) {
-      best = k;
-      found = e.path() / "capture.raw";
+  fs::path p = fs::absolute(job, ec).lexically_normal();
+  for (int up = 0; up < 5 && !p.empty(); ++up, p = p.parent_path()) {
+    if (!fs::is_regular_file(p / "matrix.yaml") || !fs::is_regular_file(p / "run.json")) continue;
+    std::ifstream in(p / "matrix.yaml");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto spec = rb::matrix::parse_matrix_edges(text, p / "matrix.yaml");
+    if (!spec.ok()) {
+      fail(make_error(ErrorKind::kBadInput, spec.errors.front().format()));
     }
+    return spec.value;
   }
-  if (found.empty()) {
-    fail(make_error(
-        ErrorKind::kCannotRead,
-        fmt::format("--job {}: no capture.raw in it or in an attempt-N of it", dir.string())));
-  }
-  return found;
+  return {};
 }
 
 }  // namespace
@@ -67,45 +64,32 @@ std::function<int()> add_edges(CLI::App& app) {
   app.add_option("--ev", args->ev, "the capture's channel name of the EV (event) pin");
   app.add_option("--tk", args->tk, "the capture's channel name of the TK (task/stamp) pin");
   app.add_option("--tolerance-ns", args->tolerance_ns,
-                 "per-sample tolerance of |edge - dwt|; default 2 analyzer sample periods plus "
-                 "the GPIO latency")
+                 "per-sample tolerance of |edge - dwt|; default the run matrix's "
+                 "edges.tolerance_ns, else 2 analyzer sample periods plus the GPIO latency")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--gpio-latency-ns", args->gpio_latency_ns,
-                 "the GPIO latency in the default tolerance (docs/lab.md)")
+                 "the GPIO latency in the default tolerance (an estimate; default the run "
+                 "matrix's edges.gpio_latency_ns, else 50)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--json", args->json,
                  "where the analysis goes as JSON ('-' stdout); default edges.json beside the "
                  "job's capture.raw");
   return [args]() -> int {
-    const fs::path raw = job_capture(args->job);
-    std::ifstream in(raw);
-    if (!in) fail(make_error(ErrorKind::kCannotRead, "cannot read " + raw.string()));
-    auto job = value_or_fail(rb::edges::read_job(in), raw.string() + ": ");
-    std::string format = args->input_format;
-    if (format.empty() && fs::path(args->capture).extension() == ".vcd") format = "vcd";
-    auto scratch = value_or_fail(rb::make_owned_temp_dir("rtosbench-edges"));
-    auto runner = rb::make_posix_runner();
-    auto read = rb::edges::read_with_sigrok(*runner, args->capture, format,
-                                            {args->mk, args->ev, args->tk}, scratch);
-    std::error_code ec;
-    fs::remove_all(scratch, ec);
-    auto sig = value_or_fail(std::move(read));
+    const rb::matrix::EdgesSpec spec = run_edges_spec(args->job);
     rb::edges::Options options;
-    options.tolerance_ns = args->tolerance_ns;
-    options.gpio_latency_ns = args->gpio_latency_ns;
-    auto analysis = value_or_fail(rb::edges::analyze(sig.capture, job, options));
-    if (sig.overflowed && analysis.status != rb::edges::Status::kOverflow) {
-      analysis.status = rb::edges::Status::kOverflow;
-      analysis.refusal = "sigrok-cli reports an overflow: " + sig.message;
-      analysis.series.clear();
-    }
+    options.tolerance_ns = args->tolerance_ns ? args->tolerance_ns : spec.tolerance_ns;
+    options.gpio_latency_ns = args->gpio_latency_ns.value_or(spec.gpio_latency_ns);
+    options.input_format = args->input_format;
+    options.roles = {args->mk, args->ev, args->tk};
+    auto runner = rb::make_posix_runner();
+    auto analysis =
+        value_or_fail(rb::edges::analyse(*runner, args->capture, args->job, options));
     const bool json_stdout = args->json == "-";
     print_safe(json_stdout ? stderr : stdout, "{}", rb::edges::to_text(analysis));
     nlohmann::json j = rb::edges::to_json(analysis);
-    j["capture"] = args->capture;
-    j["job_capture"] = raw.string();
     const std::string target =
-        args->json.empty() ? (raw.parent_path() / "edges.json").string() : args->json;
+        args->json.empty() ? (fs::path(analysis.job_capture).parent_path() / "edges.json").string()
+                           : args->json;
     write_output(target, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     return rb::edges::exit_code(analysis.status);
   };

@@ -11,6 +11,7 @@
 
 #include "protocol/line.h"
 #include "protocol/records.h"
+#include "util/temp_dir.h"
 
 namespace rb::edges {
 namespace {
@@ -92,14 +93,38 @@ std::vector<double> between(const std::vector<Edge>& e, int64_t lo, int64_t hi, 
   return out;
 }
 
-void finish(SeriesResult& s, const std::vector<double>& edge, const std::vector<double>& dwt,
-            const std::vector<double>& diff, const std::vector<int64_t>& seq, double tol,
-            uint64_t core_hz) {
+// What a pairing found, before it meets the DWT samples: the edge figure of
+// each sample number it could place (ns), and the edges it could not.
+struct Placed {
+  std::map<int64_t, double> edge_ns;  // sample number -> the edge figure
+  std::vector<Extra> extra;
+};
+
+// The common end of every kind: each sample with its edge figure is paired
+// (edge, dwt, diff, sample number), the others are missing; then the
+// figures and the verdict.
+void finish(SeriesResult& s, const DwtSeries& d, Placed placed, double tol, uint64_t core_hz) {
+  std::vector<double> edge, dwt, diff;
+  std::vector<int64_t> seq;
+  for (uint64_t j = 0; j < s.n; ++j) {
+    auto it = placed.edge_ns.find(static_cast<int64_t>(j));
+    if (it == placed.edge_ns.end()) {
+      s.missing.push_back(static_cast<int64_t>(j));
+      continue;
+    }
+    const double w = static_cast<double>(d.samples[j]) * 1e9 / static_cast<double>(d.hz);
+    edge.push_back(it->second);
+    dwt.push_back(w);
+    diff.push_back(it->second - w);
+    seq.push_back(static_cast<int64_t>(j));
+  }
+  s.extra = std::move(placed.extra);
   s.paired = diff.size();
+  s.paired_dwt_ns = dwt;
+  s.paired_edge_ns = edge;
   s.dwt_ns = figures(dwt);
   s.edge_ns = figures(edge);
-  std::vector<double> sorted = diff;
-  s.diff_ns = figures(sorted);
+  s.diff_ns = figures(diff);
   for (size_t i = 0; i < diff.size(); ++i) {
     if (std::abs(diff[i]) > tol) ++s.beyond;
     if (s.worst_seq < 0 || std::abs(diff[i]) > std::abs(s.worst_diff_ns)) {
@@ -118,19 +143,67 @@ void finish(SeriesResult& s, const std::vector<double>& edge, const std::vector<
   }
 }
 
-// Event series: sample j <-> grid slot k0 + j of the EV rises, k0 the slot
-// at or before the first TK rise; its TK is the first TK rise after it.
-void pair_event(SeriesResult& s, const DwtSeries& d, const std::vector<double>& ev,
-                const std::vector<double>& tk, double tol, uint64_t core_hz, double period_ratio) {
-  std::vector<double> edge, dwt, diff;
-  std::vector<int64_t> seq;
+// wake_latency: software forces EV high just before the window and TK rises
+// right after it, so EV is on no grid. In time order an EV rise opens a
+// slot and the first TK rise after it (the same sample counts) closes it; a
+// TK rise with no open slot is a slot of its own (its EV is missing). Slot
+// j is sample j; when there are more slots than samples, the incomplete
+// ones are the extra edges first, then the last ones.
+Placed place_ordered(SeriesResult& s, const std::vector<double>& ev,
+                     const std::vector<double>& tk) {
+  struct Slot {
+    std::optional<double> ev, tk;
+  };
+  std::vector<Slot> slots;
+  size_t i = 0, k = 0;
+  while (i < ev.size() || k < tk.size()) {
+    if (i < ev.size() && (k == tk.size() || ev[i] <= tk[k])) {
+      slots.push_back(Slot{ev[i++], std::nullopt});
+    } else if (!slots.empty() && slots.back().ev && !slots.back().tk) {
+      slots.back().tk = tk[k++];
+    } else {
+      slots.push_back(Slot{std::nullopt, tk[k++]});
+    }
+  }
+  Placed out;
+  const auto n = static_cast<int64_t>(s.n);
+  auto surplus = static_cast<int64_t>(slots.size()) - n;
+  std::vector<bool> drop(slots.size(), false);
+  for (size_t x = 0; x < slots.size() && surplus > 0; ++x) {
+    if (!slots[x].ev || !slots[x].tk) drop[x] = true, --surplus;
+  }
+  for (size_t x = slots.size(); x-- > 0 && surplus > 0;) {
+    if (!drop[x]) drop[x] = true, --surplus;
+  }
+  int64_t j = 0;
+  for (size_t x = 0; x < slots.size(); ++x) {
+    const Slot& sl = slots[x];
+    if (drop[x]) {
+      out.extra.push_back(Extra{j, sl.ev ? *sl.ev : *sl.tk});
+      continue;
+    }
+    if (sl.ev && sl.tk) out.edge_ns[j] = *sl.tk - *sl.ev;
+    ++j;
+  }
+  if (j < n) {
+    s.notes.push_back(fmt::format(
+        "{} EV/TK slots for {} samples: samples {} to {} have no edges (listed missing)", j, n, j,
+        n - 1));
+  }
+  return out;
+}
+
+// event_to_task: EV is the event timer's output compare, on the event grid;
+// sample j <-> grid slot k0 + j of the EV rises, k0 the slot at or before
+// the first TK rise; its TK is the first TK rise after it, within a period.
+Placed place_grid(SeriesResult& s, const std::vector<double>& ev, const std::vector<double>& tk,
+                  double period_ratio) {
+  Placed out;
   auto grid = fit_grid(ev);
   if (!grid || tk.empty()) {
     s.notes.push_back(fmt::format("{} EV and {} TK rising edges in the MK pulse: nothing to pair",
                                   ev.size(), tk.size()));
-    for (uint64_t j = 0; j < s.n; ++j) s.missing.push_back(static_cast<int64_t>(j));
-    finish(s, edge, dwt, diff, seq, tol, core_hz);
-    return;
+    return out;
   }
   s.grid_period_ns = grid->period;
   if (s.config_period_ns) {
@@ -142,43 +215,26 @@ void pair_event(SeriesResult& s, const DwtSeries& d, const std::vector<double>& 
   for (double t : ev) {
     const auto k = static_cast<int64_t>(std::llround(grid->slot(t))) - k0;
     if (!grid->on(t, gtol) || k < 0 || k >= static_cast<int64_t>(s.n) || by_slot.count(k)) {
-      s.extra.push_back(Extra{k, t});
+      out.extra.push_back(Extra{k, t});
       continue;
     }
     by_slot[k] = t;
   }
-  for (uint64_t j = 0; j < s.n; ++j) {
-    auto it = by_slot.find(static_cast<int64_t>(j));
-    if (it == by_slot.end()) {
-      s.missing.push_back(static_cast<int64_t>(j));
-      continue;
-    }
-    auto t = std::lower_bound(tk.begin(), tk.end(), it->second);  // the same sample counts
-    if (t == tk.end() || *t - it->second >= grid->period) {
-      s.missing.push_back(static_cast<int64_t>(j));
-      continue;
-    }
-    const double e = *t - it->second;
-    const double w = static_cast<double>(d.samples[j]) * 1e9 / static_cast<double>(d.hz);
-    edge.push_back(e);
-    dwt.push_back(w);
-    diff.push_back(e - w);
-    seq.push_back(static_cast<int64_t>(j));
+  for (const auto& [j, t0] : by_slot) {
+    auto t = std::lower_bound(tk.begin(), tk.end(), t0);  // the same sample counts
+    if (t != tk.end() && *t - t0 < grid->period) out.edge_ns[j] = *t - t0;
   }
-  finish(s, edge, dwt, diff, seq, tol, core_hz);
+  return out;
 }
 
-// Periodic series: TK toggles on a grid; sample j <-> slots k0 + j, k0 + j + 1.
-void pair_periodic(SeriesResult& s, const DwtSeries& d, const std::vector<double>& tk, double tol,
-                   uint64_t core_hz) {
-  std::vector<double> edge, dwt, diff;
-  std::vector<int64_t> seq;
+// tick_period: TK toggles after each kept stamp, n + 1 edges for n periods,
+// on a grid; sample j <-> the interval between slots k0 + j and k0 + j + 1.
+Placed place_periodic(SeriesResult& s, const std::vector<double>& tk) {
+  Placed out;
   auto grid = fit_grid(tk);
   if (!grid) {
     s.notes.push_back(fmt::format("{} TK edges in the MK pulse: nothing to pair", tk.size()));
-    for (uint64_t j = 0; j < s.n; ++j) s.missing.push_back(static_cast<int64_t>(j));
-    finish(s, edge, dwt, diff, seq, tol, core_hz);
-    return;
+    return out;
   }
   s.grid_period_ns = grid->period;
   const double gtol = grid->period / 4;
@@ -189,26 +245,16 @@ void pair_periodic(SeriesResult& s, const DwtSeries& d, const std::vector<double
     if (!k0 && grid->on(t, gtol)) k0 = k;
     const int64_t rel = k0 ? k - *k0 : -1;
     if (!grid->on(t, gtol) || rel < 0 || rel > static_cast<int64_t>(s.n) || by_slot.count(rel)) {
-      s.extra.push_back(Extra{rel, t});
+      out.extra.push_back(Extra{rel, t});
       continue;
     }
     by_slot[rel] = t;
   }
-  for (uint64_t j = 0; j < s.n; ++j) {
-    auto a = by_slot.find(static_cast<int64_t>(j));
-    auto b = by_slot.find(static_cast<int64_t>(j + 1));
-    if (a == by_slot.end() || b == by_slot.end()) {
-      s.missing.push_back(static_cast<int64_t>(j));
-      continue;
-    }
-    const double e = b->second - a->second;
-    const double w = static_cast<double>(d.samples[j]) * 1e9 / static_cast<double>(d.hz);
-    edge.push_back(e);
-    dwt.push_back(w);
-    diff.push_back(e - w);
-    seq.push_back(static_cast<int64_t>(j));
+  for (const auto& [j, t] : by_slot) {
+    auto b = by_slot.find(j + 1);
+    if (b != by_slot.end()) out.edge_ns[j] = b->second - t;
   }
-  finish(s, edge, dwt, diff, seq, tol, core_hz);
+  return out;
 }
 
 uint64_t config_u64(const std::map<std::string, std::string>& c, const std::string& key) {
@@ -220,10 +266,24 @@ uint64_t config_u64(const std::map<std::string, std::string>& c, const std::stri
 
 }  // namespace
 
-std::optional<Kind> edge_kind(const std::string& series) {
-  if (series == "wake_latency" || series == "irq_entry") return Kind::kEvent;
-  if (series == "tick_period" || series == "tick_sleep") return Kind::kPeriodic;
+std::optional<Kind> edge_kind(const std::string& series, const std::string& phase) {
+  if (series == "wake_latency" && phase.empty()) return Kind::kOrdered;
+  if (series == "event_to_task" && (phase == "idle" || phase == "busy" || phase == "critical"))
+    return Kind::kGrid;
+  if (series == "tick_period" && phase.empty()) return Kind::kPeriodic;
   return std::nullopt;
+}
+
+const char* to_string(Kind k) {
+  switch (k) {
+    case Kind::kOrdered:
+      return "ordered";
+    case Kind::kGrid:
+      return "grid";
+    case Kind::kPeriodic:
+      return "periodic";
+  }
+  return "?";
 }
 
 const char* to_string(Status s) {
@@ -373,7 +433,7 @@ Result<Job> read_job(std::istream& in) {
       }
       case protocol::RecordKind::kRaw: {
         const std::string name(p.raw_name);
-        auto kind = edge_kind(name);
+        auto kind = edge_kind(name, phase);
         if (!kind) break;
         auto [it, fresh] = index.emplace(std::make_pair(phase, name), job.series.size());
         if (fresh) job.series.push_back(DwtSeries{phase, name, *kind, 0, {}});
@@ -454,14 +514,24 @@ Result<Analysis> analyze(const Capture& capture, const Job& job, const Options& 
     s.kind = d.kind;
     s.n = d.samples.size();
     const auto [lo, hi] = pulses[k];
-    if (d.kind == Kind::kEvent) {
-      if (d.name == "irq_entry" && irq_hz > 0 && irq_period > 0)
-        s.config_period_ns = static_cast<double>(irq_period) * 1e9 / static_cast<double>(irq_hz);
-      pair_event(s, d, between(capture.ev, lo, hi, true), between(capture.tk, lo, hi, true),
-                 a.tolerance_ns, a.core_hz, options.period_ratio);
-    } else {
-      pair_periodic(s, d, between(capture.tk, lo, hi, false), a.tolerance_ns, a.core_hz);
+    Placed placed;
+    switch (d.kind) {
+      case Kind::kOrdered:
+        placed = place_ordered(s, between(capture.ev, lo, hi, true),
+                               between(capture.tk, lo, hi, true));
+        break;
+      case Kind::kGrid:
+        if (irq_hz > 0 && irq_period > 0)
+          s.config_period_ns =
+              static_cast<double>(irq_period) * 1e9 / static_cast<double>(irq_hz);
+        placed = place_grid(s, between(capture.ev, lo, hi, true),
+                            between(capture.tk, lo, hi, true), options.period_ratio);
+        break;
+      case Kind::kPeriodic:
+        placed = place_periodic(s, between(capture.tk, lo, hi, false));
+        break;
     }
+    finish(s, d, std::move(placed), a.tolerance_ns, a.core_hz);
     if (s.period_disagrees) {
       s.notes.push_back(fmt::format(
           "the EV edges' period is {:.1f} ns, CONFIG's event period {:.1f} ns (irq_period_ticks / "
@@ -510,6 +580,58 @@ Result<SigrokRead> read_with_sigrok(ProcessRunner& runner, const std::filesystem
   return read;
 }
 
+Result<std::filesystem::path> job_capture(const std::filesystem::path& dir) {
+  namespace fs = std::filesystem;
+  if (fs::is_regular_file(dir) && dir.filename() == "capture.raw") return dir;
+  if (fs::is_regular_file(dir / "capture.raw")) return dir / "capture.raw";
+  int best = -1;
+  fs::path found;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string n = e.path().filename().string();
+    if (n.rfind("attempt-", 0) != 0 || !fs::is_regular_file(e.path() / "capture.raw")) continue;
+    const int k = std::atoi(n.c_str() + 8);
+    if (k > best) {
+      best = k;
+      found = e.path() / "capture.raw";
+    }
+  }
+  if (found.empty()) {
+    return make_error(
+        ErrorKind::kCannotRead,
+        fmt::format("job {}: no capture.raw in it or in an attempt-N of it", dir.string()));
+  }
+  return found;
+}
+
+Result<Analysis> analyse(ProcessRunner& runner, const std::filesystem::path& capture,
+                         const std::filesystem::path& job_dir, const Options& options) {
+  auto raw = job_capture(job_dir);
+  if (!raw) return raw.error();
+  std::ifstream in(*raw);
+  if (!in) return make_error(ErrorKind::kCannotRead, "cannot read " + raw->string());
+  auto job = read_job(in);
+  if (!job) return Error{raw->string() + ": " + job.error().message, job.error().kind};
+  std::string format = options.input_format;
+  if (format.empty() && capture.extension() == ".vcd") format = "vcd";
+  auto scratch = make_owned_temp_dir("rtosbench-edges");
+  if (!scratch) return scratch.error();
+  auto read = read_with_sigrok(runner, capture, format, options.roles, *scratch);
+  std::error_code ec;
+  std::filesystem::remove_all(*scratch, ec);
+  if (!read) return read.error();
+  auto a = analyze(read->capture, *job, options);
+  if (!a) return a;
+  if (read->overflowed && a->status != Status::kOverflow) {
+    a->status = Status::kOverflow;
+    a->refusal = "sigrok-cli reports an overflow: " + read->message;
+    a->series.clear();
+  }
+  a->capture = capture.string();
+  a->job_capture = raw->string();
+  return a;
+}
+
 nlohmann::json to_json(const Analysis& a) {
   auto fig = [](const Figures& f) {
     return nlohmann::json{{"median", f.median}, {"p99", f.p99}, {"max", f.max}};
@@ -519,10 +641,12 @@ nlohmann::json to_json(const Analysis& a) {
                    {"mk_pulses", a.mk_pulses},       {"series", nlohmann::json::array()}};
   if (!a.edge_pins.empty()) j["edge_pins"] = a.edge_pins;
   if (!a.refusal.empty()) j["refusal"] = a.refusal;
+  if (!a.capture.empty()) j["capture"] = a.capture;
+  if (!a.job_capture.empty()) j["job_capture"] = a.job_capture;
   for (const auto& s : a.series) {
     nlohmann::json e{{"phase", s.phase},
                      {"name", s.name},
-                     {"kind", s.kind == Kind::kEvent ? "event" : "periodic"},
+                     {"kind", to_string(s.kind)},
                      {"status", to_string(s.status)},
                      {"n", s.n},
                      {"paired", s.paired},
@@ -535,6 +659,7 @@ nlohmann::json to_json(const Analysis& a) {
                        {"p99", s.diff_p99_cycles},
                        {"max", s.diff_max_cycles}}},
                      {"grid_period_ns", s.grid_period_ns},
+                     {"pairs", {{"dwt_ns", s.paired_dwt_ns}, {"edge_ns", s.paired_edge_ns}}},
                      {"missing", s.missing},
                      {"extra", nlohmann::json::array()},
                      {"notes", s.notes}};
@@ -547,6 +672,32 @@ nlohmann::json to_json(const Analysis& a) {
     j["series"].push_back(std::move(e));
   }
   return j;
+}
+
+void attach_to_verify(nlohmann::json& v, const nlohmann::json& e) {
+  nlohmann::json top{{"status", e.value("status", "")},
+                     {"samplerate", e.value("samplerate", 0)},
+                     {"tolerance_ns", e.value("tolerance_ns", 0.0)},
+                     {"disagree", nlohmann::json::array()}};
+  if (e.contains("refusal")) top["refusal"] = e["refusal"];
+  if (e.contains("capture")) top["capture"] = e["capture"];
+  for (const auto& s : e.value("series", nlohmann::json::array())) {
+    const std::string phase = s.value("phase", ""), name = s.value("name", "");
+    if (s.value("status", "") == "disagree")
+      top["disagree"].push_back(phase.empty() ? name : name + "@" + phase);
+    if (!v.contains("series") || !v["series"].is_array()) continue;
+    for (auto& x : v["series"]) {
+      if (x.value("phase", "") != phase || x.value("name", "") != name) continue;
+      nlohmann::json o{{"status", s.value("status", "")},
+                       {"tolerance_ns", e.value("tolerance_ns", 0.0)}};
+      for (const char* k : {"n", "paired", "beyond_tolerance", "dwt_ns", "edge_ns", "diff_ns",
+                            "diff_cycles", "missing", "extra"}) {
+        if (s.contains(k)) o[k] = s[k];
+      }
+      x["edges"] = std::move(o);
+    }
+  }
+  v["edges"] = std::move(top);
 }
 
 std::string to_text(const Analysis& a) {

@@ -17,14 +17,25 @@
 
 namespace rb::edges {
 
-// How a series' samples map onto edges (EDGE PROTOCOL v1).
+// How a series' samples map onto edges (EDGE PROTOCOL v1, docs/firmware.md
+// "Edges"). A capture holds one MK pulse per edge-mapped series, in capture
+// order: wake_latency; event_to_task of irq_latency's phases idle, busy,
+// critical; tick_period (tick_drift). A test that is NA makes no pulse.
 enum class Kind {
-  kEvent,     // a sample is TK rise - EV rise (wake_latency, irq_entry)
-  kPeriodic,  // a sample is the interval between TK toggles j and j+1 (tick_period, tick_sleep)
+  // wake_latency: EV is forced by software, on no event grid; a sample is
+  // the TK rise after an EV rise, paired by order within the MK pulse.
+  kOrdered,
+  // event_to_task: EV is the event timer's output compare, on the event
+  // grid; a sample is the first TK rise (after the task's read) minus it.
+  kGrid,
+  // tick_period: TK toggles after each kept stamp (n + 1 edges for n
+  // periods, no EV); a sample is the interval between toggles j and j + 1.
+  kPeriodic,
 };
-// The kind of an edge-mapped series; nullopt for a series the variant does
-// not mark (it has no MK pulse).
-std::optional<Kind> edge_kind(const std::string& series);
+const char* to_string(Kind k);  // "ordered", "grid", "periodic"
+// The kind of an edge-mapped series (name, phase); nullopt for a series the
+// variant does not mark (it has no MK pulse).
+std::optional<Kind> edge_kind(const std::string& series, const std::string& phase);
 
 // One level change of a channel, in picoseconds from the capture's start.
 struct Edge {
@@ -53,7 +64,7 @@ Result<Capture> parse_vcd(std::istream& in, const Roles& roles);
 // The DWT side: every RAW sample of each edge-mapped series, in log order.
 struct DwtSeries {
   std::string phase, name;
-  Kind kind = Kind::kEvent;
+  Kind kind = Kind::kOrdered;
   uint64_t hz = 0;
   std::vector<uint64_t> samples;  // index j = sample j
 };
@@ -75,6 +86,10 @@ struct Options {
   static constexpr double kDefaultGpioLatencyNs = 50.0;
   // The observed event period may differ from CONFIG's by this share.
   double period_ratio = 0.01;
+  // How analyse() reads the capture: sigrok-cli's -I (empty: sigrok's own
+  // detection, "vcd" for a .vcd file) and the channel names of the roles.
+  std::string input_format;
+  Roles roles;
 };
 
 // Figures of one distribution: nearest-rank median and p99, and the maximum.
@@ -93,16 +108,17 @@ int exit_code(Status s);          // 0, 2, 1, 3
 
 struct SeriesResult {
   std::string phase, name;
-  Kind kind = Kind::kEvent;
+  Kind kind = Kind::kOrdered;
   uint64_t n = 0, paired = 0, beyond = 0;
   Figures dwt_ns, edge_ns, diff_ns;  // diff = edge - dwt, per paired sample
+  std::vector<double> paired_dwt_ns, paired_edge_ns;  // the paired samples, in sample order
   double diff_median_cycles = 0, diff_p99_cycles = 0, diff_max_cycles = 0;
   double worst_diff_ns = 0;  // the paired sample with the largest |diff|
   int64_t worst_seq = -1;
   std::vector<int64_t> missing;  // sample numbers without their edge(s)
   std::vector<Extra> extra;
   double grid_period_ns = 0;               // observed (median interval)
-  std::optional<double> config_period_ns;  // irq_entry: CONFIG irq_period_ticks / irq_hz
+  std::optional<double> config_period_ns;  // event_to_task: CONFIG irq_period_ticks / irq_hz
   bool period_disagrees = false;
   Status status = Status::kAgree;
   std::vector<std::string> notes;
@@ -117,6 +133,7 @@ struct Analysis {
   std::string edge_pins;  // CONFIG edge_pins (empty when absent)
   uint64_t mk_pulses = 0;
   std::vector<SeriesResult> series;
+  std::string capture, job_capture;  // the files analyse() read (to_json writes them)
 };
 
 // Pairs the capture with the job. Fails (kBadInput) when the job is no
@@ -136,7 +153,28 @@ Result<SigrokRead> read_with_sigrok(ProcessRunner& runner, const std::filesystem
                                     const std::string& input_format, const Roles& roles,
                                     const std::filesystem::path& scratch);
 
+// The capture.raw a job names: DIR/capture.raw (an attempt, or the file
+// itself), else the last attempt-N/capture.raw of a job directory.
+Result<std::filesystem::path> job_capture(const std::filesystem::path& job);
+
+// The whole analysis, as `rtosbench edges` and the run call it: the job's
+// capture.raw (job_capture), the analyzer's capture through sigrok-cli
+// (scratch in a temporary directory), the pairing, and sigrok's own overflow
+// report made the verdict. Tolerance: options.tolerance_ns, else 2 analyzer
+// sample periods + options.gpio_latency_ns (the matrix's `edges:` key sets
+// both, matrix::EdgesSpec). Errors: kUnavailable without sigrok-cli,
+// kCannotRead, kBadInput (a capture or job that is not an edges=on pair).
+Result<Analysis> analyse(ProcessRunner& runner, const std::filesystem::path& capture,
+                         const std::filesystem::path& job, const Options& options);
+
 nlohmann::json to_json(const Analysis& a);
+
+// Adds an analysis (to_json's object, as edges.json holds it) to verify's
+// JSON: each series entry (phase, name) the analysis covers gains "edges":
+// {status, tolerance_ns, n, paired, dwt_ns, edge_ns, diff_ns, diff_cycles,
+// missing, extra}, both figures and the verdict; and the top level
+// "edges": {status, samplerate, tolerance_ns, refusal?, disagree: [series]}.
+void attach_to_verify(nlohmann::json& verify_json, const nlohmann::json& edges_json);
 std::string to_text(const Analysis& a);
 
 }  // namespace rb::edges

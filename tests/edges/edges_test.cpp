@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace {
@@ -15,21 +16,30 @@ using rb::edges::Status;
 
 constexpr int64_t kNs = 1000;  // ps per ns
 
-// A job of one event series (wake_latency, hz 1 GHz) with the given samples.
-Job event_job(std::vector<uint64_t> samples) {
+using rb::edges::Kind;
+
+// A job of one event series (hz 1 GHz) with the given samples: wake_latency
+// (kOrdered) or event_to_task@idle (kGrid).
+Job event_job(std::vector<uint64_t> samples, Kind kind = Kind::kOrdered) {
   Job j;
   j.config = {{"edges", "on"}, {"core", "168000000"}};
-  j.series.push_back({"", "wake_latency", rb::edges::Kind::kEvent, 1000000000, std::move(samples)});
+  if (kind == Kind::kOrdered)
+    j.series.push_back({"", "wake_latency", kind, 1000000000, std::move(samples)});
+  else
+    j.series.push_back({"idle", "event_to_task", kind, 1000000000, std::move(samples)});
   return j;
 }
 
-// EV rises every 10 us from 20 us, TK `lat + 30` ns later; both fall at +5 us.
-Capture event_capture(const std::vector<uint64_t>& lat, int skip_ev = -1, int extra_after = -1) {
+// EV rises every 10 us from 20 us (plus `wobble` ns * (i % 3): off any
+// grid), TK `lat + 30` ns later; both fall at +5 us.
+Capture event_capture(const std::vector<uint64_t>& lat, int skip_ev = -1, int extra_after = -1,
+                      int64_t wobble = 0) {
   Capture c;
   c.samplerate = 100000000;
   c.mk.push_back({1000 * kNs, true});
   for (size_t i = 0; i < lat.size(); ++i) {
-    const int64_t ev = (20000 + 10000 * static_cast<int64_t>(i)) * kNs;
+    const int64_t ev =
+        (20000 + 10000 * static_cast<int64_t>(i) + wobble * static_cast<int64_t>(i % 3)) * kNs;
     if (static_cast<int>(i) != skip_ev) c.ev.push_back({ev, true});
     c.tk.push_back({ev + static_cast<int64_t>(lat[i] + 30) * kNs, true});
     if (static_cast<int>(i) != skip_ev) c.ev.push_back({ev + 5000 * kNs, false});
@@ -122,7 +132,7 @@ TEST(Edges, PeriodicIntervalsPairWithSamples) {
   j.config = {{"edges", "on"}, {"core", "1000000000"}};
   std::vector<uint64_t> p(20, 1000000);
   p[5] = 1100000;  // the DWT says 1.1 ms where the pin toggled after 1 ms
-  j.series.push_back({"", "tick_period", rb::edges::Kind::kPeriodic, 1000000000, p});
+  j.series.push_back({"", "tick_period", Kind::kPeriodic, 1000000000, p});
   Capture c;
   c.samplerate = 1000000;
   c.mk.push_back({0, true});
@@ -134,6 +144,107 @@ TEST(Edges, PeriodicIntervalsPairWithSamples) {
   EXPECT_EQ(a->series[0].paired, 20u);
   EXPECT_EQ(a->series[0].beyond, 1u);
   EXPECT_EQ(a->series[0].worst_seq, 5);
+}
+
+TEST(Edges, TheMappingIsWakeEventToTaskPhasesTickPeriod) {
+  EXPECT_EQ(rb::edges::edge_kind("wake_latency", ""), Kind::kOrdered);
+  for (const char* p : {"idle", "busy", "critical"})
+    EXPECT_EQ(rb::edges::edge_kind("event_to_task", p), Kind::kGrid) << p;
+  EXPECT_EQ(rb::edges::edge_kind("tick_period", ""), Kind::kPeriodic);
+  EXPECT_FALSE(rb::edges::edge_kind("irq_entry", "idle"));
+  EXPECT_FALSE(rb::edges::edge_kind("tick_sleep", ""));
+  EXPECT_FALSE(rb::edges::edge_kind("event_to_task", "other"));
+}
+
+TEST(Edges, OrderedPairsEvOffAnyGrid) {
+  std::vector<uint64_t> lat(40, 300);
+  const Capture c = event_capture(lat, -1, -1, 3100);  // EV spacing 10, 13.1, 16.2 us ...
+  auto a = rb::edges::analyze(c, event_job(lat), {});
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(a->status, Status::kAgree);
+  EXPECT_EQ(a->series[0].paired, 40u);
+  EXPECT_DOUBLE_EQ(a->series[0].diff_ns.max, 30.0);
+  // The grid pairing of event_to_task does not accept such EV edges.
+  auto g = rb::edges::analyze(c, event_job(lat, Kind::kGrid), {});
+  ASSERT_TRUE(g.ok());
+  EXPECT_NE(g->status, Status::kAgree);
+}
+
+TEST(Edges, OrderedMissingTkIsItsSample) {
+  std::vector<uint64_t> lat(30, 200);
+  Capture c = event_capture(lat);
+  c.tk.erase(c.tk.begin() + 2 * 12);  // sample 12's TK rise
+  auto a = rb::edges::analyze(c, event_job(lat), {});
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(a->status, Status::kSequence);
+  EXPECT_EQ(a->series[0].missing, std::vector<int64_t>{12});
+  EXPECT_EQ(a->series[0].paired, 29u);
+}
+
+TEST(Edges, GridMissingAndExtraEvEdges) {
+  std::vector<uint64_t> lat(50);
+  for (size_t i = 0; i < lat.size(); ++i) lat[i] = 100 + 10 * i;
+  auto m = rb::edges::analyze(event_capture(lat, 20), event_job(lat, Kind::kGrid), {});
+  ASSERT_TRUE(m.ok());
+  EXPECT_EQ(m->status, Status::kSequence);
+  EXPECT_EQ(m->series[0].missing, std::vector<int64_t>{20});
+  EXPECT_EQ(m->series[0].beyond, 0u);
+  std::vector<uint64_t> flat(50, 200);
+  auto x = rb::edges::analyze(event_capture(flat, -1, 7), event_job(flat, Kind::kGrid), {});
+  ASSERT_TRUE(x.ok());
+  EXPECT_EQ(x->status, Status::kSequence);
+  ASSERT_EQ(x->series[0].extra.size(), 1u);
+  EXPECT_EQ(x->series[0].paired, 50u);
+}
+
+TEST(Edges, GridPeriodAgainstConfigFlagsAClockError) {
+  std::vector<uint64_t> lat(30, 200);
+  Job j = event_job(lat, Kind::kGrid);
+  j.config["irq_hz"] = "1000000000";
+  j.config["irq_period_ticks"] = "10000";  // 10 us: the capture's period
+  auto ok = rb::edges::analyze(event_capture(lat), j, {});
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(ok->status, Status::kAgree);
+  j.config["irq_period_ticks"] = "11000";
+  auto bad = rb::edges::analyze(event_capture(lat), j, {});
+  ASSERT_TRUE(bad.ok());
+  EXPECT_EQ(bad->status, Status::kDisagree);
+  EXPECT_TRUE(bad->series[0].period_disagrees);
+}
+
+TEST(Edges, ReadJobKeepsTheEdgeMappedSeriesInLogOrder) {
+  std::istringstream in(
+      "CONFIG,edges=on,core=1000\nTEST,wake_latency\nRAW,wake_latency,0,5,6\n"
+      "RESULT,wake_latency,hz=1000\nTEST,irq_latency\nPHASE,idle\nRAW,irq_entry,0,1\n"
+      "RAW,event_to_task,0,7\nRESULT,irq_entry,hz=1000\nRESULT,event_to_task,hz=1000\n"
+      "PHASE,busy\nRAW,event_to_task,0,8\nRESULT,event_to_task,hz=1000\n");
+  auto j = rb::edges::read_job(in);
+  ASSERT_TRUE(j.ok()) << j.error().message;
+  ASSERT_EQ(j->series.size(), 3u);
+  EXPECT_EQ(j->series[0].name, "wake_latency");
+  EXPECT_EQ(j->series[0].kind, Kind::kOrdered);
+  EXPECT_EQ(j->series[1].name, "event_to_task");
+  EXPECT_EQ(j->series[1].phase, "idle");
+  EXPECT_EQ(j->series[2].phase, "busy");
+  EXPECT_EQ(j->series[2].kind, Kind::kGrid);
+}
+
+TEST(Edges, VerifyJsonCarriesBothFiguresAndTheVerdict) {
+  std::vector<uint64_t> lat(50, 200), dwt = lat;
+  dwt[3] = 20;
+  auto a = rb::edges::analyze(event_capture(lat), event_job(dwt), {});
+  ASSERT_TRUE(a.ok());
+  nlohmann::json v{{"series",
+                    {{{"phase", ""}, {"name", "wake_latency"}, {"median_ticks", 200}},
+                     {{"phase", ""}, {"name", "ruler_loop"}}}}};
+  rb::edges::attach_to_verify(v, rb::edges::to_json(*a));
+  ASSERT_TRUE(v["series"][0].contains("edges"));
+  EXPECT_FALSE(v["series"][1].contains("edges"));
+  const auto& e = v["series"][0]["edges"];
+  EXPECT_EQ(e["status"], "disagree");
+  EXPECT_DOUBLE_EQ(e["dwt_ns"]["median"].get<double>(), 200.0);
+  EXPECT_DOUBLE_EQ(e["edge_ns"]["median"].get<double>(), 230.0);
+  EXPECT_EQ(v["edges"]["disagree"], nlohmann::json::array({"wake_latency"}));
 }
 
 TEST(Edges, ParsesSigrokVcd) {
