@@ -287,6 +287,14 @@ void read_sweeps(Check& c, const json& sweeps, Matrix& m) {
   }
 }
 
+EdgesSpec edges_of(const json& v) {
+  EdgesSpec e;
+  const json x = v.value("edges", json::object());
+  if (x.contains("tolerance_ns")) e.tolerance_ns = x["tolerance_ns"].get<double>();
+  e.gpio_latency_ns = x.value("gpio_latency_ns", e.gpio_latency_ns);
+  return e;
+}
+
 void read_matrix_body(Check& c, Matrix& m, const std::filesystem::path& firmware) {
   const json& v = c.doc.value;
   m.name = v.value("matrix", "");
@@ -372,6 +380,7 @@ void read_matrix_body(Check& c, Matrix& m, const std::filesystem::path& firmware
   m.retries.flash = r.value("flash", m.retries.flash);
   m.retries.capture = r.value("capture", m.retries.capture);
   if (v.contains("sweeps")) read_sweeps(c, v["sweeps"], m);
+  m.edges = edges_of(v);
 }
 
 // Every job id is one file name and names one job.
@@ -386,6 +395,14 @@ void check_job_ids(Check& c, Matrix m) {
 }
 
 }  // namespace
+
+Loaded<EdgesSpec> parse_matrix_edges(const std::string& text, const std::filesystem::path& file) {
+  Loaded<EdgesSpec> out;
+  Check c;
+  if (shaped(c, text, file, matrix_schema())) out.value = edges_of(c.doc.value);
+  out.errors = std::move(c.errors);
+  return out;
+}
 
 Loaded<Matrix> parse_matrix(const std::string& text, const std::filesystem::path& file,
                             const std::filesystem::path& firmware) {

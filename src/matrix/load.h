@@ -35,6 +35,11 @@ Loaded<Matrix> load_matrix(const std::filesystem::path& file,
 Loaded<Matrix> parse_matrix(const std::string& text, const std::filesystem::path& file,
                             const std::filesystem::path& firmware = {});
 
+// The `edges:` key alone of a matrix's text (a run's matrix.yaml snapshot),
+// checked against the matrix schema, without the firmware tree the rest of
+// the matrix needs (rtosbench edges).
+Loaded<EdgesSpec> parse_matrix_edges(const std::string& text, const std::filesystem::path& file);
+
 // A bench's boards are checked against `catalog` (the matrix's firmware
 // tree); nullptr: the default tree (catalog::default_firmware_dir).
 Loaded<Bench> load_bench(const std::filesystem::path& file,

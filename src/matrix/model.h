@@ -43,6 +43,16 @@ struct SpreadTolerance {
   bool off = false;  // the statistic is not judged
 };
 
+// `edges:`: the tolerance of the edges analysis (rb::edges, docs/matrix.md
+// "Edges"): |edge - dwt| per sample at most tolerance_ns when set, else 2
+// analyzer sample periods plus gpio_latency_ns (an estimate of a store to a
+// GPIO set/reset register reaching the pin; docs/lab.md). `rtosbench edges
+// --tolerance-ns / --gpio-latency-ns` override it.
+struct EdgesSpec {
+  std::optional<double> tolerance_ns;
+  double gpio_latency_ns = 50.0;
+};
+
 // A named set of variants (`sweeps:`), selected by `rtosbench run --sweep
 // NAME`: it replaces the matrix's variants (each axis it leaves out keeps the
 // matrix's), may change samples/warmup and adds job-id globs to exclude.
@@ -85,6 +95,7 @@ struct Matrix {
   std::map<std::string, std::string> expect;  // CONFIG pins of every capture
   Timeouts timeouts;
   Retries retries;
+  EdgesSpec edges;
   // `run --only` / `--exclude`: job-id globs (fnmatch) selecting the jobs
   // that run; empty `only` selects every job. Not read from the matrix file.
   std::vector<std::string> only, exclude;
