@@ -3,6 +3,8 @@
 #include <fmt/core.h>
 
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -11,6 +13,7 @@
 
 #include "catalog/catalog.h"
 #include "cli/commands.h"
+#include "edges/edges.h"
 #include "verify/image.h"
 #include "verify/verify.h"
 
@@ -122,6 +125,19 @@ int write_reports(const Args& args, const rb::verify::Report& report,
     if (image) {
       j["image"] = rb::verify::to_json(*image);
       j["image"]["file"] = args.image;
+    }
+    // A job that holds an edges analysis (rtosbench edges, beside the
+    // capture): its figures and verdicts beside the DWT series.
+    if (args.log != "-") {
+      const auto edges = std::filesystem::path(args.log).parent_path() / "edges.json";
+      std::ifstream in(edges);
+      if (in) {
+        auto e = nlohmann::json::parse(in, nullptr, false);
+        if (e.is_discarded() || !e.is_object()) {
+          fail(make_error(ErrorKind::kBadInput, edges.string() + ": not a JSON object"));
+        }
+        rb::edges::attach_to_verify(j, e);
+      }
     }
     write_output(args.json, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   }

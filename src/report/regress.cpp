@@ -182,6 +182,35 @@ void series_cases(JobCases& jc, const SeriesDiff& s) {
   }
 }
 
+// The second ruler (a job with edges.json): a series whose logic-analyzer
+// figure disagrees with its DWT figure fails, with both numbers, whatever the
+// baseline says; an agreeing one passes; an overflowed capture compared
+// nothing and is not judged.
+void edges_cases(JobCases& jc) {
+  const JobSnapshot& cur = *jc.cur;
+  if (cur.edges_status == "overflow") {
+    jc.add("edges", CaseOutcome::kNotJudged,
+           fmt::format("edges: overflow, nothing compared: {}", cur.edges_refusal));
+    return;
+  }
+  for (const auto& v : cur.series) {
+    if (!v.edges) continue;
+    const EdgeFigures& e = *v.edges;
+    const std::string figures = fmt::format(
+        "dwt median {:.1f} ns, edges median {:.1f} ns, edge - dwt median {:.1f} ns ({:.1f} "
+        "cycles), max {:.1f} ns; {} of {} paired samples beyond {:.1f} ns",
+        e.dwt_median, e.edge_median, e.diff_median, e.diff_median_cycles, e.diff_max, e.beyond,
+        e.paired, e.tolerance_ns);
+    if (e.status == "disagree") {
+      jc.add(v.key() + ".edges", CaseOutcome::kRegression,
+             fmt::format("{} edges disagree: {}", v.key(), figures));
+    } else {
+      jc.add(v.key() + ".edges", CaseOutcome::kPass,
+             fmt::format("{} edges {}: {}", v.key(), e.status, figures));
+    }
+  }
+}
+
 void add_job_cases(const JobSnapshot& base, const JobSnapshot* cur, bool unfinished,
                    const Tolerances& tolerances, const RegressOptions& options,
                    RegressReport& out) {
@@ -194,6 +223,7 @@ void add_job_cases(const JobSnapshot& base, const JobSnapshot* cur, bool unfinis
   cur_run.jobs.push_back(*cur);
   DiffReport diff = diff_runs(base_run, cur_run, tolerances, d);
   for (const auto& s : diff.jobs.front().series) series_cases(jc, s);
+  edges_cases(jc);
 }
 
 std::string md_escape(const std::string& s) {

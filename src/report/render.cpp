@@ -679,6 +679,73 @@ void every_series(Document& d, const RunView& cur) {
   }
 }
 
+// The second ruler: for a job holding an edges analysis (edges.json, a logic
+// analyzer's capture of its edges=on build), the edge figure of each
+// edge-mapped series beside its DWT figure, their difference and the
+// verdict, then per series both distributions on one axis. Nothing without
+// such a job.
+void edges_section(Document& d, const RunView& cur) {
+  auto jobs = measured_jobs(cur);
+  std::vector<const JobView*> with;
+  for (const JobView* j : jobs) {
+    if (!j->snap.edges_status.empty()) with.push_back(j);
+  }
+  if (with.empty()) return;
+  heading(d, 2, "Edges (second ruler)");
+  paragraph(d,
+            "Each edge-mapped series measured twice: by the core's counter (DWT, in ns at the "
+            "job's counter rate) and by a logic analyzer on the edges=on build's pins "
+            "(`rtosbench edges`, docs/lab.md). `edge - dwt` per paired sample; a series whose "
+            "difference exceeds the tolerance on any sample is `disagree`, shown with both "
+            "figures, never averaged away. `sequence`: edges missing or extra (listed by "
+            "`rtosbench edges`); `overflow`: the capture ended early and nothing was compared.");
+  Table t{.head = {"job", "series", "n", "paired", "dwt median", "edge median", "dwt p99",
+                   "edge p99", "dwt max", "edge max", "diff median", "diff max", "diff cycles",
+                   "tolerance", "verdict"},
+          .align = "llrrrrrrrrrrrrl"};
+  auto ns = [](double v) { return fmt::format("{:.1f}", v); };
+  std::vector<std::string> refused;
+  for (const JobView* j : with) {
+    if (j->snap.edges_status == "overflow")
+      refused.push_back(fmt::format("`{}`: {}", j->snap.id, j->snap.edges_refusal));
+    for (const auto& s : j->snap.series) {
+      if (!s.edges) continue;
+      const EdgeFigures& e = *s.edges;
+      t.rows.push_back({j->snap.id, s.key(), std::to_string(e.n), std::to_string(e.paired),
+                        ns(e.dwt_median), ns(e.edge_median), ns(e.dwt_p99), ns(e.edge_p99),
+                        ns(e.dwt_max), ns(e.edge_max), ns(e.diff_median), ns(e.diff_max),
+                        fmt::format("{:.1f}", e.diff_median_cycles), ns(e.tolerance_ns),
+                        e.status == "disagree" ? "**disagree**" : e.status});
+    }
+  }
+  paragraph(d, "Figures in ns; `diff cycles`: the median difference in core cycles at the "
+               "board's clock.");
+  table(d, std::move(t));
+  listed(d, "Refused (the analyzer's capture overflowed):", std::move(refused));
+  for (const JobView* j : with) {
+    for (const auto& s : j->snap.series) {
+      if (!s.edges || s.edges->dwt_ns.empty() || s.edges->edge_ns.empty()) continue;
+      Plot p;
+      p.title = fmt::format("{} {}: DWT and edges, cumulative distribution", j->snap.id, s.key());
+      p.x_label = "ns";
+      p.y_label = "samples at or below";
+      p.y_percent = true;
+      for (const auto& [label, v] : {std::pair{"DWT", &s.edges->dwt_ns},
+                                     std::pair{"edges", &s.edges->edge_ns}}) {
+        std::vector<uint64_t> sorted;
+        for (double x : *v) sorted.push_back(static_cast<uint64_t>(std::llround(std::max(x, 0.0))));
+        std::sort(sorted.begin(), sorted.end());
+        PlotLine line;
+        line.label = label;
+        line.step = true;
+        line.points = cdf_points(sorted, 400);
+        p.lines.push_back(std::move(line));
+      }
+      plot(d, p);
+    }
+  }
+}
+
 // Phase critical of irq_latency, from verify's re-derivation (docs/protocol.md).
 void critical_phase(Document& d, const RunView& cur) {
   auto jobs = measured_jobs(cur);
@@ -1176,6 +1243,7 @@ Document build_report(const std::vector<RunView>& runs) {
   variants(d, cur);
   critical_phase(d, cur);
   every_series(d, cur);
+  edges_section(d, cur);
   distributions(d, cur);
   footprint(d, cur);
   reproducibility(d, cur);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fstream>
 
+#include "edges/edges.h"
 #include "matrix/load.h"
 #include "store/history.h"
 #include "util/posix_file.h"
@@ -166,6 +167,55 @@ std::string unjudged_note(const store::BoardRecord& board, const std::string& se
 
 }  // namespace
 
+// The job's edges.json (jobs/ID/edges.json, else beside its last attempt's
+// capture.raw), its figures attached to the series it covers. A file that is
+// not JSON is a problem of the edges analysis, not of the run: left out.
+void attach_edges(const std::filesystem::path& root, JobSnapshot& job) {
+  const auto dir = root / "jobs" / job.id;
+  std::filesystem::path file = dir / "edges.json";
+  if (!std::filesystem::is_regular_file(file)) {
+    auto raw = edges::job_capture(dir);
+    if (!raw) return;
+    file = raw->parent_path() / "edges.json";
+  }
+  std::ifstream in(file);
+  if (!in) return;
+  auto j = nlohmann::json::parse(in, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return;
+  job.edges_status = j.value("status", "");
+  job.edges_refusal = j.value("refusal", "");
+  const double tol = j.value("tolerance_ns", 0.0);
+  for (const auto& e : j.value("series", nlohmann::json::array())) {
+    if (!e.is_object()) continue;
+    for (auto& v : job.series) {
+      if (v.phase != e.value("phase", "") || v.name != e.value("name", "")) continue;
+      EdgeFigures f;
+      f.status = e.value("status", "");
+      f.tolerance_ns = tol;
+      f.n = e.value("n", uint64_t{0});
+      f.paired = e.value("paired", uint64_t{0});
+      f.beyond = e.value("beyond_tolerance", uint64_t{0});
+      auto fig = [&](const char* key, double& med, double& p99, double& max) {
+        const auto o = e.value(key, nlohmann::json::object());
+        med = o.value("median", 0.0);
+        p99 = o.value("p99", 0.0);
+        max = o.value("max", 0.0);
+      };
+      fig("dwt_ns", f.dwt_median, f.dwt_p99, f.dwt_max);
+      fig("edge_ns", f.edge_median, f.edge_p99, f.edge_max);
+      fig("diff_ns", f.diff_median, f.diff_p99, f.diff_max);
+      f.diff_median_cycles =
+          e.value("diff_cycles", nlohmann::json::object()).value("median", 0.0);
+      const auto pairs = e.value("pairs", nlohmann::json::object());
+      for (const auto& x : pairs.value("dwt_ns", nlohmann::json::array()))
+        if (x.is_number()) f.dwt_ns.push_back(x.get<double>());
+      for (const auto& x : pairs.value("edge_ns", nlohmann::json::array()))
+        if (x.is_number()) f.edge_ns.push_back(x.get<double>());
+      v.edges = std::move(f);
+    }
+  }
+}
+
 RunSnapshot snapshot_of(const Run& run, const catalog::Catalog* today) {
   RunSnapshot snap;
   snap.id = run.id();
@@ -215,6 +265,7 @@ RunSnapshot snapshot_of(const Run& run, const catalog::Catalog* today) {
         }
       }
     }
+    attach_edges(run.root, job);
     snap.jobs.push_back(std::move(job));
   }
   return snap;

@@ -46,6 +46,19 @@ const std::vector<MetricDef>& metric_defs();
 // nullptr when `name` is not one of metric_defs().
 const MetricDef* find_metric(const std::string& name);
 
+// A series' second ruler: the job's edges.json (rtosbench edges, a logic
+// analyzer's capture of the edges=on build) for this series. Figures in ns.
+struct EdgeFigures {
+  std::string status;  // agree, sequence, disagree
+  double tolerance_ns = 0;
+  uint64_t n = 0, paired = 0, beyond = 0;
+  double dwt_median = 0, dwt_p99 = 0, dwt_max = 0;
+  double edge_median = 0, edge_p99 = 0, edge_max = 0;
+  double diff_median = 0, diff_p99 = 0, diff_max = 0;
+  double diff_median_cycles = 0;
+  std::vector<double> dwt_ns, edge_ns;  // the paired samples, when edges.json holds them
+};
+
 // One series (phase, name) and its statistics, in ticks of its counter.
 struct SeriesValues {
   std::string phase;  // "" outside a phase
@@ -65,6 +78,8 @@ struct SeriesValues {
   // The heap test's allocations (result.json series calls, refused): every
   // call and those refused; absent for other series.
   std::optional<uint64_t> calls, refused;
+  // The logic analyzer's figures of this series (a job with edges.json).
+  std::optional<EdgeFigures> edges;
   // "name", or "phase/name" inside a phase.
   std::string key() const { return phase.empty() ? name : phase + "/" + name; }
 };
@@ -87,6 +102,9 @@ struct JobSnapshot {
   std::vector<SeriesValues> series;
   std::vector<std::pair<std::string, std::string>> not_applicable;  // name, reason
   size_t loads = 0;  // number of loads (0: the job carries no `loads` array)
+  // The job's edges analysis as a whole (edges.json "status"; "" without
+  // one) and why it compared nothing (an overflowed capture).
+  std::string edges_status, edges_refusal;
 
   const SeriesValues* find(const std::string& phase, const std::string& name) const;
 };

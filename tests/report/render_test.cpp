@@ -686,3 +686,100 @@ TEST(ReportRecord, TicklessAxisShowsUnstableMarkedAndNeverPlotsIt) {
 
 }  // namespace
 }  // namespace rb::report
+
+namespace rb::report {
+namespace {
+
+// An edges.json as `rtosbench edges` writes it, for one job's attempt: the
+// wake_latency series agrees, event_to_task@idle disagrees.
+nlohmann::json edges_json() {
+  auto series = [](const char* phase, const char* name, const char* status, double dwt,
+                   double edge) {
+    return nlohmann::json{
+        {"phase", phase},
+        {"name", name},
+        {"kind", "grid"},
+        {"status", status},
+        {"n", 4},
+        {"paired", 4},
+        {"beyond_tolerance", std::string(status) == "disagree" ? 4 : 0},
+        {"dwt_ns", {{"median", dwt}, {"p99", dwt + 10}, {"max", dwt + 20}}},
+        {"edge_ns", {{"median", edge}, {"p99", edge + 10}, {"max", edge + 20}}},
+        {"diff_ns", {{"median", edge - dwt}, {"p99", edge - dwt + 2}, {"max", edge - dwt + 4}}},
+        {"diff_cycles", {{"median", (edge - dwt) * 0.168}, {"p99", 0}, {"max", 0}}},
+        {"pairs",
+         {{"dwt_ns", {dwt, dwt + 5, dwt + 10, dwt + 20}},
+          {"edge_ns", {edge, edge + 5, edge + 10, edge + 20}}}},
+        {"missing", nlohmann::json::array()},
+        {"extra", nlohmann::json::array()}};
+  };
+  return {{"status", "disagree"},
+          {"samplerate", 25000000},
+          {"tolerance_ns", 130.0},
+          {"series",
+           {series("", "wake_latency", "agree", 700, 730),
+            series("idle", "event_to_task", "disagree", 800, 1100)}}};
+}
+
+TEST(ReportEdges, TableBesideTheDwtSeriesAndBothDistributionsInOnePlot) {
+  auto dir = testrun::temp_dir("render-edges");
+  auto root = testrun::write_run(
+      dir, testrun::standard_run("20260103T000000Z-fixture", "2026-01-03T00:00:00Z"));
+  std::ofstream(root / "jobs" / "freertos-O2-tick1000-fpu0" / "attempt-1" / "edges.json")
+      << edges_json().dump();
+  auto r = load_run(root);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  std::vector<Run> runs;
+  runs.push_back(std::move(*r));
+  auto doc = build_report(view_runs(runs, ReportOptions{}));
+  const std::string md = to_markdown(doc);
+  const auto at = md.find("## Edges (second ruler)");
+  ASSERT_NE(at, std::string::npos) << md;
+  const auto end = md.find("\n## ", at + 1);
+  expect_golden("report-edges.md", md.substr(at, end == std::string::npos ? end : end - at));
+  const std::string html = to_html(doc);
+  EXPECT_NE(html.find("freertos-O2-tick1000-fpu0 idle/event_to_task: DWT and edges"),
+            std::string::npos);
+  // A run without edges.json has no such section.
+  std::filesystem::remove(root / "jobs" / "freertos-O2-tick1000-fpu0" / "attempt-1" /
+                          "edges.json");
+  auto plain = load_run(root);
+  ASSERT_TRUE(plain.ok());
+  std::vector<Run> plain_runs;
+  plain_runs.push_back(std::move(*plain));
+  EXPECT_EQ(to_markdown(build_report(view_runs(plain_runs, ReportOptions{}))).find("## Edges"),
+            std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ReportEdges, RegressFailsADisagreeingSeriesWithBothNumbers) {
+  auto dir = testrun::temp_dir("regress-edges");
+  auto root = testrun::write_run(
+      dir, testrun::standard_run("20260103T000000Z-fixture", "2026-01-03T00:00:00Z"));
+  auto base = load_run(root);
+  ASSERT_TRUE(base.ok());
+  const RunSnapshot before = snapshot_of(*base);
+  std::ofstream(root / "jobs" / "freertos-O2-tick1000-fpu0" / "attempt-1" / "edges.json")
+      << edges_json().dump();
+  auto cur = load_run(root);
+  ASSERT_TRUE(cur.ok());
+  RegressReport rep = regress(before, snapshot_of(*cur), Tolerances::defaults(), {});
+  EXPECT_EQ(exit_code(rep), kRegressFail);
+  const RegressCase *bad = nullptr, *good = nullptr;
+  for (const auto& c : rep.cases) {
+    if (c.job_id != "freertos-O2-tick1000-fpu0") continue;
+    if (c.name == "idle/event_to_task.edges") bad = &c;
+    if (c.name == "wake_latency.edges") good = &c;
+  }
+  ASSERT_TRUE(bad && good);
+  EXPECT_EQ(bad->outcome, CaseOutcome::kRegression);
+  EXPECT_NE(bad->message.find("dwt median 800.0 ns"), std::string::npos) << bad->message;
+  EXPECT_NE(bad->message.find("edges median 1100.0 ns"), std::string::npos) << bad->message;
+  EXPECT_EQ(good->outcome, CaseOutcome::kPass);
+  // Without edges.json the same runs pass.
+  EXPECT_EQ(exit_code(regress(before, before, Tolerances::defaults(), {})), kRegressPass);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace rb::report
