@@ -1,15 +1,19 @@
 #!/usr/bin/python3
 """Writes a synthetic logic-analyzer capture (VCD, channels MK, EV, TK) from a
-real DWT capture of the emulated bench, as the EDGE PROTOCOL v1 (docs/lab.md)
-says an edges=on board drives its pins, with a known offset and jitter, and
-the job's capture.raw marked as an edges=on build (CONFIG edges=on,
-edge_pins=emulated: QEMU models no GPIO timing, so the edges are made here).
+real edges=on capture of the emulated bench (QEMU models no GPIO timing, so
+its "pins" are stores nobody sees): the edges the EDGE PROTOCOL v1
+(docs/firmware.md, "Edges") makes a board drive for that capture's DWT
+samples, with a known offset and jitter.
 
   make_capture.py RAW OUT_DIR [--offset-ns 30] [--jitter-ns 8] [--clock 1.0]
                   [--drop-ev K:J] [--extra-ev K:J] [--truncate] [--seed 1]
 
-OUT_DIR gets capture.raw (the job's attempt) and capture.vcd (timescale 1 ns).
-K is the index of an edge-mapped series in log order, J a sample number.
+OUT_DIR gets capture.raw (the job's attempt, a copy of RAW) and capture.vcd
+(timescale 1 ns). One MK pulse per edge-mapped series, in capture order:
+wake_latency (EV forced by software, at irregular instants), event_to_task of
+irq_latency's phases idle, busy, critical (EV on the event timer's grid,
+irq_period_ticks / irq_hz), tick_period (TK toggles, n + 1 edges for n
+periods). K is the index of a series in that order, J a sample number.
 --clock 1.1: every DWT tick lasts 10 % longer than CONFIG's clock says (the
 clock tree is not what CONFIG claims). --truncate: the capture ends inside the
 last series' MK pulse (an analyzer that overflowed).
@@ -19,55 +23,33 @@ import os
 import random
 import re
 
-EVENT = {"wake_latency", "irq_entry"}
-PERIODIC = {"tick_period", "tick_sleep"}
-
-
-def crc32c(data):
-    crc = 0xFFFFFFFF
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
-    return crc ^ 0xFFFFFFFF
-
-
 SUFFIX = re.compile(r"^(.*)\|(\d+)\|([0-9a-f]{8})$")
 
 
-def rewrite_raw(lines):
-    """The capture with one more CONFIG line after the last one, renumbered."""
-    records = []
-    last_config = -1
+def edge_kind(name, phase):
+    if name == "wake_latency" and phase == "":
+        return "ordered"
+    if name == "event_to_task" and phase in ("idle", "busy", "critical"):
+        return "grid"
+    if name == "tick_period" and phase == "":
+        return "periodic"
+    return None
+
+
+def records_of(lines):
+    """The protocol records of a V2 capture, integrity suffix stripped."""
+    out = []
     for line in lines:
         m = SUFFIX.match(line)
         if m:
-            records.append(m.group(1))
-            if m.group(1).startswith("CONFIG,"):
-                last_config = len(records) - 1
-        else:
-            records.append(None)  # a line outside the protocol, kept as it is
-    out, seq = [], 0
-    extra = "CONFIG,edges=on,edge_mk=synthetic,edge_ev=synthetic,edge_tk=synthetic,edge_pins=emulated"
-    for i, (line, rec) in enumerate(zip(lines, records)):
-        todo = [rec] if rec is not None else []
-        if i == last_config:
-            todo.append(extra)
-        if rec is None:
-            out.append(line)
-        for r in todo:
-            body = f"{r}|{seq}"
-            out.append(f"{body}|{crc32c(body.encode('latin-1')):08x}")
-            seq += 1
-    return out, records
+            out.append(m.group(1))
+    return out
 
 
 def series_of(records):
     phase, series, config = "", [], {}
     index = {}
     for r in records:
-        if r is None:
-            continue
         f = r.split(",")
         if f[0] == "CONFIG":
             for kv in f[1:]:
@@ -77,11 +59,12 @@ def series_of(records):
             phase = ""
         elif f[0] == "PHASE":
             phase = f[1]
-        elif f[0] == "RAW" and (f[1] in EVENT or f[1] in PERIODIC):
+        elif f[0] == "RAW" and edge_kind(f[1], phase):
             key = (phase, f[1])
             if key not in index:
                 index[key] = len(series)
-                series.append({"phase": phase, "name": f[1], "samples": [], "hz": 0})
+                series.append({"phase": phase, "name": f[1], "kind": edge_kind(f[1], phase),
+                               "samples": [], "hz": 0})
             series[index[key]]["samples"] += [int(v) for v in f[3:]]
         elif f[0] == "RESULT" and (phase, f[1]) in index:
             for kv in f[2:]:
@@ -107,8 +90,9 @@ def main():
     with open(a.raw, encoding="latin-1", newline="") as f:
         lines = f.read().split("\n")
     lines = [l[:-1] if l.endswith("\r") else l for l in lines]
-    out_lines, records = rewrite_raw(lines)
-    series, config = series_of(records)
+    series, config = series_of(records_of(lines))
+    if config.get("edges") != "on":
+        raise SystemExit(f"{a.raw}: no CONFIG edges=on: not an edges=on capture")
     drop = tuple(int(x) for x in a.drop_ev.split(":")) if a.drop_ev else None
     extra = tuple(int(x) for x in a.extra_ev.split(":")) if a.extra_ev else None
 
@@ -120,29 +104,45 @@ def main():
         ns = [v * 1e9 / s["hz"] * a.clock for v in s["samples"]]
         changes.append((t, "MK", 1))
         t0 = t + 5000
-        if s["name"] in EVENT:
-            period = irq_period_ns * a.clock if s["name"] == "irq_entry" else max(2000.0, 4 * max(ns))
+        if s["kind"] == "ordered":
+            # ctl forces EV high just before the window, hi raises TK right
+            # after it, ctl lowers both after the window; rounds come at
+            # software's pace, on no grid.
+            ev = t0
             for j, lat in enumerate(ns):
-                ev = t0 + j * period
-                tk = ev + lat + a.offset_ns + rnd.gauss(0, a.jitter_ns)
-                tk = max(tk, ev + 1)
-                low = max(tk + 0.05 * period, ev + 0.1 * period)
+                tk = max(ev + lat + a.offset_ns + rnd.gauss(0, a.jitter_ns), ev + 1)
+                low = tk + 400 + rnd.uniform(0, 300)
                 if drop != (k, j):
                     changes += [(ev, "EV", 1), (low, "EV", 0)]
+                changes += [(tk, "TK", 1), (low + 40, "TK", 0)]
+                nxt = low + 2000 + rnd.uniform(0, 3000)
+                if extra == (k, j):
+                    changes += [(low + 1000, "EV", 1), (low + 1100, "EV", 0)]
+                ev = nxt
+            end = ev
+        elif s["kind"] == "grid":
+            # The timer's compare sets EV on the event grid; hi raises TK
+            # after its read, holds it, lowers it, forces EV low and rearms.
+            period = irq_period_ns * a.clock
+            for j, lat in enumerate(ns):
+                ev = t0 + j * period
+                tk = max(ev + lat + a.offset_ns + rnd.gauss(0, a.jitter_ns), ev + 1)
+                low = tk + 250
+                if drop != (k, j):
+                    changes += [(ev, "EV", 1), (low + 30, "EV", 0)]
                 changes += [(tk, "TK", 1), (low, "TK", 0)]
                 if extra == (k, j):
                     changes += [(ev + 0.5 * period, "EV", 1), (ev + 0.55 * period, "EV", 0)]
             end = t0 + len(ns) * period
         else:
             stamp, level = t0, 0
-            noise = rnd.gauss(0, a.jitter_ns)
             level ^= 1
-            changes.append((stamp + noise, "TK", level))
-            for v in ns:
+            changes.append((stamp + rnd.gauss(0, a.jitter_ns), "TK", level))
+            for j, v in enumerate(ns):
                 stamp += v
-                noise = rnd.gauss(0, a.jitter_ns)
                 level ^= 1
-                changes.append((stamp + noise, "TK", level))
+                if drop != (k, j + 1):
+                    changes.append((stamp + rnd.gauss(0, a.jitter_ns), "TK", level))
             end = stamp + 5000  # TK stays where its last toggle left it
         changes.append((end, "MK", 0))
         mk_falls.append(end)
@@ -153,7 +153,7 @@ def main():
         stop = (last + (mk_falls[-2] if len(mk_falls) > 1 else 0)) / 2
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, "capture.raw"), "w", encoding="latin-1", newline="") as f:
-        f.write("\n".join(out_lines))
+        f.write("\n".join(lines))
     ids = {"MK": "!", "EV": '"', "TK": "#"}
     with open(os.path.join(a.out, "capture.vcd"), "w") as f:
         f.write("$timescale 1 ns $end\n$scope module synthetic $end\n")
