@@ -96,3 +96,17 @@ if case == "extra-grid": one(("event_to_task", "idle"), [], [(20, 21)])
 if case == "missing-tick": one(("tick_period", ""), [29, 30], [])
 print("OK", case)
 PY
+# verify's JSON of the job's capture carries the edges figures beside the DWT series.
+if [[ $case == clock ]]; then
+  "$rb" verify "$job/capture.raw" --json "$out/verify.json" >/dev/null
+  /usr/bin/python3 - "$out/verify.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+s = {(x["name"], x["phase"]): x for x in j["series"]}
+t = s[("tick_period", "")]["edges"]
+ok = t["status"] == "disagree" and t["edge_ns"]["median"] > t["dwt_ns"]["median"] * 1.09
+ok = ok and "tick_period" in j["edges"]["disagree"] and "edges" not in s[("ruler_loop", "")]
+print("OK verify" if ok else f"FAIL: verify's edges {j.get('edges')}")
+sys.exit(0 if ok else 1)
+PY
+fi

@@ -140,8 +140,8 @@ def main():
             changes.append((stamp + rnd.gauss(0, a.jitter_ns), "TK", level))
             for j, v in enumerate(ns):
                 stamp += v
-                level ^= 1
-                if drop != (k, j + 1):
+                if drop != (k, j + 1):  # a toggle the firmware missed: the next one goes on
+                    level ^= 1
                     changes.append((stamp + rnd.gauss(0, a.jitter_ns), "TK", level))
             end = stamp + 5000  # TK stays where its last toggle left it
         changes.append((end, "MK", 0))
