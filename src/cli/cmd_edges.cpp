@@ -82,8 +82,7 @@ std::function<int()> add_edges(CLI::App& app) {
     options.input_format = args->input_format;
     options.roles = {args->mk, args->ev, args->tk};
     auto runner = rb::make_posix_runner();
-    auto analysis =
-        value_or_fail(rb::edges::analyse(*runner, args->capture, args->job, options));
+    auto analysis = value_or_fail(rb::edges::analyse(*runner, args->capture, args->job, options));
     const bool json_stdout = args->json == "-";
     print_safe(json_stdout ? stderr : stdout, "{}", rb::edges::to_text(analysis));
     nlohmann::json j = rb::edges::to_json(analysis);

@@ -517,15 +517,14 @@ Result<Analysis> analyze(const Capture& capture, const Job& job, const Options& 
     Placed placed;
     switch (d.kind) {
       case Kind::kOrdered:
-        placed = place_ordered(s, between(capture.ev, lo, hi, true),
-                               between(capture.tk, lo, hi, true));
+        placed =
+            place_ordered(s, between(capture.ev, lo, hi, true), between(capture.tk, lo, hi, true));
         break;
       case Kind::kGrid:
         if (irq_hz > 0 && irq_period > 0)
-          s.config_period_ns =
-              static_cast<double>(irq_period) * 1e9 / static_cast<double>(irq_hz);
-        placed = place_grid(s, between(capture.ev, lo, hi, true),
-                            between(capture.tk, lo, hi, true), options.period_ratio);
+          s.config_period_ns = static_cast<double>(irq_period) * 1e9 / static_cast<double>(irq_hz);
+        placed = place_grid(s, between(capture.ev, lo, hi, true), between(capture.tk, lo, hi, true),
+                            options.period_ratio);
         break;
       case Kind::kPeriodic:
         placed = place_periodic(s, between(capture.tk, lo, hi, false));

@@ -110,7 +110,7 @@ struct SeriesResult {
   std::string phase, name;
   Kind kind = Kind::kOrdered;
   uint64_t n = 0, paired = 0, beyond = 0;
-  Figures dwt_ns, edge_ns, diff_ns;  // diff = edge - dwt, per paired sample
+  Figures dwt_ns, edge_ns, diff_ns;                   // diff = edge - dwt, per paired sample
   std::vector<double> paired_dwt_ns, paired_edge_ns;  // the paired samples, in sample order
   double diff_median_cycles = 0, diff_p99_cycles = 0, diff_max_cycles = 0;
   double worst_diff_ns = 0;  // the paired sample with the largest |diff|

@@ -196,11 +196,14 @@ void edges_cases(JobCases& jc) {
   for (const auto& v : cur.series) {
     if (!v.edges) continue;
     const EdgeFigures& e = *v.edges;
-    const std::string figures = fmt::format(
+    std::string figures = fmt::format(
         "dwt median {:.1f} ns, edges median {:.1f} ns, edge - dwt median {:.1f} ns ({:.1f} "
         "cycles), max {:.1f} ns; {} of {} paired samples beyond {:.1f} ns",
         e.dwt_median, e.edge_median, e.diff_median, e.diff_median_cycles, e.diff_max, e.beyond,
         e.paired, e.tolerance_ns);
+    if (e.period_disagrees)
+      figures += fmt::format("; the EV period is {:.1f} ns, CONFIG's {:.1f} ns", e.grid_period_ns,
+                             e.config_period_ns);
     if (e.status == "disagree") {
       jc.add(v.key() + ".edges", CaseOutcome::kRegression,
              fmt::format("{} edges disagree: {}", v.key(), figures));

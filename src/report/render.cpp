@@ -718,8 +718,9 @@ void edges_section(Document& d, const RunView& cur) {
                         e.status == "disagree" ? "**disagree**" : e.status});
     }
   }
-  paragraph(d, "Figures in ns; `diff cycles`: the median difference in core cycles at the "
-               "board's clock.");
+  paragraph(d,
+            "Figures in ns; `diff cycles`: the median difference in core cycles at the "
+            "board's clock.");
   table(d, std::move(t));
   listed(d, "Refused (the analyzer's capture overflowed):", std::move(refused));
   for (const JobView* j : with) {
@@ -730,8 +731,8 @@ void edges_section(Document& d, const RunView& cur) {
       p.x_label = "ns";
       p.y_label = "samples at or below";
       p.y_percent = true;
-      for (const auto& [label, v] : {std::pair{"DWT", &s.edges->dwt_ns},
-                                     std::pair{"edges", &s.edges->edge_ns}}) {
+      for (const auto& [label, v] :
+           {std::pair{"DWT", &s.edges->dwt_ns}, std::pair{"edges", &s.edges->edge_ns}}) {
         std::vector<uint64_t> sorted;
         for (double x : *v) sorted.push_back(static_cast<uint64_t>(std::llround(std::max(x, 0.0))));
         std::sort(sorted.begin(), sorted.end());

@@ -195,6 +195,9 @@ void attach_edges(const std::filesystem::path& root, JobSnapshot& job) {
       f.n = e.value("n", uint64_t{0});
       f.paired = e.value("paired", uint64_t{0});
       f.beyond = e.value("beyond_tolerance", uint64_t{0});
+      f.period_disagrees = e.value("period_disagrees", false);
+      f.grid_period_ns = e.value("grid_period_ns", 0.0);
+      f.config_period_ns = e.value("config_period_ns", 0.0);
       auto fig = [&](const char* key, double& med, double& p99, double& max) {
         const auto o = e.value(key, nlohmann::json::object());
         med = o.value("median", 0.0);
@@ -204,8 +207,7 @@ void attach_edges(const std::filesystem::path& root, JobSnapshot& job) {
       fig("dwt_ns", f.dwt_median, f.dwt_p99, f.dwt_max);
       fig("edge_ns", f.edge_median, f.edge_p99, f.edge_max);
       fig("diff_ns", f.diff_median, f.diff_p99, f.diff_max);
-      f.diff_median_cycles =
-          e.value("diff_cycles", nlohmann::json::object()).value("median", 0.0);
+      f.diff_median_cycles = e.value("diff_cycles", nlohmann::json::object()).value("median", 0.0);
       const auto pairs = e.value("pairs", nlohmann::json::object());
       for (const auto& x : pairs.value("dwt_ns", nlohmann::json::array()))
         if (x.is_number()) f.dwt_ns.push_back(x.get<double>());

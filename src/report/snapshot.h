@@ -52,6 +52,8 @@ struct EdgeFigures {
   std::string status;  // agree, sequence, disagree
   double tolerance_ns = 0;
   uint64_t n = 0, paired = 0, beyond = 0;
+  bool period_disagrees = false;  // the EV period is not CONFIG's event period
+  double grid_period_ns = 0, config_period_ns = 0;
   double dwt_median = 0, dwt_p99 = 0, dwt_max = 0;
   double edge_median = 0, edge_p99 = 0, edge_max = 0;
   double diff_median = 0, diff_p99 = 0, diff_max = 0;

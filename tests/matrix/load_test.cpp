@@ -114,8 +114,8 @@ TEST(MatrixLoad, EdgesToleranceKey) {
   ASSERT_TRUE(none.ok()) << none.errors.front().format();
   EXPECT_FALSE(none.value.edges.tolerance_ns);
   EXPECT_DOUBLE_EQ(none.value.edges.gpio_latency_ns, 50.0);
-  auto m = parse_matrix("matrix: m\nkernels: all\nedges: {tolerance_ns: 120, gpio_latency_ns: 30}\n",
-                        "/m.yaml");
+  auto m = parse_matrix(
+      "matrix: m\nkernels: all\nedges: {tolerance_ns: 120, gpio_latency_ns: 30}\n", "/m.yaml");
   ASSERT_TRUE(m.ok()) << m.errors.front().format();
   EXPECT_EQ(m.value.edges.tolerance_ns, std::optional<double>(120));
   EXPECT_DOUBLE_EQ(m.value.edges.gpio_latency_ns, 30.0);
@@ -123,8 +123,8 @@ TEST(MatrixLoad, EdgesToleranceKey) {
   auto e = parse_matrix_edges("matrix: m\nkernels: all\nedges: {tolerance_ns: 7}\n", "/m.yaml");
   ASSERT_TRUE(e.ok());
   EXPECT_EQ(e.value.tolerance_ns, std::optional<double>(7));
-  auto bad = parse_matrix("matrix: m\nkernels: all\nedges: {tolerance_ns: -1, slack: 2}\n",
-                          "/m.yaml");
+  auto bad =
+      parse_matrix("matrix: m\nkernels: all\nedges: {tolerance_ns: -1, slack: 2}\n", "/m.yaml");
   ASSERT_FALSE(bad.ok());
   EXPECT_GE(bad.errors.size(), 2u);  // the negative tolerance and the unknown key
   EXPECT_TRUE(std::any_of(bad.errors.begin(), bad.errors.end(), [](const Diagnostic& d) {

@@ -741,8 +741,7 @@ TEST(ReportEdges, TableBesideTheDwtSeriesAndBothDistributionsInOnePlot) {
   EXPECT_NE(html.find("freertos-O2-tick1000-fpu0 idle/event_to_task: DWT and edges"),
             std::string::npos);
   // A run without edges.json has no such section.
-  std::filesystem::remove(root / "jobs" / "freertos-O2-tick1000-fpu0" / "attempt-1" /
-                          "edges.json");
+  std::filesystem::remove(root / "jobs" / "freertos-O2-tick1000-fpu0" / "attempt-1" / "edges.json");
   auto plain = load_run(root);
   ASSERT_TRUE(plain.ok());
   std::vector<Run> plain_runs;
