@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -213,20 +214,28 @@ TEST(Edges, GridPeriodAgainstConfigFlagsAClockError) {
 }
 
 TEST(Edges, ReadJobKeepsTheEdgeMappedSeriesInLogOrder) {
-  std::istringstream in(
-      "CONFIG,edges=on,core=1000\nTEST,wake_latency\nRAW,wake_latency,0,5,6\n"
-      "RESULT,wake_latency,hz=1000\nTEST,irq_latency\nPHASE,idle\nRAW,irq_entry,0,1\n"
-      "RAW,event_to_task,0,7\nRESULT,irq_entry,hz=1000\nRESULT,event_to_task,hz=1000\n"
-      "PHASE,busy\nRAW,event_to_task,0,8\nRESULT,event_to_task,hz=1000\n");
+  // A real edges=on capture of the emulated bench (FreeRTOS, wake_latency,
+  // irq_latency, tick_drift): irq_entry and the ruler are not edge-mapped.
+  std::ifstream in(std::string(RTOSBENCH_TEST_DATA) + "/edges/freertos-qemu-edges.raw");
+  ASSERT_TRUE(in);
   auto j = rb::edges::read_job(in);
   ASSERT_TRUE(j.ok()) << j.error().message;
-  ASSERT_EQ(j->series.size(), 3u);
-  EXPECT_EQ(j->series[0].name, "wake_latency");
+  const std::vector<std::pair<std::string, std::string>> want{{"", "wake_latency"},
+                                                              {"idle", "event_to_task"},
+                                                              {"busy", "event_to_task"},
+                                                              {"critical", "event_to_task"},
+                                                              {"", "tick_period"}};
+  ASSERT_EQ(j->series.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(j->series[i].phase, want[i].first);
+    EXPECT_EQ(j->series[i].name, want[i].second);
+    EXPECT_EQ(j->series[i].samples.size(), 60u);
+    EXPECT_GT(j->series[i].hz, 0u);
+  }
   EXPECT_EQ(j->series[0].kind, Kind::kOrdered);
-  EXPECT_EQ(j->series[1].name, "event_to_task");
-  EXPECT_EQ(j->series[1].phase, "idle");
-  EXPECT_EQ(j->series[2].phase, "busy");
   EXPECT_EQ(j->series[2].kind, Kind::kGrid);
+  EXPECT_EQ(j->series[4].kind, Kind::kPeriodic);
+  EXPECT_EQ(j->config.at("edges"), "on");
 }
 
 TEST(Edges, VerifyJsonCarriesBothFiguresAndTheVerdict) {
