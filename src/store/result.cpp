@@ -320,6 +320,11 @@ void shape(json& j, const AttemptRecord& x) {
                  {"device", x.lava_device}, {"state", x.lava_state},
                  {"health", x.lava_health}, {"failure_comment", x.lava_failure_comment}};
   }
+  if (!x.analyzer_outcome.empty()) {
+    j["analyzer"] = {{"file", x.analyzer_file},
+                     {"outcome", x.analyzer_outcome},
+                     {"message", x.analyzer_message}};
+  }
 }
 void fill(const json& j, AttemptRecord& x) {
   const json none = json::object();
@@ -343,6 +348,10 @@ void fill(const json& j, AttemptRecord& x) {
   get(l, "state", x.lava_state);
   get(l, "health", x.lava_health);
   get(l, "failure_comment", x.lava_failure_comment);
+  const json& an = j.contains("analyzer") ? j["analyzer"] : none;
+  get(an, "file", x.analyzer_file);
+  get(an, "outcome", x.analyzer_outcome);
+  get(an, "message", x.analyzer_message);
 }
 RB_JSON(AttemptRecord, number, load, status, reason, board, started_at, seconds, flash_seconds,
         flash_commands, serial_port)

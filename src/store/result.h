@@ -197,6 +197,12 @@ struct AttemptRecord {
   std::string lava_state;            // Submitted, Scheduled, Running, Finished, Canceling
   std::string lava_health;           // Unknown, Complete, Incomplete, Canceled
   std::string lava_failure_comment;  // LAVA's own failure comment (error type: message)
+  // The bench's logic analyzer (its `analyzer:`), when it names one: the
+  // capture's file (relative to the job directory), how sigrok-cli ended
+  // (ok, missing, overflow) and what it said; "" without an analyzer.
+  std::string analyzer_file;
+  std::string analyzer_outcome;
+  std::string analyzer_message;
 };
 
 // ---- figures -------------------------------------------------------------------

@@ -6,7 +6,7 @@
 namespace rb::store {
 
 namespace {
-constexpr std::array<std::pair<JobStatus, const char*>, 13> kNames{{
+constexpr std::array<std::pair<JobStatus, const char*>, 15> kNames{{
     {JobStatus::kOk, "OK"},
     {JobStatus::kInvalid, "INVALID"},
     {JobStatus::kUnverified, "UNVERIFIED"},
@@ -20,6 +20,8 @@ constexpr std::array<std::pair<JobStatus, const char*>, 13> kNames{{
     {JobStatus::kInterrupted, "INTERRUPTED"},
     {JobStatus::kNotReproducible, "NOT_REPRODUCIBLE"},
     {JobStatus::kStoreError, "STORE_ERROR"},
+    {JobStatus::kAnalyzerMissing, "ANALYZER_MISSING"},
+    {JobStatus::kAnalyzerOverflow, "ANALYZER_OVERFLOW"},
 }};
 }  // namespace
 
@@ -43,7 +45,12 @@ bool counts_as_success(JobStatus s) {
 
 bool is_infrastructure_failure(JobStatus s) {
   return s == JobStatus::kBuildError || s == JobStatus::kSourceMissing ||
-         s == JobStatus::kFlashError || s == JobStatus::kPortError || s == JobStatus::kStoreError;
+         s == JobStatus::kFlashError || s == JobStatus::kPortError || s == JobStatus::kStoreError ||
+         is_analyzer_failure(s);
+}
+
+bool is_analyzer_failure(JobStatus s) {
+  return s == JobStatus::kAnalyzerMissing || s == JobStatus::kAnalyzerOverflow;
 }
 
 }  // namespace rb::store

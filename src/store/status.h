@@ -24,17 +24,28 @@ enum class JobStatus {
   // A file the result or a resume relies on (the capture, an attempt,
   // result.json, run.json) could not be written: the run did not keep it.
   kStoreError,
+  // The bench names a logic analyzer (its `analyzer:`) and the second ruler
+  // is missing; the DWT verdict (OK) and its files are kept, figures too.
+  // sigrok-cli is not installed, or it found no device for the driver.
+  kAnalyzerMissing,
+  // The analyzer's capture overflowed, ended before the stop or was aborted.
+  kAnalyzerOverflow,
 };
 
 const char* to_string(JobStatus s);  // "OK", "INVALID", ..., "PORT_MISSING", "INTERRUPTED",
-                                     // "NOT_REPRODUCIBLE", "STORE_ERROR"
+                                     // "NOT_REPRODUCIBLE", "STORE_ERROR",
+                                     // "ANALYZER_MISSING", "ANALYZER_OVERFLOW"
 std::optional<JobStatus> status_from_string(const std::string& s);
 
 // OK and PORT_MISSING (a known absence, reported with its reason) do not
 // make a run fail.
 bool counts_as_success(JobStatus s);
-// BUILD_ERROR, SOURCE_MISSING, FLASH_ERROR, PORT_ERROR, STORE_ERROR: the
-// bench or the setup failed, not the measurement.
+// BUILD_ERROR, SOURCE_MISSING, FLASH_ERROR, PORT_ERROR, STORE_ERROR,
+// ANALYZER_MISSING, ANALYZER_OVERFLOW: the bench or the setup failed, not the
+// measurement.
 bool is_infrastructure_failure(JobStatus s);
+// ANALYZER_MISSING, ANALYZER_OVERFLOW: the DWT capture verified OK, the
+// second ruler is what failed.
+bool is_analyzer_failure(JobStatus s);
 
 }  // namespace rb::store
