@@ -723,6 +723,7 @@ std::vector<Finding> run_doctor(const DoctorInputs& in, ProcessRunner& processes
   check_toolchain(f, processes, m);
   check_flash_tools(f, processes, bench);
   check_bench_hardware(f, bench, in, processes);
+  if (bench && bench->analyzer) check_analyzer(f, processes, *bench->analyzer, in.sys_root);
   if (m) check_firmware_and_kernels(f, processes, *m, in.kernel_options);
   return f;
 }

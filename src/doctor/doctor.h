@@ -96,6 +96,16 @@ struct PortHolder {
 std::vector<PortHolder> port_holders(const std::filesystem::path& device,
                                      const std::filesystem::path& proc_root);
 
+// The bench's logic analyzer (analyzer.cpp): sigrok-cli's version, the
+// driver among `sigrok-cli -L`, the device `--scan` finds for its driver and
+// conn (with the roles' channels), and for fx2lafw its firmware files under
+// <sys_root>/usr/share/sigrok-firmware (Debian: sigrok-firmware-fx2lafw).
+void check_analyzer(std::vector<Finding>& f, ProcessRunner& processes, const matrix::Analyzer& a,
+                    const std::filesystem::path& sys_root);
+std::optional<std::string> sigrok_version(const std::string& output);
+bool sigrok_lists_driver(const std::string& list_output, const std::string& driver);
+std::vector<std::string> sigrok_scan_devices(const std::string& scan_output);
+
 // The ST-LINK firmware version OpenOCD prints at init ("V2J37S7"), if any.
 std::optional<std::string> stlink_firmware(const std::string& output);
 // DBGMCU_IDCODE at `address` (the board's RB_BOARD_DBGMCU_BASE) from

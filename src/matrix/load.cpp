@@ -669,6 +669,28 @@ LavaServer read_lava_server(Check& c, const json& l) {
   return s;
 }
 
+// The bench's `analyzer:`. The schema allow-lists each string; the roles
+// must sit on three distinct channels, and the trigger names roles only.
+Analyzer read_analyzer(Check& c, const json& a) {
+  Analyzer an;
+  an.driver = a.value("driver", "");
+  an.conn = a.value("conn", "");
+  if (climbs(an.conn)) c.error("/analyzer/conn", "analyzer.conn may not hold '..'");
+  const json ch = a.value("channels", json::object());
+  an.mk = ch.value("MK", an.mk);
+  an.ev = ch.value("EV", an.ev);
+  an.tk = ch.value("TK", an.tk);
+  if (an.mk == an.ev || an.mk == an.tk || an.ev == an.tk)
+    c.error("/analyzer/channels",
+            fmt::format("analyzer.channels: MK, EV and TK need three distinct channels (MK {}, "
+                        "EV {}, TK {})",
+                        an.mk, an.ev, an.tk));
+  an.samplerate = a.value("samplerate", an.samplerate);
+  an.trigger = a.value("trigger", "");
+  an.start_timeout_s = a.value("start_timeout", an.start_timeout_s);
+  return an;
+}
+
 void read_bench_body(Check& c, const catalog::Catalog& cat, Bench& bench) {
   const json& v = c.doc.value;
   bench.name = v.value("bench", "");
@@ -676,6 +698,7 @@ void read_bench_body(Check& c, const catalog::Catalog& cat, Bench& bench) {
   for (size_t i = 0; i < boards.size(); ++i)
     read_board(c, boards[i], fmt::format("/boards/{}", i), cat, bench);
   if (v.contains("lava")) bench.lava = read_lava_server(c, v["lava"]);
+  if (v.contains("analyzer")) bench.analyzer = read_analyzer(c, v["analyzer"]);
   for (size_t i = 0; i < bench.boards.size(); ++i) {
     if (bench.boards[i].lava && !bench.lava)
       c.error(fmt::format("/boards/{}/lava", i),

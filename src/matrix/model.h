@@ -175,11 +175,27 @@ struct LavaServer {
   double queue_timeout_s = 6 * 3600;  // longest wait for a device before giving up
 };
 
+// A bench file's `analyzer:`: a logic analyzer sigrok-cli drives, wired to
+// the edge variant's pins (docs/lab.md, "Wiring the analyzer"). Every string
+// reaches sigrok-cli as one argument of its own, never a shell, and is
+// allow-listed (docs/schema/bench.schema.json): a driver spec is
+// `driver[:conn=...]`, so no value may hold ':', '=' or ','.
+struct Analyzer {
+  std::string driver;  // a sigrok driver (sigrok-cli -L): fx2lafw, demo, ...
+  std::string conn;    // its conn= (USB bus.address, VID.PID, a port); "" for the first found
+  // The device's channel wired to each role, renamed MK, EV and TK in the capture.
+  std::string mk = "D0", ev = "D1", tk = "D2";
+  uint64_t samplerate = 24000000;  // Hz
+  std::string trigger;             // sigrok trigger on the roles, e.g. "MK=r"; "" none
+  double start_timeout_s = 10;     // how long its acquisition may take to start
+};
+
 struct Bench {
   std::filesystem::path file;
   std::string name;
   std::vector<BoardInstance> boards;
   std::optional<LavaServer> lava;
+  std::optional<Analyzer> analyzer;
 };
 
 // One expanded job: a kernel at one variant on one board. Its loads

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <thread>
 
+#include "run/analyzer.h"
 #include "run/run_directory.h"
 #include "util/posix_file.h"
 #include "util/sha256.h"
@@ -52,8 +53,9 @@ Result<std::unique_ptr<serial::Capture>> open_capture(probe::TargetSession& targ
 // its console.
 class LocalLane final : public BenchLane {
  public:
-  LocalLane(const BenchParts& parts, const Clock& clock, const matrix::BoardInstance& board)
-      : parts_(parts), clock_(clock), flasher_(parts.flasher(board)) {}
+  LocalLane(const BenchParts& parts, const Clock& clock, const matrix::BoardInstance& board,
+            const std::optional<matrix::Analyzer>& analyzer)
+      : parts_(parts), clock_(clock), analyzer_(analyzer), flasher_(parts.flasher(board)) {}
 
   void new_job() override { programmed_ = false; }
   bool capture(BenchAttempt& a) override {
@@ -109,12 +111,33 @@ class LocalLane final : public BenchLane {
     // The port is open before the target leaves reset, so no line is lost;
     // only a power cycle takes the port away and needs it opened after.
     if (target.port_survives_release() && !open_port()) return stop_target();
+    // The analyzer captures before the target leaves reset, so it sees the
+    // first edge; it stops once the serial capture ended.
+    std::unique_ptr<AnalyzerCapture> analyzer;
+    if (analyzer_ && parts_.analyzer_processes) {
+      a.stage("analyzer");
+      analyzer = std::make_unique<AnalyzerCapture>(*parts_.analyzer_processes, *analyzer_, a.dir);
+      a.record.analyzer_file = std::filesystem::relative(analyzer->file(), a.job_dir).string();
+      const auto limit = ms(a.matrix.timeouts.capture_s + a.matrix.timeouts.flash_s + 60);
+      if (!analyzer->start(limit)) a.log("analyzer: " + analyzer->stop().message);
+    }
+    auto stop_analyzer = [&] {
+      if (!analyzer) return;
+      AnalyzerResult ar = analyzer->stop();
+      a.record.analyzer_outcome = to_string(ar.outcome);
+      a.record.analyzer_message = ar.message;
+      analyzer.reset();
+    };
     auto t_release = clock_.now();
     if (auto s = target.release(); !s.ok()) {
       fail_attempt(a.record, JobStatus::kFlashError, s.error().message);
+      stop_analyzer();
       return stop_target();
     }
-    if (!target.port_survives_release() && !open_port()) return stop_target();
+    if (!target.port_survives_release() && !open_port()) {
+      stop_analyzer();
+      return stop_target();
+    }
     double release_s = std::chrono::duration<double>(clock_.now() - t_release).count();
     a.stage("capture");
     serial::CaptureOptions opts;
@@ -125,6 +148,7 @@ class LocalLane final : public BenchLane {
       opts.start_line = "START " + nonce->second + "\n";
     serial::CaptureResult cr = capture->run(opts);
     capture.reset();
+    stop_analyzer();
     std::string dead;
     if (cr.reason == serial::StopReason::kPortError) {
       // The port can hang up a moment before the process behind it (QEMU)
@@ -180,20 +204,23 @@ class LocalLane final : public BenchLane {
 
   const BenchParts& parts_;
   const Clock& clock_;
+  const std::optional<matrix::Analyzer>& analyzer_;
   std::unique_ptr<probe::Flasher> flasher_;
   bool programmed_ = false;  // the board holds this job's image: reload, do not program
 };
 
 class LocalBench final : public Bench {
  public:
-  LocalBench(const BenchParts& parts, const Clock& clock) : parts_(parts), clock_(clock) {}
+  LocalBench(const BenchParts& parts, const Clock& clock, std::optional<matrix::Analyzer> analyzer)
+      : parts_(parts), clock_(clock), analyzer_(std::move(analyzer)) {}
   std::unique_ptr<BenchLane> lane(const matrix::BoardInstance& board) override {
-    return std::make_unique<LocalLane>(parts_, clock_, board);
+    return std::make_unique<LocalLane>(parts_, clock_, board, analyzer_);
   }
 
  private:
   const BenchParts& parts_;
   const Clock& clock_;
+  std::optional<matrix::Analyzer> analyzer_;
 };
 
 }  // namespace
@@ -205,6 +232,7 @@ void fill_real_bench_parts(BenchParts& p, ProcessRunner& processes) {
     };
   }
   if (!p.capture) p.capture = open_capture;
+  if (!p.analyzer_processes) p.analyzer_processes = &processes;
   if (!p.lava) {
     p.lava = [](const matrix::LavaServer& server) -> Result<std::unique_ptr<lava::Api>> {
       auto token = lava::read_token(server);
@@ -216,7 +244,7 @@ void fill_real_bench_parts(BenchParts& p, ProcessRunner& processes) {
 
 std::unique_ptr<Bench> make_bench(const matrix::Bench& bench, const BenchParts& parts,
                                   const Clock& clock) {
-  auto local = std::make_unique<LocalBench>(parts, clock);
+  auto local = std::make_unique<LocalBench>(parts, clock, bench.analyzer);
   if (!bench.lava) return local;
   return make_lava_bench(*bench.lava, parts.lava(*bench.lava), std::move(local));
 }

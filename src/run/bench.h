@@ -35,11 +35,14 @@ struct BenchParts {
                                                          const std::filesystem::path& raw)>
       capture;
   std::function<Result<std::unique_ptr<lava::Api>>(const matrix::LavaServer& server)> lava;
+  // What starts the bench's logic analyzer (its `analyzer:`, run/analyzer.h):
+  // sigrok-cli through this runner.
+  ProcessRunner* analyzer_processes = nullptr;
 };
 
 // Sets every empty member to the real part: probe::make_flasher,
 // serial::SerialCapture (QEMU's stream, else the tty once it appears),
-// lava::make_http_api with lava::read_token.
+// lava::make_http_api with lava::read_token, `processes` for the analyzer.
 void fill_real_bench_parts(BenchParts& parts, ProcessRunner& processes);
 
 // One attempt as the runner hands it to a lane; the lane fills `record`.

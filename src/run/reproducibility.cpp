@@ -214,7 +214,9 @@ void fill_from_loads(store::JobResult& r, const std::vector<LoadOutcome>& loads,
   if (planned <= 1) {
     r.status = first.status;
     r.reason = first.reason;
-    if (r.status == JobStatus::kOk) r.headline = first.headline;
+    // An analyzer failure keeps the DWT figures it verified OK.
+    if (r.status == JobStatus::kOk || store::is_analyzer_failure(r.status))
+      r.headline = first.headline;
     return;
   }
   r.loads = loads;  // their `verify` is written to load-<K>/load.json only

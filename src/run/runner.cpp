@@ -7,11 +7,13 @@
 #include <chrono>
 #include <condition_variable>
 #include <ctime>
+#include <fstream>
 #include <optional>
 #include <set>
 #include <thread>
 
 #include "build/footprint.h"
+#include "edges/edges.h"
 #include "matrix/expand.h"
 #include "run/plan.h"
 #include "util/atomic_write.h"
@@ -206,7 +208,8 @@ class Session {
  public:
   Session(ProcessRunner& processes, Progress& progress, const Clock& clock,
           const RunnerParts& parts, const RunConfig& config, RunDirectory& dir)
-      : progress_(progress),
+      : processes_(processes),
+        progress_(progress),
         clock_(clock),
         parts_(parts),
         cfg_(config),
@@ -743,6 +746,7 @@ class Session {
                      fmt::format("cannot create {}: {}", c.dir.string(), ec.message()));
       } else if (lane.capture(c)) {
         report = verify_step(c);
+        if (report) analyzer_step(c);
       }
       job_log(
           job.id,
@@ -789,7 +793,9 @@ class Session {
       for (const auto& [name, reason] : report->not_applicable)
         out.not_applicable.push_back({name, reason});
       out.verify = store::verify_document(*report);
-      if (out.status == JobStatus::kOk) out.headline = store::headline_of(*report);
+      // An analyzer failure keeps the DWT figures it verified OK.
+      if (out.status == JobStatus::kOk || store::is_analyzer_failure(out.status))
+        out.headline = store::headline_of(*report);
     }
     return out;
   }
@@ -824,6 +830,57 @@ class Session {
     return std::move(*rep);
   }
 
+  // The bench's analyzer after a verified capture: its outcome decides
+  // whether an OK attempt stays OK (ANALYZER_MISSING, ANALYZER_OVERFLOW:
+  // the DWT verdict, files and figures are kept, the status says why the
+  // second ruler is missing); a capture it wrote is analyzed
+  // (src/edges) into attempt-N/edges.json and the job's edges.json.
+  void analyzer_step(BenchAttempt& c) {
+    store::AttemptRecord& a = c.record;
+    if (a.analyzer_outcome.empty()) return;  // no analyzer on this bench
+    if (a.analyzer_outcome != "ok") {
+      const JobStatus s = a.analyzer_outcome == "missing" ? JobStatus::kAnalyzerMissing
+                                                          : JobStatus::kAnalyzerOverflow;
+      c.log(fmt::format("analyzer: {}: {}", a.analyzer_outcome, a.analyzer_message));
+      // A DWT failure says more than the missing ruler: it stays.
+      if (a.status == JobStatus::kOk)
+        fail_attempt(a, s,
+                     a.analyzer_message + "; the DWT capture verified OK, its figures are kept");
+      return;
+    }
+    c.stage("edges");
+    json doc;
+    auto analysis = [&]() -> Result<edges::Analysis> {
+      std::ifstream raw(c.dir / "capture.raw", std::ios::binary);
+      auto job = edges::read_job(raw);
+      if (!job.ok()) return job.error();
+      auto read = edges::read_with_sigrok(processes_, c.dir / "edges.sr", "", edges::Roles{}, c.dir);
+      if (!read.ok()) return read.error();
+      auto an = edges::analyze(read->capture, *job, edges::Options{});
+      if (an.ok() && read->overflowed && an->status != edges::Status::kOverflow) {
+        an->status = edges::Status::kOverflow;
+        an->refusal = "sigrok-cli reports an overflow: " + read->message;
+      }
+      return an;
+    }();
+    if (analysis.ok()) {
+      doc = edges::to_json(*analysis);
+      c.log(fmt::format("edges: {}", edges::to_string(analysis->status)));
+    } else {
+      doc = {{"error", analysis.error().message}};
+      c.log("edges: not analyzed: " + analysis.error().message);
+    }
+    doc["capture"] = a.analyzer_file;
+    const std::string text = store::dump_json(doc) + "\n";
+    for (const auto& to : {c.dir / "edges.json", c.job_dir / "edges.json"}) {
+      if (auto w = write_file_atomic(to, text); !w.ok()) {
+        fail_attempt(a, JobStatus::kStoreError, w.error().message);
+        return;
+      }
+    }
+  }
+
+  ProcessRunner& processes_;
   Progress& progress_;
   const Clock& clock_;
   const RunnerParts& parts_;
