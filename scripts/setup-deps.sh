@@ -51,6 +51,7 @@ if [[ $mode == all ]]; then
     uhubctl  # doctor asks it whether the hub of a power-cycle bench switches the named port
     jq  # tests/run/e2e: the run tests read result JSON
     sigrok-cli  # rtosbench edges reads analyzer captures through it; tests/edges push synthetic VCDs through it
+    sigrok-firmware-fx2lafw  # doctor checks an fx2lafw analyzer's firmware files (tests/run/e2e/analyzer.sh)
     postgresql  # the PostgreSQL history's tests' server
     lava-server lava-dispatcher  # the lava bench's test (tests/run/e2e/lava.sh)
   )

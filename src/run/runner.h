@@ -23,7 +23,8 @@ namespace rb::run {
 
 // Exit codes of `rtosbench run` (docs/run.md): 1 for INVALID, UNVERIFIED,
 // PROTOCOL_ERROR, TIMEOUT, NOT_REPRODUCIBLE; 2 for BUILD_ERROR,
-// SOURCE_MISSING, FLASH_ERROR, PORT_ERROR; 74 for STORE_ERROR or run.json
+// SOURCE_MISSING, FLASH_ERROR, PORT_ERROR, ANALYZER_MISSING,
+// ANALYZER_OVERFLOW; 74 for STORE_ERROR or run.json
 // not written (the run did not keep it).
 inline constexpr int kExitAllOk = 0;
 inline constexpr int kExitMeasurementFailed = 1;

@@ -650,5 +650,68 @@ TEST_F(Doctor, ProbeReadsTheIdcode) {
   EXPECT_NE(t->detail.find("revision 1"), std::string::npos);
 }
 
+// The bench's analyzer: sigrok-cli's version, its driver list, the device
+// --scan finds (with the roles' channels) and fx2lafw's firmware files.
+// sigrok-cli itself is asked through the scripted runner (the real one
+// runs in tests/run/e2e/analyzer.sh); find_in_path needs it installed.
+TEST(DoctorAnalyzer, ReportsVersionDriverDeviceAndFirmware) {
+  if (find_in_path("sigrok-cli").empty()) GTEST_SKIP() << "sigrok-cli is not installed";
+  const auto root = std::filesystem::temp_directory_path() /
+                    ("rb-doctor-analyzer-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(root);
+  std::filesystem::create_directories(root / "usr/share/sigrok-firmware");
+  const std::string list =
+      "Supported hardware drivers:\n  demo                 Demo driver and pattern generator\n"
+      "  fx2lafw              fx2lafw (generic driver for FX2 based LAs)\n\nSupported input "
+      "formats:\n  vcd                  Value Change Dump data\n";
+  testing::FakeProcessRunner p;
+  p.on("sigrok-cli", "--version", 0, "sigrok-cli 0.7.2\n\nLibraries and features:\n");
+  p.on("sigrok-cli", "-L", 0, list);
+  p.on("sigrok-cli", "-d fx2lafw:conn=1.5 --scan", 0, "");
+  matrix::Analyzer a;
+  a.driver = "fx2lafw";
+  a.conn = "1.5";
+  std::vector<Finding> f;
+  check_analyzer(f, p, a, root);
+  auto topic = [&](const std::string& t) -> const Finding* {
+    for (const auto& x : f)
+      if (x.topic == t) return &x;
+    return nullptr;
+  };
+  ASSERT_NE(topic("sigrok-cli"), nullptr);
+  EXPECT_EQ(topic("sigrok-cli")->detail, "version 0.7.2");
+  const Finding* fw = topic("fx2lafw firmware");
+  ASSERT_NE(fw, nullptr);
+  EXPECT_EQ(fw->level, Finding::Level::kError);
+  EXPECT_EQ(fw->fix, "apt-get install sigrok-firmware-fx2lafw");
+  EXPECT_EQ(f.back().level, Finding::Level::kError);  // no device found
+  EXPECT_NE(f.back().detail.find("finds no device"), std::string::npos) << f.back().detail;
+
+  std::ofstream(root / "usr/share/sigrok-firmware/fx2lafw-saleae-logic.fw") << "fw";
+  p.rules.insert(p.rules.begin(),
+                 {"sigrok-cli", "-d fx2lafw:conn=1.5 --scan",
+                  ProcessResult{true, 0, 0, false, false,
+                                "The following devices were found:\nfx2lafw:conn=1.5 - Saleae "
+                                "Logic with 8 channels: D0 D1 D2 D3 D4 D5 D6 D7\n",
+                                ""}});
+  f.clear();
+  check_analyzer(f, p, a, root);
+  EXPECT_EQ(topic("fx2lafw firmware")->level, Finding::Level::kOk);
+  EXPECT_EQ(f.back().level, Finding::Level::kOk) << f.back().detail;
+  EXPECT_NE(f.back().detail.find("MK=D0 EV=D1 TK=D2 at 24000000 Hz"), std::string::npos);
+  EXPECT_FALSE(has_errors(f));
+
+  a.tk = "D9";  // the device has no such channel
+  f.clear();
+  check_analyzer(f, p, a, root);
+  EXPECT_NE(f.back().detail.find("no channel D9"), std::string::npos) << f.back().detail;
+
+  a.driver = "nosuch";
+  f.clear();
+  check_analyzer(f, p, a, root);
+  EXPECT_NE(f.back().detail.find("does not list the driver 'nosuch'"), std::string::npos);
+  std::filesystem::remove_all(root);
+}
+
 }  // namespace
 }  // namespace rb::doctor

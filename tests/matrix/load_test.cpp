@@ -297,6 +297,48 @@ boards: [{id: a, board: qemu-netduinoplus2, flasher: qemu, lava: {device_type: q
   }
 }
 
+// The bench's `analyzer:`: defaults for an fx2lafw at 24 MHz on D0..D2, and
+// every value a bench file gives allow-listed (the hostile corpus refuses
+// the rest through the real binary).
+TEST(BenchLoad, AnAnalyzerSectionWithItsDefaults) {
+  auto b = parse_bench(R"(bench: lab
+analyzer:
+  driver: fx2lafw
+  conn: "1.5"
+  channels: {MK: D3, EV: D4, TK: D5}
+  trigger: MK=r
+boards: [{id: a, board: qemu-netduinoplus2, flasher: qemu}]
+)",
+                       "/lab.yaml");
+  ASSERT_TRUE(b.ok()) << b.errors.front().format();
+  ASSERT_TRUE(b.value.analyzer);
+  const auto& a = *b.value.analyzer;
+  EXPECT_EQ(a.driver, "fx2lafw");
+  EXPECT_EQ(a.conn, "1.5");
+  EXPECT_EQ(a.mk + a.ev + a.tk, "D3D4D5");
+  EXPECT_EQ(a.samplerate, 24000000u);
+  EXPECT_EQ(a.trigger, "MK=r");
+  auto none = parse_bench("bench: lab\nboards: [{id: a, board: qemu-netduinoplus2, flasher: qemu}]\n",
+                          "/lab.yaml");
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none.value.analyzer);
+}
+
+TEST(BenchLoad, AnalyzerValuesThatWouldBeOptionsAreRefusedWithTheirPlace) {
+  for (const char* an :
+       {"{driver: 'fx2lafw:conn=1.5'}", "{driver: demo, conn: '1.5:samplerate=1'}",
+        "{driver: demo, conn: '-h'}", "{driver: demo, channels: {MK: 'D0=EV,D1'}}",
+        "{driver: demo, trigger: 'MK=r;x'}", "{driver: demo, samplerate: 0}",
+        "{driver: demo, channels: {MK: D1, EV: D1}}", "{conn: '1.5'}",
+        "{driver: demo, script: x}"}) {
+    auto b = parse_bench(std::string("bench: lab\nanalyzer: ") + an +
+                             "\nboards: [{id: a, board: qemu-netduinoplus2, flasher: qemu}]\n",
+                         "/lab.yaml");
+    ASSERT_FALSE(b.ok()) << an;
+    EXPECT_EQ(b.errors.front().line, 2) << an << ": " << b.errors.front().format();
+  }
+}
+
 // A bench file is not trusted with the LAVA token: it cannot name a file to
 // read it from, nor send it over plain http to another machine, nor put a
 // password into the image URL every job definition shows.

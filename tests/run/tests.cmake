@@ -4,7 +4,7 @@
 # directory; it prints one line per check and fails on the first bad one.
 set(RTOSBENCH_RUN_E2E normal failures probes interrupt_resume malformed kernel_source doctor_configs realfw repeat capture_stall footprint
     full_disk kill concurrent_resume select smoke sweep tickless lava_secrets hostile_git
-    opt_equals resume_links)
+    opt_equals resume_links analyzer)
 foreach(name ${RTOSBENCH_RUN_E2E})
   add_test(NAME run.e2e.${name}
            COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/${name}.sh ${RTOSBENCH_BIN} ${RTOSBENCH_TEST_DATA})
