@@ -66,8 +66,8 @@ std::vector<std::string> sigrok_scan_devices(const std::string& scan_output) {
   return out;
 }
 
-void check_analyzer(std::vector<Finding>& f, ProcessRunner& processes,
-                    const matrix::Analyzer& a, const std::filesystem::path& sys_root) {
+void check_analyzer(std::vector<Finding>& f, ProcessRunner& processes, const matrix::Analyzer& a,
+                    const std::filesystem::path& sys_root) {
   const std::string topic = "analyzer " + a.driver;
   if (find_in_path("sigrok-cli").empty()) {
     f.push_back({L::kError, "sigrok-cli", "not installed; the bench names an analyzer",
@@ -97,10 +97,10 @@ void check_analyzer(std::vector<Finding>& f, ProcessRunner& processes,
     }
     std::sort(fw.begin(), fw.end());
     if (fw.empty()) {
-      f.push_back({L::kError, "fx2lafw firmware",
-                   fmt::format("no fx2lafw-*.fw in {}: the analyzer cannot be loaded",
-                               dir.string()),
-                   "apt-get install sigrok-firmware-fx2lafw"});
+      f.push_back(
+          {L::kError, "fx2lafw firmware",
+           fmt::format("no fx2lafw-*.fw in {}: the analyzer cannot be loaded", dir.string()),
+           "apt-get install sigrok-firmware-fx2lafw"});
     } else {
       f.push_back({L::kOk, "fx2lafw firmware",
                    fmt::format("{} file(s) in {} ({}{})", fw.size(), dir.string(), fw.front(),
@@ -132,15 +132,14 @@ void check_analyzer(std::vector<Finding>& f, ProcessRunner& processes,
     if (!has) missing += (missing.empty() ? "" : ", ") + ch;
   }
   if (!missing.empty()) {
-    f.push_back({L::kError, topic,
-                 fmt::format("found {}, which has no channel {}", dev, missing),
+    f.push_back({L::kError, topic, fmt::format("found {}, which has no channel {}", dev, missing),
                  "name the device's channels in analyzer.channels (MK, EV, TK)"});
     return;
   }
-  f.push_back({L::kOk, topic,
-               fmt::format("found {}; MK={} EV={} TK={} at {} Hz", dev, a.mk, a.ev, a.tk,
-                           a.samplerate),
-               ""});
+  f.push_back(
+      {L::kOk, topic,
+       fmt::format("found {}; MK={} EV={} TK={} at {} Hz", dev, a.mk, a.ev, a.tk, a.samplerate),
+       ""});
 }
 
 }  // namespace rb::doctor

@@ -62,8 +62,8 @@ AnalyzerResult judge_analyzer(const ProcessResult& r, bool stopped, bool file_ok
   const std::string tail = r.tail(4);
   auto with_tail = [&](std::string m) { return tail.empty() ? m : m + ": " + tail; };
   if (!r.started)
-    return {AnalyzerOutcome::kMissing, "sigrok-cli could not start: " + r.error +
-                                           " (Debian: sigrok-cli)"};
+    return {AnalyzerOutcome::kMissing,
+            "sigrok-cli could not start: " + r.error + " (Debian: sigrok-cli)"};
   if (lower(r.output).find("overflow") != std::string::npos)
     return {AnalyzerOutcome::kOverflow, with_tail("sigrok-cli reports an overflow")};
   if (!stopped) {
@@ -77,8 +77,7 @@ AnalyzerResult judge_analyzer(const ProcessResult& r, bool stopped, bool file_ok
   if (r.exit_code != 0 || r.signal != 0)
     return {AnalyzerOutcome::kOverflow,
             with_tail(fmt::format("sigrok-cli aborted the capture ({})", r.describe()))};
-  if (!file_ok)
-    return {AnalyzerOutcome::kOverflow, with_tail("sigrok-cli wrote no capture file")};
+  if (!file_ok) return {AnalyzerOutcome::kOverflow, with_tail("sigrok-cli wrote no capture file")};
   return {AnalyzerOutcome::kOk, ""};
 }
 

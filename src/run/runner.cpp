@@ -854,7 +854,8 @@ class Session {
       std::ifstream raw(c.dir / "capture.raw", std::ios::binary);
       auto job = edges::read_job(raw);
       if (!job.ok()) return job.error();
-      auto read = edges::read_with_sigrok(processes_, c.dir / "edges.sr", "", edges::Roles{}, c.dir);
+      auto read =
+          edges::read_with_sigrok(processes_, c.dir / "edges.sr", "", edges::Roles{}, c.dir);
       if (!read.ok()) return read.error();
       auto an = edges::analyze(read->capture, *job, edges::Options{});
       if (an.ok() && read->overflowed && an->status != edges::Status::kOverflow) {

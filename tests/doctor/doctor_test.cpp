@@ -656,8 +656,8 @@ TEST_F(Doctor, ProbeReadsTheIdcode) {
 // runs in tests/run/e2e/analyzer.sh); find_in_path needs it installed.
 TEST(DoctorAnalyzer, ReportsVersionDriverDeviceAndFirmware) {
   if (find_in_path("sigrok-cli").empty()) GTEST_SKIP() << "sigrok-cli is not installed";
-  const auto root = std::filesystem::temp_directory_path() /
-                    ("rb-doctor-analyzer-" + std::to_string(::getpid()));
+  const auto root =
+      std::filesystem::temp_directory_path() / ("rb-doctor-analyzer-" + std::to_string(::getpid()));
   std::filesystem::remove_all(root);
   std::filesystem::create_directories(root / "usr/share/sigrok-firmware");
   const std::string list =

@@ -318,19 +318,18 @@ boards: [{id: a, board: qemu-netduinoplus2, flasher: qemu}]
   EXPECT_EQ(a.mk + a.ev + a.tk, "D3D4D5");
   EXPECT_EQ(a.samplerate, 24000000u);
   EXPECT_EQ(a.trigger, "MK=r");
-  auto none = parse_bench("bench: lab\nboards: [{id: a, board: qemu-netduinoplus2, flasher: qemu}]\n",
-                          "/lab.yaml");
+  auto none = parse_bench(
+      "bench: lab\nboards: [{id: a, board: qemu-netduinoplus2, flasher: qemu}]\n", "/lab.yaml");
   ASSERT_TRUE(none.ok());
   EXPECT_FALSE(none.value.analyzer);
 }
 
 TEST(BenchLoad, AnalyzerValuesThatWouldBeOptionsAreRefusedWithTheirPlace) {
-  for (const char* an :
-       {"{driver: 'fx2lafw:conn=1.5'}", "{driver: demo, conn: '1.5:samplerate=1'}",
-        "{driver: demo, conn: '-h'}", "{driver: demo, channels: {MK: 'D0=EV,D1'}}",
-        "{driver: demo, trigger: 'MK=r;x'}", "{driver: demo, samplerate: 0}",
-        "{driver: demo, channels: {MK: D1, EV: D1}}", "{conn: '1.5'}",
-        "{driver: demo, script: x}"}) {
+  for (const char* an : {"{driver: 'fx2lafw:conn=1.5'}", "{driver: demo, conn: '1.5:samplerate=1'}",
+                         "{driver: demo, conn: '-h'}", "{driver: demo, channels: {MK: 'D0=EV,D1'}}",
+                         "{driver: demo, trigger: 'MK=r;x'}", "{driver: demo, samplerate: 0}",
+                         "{driver: demo, channels: {MK: D1, EV: D1}}", "{conn: '1.5'}",
+                         "{driver: demo, script: x}"}) {
     auto b = parse_bench(std::string("bench: lab\nanalyzer: ") + an +
                              "\nboards: [{id: a, board: qemu-netduinoplus2, flasher: qemu}]\n",
                          "/lab.yaml");

@@ -31,8 +31,8 @@ TEST(Analyzer, ArgvIsOneArgumentPerValue) {
   EXPECT_EQ(analyzer_argv(a, "/a/edges.sr", std::chrono::milliseconds(90000)),
             (std::vector<std::string>{"sigrok-cli", "-d", "fx2lafw:conn=1.5", "--config",
                                       "samplerate=24000000", "--channels", "D3=MK,D4=EV,D5=TK",
-                                      "--triggers", "MK=r", "--time", "90000", "-o",
-                                      "/a/edges.sr", "-O", "srzip"}));
+                                      "--triggers", "MK=r", "--time", "90000", "-o", "/a/edges.sr",
+                                      "-O", "srzip"}));
   matrix::Analyzer d;
   d.driver = "demo";
   auto argv = analyzer_argv(d, "x.sr", std::chrono::milliseconds(0));
@@ -65,8 +65,7 @@ TEST(Analyzer, OverflowEarlyEndAbortOrNoFileIsOverflow) {
   EXPECT_EQ(o.outcome, AnalyzerOutcome::kOverflow);
   EXPECT_NE(o.message.find("overflow"), std::string::npos);
   // An overflow is said even when the exit status is 0.
-  EXPECT_EQ(judge_analyzer(ended(0, "overflow\n"), true, true).outcome,
-            AnalyzerOutcome::kOverflow);
+  EXPECT_EQ(judge_analyzer(ended(0, "overflow\n"), true, true).outcome, AnalyzerOutcome::kOverflow);
   // Ended on its own (its --time ran out) before the serial capture did.
   auto early = judge_analyzer(ended(0, ""), false, true);
   EXPECT_EQ(early.outcome, AnalyzerOutcome::kOverflow);
