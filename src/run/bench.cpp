@@ -126,6 +126,7 @@ class LocalLane final : public BenchLane {
       AnalyzerResult ar = analyzer->stop();
       a.record.analyzer_outcome = to_string(ar.outcome);
       a.record.analyzer_message = ar.message;
+      if (ar.outcome == AnalyzerOutcome::kMissing) a.record.analyzer_file.clear();  // none made
       analyzer.reset();
     };
     auto t_release = clock_.now();
