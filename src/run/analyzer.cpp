@@ -73,8 +73,12 @@ AnalyzerResult judge_analyzer(const ProcessResult& r, bool stopped, bool file_ok
     return {AnalyzerOutcome::kOverflow,
             with_tail(fmt::format("sigrok-cli ended before the capture did ({})", r.describe()))};
   }
-  // SIGINT makes sigrok-cli stop the session, write the file out and exit 0.
-  if (r.exit_code != 0 || r.signal != 0)
+  // sigrok-cli 0.7.2 has no SIGINT handler: the signal ends it. Its srzip
+  // output adds each packet to the archive as it comes (libzip closes the
+  // archive after each), so the file holds every packet written before it.
+  // A later sigrok-cli that stops its session on SIGINT exits 0.
+  const bool by_our_signal = r.signal == SIGINT && r.exit_code <= 0;
+  if (!by_our_signal && (r.exit_code != 0 || r.signal != 0))
     return {AnalyzerOutcome::kOverflow,
             with_tail(fmt::format("sigrok-cli aborted the capture ({})", r.describe()))};
   if (!file_ok) return {AnalyzerOutcome::kOverflow, with_tail("sigrok-cli wrote no capture file")};
@@ -145,6 +149,8 @@ AnalyzerResult AnalyzerCapture::stop() {
   bool stopped = false;
   if (child_->running()) {
     stopped = true;
+    // The last packets of the device reach the file first.
+    std::this_thread::sleep_for(std::chrono::milliseconds(250));
     ::kill(child_->pid(), SIGINT);
     if (!child_->wait_for(std::chrono::seconds(30))) child_->stop(std::chrono::seconds(2));
   }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <csignal>
 
 namespace rb::run {
 namespace {
@@ -45,6 +46,10 @@ TEST(Analyzer, StoppedCleanlyWithItsFileIsOk) {
   auto r = judge_analyzer(ended(0, ""), true, true);
   EXPECT_EQ(r.outcome, AnalyzerOutcome::kOk);
   EXPECT_STREQ(to_string(r.outcome), "ok");
+  // sigrok-cli 0.7.2 ends by the SIGINT that stops it (no handler of its own).
+  EXPECT_EQ(judge_analyzer(ended(-1, "", SIGINT), true, true).outcome, AnalyzerOutcome::kOk);
+  // The same signal before the stop is no stop of ours.
+  EXPECT_EQ(judge_analyzer(ended(-1, "", SIGINT), false, true).outcome, AnalyzerOutcome::kOverflow);
 }
 
 TEST(Analyzer, NoDeviceNoDriverOrNoToolIsMissing) {
