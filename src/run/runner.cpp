@@ -869,9 +869,9 @@ class Session {
       c.log(fmt::format("edges: {}", edges::to_string(analysis->status)));
       // A capture that ends before the last MK pulse closed is not whole either.
       if (analysis->status == edges::Status::kOverflow && a.status == JobStatus::kOk)
-        fail_attempt(a, JobStatus::kAnalyzerOverflow,
-                     "edges: " + analysis->refusal +
-                         "; the DWT capture verified OK, its figures are kept");
+        fail_attempt(
+            a, JobStatus::kAnalyzerOverflow,
+            "edges: " + analysis->refusal + "; the DWT capture verified OK, its figures are kept");
     } else {
       doc = {{"error", analysis.error().message}};
       c.log("edges: not analyzed: " + analysis.error().message);

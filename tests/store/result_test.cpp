@@ -505,9 +505,18 @@ TEST(Statuses, NamesRoundTripAndClassify) {
   for (auto s :
        {JobStatus::kOk, JobStatus::kInvalid, JobStatus::kUnverified, JobStatus::kProtocolError,
         JobStatus::kTimeout, JobStatus::kFlashError, JobStatus::kPortError, JobStatus::kBuildError,
-        JobStatus::kSourceMissing, JobStatus::kPortMissing, JobStatus::kInterrupted}) {
+        JobStatus::kSourceMissing, JobStatus::kPortMissing, JobStatus::kInterrupted,
+        JobStatus::kAnalyzerMissing, JobStatus::kAnalyzerOverflow}) {
     EXPECT_EQ(status_from_string(to_string(s)), s);
   }
+  // The second ruler missing is the bench's failure, not the measurement's.
+  for (auto s : {JobStatus::kAnalyzerMissing, JobStatus::kAnalyzerOverflow}) {
+    EXPECT_TRUE(is_infrastructure_failure(s));
+    EXPECT_TRUE(is_analyzer_failure(s));
+    EXPECT_FALSE(counts_as_success(s));
+  }
+  EXPECT_STREQ(to_string(JobStatus::kAnalyzerMissing), "ANALYZER_MISSING");
+  EXPECT_FALSE(is_analyzer_failure(JobStatus::kPortError));
   EXPECT_TRUE(counts_as_success(JobStatus::kPortMissing));
   EXPECT_FALSE(counts_as_success(JobStatus::kUnverified));
   EXPECT_TRUE(is_infrastructure_failure(JobStatus::kSourceMissing));
