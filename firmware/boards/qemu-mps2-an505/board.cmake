@@ -99,3 +99,16 @@ set(RB_BOARD_EDGE_MK "GPIO0 DATAOUT store - no pin")
 set(RB_BOARD_EDGE_EV "GPIO1 DATAOUT store - no pin")
 set(RB_BOARD_EDGE_TK "GPIO2 DATAOUT store - no pin")
 set(RB_BOARD_EDGE_PINS emulated)
+# NuttX (ports/nuttx/image.cmake): NuttX 12.4 has no chip or board for this
+# machine, so the port brings its own on NuttX's ARMv8-M CPU port:
+# ports/nuttx/chips/rb_an505 (NVIC, SysTick at the 20 MHz MAINCLK, the
+# memory map, UART0 for NuttX's own output) and ports/nuttx/boards/
+# rb_mps2_an505 (its configuration lines and a linker script for an505.ld's
+# memory). The image gets an505.ld's 4 MB of code and 256 KB of RAM less
+# the top 512 bytes, which hold tick_overhead's copy of NuttX's vector table
+# (64 words).
+set(RB_BOARD_NUTTX_CUSTOM_CHIP rb_an505)
+set(RB_BOARD_NUTTX_CUSTOM_BOARD rb_mps2_an505)
+set(RB_BOARD_NUTTX_FLASH_SIZE 4194304)
+set(RB_BOARD_NUTTX_RAM_SIZE 261632)
+set(RB_BOARD_NUTTX_RAM_VECTORS 0x3803FE00)

@@ -26,8 +26,12 @@ if(NOT RB_MAKE OR NOT RB_KCONFIG_CONF)
 endif()
 
 # The board's NuttX configuration (below: stm32f4discovery unless board.cmake names another);
-# on QEMU its clock set-up is the port's (rbp_sys_nuttx.c).
-if(NOT DEFINED RB_BOARD_NUTTX_CUSTOM_CLOCKS)
+# on QEMU an STM32 board's clock set-up is the port's (rbp_sys_nuttx.c). A
+# board that brings its own NuttX chip and board (RB_BOARD_NUTTX_CUSTOM_BOARD)
+# sets its clocks there.
+if(DEFINED RB_BOARD_NUTTX_CUSTOM_BOARD)
+  set(RB_BOARD_NUTTX_CUSTOM_CLOCKS OFF)
+elseif(NOT DEFINED RB_BOARD_NUTTX_CUSTOM_CLOCKS)
   message(FATAL_ERROR "RB_PORT=nuttx: boards/${RB_BOARD}/board.cmake does not say whether NuttX's "
     "stm32f4discovery configuration keeps its clock set-up (RB_BOARD_NUTTX_CUSTOM_CLOCKS OFF) or "
     "takes the port's (ON)")
@@ -41,7 +45,31 @@ set(_rb_nx_custom_clocks ${RB_BOARD_NUTTX_CUSTOM_CLOCKS})
 # CONFIG_RAM_SIZE, a linker script whose MEMORY has those lengths (so an image
 # that does not fit fails to link), and a heap that ends at CONFIG_RAM_END
 # (RB_NX_HEAP_TO_RAM_END, rbp_sys_nuttx.c).
-if(DEFINED RB_BOARD_NUTTX_BOARD)
+#
+# A board NuttX has no chip or board for names the port's own
+# (RB_BOARD_NUTTX_CUSTOM_CHIP: a directory of ports/nuttx/chips/,
+# RB_BOARD_NUTTX_CUSTOM_BOARD: of ports/nuttx/boards/) and its RAM and flash
+# sizes; NuttX finds them through CONFIG_ARCH_CHIP_ARM_CUSTOM and
+# CONFIG_ARCH_BOARD_CUSTOM (the board's rtosbench.defconfig), as copies in
+# the tree's rtosbench/ directory (NuttX builds in the board directory).
+set(_rb_nx_custom OFF)
+if(DEFINED RB_BOARD_NUTTX_CUSTOM_BOARD)
+  set(_rb_nx_custom ON)
+  set(_rb_nx_chip_src "${CMAKE_CURRENT_LIST_DIR}/chips/${RB_BOARD_NUTTX_CUSTOM_CHIP}")
+  set(_rb_nx_board_src "${CMAKE_CURRENT_LIST_DIR}/boards/${RB_BOARD_NUTTX_CUSTOM_BOARD}")
+  if(NOT RB_BOARD_NUTTX_CUSTOM_CHIP OR NOT EXISTS "${_rb_nx_chip_src}/Make.defs"
+     OR NOT EXISTS "${_rb_nx_board_src}/rtosbench.defconfig")
+    message(FATAL_ERROR "RB_PORT=nuttx: boards/${RB_BOARD}/board.cmake names the custom NuttX board "
+      "'${RB_BOARD_NUTTX_CUSTOM_BOARD}' and chip '${RB_BOARD_NUTTX_CUSTOM_CHIP}': ports/nuttx/boards/ "
+      "and ports/nuttx/chips/ must hold them")
+  endif()
+  if(NOT RB_BOARD_NUTTX_RAM_SIZE OR NOT RB_BOARD_NUTTX_FLASH_SIZE)
+    message(FATAL_ERROR "RB_PORT=nuttx: boards/${RB_BOARD}/board.cmake names a custom NuttX board "
+      "but not RB_BOARD_NUTTX_RAM_SIZE and _FLASH_SIZE")
+  endif()
+  set(_rb_nx_board_lines "CONFIG_RAM_SIZE=${RB_BOARD_NUTTX_RAM_SIZE}")
+  set(_rb_nx_chip_defconfig "${_rb_nx_board_src}/rtosbench.defconfig")
+elseif(DEFINED RB_BOARD_NUTTX_BOARD)
   set(_rb_nx_board ${RB_BOARD_NUTTX_BOARD})
   set(_rb_nx_board_kconfig ${RB_BOARD_NUTTX_BOARD_KCONFIG})
   set(_rb_nx_chip ${RB_BOARD_NUTTX_CHIP})
@@ -69,17 +97,33 @@ else()
   # The F4's 64 KB of CCM stay out of the heap (CONFIG_MM_REGIONS=1).
   set(_rb_nx_board_lines "CONFIG_RAM_SIZE=114688" "CONFIG_STM32_CCMEXCLUDE=y")
 endif()
-if(NOT EXISTS "${RB_KERNEL_SOURCE}/boards/arm/stm32/${_rb_nx_board}/scripts")
-  message(FATAL_ERROR "RB_PORT=nuttx: NuttX has no board boards/arm/stm32/${_rb_nx_board}")
+if(NOT _rb_nx_custom)
+  if(NOT EXISTS "${RB_KERNEL_SOURCE}/boards/arm/stm32/${_rb_nx_board}/scripts")
+    message(FATAL_ERROR "RB_PORT=nuttx: NuttX has no board boards/arm/stm32/${_rb_nx_board}")
+  endif()
+  list(PREPEND _rb_nx_board_lines "CONFIG_ARCH_BOARD=\"${_rb_nx_board}\""
+    "CONFIG_ARCH_BOARD_${_rb_nx_board_kconfig}=y" "CONFIG_ARCH_CHIP_${_rb_nx_chip}=y")
+  set(_rb_nx_chip_defconfig "${CMAKE_CURRENT_LIST_DIR}/stm32.defconfig")
+  # NuttX's board in the copy: its configuration directory, its linker script.
+  set(_rb_nx_board_dir "boards/arm/stm32/${_rb_nx_board}")
+  set(_rb_nx_ld_from "${RB_KERNEL_SOURCE}/${_rb_nx_board_dir}/scripts/ld.script")
 endif()
-list(PREPEND _rb_nx_board_lines "CONFIG_ARCH_BOARD=\"${_rb_nx_board}\""
-  "CONFIG_ARCH_BOARD_${_rb_nx_board_kconfig}=y" "CONFIG_ARCH_CHIP_${_rb_nx_chip}=y")
 
 # ---- The tree: a copy of the checkouts, configured -------------------------
 set(_rb_nx_top "${CMAKE_BINARY_DIR}/nuttx-tree")
 set(_rb_nx "${_rb_nx_top}/nuttx")
 set(_rb_nx_apps "${_rb_nx_top}/apps")
 set(_rb_nx_stamp "${RB_KERNEL_SOURCE}|${RB_KERNEL_COMMIT}|${RB_KERNEL_SOURCE_APPS}")
+# configure.sh refuses a configured tree: start from a clean one each time.
+# A tree make cannot clean (a configuration that broke half-way) is copied
+# afresh.
+if(EXISTS "${_rb_nx}/.config")
+  execute_process(COMMAND ${RB_MAKE} -C "${_rb_nx}" distclean
+    RESULT_VARIABLE _rb_rc OUTPUT_QUIET ERROR_QUIET)
+  if(NOT _rb_rc EQUAL 0)
+    file(REMOVE "${_rb_nx_top}/.rb-copied")
+  endif()
+endif()
 set(_rb_nx_old_stamp "")
 if(EXISTS "${_rb_nx_top}/.rb-copied")
   file(READ "${_rb_nx_top}/.rb-copied" _rb_nx_old_stamp)
@@ -94,13 +138,24 @@ if(NOT _rb_nx_old_stamp STREQUAL _rb_nx_stamp)
   file(COPY "${_rb_nx_apps_from}/" DESTINATION "${_rb_nx_apps}" PATTERN ".git" EXCLUDE)
   file(WRITE "${_rb_nx_top}/.rb-copied" "${_rb_nx_stamp}")
 endif()
+# The port's own chip and board, copied afresh on every configure.
+if(_rb_nx_custom)
+  file(REMOVE_RECURSE "${_rb_nx}/rtosbench")
+  file(MAKE_DIRECTORY "${_rb_nx}/rtosbench")
+  file(COPY "${_rb_nx_chip_src}/" DESTINATION "${_rb_nx}/rtosbench/chip")
+  file(COPY "${_rb_nx_board_src}/" DESTINATION "${_rb_nx}/rtosbench/board")
+  file(GLOB_RECURSE _rb_nx_custom_files "${_rb_nx_chip_src}/*" "${_rb_nx_board_src}/*")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_rb_nx_custom_files})
+  set(_rb_nx_board_dir "rtosbench/board")
+  set(_rb_nx_ld_from "${_rb_nx_board_src}/scripts/ld.script")
+endif()
 
 # A smaller part than the NuttX board's: its linker script (in the copy)
 # with the part's flash and RAM as its MEMORY lengths, rewritten from the
 # checkout's each time.
 if(DEFINED RB_BOARD_NUTTX_RAM_SIZE)
-  set(_rb_nx_ld "boards/arm/stm32/${_rb_nx_board}/scripts/ld.script")
-  file(READ "${RB_KERNEL_SOURCE}/${_rb_nx_ld}" _rb_nx_ld_text)
+  set(_rb_nx_ld "${_rb_nx_board_dir}/scripts/ld.script")
+  file(READ "${_rb_nx_ld_from}" _rb_nx_ld_text)
   string(REGEX REPLACE "(flash \\(rx\\) *: *ORIGIN *= *0x[0-9A-Fa-f]+, *LENGTH *= *)[0-9]+[KM]?"
     "\\1${RB_BOARD_NUTTX_FLASH_SIZE}" _rb_nx_ld_new "${_rb_nx_ld_text}")
   string(REGEX REPLACE "(sram \\(rwx\\) *: *ORIGIN *= *0x[0-9A-Fa-f]+, *LENGTH *= *)[0-9]+[KM]?"
@@ -112,7 +167,11 @@ if(DEFINED RB_BOARD_NUTTX_RAM_SIZE)
       "to set to ${RB_BOARD_NUTTX_FLASH_SIZE} / ${RB_BOARD_NUTTX_RAM_SIZE} bytes")
   endif()
   file(WRITE "${_rb_nx}/${_rb_nx_ld}" "${_rb_nx_ld_new}")
-  list(APPEND RB_PORT_DEFINITIONS RB_NX_HEAP_TO_RAM_END=1)
+  # NuttX's STM32 heap ignores CONFIG_RAM_SIZE (rbp_sys_nuttx.c); the port's
+  # own chips end it at CONFIG_RAM_END already.
+  if(NOT _rb_nx_custom)
+    list(APPEND RB_PORT_DEFINITIONS RB_NX_HEAP_TO_RAM_END=1)
+  endif()
 endif()
 
 # The options that follow the build (the rest: ports/nuttx/defconfig).
@@ -161,23 +220,29 @@ if(_rb_nx_custom_clocks)
   list(APPEND _rb_nx_want "CONFIG_ARCH_BOARD_STM32_CUSTOM_CLOCKCONFIG=y")
 endif()
 file(READ "${CMAKE_CURRENT_LIST_DIR}/defconfig" _rb_nx_defconfig)
+file(READ "${_rb_nx_chip_defconfig}" _rb_nx_chip_text)
 list(JOIN _rb_nx_want "\n" _rb_nx_want_text)
-set(_rb_nx_cfgdir "${_rb_nx}/boards/arm/stm32/${_rb_nx_board}/configs/rtosbench")
+set(_rb_nx_cfgdir "${_rb_nx}/${_rb_nx_board_dir}/configs/rtosbench")
 file(MAKE_DIRECTORY "${_rb_nx_cfgdir}")
-file(CONFIGURE OUTPUT "${_rb_nx_cfgdir}/defconfig" CONTENT "${_rb_nx_defconfig}${_rb_nx_want_text}\n"
-  @ONLY)
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${CMAKE_CURRENT_LIST_DIR}/defconfig")
+file(CONFIGURE OUTPUT "${_rb_nx_cfgdir}/defconfig"
+  CONTENT "${_rb_nx_defconfig}${_rb_nx_chip_text}${_rb_nx_want_text}\n" @ONLY)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${CMAKE_CURRENT_LIST_DIR}/defconfig"
+  "${_rb_nx_chip_defconfig}")
 
-# configure.sh refuses a configured tree: start from a clean one each time.
-execute_process(COMMAND ${RB_MAKE} -C "${_rb_nx}" distclean
-  OUTPUT_QUIET ERROR_QUIET)
+# configure.sh names NuttX's own board as <board>:<config>, a custom one by
+# the path of its configuration directory (relative to the tree's top).
+if(_rb_nx_custom)
+  set(_rb_nx_configure_arg "${_rb_nx_board_dir}/configs/rtosbench")
+else()
+  set(_rb_nx_configure_arg "${_rb_nx_board}:rtosbench")
+endif()
 execute_process(
   COMMAND ${CMAKE_COMMAND} -E env "PATH=$ENV{PATH}"
-          "${_rb_nx}/tools/configure.sh" -l -a ../apps ${_rb_nx_board}:rtosbench
+          "${_rb_nx}/tools/configure.sh" -l -a ../apps ${_rb_nx_configure_arg}
   WORKING_DIRECTORY "${_rb_nx}"
   RESULT_VARIABLE _rb_rc OUTPUT_VARIABLE _rb_out ERROR_VARIABLE _rb_out)
 if(NOT _rb_rc EQUAL 0)
-  message(FATAL_ERROR "RB_PORT=nuttx: tools/configure.sh ${_rb_nx_board}:rtosbench failed:\n${_rb_out}")
+  message(FATAL_ERROR "RB_PORT=nuttx: tools/configure.sh ${_rb_nx_configure_arg} failed:\n${_rb_out}")
 endif()
 file(WRITE "${CMAKE_BINARY_DIR}/nuttx-configure.log" "${_rb_out}")
 # olddefconfig drops what Kconfig does not accept: every option asked for
@@ -188,11 +253,13 @@ foreach(line IN LISTS _rb_nx_want)
     message(FATAL_ERROR "RB_PORT=nuttx: NuttX's .config lost '${line}' (Kconfig did not accept it)")
   endif()
 endforeach()
-file(STRINGS "${CMAKE_CURRENT_LIST_DIR}/defconfig" _rb_nx_base REGEX "^CONFIG_")
-foreach(line IN LISTS _rb_nx_base)
-  if(NOT line IN_LIST _rb_nx_config)
-    message(FATAL_ERROR "RB_PORT=nuttx: NuttX's .config lost '${line}' of ports/nuttx/defconfig")
-  endif()
+foreach(_rb_f "${CMAKE_CURRENT_LIST_DIR}/defconfig" "${_rb_nx_chip_defconfig}")
+  file(STRINGS "${_rb_f}" _rb_nx_base REGEX "^CONFIG_")
+  foreach(line IN LISTS _rb_nx_base)
+    if(NOT line IN_LIST _rb_nx_config)
+      message(FATAL_ERROR "RB_PORT=nuttx: NuttX's .config lost '${line}' of ${_rb_f}")
+    endif()
+  endforeach()
 endforeach()
 # The copy has no git history: NuttX reads its version from .version (the form
 # tools/version.sh writes), so its own version string stays right.

@@ -59,17 +59,18 @@ endif()
 rb_adopt_kernel_version("${_rb_nx_ver}" "'${RB_KERNEL_SOURCE}' is NuttX ${_rb_nx_ver} (${_rb_nx_from})")
 rb_check_kernel_commit("${RB_KERNEL_SOURCE}")
 
-# ---- The core: NuttX's ARMv7-M port on both ----------------------------------
+# ---- The core: NuttX's ARMv7-M and ARMv8-M ports ----------------------------
 # NuttX 12.4's arch/arm/src/stm32 covers the STM32F4 (Cortex-M4F) and the
 # STM32F20x (Cortex-M3: its Kconfig's STM32_STM32F20XX selects ARCH_CORTEXM3);
-# both build arch/arm/src/armv7-m. The NuttX board configuration follows the
-# board (RB_BOARD_NUTTX_* in its board.cmake, image.cmake). The Cortex-M33's
-# jobs are PORT_MISSING with the reason below. Later apache/nuttx sources have an MPS chip
-# (arch/arm/src/mps) with boards/arm/mps/mps2-an521 (the dual Cortex-M33
-# AN521), mps2-an500 and mps3-an547, no mps2-an505; the first release with
-# them was not checked.
-set(RB_PORT_CPUS cortex-m3=arch/arm/src/armv7-m cortex-m4=arch/arm/src/armv7-m)
-set(RB_PORT_NO_CPU_REASON "NuttX 12.4.0 has the ARMv8-M CPU port (arch/arm/src/armv8-m) but no chip or board for QEMU's MPS2 AN505 (arch/arm/src and boards/arm have no mps directory; its Cortex-M33 chips in arch/arm/Kconfig are nrf53, nrf91, stm32l5 and stm32u5): it would need an out-of-tree chip (CONFIG_ARCH_CHIP_ARM_CUSTOM, ARCH_CHIP_CUSTOM_DIR) and board, not written")
+# both build arch/arm/src/armv7-m. For the Cortex-M33, NuttX 12.4 has the
+# ARMv8-M CPU port (arch/arm/src/armv8-m) but no chip or board for QEMU's
+# MPS2 AN505 (its Cortex-M33 chips are nrf53, nrf91, stm32l5 and stm32u5):
+# the port brings its own, out of NuttX's tree (chips/rb_an505, a minimal
+# chip on NuttX's ARMv8-M code, and boards/rb_mps2_an505), through NuttX's
+# custom chip and board options (CONFIG_ARCH_CHIP_ARM_CUSTOM,
+# CONFIG_ARCH_BOARD_CUSTOM). The NuttX board configuration follows the board
+# (RB_BOARD_NUTTX_* in its board.cmake, image.cmake).
+set(RB_PORT_CPUS cortex-m3=arch/arm/src/armv7-m cortex-m4=arch/arm/src/armv7-m cortex-m33=arch/arm/src/armv8-m)
 
 # ---- The port: POSIX + the NuttX layer; NuttX builds the image -------------
 list(APPEND RB_PORT_SOURCES "${RB_PORT_DIR}/../posix/rbp_posix.c" "${RB_PORT_DIR}/rbp_sys_nuttx.c")
@@ -95,9 +96,10 @@ set(RB_PORT_IMAGE_RECIPE "${RB_PORT_DIR}/image.cmake")
 # Interrupt levels. Two NuttX rules shape them:
 # - NuttX never takes an interrupt at the lowest NVIC level once it has
 #   enabled interrupts: up_irq_enable() sets BASEPRI to NVIC_SYSH_PRIORITY_MIN
-#   (0xF0 with 4 priority bits; arch/arm/include/armv7-m/irq.h), which masks
+#   (0xF0 with 4 priority bits; arch/arm/include/armv7-m/irq.h, and
+#   armv8-m/irq.h alike), which masks
 #   that level, and every task starts with that BASEPRI (arm_initialstate.c).
-# - NuttX's ARMv7-M dispatch does not nest: arm_doirq keeps one CURRENT_REGS,
+# - NuttX's ARMv7-M and ARMv8-M dispatch does not nest: arm_doirq keeps one CURRENT_REGS,
 #   and every interrupt that calls the OS runs at one level
 #   (NVIC_SYSH_PRIORITY_DEFAULT). A test timer that preempted the tick's
 #   handler lost the switch it asked for and stopped the scheduler (seen under
