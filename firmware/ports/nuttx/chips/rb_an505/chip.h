@@ -4,10 +4,9 @@
 #ifndef __RB_AN505_CHIP_H
 #define __RB_AN505_CHIP_H
 
-#include <nuttx/config.h>
-
 #include <arch/chip/chip.h>
 #include <arch/irq.h>
+#include <nuttx/config.h>
 
 /* The vector table: the 16 exceptions and the 48 external interrupts the
  * board uses (the IoT Kit's 32 and the AN505's first 16, UART0's among
@@ -22,5 +21,10 @@
 
 /* Every device and SysTick (CLKSOURCE=1) run from the 20 MHz MAINCLK. */
 #define RB_AN505_MAINCLK 20000000u
+
+#ifndef __ASSEMBLY__
+/* UART0 ready for up_putc (rb_an505_lowputc.c), called by __start. */
+void arm_lowsetup(void);
+#endif
 
 #endif

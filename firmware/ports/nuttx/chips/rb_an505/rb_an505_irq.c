@@ -4,13 +4,12 @@
  * line starts disabled at the default level; SVCall sits one step above
  * it, the level NuttX's critical sections leave open (BASEPRI at
  * NVIC_SYSH_DISABLE_PRIORITY, CONFIG_ARMV8M_USEBASEPRI). */
-#include <nuttx/config.h>
-
 #include <arch/armv8-m/nvicpri.h>
 #include <arch/irq.h>
 #include <debug.h>
 #include <errno.h>
 #include <nuttx/arch.h>
+#include <nuttx/config.h>
 #include <nuttx/irq.h>
 #include <stdint.h>
 

@@ -3,9 +3,8 @@
  * panics). The harness drives the same UART from the board layer
  * (boards/qemu-mps2-an505/board.c) and polls it; NuttX has no serial
  * driver and no console device here (CONFIG_DEV_CONSOLE off). */
-#include <nuttx/config.h>
-
 #include <nuttx/arch.h>
+#include <nuttx/config.h>
 #include <stdint.h>
 
 #include "arm_internal.h"
@@ -19,7 +18,6 @@
 #define RB_UART_CTRL_TXEN (1u << 0)
 #define RB_UART_CTRL_RXEN (1u << 1)
 
-void arm_lowsetup(void);
 void arm_lowsetup(void) {
   RB_UART_BAUDDIV = RB_AN505_MAINCLK / 115200u; /* QEMU ignores the rate */
   RB_UART_CTRL = RB_UART_CTRL_TXEN | RB_UART_CTRL_RXEN;

@@ -10,7 +10,6 @@
  * Secure). The image is loaded by QEMU into the code SSRAM, so .data is
  * copied from its load address as from flash. */
 #include <nuttx/config.h>
-
 #include <nuttx/init.h>
 #include <stdint.h>
 

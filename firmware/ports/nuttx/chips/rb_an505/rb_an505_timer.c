@@ -3,9 +3,8 @@
  * interrupts CLK_TCK times a second; its handler is NuttX's tick
  * (nxsched_process_timer). The port sets its priority afterwards
  * (rbp_sys_nuttx.c, rb_cm_tick_prio_set). */
-#include <nuttx/config.h>
-
 #include <nuttx/arch.h>
+#include <nuttx/config.h>
 #include <stdint.h>
 #include <time.h>
 
