@@ -54,6 +54,7 @@ if [[ $mode == all ]]; then
     sigrok-firmware-fx2lafw  # doctor checks an fx2lafw analyzer's firmware files (tests/run/e2e/analyzer.sh)
     postgresql  # the PostgreSQL history's tests' server
     lava-server lava-dispatcher  # the lava bench's test (tests/run/e2e/lava.sh)
+    rt-tests  # cyclictest (2.4 in Debian 12): tests/import/e2e.sh measures with it and imports the result
   )
   if [[ "${RTOSBENCH_WITH_BROWSER:-0}" == 1 ]]; then
     packages+=(chromium)

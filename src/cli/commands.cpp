@@ -43,6 +43,8 @@ std::span<const Command> commands() {
       Command{"check", "re-verify a bundle: MANIFEST, every capture, every statistic", add_check},
       Command{"kernels", "the kernel ports, their pins and sources (kernel.yaml, the kernel cache)",
               add_kernels},
+      Command{"import", "other tools' results as a run directory: cyclictest's histogram or JSON",
+              add_import},
       Command{"footprint", "flash and RAM of a kernel alone: a kernel build minus the bare build",
               add_footprint},
       Command{"edges", "a logic analyzer's capture of the edge variant against the DWT samples",

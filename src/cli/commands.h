@@ -84,5 +84,6 @@ std::function<int()> add_kernels(CLI::App& app);
 std::function<int()> add_bundle(CLI::App& app);
 std::function<int()> add_check(CLI::App& app);
 std::function<int()> add_edges(CLI::App& app);
+std::function<int()> add_import(CLI::App& app);
 
 }  // namespace rb::cli

@@ -31,6 +31,7 @@ namespace {
 std::string unit_label(const std::string& unit) {
   if (unit == "instructions" || unit == "cycles" || unit == "bytes" || unit == "per-mille")
     return unit;
+  if (unit == "us") return "µs";  // imported (cyclictest): wall-clock microseconds
   return "ticks";
 }
 
@@ -260,6 +261,22 @@ void overview(Document& d, const std::vector<RunView>& runs) {
     paragraph(d,
               "Figures with unit `cycles` were read from the core's cycle counter on the board "
               "named in the conditions.",
+              Block::Kind::kNote);
+  }
+  bool imported = false;
+  for (const auto& r : runs) {
+    for (const auto& j : r.snap.jobs) imported = imported || j.unit == "us";
+  }
+  if (imported) {
+    paragraph(d,
+              fmt::format("Figures with unit `µs` were imported from cyclictest's histogram "
+                          "(source `histogram`, `rtosbench import cyclictest`): wall-clock "
+                          "microseconds of a Linux system's timer wake-up, bucketed to 1 µs, "
+                          "not core cycles nor instruction counts.{}",
+                          emulated || hardware
+                              ? " This report also holds MCU figures in cycles or instructions: "
+                                "the units differ, the numbers are not comparable as they stand."
+                              : ""),
               Block::Kind::kNote);
   }
 }
@@ -639,7 +656,7 @@ void every_series(Document& d, const RunView& cur) {
            f("p99"), f("p999"), f("max"), f("avg"), f("stddev"), f("jitter"),
            s.base.empty() || !value(s, "base") ? f("base") : f("base") + " (" + s.base + ")",
            unit_label(verify::series_unit(s.name, j->snap.unit)),
-           s.has_raw ? "RAW" : "RESULT only"});
+           s.source == "histogram" ? "histogram" : s.has_raw ? "RAW" : "RESULT only"});
     }
   }
   table(d, std::move(t));
@@ -793,6 +810,103 @@ void critical_phase(Document& d, const RunView& cur) {
   table(d, std::move(t));
 }
 
+// The buckets of a series imported from a histogram; nullptr for others.
+const store::HistogramRecord* histogram_of(const JobView& j, const std::string& phase,
+                                           const std::string& name) {
+  for (const auto& s : j.result->series) {
+    if (s.phase == phase && s.name == name && s.histogram) return &*s.histogram;
+  }
+  return nullptr;
+}
+
+bool all_histograms(const JobView& j) {
+  return !j.result->series.empty() &&
+         std::all_of(j.result->series.begin(), j.result->series.end(),
+                     [](const store::SeriesRecord& s) { return s.histogram.has_value(); });
+}
+
+// The empirical CDF of a histogram: a step at each bucket; the overflow
+// samples at the max.
+std::vector<std::pair<double, double>> histogram_cdf(const store::HistogramRecord& h,
+                                                     const SeriesValues& s) {
+  std::vector<std::pair<double, double>> out;
+  uint64_t n = h.overflow;
+  for (const auto& b : h.buckets) n += b[1];
+  if (n == 0) return out;
+  out.emplace_back(static_cast<double>(h.buckets.empty() ? 0 : h.buckets.front()[0]), 0.0);
+  uint64_t seen = 0;
+  for (const auto& b : h.buckets) {
+    seen += b[1];
+    out.emplace_back(static_cast<double>(b[0]),
+                     static_cast<double>(seen) / static_cast<double>(n));
+  }
+  if (h.overflow) {
+    if (auto max = value(s, "max")) out.emplace_back(*max, 1.0);
+  }
+  return out;
+}
+
+// Imported histograms (cyclictest): counts per 1 µs bucket on a log scale,
+// one plot per series (thread), a line per job; the overflow in a table.
+void histograms(Document& d, const RunView& cur) {
+  auto jobs = measured_jobs(cur);
+  std::vector<std::pair<std::string, std::string>> keys;
+  for (const auto& k : series_order(jobs)) {
+    for (const JobView* j : jobs) {
+      if (histogram_of(*j, k.first, k.second)) {
+        keys.push_back(k);
+        break;
+      }
+    }
+  }
+  if (keys.empty()) return;
+  heading(d, 2, "Latency histograms");
+  paragraph(d,
+            "Series imported from a histogram (cyclictest `--histogram=N`): the samples per "
+            "1 µs bucket, counts on a log scale as cyclictest's users read them. Samples at or "
+            "beyond the last bucket were only counted (`overflow`); a statistic whose nearest "
+            "rank falls among them is shown as the max, an upper bound, and named under "
+            "`beyond last bucket`. The Markdown report leaves the plots out; the HTML report has "
+            "them.");
+  Table t{.head = {"job", "series", "n", "buckets", "overflow", "beyond last bucket", "unit"},
+          .align = "llrrrll"};
+  for (const auto& [phase, name] : keys) {
+    Plot p;
+    p.title = fmt::format("{}: latency histogram", series_key(phase, name));
+    p.x_label = "latency [µs]";
+    p.y_label = "samples (log scale)";
+    p.y_log = true;
+    for (const JobView* j : jobs) {
+      const store::HistogramRecord* h = histogram_of(*j, phase, name);
+      const SeriesValues* s = j->snap.find(phase, name);
+      if (!h || !s) continue;
+      PlotLine line;
+      line.label = j->snap.id;
+      line.step = true;
+      // Every bucket from the first to the last counted one, empty ones at 0.
+      if (!h->buckets.empty()) {
+        size_t k = 0;
+        const uint64_t lo = h->buckets.front()[0], hi = h->buckets.back()[0];
+        for (uint64_t v = lo; v <= hi + 1; ++v) {
+          uint64_t c = 0;
+          if (k < h->buckets.size() && h->buckets[k][0] == v) c = h->buckets[k++][1];
+          line.points.emplace_back(static_cast<double>(v), static_cast<double>(c));
+        }
+      }
+      p.lines.push_back(std::move(line));
+      uint64_t n = h->overflow;
+      for (const auto& b : h->buckets) n += b[1];
+      t.rows.push_back({j->snap.id, series_key(phase, name), std::to_string(n),
+                        std::to_string(h->limit),
+                        h->overflow ? fmt::format("{} (flagged)", h->overflow) : "0",
+                        h->beyond_limit.empty() ? "-" : fmt::format("{}", fmt::join(h->beyond_limit, ", ")),
+                        unit_label(j->snap.unit)});
+    }
+    plot(d, p);
+  }
+  table(d, std::move(t));
+}
+
 void distributions(Document& d, const RunView& cur) {
   auto jobs = measured_jobs(cur);
   if (jobs.empty()) return;
@@ -804,7 +918,8 @@ void distributions(Document& d, const RunView& cur) {
             "plots out; the HTML report has them.");
   std::vector<std::string> missing;
   for (const JobView* j : jobs) {
-    if (!j->raw) missing.push_back(fmt::format("`{}`: {}", j->snap.id, j->raw_problem));
+    if (!j->raw && !all_histograms(*j))
+      missing.push_back(fmt::format("`{}`: {}", j->snap.id, j->raw_problem));
   }
   listed(d, "Drawn from statistics (no raw capture):", std::move(missing));
   const std::string unit = one_unit(units_of(jobs));
@@ -821,7 +936,10 @@ void distributions(Document& d, const RunView& cur) {
       line.label = j->snap.id + unjudged_mark(*s);
       line.step = true;
       const RawSeries* raw = j->raw ? j->raw->find(phase, name) : nullptr;
-      if (raw && !raw->values.empty()) {
+      const store::HistogramRecord* hist = histogram_of(*j, phase, name);
+      if (hist) {
+        line.points = histogram_cdf(*hist, *s);
+      } else if (raw && !raw->values.empty()) {
         std::vector<uint64_t> sorted = raw->values;
         std::sort(sorted.begin(), sorted.end());
         line.points = cdf_points(sorted, 400);
@@ -1246,6 +1364,7 @@ Document build_report(const std::vector<RunView>& runs) {
   every_series(d, cur);
   edges_section(d, cur);
   distributions(d, cur);
+  histograms(d, cur);
   footprint(d, cur);
   reproducibility(d, cur);
   conditions(d, cur);

@@ -248,7 +248,8 @@ RunSnapshot snapshot_of(const Run& run, const catalog::Catalog* today) {
       v.hz = s.hz;
       v.has_raw = s.has_raw;
       std::string test = r.verify.test_of(v.phase, v.name);
-      v.test = !test.empty() ? test : test_of_series(v.name);
+      v.test = !test.empty() ? test : !s.test.empty() ? s.test : test_of_series(v.name);
+      v.source = s.source;
       v.values = metric_values(s);
       v.base = s.base;
       v.calls = s.calls;

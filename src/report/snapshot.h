@@ -82,6 +82,8 @@ struct SeriesValues {
   std::optional<uint64_t> calls, refused;
   // The logic analyzer's figures of this series (a job with edges.json).
   std::optional<EdgeFigures> edges;
+  // "" (samples) or "histogram" (imported bucket counts: result.json series source).
+  std::string source;
   // "name", or "phase/name" inside a phase.
   std::string key() const { return phase.empty() ? name : phase + "/" + name; }
 };

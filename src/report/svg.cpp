@@ -92,8 +92,13 @@ struct Frame {
   double pw = 0, ph = 0;
   double xmin = 0, xmax = 1, ymin = 0, ymax = 1;
   bool empty = false;
+  bool log = false;  // ymin, ymax are log10 of the range then
   double sx(double x) const { return left + (x - xmin) / (xmax - xmin) * pw; }
-  double sy(double y) const { return top + ph - (y - ymin) / (ymax - ymin) * ph; }
+  double sy(double y) const {
+    if (log) y = y > 0 ? std::log10(y) : ymin;
+    y = std::clamp(y, ymin, ymax);
+    return top + ph - (y - ymin) / (ymax - ymin) * ph;
+  }
 };
 
 Frame frame_of(const Plot& p) {
@@ -123,7 +128,12 @@ Frame frame_of(const Plot& p) {
     xmin -= pad;
     xmax += pad;
   }
-  if (p.y_percent) {
+  if (p.y_log) {
+    // From 10^0 = 1 to the next power of ten above the largest count.
+    f.log = true;
+    ymin = 0;
+    ymax = std::max(1.0, std::ceil(std::log10(std::max(ymax, 1.0)) + 1e-9));
+  } else if (p.y_percent) {
     ymin = 0;
     ymax = 1;
   } else {
@@ -154,7 +164,17 @@ void tick_label(std::string& s, double x, double y, const char* anchor, const st
 
 // The grid, the ticks, the frame and the axis labels.
 void axes(std::string& s, const Plot& p, const Frame& f) {
-  auto yticks = nice_ticks(f.ymin, f.ymax, 5);
+  if (f.log) {
+    // A grid line per power of ten, labelled 1, 10, 100, 1e3 ...
+    for (double e = f.ymin; e <= f.ymax + 1e-9; e += 1) {
+      const double v = std::pow(10.0, e);
+      const double y = f.sy(v);
+      grid_line(s, f.left, y, f.left + f.pw, y);
+      tick_label(s, f.left - 6, y + 4, "end",
+                 e < 3 ? fmt::format("{:.0f}", v) : fmt::format("1e{:.0f}", e));
+    }
+  }
+  auto yticks = f.log ? std::vector<double>{} : nice_ticks(f.ymin, f.ymax, 5);
   const double ystep = yticks.size() > 1 ? yticks[1] - yticks[0] : 1;
   for (double t : yticks) {
     double y = f.sy(t);

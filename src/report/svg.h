@@ -23,6 +23,9 @@ struct Plot {
   // Category labels for x = 0, 1, 2, ... (trends over runs); empty: numeric x axis.
   std::vector<std::string> x_categories;
   bool y_percent = false;  // y in [0, 1] shown as percent
+  // y on a log10 scale from 1 (counts, as cyclictest's users read a
+  // histogram); a y of 0 is drawn on the bottom edge.
+  bool y_log = false;
   int width = 720, height = 320;
 };
 

@@ -58,6 +58,26 @@ Status check_series_figures(const SeriesRecord& s, const std::string& where) {
     if (ticks_to_ns(ticks, s.hz) != ns)
       return bad(fmt::format("{}_ns {} is not {}_ticks {} at {} Hz", name, ns, name, ticks, s.hz));
   }
+  if (s.histogram) {
+    // The buckets are the samples: they add up to n and lie within min..max.
+    const HistogramRecord& h = *s.histogram;
+    uint64_t count = h.overflow;
+    uint64_t previous = 0;
+    for (size_t i = 0; i < h.buckets.size(); ++i) {
+      const auto [value, c] = h.buckets[i];
+      if (i > 0 && value <= previous) return bad("histogram buckets not in ascending order");
+      if (value >= h.limit) return bad(fmt::format("histogram bucket {} beyond limit {}", value, h.limit));
+      if (value < s.min_ticks || value > s.max_ticks)
+        return bad(fmt::format("histogram bucket {} outside min..max", value));
+      previous = value;
+      count += c;
+    }
+    if (count != s.n)
+      return bad(fmt::format("histogram counts add up to {}, n = {}", count, s.n));
+    if (h.overflow > 0 && s.max_ticks < h.limit)
+      return bad(fmt::format("{} overflow samples but max_ticks {} < limit {}", h.overflow,
+                             s.max_ticks, h.limit));
+  }
   return {};
 }
 
@@ -357,13 +377,13 @@ RB_JSON(AttemptRecord, number, load, status, reason, board, started_at, seconds,
         flash_commands, serial_port)
 
 void shape(json& j, const SeriesRecord&) {
-  omit(j, {"test", "unit", "base"});
-  omit_null(j, {"median_minus_base_ticks", "calls", "refused"});
+  omit(j, {"test", "unit", "base", "source"});
+  omit_null(j, {"median_minus_base_ticks", "calls", "refused", "histogram"});
 }
 RB_JSON(SeriesRecord, phase, name, test, unit, n, hz, has_raw, min_ticks, median_ticks, p90_ticks,
         p99_ticks, p999_ticks, max_ticks, min_ns, median_ns, p90_ns, p99_ns, p999_ns, max_ns,
         avg_ticks, avg_ns, sum_ticks, mean_ticks, stddev_ticks, jitter, base_ticks,
-        median_minus_base_ticks, base, calls, refused)
+        median_minus_base_ticks, base, calls, refused, source, histogram)
 
 void shape(json& j, const LoadRecord& x) {
   if (x.verify.document.is_null()) j.erase("verify");

@@ -13,6 +13,7 @@
 // default (members are only ever added within a schema version).
 #include <cstdint>
 #include <filesystem>
+#include <array>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -207,6 +208,20 @@ struct AttemptRecord {
 
 // ---- figures -------------------------------------------------------------------
 
+// The buckets of a series imported from a histogram (`rtosbench import
+// cyclictest`): what the tool counted, kept so that reports can draw it and
+// readers can re-derive the statistics. Bucket `value` holds the samples of
+// that value (in the series' unit); samples at or beyond `limit` were only
+// counted, in `overflow`.
+struct HistogramRecord {
+  uint64_t limit = 0;
+  std::vector<std::array<uint64_t, 2>> buckets;  // [value, count], count > 0, value ascending
+  uint64_t overflow = 0;
+  // The statistics whose nearest rank fell among the overflow samples: their
+  // value is the series' max, an upper bound (median, p90, p99, p999).
+  std::vector<std::string> beyond_limit;
+};
+
 // One series of a capture with every statistic (ticks and ns).
 struct SeriesRecord {
   std::string phase, name;
@@ -226,6 +241,10 @@ struct SeriesRecord {
   // included) and those the kernel refused, whose times are not among the
   // samples; absent for other series and in older results.
   std::optional<uint64_t> calls, refused;
+  // Where the figures come from: "" (samples, a verified capture) or
+  // "histogram" (imported bucket counts, `histogram` set).
+  std::string source;
+  std::optional<HistogramRecord> histogram;
 
   std::string key() const { return phase.empty() ? name : phase + "/" + name; }
   // Every number of the series by its result.json key (n, median_ticks,
@@ -413,6 +432,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(BuildAttemptRecord, number, ok, 
                                                 log)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(VerdictRecord, check, severity, line, message)
 void to_json(nlohmann::json& j, const AttemptRecord& x);
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HistogramRecord, limit, buckets, overflow,
+                                                beyond_limit)
 void to_json(nlohmann::json& j, const SeriesRecord& x);
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(NotApplicable, name, reason)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Headline, name, phase, median_ticks, median_ns,
