@@ -276,6 +276,7 @@ Status insert_figures(Connection& db, const std::string& run_id, const JobResult
   auto write_series = [&](const std::vector<SeriesRecord>& series, int64_t load) -> Status {
     for (const auto& x : series) {
       std::string test = r.verify.test_of(x.phase, x.name);
+      if (test.empty()) test = x.test;  // an imported series names its own
       if (test.empty()) test = test_of_series(x.name);
       for (const auto& [key, v] : x.numbers()) {
         auto ins = db.query(

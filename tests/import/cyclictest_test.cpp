@@ -176,7 +176,7 @@ INSTANTIATE_TEST_SUITE_P(
                     "max 9 but the last non-empty bucket is 7"},
         RefusalCase{"inconsistent-avg.txt", Refusal::kInconsistent, 15, "avg 4"},
         RefusalCase{"negative.txt", Refusal::kNegative, 7, "-00001"},
-        RefusalCase{"truncated.json", Refusal::kTruncated, 22, "ends before"},
+        RefusalCase{"truncated.json", Refusal::kTruncated, 21, "ends before"},
         RefusalCase{"inconsistent.json", Refusal::kInconsistent, 0, "more than its cycles 9"},
         RefusalCase{"negative.json", Refusal::kNegative, 0, "thread.0.histogram.7 is -1"}));
 
