@@ -138,14 +138,14 @@ std::optional<Refused> check_thread(const ThreadHistogram& t, uint64_t limit, bo
     }
     if (last != t.max) {
       return bad(at.max_line,
-                 last == limit ? fmt::format("max {} but every bucket is empty", t.max)
-                               : fmt::format("max {} but the last non-empty bucket is {}", t.max,
-                                             last));
+                 last == limit
+                     ? fmt::format("max {} but every bucket is empty", t.max)
+                     : fmt::format("max {} but the last non-empty bucket is {}", t.max, last));
     }
   } else if (t.overflow == 0) {
     return bad(at.max_line,
-               fmt::format("max {} is beyond the last bucket ({}) but no sample overflowed",
-                           t.max, limit - 1));
+               fmt::format("max {} is beyond the last bucket ({}) but no sample overflowed", t.max,
+                           limit - 1));
   }
   if (t.avg < static_cast<double>(t.min) || t.avg > static_cast<double>(t.max)) {
     return bad(at.avg_line, fmt::format("avg {} outside min {} .. max {}", t.avg, t.min, t.max));
@@ -153,13 +153,13 @@ std::optional<Refused> check_thread(const ThreadHistogram& t, uint64_t limit, bo
   if (t.overflow == 0) {
     // Without overflow the buckets are the samples: their mean is cyclictest's.
     unsigned __int128 sum = 0;
-    for (uint64_t v = 0; v < t.counts.size(); ++v) sum += static_cast<unsigned __int128>(v) * t.counts[v];
+    for (uint64_t v = 0; v < t.counts.size(); ++v)
+      sum += static_cast<unsigned __int128>(v) * t.counts[v];
     const double mean = static_cast<double>(sum) / static_cast<double>(n);
     const bool agrees = avg_floored ? static_cast<double>(static_cast<uint64_t>(sum / n)) == t.avg
                                     : std::fabs(mean - t.avg) <= 0.0051;
     if (!agrees) {
-      return bad(at.avg_line,
-                 fmt::format("avg {} but the buckets' mean is {:.3f}", t.avg, mean));
+      return bad(at.avg_line, fmt::format("avg {} but the buckets' mean is {:.3f}", t.avg, mean));
     }
   }
   return std::nullopt;
@@ -206,7 +206,8 @@ Result<Parsed> parse_text(const std::string& text) {
       for (const auto& t : tokens(l.substr(colon + 1))) {
         auto c = count_of(t);
         if (!c) {
-          if (last_partial) return refuse(Refusal::kTruncated, line, "the file ends inside this line");
+          if (last_partial)
+            return refuse(Refusal::kTruncated, line, "the file ends inside this line");
           return make_error(ErrorKind::kBadInput,
                             fmt::format("line {}: `{}` is not a number in `# {}:`", line, t, key));
         }
@@ -227,7 +228,8 @@ Result<Parsed> parse_text(const std::string& text) {
     for (size_t k = 0; k < t.size(); ++k) {
       auto c = count_of(t[k]);
       if (!c) {
-        if (last_partial) return refuse(Refusal::kTruncated, line, "the file ends inside this line");
+        if (last_partial)
+          return refuse(Refusal::kTruncated, line, "the file ends inside this line");
         return make_error(ErrorKind::kBadInput,
                           fmt::format("line {}: `{}` is not a bucket line (`%06d` index, then one "
                                       "count per thread)",
@@ -274,12 +276,12 @@ Result<Parsed> parse_text(const std::string& text) {
   }
   for (const char* key : {"Total", "Avg Latencies", "Max Latencies", "Histogram Overflows"}) {
     auto& [line, values] = summary[key];
-    const bool extra = all_column && key != std::string("Avg Latencies") &&
-                       values.size() == threads + 1;
+    const bool extra =
+        all_column && key != std::string("Avg Latencies") && values.size() == threads + 1;
     if (values.size() != threads && !extra) {
-      return refuse(Refusal::kInconsistent, line,
-                    fmt::format("`# {}:` has {} value(s) for {} thread(s)", key, values.size(),
-                                threads));
+      return refuse(
+          Refusal::kInconsistent, line,
+          fmt::format("`# {}:` has {} value(s) for {} thread(s)", key, values.size(), threads));
     }
     if (extra) {
       const uint64_t all = values.back();
@@ -288,9 +290,9 @@ Result<Parsed> parse_text(const std::string& text) {
       for (uint64_t v : values)
         want = key == std::string("Max Latencies") ? std::max(want, v) : want + v;
       if (all != want) {
-        return refuse(Refusal::kInconsistent, line,
-                      fmt::format("`# {}:` says {} for all threads, the threads give {}", key, all,
-                                  want));
+        return refuse(
+            Refusal::kInconsistent, line,
+            fmt::format("`# {}:` says {} for all threads, the threads give {}", key, all, want));
       }
     }
   }
@@ -300,9 +302,9 @@ Result<Parsed> parse_text(const std::string& text) {
   p.data.threads.resize(threads);
   for (const auto& b : buckets) {
     if (b.counts.size() != columns) {
-      return refuse(Refusal::kInconsistent, b.line,
-                    fmt::format("{} count(s) where the first bucket line has {}", b.counts.size(),
-                                columns));
+      return refuse(
+          Refusal::kInconsistent, b.line,
+          fmt::format("{} count(s) where the first bucket line has {}", b.counts.size(), columns));
     }
     uint64_t sum = 0;
     for (size_t t = 0; t < threads; ++t) {
@@ -375,8 +377,8 @@ Result<Parsed> parse_json(const std::string& text) {
   try {
     j = json::parse(text);
   } catch (const json::parse_error& e) {
-    const bool at_end = e.byte >= text.size() ||
-                        text.find_first_not_of(" \t\r\n", e.byte) == std::string::npos;
+    const bool at_end =
+        e.byte >= text.size() || text.find_first_not_of(" \t\r\n", e.byte) == std::string::npos;
     if (at_end) {
       return refuse(Refusal::kTruncated, line_at(text, text.size()),
                     "the JSON document ends before it is complete");
@@ -531,11 +533,10 @@ store::SeriesRecord series_of(const ThreadHistogram& t, uint64_t limit, const st
   h.overflow = t.overflow;
   for (uint64_t v = 0; v < t.counts.size(); ++v)
     if (t.counts[v]) h.buckets.push_back({v, t.counts[v]});
-  const std::pair<const char*, uint64_t> ranks[] = {
-      {"median", stats::nearest_rank(n, 50, 100)},
-      {"p90", stats::nearest_rank(n, 90, 100)},
-      {"p99", stats::nearest_rank(n, 99, 100)},
-      {"p999", stats::nearest_rank(n, 999, 1000)}};
+  const std::pair<const char*, uint64_t> ranks[] = {{"median", stats::nearest_rank(n, 50, 100)},
+                                                    {"p90", stats::nearest_rank(n, 90, 100)},
+                                                    {"p99", stats::nearest_rank(n, 99, 100)},
+                                                    {"p999", stats::nearest_rank(n, 999, 1000)}};
   for (const auto& [name, rank] : ranks)
     if (n > 0 && rank > counted) h.beyond_limit.push_back(name);
   r.n = n;
@@ -579,6 +580,14 @@ Status write_import(const Cyclictest& data, const std::filesystem::path& file,
                       fmt::format("--out {} already holds something: give a new directory",
                                   options.out.string()));
   }
+  // The job id names a folder of jobs/, never a path out of it.
+  static const std::regex kJobId("[A-Za-z0-9][A-Za-z0-9._-]*");
+  if (!std::regex_match(options.job, kJobId)) {
+    return make_error(ErrorKind::kUsage,
+                      fmt::format("--job `{}`: letters, digits, `.`, `_` and `-` only, a letter "
+                                  "or digit first",
+                                  options.job));
+  }
   const fs::path job_dir = options.out / "jobs" / options.job;
   fs::create_directories(job_dir, ec);
   if (ec) {
@@ -604,17 +613,16 @@ Status write_import(const Cyclictest& data, const std::filesystem::path& file,
   r.job.tests = {"cyclictest"};
   r.board = store::BoardRecord{};  // nothing declared: every series is a measurement
   r.board->name = options.board;
-  r.job.kernel_version = data.conditions.count("sysinfo.release")
-                             ? data.conditions.at("sysinfo.release")
-                             : "";
+  r.job.kernel_version =
+      data.conditions.count("sysinfo.release") ? data.conditions.at("sysinfo.release") : "";
   r.unit = "us";
   r.conditions = data.conditions;
   r.conditions["source"] = "cyclictest";
   r.conditions["format"] = data.format;
   r.conditions["unit"] = "us";
-  r.conditions["histogram_limit"] =
-      r.conditions.count("histogram_limit") ? r.conditions["histogram_limit"]
-                                            : std::to_string(data.limit);
+  r.conditions["histogram_limit"] = r.conditions.count("histogram_limit")
+                                        ? r.conditions["histogram_limit"]
+                                        : std::to_string(data.limit);
   r.conditions["imported_file"] = kept;
   r.conditions["imported_sha256"] = sha256_hex(file_text);
   r.conditions["imported_from"] = fs::absolute(file).lexically_normal().string();
@@ -639,8 +647,8 @@ Status write_import(const Cyclictest& data, const std::filesystem::path& file,
   s.updated_at = now;
   s.finished_at = now;
   s.rtosbench_version = kVersion;
-  s.matrix = store::RunInput{"import cyclictest", "", fs::absolute(file).string(),
-                             sha256_hex(file_text)};
+  s.matrix =
+      store::RunInput{"import cyclictest", "", fs::absolute(file).string(), sha256_hex(file_text)};
   store::RunJobEntry e;
   e.id = options.job;
   e.kernel = "linux";

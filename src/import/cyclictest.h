@@ -40,8 +40,8 @@ struct Refused {
 
 // One measuring thread: its counted buckets (index = latency in µs).
 struct ThreadHistogram {
-  std::string name;  // "t0", "t1", ... (thread number)
-  std::optional<int64_t> cpu;  // JSON only
+  std::string name;              // "t0", "t1", ... (thread number)
+  std::optional<int64_t> cpu;    // JSON only
   std::vector<uint64_t> counts;  // counts[v]: samples of v µs, v < limit
   uint64_t overflow = 0;         // samples at or beyond limit
   uint64_t min = 0, max = 0;     // cyclictest's, µs

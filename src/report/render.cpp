@@ -656,7 +656,9 @@ void every_series(Document& d, const RunView& cur) {
            f("p99"), f("p999"), f("max"), f("avg"), f("stddev"), f("jitter"),
            s.base.empty() || !value(s, "base") ? f("base") : f("base") + " (" + s.base + ")",
            unit_label(verify::series_unit(s.name, j->snap.unit)),
-           s.source == "histogram" ? "histogram" : s.has_raw ? "RAW" : "RESULT only"});
+           s.source == "histogram" ? "histogram"
+           : s.has_raw             ? "RAW"
+                                   : "RESULT only"});
     }
   }
   table(d, std::move(t));
@@ -837,8 +839,7 @@ std::vector<std::pair<double, double>> histogram_cdf(const store::HistogramRecor
   uint64_t seen = 0;
   for (const auto& b : h.buckets) {
     seen += b[1];
-    out.emplace_back(static_cast<double>(b[0]),
-                     static_cast<double>(seen) / static_cast<double>(n));
+    out.emplace_back(static_cast<double>(b[0]), static_cast<double>(seen) / static_cast<double>(n));
   }
   if (h.overflow) {
     if (auto max = value(s, "max")) out.emplace_back(*max, 1.0);
@@ -896,11 +897,11 @@ void histograms(Document& d, const RunView& cur) {
       p.lines.push_back(std::move(line));
       uint64_t n = h->overflow;
       for (const auto& b : h->buckets) n += b[1];
-      t.rows.push_back({j->snap.id, series_key(phase, name), std::to_string(n),
-                        std::to_string(h->limit),
-                        h->overflow ? fmt::format("{} (flagged)", h->overflow) : "0",
-                        h->beyond_limit.empty() ? "-" : fmt::format("{}", fmt::join(h->beyond_limit, ", ")),
-                        unit_label(j->snap.unit)});
+      t.rows.push_back(
+          {j->snap.id, series_key(phase, name), std::to_string(n), std::to_string(h->limit),
+           h->overflow ? fmt::format("{} (flagged)", h->overflow) : "0",
+           h->beyond_limit.empty() ? "-" : fmt::format("{}", fmt::join(h->beyond_limit, ", ")),
+           unit_label(j->snap.unit)});
     }
     plot(d, p);
   }

@@ -66,14 +66,14 @@ Status check_series_figures(const SeriesRecord& s, const std::string& where) {
     for (size_t i = 0; i < h.buckets.size(); ++i) {
       const auto [value, c] = h.buckets[i];
       if (i > 0 && value <= previous) return bad("histogram buckets not in ascending order");
-      if (value >= h.limit) return bad(fmt::format("histogram bucket {} beyond limit {}", value, h.limit));
+      if (value >= h.limit)
+        return bad(fmt::format("histogram bucket {} beyond limit {}", value, h.limit));
       if (value < s.min_ticks || value > s.max_ticks)
         return bad(fmt::format("histogram bucket {} outside min..max", value));
       previous = value;
       count += c;
     }
-    if (count != s.n)
-      return bad(fmt::format("histogram counts add up to {}, n = {}", count, s.n));
+    if (count != s.n) return bad(fmt::format("histogram counts add up to {}, n = {}", count, s.n));
     if (h.overflow > 0 && s.max_ticks < h.limit)
       return bad(fmt::format("{} overflow samples but max_ticks {} < limit {}", h.overflow,
                              s.max_ticks, h.limit));

@@ -11,9 +11,9 @@
 // the first bad member by its path ("series[2].n: must be an integer in [0,
 // -], got -5") as an ErrorKind::kBadInput error. A missing member takes its
 // default (members are only ever added within a schema version).
+#include <array>
 #include <cstdint>
 #include <filesystem>
-#include <array>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>

@@ -152,8 +152,8 @@ TEST(ImportCyclictest, RealTwoThreadOutputsAndTheAllThreadsColumn) {
 struct RefusalCase {
   const char* file;
   Refusal kind;
-  uint64_t line;       // 0: a JSON member
-  const char* says;    // part of the message
+  uint64_t line;     // 0: a JSON member
+  const char* says;  // part of the message
 };
 
 class ImportRefusal : public ::testing::TestWithParam<RefusalCase> {};
@@ -221,6 +221,13 @@ TEST(ImportCyclictest, WritesARunDirectoryTheReadersAccept) {
   auto again = write_import(p.data, kData / "good.json", text, o);
   ASSERT_FALSE(again.ok());
   EXPECT_EQ(again.error().kind, ErrorKind::kUsage);
+  // A job id is a folder of jobs/, never a path out of it.
+  o.out = *tmp / "run2";
+  o.job = "../escape";
+  auto escape = write_import(p.data, kData / "good.json", text, o);
+  ASSERT_FALSE(escape.ok());
+  EXPECT_EQ(escape.error().kind, ErrorKind::kUsage);
+  EXPECT_FALSE(fs::exists(*tmp / "escape"));
   fs::remove_all(*tmp);
 }
 

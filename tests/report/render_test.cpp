@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -558,6 +559,23 @@ TEST(ReportSvg, EscapesLabelsAndHandlesNoData) {
   EXPECT_NE(s.find("no data"), std::string::npos);
   EXPECT_EQ(axis_label(1000004, 2), "1000004");
   EXPECT_EQ(axis_label(0.25, 0.05), "0.25");
+}
+
+TEST(ReportSvg, LogScaleCountsHaveAGridLinePerPowerOfTen) {
+  Plot p;
+  p.title = "histogram";
+  p.y_log = true;
+  p.lines.push_back({"t0", {{10, 1}, {11, 500}, {12, 0}, {13, 10}}, true});
+  std::string s = render_svg(p);
+  // From 1 up to the power of ten above 500: labels 1, 10, 100, 1e3, none linear between.
+  for (const char* label : {">1</text>", ">10</text>", ">100</text>", ">1e3</text>"})
+    EXPECT_NE(s.find(label), std::string::npos) << label;
+  EXPECT_EQ(s.find(">1e4</text>"), std::string::npos);
+  EXPECT_EQ(s.find(">200</text>"), std::string::npos);
+  // A count of 10 sits a third of the way up from 1 to 1000, not at 1 %.
+  const double top = 34, height = 320 - 34 - 46;
+  auto y_of = [&](double v) { return top + height - std::log10(v) / 3 * height; };
+  EXPECT_NE(s.find(fmt::format("{:.1f}", y_of(10))), std::string::npos) << s;
 }
 
 // A run with sleep_wake (phase wfi), which the emulated board declares the
