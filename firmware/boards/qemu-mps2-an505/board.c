@@ -236,28 +236,4 @@ void rb_board_read_facts(struct rb_board_facts* facts) {
 #define RB_EDGE_EV RB_REG32(0x50101004u) /* GPIO1 DATAOUT */
 #define RB_EDGE_TK RB_REG32(0x50102004u) /* GPIO2 DATAOUT */
 
-void rb_board_edge_init(void) {
-  RB_EDGE_MK = 0;
-  RB_EDGE_EV = 0;
-  RB_EDGE_TK = 0;
-}
-
-void rb_board_edge_mk(int level) {
-  RB_EDGE_MK = (uint32_t)level;
-}
-
-void rb_board_edge_tk(int level) {
-  RB_EDGE_TK = (uint32_t)level;
-}
-
-void rb_board_edge_ev_rearm(void) {
-  RB_EDGE_EV = 2u; /* armed: a hardware board's compare match would set it */
-}
-
-void rb_board_edge_ev_disarm(void) {
-  RB_EDGE_EV = 0;
-}
-
-void rb_board_edge_ev(int level) {
-  RB_EDGE_EV = (uint32_t)level;
-}
+#include "rb_edge_stores.h"

@@ -196,28 +196,4 @@ void rb_board_read_facts(struct rb_board_facts* facts) {
 #define RB_EDGE_EV RB_REG32(TIM4_BASE + 0x3Cu) /* TIM4_CCR3 */
 #define RB_EDGE_TK RB_REG32(TIM4_BASE + 0x40u) /* TIM4_CCR4 */
 
-void rb_board_edge_init(void) {
-  RB_EDGE_MK = 0;
-  RB_EDGE_EV = 0;
-  RB_EDGE_TK = 0;
-}
-
-void rb_board_edge_mk(int level) {
-  RB_EDGE_MK = (uint32_t)level;
-}
-
-void rb_board_edge_tk(int level) {
-  RB_EDGE_TK = (uint32_t)level;
-}
-
-void rb_board_edge_ev_rearm(void) {
-  RB_EDGE_EV = 2u; /* armed: the hardware boards' compare match would set it */
-}
-
-void rb_board_edge_ev_disarm(void) {
-  RB_EDGE_EV = 0;
-}
-
-void rb_board_edge_ev(int level) {
-  RB_EDGE_EV = (uint32_t)level;
-}
+#include "rb_edge_stores.h"

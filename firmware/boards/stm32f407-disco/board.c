@@ -444,25 +444,7 @@ void rb_board_edge_init(void) {
   GPIO_MODER(GPIOE_BASE) = moder;
 }
 
-void rb_board_edge_mk(int level) {
-  GPIO_BSRR(GPIOE_BASE) = 1u << (RB_EDGE_MK_PIN + (level ? 0u : 16u));
-}
+#define RB_EDGE_TIM TIM1_BASE
+#define RB_EDGE_PIN_SET GPIO_BSRR(GPIOE_BASE)
+#include "rb_edge_oc1.h"
 
-void rb_board_edge_tk(int level) {
-  GPIO_BSRR(GPIOE_BASE) = 1u << (RB_EDGE_TK_PIN + (level ? 0u : 16u));
-}
-
-void rb_board_edge_ev_rearm(void) {
-  const uint32_t ccmr = TIM_CCMR1(TIM1_BASE) & ~TIM_OC1M_MASK;
-  TIM_CCMR1(TIM1_BASE) = ccmr | TIM_OC1M_FORCE_LOW;
-  TIM_CCMR1(TIM1_BASE) = ccmr | TIM_OC1M_ACTIVE_ON_MATCH; /* stays low until the match */
-}
-
-void rb_board_edge_ev_disarm(void) {
-  TIM_CCMR1(TIM1_BASE) = (TIM_CCMR1(TIM1_BASE) & ~TIM_OC1M_MASK) | TIM_OC1M_FORCE_LOW;
-}
-
-void rb_board_edge_ev(int level) {
-  TIM_CCMR1(TIM1_BASE) =
-      (TIM_CCMR1(TIM1_BASE) & ~TIM_OC1M_MASK) | (level ? TIM_OC1M_FORCE_HIGH : TIM_OC1M_FORCE_LOW);
-}
