@@ -167,27 +167,18 @@ std::optional<Refused> check_thread(const ThreadHistogram& t, uint64_t limit, bo
 
 // ---- the histogram text ------------------------------------------------------
 
-Result<Parsed> parse_text(const std::string& text) {
-  const std::vector<std::string> lines = split_lines(text);
-  const bool ends_in_newline = !text.empty() && text.back() == '\n';
-  size_t header = lines.size();
-  for (size_t i = 0; i < lines.size(); ++i) {
-    if (lines[i] == "# Histogram") {
-      header = i;
-      break;
-    }
-  }
-  if (header == lines.size()) {
-    return make_error(ErrorKind::kBadInput,
-                      "no `# Histogram` line: not cyclictest's histogram output (--histogram=N) "
-                      "nor its JSON (--json=FILE)");
-  }
-  struct Bucket {
-    uint64_t line;
-    std::vector<uint64_t> counts;
-  };
-  std::vector<Bucket> buckets;
-  std::map<std::string, std::pair<uint64_t, std::vector<uint64_t>>> summary;  // key -> line, values
+struct TextBucket {
+  uint64_t line;
+  std::vector<uint64_t> counts;
+};
+using TextSummary = std::map<std::string, std::pair<uint64_t, std::vector<uint64_t>>>;
+
+// The lines after `# Histogram`: bucket lines, then the `# Key:` summary
+// lines (key -> line, values). A value: the refusal or error that ends the
+// parse.
+std::optional<Result<Parsed>> scan_text(const std::vector<std::string>& lines, size_t header,
+                                        bool ends_in_newline, std::vector<TextBucket>& buckets,
+                                        TextSummary& summary) {
   bool in_summary = false;
   for (size_t i = header + 1; i < lines.size(); ++i) {
     const uint64_t line = i + 1;
@@ -224,7 +215,7 @@ Result<Parsed> parse_text(const std::string& text) {
       return refuse(Refusal::kInconsistent, line, "a bucket line after the summary lines");
     }
     const auto t = tokens(l);
-    Bucket b{line, {}};
+    TextBucket b{line, {}};
     for (size_t k = 0; k < t.size(); ++k) {
       auto c = count_of(t[k]);
       if (!c) {
@@ -251,6 +242,81 @@ Result<Parsed> parse_text(const std::string& text) {
     }
     buckets.push_back(std::move(b));
   }
+  return std::nullopt;
+}
+
+// The threads of a scanned histogram: each bucket line's counts, checked
+// against the summary lines.
+Result<Parsed> text_threads(const std::vector<TextBucket>& buckets, TextSummary& summary,
+                            size_t threads, size_t columns, bool all_column) {
+  Parsed p;
+  p.data.format = "histogram";
+  p.data.limit = buckets.size();
+  p.data.threads.resize(threads);
+  for (const auto& b : buckets) {
+    if (b.counts.size() != columns) {
+      return refuse(
+          Refusal::kInconsistent, b.line,
+          fmt::format("{} count(s) where the first bucket line has {}", b.counts.size(), columns));
+    }
+    uint64_t sum = 0;
+    for (size_t t = 0; t < threads; ++t) {
+      p.data.threads[t].counts.push_back(b.counts[t]);
+      sum += b.counts[t];
+    }
+    if (all_column && b.counts.back() != sum) {
+      return refuse(Refusal::kInconsistent, b.line,
+                    fmt::format("the all-threads column says {}, the threads add up to {}",
+                                b.counts.back(), sum));
+    }
+  }
+  const auto& [total_line, totals] = summary["Total"];
+  const auto& [min_line, mins] = summary["Min Latencies"];
+  Place at;
+  at.min_line = min_line;
+  at.avg_line = summary["Avg Latencies"].first;
+  at.max_line = summary["Max Latencies"].first;
+  at.overflow_line = summary["Histogram Overflows"].first;
+  for (size_t t = 0; t < threads; ++t) {
+    ThreadHistogram& th = p.data.threads[t];
+    th.name = fmt::format("t{}", t);
+    th.overflow = summary["Histogram Overflows"].second[t];
+    th.min = mins[t];
+    th.max = summary["Max Latencies"].second[t];
+    th.avg = static_cast<double>(summary["Avg Latencies"].second[t]);
+    const uint64_t counted = th.n() - th.overflow;
+    if (counted != totals[t]) {
+      return refuse(Refusal::kInconsistent, total_line,
+                    fmt::format("thread {}: its buckets add up to {}, `# Total:` says {}", t,
+                                counted, totals[t]));
+    }
+    at.prefix = fmt::format("thread {}: ", t);
+    if (auto r = check_thread(th, p.data.limit, true, at)) {
+      p.refused = *r;
+      return p;
+    }
+  }
+  return p;
+}
+
+Result<Parsed> parse_text(const std::string& text) {
+  const std::vector<std::string> lines = split_lines(text);
+  const bool ends_in_newline = !text.empty() && text.back() == '\n';
+  size_t header = lines.size();
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i] == "# Histogram") {
+      header = i;
+      break;
+    }
+  }
+  if (header == lines.size()) {
+    return make_error(ErrorKind::kBadInput,
+                      "no `# Histogram` line: not cyclictest's histogram output (--histogram=N) "
+                      "nor its JSON (--json=FILE)");
+  }
+  std::vector<TextBucket> buckets;
+  TextSummary summary;
+  if (auto stop = scan_text(lines, header, ends_in_newline, buckets, summary)) return *stop;
   const uint64_t end_line = lines.size();
   for (const char* key :
        {"Total", "Min Latencies", "Avg Latencies", "Max Latencies", "Histogram Overflows"}) {
@@ -296,53 +362,7 @@ Result<Parsed> parse_text(const std::string& text) {
       }
     }
   }
-  Parsed p;
-  p.data.format = "histogram";
-  p.data.limit = buckets.size();
-  p.data.threads.resize(threads);
-  for (const auto& b : buckets) {
-    if (b.counts.size() != columns) {
-      return refuse(
-          Refusal::kInconsistent, b.line,
-          fmt::format("{} count(s) where the first bucket line has {}", b.counts.size(), columns));
-    }
-    uint64_t sum = 0;
-    for (size_t t = 0; t < threads; ++t) {
-      p.data.threads[t].counts.push_back(b.counts[t]);
-      sum += b.counts[t];
-    }
-    if (all_column && b.counts.back() != sum) {
-      return refuse(Refusal::kInconsistent, b.line,
-                    fmt::format("the all-threads column says {}, the threads add up to {}",
-                                b.counts.back(), sum));
-    }
-  }
-  const auto& [total_line, totals] = summary["Total"];
-  Place at;
-  at.min_line = min_line;
-  at.avg_line = summary["Avg Latencies"].first;
-  at.max_line = summary["Max Latencies"].first;
-  at.overflow_line = summary["Histogram Overflows"].first;
-  for (size_t t = 0; t < threads; ++t) {
-    ThreadHistogram& th = p.data.threads[t];
-    th.name = fmt::format("t{}", t);
-    th.overflow = summary["Histogram Overflows"].second[t];
-    th.min = mins[t];
-    th.max = summary["Max Latencies"].second[t];
-    th.avg = static_cast<double>(summary["Avg Latencies"].second[t]);
-    const uint64_t counted = th.n() - th.overflow;
-    if (counted != totals[t]) {
-      return refuse(Refusal::kInconsistent, total_line,
-                    fmt::format("thread {}: its buckets add up to {}, `# Total:` says {}", t,
-                                counted, totals[t]));
-    }
-    at.prefix = fmt::format("thread {}: ", t);
-    if (auto r = check_thread(th, p.data.limit, true, at)) {
-      p.refused = *r;
-      return p;
-    }
-  }
-  return p;
+  return text_threads(buckets, summary, threads, columns, all_column);
 }
 
 // ---- the JSON file --------------------------------------------------------------
@@ -372,6 +392,80 @@ std::string member_text(const json& j, std::initializer_list<const char*> keys) 
   return "";
 }
 
+// The run's conditions in cyclictest's JSON: its command line, version,
+// start and end, return code and sysinfo.
+void json_conditions(const json& j, Parsed& p) {
+  const std::string cmdline = member_text(j, {"cmdline:", "cmdline"});
+  if (!cmdline.empty()) p.data.conditions["cmdline"] = cmdline;
+  if (auto v = member_text(j, {"rt_test_version:", "rt_test_version"}); !v.empty())
+    p.data.conditions["rt_tests_version"] = v;
+  p.data.started_at = member_text(j, {"start_time"});
+  if (!p.data.started_at.empty()) p.data.conditions["start_time"] = p.data.started_at;
+  if (auto v = member_text(j, {"end_time"}); !v.empty()) p.data.conditions["end_time"] = v;
+  if (auto v = member_text(j, {"return_code"}); !v.empty()) p.data.conditions["return_code"] = v;
+  if (j.contains("sysinfo") && j["sysinfo"].is_object()) {
+    for (const auto& [k, v] : j["sysinfo"].items())
+      p.data.conditions["sysinfo." + k] = v.is_string() ? v.get<std::string>() : v.dump();
+  }
+}
+
+Result<Parsed> not_cyclictest_json(const std::string& why) {
+  return make_error(ErrorKind::kBadInput, "not cyclictest's JSON (--json=FILE): " + why);
+}
+
+// One thread of cyclictest's JSON into `th`; `highest` grows to its last
+// bucket + 1. A value: the refusal or error that ends the parse.
+std::optional<Result<Parsed>> json_thread(const json& t, const std::string& where,
+                                          ThreadHistogram& th, uint64_t& highest) {
+  auto not_ours = not_cyclictest_json;
+  if (!t.contains("histogram") || !t["histogram"].is_object()) {
+    return not_ours(where + " has no `histogram` (cyclictest ran without --histogram=N)");
+  }
+  if (t.contains("cpu") && t["cpu"].is_number_integer()) th.cpu = t["cpu"].get<int64_t>();
+  auto number = [&](const char* key) -> std::optional<json> {
+    if (!t.contains(key) || !t[key].is_number()) return std::nullopt;
+    return t[key];
+  };
+  for (const char* key : {"cycles", "min", "max", "avg"}) {
+    auto v = number(key);
+    if (!v) {
+      return refuse(Refusal::kTruncated, 0,
+                    fmt::format("{}.{} is missing or not a number", where, key));
+    }
+    if (v->get<double>() < 0) {
+      return refuse(Refusal::kNegative, 0, fmt::format("{}.{} is {}", where, key, v->dump()));
+    }
+  }
+  const uint64_t cycles = t["cycles"].get<uint64_t>();
+  th.min = t["min"].get<uint64_t>();
+  th.max = t["max"].get<uint64_t>();
+  th.avg = t["avg"].get<double>();
+  std::map<uint64_t, uint64_t> buckets;
+  uint64_t counted = 0;
+  for (const auto& [k, v] : t["histogram"].items()) {
+    auto b = count_of(k);
+    if (!b) return not_ours(fmt::format("{}.histogram bucket `{}`", where, k));
+    if (!v.is_number_integer())
+      return not_ours(fmt::format("{}.histogram.{} is not an integer", where, k));
+    if (b->negative || v.get<int64_t>() < 0) {
+      return refuse(Refusal::kNegative, 0,
+                    fmt::format("{}.histogram.{} is {}", where, k, v.dump()));
+    }
+    buckets[b->value] = v.get<uint64_t>();
+    counted += v.get<uint64_t>();
+    highest = std::max(highest, b->value + 1);
+  }
+  if (counted > cycles) {
+    return refuse(Refusal::kInconsistent, 0,
+                  fmt::format("{}: its buckets add up to {}, more than its cycles {}", where,
+                              counted, cycles));
+  }
+  th.overflow = cycles - counted;
+  th.counts.assign(buckets.empty() ? 0 : buckets.rbegin()->first + 1, 0);
+  for (const auto& [b, c] : buckets) th.counts[b] = c;
+  return std::nullopt;
+}
+
 Result<Parsed> parse_json(const std::string& text) {
   json j;
   try {
@@ -386,25 +480,13 @@ Result<Parsed> parse_json(const std::string& text) {
     return make_error(ErrorKind::kBadInput,
                       fmt::format("line {}: not JSON: {}", line_at(text, e.byte - 1), e.what()));
   }
-  auto not_ours = [](const std::string& why) {
-    return make_error(ErrorKind::kBadInput, "not cyclictest's JSON (--json=FILE): " + why);
-  };
+  auto not_ours = not_cyclictest_json;
   if (!j.is_object() || !j.contains("thread") || !j["thread"].is_object())
     return not_ours("no `thread` object");
   Parsed p;
   p.data.format = "json";
-  const std::string cmdline = member_text(j, {"cmdline:", "cmdline"});
-  if (!cmdline.empty()) p.data.conditions["cmdline"] = cmdline;
-  if (auto v = member_text(j, {"rt_test_version:", "rt_test_version"}); !v.empty())
-    p.data.conditions["rt_tests_version"] = v;
-  p.data.started_at = member_text(j, {"start_time"});
-  if (!p.data.started_at.empty()) p.data.conditions["start_time"] = p.data.started_at;
-  if (auto v = member_text(j, {"end_time"}); !v.empty()) p.data.conditions["end_time"] = v;
-  if (auto v = member_text(j, {"return_code"}); !v.empty()) p.data.conditions["return_code"] = v;
-  if (j.contains("sysinfo") && j["sysinfo"].is_object()) {
-    for (const auto& [k, v] : j["sysinfo"].items())
-      p.data.conditions["sysinfo." + k] = v.is_string() ? v.get<std::string>() : v.dump();
-  }
+  json_conditions(j, p);
+  const std::string cmdline = p.data.conditions.count("cmdline") ? p.data.conditions["cmdline"] : "";
   // Threads by number, in order.
   std::vector<std::pair<uint64_t, const json*>> threads;
   for (const auto& [k, v] : j["thread"].items()) {
@@ -418,55 +500,10 @@ Result<Parsed> parse_json(const std::string& text) {
   // Without the command line's N, the buckets give a lower bound of it.
   uint64_t highest = 0;
   for (const auto& [num, tj] : threads) {
-    const json& t = *tj;
     const std::string where = fmt::format("thread.{}", num);
-    if (!t.contains("histogram") || !t["histogram"].is_object()) {
-      return not_ours(where + " has no `histogram` (cyclictest ran without --histogram=N)");
-    }
     ThreadHistogram th;
     th.name = fmt::format("t{}", num);
-    if (t.contains("cpu") && t["cpu"].is_number_integer()) th.cpu = t["cpu"].get<int64_t>();
-    auto number = [&](const char* key) -> std::optional<json> {
-      if (!t.contains(key) || !t[key].is_number()) return std::nullopt;
-      return t[key];
-    };
-    for (const char* key : {"cycles", "min", "max", "avg"}) {
-      auto v = number(key);
-      if (!v) {
-        return refuse(Refusal::kTruncated, 0,
-                      fmt::format("{}.{} is missing or not a number", where, key));
-      }
-      if (v->get<double>() < 0) {
-        return refuse(Refusal::kNegative, 0, fmt::format("{}.{} is {}", where, key, v->dump()));
-      }
-    }
-    const uint64_t cycles = t["cycles"].get<uint64_t>();
-    th.min = t["min"].get<uint64_t>();
-    th.max = t["max"].get<uint64_t>();
-    th.avg = t["avg"].get<double>();
-    std::map<uint64_t, uint64_t> buckets;
-    uint64_t counted = 0;
-    for (const auto& [k, v] : t["histogram"].items()) {
-      auto b = count_of(k);
-      if (!b) return not_ours(fmt::format("{}.histogram bucket `{}`", where, k));
-      if (!v.is_number_integer())
-        return not_ours(fmt::format("{}.histogram.{} is not an integer", where, k));
-      if (b->negative || v.get<int64_t>() < 0) {
-        return refuse(Refusal::kNegative, 0,
-                      fmt::format("{}.histogram.{} is {}", where, k, v.dump()));
-      }
-      buckets[b->value] = v.get<uint64_t>();
-      counted += v.get<uint64_t>();
-      highest = std::max(highest, b->value + 1);
-    }
-    if (counted > cycles) {
-      return refuse(Refusal::kInconsistent, 0,
-                    fmt::format("{}: its buckets add up to {}, more than its cycles {}", where,
-                                counted, cycles));
-    }
-    th.overflow = cycles - counted;
-    th.counts.assign(buckets.empty() ? 0 : buckets.rbegin()->first + 1, 0);
-    for (const auto& [b, c] : buckets) th.counts[b] = c;
+    if (auto stop = json_thread(*tj, where, th, highest)) return *stop;
     p.data.threads.push_back(std::move(th));
   }
   if (limit && highest > *limit) {

@@ -857,7 +857,11 @@ class Session {
       auto read =
           edges::read_with_sigrok(processes_, c.dir / "edges.sr", "", edges::Roles{}, c.dir);
       if (!read.ok()) return read.error();
-      auto an = edges::analyze(read->capture, *job, edges::Options{});
+      // The matrix's tolerance (`edges:`), as `rtosbench edges` takes it.
+      edges::Options options;
+      options.tolerance_ns = cfg_.matrix.edges.tolerance_ns;
+      options.gpio_latency_ns = cfg_.matrix.edges.gpio_latency_ns;
+      auto an = edges::analyze(read->capture, *job, options);
       if (an.ok() && read->overflowed && an->status != edges::Status::kOverflow) {
         an->status = edges::Status::kOverflow;
         an->refusal = "sigrok-cli reports an overflow: " + read->message;
