@@ -15,9 +15,10 @@ namespace {
 namespace fs = std::filesystem;
 
 // Lowest first. A folder may include itself and any folder before it.
-const std::vector<std::string> kLayers = {
-    "util",  "model", "catalog", "protocol", "stats", "verify", "edges", "matrix", "kernels", "build",
-    "probe", "serial", "lava", "store", "import", "bundle", "report", "run", "doctor", "cli"};
+const std::vector<std::string> kLayers = {"util",   "model",  "catalog", "protocol", "stats",
+                                          "verify", "edges",  "matrix",  "kernels",  "build",
+                                          "probe",  "serial", "lava",    "store",    "import",
+                                          "bundle", "report", "run",     "doctor",   "cli"};
 
 int rank_of(const std::string& folder) {
   auto it = std::find(kLayers.begin(), kLayers.end(), folder);

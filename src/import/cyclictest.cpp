@@ -486,7 +486,8 @@ Result<Parsed> parse_json(const std::string& text) {
   Parsed p;
   p.data.format = "json";
   json_conditions(j, p);
-  const std::string cmdline = p.data.conditions.count("cmdline") ? p.data.conditions["cmdline"] : "";
+  const std::string cmdline =
+      p.data.conditions.count("cmdline") ? p.data.conditions["cmdline"] : "";
   // Threads by number, in order.
   std::vector<std::pair<uint64_t, const json*>> threads;
   for (const auto& [k, v] : j["thread"].items()) {

@@ -357,4 +357,3 @@ void rb_board_edge_init(void) {
 #define RB_EDGE_TIM TIMER1_BASE
 #define RB_EDGE_PIN_SET GPIO_BOP(GPIOB_BASE)
 #include "rb_edge_oc1.h"
-

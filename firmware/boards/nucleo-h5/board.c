@@ -400,4 +400,3 @@ void rb_board_edge_init(void) {
 #define RB_EDGE_TIM TIM2_BASE
 #define RB_EDGE_PIN_SET GPIO_BSRR(GPIOD_BASE)
 #include "rb_edge_oc1.h"
-

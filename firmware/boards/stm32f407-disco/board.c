@@ -447,4 +447,3 @@ void rb_board_edge_init(void) {
 #define RB_EDGE_TIM TIM1_BASE
 #define RB_EDGE_PIN_SET GPIO_BSRR(GPIOE_BASE)
 #include "rb_edge_oc1.h"
-
