@@ -5,8 +5,8 @@
  *   RB_EDGE_TIM       the event timer's base (its CC1 is the event)
  *   RB_EDGE_PIN_SET   the port's set/reset register (BSRR, GD32's BOP)
  *   RB_EDGE_MK_PIN, RB_EDGE_TK_PIN   the pin numbers
- *   TIM_OC1M_MASK, TIM_OC1M_ACTIVE_ON_MATCH, TIM_OC1M_FORCE_LOW,
- *   TIM_OC1M_FORCE_HIGH   its CCMR1 output-compare mode field
+ *   TIM_OC1M_MASK     only where CCMR1's mode field is wider than OC1M[2:0]
+ *                     (the H5's TIMx: OC1M[3] at bit 16), before stm32_tim.h
  * and writes rb_board_edge_init itself (clocks and pin modes differ). */
 #ifndef RB_EDGE_OC1_H
 #define RB_EDGE_OC1_H

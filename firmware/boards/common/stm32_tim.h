@@ -17,6 +17,14 @@
 #define TIM_EGR(b) RB_REG32((b) + 0x14u)
 #define TIM_CCMR1(b) RB_REG32((b) + 0x18u)
 #define TIM_CCER(b) RB_REG32((b) + 0x20u)
+/* CCMR1's channel-1 output-compare mode (the edges' EV, rb_edge_oc1.h); a
+ * timer whose field is wider defines TIM_OC1M_MASK before this file. */
+#ifndef TIM_OC1M_MASK
+#define TIM_OC1M_MASK (7u << 4)
+#endif
+#define TIM_OC1M_ACTIVE_ON_MATCH (1u << 4)
+#define TIM_OC1M_FORCE_LOW (4u << 4)
+#define TIM_OC1M_FORCE_HIGH (5u << 4)
 #define TIM_CNT(b) RB_REG32((b) + 0x24u)
 #define TIM_PSC(b) RB_REG32((b) + 0x28u)
 #define TIM_ARR(b) RB_REG32((b) + 0x2Cu)

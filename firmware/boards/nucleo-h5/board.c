@@ -9,6 +9,8 @@
 #include "cm4_regs.h"
 #include "rb_board.h"
 #include "rb_port.h"
+/* The H5 TIMx's CCMR1 output-compare mode field: OC1M[2:0] and OC1M[3] at bit 16. */
+#define TIM_OC1M_MASK ((7u << 4) | (1u << 16))
 #include "stm32_tim.h"
 
 /* RCC (AHB3 0x44020C00), PWR (0x44020800), FLASH (0x40022000), ICACHE
@@ -377,10 +379,6 @@ void rb_board_read_facts(struct rb_board_facts* facts) {
 #define GPIO_BSRR(b) RB_REG32((b) + 0x18u)
 #define RB_EDGE_MK_PIN 14u
 #define RB_EDGE_TK_PIN 15u
-#define TIM_OC1M_MASK ((7u << 4) | (1u << 16))
-#define TIM_OC1M_ACTIVE_ON_MATCH (1u << 4)
-#define TIM_OC1M_FORCE_LOW (4u << 4)
-#define TIM_OC1M_FORCE_HIGH (5u << 4)
 
 void rb_board_edge_init(void) {
   RCC_AHB2ENR |= (1u << 0) | (1u << 3); /* GPIOAEN, GPIODEN */

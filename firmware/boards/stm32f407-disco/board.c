@@ -419,10 +419,6 @@ void rb_board_read_facts(struct rb_board_facts* facts) {
 #define RB_EDGE_EV_PIN 9u
 #define RB_EDGE_MK_PIN 11u
 #define RB_EDGE_TK_PIN 13u
-#define TIM_OC1M_MASK (7u << 4)
-#define TIM_OC1M_ACTIVE_ON_MATCH (1u << 4)
-#define TIM_OC1M_FORCE_LOW (4u << 4)
-#define TIM_OC1M_FORCE_HIGH (5u << 4)
 
 void rb_board_edge_init(void) {
   RCC_AHB1ENR |= 1u << 4; /* GPIOE */
