@@ -67,6 +67,10 @@ struct DwtSeries {
   Kind kind = Kind::kOrdered;
   uint64_t hz = 0;
   std::vector<uint64_t> samples;  // index j = sample j
+  // event_to_task of an edges build: how long after the read that ends the
+  // window hi stored TK, least and most over the phase's kept samples (the
+  // PHASE record's tk_lag_min=, tk_lag_max=, in the series' ticks).
+  std::optional<std::pair<uint64_t, uint64_t>> tk_lag{};
 };
 struct Job {
   std::map<std::string, std::string> config;
@@ -120,6 +124,8 @@ struct SeriesResult {
   double grid_period_ns = 0;               // observed (median interval)
   std::optional<double> config_period_ns;  // event_to_task: CONFIG irq_period_ticks / irq_hz
   bool period_disagrees = false;
+  double tolerance_ns = 0;  // the analysis' tolerance plus the TK lag's spread
+  std::optional<std::pair<double, double>> tk_lag_ns;  // subtracted: least, most (ns)
   Status status = Status::kAgree;
   std::vector<std::string> notes;
 };

@@ -213,6 +213,42 @@ TEST(Edges, GridPeriodAgainstConfigFlagsAClockError) {
   EXPECT_TRUE(bad->series[0].period_disagrees);
 }
 
+// event_to_task's TK rises the firmware's measured lag after the read that
+// ends the window (PHASE tk_lag_min..tk_lag_max): here 100 to 110 ns.
+std::vector<uint64_t> with_lag(const std::vector<uint64_t>& lat) {
+  std::vector<uint64_t> out;
+  for (size_t i = 0; i < lat.size(); ++i) out.push_back(lat[i] + 100 + i % 11);
+  return out;
+}
+
+TEST(Edges, TkLagTheFirmwareMeasuredIsSubtracted) {
+  std::vector<uint64_t> lat(50, 200);
+  Job j = event_job(lat, Kind::kGrid);
+  j.series[0].tk_lag = std::make_pair(uint64_t{100}, uint64_t{110});
+  auto a = rb::edges::analyze(event_capture(with_lag(lat)), j, {});
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_EQ(a->status, Status::kAgree);
+  const auto& s = a->series[0];
+  ASSERT_TRUE(s.tk_lag_ns);
+  EXPECT_DOUBLE_EQ(s.tk_lag_ns->first, 100.0);
+  EXPECT_DOUBLE_EQ(s.tk_lag_ns->second, 110.0);
+  EXPECT_DOUBLE_EQ(s.tolerance_ns, a->tolerance_ns + 10.0);  // widened by the spread
+  EXPECT_GE(s.diff_ns.median, 30.0);
+  EXPECT_LE(s.diff_ns.max, 40.0);
+  EXPECT_EQ(rb::edges::to_json(*a)["series"][0]["tk_lag_ns"]["max"], 110.0);
+}
+
+TEST(Edges, WithoutAReportedTkLagTheLagStaysInTheFigures) {
+  std::vector<uint64_t> lat(50, 200);
+  auto a = rb::edges::analyze(event_capture(with_lag(lat)), event_job(lat, Kind::kGrid), {});
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(a->status, Status::kDisagree);
+  EXPECT_FALSE(a->series[0].tk_lag_ns);
+  EXPECT_GE(a->series[0].diff_ns.median, 130.0);
+  ASSERT_FALSE(a->series[0].notes.empty());
+  EXPECT_NE(a->series[0].notes[0].find("reported no TK lag"), std::string::npos);
+}
+
 TEST(Edges, ReadJobKeepsTheEdgeMappedSeriesInLogOrder) {
   // A real edges=on capture of the emulated bench (FreeRTOS, wake_latency,
   // irq_latency, tick_drift): irq_entry and the ruler are not edge-mapped.

@@ -3,7 +3,8 @@
 real edges=on capture of the emulated bench (QEMU models no GPIO timing, so
 its "pins" are stores nobody sees): the edges the EDGE PROTOCOL v1
 (docs/firmware.md, "Edges") makes a board drive for that capture's DWT
-samples, with a known offset and jitter.
+samples, with a known offset and jitter (event_to_task's TK also after the
+lag its PHASE record reports, tk_lag_min..tk_lag_max).
 
   make_capture.py RAW OUT_DIR [--offset-ns 30] [--jitter-ns 8] [--clock 1.0]
                   [--drop-ev K:J] [--extra-ev K:J] [--truncate] [--seed 1]
@@ -49,6 +50,7 @@ def records_of(lines):
 def series_of(records):
     phase, series, config = "", [], {}
     index = {}
+    lag = None  # the PHASE's tk_lag_min, tk_lag_max (event timer ticks)
     for r in records:
         f = r.split(",")
         if f[0] == "CONFIG":
@@ -59,12 +61,17 @@ def series_of(records):
             phase = ""
         elif f[0] == "PHASE":
             phase = f[1]
+            fields = dict(kv.partition("=")[::2] for kv in f[2:])
+            lag = None
+            if "tk_lag_min" in fields and "tk_lag_max" in fields:
+                lag = (int(fields["tk_lag_min"]), int(fields["tk_lag_max"]))
         elif f[0] == "RAW" and edge_kind(f[1], phase):
             key = (phase, f[1])
             if key not in index:
                 index[key] = len(series)
                 series.append({"phase": phase, "name": f[1], "kind": edge_kind(f[1], phase),
-                               "samples": [], "hz": 0})
+                               "samples": [], "hz": 0,
+                               "lag": lag if edge_kind(f[1], phase) == "grid" else None})
             series[index[key]]["samples"] += [int(v) for v in f[3:]]
         elif f[0] == "RESULT" and (phase, f[1]) in index:
             for kv in f[2:]:
@@ -123,10 +130,14 @@ def main():
         elif s["kind"] == "grid":
             # The timer's compare sets EV on the event grid; hi raises TK
             # after its read, holds it, lowers it, forces EV low and rearms.
+            # TK comes the firmware's measured lag after the read (PHASE
+            # tk_lag_min..tk_lag_max ticks; none in an older capture).
             period = irq_period_ns * a.clock
+            lo, hi = s["lag"] or (0, 0)
             for j, lat in enumerate(ns):
                 ev = t0 + j * period
-                tk = max(ev + lat + a.offset_ns + rnd.gauss(0, a.jitter_ns), ev + 1)
+                lag = rnd.uniform(lo, hi) * 1e9 / s["hz"] * a.clock
+                tk = max(ev + lat + lag + a.offset_ns + rnd.gauss(0, a.jitter_ns), ev + 1)
                 low = tk + 250
                 if drop != (k, j):
                     changes += [(ev, "EV", 1), (low + 30, "EV", 0)]

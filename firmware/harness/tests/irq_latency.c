@@ -136,9 +136,23 @@ void rb_event_irq(uint32_t event, uint32_t now) {
  * schedule hi's code around the read differently (one instruction more or
  * less before it: one of event_to_task's instructions under QEMU); an asm
  * barrier after the read kept the edge code out of the window but also kept
- * out an instruction the compiler puts there without edges. */
-static void rb_irq_edge_sample(uint32_t j) {
+ * out an instruction the compiler puts there without edges.
+ *
+ * TK therefore rises some instructions after the read that ends the
+ * window. hi reads the event timer again just before TK's store and keeps
+ * the smallest and largest difference over the phase's kept samples: the
+ * PHASE record reports them (tk_lag_min=, tk_lag_max=, event timer ticks),
+ * and `rtosbench edges` subtracts them from the TK edges. */
+static uint32_t rb_irq_lag_min;
+static uint32_t rb_irq_lag_max;
+
+static void rb_irq_edge_sample(uint32_t j, uint32_t now) {
+  const uint32_t lag = (rb_event_now() - now) & RB_EVENT_MASK;
   rb_board_edge_tk(1);
+  if (j >= rb_irq_warmup) {
+    rb_irq_lag_min = lag < rb_irq_lag_min ? lag : rb_irq_lag_min;
+    rb_irq_lag_max = lag > rb_irq_lag_max ? lag : rb_irq_lag_max;
+  }
   rb_board_edge_ev_rearm();
   rb_edge_hold(rb_counter_now());
   rb_board_edge_tk(0);
@@ -149,7 +163,7 @@ static void rb_irq_edge_sample(uint32_t j) {
   }
 }
 
-RB_IRQ_RECEIVER(rb_irq_receiver, rb_irq_edge_sample(j))
+RB_IRQ_RECEIVER(rb_irq_receiver, rb_irq_edge_sample(j, now))
 #else
 RB_IRQ_RECEIVER(rb_irq_receiver, (void)0)
 #endif
@@ -225,6 +239,8 @@ static void rb_irq_phase(const char* phase, const char* entry_name, const char* 
   rb_irq_active = 1;
 #if RB_CFG_EDGES
   const int edges = receiver == rb_irq_receiver;
+  rb_irq_lag_min = UINT32_MAX;
+  rb_irq_lag_max = 0u;
   if (edges && w == 0u) {
     rb_board_edge_mk(1);
   }
@@ -267,6 +283,12 @@ static void rb_irq_phase(const char* phase, const char* entry_name, const char* 
   rb_rec_kv_u32("bad", rb_irq_bad);
   rb_rec_kv("status", ok ? "OK" : "BAD");
   rb_rec_kv_u32("expected", n);
+#if RB_CFG_EDGES
+  if (edges && task_kept != 0u) {
+    rb_irq_field("tk_lag", "_min=", rb_irq_lag_min);
+    rb_irq_field("tk_lag", "_max=", rb_irq_lag_max);
+  }
+#endif
   const int critical = background == rb_bg_critical;
   if (critical) {
     rb_rec_kv_u32("window", RB_CRIT_EVENT_TICKS);
