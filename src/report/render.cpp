@@ -173,7 +173,7 @@ std::string time_unit(const std::string& unit) {
 std::vector<const JobView*> measured_jobs(const RunView& run) {
   std::vector<const JobView*> out;
   for (const auto& j : run.jobs) {
-    if (j.snap.status == "OK" && !j.snap.series.empty()) out.push_back(&j);
+    if (j.snap.figures_verified() && !j.snap.series.empty()) out.push_back(&j);
   }
   return out;
 }
@@ -554,7 +554,7 @@ const JobView* reference_for(const RunView& run, const JobView& j, Usable usable
 // The measured reference job for `j`.
 const JobView* measured_reference_for(const RunView& run, const JobView& j) {
   return reference_for(
-      run, j, [](const JobView& b) { return b.snap.status == "OK" && !b.snap.series.empty(); });
+      run, j, [](const JobView& b) { return b.snap.figures_verified() && !b.snap.series.empty(); });
 }
 
 // Each kernel's headline figures minus the reference scheduler's, signed:
@@ -1112,16 +1112,21 @@ void conditions(Document& d, const RunView& cur) {
 
 void verify_section(Document& d, const RunView& cur) {
   heading(d, 2, "Verify: warnings, notes and failures");
-  std::vector<std::string> failed;
+  std::vector<std::string> failed, ruler;
   for (const auto& j : cur.jobs) {
     if (j.snap.status != "OK") {
-      failed.push_back(fmt::format("`{}`: {}{}{}", j.snap.id, j.snap.status,
-                                   j.snap.reason.empty() ? "" : ": ", j.snap.reason));
+      (j.snap.figures_verified() ? ruler : failed)
+          .push_back(fmt::format("`{}`: {}{}{}", j.snap.id, j.snap.status,
+                                 j.snap.reason.empty() ? "" : ": ", j.snap.reason));
     }
   }
   for (const auto& id : cur.snap.unfinished)
     failed.push_back(fmt::format("`{}`: unfinished (no result.json)", id));
   listed(d, "Jobs that did not end OK (no figures are shown for them):", std::move(failed));
+  listed(d,
+         "Jobs whose second ruler failed (the logic analyzer; their DWT captures verified OK and "
+         "their figures are shown, without an edge comparison):",
+         std::move(ruler));
   std::vector<std::string> na;
   for (const auto& j : cur.jobs) {
     for (const auto& [n, r] : j.snap.not_applicable)
@@ -1169,7 +1174,7 @@ void trend_plots(Document& d, const std::vector<RunView>& runs,
       line.markers = true;
       for (size_t i = 0; i < runs.size(); ++i) {
         const JobSnapshot* j = runs[i].snap.find(id);
-        const SeriesValues* s = j && j->status == "OK" ? j->find(h.phase, h.name) : nullptr;
+        const SeriesValues* s = j && j->figures_verified() ? j->find(h.phase, h.name) : nullptr;
         if (!s || !s->unjudged.empty()) continue;  // shown in the table, marked; never plotted
         if (auto m = value(*s, "median")) {
           line.points.emplace_back(static_cast<double>(i), *m);
@@ -1214,13 +1219,13 @@ void trends(Document& d, const std::vector<RunView>& runs) {
         auto k = std::make_pair(s.phase, s.name);
         if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
       }
-      if (prev && j->status == "OK" && prev->status == "OK") {
+      if (prev && j->figures_verified()) {
         std::vector<std::string> changed;
         for (const auto& m : condition_mismatches(*prev, *j)) changed.push_back(m.key);
         if (!changed.empty())
           changes.push_back(fmt::format("{}: {}", runs[i].snap.id, fmt::join(changed, ", ")));
       }
-      if (j->status == "OK") prev = j;
+      if (j->figures_verified()) prev = j;
     }
     for (const auto& [phase, name] : keys) {
       std::vector<std::string> row{id, series_key(phase, name)};
@@ -1229,7 +1234,7 @@ void trends(Document& d, const std::vector<RunView>& runs) {
         const SeriesValues* s = j ? j->find(phase, name) : nullptr;
         auto m = s ? value(*s, "median") : std::nullopt;
         row.push_back(m ? ticks(*m) + unjudged_mark(*s)
-                        : (j ? (j->status == "OK" ? "-" : j->status) : "absent"));
+                        : (j ? (j->figures_verified() ? "-" : j->status) : "absent"));
       }
       row.push_back(changes.empty() ? "" : fmt::format("{}", fmt::join(changes, "; ")));
       t.rows.push_back(std::move(row));

@@ -23,17 +23,17 @@ struct Table {
   std::vector<std::string> head;
   std::string
       align;  // per column: 'l' left, 'r' right (numbers), 'w' left and wrapping (long text)
-  std::vector<std::vector<std::string>> rows;
+  std::vector<std::vector<std::string>> rows{};
 };
 
 struct Block {
   enum class Kind { kHeading, kParagraph, kNote, kList, kTable, kPlot };
   Kind kind = Kind::kParagraph;
-  int level = 2;                   // headings
-  std::string text;                // heading, paragraph, note; a plot's caption
-  std::vector<std::string> items;  // lists
-  Table table;
-  std::string svg;  // plots (HTML only)
+  int level = 2;                     // headings
+  std::string text{};                // heading, paragraph, note; a plot's caption
+  std::vector<std::string> items{};  // lists
+  Table table{};
+  std::string svg{};  // plots (HTML only)
 };
 
 struct Document {

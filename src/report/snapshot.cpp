@@ -45,6 +45,11 @@ std::string format_value(const MetricDef& m, double v) {
   return fmt::format("{:.2f}", v);
 }
 
+bool JobSnapshot::figures_verified() const {
+  const auto s = store::status_from_string(status);
+  return s && (*s == store::JobStatus::kOk || store::is_analyzer_failure(*s));
+}
+
 const SeriesValues* JobSnapshot::find(const std::string& phase_, const std::string& name_) const {
   for (const auto& s : series) {
     if (s.phase == phase_ && s.name == name_) return &s;
@@ -191,7 +196,7 @@ void attach_edges(const std::filesystem::path& root, JobSnapshot& job) {
       if (v.phase != e.value("phase", "") || v.name != e.value("name", "")) continue;
       EdgeFigures f;
       f.status = e.value("status", "");
-      f.tolerance_ns = tol;
+      f.tolerance_ns = e.value("tolerance_ns", tol);  // per series since the TK lag
       f.n = e.value("n", uint64_t{0});
       f.paired = e.value("paired", uint64_t{0});
       f.beyond = e.value("beyond_tolerance", uint64_t{0});

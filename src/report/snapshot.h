@@ -111,6 +111,9 @@ struct JobSnapshot {
   std::string edges_status, edges_refusal;
 
   const SeriesValues* find(const std::string& phase, const std::string& name) const;
+  // OK, or only the second ruler failed (ANALYZER_MISSING, ANALYZER_OVERFLOW:
+  // the DWT capture verified OK): its figures are shown and compared.
+  bool figures_verified() const;
 };
 
 struct RunSnapshot {

@@ -133,6 +133,27 @@ TEST(ReportRegress, KnownAbsenceAndBaselineFailures) {
   EXPECT_NE(to_junit(r).find("<skipped message="), std::string::npos);
 }
 
+// A job whose logic analyzer failed (its DWT capture verified OK) fails the
+// gate by its status, and its figures are still compared, both ways.
+TEST(ReportRegress, AnalyzerFailureFailsAndStillComparesTheFigures) {
+  RunSnapshot base = one(120);
+  RunSnapshot cur = one(200);
+  cur.jobs[0].status = "ANALYZER_MISSING";
+  cur.jobs[0].reason = "sigrok-cli found no fx2lafw device";
+  RegressReport r = regress(base, cur, Tolerances::defaults(), {});
+  EXPECT_EQ(exit_code(r), kRegressFail);
+  ASSERT_TRUE(find(r, "freertos", "status"));
+  EXPECT_EQ(find(r, "freertos", "status")->outcome, CaseOutcome::kInvalid);
+  EXPECT_NE(find(r, "freertos", "status")->message.find("ANALYZER_MISSING"), std::string::npos);
+  const RegressCase* m = find(r, "freertos", "wake_latency.median");
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->outcome, CaseOutcome::kFail);  // 120 -> 200
+  // As a baseline, such a job has figures to compare against.
+  RegressReport back = regress(cur, one(200), Tolerances::defaults(), {});
+  EXPECT_EQ(exit_code(back), kRegressPass);
+  EXPECT_TRUE(has_figures(cur));
+}
+
 // A baseline without a single OK job with figures checks nothing: that is a
 // failure of its own, never a pass.
 TEST(ReportRegress, AnEmptyBaselineFails) {

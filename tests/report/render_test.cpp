@@ -769,6 +769,30 @@ TEST(ReportEdges, TableBesideTheDwtSeriesAndBothDistributionsInOnePlot) {
   std::filesystem::remove_all(dir);
 }
 
+// A job whose second ruler failed keeps its DWT figures in the report (they
+// verified OK), and the report says why there is no edge comparison.
+TEST(ReportEdges, AnAnalyzerFailureShowsTheDwtFiguresAndSaysSo) {
+  auto dir = testrun::temp_dir("render-analyzer");
+  auto spec = testrun::standard_run("20260104T000000Z-fixture", "2026-01-04T00:00:00Z");
+  ASSERT_EQ(spec.jobs[1].id, "freertos-O2-tick1000-fpu0");
+  spec.jobs[1].status = "ANALYZER_OVERFLOW";
+  spec.jobs[1].reason = "the DWT capture verified OK; the analyzer's capture ended early";
+  auto r = load_run(testrun::write_run(dir, spec));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  std::vector<rb::report::Run> runs;
+  runs.push_back(std::move(*r));
+  const std::string md = to_markdown(build_report(view_runs(runs, ReportOptions{})));
+  EXPECT_NE(md.find("Jobs whose second ruler failed"), std::string::npos) << md;
+  EXPECT_NE(md.find("`freertos-O2-tick1000-fpu0`: ANALYZER_OVERFLOW"), std::string::npos);
+  const auto failed = md.find("Jobs that did not end OK");
+  EXPECT_TRUE(failed == std::string::npos ||
+              md.find("freertos-O2-tick1000-fpu0", failed) > md.find("Jobs whose second ruler"));
+  // Its headline figures are there: a row of the headline table names the job.
+  const auto headline = md.find("| freertos");
+  EXPECT_NE(headline, std::string::npos) << md;
+  std::filesystem::remove_all(dir);
+}
+
 TEST(ReportEdges, RegressFailsADisagreeingSeriesWithBothNumbers) {
   auto dir = testrun::temp_dir("regress-edges");
   auto root = testrun::write_run(

@@ -60,7 +60,7 @@ inline store::BoardRecord fixture_board() {
 struct JobSpec {
   std::string id;
   std::string kernel;
-  std::string status = "OK";  // a status other than OK writes no capture and no figures
+  std::string status = "OK";  // OK, INVALID and ANALYZER_* write a capture and figures
   std::string reason;
   std::map<std::string, std::string> config;  // CONFIG overrides (kernel, compiler, ...)
   std::vector<SeriesSpec> series;
@@ -263,7 +263,8 @@ inline std::filesystem::path write_run(const std::filesystem::path& parent, cons
       }
     }
     r.finished_at = run.finished_at;
-    if (j.status == "OK" || j.status == "INVALID") {
+    if (j.status == "OK" || j.status == "INVALID" ||
+        store::is_analyzer_failure(r.status)) {  // the DWT capture verified OK
       std::map<std::string, std::string> config;
       std::string capture = capture_of(j, config);
       std::istringstream in(capture);
