@@ -594,16 +594,7 @@ store::SeriesRecord series_of(const ThreadHistogram& t, uint64_t limit, const st
     if (s.median > 0) r.jitter = static_cast<double>(s.p99) / static_cast<double>(s.median);
   }
   r.avg_ns = store::ticks_to_ns(r.avg_ticks, kHz);
-  auto put = [&](uint64_t v, uint64_t& ticks, uint64_t& ns) {
-    ticks = n > 0 ? v : 0;
-    ns = store::ticks_to_ns(ticks, kHz);
-  };
-  put(s.min, r.min_ticks, r.min_ns);
-  put(s.median, r.median_ticks, r.median_ns);
-  put(s.p90, r.p90_ticks, r.p90_ns);
-  put(s.p99, r.p99_ticks, r.p99_ns);
-  put(s.p999, r.p999_ticks, r.p999_ns);
-  put(s.max, r.max_ticks, r.max_ns);
+  store::set_order_stats(r, s);  // all 0 for n == 0 (summarize_runs)
   r.histogram = std::move(h);
   return r;
 }

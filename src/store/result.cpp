@@ -647,16 +647,7 @@ SeriesRecord series_record(const verify::SeriesStats& s) {
   r.jitter = defined(s.jitter);
   r.avg_ticks = s.avg_ticks;
   r.avg_ns = s.avg_ns;
-  auto put = [&](uint64_t v, uint64_t& ticks, uint64_t& ns) {
-    ticks = v;
-    ns = ticks_to_ns(v, s.hz);
-  };
-  put(s.min, r.min_ticks, r.min_ns);
-  put(s.median, r.median_ticks, r.median_ns);
-  put(s.p90, r.p90_ticks, r.p90_ns);
-  put(s.p99, r.p99_ticks, r.p99_ns);
-  put(s.p999, r.p999_ticks, r.p999_ns);
-  put(s.max, r.max_ticks, r.max_ns);
+  set_order_stats(r, s);
   if (s.base_ticks) {
     r.base_ticks = *s.base_ticks;
     r.median_minus_base_ticks = s.median > *s.base_ticks ? s.median - *s.base_ticks : 0;

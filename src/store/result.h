@@ -499,6 +499,25 @@ std::vector<VerdictRecord> verdicts_of(const verify::Report& report);
 // floor(ticks * 1e9 / hz) in 128-bit arithmetic; 0 when hz is 0.
 uint64_t ticks_to_ns(uint64_t ticks, uint64_t hz);
 
+// The order statistics of `s` (anything with min, median, p90, p99, p999 and
+// max in ticks: verify's SeriesStats, stats::Summary) into r, in ticks and in
+// ns at r.hz.
+template <class Stats>
+void set_order_stats(SeriesRecord& r, const Stats& s) {
+  struct Field {
+    uint64_t value;
+    uint64_t *ticks, *ns;
+  };
+  const Field fields[] = {
+      {s.min, &r.min_ticks, &r.min_ns},    {s.median, &r.median_ticks, &r.median_ns},
+      {s.p90, &r.p90_ticks, &r.p90_ns},    {s.p99, &r.p99_ticks, &r.p99_ns},
+      {s.p999, &r.p999_ticks, &r.p999_ns}, {s.max, &r.max_ticks, &r.max_ns}};
+  for (const Field& f : fields) {
+    *f.ticks = f.value;
+    *f.ns = ticks_to_ns(f.value, r.hz);
+  }
+}
+
 // "2026-11-29T21:16:20Z"
 std::string utc_timestamp();
 
