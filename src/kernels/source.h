@@ -70,7 +70,7 @@ struct RepoPin {
   std::string commit;                 // pinned commit, empty when pinned by tag
   std::filesystem::path matrix_path;  // the matrix's `source:`; may be empty
   std::string cache_name;             // entry name under the cache directory (cache_entry_name)
-  std::string supply;  // no public source: what the user supplies (KernelSpec::supply)
+  std::string supply{};  // no public source: what the user supplies (KernelSpec::supply)
 
   bool by_commit() const { return !commit.empty(); }
   // The pin as messages name it: "commit <id>", the tag, or "(no tag)".

@@ -16,10 +16,8 @@
 # env`); without it the test is SKIPPED (exit 77).
 set -euo pipefail
 bin=$1 root=$2 work=$3
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
+# shellcheck source=tests/ports/lib.sh
+source "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || fail "jq is required"
 [[ -x $bin ]] || fail "rtosbench binary not found: $bin"
 [[ -n ${RTOSBENCH_KERNEL_FREERTOS:-} ]] || {
@@ -28,11 +26,9 @@ command -v jq >/dev/null || fail "jq is required"
 }
 mapfile -t args < <("$bin" kernels args)
 mkdir -p "$work"
-sed -e "s|^firmware: .*|firmware: $root/firmware|" \
-  -e "s|^bench: \(.*\)|bench: $root/configs/\1|" \
+matrix_copy qemu.yaml "$work/matrix.yaml" \
   -e 's|^samples: .*|samples: 2000|' -e 's|^warmup: .*|warmup: 200|' \
-  -e 's|^  checks: \[off\]$|  checks: [off]\n  edges: [off, on]|' \
-  "$root/configs/qemu.yaml" >"$work/matrix.yaml"
+  -e 's|^  checks: \[off\]$|  checks: [off]\n  edges: [off, on]|'
 grep -q '^  edges: \[off, on\]$' "$work/matrix.yaml" || fail "configs/qemu.yaml: no variants.checks line to add edges after"
 rm -rf "$work/runs"
 rc=0

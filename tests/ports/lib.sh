@@ -5,6 +5,16 @@ fail() {
   exit 1
 }
 
+# matrix_copy MATRIX OUT [sed args...]: configs/MATRIX copied to OUT with its
+# firmware: and bench: paths made absolute (the copy lives in a work
+# directory), and the sed expressions given (-e ...) applied after. Needs $root.
+matrix_copy() {
+  local matrix=$1 out=$2
+  shift 2
+  sed -e "s|^firmware: .*|firmware: $root/firmware|" \
+    -e "s|^bench: \(.*\)|bench: $root/configs/\1|" "$@" "$root/configs/$matrix" >"$out"
+}
+
 # port_build PORT BUILD_DIR GENERATOR WHAT [cmake -D args...]: configures and
 # builds the firmware with the real toolchain into BUILD_DIR; fails, saying
 # WHAT was built, on a configure or build error or on a warning in the port's

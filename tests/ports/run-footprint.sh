@@ -25,10 +25,8 @@
 # Prints one line per kernel: its kernel-alone flash and RAM.
 set -euo pipefail
 bin=$1 root=$2 work=$3
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
+# shellcheck source=tests/ports/lib.sh
+source "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || fail "jq is required"
 
 # Every source `rtosbench kernels env` found (the same variables the port
@@ -45,9 +43,8 @@ if [[ ${#have[@]} -eq 0 ]]; then
 fi
 
 mkdir -p "$work"
-sed -e 's/^samples: .*/samples: 2000/' -e 's/^warmup: .*/warmup: 200/' \
-  -e "s|^firmware: .*|firmware: $root/firmware|" -e "s|^bench: .*|bench: $root/configs/benches/qemu.yaml|" \
-  "$root/configs/qemu.yaml" >"$work/footprint-matrix.yaml"
+matrix_copy qemu.yaml "$work/footprint-matrix.yaml" \
+  -e 's/^samples: .*/samples: 2000/' -e 's/^warmup: .*/warmup: 200/'
 rm -rf "$work/runs"
 rc=0
 "$bin" run --matrix "$work/footprint-matrix.yaml" --bench "$root/tests/data/run/benches/qemu1.yaml" \

@@ -24,18 +24,15 @@
 # environment names is passed (`rtosbench kernels args`: extra sources too).
 set -euo pipefail
 bin=$1 root=$2 work=$3 matrix=$4 board=$5 cap=$6 ram_kb=$7 which=${8:-}
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
+# shellcheck source=tests/ports/lib.sh
+source "$(dirname "$0")/lib.sh"
 command -v jq >/dev/null || fail "jq is required"
 [[ -n ${RTOSBENCH_KERNEL_FREERTOS:-} ]] || {
   echo "SKIPPED: RTOSBENCH_KERNEL_FREERTOS is not set"
   exit 77
 }
 mkdir -p "$work"
-sed -e "s|^firmware: .*|firmware: $root/firmware|" \
-  -e "s|^bench: \(.*\)|bench: $root/configs/\1|" "$root/configs/$matrix" >"$work/matrix.yaml"
+matrix_copy "$matrix" "$work/matrix.yaml"
 mapfile -t args < <("$bin" kernels args)
 # has_source NAME: whether the environment names NAME's checkout.
 has_source() {
