@@ -272,6 +272,14 @@ TEST(Edges, ReadJobKeepsTheEdgeMappedSeriesInLogOrder) {
   EXPECT_EQ(j->series[2].kind, Kind::kGrid);
   EXPECT_EQ(j->series[4].kind, Kind::kPeriodic);
   EXPECT_EQ(j->config.at("edges"), "on");
+  // The firmware's TK lag, from each irq_latency PHASE record, on
+  // event_to_task only.
+  for (size_t i = 1; i <= 3; ++i) {
+    ASSERT_TRUE(j->series[i].tk_lag) << j->series[i].phase;
+    EXPECT_EQ(*j->series[i].tk_lag, std::make_pair(uint64_t{26}, uint64_t{26}));
+  }
+  EXPECT_FALSE(j->series[0].tk_lag);
+  EXPECT_FALSE(j->series[4].tk_lag);
 }
 
 TEST(Edges, VerifyJsonCarriesBothFiguresAndTheVerdict) {
